@@ -1,0 +1,329 @@
+package dev.cuckoo;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * A bit-packed table of {@code bucketCount × bucketSize} slots of {@code fingerprintBits} bits; a
+ * slot holding 0 is empty.
+ *
+ * <p>Not thread-safe. Buckets are numbered from 0 and slots within a bucket from 0.
+ */
+final class BucketTable {
+  /*
+   * Layout. Bucket k occupies bits [k·B, (k+1)·B) of the table, B = bucketSize × fingerprintBits,
+   * slot s of it bits [k·B + s·f, k·B + (s+1)·f); bits are numbered little-endian (bit 0 is the
+   * lowest bit of byte 0). With f = 8 that is one byte per slot, bucket-major: exactly the layout of
+   * RedisBloom's sub-filter data, so its SCANDUMP chunks are slices of this table.
+   *
+   * Paging. The table is split into pages of 2^pageShift buckets, each page a byte[] of at most
+   * 2^30 payload bytes plus 8 bytes of padding, so that an unaligned 8-byte read starting at any
+   * payload byte stays in bounds. Page boundaries fall on bucket boundaries whose bit offset is a
+   * multiple of 8, so the concatenated page payloads are the same bytes as one unpaged table. A
+   * table that fits in one page has one page and pageShift 63 (the page index is then always 0).
+   *
+   * SWAR. When every bucket fits in one unaligned 64-bit read (B + the bucket's bit offset within
+   * its first byte <= 64; e.g. b = 4 with f <= 16, b = 8 with f = 8), a bucket is loaded as one
+   * word and compared lane by lane with the fingerprint broadcast to all b lanes [1]:
+   *   hasZeroLane(x)  = (x - LO) & ~x & HI                         (any lane zero; lanes are not exact)
+   *   zeroLanes(x)    = ~(((x & REST) + REST) | x | REST) & HI      (exactly the zero lanes: no carries
+   *                                                                  cross lanes because REST + REST < 2^f)
+   * where LO has the lowest bit of every lane set, HI the highest, REST the low f-1 bits.
+   * Other buckets fall back to a loop over slots.
+   *
+   * [1] Sean Eron Anderson, Bit Twiddling Hacks, "Determine if a word has a zero byte",
+   *     generalised from bytes to f-bit lanes.
+   */
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Payload bytes of one page at most. */
+  static final long MAX_PAGE_BYTES = 1L << 30;
+  /** Bytes after each page's payload so that 8-byte reads near its end stay in bounds. */
+  static final int PAGE_PADDING_BYTES = 8;
+
+  private final long bucketCount;
+  private final int bucketSize;
+  private final int fingerprintBits;
+  private final int bucketBits;
+  private final long slotMask;
+  private final int pageShift;
+  private final long pageMask;
+  private final byte[][] pages;
+  private final long payloadBytes;
+
+  private final boolean swar;
+  private final long lanesLow;
+  private final long lanesHigh;
+  private final long lanesRest;
+  /** ceil(2^16 / f): (x · divideByF) >>> 16 == x / f for x = q·f, q <= 64. */
+  private final long divideByF;
+
+  BucketTable(long bucketCount, int bucketSize, int fingerprintBits) {
+    Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize, fingerprintBits));
+    Checks.requireRange("bucketSize", bucketSize, 1, 255);
+    Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
+    this.bucketCount = bucketCount;
+    this.bucketSize = bucketSize;
+    this.fingerprintBits = fingerprintBits;
+    this.bucketBits = bucketSize * fingerprintBits;
+    this.slotMask = (1L << fingerprintBits) - 1;
+    this.payloadBytes = payloadBytes(bucketCount, bucketSize, fingerprintBits);
+
+    int maxShift = 8 - gcd(bucketBits, 8);
+    if (maxShift == 0 || bucketBits % 8 == 0) {
+      maxShift = 0;
+    }
+    this.swar = bucketBits + maxShift <= 64;
+    long low = 0;
+    for (int lane = 0; lane < bucketSize && swar; lane++) {
+      low |= 1L << (lane * fingerprintBits);
+    }
+    this.lanesLow = low;
+    this.lanesHigh = low << (fingerprintBits - 1);
+    this.lanesRest = low * ((1L << (fingerprintBits - 1)) - 1);
+    this.divideByF = ((1L << 16) + fingerprintBits - 1) / fingerprintBits;
+
+    int shift = 63 - Long.numberOfLeadingZeros(MAX_PAGE_BYTES * 8 / bucketBits);
+    if (bucketCount <= (1L << shift)) {
+      this.pageShift = 63;
+      this.pageMask = Long.MAX_VALUE;
+      this.pages = new byte[][] {new byte[Math.toIntExact(payloadBytes + PAGE_PADDING_BYTES)]};
+    } else {
+      this.pageShift = shift;
+      this.pageMask = (1L << shift) - 1;
+      long bucketsPerPage = 1L << shift;
+      int pageCount = Math.toIntExact((bucketCount + bucketsPerPage - 1) >>> shift);
+      this.pages = new byte[pageCount][];
+      for (int i = 0; i < pageCount; i++) {
+        long buckets = Math.min(bucketsPerPage, bucketCount - (long) i * bucketsPerPage);
+        long bytes = (buckets * bucketBits + 7) >>> 3;
+        pages[i] = new byte[Math.toIntExact(bytes + PAGE_PADDING_BYTES)];
+      }
+    }
+  }
+
+  /** Returns the largest bucket count a table of this geometry supports (2^40 slots, 2^32 buckets). */
+  static long maxBucketCount(int bucketSize, int fingerprintBits) {
+    return Math.min(1L << 32, (1L << 40) / Math.max(1, bucketSize));
+  }
+
+  /** Returns the number of payload bytes of a table of the given geometry. */
+  static long payloadBytes(long bucketCount, int bucketSize, int fingerprintBits) {
+    return (bucketCount * bucketSize * fingerprintBits + 7) >>> 3;
+  }
+
+  long bucketCount() {
+    return bucketCount;
+  }
+
+  int bucketSize() {
+    return bucketSize;
+  }
+
+  int fingerprintBits() {
+    return fingerprintBits;
+  }
+
+  /** Returns the number of bytes of the bit-packed payload (without page padding). */
+  long payloadBytes() {
+    return payloadBytes;
+  }
+
+  /** Returns the bytes the table occupies on the heap: payload, page padding and array headers. */
+  long sizeInBytes() {
+    return payloadBytes + (long) pages.length * (PAGE_PADDING_BYTES + 16) + 16;
+  }
+
+  /** Returns true if every bucket is processed as one 64-bit word. */
+  boolean isSwar() {
+    return swar;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bucket operations
+
+  /** Returns true if {@code fingerprint} is stored in {@code bucket}. */
+  boolean contains(long bucket, long fingerprint) {
+    if (swar) {
+      long x = bucketWord(bucket) ^ (fingerprint * lanesLow);
+      return ((x - lanesLow) & ~x & lanesHigh) != 0;
+    }
+    for (int slot = 0; slot < bucketSize; slot++) {
+      if (get(bucket, slot) == fingerprint) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns the number of slots of {@code bucket} that hold {@code fingerprint}. */
+  int count(long bucket, long fingerprint) {
+    if (swar) {
+      return Long.bitCount(zeroLanes(bucketWord(bucket) ^ (fingerprint * lanesLow)));
+    }
+    int count = 0;
+    for (int slot = 0; slot < bucketSize; slot++) {
+      if (get(bucket, slot) == fingerprint) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Returns the lowest slot of {@code bucket} holding {@code fingerprint}, or -1. */
+  int find(long bucket, long fingerprint) {
+    if (swar) {
+      return firstLane(zeroLanes(bucketWord(bucket) ^ (fingerprint * lanesLow)));
+    }
+    for (int slot = 0; slot < bucketSize; slot++) {
+      if (get(bucket, slot) == fingerprint) {
+        return slot;
+      }
+    }
+    return -1;
+  }
+
+  /** Returns the lowest empty slot of {@code bucket}, or -1 if it is full. */
+  int firstEmpty(long bucket) {
+    return find(bucket, 0);
+  }
+
+  /** Stores {@code fingerprint} in the lowest empty slot of {@code bucket}; false if full. */
+  boolean insert(long bucket, long fingerprint) {
+    int slot = firstEmpty(bucket);
+    if (slot < 0) {
+      return false;
+    }
+    set(bucket, slot, fingerprint);
+    return true;
+  }
+
+  /** Returns the number of occupied slots of {@code bucket}. */
+  int occupied(long bucket) {
+    return bucketSize - count(bucket, 0);
+  }
+
+  private long zeroLanes(long x) {
+    return ~(((x & lanesRest) + lanesRest) | x | lanesRest) & lanesHigh;
+  }
+
+  private int firstLane(long lanes) {
+    if (lanes == 0) {
+      return -1;
+    }
+    // the lowest set bit is the top bit of lane s, at s·f + f − 1; divide (s + 1)·f by f.
+    return (int) (((Long.numberOfTrailingZeros(lanes) + 1) * divideByF) >>> 16) - 1;
+  }
+
+  /** Returns the bucket's bits in the low bits of a word; higher bits are unspecified. */
+  private long bucketWord(long bucket) {
+    byte[] page = pages[(int) (bucket >>> pageShift)];
+    long bit = (bucket & pageMask) * bucketBits;
+    return (long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Slot operations
+
+  /** Returns the fingerprint in {@code slot} of {@code bucket} (0 if empty). */
+  long get(long bucket, int slot) {
+    byte[] page = pages[(int) (bucket >>> pageShift)];
+    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    return ((long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7)) & slotMask;
+  }
+
+  /** Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket}. */
+  void set(long bucket, int slot, long fingerprint) {
+    byte[] page = pages[(int) (bucket >>> pageShift)];
+    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    int offset = (int) (bit >>> 3);
+    int shift = (int) (bit & 7);
+    long word = (long) LONG_LE.get(page, offset);
+    word = (word & ~(slotMask << shift)) | ((fingerprint & slotMask) << shift);
+    LONG_LE.set(page, offset, word);
+  }
+
+  /** Empties every slot. */
+  void clear() {
+    for (byte[] page : pages) {
+      Arrays.fill(page, (byte) 0);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Raw payload access, for serialization: the payload is one little-endian bit string.
+
+  /** Returns the number of pages. */
+  int pageCount() {
+    return pages.length;
+  }
+
+  /** Returns the payload bytes of page {@code index} (excluding padding). */
+  int pagePayloadBytes(int index) {
+    return pages[index].length - PAGE_PADDING_BYTES;
+  }
+
+  /** Returns page {@code index} itself (payload then padding); callers must not write padding. */
+  byte[] page(int index) {
+    return pages[index];
+  }
+
+  /** Copies {@code length} payload bytes starting at {@code offset} into {@code dst}. */
+  void readPayload(long offset, byte[] dst, int dstOffset, int length) {
+    copyPayload(offset, dst, dstOffset, length, false);
+  }
+
+  /** Overwrites {@code length} payload bytes starting at {@code offset} from {@code src}. */
+  void writePayload(long offset, byte[] src, int srcOffset, int length) {
+    copyPayload(offset, src, srcOffset, length, true);
+  }
+
+  private void copyPayload(long offset, byte[] buffer, int bufferOffset, int length, boolean write) {
+    if (offset < 0 || length < 0 || offset > payloadBytes - length) {
+      throw new IndexOutOfBoundsException(
+          "payload range [" + offset + ", " + (offset + length) + ") outside [0, " + payloadBytes
+              + ")");
+    }
+    long pageStart = 0;
+    for (int i = 0; i < pages.length && length > 0; i++) {
+      int pageBytes = pagePayloadBytes(i);
+      long pageEnd = pageStart + pageBytes;
+      if (offset < pageEnd) {
+        int from = (int) (offset - pageStart);
+        int n = Math.min(length, pageBytes - from);
+        if (write) {
+          System.arraycopy(buffer, bufferOffset, pages[i], from, n);
+        } else {
+          System.arraycopy(pages[i], from, buffer, bufferOffset, n);
+        }
+        offset += n;
+        bufferOffset += n;
+        length -= n;
+      }
+      pageStart = pageEnd;
+    }
+    if (write && (payloadBytes * 8) != bucketCount * bucketBits) {
+      clearBitsAfterPayload();
+    }
+  }
+
+  /** Keeps the unused high bits of the last payload byte zero, so equal tables have equal bytes. */
+  private void clearBitsAfterPayload() {
+    byte[] last = pages[pages.length - 1];
+    int usedBits = (int) ((bucketCount * bucketBits) & 7);
+    int index = pagePayloadBytes(pages.length - 1) - 1;
+    last[index] &= (byte) ((1L << usedBits) - 1);
+  }
+
+  private static int gcd(int a, int b) {
+    while (b != 0) {
+      int t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  }
+}

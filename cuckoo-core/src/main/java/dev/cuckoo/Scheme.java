@@ -1,0 +1,54 @@
+package dev.cuckoo;
+
+/**
+ * How a filter derives an item's fingerprint and its two buckets from the item's 64-bit hash. The
+ * scheme's {@link #id()} is written into serialized filters, so the constants are frozen.
+ */
+public enum Scheme {
+  /**
+   * The default: any fingerprint width from 4 to 32 bits, bucket sizes 2, 4 or 8, and any even
+   * bucket count (a filter sized for 10 million items is not rounded up to 16.7 million). The
+   * fingerprint is taken from the high 32 bits of the hash (never 0, which marks an empty slot),
+   * the first bucket is {@code (low 32 bits × m) >>> 32}, and the alternate bucket is {@code (−i −
+   * r(fp)) mod m} with {@code r(fp)} odd, which is an involution whose two buckets always differ.
+   */
+  STANDARD(1),
+  /**
+   * Bit-exact with RedisBloom's cuckoo filter (Redis 8 {@code CF.*} commands): 8-bit
+   * fingerprints {@code hash mod 255 + 1}, bucket index {@code hash mod m}, alternate bucket {@code
+   * (i XOR fp·0x5bd1e995) mod m}, a power-of-two bucket count, bucket sizes 1 to 255, and
+   * RedisBloom's deterministic kick-out with rollback. Use it with {@link
+   * ItemHashers#redisUtf8()} or {@link ItemHashers#redisBytes()} (MurmurHash64A, seed 0).
+   */
+  REDISBLOOM(2);
+
+  private final int id;
+
+  Scheme(int id) {
+    this.id = id;
+  }
+
+  /**
+   * Returns the scheme's frozen numeric id, as stored in the binary format.
+   *
+   * @return the id
+   */
+  public int id() {
+    return id;
+  }
+
+  /**
+   * Returns the scheme with the given id.
+   *
+   * @param id a scheme id
+   * @return the scheme, or {@code null} if no scheme has that id
+   */
+  static Scheme byId(int id) {
+    for (Scheme scheme : values()) {
+      if (scheme.id == id) {
+        return scheme;
+      }
+    }
+    return null;
+  }
+}
