@@ -1,5 +1,10 @@
 package dev.cuckoo;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+
 /**
  * A cuckoo filter: a set that answers "might contain" or "definitely does not contain" in a few
  * bits per item, with a bounded false-positive rate, and that — unlike a Bloom filter — supports
@@ -501,6 +506,64 @@ public final class CuckooFilter<T> {
         + ", hasher="
         + hasher
         + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Serialization (docs/FORMAT.md; the code is in FilterFormat)
+
+  /**
+   * Writes this filter in the versioned binary format (header, table, CRC32C) to {@code out},
+   * streaming the table without copying it; does not close {@code out}.
+   *
+   * @param out the stream to write to
+   * @throws IOException if {@code out} fails
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    FilterFormat.write(this, out);
+  }
+
+  /**
+   * Writes this filter in the binary format to the file {@code path}, replacing it if it exists.
+   *
+   * @param path the file to write
+   * @throws IOException if the file cannot be written
+   */
+  public void writeTo(Path path) throws IOException {
+    FilterFormat.write(this, path);
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)}, leaving {@code in} just after it.
+   *
+   * @param in the stream to read from
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, were
+   *     written with a different built-in hasher, or need more memory than the heap has
+   * @throws IOException if {@code in} fails
+   */
+  public static <T> CuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    return FilterFormat.read(in, hasher);
+  }
+
+  /**
+   * Reads a filter from the file {@code path}, which must hold exactly one filter written by
+   * {@link #writeTo(Path)}; its length is checked against the header before anything is
+   * allocated.
+   *
+   * @param path the file to read
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the file is corrupt (see {@link #readFrom(InputStream,
+   *     ItemHasher)}) or has bytes after the filter
+   * @throws IOException if the file cannot be read
+   */
+  public static <T> CuckooFilter<T> readFrom(Path path, ItemHasher<? super T> hasher)
+      throws IOException {
+    return FilterFormat.read(path, hasher);
   }
 
   // ---------------------------------------------------------------------------------------------
