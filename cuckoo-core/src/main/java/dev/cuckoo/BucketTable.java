@@ -62,6 +62,11 @@ final class BucketTable {
   private final long divideByF;
 
   BucketTable(long bucketCount, int bucketSize, int fingerprintBits) {
+    this(bucketCount, bucketSize, fingerprintBits, MAX_PAGE_BYTES);
+  }
+
+  /** Creates a table whose pages hold at most {@code maxPageBytes} payload bytes (tests use small pages). */
+  BucketTable(long bucketCount, int bucketSize, int fingerprintBits, long maxPageBytes) {
     Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize, fingerprintBits));
     Checks.requireRange("bucketSize", bucketSize, 1, 255);
     Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
@@ -72,10 +77,8 @@ final class BucketTable {
     this.slotMask = (1L << fingerprintBits) - 1;
     this.payloadBytes = payloadBytes(bucketCount, bucketSize, fingerprintBits);
 
+    // a bucket starts at a bit offset within its first byte that is a multiple of gcd(B, 8)
     int maxShift = 8 - gcd(bucketBits, 8);
-    if (maxShift == 0 || bucketBits % 8 == 0) {
-      maxShift = 0;
-    }
     this.swar = bucketBits + maxShift <= 64;
     long low = 0;
     for (int lane = 0; lane < bucketSize && swar; lane++) {
@@ -86,7 +89,7 @@ final class BucketTable {
     this.lanesRest = low * ((1L << (fingerprintBits - 1)) - 1);
     this.divideByF = ((1L << 16) + fingerprintBits - 1) / fingerprintBits;
 
-    int shift = 63 - Long.numberOfLeadingZeros(MAX_PAGE_BYTES * 8 / bucketBits);
+    int shift = Math.max(3, 63 - Long.numberOfLeadingZeros(maxPageBytes * 8 / bucketBits));
     if (bucketCount <= (1L << shift)) {
       this.pageShift = 63;
       this.pageMask = Long.MAX_VALUE;

@@ -62,6 +62,11 @@ public final class CuckooFilter<T> {
    * step is recorded (bucket, slot, evicted fingerprint) in preallocated arrays; if the walk fails,
    * the steps are undone in reverse order, which restores the table bit for bit [3].
    *
+   * If the walk fails, a breadth-first search over at most 4·maxKicks buckets looks for the
+   * shortest relocation path to an empty slot and moves only if it finds one (PathSearch). In a
+   * small table it visits every reachable bucket, so an insert then fails only if no placement of
+   * all fingerprints exists; in a large one it rescues most walks that were merely unlucky.
+   *
    * Insert (REDISBLOOM): RedisBloom's deterministic kick-out: start at bucket h1, victim slot 0,
    * swap, go to the victim's alternate bucket, victim slot + 1 mod b, at most maxKicks times, then
    * roll back in reverse [2].
@@ -90,16 +95,14 @@ public final class CuckooFilter<T> {
   /** Largest allowed {@code maxKicks}. */
   public static final int MAX_KICKS_LIMIT = 1 << 20;
 
-  private static final long REDIS_ALT_MULTIPLIER = 0x5bd1e995L;
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
   private final boolean redis;
   private final BucketTable table;
+  private final Indexer indexer;
   private final long bucketCount;
-  private final long halfBucketCount;
-  private final long bucketMask;
   private final int bucketSize;
   private final int fingerprintBits;
   private final long fingerprintRange;
@@ -112,6 +115,7 @@ public final class CuckooFilter<T> {
   private final long[] pathBuckets;
   private final int[] pathSlots;
   private final long[] pathEvicted;
+  private final PathSearch search;
 
   CuckooFilter(
       ItemHasher<? super T> hasher,
@@ -126,12 +130,11 @@ public final class CuckooFilter<T> {
     this.scheme = scheme;
     this.redis = scheme == Scheme.REDISBLOOM;
     this.table = new BucketTable(bucketCount, bucketSize, fingerprintBits);
+    this.indexer = new Indexer(scheme, bucketCount, fingerprintBits);
     this.bucketCount = bucketCount;
-    this.halfBucketCount = bucketCount >>> 1;
-    this.bucketMask = bucketCount - 1;
     this.bucketSize = bucketSize;
     this.fingerprintBits = fingerprintBits;
-    this.fingerprintRange = redis ? 255 : (1L << fingerprintBits) - 1;
+    this.fingerprintRange = indexer.fingerprintRange();
     this.maxKicks = maxKicks;
     this.seed = seed;
     this.capacity = capacity;
@@ -139,6 +142,7 @@ public final class CuckooFilter<T> {
     this.pathBuckets = new long[maxKicks];
     this.pathSlots = new int[maxKicks];
     this.pathEvicted = new long[maxKicks];
+    this.search = redis || maxKicks == 0 ? null : new PathSearch(4 * maxKicks);
   }
 
   /**
@@ -246,7 +250,9 @@ public final class CuckooFilter<T> {
       size++;
       return true;
     }
-    if (redis ? kickRedis(bucket, fingerprint) : kickRandomWalk(bucket, fingerprint)) {
+    if (redis
+        ? kickRedis(bucket, fingerprint)
+        : kickRandomWalk(bucket, fingerprint) || kickBreadthFirst(bucket, fingerprint)) {
       size++;
       return true;
     }
@@ -588,31 +594,17 @@ public final class CuckooFilter<T> {
 
   /** Returns the fingerprint of a (remixed) hash: never 0. */
   long fingerprint(long h) {
-    if (redis) {
-      return Long.remainderUnsigned(h, 255) + 1;
-    }
-    // the high 32 bits mapped uniformly onto [1, 2^f − 1] by multiply-shift
-    return (((h >>> 32) * fingerprintRange) >>> 32) + 1;
+    return indexer.fingerprint(h);
   }
 
   /** Returns the first bucket of a (remixed) hash. */
   long firstBucket(long h) {
-    if (redis) {
-      return h & bucketMask;
-    }
-    // multiply-shift range reduction of the low 32 bits onto [0, m) (Lemire), m <= 2^32
-    return ((h & 0xFFFFFFFFL) * bucketCount) >>> 32;
+    return indexer.firstBucket(h);
   }
 
-  /** Returns the other bucket of {@code fingerprint}; an involution, never equal to {@code bucket} for STANDARD. */
+  /** Returns the other bucket of {@code fingerprint}: an involution. */
   long alternateBucket(long bucket, long fingerprint) {
-    if (redis) {
-      return (bucket ^ (fingerprint * REDIS_ALT_MULTIPLIER)) & bucketMask;
-    }
-    // (−i − r) mod m with r odd in [1, m): m even makes i and the result differ in parity
-    long r = ((((fingerprint * GOLDEN) >>> 32) * halfBucketCount) >>> 32) * 2 + 1;
-    long j = bucketCount - bucket - r;
-    return j + ((j >> 63) & bucketCount);
+    return indexer.alternateBucket(bucket, fingerprint);
   }
 
   private boolean removeFrom(long bucket, long fingerprint) {
@@ -679,6 +671,11 @@ public final class CuckooFilter<T> {
     }
     undo(steps);
     return false;
+  }
+
+  private boolean kickBreadthFirst(long firstBucket, long fingerprint) {
+    return search != null
+        && search.insert(this, table, firstBucket, alternateBucket(firstBucket, fingerprint), fingerprint);
   }
 
   private void undo(int steps) {
@@ -828,12 +825,12 @@ public final class CuckooFilter<T> {
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
           "bucketSize: %s (expected: 2, 4 or 8 for the STANDARD scheme)",
           bucketSize);
-      double designLoad = Sizing.designLoad(bucketSize);
+      long buckets = Sizing.bucketCount(expectedItems, bucketSize);
+      double designLoad = Sizing.designLoad(bucketSize, buckets * bucketSize);
       int bits =
           fingerprintBits > 0
               ? fingerprintBits
               : Sizing.fingerprintBits(falsePositiveRate, bucketSize, designLoad);
-      long buckets = Sizing.bucketCount(expectedItems, bucketSize, designLoad);
       long capacity = Math.max(expectedItems, (long) Math.floor(buckets * bucketSize * designLoad));
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
       return new CuckooFilter<>(

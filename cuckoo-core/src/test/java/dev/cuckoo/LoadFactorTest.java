@@ -1,0 +1,40 @@
+package dev.cuckoo;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Measures the load factor reached before the first failed insert. */
+class LoadFactorTest {
+
+  /** Fills a table with random keys until the first failure and returns the load reached. */
+  static double loadAtFirstFailure(long buckets, int bucketSize, int bits, long seed) {
+    CuckooFilter<Long> filter =
+        new CuckooFilter<>(
+            ItemHashers.longs(), Scheme.STANDARD, buckets, bucketSize, bits, 500, seed, 1);
+    SplittableRandom random = new SplittableRandom(seed);
+    while (filter.addHash(random.nextLong())) {
+      // keep filling
+    }
+    return filter.loadFactor();
+  }
+
+  @ParameterizedTest(name = "b={0} f={1}: load at first failure >= {2}")
+  @CsvSource({"2, 16, 0.84", "4, 13, 0.95", "8, 8, 0.98", "4, 16, 0.95", "8, 12, 0.98"})
+  void add_untilFirstFailure_reachesDocumentedLoad(int bucketSize, int bits, double minimum) {
+    double worst = 1;
+    double sum = 0;
+    int runs = 8;
+    for (int run = 0; run < runs; run++) {
+      double load = loadAtFirstFailure(1 << 18, bucketSize, bits, 1000 + run);
+      worst = Math.min(worst, load);
+      sum += load;
+    }
+    System.out.printf(
+        "b=%d f=%d: load at first failure mean %.4f, worst %.4f over %d runs of 2^18 buckets%n",
+        bucketSize, bits, sum / runs, worst, runs);
+    assertTrue(worst >= minimum, "worst load " + worst + " < " + minimum);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.cuckoo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SchemeTest {
+
+  private static Indexer standard(long buckets, int bits) {
+    return new Indexer(Scheme.STANDARD, buckets, bits);
+  }
+
+  private static void checkAlternate(Indexer filter, long m, int bits, SplittableRandom random) {
+    for (int i = 0; i < 200; i++) {
+      long h = random.nextLong();
+      long fp = filter.fingerprint(h);
+      long bucket = filter.firstBucket(h);
+      assertTrue(fp >= 1 && fp < (1L << bits), "fp " + fp);
+      assertTrue(bucket >= 0 && bucket < m, "bucket " + bucket + " m " + m);
+      long other = filter.alternateBucket(bucket, fp);
+      assertTrue(other >= 0 && other < m, "alt " + other + " m " + m);
+      assertNotEquals(bucket, other, "m=" + m + " fp=" + fp);
+      assertEquals(bucket, filter.alternateBucket(other, fp), "m=" + m + " fp=" + fp);
+    }
+  }
+
+  @Test
+  void alternateBucket_everySmallEvenBucketCount_isInvolutionWithoutFixedPoints() {
+    SplittableRandom random = new SplittableRandom(11);
+    for (long m = 2; m <= 4000; m += 2) {
+      int bits = 4 + (int) (m % 29);
+      checkAlternate(standard(m, bits), m, bits, random);
+    }
+  }
+
+  @Test
+  void alternateBucket_largeAndExtremeBucketCounts_isInvolutionWithoutFixedPoints() {
+    SplittableRandom random = new SplittableRandom(12);
+    long[] extremes = {(1L << 32) - 2, (1L << 31), (1L << 31) + 2, 1_000_000_002L};
+    for (long m : extremes) {
+      checkAlternate(standard(m, 32), m, 32, random);
+    }
+    for (int i = 0; i < 200; i++) {
+      long m = 2 + 2 * (long) random.nextInt(Integer.MAX_VALUE);
+      checkAlternate(standard(m, 16), m, 16, random);
+    }
+  }
+
+  @Test
+  void fingerprint_allWidths_uniformOverNonZeroValues() {
+    SplittableRandom random = new SplittableRandom(13);
+    for (int bits = 4; bits <= 8; bits++) {
+      Indexer filter = standard(10, bits);
+      int values = (1 << bits) - 1;
+      long[] counts = new long[values + 1];
+      int samples = 200 * values;
+      for (int i = 0; i < samples; i++) {
+        counts[(int) filter.fingerprint(random.nextLong())]++;
+      }
+      assertEquals(0, counts[0]);
+      // chi-square with values-1 degrees of freedom; 99.99% quantile < df + 6·sqrt(2·df) here
+      double chi = 0;
+      for (int v = 1; v <= values; v++) {
+        double d = counts[v] - 200.0;
+        chi += d * d / 200.0;
+      }
+      int df = values - 1;
+      assertTrue(chi < df + 6 * Math.sqrt(2.0 * df), "bits " + bits + " chi2 " + chi);
+    }
+  }
+
+  @Test
+  void redisBloom_indexes_matchSpecFormulas() {
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.redisUtf8())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(8)
+            .bucketSize(2)
+            .build();
+    assertEquals(4, filter.bucketCount());
+    long h = ItemHashers.redisUtf8().hash("item1");
+    assertEquals(0x7930a108c52a9032L, h);
+    assertEquals(7, filter.fingerprint(h));
+    assertEquals(2, filter.firstBucket(h));
+    assertEquals((2 ^ (7 * 0x5bd1e995L)) & 3, filter.alternateBucket(2, 7));
+    SplittableRandom random = new SplittableRandom(14);
+    for (int i = 0; i < 10_000; i++) {
+      long hash = random.nextLong();
+      long fp = filter.fingerprint(hash);
+      assertEquals(Long.remainderUnsigned(hash, 255) + 1, fp);
+      long bucket = filter.firstBucket(hash);
+      assertEquals(Long.remainderUnsigned(hash, 4), bucket);
+      assertEquals(bucket, filter.alternateBucket(filter.alternateBucket(bucket, fp), fp));
+    }
+  }
+
+  @Test
+  void redisBloom_addItem1_storesFingerprint7InSlotOfBucket2() {
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.redisUtf8())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(8)
+            .build();
+    assertTrue(filter.add("item1"));
+    byte[] payload = new byte[8];
+    filter.table().readPayload(0, payload, 0, 8);
+    // the data chunk of the spec's SCANDUMP example: 00 00 00 00 07 00 00 00
+    assertEquals("[0, 0, 0, 0, 7, 0, 0, 0]", java.util.Arrays.toString(payload));
+  }
+}
