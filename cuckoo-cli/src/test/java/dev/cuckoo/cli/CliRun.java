@@ -1,0 +1,48 @@
+package dev.cuckoo.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/** Runs the command line in-process with captured output, as the tests need it. */
+final class CliRun {
+  final int exitCode;
+  final String out;
+  final String err;
+
+  private CliRun(int exitCode, String out, String err) {
+    this.exitCode = exitCode;
+    this.out = out;
+    this.err = err;
+  }
+
+  static CliRun run(String... args) {
+    return runWithInput(new byte[0], args);
+  }
+
+  static CliRun runWithInput(String stdin, String... args) {
+    return runWithInput(stdin.getBytes(StandardCharsets.UTF_8), args);
+  }
+
+  static CliRun runWithInput(byte[] stdin, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine commandLine = CuckooCli.commandLine(new CuckooCli(new ByteArrayInputStream(stdin)));
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    int exitCode = commandLine.execute(args);
+    return new CliRun(exitCode, out.toString(), err.toString());
+  }
+
+  /** Returns the stderr lines (without the empty last one). */
+  String[] errLines() {
+    return err.isEmpty() ? new String[0] : err.split("\n");
+  }
+
+  @Override
+  public String toString() {
+    return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+  }
+}
