@@ -254,13 +254,8 @@ class FilterFormatCorruptionTest {
   void readFrom_unusedBitsOfLastPayloadByteSet_throwsEvenWithValidCrc() {
     // b = 2, f = 13 and 14 buckets: 364 bits, so the top 4 bits of the 46th byte are unused
     CuckooFilter<CharSequence> filter =
-        CuckooFilter.builder(ItemHashers.utf8())
-            .expectedItems(20)
-            .fingerprintBits(13)
-            .bucketSize(2)
-            .build();
+        new CuckooFilter<>(ItemHashers.utf8(), Scheme.STANDARD, 14, 2, 13, 100, 0, 20);
     filter.add("a");
-    assertEquals(14, filter.bucketCount());
     byte[] bytes = bytesOf(filter);
     int last = bytes.length - 5;
     assertEquals(0, bytes[last] & 0xF0);
