@@ -346,6 +346,24 @@ public final class CuckooFilter<T> {
     return false;
   }
 
+  /**
+   * Adds every fingerprint of {@code other} to this filter (the union of the two multisets of
+   * fingerprints), all or nothing: afterwards {@link #count} of any item is the sum of its counts
+   * in both filters. {@code other} is not changed. Needs temporary memory of about 16 bytes per
+   * fingerprint moved (an undo log).
+   *
+   * @param other a filter of the same scheme, seed, bucket count, bucket size, fingerprint width
+   *     and hasher
+   * @return true if every fingerprint fit; false if not, in which case this filter is exactly as
+   *     it was
+   * @throws IllegalArgumentException if a parameter differs (the message names it) or {@code
+   *     other} is this filter
+   * @throws NullPointerException if {@code other} is null
+   */
+  public boolean addAll(CuckooFilter<T> other) {
+    return FilterMerge.addAll(this, other);
+  }
+
   /** Removes every item. */
   public void clear() {
     table.clear();
