@@ -114,10 +114,9 @@ public final class CuckooFilter<T> {
 
   private long size;
   private long random;
-  private final long[] pathBuckets;
-  private final int[] pathSlots;
-  private final long[] pathEvicted;
-  private final PathSearch search;
+  /** Allocated on the first insert that needs kicks, so filters that never fill up stay small. */
+  private KickPath path;
+  private PathSearch search;
 
   CuckooFilter(
       ItemHasher<? super T> hasher,
@@ -141,10 +140,6 @@ public final class CuckooFilter<T> {
     this.seed = seed;
     this.capacity = capacity;
     this.random = Sizing.mix(seed ^ GOLDEN);
-    this.pathBuckets = new long[maxKicks];
-    this.pathSlots = new int[maxKicks];
-    this.pathEvicted = new long[maxKicks];
-    this.search = redis || maxKicks == 0 ? null : new PathSearch(4 * maxKicks);
   }
 
   /**
@@ -471,12 +466,17 @@ public final class CuckooFilter<T> {
   }
 
   /**
-   * Returns the approximate heap size of the filter in bytes (table payload plus fixed overhead).
+   * Returns the approximate heap size of the filter in bytes: the table payload and page padding,
+   * plus the kick-out scratch arrays once an insert has needed them (about 20 bytes per allowed kick
+   * and 60 bytes per breadth-first search node).
    *
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return table.sizeInBytes() + 128 + 20L * maxKicks;
+    return table.sizeInBytes()
+        + 128
+        + (path == null ? 0 : path.sizeInBytes())
+        + (search == null ? 0 : search.sizeInBytes());
   }
 
   /**
@@ -646,62 +646,58 @@ public final class CuckooFilter<T> {
     return x * 0x2545F4914F6CDD1DL;
   }
 
+  private KickPath path() {
+    if (path == null) {
+      path = new KickPath(maxKicks);
+    }
+    path.reset();
+    return path;
+  }
+
   private boolean kickRandomWalk(long firstBucket, long fingerprint) {
+    KickPath moves = path();
     long r = nextRandom();
     long bucket = (r & 1) == 0 ? firstBucket : alternateBucket(firstBucket, fingerprint);
     long current = fingerprint;
-    int steps = 0;
-    while (steps < maxKicks) {
+    for (int step = 0; step < maxKicks; step++) {
       r = nextRandom();
       int slot = (int) (((r >>> 32) * bucketSize) >>> 32);
-      long evicted = table.get(bucket, slot);
-      table.set(bucket, slot, current);
-      pathBuckets[steps] = bucket;
-      pathSlots[steps] = slot;
-      pathEvicted[steps] = evicted;
-      steps++;
-      current = evicted;
+      current = moves.swap(table, bucket, slot, current);
       bucket = alternateBucket(bucket, current);
       if (table.insert(bucket, current)) {
         return true;
       }
     }
-    undo(steps);
+    moves.undo(table);
     return false;
   }
 
   private boolean kickRedis(long firstBucket, long fingerprint) {
+    KickPath moves = path();
     long bucket = firstBucket;
     long current = fingerprint;
     int victim = 0;
-    int steps = 0;
-    while (steps < maxKicks) {
-      long evicted = table.get(bucket, victim);
-      table.set(bucket, victim, current);
-      pathBuckets[steps] = bucket;
-      pathSlots[steps] = victim;
-      pathEvicted[steps] = evicted;
-      steps++;
-      current = evicted;
+    for (int step = 0; step < maxKicks; step++) {
+      current = moves.swap(table, bucket, victim, current);
       bucket = alternateBucket(bucket, current);
       if (table.insert(bucket, current)) {
         return true;
       }
       victim = victim + 1 == bucketSize ? 0 : victim + 1;
     }
-    undo(steps);
+    moves.undo(table);
     return false;
   }
 
   private boolean kickBreadthFirst(long firstBucket, long fingerprint) {
-    return search != null
-        && search.insert(this, table, firstBucket, alternateBucket(firstBucket, fingerprint), fingerprint);
-  }
-
-  private void undo(int steps) {
-    for (int i = steps - 1; i >= 0; i--) {
-      table.set(pathBuckets[i], pathSlots[i], pathEvicted[i]);
+    if (maxKicks == 0) {
+      return false;
     }
+    if (search == null) {
+      search = new PathSearch(4 * maxKicks);
+    }
+    long other = alternateBucket(firstBucket, fingerprint);
+    return search.insert(this, table, firstBucket, other, fingerprint);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package dev.cuckoo;
 
+import java.util.Arrays;
+
 /**
  * Breadth-first search for a relocation path from an item's two buckets to a bucket with an empty
  * slot, the fallback when a random-walk insert fails. Preallocated; one per filter; not
@@ -89,6 +91,11 @@ final class PathSearch {
     table.insert(nodeBucket[current], fingerprint);
   }
 
+  /** Returns the heap bytes of the search arrays. */
+  long sizeInBytes() {
+    return 16L * maxNodes + 12L * visitedKeys.length + 96;
+  }
+
   /** Adds {@code bucket} to the visited set; false if it was already there. */
   private boolean markVisited(long bucket) {
     int index = (int) Sizing.mix(bucket) & visitedMask;
@@ -106,7 +113,7 @@ final class PathSearch {
   private void nextStamp() {
     stamp++;
     if (stamp == 0) {
-      java.util.Arrays.fill(visitedStamps, 0);
+      Arrays.fill(visitedStamps, 0);
       stamp = 1;
     }
   }
