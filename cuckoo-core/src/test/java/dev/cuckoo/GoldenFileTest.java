@@ -1,0 +1,93 @@
+package dev.cuckoo;
+
+import static dev.cuckoo.FormatTestSupport.bytesOf;
+import static dev.cuckoo.FormatTestSupport.read;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The committed golden files: version-1 files must stay readable with the same answers for as
+ * long as the library reads version 1, and writing the same filter must give the same bytes (a
+ * silent change of the format, the hashing or the mapping fails here). Never regenerate them;
+ * see {@link GoldenFileGenerator}.
+ */
+class GoldenFileTest {
+
+  static Stream<Arguments> goldenFiles() {
+    Supplier<CuckooFilter<CharSequence>> standard = GoldenFilters::standard;
+    Supplier<CuckooFilter<CharSequence>> redis = GoldenFilters::redisBloom;
+    // pinned when the files were generated: false positives among the 10 000 probes and among
+    // the 20 removed items
+    return Stream.of(
+        Arguments.of(GoldenFilters.STANDARD_RESOURCE, ItemHashers.utf8(), standard, 9, 0),
+        Arguments.of(GoldenFilters.REDISBLOOM_RESOURCE, ItemHashers.redisUtf8(), redis, 89, 0));
+  }
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = GoldenFileTest.class.getResourceAsStream(name)) {
+      assertNotNull(in, name);
+      return in.readAllBytes();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldenFiles")
+  void readFrom_goldenFile_answersAsPinned(
+      String name,
+      ItemHasher<CharSequence> hasher,
+      Supplier<CuckooFilter<CharSequence>> rebuild,
+      int probeFalsePositives,
+      int removedFalsePositives)
+      throws IOException {
+    byte[] bytes = resource(name);
+    assertEquals(1, bytes[FilterHeader.OFFSET_VERSION], "golden files are version 1 forever");
+    CuckooFilter<CharSequence> filter = read(bytes, hasher);
+    int kept = GoldenFilters.ADDED - GoldenFilters.REMOVED;
+    assertEquals(kept, filter.size());
+    for (int i = 0; i < kept; i++) {
+      assertTrue(filter.mightContain(GoldenFilters.item(i)), GoldenFilters.item(i));
+      assertTrue(filter.count(GoldenFilters.item(i)) >= 1, GoldenFilters.item(i));
+    }
+    int removedHits = 0;
+    for (int i = kept; i < GoldenFilters.ADDED; i++) {
+      removedHits += filter.mightContain(GoldenFilters.item(i)) ? 1 : 0;
+    }
+    assertEquals(removedFalsePositives, removedHits);
+    assertEquals(probeFalsePositives, GoldenFilters.falsePositives(filter));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldenFiles")
+  void writeTo_sameFilterBuiltAgain_givesGoldenBytes(
+      String name,
+      ItemHasher<CharSequence> hasher,
+      Supplier<CuckooFilter<CharSequence>> rebuild,
+      int probeFalsePositives,
+      int removedFalsePositives)
+      throws IOException {
+    assertArrayEquals(resource(name), bytesOf(rebuild.get()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldenFiles")
+  void writeTo_goldenFileReadBack_givesSameBytes(
+      String name,
+      ItemHasher<CharSequence> hasher,
+      Supplier<CuckooFilter<CharSequence>> rebuild,
+      int probeFalsePositives,
+      int removedFalsePositives)
+      throws IOException {
+    byte[] bytes = resource(name);
+    assertArrayEquals(bytes, bytesOf(read(bytes, hasher)));
+  }
+}
