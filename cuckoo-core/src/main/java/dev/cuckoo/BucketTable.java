@@ -221,8 +221,17 @@ final class BucketTable {
     return (int) (((Long.numberOfTrailingZeros(lanes) + 1) * divideByF) >>> 16) - 1;
   }
 
+  /**
+   * Returns non-zero iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table,
+   * holds {@code fingerprint} in one of its lanes: the has-zero-lane test of {@link #contains}.
+   */
+  long matchingLanes(long word, long fingerprint) {
+    long x = word ^ (fingerprint * lanesLow);
+    return (x - lanesLow) & ~x & lanesHigh;
+  }
+
   /** Returns the bucket's bits in the low bits of a word; higher bits are unspecified. */
-  private long bucketWord(long bucket) {
+  long bucketWord(long bucket) {
     byte[] page = pages[(int) (bucket >>> pageShift)];
     long bit = (bucket & pageMask) * bucketBits;
     return (long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7);

@@ -281,6 +281,50 @@ public final class CuckooFilter<T> {
   }
 
   /**
+   * Tests many hashes at once: sets bit {@code i − from} of {@code resultBits} (bit {@code k} of a
+   * word is {@code 1L << k}, word {@code k / 64} holds bits {@code 64·(k/64)} onward) iff {@link
+   * #mightContainHash mightContainHash(hashes[i])}, for every {@code i} in {@code [from, to)}. The
+   * answers are exactly those of single lookups; they come faster for large tables because the
+   * bucket loads of a block of keys are issued together and their cache misses overlap.
+   *
+   * <p>The first {@code ceil((to − from) / 64)} words of {@code resultBits} are overwritten
+   * (unused high bits of the last one are cleared); later words are not touched. Allocation-free
+   * (a small per-thread scratch array).
+   *
+   * @param hashes the items' hashes, as for {@link #mightContainHash}
+   * @param from first index to test, inclusive
+   * @param to last index to test, exclusive
+   * @param resultBits receives the answers; at least {@code ceil((to − from) / 64)} words
+   * @throws IndexOutOfBoundsException if {@code [from, to)} is not a range of {@code hashes}
+   * @throws IllegalArgumentException if {@code resultBits} is too short
+   */
+  public void mightContainAll(long[] hashes, int from, int to, long[] resultBits) {
+    BatchLookup.mightContainAll(
+        this, Checks.requireNonNull(hashes, "hashes"), from, to,
+        Checks.requireNonNull(resultBits, "resultBits"));
+  }
+
+  /**
+   * Tests many items at once: sets bit {@code i − from} of {@code resultBits} iff {@link
+   * #mightContain mightContain(items[i])}, for every {@code i} in {@code [from, to)}, with the
+   * same bit layout and the same guarantees as {@link #mightContainAll(long[], int, int, long[])}.
+   *
+   * @param items the items
+   * @param from first index to test, inclusive
+   * @param to last index to test, exclusive
+   * @param resultBits receives the answers; at least {@code ceil((to − from) / 64)} words
+   * @throws IndexOutOfBoundsException if {@code [from, to)} is not a range of {@code items}
+   * @throws IllegalArgumentException if {@code resultBits} is too short
+   * @throws NullPointerException if an item in the range is null (some results may then have
+   *     been written)
+   */
+  public void mightContainAll(T[] items, int from, int to, long[] resultBits) {
+    BatchLookup.mightContainAll(
+        this, Checks.requireNonNull(items, "items"), from, to,
+        Checks.requireNonNull(resultBits, "resultBits"));
+  }
+
+  /**
    * Hash-level {@link #remove}.
    *
    * @param hash the item's hash
