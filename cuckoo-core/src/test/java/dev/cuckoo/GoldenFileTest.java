@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -23,14 +22,32 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GoldenFileTest {
 
-  static Stream<Arguments> goldenFiles() {
-    Supplier<CuckooFilter<CharSequence>> standard = GoldenFilters::standard;
-    Supplier<CuckooFilter<CharSequence>> redis = GoldenFilters::redisBloom;
-    // pinned when the files were generated: false positives among the 10 000 probes and among
-    // the 20 removed items
+  /**
+   * One golden file, with the answers pinned when it was generated: false positives among the 10
+   * 000 probes and among the 20 removed items.
+   */
+  record Golden(
+      String name,
+      ItemHasher<CharSequence> hasher,
+      Supplier<CuckooFilter<CharSequence>> rebuild,
+      int probeFalsePositives,
+      int removedFalsePositives) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Golden> goldenFiles() {
     return Stream.of(
-        Arguments.of(GoldenFilters.STANDARD_RESOURCE, ItemHashers.utf8(), standard, 9, 0),
-        Arguments.of(GoldenFilters.REDISBLOOM_RESOURCE, ItemHashers.redisUtf8(), redis, 89, 0));
+        new Golden(
+            GoldenFilters.STANDARD_RESOURCE, ItemHashers.utf8(), GoldenFilters::standard, 9, 0),
+        new Golden(
+            GoldenFilters.REDISBLOOM_RESOURCE,
+            ItemHashers.redisUtf8(),
+            GoldenFilters::redisBloom,
+            89,
+            0));
   }
 
   private static byte[] resource(String name) throws IOException {
@@ -43,15 +60,11 @@ class GoldenFileTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
   void readFrom_goldenFile_answersAsPinned(
-      String name,
-      ItemHasher<CharSequence> hasher,
-      Supplier<CuckooFilter<CharSequence>> rebuild,
-      int probeFalsePositives,
-      int removedFalsePositives)
+Golden golden)
       throws IOException {
-    byte[] bytes = resource(name);
+    byte[] bytes = resource(golden.name());
     assertEquals(1, bytes[FilterHeader.OFFSET_VERSION], "golden files are version 1 forever");
-    CuckooFilter<CharSequence> filter = read(bytes, hasher);
+    CuckooFilter<CharSequence> filter = read(bytes, golden.hasher());
     int kept = GoldenFilters.ADDED - GoldenFilters.REMOVED;
     assertEquals(kept, filter.size());
     for (int i = 0; i < kept; i++) {
@@ -62,32 +75,24 @@ class GoldenFileTest {
     for (int i = kept; i < GoldenFilters.ADDED; i++) {
       removedHits += filter.mightContain(GoldenFilters.item(i)) ? 1 : 0;
     }
-    assertEquals(removedFalsePositives, removedHits);
-    assertEquals(probeFalsePositives, GoldenFilters.falsePositives(filter));
+    assertEquals(golden.removedFalsePositives(), removedHits);
+    assertEquals(golden.probeFalsePositives(), GoldenFilters.falsePositives(filter));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
   void writeTo_sameFilterBuiltAgain_givesGoldenBytes(
-      String name,
-      ItemHasher<CharSequence> hasher,
-      Supplier<CuckooFilter<CharSequence>> rebuild,
-      int probeFalsePositives,
-      int removedFalsePositives)
+Golden golden)
       throws IOException {
-    assertArrayEquals(resource(name), bytesOf(rebuild.get()));
+    assertArrayEquals(resource(golden.name()), bytesOf(golden.rebuild().get()));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
   void writeTo_goldenFileReadBack_givesSameBytes(
-      String name,
-      ItemHasher<CharSequence> hasher,
-      Supplier<CuckooFilter<CharSequence>> rebuild,
-      int probeFalsePositives,
-      int removedFalsePositives)
+Golden golden)
       throws IOException {
-    byte[] bytes = resource(name);
-    assertArrayEquals(bytes, bytesOf(read(bytes, hasher)));
+    byte[] bytes = resource(golden.name());
+    assertArrayEquals(bytes, bytesOf(read(bytes, golden.hasher())));
   }
 }
