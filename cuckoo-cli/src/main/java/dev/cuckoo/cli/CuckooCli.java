@@ -21,7 +21,13 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = "Cuckoo filters: build, query, inspect, export to Redis, serve.",
     synopsisSubcommandLabel = "COMMAND",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      DemoCommand.class,
+      BuildCommand.class,
+      QueryCommand.class,
+      InfoCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  cuckoo demo              1,000,000 URLs: memory, false positives, speed",
@@ -55,8 +61,8 @@ public final class CuckooCli implements Callable<Integer> {
   }
 
   /**
-   * Returns a command line for {@code cli} with this project's error handling: one line on
-   * stderr and exit code 2 for bad input, no stack trace unless {@code --verbose}.
+   * Returns a command line for {@code cli} with this project's error handling: one line on stderr
+   * and exit code 2 for bad input, no stack trace unless {@code --verbose}.
    *
    * @param cli the top-level command
    * @return the configured command line

@@ -126,7 +126,9 @@ final class DemoCommand implements Callable<Integer> {
     out.printf(
         "  lookups    %s present URLs: %s false negatives; %s (best of %d passes, not a JMH"
             + " benchmark)%n",
-        Text.count(n), Text.count(falseNegatives), Text.rate(n / (presentNanos / 1e9)),
+        Text.count(n),
+        Text.count(falseNegatives),
+        Text.rate(n / (presentNanos / 1e9)),
         TIMED_PASSES);
     out.printf(
         "             %s absent URLs: %s answered \"maybe\"; %s%n",
@@ -171,12 +173,16 @@ final class DemoCommand implements Callable<Integer> {
     long filterBytes = filter.sizeInBytes();
     MemoryRow hashSet = hashSetMemory(generator, present, n);
     double bloomBits = -n * Math.log(fpp) / (Math.log(2) * Math.log(2));
-    out.printf("%n  memory for %s items at a %s false-positive rate%n", Text.count(n),
-        Text.percent(fpp));
+    out.printf(
+        "%n  memory for %s items at a %s false-positive rate%n", Text.count(n), Text.percent(fpp));
     out.printf("    %-18s %12s %12s   %s%n", "", "total", "bits/item", "how obtained");
     row(out, "cuckoo filter", filterBytes, n, "measured: sizeInBytes() of the filter above");
     row(out, "HashSet<String>", hashSet.bytes, n, hashSet.how);
-    row(out, "Bloom filter", bloomBits / 8, n,
+    row(
+        out,
+        "Bloom filter",
+        bloomBits / 8,
+        n,
         "computed: -n ln(eps) / (ln 2)^2 bits, the optimum; not built");
     out.flush();
     Reference.reachabilityFence(present);
@@ -253,9 +259,9 @@ final class DemoCommand implements Callable<Integer> {
 
   /**
    * Estimates a {@code HashSet<String>} of {@code urls} on a 64-bit JVM with compressed oops and
-   * compact (Latin-1) strings: per item a 32-byte HashMap node, a 24-byte String and its byte
-   * array (16-byte header plus the characters, rounded up to 8), plus a 4-byte table slot per
-   * bucket of a table kept at most 75% full.
+   * compact (Latin-1) strings: per item a 32-byte HashMap node, a 24-byte String and its byte array
+   * (16-byte header plus the characters, rounded up to 8), plus a 4-byte table slot per bucket of a
+   * table kept at most 75% full.
    */
   private static double hashSetEstimate(String[] urls) {
     double bytes = 0;

@@ -16,8 +16,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns every failure into one line on stderr and an exit code: usage errors and bad input give
- * {@link ExitCode#ERROR}, anything unexpected {@link ExitCode#INTERNAL}. The stack trace is
- * printed only with {@code --verbose}.
+ * {@link ExitCode#ERROR}, anything unexpected {@link ExitCode#INTERNAL}. The stack trace is printed
+ * only with {@code --verbose}.
  */
 final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
   private final CuckooCli cli;

@@ -2,8 +2,8 @@ package dev.cuckoo.cli;
 
 /**
  * Measures heap use the plain way: used heap after {@link System#gc()}, before and after a
- * structure is built. Good to a few percent for structures of many megabytes, which is all the
- * demo needs; it is not an object-graph walker.
+ * structure is built. Good to a few percent for structures of many megabytes, which is all the demo
+ * needs; it is not an object-graph walker.
  */
 final class HeapMeter {
   private HeapMeter() {}

@@ -3,9 +3,9 @@ package dev.cuckoo.cli;
 import java.util.SplittableRandom;
 
 /**
- * Generates URL-like strings for the demo: realistic hosts, paths and query strings, skewed so
- * that a few sites are frequent, and a function of {@code (seed, id)} alone, so the same data set
- * can be produced again at will.
+ * Generates URL-like strings for the demo: realistic hosts, paths and query strings, skewed so that
+ * a few sites are frequent, and a function of {@code (seed, id)} alone, so the same data set can be
+ * produced again at will.
  *
  * <p>Distinct ids always give distinct URLs: the id appears in base 36 after the last {@code '-'}
  * of every URL, and nothing after it contains a {@code '-'}.
@@ -14,18 +14,36 @@ final class UrlGenerator {
   private static final String[] WORDS = {
     "alpha", "amber", "apple", "arrow", "atlas", "autumn", "bay", "beacon", "berry", "blue",
     "bright", "brook", "cedar", "cloud", "coast", "copper", "coral", "crest", "crown", "delta",
-    "desert", "dream", "eagle", "echo", "ember", "falcon", "fern", "field", "fire", "forest",
-    "fox", "frost", "garden", "glacier", "gold", "granite", "harbor", "hawk", "hill", "iron",
-    "island", "jade", "lake", "leaf", "light", "lime", "lotus", "maple", "meadow", "mint",
-    "moon", "north", "oak", "ocean", "olive", "orbit", "pearl", "pine", "pixel", "prairie",
-    "quartz", "rain", "raven", "red", "reef", "ridge", "river", "rock", "rose", "sage", "sand",
-    "shadow", "silver", "sky", "snow", "solar", "spark", "spring", "star", "stone", "storm",
-    "summit", "sun", "swift", "thunder", "tide", "timber", "trail", "valley", "violet", "wave",
-    "willow", "wind", "winter", "wolf", "wood"
+    "desert", "dream", "eagle", "echo", "ember", "falcon", "fern", "field", "fire", "forest", "fox",
+    "frost", "garden", "glacier", "gold", "granite", "harbor", "hawk", "hill", "iron", "island",
+    "jade", "lake", "leaf", "light", "lime", "lotus", "maple", "meadow", "mint", "moon", "north",
+    "oak", "ocean", "olive", "orbit", "pearl", "pine", "pixel", "prairie", "quartz", "rain",
+    "raven", "red", "reef", "ridge", "river", "rock", "rose", "sage", "sand", "shadow", "silver",
+    "sky", "snow", "solar", "spark", "spring", "star", "stone", "storm", "summit", "sun", "swift",
+    "thunder", "tide", "timber", "trail", "valley", "violet", "wave", "willow", "wind", "winter",
+    "wolf", "wood"
   };
   private static final String[] SECTIONS = {
-    "blog", "news", "products", "docs", "articles", "shop", "category", "users", "wiki",
-    "posts", "events", "help", "tag", "archive", "recipes", "video", "2024", "2025", "en", "de"
+    "blog",
+    "news",
+    "products",
+    "docs",
+    "articles",
+    "shop",
+    "category",
+    "users",
+    "wiki",
+    "posts",
+    "events",
+    "help",
+    "tag",
+    "archive",
+    "recipes",
+    "video",
+    "2024",
+    "2025",
+    "en",
+    "de"
   };
   private static final String[] SUBDOMAINS = {"www.", "www.", "www.", "", "m.", "blog.", "shop."};
   private static final String[] TLDS = {

@@ -11,8 +11,13 @@ final class VersionProvider implements IVersionProvider {
   public String[] getVersion() throws IOException {
     return new String[] {
       "cuckoo " + version(),
-      "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name")
-          + ", " + System.getProperty("java.vendor") + ")"
+      "Java "
+          + System.getProperty("java.version")
+          + " ("
+          + System.getProperty("java.vm.name")
+          + ", "
+          + System.getProperty("java.vendor")
+          + ")"
     };
   }
 

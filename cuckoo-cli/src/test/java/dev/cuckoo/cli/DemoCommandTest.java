@@ -26,10 +26,17 @@ class DemoCommandTest {
     assertEquals(0, number(out, "present URLs: ([\\d,]+) false negatives"));
     assertEquals(0, number(out, "kept URLs: ([\\d,]+) false negatives"));
     assertEquals(n / 10, number(out, "delete +([\\d,]+) of"));
-    // fingerprint width for 1% at b = 4: 2*4*0.945/0.01 -> 10 bits; rate at 94.5% load ~0.74%;
-    // binomial 99.99% bounds for 50,000 queries: 370 +- 4 * sqrt(367) ~ [290, 450]
+    // the measured count against the printed expected rate: within 5 binomial standard
+    // deviations (a false alarm about once in 3 million runs)
     long falsePositives = number(out, "absent URLs: ([\\d,]+) answered");
-    assertTrue(falsePositives > 250 && falsePositives < 500, "false positives " + falsePositives);
+    Matcher expected = Pattern.compile("expected ([0-9.]+)% \\(95%").matcher(out);
+    assertTrue(expected.find(), out);
+    double rate = Double.parseDouble(expected.group(1)) / 100;
+    assertTrue(rate > 0.001 && rate <= 0.01, "expected rate " + rate);
+    double sigma = Math.sqrt(n * rate * (1 - rate));
+    assertTrue(
+        Math.abs(falsePositives - n * rate) <= 5 * sigma,
+        "false positives " + falsePositives + " vs " + n * rate + " expected");
     assertTrue(out.contains("HashSet<String>"), out);
     assertTrue(out.contains("measured: heap growth"), out);
     assertTrue(out.contains("computed: -n ln(eps)"), out);

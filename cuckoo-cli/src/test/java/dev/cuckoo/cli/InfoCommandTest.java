@@ -1,0 +1,89 @@
+package dev.cuckoo.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.ItemHashers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InfoCommandTest {
+  @TempDir Path dir;
+
+  private Path libraryFilter() throws IOException {
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(10_000)
+            .falsePositiveRate(0.01)
+            .seed(5)
+            .build();
+    for (int i = 0; i < 7_000; i++) {
+      filter.add("item" + i);
+    }
+    Path path = dir.resolve("f.cuckoo");
+    filter.writeTo(path);
+    return path;
+  }
+
+  @Test
+  void info_text_showsParametersOfTheFile() throws IOException {
+    Path path = libraryFilter();
+    CuckooFilter<CharSequence> filter = CuckooFilter.readFrom(path, ItemHashers.utf8());
+    CliRun run = CliRun.run("info", path.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("scheme:"), run.out);
+    assertTrue(run.out.matches("(?s).*\nitems: +7,000\n.*"), run.out);
+    assertTrue(
+        run.out.matches("(?s).*\nfingerprint bits: +" + filter.fingerprintBits() + "\n.*"),
+        run.out);
+    assertTrue(run.out.matches("(?s).*\nhasher: +utf8 \\(XXH3-64\\)\n.*"), run.out);
+    assertTrue(run.out.matches("(?s).*\nseed: +5\n.*"), run.out);
+    assertTrue(run.out.contains(Text.percent(filter.loadFactor())), run.out);
+  }
+
+  @Test
+  void info_json_valuesMatchTheLibrary() throws IOException {
+    Path path = libraryFilter();
+    CuckooFilter<CharSequence> filter = CuckooFilter.readFrom(path, ItemHashers.utf8());
+    CliRun run = CliRun.run("info", path.toString(), "--json");
+    assertEquals(0, run.exitCode, run.toString());
+    String json = run.out;
+    assertTrue(json.startsWith("{\n") && json.endsWith("}\n"), json);
+    assertEquals(7000, (long) number(json, "items"));
+    assertEquals(filter.capacity(), (long) number(json, "capacity"));
+    assertEquals(filter.bucketCount(), (long) number(json, "buckets"));
+    assertEquals(Files.size(path), (long) number(json, "fileBytes"));
+    assertEquals(filter.loadFactor(), number(json, "load"), 1e-12);
+    assertEquals(
+        filter.expectedFalsePositiveRate(), number(json, "expectedFalsePositiveRate"), 1e-15);
+    assertTrue(json.contains("\"scheme\": \"STANDARD\""), json);
+  }
+
+  private static double number(String json, String key) {
+    Matcher matcher = Pattern.compile("\"" + key + "\": ([-0-9.E]+)[,\n]").matcher(json);
+    assertTrue(matcher.find(), key + " in " + json);
+    return Double.parseDouble(matcher.group(1));
+  }
+
+  @Test
+  void info_missingOrCorrupt_exit2() throws IOException {
+    CliRun missing = CliRun.run("info", dir.resolve("nope").toString());
+    assertEquals(ExitCode.ERROR, missing.exitCode);
+    assertTrue(missing.err.contains("no such file"), missing.err);
+    Path text = dir.resolve("t.txt");
+    Files.writeString(text, "0123456789012345678901234567890");
+    CliRun notFilter = CliRun.run("info", text.toString(), "--json");
+    assertEquals(ExitCode.ERROR, notFilter.exitCode);
+    assertEquals("", notFilter.out);
+    assertTrue(notFilter.err.contains("is not a cuckoo filter file"), notFilter.err);
+    CliRun noFile = CliRun.run("info");
+    assertEquals(ExitCode.ERROR, noFile.exitCode);
+    assertTrue(noFile.err.contains("Missing required parameter"), noFile.err);
+  }
+}
