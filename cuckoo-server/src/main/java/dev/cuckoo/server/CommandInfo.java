@@ -1,0 +1,127 @@
+package dev.cuckoo.server;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** COMMAND, COMMAND COUNT / INFO / DOCS / LIST: command metadata in Redis 7's reply shapes. */
+final class CommandInfo {
+  private final Commands commands;
+
+  CommandInfo(Commands commands) {
+    this.commands = commands;
+  }
+
+  private static void writeInfo(Reply reply, CommandSpec spec) {
+    reply.array(10);
+    reply.bulk(spec.name());
+    reply.integer(spec.arity());
+    reply.set(spec.flags().size());
+    for (String flag : spec.flags()) {
+      reply.simple(flag);
+    }
+    reply.integer(spec.firstKey());
+    reply.integer(spec.lastKey());
+    reply.integer(spec.keyStep());
+    reply.set(spec.categories().size());
+    for (String category : spec.categories()) {
+      reply.simple("@" + category);
+    }
+    reply.array(0);
+    reply.array(0);
+    reply.array(spec.subcommands().size());
+    for (CommandSpec sub : spec.subcommands().values()) {
+      writeInfo(reply, sub);
+    }
+  }
+
+  /** COMMAND: every command's info. */
+  void all(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    reply.array(commands.all().size());
+    for (CommandSpec spec : commands.all()) {
+      writeInfo(reply, spec);
+    }
+  }
+
+  /** COMMAND COUNT. */
+  void count(Session session, byte[][] args) {
+    session.reply().integer(commands.all().size());
+  }
+
+  /** COMMAND LIST [FILTERBY ...] (filters are ignored). */
+  void list(Session session, byte[][] args) {
+    List<String> names = commands.names();
+    session.reply().array(names.size());
+    for (String name : names) {
+      session.reply().bulk(name);
+    }
+  }
+
+  private CommandSpec lookup(byte[] name) {
+    String text = ServerCommands.lower(name);
+    int bar = text.indexOf('|');
+    if (bar < 0) {
+      return commands.find(text);
+    }
+    CommandSpec parent = commands.find(text.substring(0, bar));
+    return parent == null ? null : parent.subcommands().get(text.substring(bar + 1));
+  }
+
+  /** COMMAND INFO [name ...]: info per name, null for unknown names. */
+  void info(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if (args.length == 2) {
+      all(session, args);
+      return;
+    }
+    reply.array(args.length - 2);
+    for (int i = 2; i < args.length; i++) {
+      CommandSpec spec = lookup(args[i]);
+      if (spec == null) {
+        reply.nullValue();
+      } else {
+        writeInfo(reply, spec);
+      }
+    }
+  }
+
+  private static void writeDocs(Reply reply, CommandSpec spec) {
+    boolean hasSubs = !spec.subcommands().isEmpty();
+    reply.map(hasSubs ? 4 : 3);
+    reply.bulk("summary");
+    reply.bulk(spec.summary());
+    reply.bulk("since");
+    reply.bulk("1.0.0");
+    reply.bulk("group");
+    reply.bulk(spec.group());
+    if (hasSubs) {
+      reply.bulk("subcommands");
+      reply.map(spec.subcommands().size());
+      for (CommandSpec sub : spec.subcommands().values()) {
+        reply.bulk(sub.name());
+        writeDocs(reply, sub);
+      }
+    }
+  }
+
+  /** COMMAND DOCS [name ...]: a map from name to summary, since and group. */
+  void docs(Session session, byte[][] args) {
+    List<CommandSpec> specs = new ArrayList<>();
+    if (args.length == 2) {
+      specs.addAll(commands.all());
+    } else {
+      for (int i = 2; i < args.length; i++) {
+        CommandSpec spec = lookup(args[i]);
+        if (spec != null) {
+          specs.add(spec);
+        }
+      }
+    }
+    Reply reply = session.reply();
+    reply.map(specs.size());
+    for (CommandSpec spec : specs) {
+      reply.bulk(spec.name());
+      writeDocs(reply, spec);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package dev.cuckoo.server;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The command table and dispatcher: finds a request's command, checks arity and authentication
+ * in Redis's order (unknown command, then arity, then NOAUTH) and runs it.
+ */
+final class Commands {
+  private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
+  private static final String GROUP_CF = "cf";
+  private static final List<String> NONE = List.of();
+
+  private final Map<String, CommandSpec> table = new LinkedHashMap<>();
+  private final ServerContext context;
+
+  /** Builds the table over the shared server state and the write log. */
+  Commands(ServerContext context, WriteLog log) {
+    this.context = context;
+    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log);
+    ServerCommands server = new ServerCommands(context, log);
+    List<String> write = List.of("write", "denyoom");
+    List<String> writeFast = List.of("write", "fast");
+    List<String> readFast = List.of("readonly", "fast");
+    List<String> writeCats = List.of("write", "cuckoo", "slow");
+    List<String> readCats = List.of("read", "cuckoo", "fast");
+    cf("cf.reserve", -3, write, writeCats, "Creates a new Cuckoo Filter", cf::reserve);
+    cf("cf.add", 3, write, writeCats, "Adds an item to a Cuckoo Filter",
+        (s, a) -> cf.add(s, a, false));
+    cf("cf.addnx", 3, write, writeCats,
+        "Adds an item to a Cuckoo Filter if the item did not exist previously.",
+        (s, a) -> cf.add(s, a, true));
+    cf("cf.insert", -4, write, writeCats,
+        "Adds one or more items to a Cuckoo Filter. A filter will be created if it does not"
+            + " exist", (s, a) -> cf.insert(s, a, false));
+    cf("cf.insertnx", -4, write, writeCats,
+        "Adds one or more items to a Cuckoo Filter if the items did not exist previously. A"
+            + " filter will be created if it does not exist", (s, a) -> cf.insert(s, a, true));
+    cf("cf.exists", 3, readFast, readCats,
+        "Checks whether one or more items exist in a Cuckoo Filter", cf::exists);
+    cf("cf.mexists", -3, readFast, readCats,
+        "Checks whether one or more items exist in a Cuckoo Filter", cf::mexists);
+    cf("cf.count", 3, readFast, readCats,
+        "Return the number of times an item might be in a Cuckoo Filter", cf::count);
+    cf("cf.del", 3, writeFast, List.of("write", "cuckoo", "fast"),
+        "Deletes an item from a Cuckoo Filter", cf::del);
+    cf("cf.info", 2, readFast, readCats, "Returns information about a Cuckoo Filter", cf::info);
+    cf("cf.scandump", 3, readFast, readCats,
+        "Begins an incremental save of the bloom filter", cf::scanDump);
+    cf("cf.loadchunk", 4, write, writeCats,
+        "Restores a filter previously saved using SCANDUMP", cf::loadChunk);
+    cf("cf.compact", -1, readFast, readCats, "Compacts a Cuckoo Filter", cf::compact);
+    cf("cf.debug", 2, readFast, readCats, "Describes a Cuckoo Filter's internals", cf::debug);
+
+    List<String> connection = List.of("fast", "connection");
+    List<String> noAuth = List.of("noscript", "loading", "stale", "fast", "no_auth");
+    add(spec("ping", -1, List.of("fast"), 0, 0, 0, connection, "connection",
+        "Returns the server's liveliness response.", server::ping));
+    add(spec("echo", 2, List.of("fast"), 0, 0, 0, connection, "connection",
+        "Returns the given string.", server::echo));
+    add(spec("hello", -1, noAuth, 0, 0, 0, connection, "connection",
+        "Handshakes with the Redis server.", server::hello));
+    add(spec("auth", -2, noAuth, 0, 0, 0, connection, "connection",
+        "Authenticates the connection.", server::auth));
+    add(spec("quit", -1, noAuth, 0, 0, 0, connection, "connection",
+        "Closes the connection.", server::quit));
+    add(spec("select", 2, List.of("loading", "stale", "fast"), 0, 0, 0, connection,
+        "connection", "Changes the selected database.", server::select));
+    add(container("client", "connection", "A container for client connection commands.",
+        sub("client|setinfo", 4, server::clientSetInfo, "Sets information specific to the client"
+            + " or connection."),
+        sub("client|setname", 3, server::clientSetName, "Sets the connection name."),
+        sub("client|getname", 2, server::clientGetName, "Returns the name of the connection."),
+        sub("client|id", 2, server::clientId, "Returns the unique client ID of the connection."),
+        sub("client|info", 2, server::clientInfo,
+            "Returns information about the connection."),
+        sub("client|list", -2, server::clientInfo,
+            "Lists open connections (this connection only)."),
+        sub("client|no-evict", 3, server::clientFlag, "Sets the client eviction mode."),
+        sub("client|no-touch", 3, server::clientFlag,
+            "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
+    List<String> keyRead = List.of("keyspace", "read", "fast");
+    List<String> keyWrite = List.of("keyspace", "write", "slow");
+    add(spec("dbsize", 1, readFast, 0, 0, 0, keyRead, "server",
+        "Returns the number of keys in the database.", server::dbsize));
+    add(spec("type", 2, readFast, 1, 1, 1, keyRead, "generic",
+        "Determines the type of value stored at a key.", server::type));
+    add(spec("del", -2, List.of("write"), 1, -1, 1, keyWrite, "generic",
+        "Deletes one or more keys.", server::del));
+    add(spec("exists", -2, readFast, 1, -1, 1, keyRead, "generic",
+        "Determines whether one or more keys exist.", server::exists));
+    add(spec("keys", 2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow",
+        "dangerous"), "generic", "Returns all key names that match a pattern.", server::keys));
+    add(spec("scan", -2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
+        "generic", "Iterates over the key names in the database.", server::scan));
+    List<String> dangerous = List.of("keyspace", "write", "slow", "dangerous");
+    add(spec("flushdb", -1, List.of("write"), 0, 0, 0, dangerous, "server",
+        "Removes all keys from the current database.", server::flush));
+    add(spec("flushall", -1, List.of("write"), 0, 0, 0, dangerous, "server",
+        "Removes all keys from all databases.", server::flush));
+    List<String> admin = List.of("admin", "slow", "dangerous");
+    add(spec("save", 1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
+        "Synchronously saves the database(s) to disk.", server::save));
+    add(spec("bgsave", -1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
+        "Asynchronously saves the database(s) to disk.", server::bgsave));
+    add(spec("lastsave", 1, List.of("loading", "stale", "fast"), 0, 0, 0,
+        List.of("admin", "fast", "dangerous"), "server",
+        "Returns the Unix timestamp of the last successful save to disk.", server::lastsave));
+    add(spec("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, admin,
+        "server", "Synchronously saves the database(s) to disk and shuts down the server.",
+        server::shutdown));
+    add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
+        "server", "Returns information and statistics about the server.", server::info));
+    add(container("config", "server", "A container for server configuration commands.",
+        sub("config|get", -3, server::configGet,
+            "Returns the effective values of configuration parameters."),
+        sub("config|set", -4, server::configSet, "Sets configuration parameters in-flight."),
+        sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
+        sub("config|rewrite", 2, server::configRewrite,
+            "Persists the effective configuration to file.")));
+    CommandInfo info = new CommandInfo(this);
+    table.put("command", container("command", "server",
+        "Returns detailed information about all commands.", info::all,
+        sub("command|count", 2, info::count, "Returns a count of commands."),
+        sub("command|docs", -2, info::docs, "Returns documentary information about one, multiple"
+            + " or all commands."),
+        sub("command|info", -2, info::info, "Returns information about one, multiple or all"
+            + " commands."),
+        sub("command|list", -2, info::list, "Returns a list of command names.")));
+  }
+
+  private void cf(String name, int arity, List<String> flags, List<String> categories,
+      String summary, CommandSpec.Action action) {
+    add(spec(name, arity, flags, 1, 1, 1, categories, GROUP_CF, summary, action));
+  }
+
+  private static CommandSpec spec(String name, int arity, List<String> flags, int first,
+      int last, int step, List<String> categories, String group, String summary,
+      CommandSpec.Action action) {
+    return new CommandSpec(name, arity, flags, first, last, step, categories, group, summary,
+        action, Map.of());
+  }
+
+  private static CommandSpec sub(String name, int arity, CommandSpec.Action action,
+      String summary) {
+    return spec(name, arity, List.of("loading", "stale"), 0, 0, 0, List.of("slow"), "server",
+        summary, action);
+  }
+
+  private CommandSpec container(String name, String group, String summary, CommandSpec... subs) {
+    return container(name, group, summary, null, subs);
+  }
+
+  private CommandSpec container(String name, String group, String summary,
+      CommandSpec.Action bare, CommandSpec... subs) {
+    Map<String, CommandSpec> map = new LinkedHashMap<>();
+    for (CommandSpec s : subs) {
+      map.put(s.name().substring(s.name().indexOf('|') + 1), s);
+    }
+    return new CommandSpec(name, bare == null ? -2 : -1, List.of(), 0, 0, 0, List.of("slow"),
+        group, summary, bare, map);
+  }
+
+  private void add(CommandSpec spec) {
+    table.put(spec.name(), spec);
+  }
+
+  /** Returns every top-level command. */
+  Collection<CommandSpec> all() {
+    return table.values();
+  }
+
+  /** Returns the command with this lower-case name, or null. */
+  CommandSpec find(String name) {
+    return table.get(name);
+  }
+
+  private static String unknownCommand(byte[][] args) {
+    StringBuilder list = new StringBuilder();
+    for (int i = 1; i < args.length && list.length() < 128; i++) {
+      String arg = ServerCommands.text(args[i]);
+      int room = 128 - list.length();
+      list.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
+    }
+    String name = ServerCommands.text(args[0]);
+    return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
+        + "', with args beginning with: " + list;
+  }
+
+  /** Runs one request for the session, writing exactly one reply (or none for SHUTDOWN). */
+  void execute(Session session, byte[][] args) {
+    context.totalCommands().incrementAndGet();
+    Reply reply = session.reply();
+    String name = ServerCommands.lower(args[0]);
+    CommandSpec spec = table.get(name);
+    if (spec == null) {
+      reply.error(unknownCommand(args));
+      return;
+    }
+    if (!spec.arityAccepts(args.length)) {
+      reply.error(CfCommands.arityError(spec.name()));
+      return;
+    }
+    if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
+      String subName = ServerCommands.lower(args[1]);
+      CommandSpec sub = spec.subcommands().get(subName);
+      if (sub == null) {
+        reply.error("ERR unknown subcommand '" + ServerCommands.text(args[1]) + "'. Try "
+            + spec.name().toUpperCase(Locale.ROOT) + " HELP.");
+        return;
+      }
+      if (!sub.arityAccepts(args.length)) {
+        reply.error(CfCommands.arityError(sub.name()));
+        return;
+      }
+      spec = sub;
+    }
+    if (!session.authenticated() && !spec.noAuth()) {
+      reply.error("NOAUTH Authentication required.");
+      return;
+    }
+    try {
+      spec.action().run(session, args);
+    } catch (RuntimeException e) {
+      LOGGER.log(Level.ERROR, "command " + name + " failed", e);
+      reply.error("ERR internal error: " + e);
+    } catch (OutOfMemoryError e) {
+      reply.error("ERR Insufficient memory");
+    }
+  }
+
+  /** Returns every command and subcommand name (COMMAND LIST). */
+  List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (CommandSpec spec : table.values()) {
+      names.add(spec.name());
+      for (CommandSpec sub : spec.subcommands().values()) {
+        names.add(sub.name());
+      }
+    }
+    return names;
+  }
+}

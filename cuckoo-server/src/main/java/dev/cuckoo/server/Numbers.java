@@ -1,0 +1,51 @@
+package dev.cuckoo.server;
+
+import java.nio.charset.StandardCharsets;
+
+/** Integer parsing with Redis's rules (string2ll): optional '-', no '+', no leading zeros. */
+final class Numbers {
+  private Numbers() {}
+
+  /** Parses the bytes as a 64-bit integer; returns null if Redis would reject them. */
+  static Long parseLong(byte[] text) {
+    int length = text.length;
+    if (length == 0 || length > 20) {
+      return null;
+    }
+    if (length == 1 && text[0] == '0') {
+      return 0L;
+    }
+    int i = 0;
+    boolean negative = text[0] == '-';
+    if (negative) {
+      i++;
+    }
+    if (i == length || text[i] < '1' || text[i] > '9') {
+      return null;
+    }
+    long value = 0;
+    for (; i < length; i++) {
+      int digit = text[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return null;
+      }
+      if (negative) {
+        if (value < (Long.MIN_VALUE + digit) / 10) {
+          return null;
+        }
+        value = value * 10 - digit;
+      } else {
+        if (value > (Long.MAX_VALUE - digit) / 10) {
+          return null;
+        }
+        value = value * 10 + digit;
+      }
+    }
+    return value;
+  }
+
+  /** Parses the text as a 64-bit integer; returns null if Redis would reject it. */
+  static Long parseLong(String text) {
+    return text == null ? null : parseLong(text.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,235 @@
+package dev.cuckoo.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ByteProcessor;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A bounded RESP2 request decoder: turns arrays of bulk strings and inline commands into
+ * {@code byte[][]} argument vectors.
+ *
+ * <p>It is an explicit state machine that keeps its place between reads, so a request that arrives
+ * a byte at a time costs no re-parsing. Nothing is allocated in proportion to a length a client
+ * claims: the argument vector grows as arguments arrive and a bulk string is copied out only once
+ * all its bytes are buffered. Limits: bulk length, argument count, total bytes per request and the
+ * 64 KiB header/inline line. A protocol violation emits one {@link ProtocolError} (answered with an
+ * error reply and a close by the handler) and every later byte is discarded.
+ */
+final class RespDecoder extends ByteToMessageDecoder {
+  /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
+  static final int MAX_LINE = 64 * 1024;
+
+  private static final byte[][] NO_ARGS = new byte[0][];
+
+  /** A request that broke the protocol; the handler replies with the message and closes. */
+  static final class ProtocolError {
+    private final String message;
+
+    ProtocolError(String message) {
+      this.message = message;
+    }
+
+    /** Returns the error text without the leading dash, e.g. "ERR Protocol error: ...". */
+    String message() {
+      return message;
+    }
+  }
+
+  private enum State {
+    START,
+    BULK_HEADER,
+    BULK_BODY,
+    FAILED
+  }
+
+  private final long maxBulkLength;
+  private final int maxArrayLength;
+  private final long maxRequestBytes;
+
+  private State state = State.START;
+  private byte[][] args = NO_ARGS;
+  private int argCount;
+  private int expectedArgs;
+  private long bulkLength;
+  private long requestBytes;
+  private ProtocolError failure;
+
+  /**
+   * Creates a decoder with the given limits.
+   *
+   * @param maxBulkLength longest bulk string accepted, in bytes
+   * @param maxArrayLength most arguments accepted in one request
+   * @param maxRequestBytes most argument bytes accepted in one request
+   */
+  RespDecoder(long maxBulkLength, int maxArrayLength, long maxRequestBytes) {
+    this.maxBulkLength = maxBulkLength;
+    this.maxArrayLength = maxArrayLength;
+    this.maxRequestBytes = maxRequestBytes;
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    try {
+      decodeAvailable(in, out);
+    } finally {
+      if (failure != null) {
+        out.add(failure);
+        failure = null;
+      }
+    }
+  }
+
+  private void decodeAvailable(ByteBuf in, List<Object> out) {
+    while (in.isReadable()) {
+      boolean progress;
+      switch (state) {
+        case START:
+          progress = in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
+          break;
+        case BULK_HEADER:
+          progress = readBulkHeader(in);
+          break;
+        case BULK_BODY:
+          progress = readBulkBody(in, out);
+          break;
+        case FAILED:
+        default:
+          in.skipBytes(in.readableBytes());
+          progress = false;
+          break;
+      }
+      if (!progress) {
+        return;
+      }
+    }
+  }
+
+  private void fail(ByteBuf in, String message) {
+    failure = new ProtocolError("ERR Protocol error: " + message);
+    state = State.FAILED;
+    args = NO_ARGS;
+    in.skipBytes(in.readableBytes());
+  }
+
+  /** Returns the index of the '\n' ending the line at the reader index, or -1 if not buffered. */
+  private static int findLineEnd(ByteBuf in) {
+    return in.forEachByte(in.readerIndex(), Math.min(in.readableBytes(), MAX_LINE + 2),
+        ByteProcessor.FIND_LF);
+  }
+
+  /** Parses the decimal number in [from, to) like Redis's string2ll; returns null if invalid. */
+  private static Long parseLong(ByteBuf in, int from, int to) {
+    int length = to - from;
+    if (length <= 0 || length > 20) {
+      return null;
+    }
+    byte[] digits = new byte[length];
+    in.getBytes(from, digits);
+    return Numbers.parseLong(digits);
+  }
+
+  private static int contentEnd(ByteBuf in, int lf) {
+    return lf > in.readerIndex() && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+  }
+
+  private boolean readArrayHeader(ByteBuf in) {
+    int lf = findLineEnd(in);
+    if (lf < 0) {
+      if (in.readableBytes() > MAX_LINE) {
+        fail(in, "too big mbulk count string");
+      }
+      return false;
+    }
+    Long count = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+    if (count == null || count > maxArrayLength) {
+      fail(in, "invalid multibulk length");
+      return true;
+    }
+    in.readerIndex(lf + 1);
+    if (count > 0) {
+      expectedArgs = (int) (long) count;
+      args = new byte[Math.min(expectedArgs, 16)][];
+      argCount = 0;
+      requestBytes = 0;
+      state = State.BULK_HEADER;
+    }
+    return true;
+  }
+
+  private boolean readBulkHeader(ByteBuf in) {
+    byte first = in.getByte(in.readerIndex());
+    if (first != '$') {
+      fail(in, "expected '$', got '" + (char) (first & 0xff) + "'");
+      return true;
+    }
+    int lf = findLineEnd(in);
+    if (lf < 0) {
+      if (in.readableBytes() > MAX_LINE) {
+        fail(in, "too big bulk count string");
+      }
+      return false;
+    }
+    Long length = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+    if (length == null || length < 0 || length > maxBulkLength) {
+      fail(in, "invalid bulk length");
+      return true;
+    }
+    if (requestBytes + length > maxRequestBytes) {
+      fail(in, "too big request");
+      return true;
+    }
+    in.readerIndex(lf + 1);
+    bulkLength = length;
+    state = State.BULK_BODY;
+    return true;
+  }
+
+  private boolean readBulkBody(ByteBuf in, List<Object> out) {
+    if (in.readableBytes() < bulkLength + 2) {
+      return false;
+    }
+    byte[] arg = new byte[(int) bulkLength];
+    in.readBytes(arg);
+    in.skipBytes(2);
+    requestBytes += bulkLength;
+    if (argCount == args.length) {
+      args = Arrays.copyOf(args, Math.min(expectedArgs, args.length * 2));
+    }
+    args[argCount++] = arg;
+    if (argCount == expectedArgs) {
+      out.add(args);
+      args = NO_ARGS;
+      state = State.START;
+    } else {
+      state = State.BULK_HEADER;
+    }
+    return true;
+  }
+
+  private boolean readInline(ByteBuf in, List<Object> out) {
+    int lf = findLineEnd(in);
+    if (lf < 0) {
+      if (in.readableBytes() > MAX_LINE) {
+        fail(in, "too big inline request");
+      }
+      return false;
+    }
+    int from = in.readerIndex();
+    int to = contentEnd(in, lf);
+    byte[] line = new byte[to - from];
+    in.getBytes(from, line);
+    in.readerIndex(lf + 1);
+    byte[][] parsed = InlineParser.split(line);
+    if (parsed == null) {
+      fail(in, "unbalanced quotes in request");
+      return true;
+    }
+    if (parsed.length > 0) {
+      out.add(parsed);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,680 @@
+package dev.cuckoo.server;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** Connection, keyspace, configuration and persistence commands, answered as Redis does. */
+final class ServerCommands {
+  /** The Redis version this server reports (the RedisBloom 8.x behaviour it reproduces). */
+  static final String REDIS_VERSION = "8.2.0";
+  /** The module version reported for the bloom module (RedisBloom 8.2.0). */
+  static final long MODULE_VERSION = 80200;
+
+  private static final String SYNTAX_ERROR = "ERR syntax error";
+  private static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+  private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FLUSHALL = "FLUSHALL".getBytes(StandardCharsets.US_ASCII);
+  private static final int SCAN_DEFAULT_COUNT = 10;
+
+  private final ServerContext context;
+  private final Keyspace keyspace;
+  private final WriteLog log;
+
+  ServerCommands(ServerContext context, WriteLog log) {
+    this.context = context;
+    this.keyspace = context.keyspace();
+    this.log = log;
+  }
+
+  static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  static String lower(byte[] bytes) {
+    return text(bytes).toLowerCase(Locale.ROOT);
+  }
+
+  private void logWrite(Session session, byte[][] args) {
+    if (!session.replaying()) {
+      log.append(args);
+      session.markLogged();
+    }
+  }
+
+  /** PING [message]. */
+  void ping(Session session, byte[][] args) {
+    if (args.length > 2) {
+      session.reply().error(CfCommands.arityError("ping"));
+    } else if (args.length == 2) {
+      session.reply().bulk(args[1]);
+    } else {
+      session.reply().simple("PONG");
+    }
+  }
+
+  /** ECHO message. */
+  void echo(Session session, byte[][] args) {
+    session.reply().bulk(args[1]);
+  }
+
+  private boolean passwordMatches(byte[] user, byte[] password) {
+    String required = context.config().requirePass();
+    if (!"default".equals(lower(user))) {
+      return false;
+    }
+    return required == null
+        || MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), password);
+  }
+
+  /** AUTH [username] password. */
+  void auth(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if (args.length > 3) {
+      reply.error(SYNTAX_ERROR);
+      return;
+    }
+    if (args.length == 2 && context.config().requirePass() == null) {
+      reply.error("ERR AUTH <password> called without any password configured for the default"
+          + " user. Are you sure your configuration is correct?");
+      return;
+    }
+    byte[] user = args.length == 3 ? args[1] : "default".getBytes(StandardCharsets.US_ASCII);
+    if (passwordMatches(user, args[args.length - 1])) {
+      session.authenticate();
+      reply.ok();
+    } else {
+      reply.error("WRONGPASS invalid username-password pair or user is disabled.");
+    }
+  }
+
+  /** HELLO [protover [AUTH username password] [SETNAME clientname]]. */
+  void hello(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    long version = 0;
+    if (args.length >= 2) {
+      Long parsed = Numbers.parseLong(args[1]);
+      if (parsed == null) {
+        reply.error("ERR Protocol version is not an integer or out of range");
+        return;
+      }
+      if (parsed < 2 || parsed > 3) {
+        reply.error("NOPROTO unsupported protocol version");
+        return;
+      }
+      version = parsed;
+    }
+    byte[] user = null;
+    byte[] password = null;
+    String clientName = null;
+    for (int j = 2; j < args.length; j++) {
+      int more = args.length - 1 - j;
+      String option = lower(args[j]);
+      if (option.equals("auth") && more >= 2) {
+        user = args[j + 1];
+        password = args[j + 2];
+        j += 2;
+      } else if (option.equals("setname") && more >= 1) {
+        clientName = text(args[j + 1]);
+        j++;
+      } else {
+        reply.error("ERR Syntax error in HELLO option '" + text(args[j]) + "'");
+        return;
+      }
+    }
+    if (user != null) {
+      if (!passwordMatches(user, password)) {
+        reply.error("WRONGPASS invalid username-password pair or user is disabled.");
+        return;
+      }
+      session.authenticate();
+    }
+    if (!session.authenticated()) {
+      reply.error("NOAUTH HELLO must be called with the client already authenticated, otherwise"
+          + " the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client"
+          + " and select the RESP protocol version at the same time");
+      return;
+    }
+    if (clientName != null && !setName(session, clientName)) {
+      return;
+    }
+    if (version != 0) {
+      reply.protocol((int) version);
+    }
+    reply.map(7);
+    reply.bulk("server");
+    reply.bulk("redis");
+    reply.bulk("version");
+    reply.bulk(REDIS_VERSION);
+    reply.bulk("proto");
+    reply.integer(reply.protocol());
+    reply.bulk("id");
+    reply.integer(session.id());
+    reply.bulk("mode");
+    reply.bulk("standalone");
+    reply.bulk("role");
+    reply.bulk("master");
+    reply.bulk("modules");
+    reply.array(1);
+    reply.map(4);
+    reply.bulk("name");
+    reply.bulk("bf");
+    reply.bulk("ver");
+    reply.integer(MODULE_VERSION);
+    reply.bulk("path");
+    reply.bulk("");
+    reply.bulk("args");
+    reply.array(0);
+  }
+
+  private static boolean validName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '!' || c > '~') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean setName(Session session, String name) {
+    if (!validName(name)) {
+      session.reply().error(
+          "ERR Client names cannot contain spaces, newlines or special characters.");
+      return false;
+    }
+    session.name(name.isEmpty() ? null : name);
+    return true;
+  }
+
+  /** CLIENT SETNAME name. */
+  void clientSetName(Session session, byte[][] args) {
+    if (setName(session, text(args[2]))) {
+      session.reply().ok();
+    }
+  }
+
+  /** CLIENT GETNAME. */
+  void clientGetName(Session session, byte[][] args) {
+    if (session.name() == null) {
+      session.reply().nullValue();
+    } else {
+      session.reply().bulk(session.name());
+    }
+  }
+
+  /** CLIENT SETINFO LIB-NAME|LIB-VER value. */
+  void clientSetInfo(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    String attribute = lower(args[2]);
+    String value = text(args[3]);
+    if (!attribute.equals("lib-name") && !attribute.equals("lib-ver")) {
+      reply.error("ERR Unrecognized option '" + text(args[2]) + "'");
+      return;
+    }
+    if (!validName(value)) {
+      reply.error("ERR " + attribute + " cannot contain spaces, newlines or special characters.");
+      return;
+    }
+    if (attribute.equals("lib-name")) {
+      session.libName(value);
+    } else {
+      session.libVersion(value);
+    }
+    reply.ok();
+  }
+
+  /** CLIENT ID. */
+  void clientId(Session session, byte[][] args) {
+    session.reply().integer(session.id());
+  }
+
+  private String clientLine(Session session) {
+    return "id=" + session.id() + " name=" + (session.name() == null ? "" : session.name())
+        + " db=0 resp=" + session.reply().protocol()
+        + " lib-name=" + (session.libName() == null ? "" : session.libName())
+        + " lib-ver=" + (session.libVersion() == null ? "" : session.libVersion());
+  }
+
+  /** CLIENT INFO. */
+  void clientInfo(Session session, byte[][] args) {
+    session.reply().bulk(clientLine(session) + "\n");
+  }
+
+  /** CLIENT NO-EVICT / NO-TOUCH on|off (accepted, no effect). */
+  void clientFlag(Session session, byte[][] args) {
+    String value = lower(args[2]);
+    if (value.equals("on") || value.equals("off")) {
+      session.reply().ok();
+    } else {
+      session.reply().error(SYNTAX_ERROR);
+    }
+  }
+
+  /** SELECT index: only database 0 exists. */
+  void select(Session session, byte[][] args) {
+    Long index = Numbers.parseLong(args[1]);
+    if (index == null) {
+      session.reply().error(NOT_INTEGER);
+    } else if (index != 0) {
+      session.reply().error("ERR DB index is out of range");
+    } else {
+      session.reply().ok();
+    }
+  }
+
+  /** DBSIZE. */
+  void dbsize(Session session, byte[][] args) {
+    session.reply().integer(keyspace.size());
+  }
+
+  /** TYPE key. */
+  void type(Session session, byte[][] args) {
+    Key key = new Key(args[1]);
+    ReentrantLock lock = keyspace.lockFor(key);
+    lock.lock();
+    try {
+      session.reply().simple(keyspace.get(key) == null ? "none" : "MBbloomCF");
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static Key[] keys(byte[][] args) {
+    Key[] keys = new Key[args.length - 1];
+    for (int i = 1; i < args.length; i++) {
+      keys[i - 1] = new Key(args[i]);
+    }
+    return keys;
+  }
+
+  /** DEL key [key ...]. */
+  void del(Session session, byte[][] args) {
+    Key[] keys = keys(args);
+    ReentrantLock[] locks = keyspace.lockKeys(keys);
+    try {
+      List<byte[]> removed = new ArrayList<>();
+      removed.add(DEL);
+      for (Key key : keys) {
+        if (keyspace.remove(key)) {
+          removed.add(key.bytes());
+        }
+      }
+      if (removed.size() > 1) {
+        logWrite(session, removed.toArray(new byte[0][]));
+      }
+      session.reply().integer(removed.size() - 1);
+    } finally {
+      Keyspace.unlock(locks);
+    }
+  }
+
+  /** EXISTS key [key ...]. */
+  void exists(Session session, byte[][] args) {
+    Key[] keys = keys(args);
+    ReentrantLock[] locks = keyspace.lockKeys(keys);
+    try {
+      long count = 0;
+      for (Key key : keys) {
+        if (keyspace.get(key) != null) {
+          count++;
+        }
+      }
+      session.reply().integer(count);
+    } finally {
+      Keyspace.unlock(locks);
+    }
+  }
+
+  /** KEYS pattern. */
+  void keys(Session session, byte[][] args) {
+    List<byte[]> matched = new ArrayList<>();
+    for (Key key : keyspace.keys()) {
+      if (Glob.matches(args[1], key.bytes())) {
+        matched.add(key.bytes());
+      }
+    }
+    session.reply().array(matched.size());
+    for (byte[] key : matched) {
+      session.reply().bulk(key);
+    }
+  }
+
+  private static long scanOrder(Key key) {
+    return key.hashCode() & 0xffffffffL;
+  }
+
+  /**
+   * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is a position in the
+   * unsigned 32-bit key-hash order, so a key present for the whole iteration is returned exactly
+   * once however the keyspace changes meanwhile.
+   */
+  void scan(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    Long cursor = Numbers.parseLong(args[1]);
+    if (cursor == null || cursor < 0 || cursor > (1L << 32)) {
+      reply.error("ERR invalid cursor");
+      return;
+    }
+    byte[] pattern = null;
+    long count = SCAN_DEFAULT_COUNT;
+    String type = null;
+    for (int i = 2; i < args.length; i += 2) {
+      String option = lower(args[i]);
+      if (i + 1 >= args.length) {
+        reply.error(SYNTAX_ERROR);
+        return;
+      }
+      if (option.equals("match")) {
+        pattern = args[i + 1];
+      } else if (option.equals("count")) {
+        Long value = Numbers.parseLong(args[i + 1]);
+        if (value == null) {
+          reply.error(NOT_INTEGER);
+          return;
+        }
+        if (value < 1) {
+          reply.error(SYNTAX_ERROR);
+          return;
+        }
+        count = value;
+      } else if (option.equals("type")) {
+        type = lower(args[i + 1]);
+      } else {
+        reply.error(SYNTAX_ERROR);
+        return;
+      }
+    }
+    List<Key> candidates = new ArrayList<>();
+    for (Key key : keyspace.keys()) {
+      if (scanOrder(key) >= cursor) {
+        candidates.add(key);
+      }
+    }
+    candidates.sort(Comparator.comparingLong(ServerCommands::scanOrder));
+    List<byte[]> page = new ArrayList<>();
+    long next = 0;
+    int taken = 0;
+    for (int i = 0; i < candidates.size(); i++) {
+      Key key = candidates.get(i);
+      if (taken >= count && scanOrder(key) != scanOrder(candidates.get(i - 1))) {
+        next = scanOrder(candidates.get(i - 1)) + 1;
+        break;
+      }
+      taken++;
+      boolean typeOk = type == null || type.equals("mbbloomcf");
+      if (typeOk && (pattern == null || Glob.matches(pattern, key.bytes()))) {
+        page.add(key.bytes());
+      }
+    }
+    reply.array(2);
+    reply.bulk(Long.toString(next));
+    reply.array(page.size());
+    for (byte[] key : page) {
+      reply.bulk(key);
+    }
+  }
+
+  /** FLUSHALL / FLUSHDB [ASYNC|SYNC]. */
+  void flush(Session session, byte[][] args) {
+    if (args.length > 2) {
+      session.reply().error(SYNTAX_ERROR);
+      return;
+    }
+    if (args.length == 2) {
+      String mode = lower(args[1]);
+      if (!mode.equals("async") && !mode.equals("sync")) {
+        session.reply().error(SYNTAX_ERROR);
+        return;
+      }
+    }
+    keyspace.lockAll();
+    try {
+      keyspace.clear();
+      logWrite(session, new byte[][] {FLUSHALL});
+    } finally {
+      keyspace.unlockAll();
+    }
+    session.reply().ok();
+  }
+
+  /** SAVE. */
+  void save(Session session, byte[][] args) {
+    Persistence persistence = context.persistence();
+    if (persistence == null) {
+      session.reply().ok();
+      return;
+    }
+    if (persistence.saving()) {
+      session.reply().error("ERR Background save already in progress");
+      return;
+    }
+    try {
+      persistence.save();
+      session.reply().ok();
+    } catch (IOException e) {
+      session.reply().error("ERR " + e.getMessage());
+    }
+  }
+
+  /** BGSAVE [SCHEDULE]. */
+  void bgsave(Session session, byte[][] args) {
+    if (args.length > 2 || (args.length == 2 && !lower(args[1]).equals("schedule"))) {
+      session.reply().error(SYNTAX_ERROR);
+      return;
+    }
+    Persistence persistence = context.persistence();
+    if (persistence != null && !persistence.saveInBackground()) {
+      session.reply().error("ERR Background save already in progress");
+      return;
+    }
+    session.reply().simple("Background saving started");
+  }
+
+  /** LASTSAVE. */
+  void lastsave(Session session, byte[][] args) {
+    Persistence persistence = context.persistence();
+    session.reply().integer(persistence == null
+        ? context.startMillis() / 1000 : persistence.lastSaveSeconds());
+  }
+
+  /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]: no reply; the server stops. */
+  void shutdown(Session session, byte[][] args) {
+    boolean save = true;
+    for (int i = 1; i < args.length; i++) {
+      String option = lower(args[i]);
+      if (option.equals("nosave")) {
+        save = false;
+      } else if (!option.equals("save") && !option.equals("now") && !option.equals("force")) {
+        session.reply().error(SYNTAX_ERROR);
+        return;
+      }
+    }
+    session.requestClose();
+    boolean saveFinal = save;
+    Thread stopper = new Thread(() -> context.shutdown().accept(saveFinal), "cuckoo-shutdown");
+    stopper.start();
+  }
+
+  /** QUIT. */
+  void quit(Session session, byte[][] args) {
+    session.reply().ok();
+    session.requestClose();
+  }
+
+  private Map<String, String> configValues() {
+    ServerConfig config = context.config();
+    Map<String, String> values = new LinkedHashMap<>(context.cfConfig().values());
+    values.put("port", Integer.toString(context.port()));
+    values.put("bind", config.bind());
+    values.put("dir", config.dir().toAbsolutePath().toString());
+    values.put("appendonly", config.appendOnly() ? "yes" : "no");
+    values.put("appendfsync", config.fsync().name().toLowerCase(Locale.ROOT));
+    values.put("save", "");
+    values.put("databases", "1");
+    values.put("maxclients", Integer.toString(config.maxClients()));
+    values.put("timeout", Integer.toString(config.timeoutSeconds()));
+    values.put("proto-max-bulk-len", Long.toString(config.maxBulkLength()));
+    values.put("requirepass", config.requirePass() == null ? "" : config.requirePass());
+    return values;
+  }
+
+  /** CONFIG GET pattern [pattern ...]. */
+  void configGet(Session session, byte[][] args) {
+    Map<String, String> matched = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : configValues().entrySet()) {
+      byte[] name = entry.getKey().getBytes(StandardCharsets.UTF_8);
+      for (int i = 2; i < args.length; i++) {
+        if (Glob.matches(lower(args[i]).getBytes(StandardCharsets.UTF_8), name)) {
+          matched.put(entry.getKey(), entry.getValue());
+          break;
+        }
+      }
+    }
+    Reply reply = session.reply();
+    reply.map(matched.size());
+    for (Map.Entry<String, String> entry : matched.entrySet()) {
+      reply.bulk(entry.getKey());
+      reply.bulk(entry.getValue());
+    }
+  }
+
+  /** CONFIG SET name value [name value ...]: the cf-* parameters. */
+  void configSet(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if ((args.length - 2) % 2 != 0) {
+      reply.error(CfCommands.arityError("config|set"));
+      return;
+    }
+    for (int i = 2; i < args.length; i += 2) {
+      String name = lower(args[i]);
+      if (!CfConfig.isParameter(name)) {
+        reply.error("ERR Unknown option or number of arguments for CONFIG SET - '"
+            + text(args[i]) + "'");
+        return;
+      }
+    }
+    for (int i = 2; i < args.length; i += 2) {
+      String name = lower(args[i]);
+      String error = context.cfConfig().set(name, text(args[i + 1]));
+      if (error != null) {
+        reply.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - "
+            + error);
+        return;
+      }
+    }
+    reply.ok();
+  }
+
+  /** CONFIG RESETSTAT. */
+  void configResetStat(Session session, byte[][] args) {
+    context.totalCommands().set(0);
+    context.totalConnections().set(0);
+    session.reply().ok();
+  }
+
+  /** CONFIG REWRITE: not supported (settings come from flags and the config file). */
+  void configRewrite(Session session, byte[][] args) {
+    session.reply().error("ERR The server is running without a config file");
+  }
+
+  /** INFO [section ...]. */
+  void info(Session session, byte[][] args) {
+    List<String> sections = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      sections.add(lower(args[i]));
+    }
+    boolean all = sections.isEmpty() || sections.contains("all") || sections.contains("default")
+        || sections.contains("everything");
+    StringBuilder out = new StringBuilder();
+    Runtime runtime = Runtime.getRuntime();
+    Persistence persistence = context.persistence();
+    if (all || sections.contains("server")) {
+      long uptime = (System.currentTimeMillis() - context.startMillis()) / 1000;
+      out.append("# Server\r\n")
+          .append("redis_version:").append(REDIS_VERSION).append("\r\n")
+          .append("redis_mode:standalone\r\n")
+          .append("os:").append(System.getProperty("os.name")).append(' ')
+          .append(System.getProperty("os.arch")).append("\r\n")
+          .append("arch_bits:64\r\n")
+          .append("process_id:").append(ProcessHandle.current().pid()).append("\r\n")
+          .append("tcp_port:").append(context.port()).append("\r\n")
+          .append("uptime_in_seconds:").append(uptime).append("\r\n")
+          .append("uptime_in_days:").append(uptime / 86400).append("\r\n")
+          .append("executable:cuckoo-server\r\n")
+          .append("java_version:").append(System.getProperty("java.version")).append("\r\n")
+          .append("\r\n");
+    }
+    if (all || sections.contains("clients")) {
+      out.append("# Clients\r\n")
+          .append("connected_clients:").append(context.connectedClients().get()).append("\r\n")
+          .append("maxclients:").append(context.config().maxClients()).append("\r\n")
+          .append("\r\n");
+    }
+    if (all || sections.contains("memory")) {
+      long used = runtime.totalMemory() - runtime.freeMemory();
+      out.append("# Memory\r\n")
+          .append("used_memory:").append(used).append("\r\n")
+          .append("used_memory_human:").append(used >> 20).append("M\r\n")
+          .append("used_memory_filters:").append(keyspace.usedBytes()).append("\r\n")
+          .append("maxmemory:").append(runtime.maxMemory()).append("\r\n")
+          .append("\r\n");
+    }
+    if (all || sections.contains("persistence")) {
+      out.append("# Persistence\r\n")
+          .append("loading:0\r\n")
+          .append("rdb_changes_since_last_save:")
+          .append(persistence == null ? 0 : persistence.changesSinceSave()).append("\r\n")
+          .append("rdb_bgsave_in_progress:")
+          .append(persistence != null && persistence.saving() ? 1 : 0).append("\r\n")
+          .append("rdb_last_save_time:")
+          .append(persistence == null ? 0 : persistence.lastSaveSeconds()).append("\r\n")
+          .append("aof_enabled:").append(persistence == null ? 0 : 1).append("\r\n")
+          .append("\r\n");
+    }
+    if (all || sections.contains("stats")) {
+      out.append("# Stats\r\n")
+          .append("total_connections_received:").append(context.totalConnections().get())
+          .append("\r\n")
+          .append("total_commands_processed:").append(context.totalCommands().get())
+          .append("\r\n")
+          .append("\r\n");
+    }
+    if (all || sections.contains("replication")) {
+      out.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
+    }
+    if (all || sections.contains("cpu")) {
+      out.append("# CPU\r\navailable_processors:").append(runtime.availableProcessors())
+          .append("\r\nprocess_cpu_time_ms:")
+          .append(cpuMillis()).append("\r\n\r\n");
+    }
+    if (all || sections.contains("modules")) {
+      out.append("# Modules\r\nmodule:name=bf,ver=").append(MODULE_VERSION)
+          .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n\r\n");
+    }
+    if (all || sections.contains("keyspace")) {
+      out.append("# Keyspace\r\n");
+      int keys = keyspace.size();
+      if (keys > 0) {
+        out.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+      }
+    }
+    session.reply().bulk(out.toString());
+  }
+
+  private static long cpuMillis() {
+    java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+    if (bean instanceof com.sun.management.OperatingSystemMXBean) {
+      return ((com.sun.management.OperatingSystemMXBean) bean).getProcessCpuTime() / 1_000_000;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,380 @@
+package dev.cuckoo.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The settings of a {@link CuckooServer}: network, limits, persistence and the cf-* defaults.
+ *
+ * <p>Built with {@link #builder()} or parsed from command-line options with {@link #parse}.
+ * Options are {@code --name value}; a config file ({@code --config file}) holds one
+ * {@code name value} pair per line with the same names, {@code #} starts a comment, and options
+ * given on the command line after {@code --config} override the file.
+ */
+public final class ServerConfig {
+  /** How often the append-only log is forced to disk. */
+  public enum Fsync {
+    /** Before each batch of replies is sent: an acknowledged write is on disk. */
+    ALWAYS,
+    /** Once a second, in the background. */
+    EVERYSEC,
+    /** Never explicitly; the operating system decides. */
+    NO
+  }
+
+  /** The option names {@link #parse} accepts, with their meaning (for usage messages). */
+  public static final String USAGE =
+      "Options (also valid as 'name value' lines in a --config file):\n"
+          + "  --port N                 TCP port, 0 picks a free one (default 6379)\n"
+          + "  --bind ADDRESS           address to listen on (default 127.0.0.1)\n"
+          + "  --dir PATH               data directory (default ./data)\n"
+          + "  --appendonly yes|no      keep the append-only log and snapshots (default yes)\n"
+          + "  --appendfsync always|everysec|no   log fsync policy (default everysec)\n"
+          + "  --repair-log yes|no      truncate a corrupt log instead of refusing to start\n"
+          + "  --requirepass PASSWORD   require AUTH\n"
+          + "  --maxclients N           most simultaneous clients (default 10000)\n"
+          + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
+          + "  --max-array-length N     most arguments per request (default 1048576)\n"
+          + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
+          + "  --threads N              network threads (default: available processors)\n"
+          + "  --cf-bucket-size, --cf-initial-size, --cf-max-iterations,\n"
+          + "  --cf-expansion-factor, --cf-max-expansions   RedisBloom module parameters\n"
+          + "  --config FILE            read options from a file\n";
+
+  private final int port;
+  private final String bind;
+  private final Path dir;
+  private final boolean appendOnly;
+  private final Fsync fsync;
+  private final boolean repairLog;
+  private final String requirePass;
+  private final int maxClients;
+  private final long maxBulkLength;
+  private final int maxArrayLength;
+  private final int timeoutSeconds;
+  private final int threads;
+  private final Map<String, String> cfParameters;
+
+  private ServerConfig(Builder b) {
+    this.port = b.port;
+    this.bind = b.bind;
+    this.dir = b.dir;
+    this.appendOnly = b.appendOnly;
+    this.fsync = b.fsync;
+    this.repairLog = b.repairLog;
+    this.requirePass = b.requirePass;
+    this.maxClients = b.maxClients;
+    this.maxBulkLength = b.maxBulkLength;
+    this.maxArrayLength = b.maxArrayLength;
+    this.timeoutSeconds = b.timeoutSeconds;
+    this.threads = b.threads;
+    this.cfParameters = Map.copyOf(b.cfParameters);
+  }
+
+  /** Returns a builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Parses command-line options.
+   *
+   * @throws IllegalArgumentException naming the option and the bad value
+   * @throws IOException if a config file cannot be read
+   */
+  public static ServerConfig parse(String... args) throws IOException {
+    Builder builder = builder();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument: " + arg);
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("option " + arg + " needs a value");
+      }
+      builder.set(arg.substring(2), args[++i]);
+    }
+    return builder.build();
+  }
+
+  /** Returns the TCP port (0: any free port). */
+  public int port() {
+    return port;
+  }
+
+  /** Returns the address to listen on. */
+  public String bind() {
+    return bind;
+  }
+
+  /** Returns the data directory. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** Returns true if writes are logged and snapshots kept. */
+  public boolean appendOnly() {
+    return appendOnly;
+  }
+
+  /** Returns the log fsync policy. */
+  public Fsync fsync() {
+    return fsync;
+  }
+
+  /** Returns true if a corrupt log may be truncated at the first bad record on startup. */
+  public boolean repairLog() {
+    return repairLog;
+  }
+
+  /** Returns the password clients must AUTH with, or null. */
+  public String requirePass() {
+    return requirePass;
+  }
+
+  /** Returns the most simultaneous clients. */
+  public int maxClients() {
+    return maxClients;
+  }
+
+  /** Returns the longest accepted bulk string, in bytes. */
+  public long maxBulkLength() {
+    return maxBulkLength;
+  }
+
+  /** Returns the most arguments accepted in one request. */
+  public int maxArrayLength() {
+    return maxArrayLength;
+  }
+
+  /** Returns the idle timeout in seconds (0: none). */
+  public int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  /** Returns the number of network threads. */
+  public int threads() {
+    return threads;
+  }
+
+  /** Returns the cf-* parameters set at startup (name to value). */
+  public Map<String, String> cfParameters() {
+    return cfParameters;
+  }
+
+  /** A mutable set of server settings. */
+  public static final class Builder {
+    private int port = 6379;
+    private String bind = "127.0.0.1";
+    private Path dir = Paths.get("data");
+    private boolean appendOnly = true;
+    private Fsync fsync = Fsync.EVERYSEC;
+    private boolean repairLog;
+    private String requirePass;
+    private int maxClients = 10_000;
+    private long maxBulkLength = 512L * 1024 * 1024;
+    private int maxArrayLength = 1 << 20;
+    private int timeoutSeconds;
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private final Map<String, String> cfParameters = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** Sets the TCP port, 0..65535 (0: any free port). */
+    public Builder port(int port) {
+      this.port = range("port", port, 0, 65535);
+      return this;
+    }
+
+    /** Sets the address to listen on. */
+    public Builder bind(String bind) {
+      this.bind = bind;
+      return this;
+    }
+
+    /** Sets the data directory. */
+    public Builder dir(Path dir) {
+      this.dir = dir;
+      return this;
+    }
+
+    /** Turns the append-only log and snapshots on or off. */
+    public Builder appendOnly(boolean appendOnly) {
+      this.appendOnly = appendOnly;
+      return this;
+    }
+
+    /** Sets the log fsync policy. */
+    public Builder fsync(Fsync fsync) {
+      this.fsync = fsync;
+      return this;
+    }
+
+    /** Allows truncating a corrupt log at the first bad record on startup. */
+    public Builder repairLog(boolean repairLog) {
+      this.repairLog = repairLog;
+      return this;
+    }
+
+    /** Sets the password clients must AUTH with (null or empty: none). */
+    public Builder requirePass(String requirePass) {
+      this.requirePass = requirePass == null || requirePass.isEmpty() ? null : requirePass;
+      return this;
+    }
+
+    /** Sets the most simultaneous clients, 1..1000000. */
+    public Builder maxClients(int maxClients) {
+      this.maxClients = range("maxclients", maxClients, 1, 1_000_000);
+      return this;
+    }
+
+    /** Sets the longest bulk string, 1 MiB..2^31-64 bytes. */
+    public Builder maxBulkLength(long maxBulkLength) {
+      this.maxBulkLength = range("max-bulk-length", maxBulkLength, 1 << 20, Integer.MAX_VALUE - 64);
+      return this;
+    }
+
+    /** Sets the most arguments per request, 1024..2^27. */
+    public Builder maxArrayLength(int maxArrayLength) {
+      this.maxArrayLength = range("max-array-length", maxArrayLength, 1024, 1 << 27);
+      return this;
+    }
+
+    /** Sets the idle timeout in seconds, 0 (never) .. 2^31-1. */
+    public Builder timeoutSeconds(int timeoutSeconds) {
+      this.timeoutSeconds = range("timeout", timeoutSeconds, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets the number of network threads, 1..256. */
+    public Builder threads(int threads) {
+      this.threads = range("threads", threads, 1, 256);
+      return this;
+    }
+
+    /** Sets a cf-* parameter (validated when the server starts). */
+    public Builder cfParameter(String name, String value) {
+      if (!CfConfig.isParameter(name)) {
+        throw new IllegalArgumentException("unknown cf parameter: " + name);
+      }
+      cfParameters.put(name, value);
+      return this;
+    }
+
+    private static int range(String name, long value, long min, long max) {
+      return (int) rangeLong(name, value, min, max);
+    }
+
+    private static long rangeLong(String name, long value, long min, long max) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            name + ": " + value + " (expected: " + min + ".." + max + ")");
+      }
+      return value;
+    }
+
+    private static long number(String name, String value) {
+      try {
+        return Long.parseLong(value.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + ": '" + value + "' is not an integer", e);
+      }
+    }
+
+    private static boolean yesNo(String name, String value) {
+      switch (value.toLowerCase(Locale.ROOT)) {
+        case "yes":
+        case "true":
+          return true;
+        case "no":
+        case "false":
+          return false;
+        default:
+          throw new IllegalArgumentException(name + ": '" + value + "' (expected: yes or no)");
+      }
+    }
+
+    /**
+     * Sets an option by name, as on the command line without the dashes.
+     *
+     * @throws IllegalArgumentException for an unknown name or a bad value
+     * @throws IOException if {@code config} names a file that cannot be read
+     */
+    public Builder set(String name, String value) throws IOException {
+      String option = name.toLowerCase(Locale.ROOT);
+      switch (option) {
+        case "port":
+          return port((int) rangeLong(option, number(option, value), 0, 65535));
+        case "bind":
+          return bind(value);
+        case "dir":
+          return dir(Paths.get(value));
+        case "appendonly":
+          return appendOnly(yesNo(option, value));
+        case "appendfsync":
+          try {
+            return fsync(Fsync.valueOf(value.toUpperCase(Locale.ROOT)));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "appendfsync: '" + value + "' (expected: always, everysec or no)", e);
+          }
+        case "repair-log":
+          return repairLog(yesNo(option, value));
+        case "requirepass":
+          return requirePass(value);
+        case "maxclients":
+          return maxClients((int) rangeLong(option, number(option, value), 1, 1_000_000));
+        case "max-bulk-length":
+          return maxBulkLength(number(option, value));
+        case "max-array-length":
+          return maxArrayLength((int) rangeLong(option, number(option, value), 1024, 1 << 27));
+        case "timeout":
+          return timeoutSeconds((int) rangeLong(option, number(option, value), 0,
+              Integer.MAX_VALUE));
+        case "threads":
+          return threads((int) rangeLong(option, number(option, value), 1, 256));
+        case "config":
+          return readFile(Paths.get(value));
+        default:
+          if (CfConfig.isParameter(option)) {
+            return cfParameter(option, value);
+          }
+          throw new IllegalArgumentException("unknown option: " + name);
+      }
+    }
+
+    /** Reads {@code name value} lines from a file; blank lines and {@code #} comments skipped. */
+    public Builder readFile(Path file) throws IOException {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      for (int n = 0; n < lines.size(); n++) {
+        String line = lines.get(n).trim();
+        if (line.isEmpty() || line.startsWith("#")) {
+          continue;
+        }
+        String[] parts = line.split("\\s+", 2);
+        if (parts.length != 2) {
+          throw new IllegalArgumentException(
+              file + " line " + (n + 1) + ": expected 'name value', got '" + line + "'");
+        }
+        String value = parts[1].trim();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        set(parts[0].startsWith("--") ? parts[0].substring(2) : parts[0], value);
+      }
+      return this;
+    }
+
+    /** Returns the settings. */
+    public ServerConfig build() {
+      return new ServerConfig(this);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package dev.cuckoo.server;
+
+/**
+ * The state of one client connection: its reply stream, protocol version, authentication and
+ * name. Used only by the network thread of that connection.
+ */
+final class Session {
+  private final long id;
+  private final Reply reply;
+  private final boolean replaying;
+  private boolean authenticated;
+  private boolean closeRequested;
+  private boolean logged;
+  private String name;
+  private String libName;
+  private String libVersion;
+
+  /**
+   * Creates a session.
+   *
+   * @param id client id (CLIENT ID, HELLO)
+   * @param reply where replies go
+   * @param authenticated whether commands may run without AUTH
+   * @param replaying true for the recovery session that replays the append-only log
+   */
+  Session(long id, Reply reply, boolean authenticated, boolean replaying) {
+    this.id = id;
+    this.reply = reply;
+    this.authenticated = authenticated;
+    this.replaying = replaying;
+  }
+
+  /** Returns the client id. */
+  long id() {
+    return id;
+  }
+
+  /** Returns the reply stream. */
+  Reply reply() {
+    return reply;
+  }
+
+  /** Returns true while the append-only log is replayed at startup (no limits, no logging). */
+  boolean replaying() {
+    return replaying;
+  }
+
+  /** Returns true once the client has authenticated (or no password is set). */
+  boolean authenticated() {
+    return authenticated;
+  }
+
+  /** Marks the client authenticated. */
+  void authenticate() {
+    authenticated = true;
+  }
+
+  /** Returns true if the connection should close after the pending replies are written. */
+  boolean closeRequested() {
+    return closeRequested;
+  }
+
+  /** Asks for the connection to be closed after the pending replies are written. */
+  void requestClose() {
+    closeRequested = true;
+  }
+
+  /** Notes that this session appended to the write log since the last commit. */
+  void markLogged() {
+    logged = true;
+  }
+
+  /** Returns whether the session logged writes since the last call, and clears the flag. */
+  boolean takeLogged() {
+    boolean was = logged;
+    logged = false;
+    return was;
+  }
+
+  /** Returns the client name, or null. */
+  String name() {
+    return name;
+  }
+
+  /** Sets the client name (null clears it). */
+  void name(String name) {
+    this.name = name;
+  }
+
+  /** Returns the library name from CLIENT SETINFO, or null. */
+  String libName() {
+    return libName;
+  }
+
+  /** Sets the library name. */
+  void libName(String libName) {
+    this.libName = libName;
+  }
+
+  /** Returns the library version from CLIENT SETINFO, or null. */
+  String libVersion() {
+    return libVersion;
+  }
+
+  /** Sets the library version. */
+  void libVersion(String libVersion) {
+    this.libVersion = libVersion;
+  }
+}
