@@ -8,7 +8,10 @@ package dev.cuckoo;
 public final class FilterFormatException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The name of the field that was wrong. */
   private final String field;
+
+  /** The byte offset of the field in the stream, or -1 if unknown. */
   private final long offset;
 
   /**
