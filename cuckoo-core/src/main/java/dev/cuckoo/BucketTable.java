@@ -258,6 +258,25 @@ final class BucketTable {
     LONG_LE.set(page, offset, word);
   }
 
+  /**
+   * Stores {@code fingerprint} in {@code slot} of {@code bucket} like {@link #set}, but writes only
+   * the bytes that hold the slot's bits, so it never rewrites bytes of a bucket further on. Writers
+   * of buckets that share no byte may then run concurrently (ConcurrentCuckooFilter).
+   */
+  void setNarrow(long bucket, int slot, long fingerprint) {
+    byte[] page = pages[(int) (bucket >>> pageShift)];
+    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    int offset = (int) (bit >>> 3);
+    int shift = (int) (bit & 7);
+    long mask = slotMask << shift; // at most 7 + 32 bits: fits
+    long value = (fingerprint & slotMask) << shift;
+    for (int i = 0; (mask >>> (8 * i)) != 0; i++) {
+      int byteMask = (int) (mask >>> (8 * i)) & 0xFF;
+      int byteValue = (int) (value >>> (8 * i)) & byteMask;
+      page[offset + i] = (byte) ((page[offset + i] & ~byteMask) | byteValue);
+    }
+  }
+
   /** Empties every slot. */
   void clear() {
     for (byte[] page : pages) {

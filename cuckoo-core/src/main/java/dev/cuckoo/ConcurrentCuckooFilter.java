@@ -1,0 +1,865 @@
+package dev.cuckoo;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A thread-safe cuckoo filter: the item API of {@link CuckooFilter}, shared by any number of
+ * threads, with lookups that never take a lock.
+ *
+ * <pre>{@code
+ * ConcurrentCuckooFilter<CharSequence> filter = ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+ *     .expectedItems(1_000_000)
+ *     .falsePositiveRate(0.001)
+ *     .build();
+ * filter.add("https://example.com/");              // from any thread
+ * filter.mightContain("https://example.com/");     // true, from any thread, without locking
+ * }</pre>
+ *
+ * <h2>Concurrency contract</h2>
+ *
+ * <ul>
+ *   <li>{@link #mightContain} and {@link #count} take no lock. A lookup never misses an item whose
+ *       {@link #add} returned true before the lookup started and whose {@link #remove} had not
+ *       started when the lookup returned, even while concurrent inserts relocate that item's
+ *       fingerprint. A lookup retries only while a write to one of its item's two bucket stripes
+ *       is in progress (a few stores); after many retries it yields the processor.
+ *   <li>{@link #add}, {@link #addIfAbsent}, {@link #remove}, {@link #replace}, {@link #count},
+ *       {@link #mightContain} and {@link #clear} are linearizable: each takes effect at one
+ *       instant between its call and its return, as if the operations ran one at a time in that
+ *       order on a {@link CuckooFilter} holding the same fingerprints (a failed add means the
+ *       relocation search found no room at that instant, as in a plain filter).
+ *   <li>{@link #size()}, {@link #loadFactor()} and {@link #isEmpty()} are exact when no write is
+ *       in progress; during writes they lie between the values before and after the writes in
+ *       flight.
+ *   <li>Everything else in {@link CuckooFilter}'s contract holds unchanged (false-positive rate,
+ *       capacity, duplicates, removing only what was added).
+ * </ul>
+ *
+ * <p>Writes lock one or two of {@link Builder#stripes(int) stripes} of the table; an insert that
+ * must relocate fingerprints searches a path without locks, then locks every stripe on it. When
+ * that fails repeatedly, or the search finds no room, the insert locks the whole table, so that a
+ * failed add is exact. Adds into a nearly full filter are therefore slower and serialize.
+ *
+ * <p>Only {@link Scheme#STANDARD} is supported. Relocation uses breadth-first search (not the
+ * random walk of {@link CuckooFilter}), so the table layout can differ from a plain filter's for the
+ * same adds; answers for stored items cannot.
+ *
+ * @param <T> the item type
+ */
+public final class ConcurrentCuckooFilter<T> {
+  /*
+   * Why a lookup never misses a completed add.
+   *
+   * State. The table is split into stripes: ranges of 2^k >= 8 contiguous buckets, each with a lock
+   * and a seqlock version (LockStripes). Every change to a bucket is made by a thread holding its
+   * stripe's lock, between beginWrite and endWrite of that stripe ("a write on the stripe"), with
+   * narrow stores that touch no byte of another stripe.
+   *
+   * Invariant I. For every item x whose add has completed and whose remove has not started, one
+   * copy of fp(x) lies in bucket i1(x) or i2(x), at every instant at which no write is open on
+   * stripe(i1(x)) or stripe(i2(x)). Each kind of write preserves it because each takes all the
+   * locks it needs before it changes anything, and opens a write on every stripe it changes:
+   *   - add stores fp into i1 or i2 (holding both stripes, so addIfAbsent's check is atomic);
+   *   - remove clears one copy of fp from i1 or i2 (holding both stripes);
+   *   - a relocation moves fingerprints one step each along a path b0 -> b1 -> ... -> bk, every
+   *     b(j+1) = alt(bj, fp_j), inside ONE write opened on the stripes of all of b0..bk. A moved
+   *     fingerprint belongs to some item y whose two buckets are bj and b(j+1): both stripes are
+   *     open for the whole relocation, and when it closes fp_y is in b(j+1), one of y's buckets.
+   *     Nothing is ever taken out of the table by a relocation, so no copy is lost, and no reader
+   *     can see the intermediate state, in which the move is half done, without failing validation.
+   *   - replace and clear lock both items' stripes (or all) and open writes on them likewise.
+   *
+   * Lookup. A reader loads the versions v1, v2 of s1 = stripe(i1), s2 = stripe(i2), reads both
+   * buckets, and accepts the answer only if v1 and v2 are even and unchanged afterwards (the fence
+   * argument is in LockStripes). Accepted, the two buckets it read are the buckets as they were at
+   * every instant between the second version load and the first re-check: no write was open on s1
+   * or s2 then, so by I the fingerprint of every completed, unremoved x is in what it read. If x's
+   * add completed before the lookup started, its endWrite (a release) precedes the reader's first
+   * version load (an acquire), so the reader cannot see the table from before the add. Hence no
+   * false negative. count is the same read, so it returns the number of copies at that instant:
+   * linearizable, as is mightContain.
+   *
+   * Linearization points: add/addIfAbsent/remove/replace: their write (or, when they fail, any
+   * instant while they hold the locks under which they decided); lookups: any instant in the
+   * validated window; clear: its write on all stripes.
+   *
+   * Deadlock freedom. A thread acquires stripe locks only in ascending stripe order and holds no
+   * lock when it starts a new acquisition round (the pair, a path's sorted stripes, or all).
+   *
+   * Relocation. The path is found by breadth-first search without locks (RelocationPath), then
+   * its stripes and the item's two stripes are locked in ascending order and the path is checked
+   * against the table; if a concurrent write invalidated it, the locks are released and the search
+   * runs again, at most OPTIMISTIC_ATTEMPTS times. After that, or if the unlocked search finds no
+   * path at all, the insert locks every stripe and searches again on a quiescent table: then a
+   * failed insert means there was no path within the search limit at that instant (exactly the
+   * plain filter's notion of full) and the filter is unchanged.
+   */
+
+  /** Default number of lock stripes (fewer for tables of less than 8 buckets per stripe). */
+  public static final int DEFAULT_STRIPES = 1024;
+  /** Largest number of lock stripes. */
+  public static final int MAX_STRIPES = 1 << 16;
+
+  private static final int OPTIMISTIC_ATTEMPTS = 4;
+  private static final int SPINS_BEFORE_YIELD = 64;
+
+  private static final int ADDED = 0;
+  private static final int PRESENT = 1;
+  private static final int NO_ROOM = 2;
+
+  private final CuckooFilter<T> hashing;
+  private final BucketTable table;
+  private final LockStripes stripes;
+  private final int maxSearchNodes;
+  private final AtomicLong size = new AtomicLong();
+  private final AtomicLong relocations = new AtomicLong();
+  private final ThreadLocal<RelocationPath> paths;
+
+  private ConcurrentCuckooFilter(CuckooFilter<T> hashing, int stripeCount) {
+    this.hashing = hashing;
+    this.table = hashing.table();
+    this.stripes = new LockStripes(hashing.bucketCount(), stripeCount);
+    this.maxSearchNodes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * hashing.maxKicks());
+    this.paths = ThreadLocal.withInitial(() -> new RelocationPath(maxSearchNodes));
+  }
+
+  /**
+   * Returns a builder for a concurrent filter of items hashed by {@code hasher}; its options are
+   * those of {@link CuckooFilter.Builder} plus {@link Builder#stripes(int)}.
+   *
+   * @param hasher turns items into 64-bit hashes, e.g. {@link ItemHashers#utf8()}
+   * @param <T> the item type
+   * @return a new builder
+   * @throws NullPointerException if {@code hasher} is null
+   */
+  public static <T> Builder<T> builder(ItemHasher<? super T> hasher) {
+    return new Builder<>(CuckooFilter.builder(hasher));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Item API
+
+  /**
+   * Adds one copy of {@code item}; see {@link CuckooFilter#add}.
+   *
+   * @param item the item
+   * @return true if stored; false if the filter is too full, in which case it is unchanged
+   * @throws NullPointerException if {@code item} is null
+   */
+  public boolean add(T item) {
+    return addHash(hashing.hash(item));
+  }
+
+  /**
+   * Adds {@code item} unless it might already be present, atomically: of several threads adding
+   * the same absent item this way at once, exactly one succeeds.
+   *
+   * @param item the item
+   * @return true if added; false if it might already be present or the filter is full
+   * @throws NullPointerException if {@code item} is null
+   */
+  public boolean addIfAbsent(T item) {
+    return addIfAbsentHash(hashing.hash(item));
+  }
+
+  /**
+   * Returns true if {@code item} might be in the filter, false if it definitely is not; never
+   * blocks.
+   *
+   * @param item the item
+   * @return false only if {@code item} was not present during the call
+   * @throws NullPointerException if {@code item} is null
+   */
+  public boolean mightContain(T item) {
+    return mightContainHash(hashing.hash(item));
+  }
+
+  /**
+   * Removes one copy of {@code item}'s fingerprint; see {@link CuckooFilter#remove}.
+   *
+   * @param item an item that was added; removing one that was not may remove another item
+   * @return true if a copy was found and removed
+   * @throws NullPointerException if {@code item} is null
+   */
+  public boolean remove(T item) {
+    return removeHash(hashing.hash(item));
+  }
+
+  /**
+   * Returns the number of copies of {@code item}'s fingerprint in its two buckets at one instant
+   * during the call; never blocks. See {@link CuckooFilter#count}.
+   *
+   * @param item the item
+   * @return the count, 0 to {@code 2 × bucketSize()}
+   * @throws NullPointerException if {@code item} is null
+   */
+  public int count(T item) {
+    return countHash(hashing.hash(item));
+  }
+
+  /**
+   * Replaces one copy of {@code oldItem} by {@code newItem} atomically: other threads see either
+   * both changes or neither, and on failure nothing changes.
+   *
+   * @param oldItem an item to remove
+   * @param newItem the item to add in its place
+   * @return true if replaced; false if {@code oldItem} was not found or there is no room
+   * @throws NullPointerException if an item is null
+   */
+  public boolean replace(T oldItem, T newItem) {
+    return replaceHash(hashing.hash(oldItem), hashing.hash(newItem));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Hash-level API
+
+  /**
+   * Hash-level {@link #add}: adds an item given by its 64-bit hash, as computed by this filter's
+   * {@link ItemHasher} (or {@link ItemHashers#hashLong(long)} for {@code long} keys).
+   *
+   * @param hash the item's hash
+   * @return true if stored; false if full (filter unchanged)
+   */
+  public boolean addHash(long hash) {
+    return insert(hash, false);
+  }
+
+  /**
+   * Hash-level {@link #addIfAbsent}.
+   *
+   * @param hash the item's hash
+   * @return true if added
+   */
+  public boolean addIfAbsentHash(long hash) {
+    return insert(hash, true);
+  }
+
+  /**
+   * Hash-level {@link #mightContain}; never blocks.
+   *
+   * @param hash the item's hash
+   * @return false if definitely absent
+   */
+  public boolean mightContainHash(long hash) {
+    long h = hashing.remix(hash);
+    long fingerprint = hashing.fingerprint(h);
+    long bucket1 = hashing.firstBucket(h);
+    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+    int stripe1 = stripes.stripeOf(bucket1);
+    int stripe2 = stripes.stripeOf(bucket2);
+    for (int attempt = 1; ; attempt++) {
+      long version1 = stripes.readVersion(stripe1);
+      long version2 = stripes.readVersion(stripe2);
+      boolean found = table.contains(bucket1, fingerprint) | table.contains(bucket2, fingerprint);
+      if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
+        return found;
+      }
+      backOff(attempt);
+    }
+  }
+
+  /**
+   * Hash-level {@link #remove}.
+   *
+   * @param hash the item's hash
+   * @return true if a copy was removed
+   */
+  public boolean removeHash(long hash) {
+    long h = hashing.remix(hash);
+    long fingerprint = hashing.fingerprint(h);
+    long bucket1 = hashing.firstBucket(h);
+    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+    int stripe1 = stripes.stripeOf(bucket1);
+    int stripe2 = stripes.stripeOf(bucket2);
+    stripes.lockPair(stripe1, stripe2);
+    try {
+      return removeLocked(bucket1, stripe1, fingerprint)
+          || removeLocked(bucket2, stripe2, fingerprint);
+    } finally {
+      stripes.unlockPair(stripe1, stripe2);
+    }
+  }
+
+  /**
+   * Hash-level {@link #count}; never blocks.
+   *
+   * @param hash the item's hash
+   * @return the count
+   */
+  public int countHash(long hash) {
+    long h = hashing.remix(hash);
+    long fingerprint = hashing.fingerprint(h);
+    long bucket1 = hashing.firstBucket(h);
+    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+    int stripe1 = stripes.stripeOf(bucket1);
+    int stripe2 = stripes.stripeOf(bucket2);
+    for (int attempt = 1; ; attempt++) {
+      long version1 = stripes.readVersion(stripe1);
+      long version2 = stripes.readVersion(stripe2);
+      int count = table.count(bucket1, fingerprint) + table.count(bucket2, fingerprint);
+      if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
+        return count;
+      }
+      backOff(attempt);
+    }
+  }
+
+  /**
+   * Hash-level {@link #replace}.
+   *
+   * @param oldHash hash of the item to remove
+   * @param newHash hash of the item to add
+   * @return true if replaced
+   */
+  public boolean replaceHash(long oldHash, long newHash) {
+    Item old = new Item(oldHash);
+    Item item = new Item(newHash);
+    int[] locked = sortedStripes(old.stripe1, old.stripe2, item.stripe1, item.stripe2);
+    for (int stripe : locked) {
+      stripes.lock(stripe);
+    }
+    try {
+      long oldBucket = old.bucket1;
+      int oldSlot = table.find(oldBucket, old.fingerprint);
+      if (oldSlot < 0) {
+        oldBucket = old.bucket2;
+        oldSlot = table.find(oldBucket, old.fingerprint);
+        if (oldSlot < 0) {
+          return false;
+        }
+      }
+      long newBucket = item.bucket1;
+      int newSlot = table.firstEmpty(newBucket);
+      if (newSlot < 0) {
+        newBucket = item.bucket2;
+        newSlot = table.firstEmpty(newBucket);
+      }
+      if (newSlot < 0 && (oldBucket == item.bucket1 || oldBucket == item.bucket2)) {
+        newBucket = oldBucket;
+        newSlot = oldSlot;
+      }
+      if (newSlot >= 0) {
+        for (int stripe : locked) {
+          stripes.beginWrite(stripe);
+        }
+        table.setNarrow(oldBucket, oldSlot, 0);
+        table.setNarrow(newBucket, newSlot, item.fingerprint);
+        for (int stripe : locked) {
+          stripes.endWrite(stripe);
+        }
+        return true;
+      }
+    } finally {
+      for (int stripe : locked) {
+        stripes.unlock(stripe);
+      }
+    }
+    return replaceWithRelocation(old, item);
+  }
+
+  /** Removes every item; concurrent lookups wait for it (they retry) and then see an empty filter. */
+  public void clear() {
+    stripes.lockAll();
+    try {
+      stripes.beginWriteAll();
+      table.clear();
+      size.set(0);
+      stripes.endWriteAll();
+    } finally {
+      stripes.unlockAll();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Properties
+
+  /**
+   * Returns the number of fingerprints stored (adds minus removes that succeeded); exact when no
+   * write is in progress.
+   *
+   * @return the number of items
+   */
+  public long size() {
+    return size.get();
+  }
+
+  /**
+   * Returns true if the filter holds no fingerprint (exact when no write is in progress).
+   *
+   * @return {@code size() == 0}
+   */
+  public boolean isEmpty() {
+    return size.get() == 0;
+  }
+
+  /**
+   * Returns the number of items the filter is rated for; see {@link CuckooFilter#capacity()}.
+   *
+   * @return the rated capacity
+   */
+  public long capacity() {
+    return hashing.capacity();
+  }
+
+  /**
+   * Returns the fraction of slots in use.
+   *
+   * @return {@code size() / (bucketCount() × bucketSize())}
+   */
+  public double loadFactor() {
+    return (double) size.get() / ((double) hashing.bucketCount() * hashing.bucketSize());
+  }
+
+  /**
+   * Returns the number of buckets.
+   *
+   * @return the bucket count
+   */
+  public long bucketCount() {
+    return hashing.bucketCount();
+  }
+
+  /**
+   * Returns the number of slots per bucket.
+   *
+   * @return the bucket size
+   */
+  public int bucketSize() {
+    return hashing.bucketSize();
+  }
+
+  /**
+   * Returns the width of a fingerprint in bits.
+   *
+   * @return the fingerprint width
+   */
+  public int fingerprintBits() {
+    return hashing.fingerprintBits();
+  }
+
+  /**
+   * Returns the table's payload bits per rated item; see {@link CuckooFilter#bitsPerItem()}.
+   *
+   * @return bits per item at capacity
+   */
+  public double bitsPerItem() {
+    return hashing.bitsPerItem();
+  }
+
+  /**
+   * Returns the expected false-positive rate at the current load; see {@link
+   * CuckooFilter#expectedFalsePositiveRate()}.
+   *
+   * @return the expected false-positive rate now
+   */
+  public double expectedFalsePositiveRate() {
+    long distinct = (1L << hashing.fingerprintBits()) - 1;
+    return Sizing.falsePositiveRate(distinct, hashing.bucketSize(), loadFactor());
+  }
+
+  /**
+   * Returns the expected false-positive rate once the filter holds {@link #capacity()} items.
+   *
+   * @return the expected false-positive rate at capacity
+   */
+  public double falsePositiveRateAtCapacity() {
+    return hashing.falsePositiveRateAtCapacity();
+  }
+
+  /**
+   * Returns the approximate heap size of the filter in bytes: table, lock stripes and overhead.
+   *
+   * @return size in bytes
+   */
+  public long sizeInBytes() {
+    return table.sizeInBytes() + stripes.sizeInBytes() + 256;
+  }
+
+  /**
+   * Returns the scheme: always {@link Scheme#STANDARD}.
+   *
+   * @return the scheme
+   */
+  public Scheme scheme() {
+    return hashing.scheme();
+  }
+
+  /**
+   * Returns the seed mixed into item hashes (0 means none).
+   *
+   * @return the seed
+   */
+  public long seed() {
+    return hashing.seed();
+  }
+
+  /**
+   * Returns the relocation budget: an insert's breadth-first search examines at most {@code 4 ×
+   * maxKicks()} buckets.
+   *
+   * @return max kicks
+   */
+  public int maxKicks() {
+    return hashing.maxKicks();
+  }
+
+  /**
+   * Returns the number of lock stripes.
+   *
+   * @return the stripe count
+   */
+  public int stripes() {
+    return stripes.count();
+  }
+
+  /**
+   * Returns the hasher items are hashed with.
+   *
+   * @return the hasher
+   */
+  public ItemHasher<? super T> hasher() {
+    return hashing.hasher();
+  }
+
+  @Override
+  public String toString() {
+    return "ConcurrentCuckooFilter{size="
+        + size.get()
+        + ", capacity="
+        + capacity()
+        + ", bucketCount="
+        + bucketCount()
+        + ", bucketSize="
+        + bucketSize()
+        + ", fingerprintBits="
+        + fingerprintBits()
+        + ", stripes="
+        + stripes()
+        + ", hasher="
+        + hasher()
+        + "}";
+  }
+
+  /** Returns how many inserts relocated fingerprints (for tests). */
+  long relocations() {
+    return relocations.get();
+  }
+
+  BucketTable table() {
+    return table;
+  }
+
+  LockStripes lockStripes() {
+    return stripes;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Internals
+
+  private static void backOff(int attempt) {
+    if (attempt % SPINS_BEFORE_YIELD == 0) {
+      Thread.yield();
+    } else {
+      Thread.onSpinWait();
+    }
+  }
+
+  private boolean insert(long hash, boolean ifAbsent) {
+    Item item = new Item(hash);
+    int outcome;
+    stripes.lockPair(item.stripe1, item.stripe2);
+    try {
+      outcome = insertDirect(item, ifAbsent);
+    } finally {
+      stripes.unlockPair(item.stripe1, item.stripe2);
+    }
+    if (outcome != NO_ROOM || maxSearchNodes == 0) {
+      return outcome == ADDED;
+    }
+    RelocationPath path = paths.get();
+    for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+      if (!path.search(hashing, table, item.bucket1, item.bucket2)) {
+        break;
+      }
+      int count = path.collectStripes(stripes, item.bucket1, item.bucket2);
+      for (int i = 0; i < count; i++) {
+        stripes.lock(path.stripe(i));
+      }
+      try {
+        outcome = insertDirect(item, ifAbsent);
+        if (outcome == NO_ROOM && path.isValid(table)) {
+          applyPath(path, count, item.fingerprint);
+          outcome = ADDED;
+        }
+      } finally {
+        for (int i = 0; i < count; i++) {
+          stripes.unlock(path.stripe(i));
+        }
+      }
+      if (outcome != NO_ROOM) {
+        return outcome == ADDED;
+      }
+    }
+    stripes.lockAll();
+    try {
+      outcome = insertDirect(item, ifAbsent);
+      if (outcome == NO_ROOM && path.search(hashing, table, item.bucket1, item.bucket2)) {
+        applyPath(path, path.collectStripes(stripes, item.bucket1, item.bucket2), item.fingerprint);
+        outcome = ADDED;
+      }
+    } finally {
+      stripes.unlockAll();
+    }
+    return outcome == ADDED;
+  }
+
+  /** Stores the item in one of its buckets if there is room; the caller holds both stripes. */
+  private int insertDirect(Item item, boolean ifAbsent) {
+    if (ifAbsent
+        && (table.contains(item.bucket1, item.fingerprint)
+            || table.contains(item.bucket2, item.fingerprint))) {
+      return PRESENT;
+    }
+    if (storeLocked(item.bucket1, item.stripe1, item.fingerprint)
+        || storeLocked(item.bucket2, item.stripe2, item.fingerprint)) {
+      size.incrementAndGet();
+      return ADDED;
+    }
+    return NO_ROOM;
+  }
+
+  /** Applies a validated path inside one write on its {@code count} collected stripes. */
+  private void applyPath(RelocationPath path, int count, long fingerprint) {
+    for (int i = 0; i < count; i++) {
+      stripes.beginWrite(path.stripe(i));
+    }
+    path.apply(table, fingerprint);
+    size.incrementAndGet();
+    for (int i = 0; i < count; i++) {
+      stripes.endWrite(path.stripe(i));
+    }
+    relocations.incrementAndGet();
+  }
+
+  private boolean storeLocked(long bucket, int stripe, long fingerprint) {
+    int slot = table.firstEmpty(bucket);
+    if (slot < 0) {
+      return false;
+    }
+    stripes.beginWrite(stripe);
+    table.setNarrow(bucket, slot, fingerprint);
+    stripes.endWrite(stripe);
+    return true;
+  }
+
+  private boolean removeLocked(long bucket, int stripe, long fingerprint) {
+    int slot = table.find(bucket, fingerprint);
+    if (slot < 0) {
+      return false;
+    }
+    stripes.beginWrite(stripe);
+    table.setNarrow(bucket, slot, 0);
+    stripes.endWrite(stripe);
+    size.decrementAndGet();
+    return true;
+  }
+
+  /** Replace when the new item needs relocation: everything under all locks, in one write. */
+  private boolean replaceWithRelocation(Item old, Item item) {
+    RelocationPath path = paths.get();
+    stripes.lockAll();
+    try {
+      long oldBucket = old.bucket1;
+      int oldSlot = table.find(oldBucket, old.fingerprint);
+      if (oldSlot < 0) {
+        oldBucket = old.bucket2;
+        oldSlot = table.find(oldBucket, old.fingerprint);
+        if (oldSlot < 0) {
+          return false;
+        }
+      }
+      stripes.beginWriteAll();
+      table.setNarrow(oldBucket, oldSlot, 0);
+      boolean replaced = path.search(hashing, table, item.bucket1, item.bucket2);
+      if (replaced) {
+        path.apply(table, item.fingerprint);
+      } else {
+        table.setNarrow(oldBucket, oldSlot, old.fingerprint);
+      }
+      stripes.endWriteAll();
+      return replaced;
+    } finally {
+      stripes.unlockAll();
+    }
+  }
+
+  private static int[] sortedStripes(int a, int b, int c, int d) {
+    int[] all = {a, b, c, d};
+    Arrays.sort(all);
+    int n = 1;
+    for (int i = 1; i < all.length; i++) {
+      if (all[i] != all[n - 1]) {
+        all[n++] = all[i];
+      }
+    }
+    return Arrays.copyOf(all, n);
+  }
+
+  /** An item's fingerprint, buckets and stripes. */
+  private final class Item {
+    final long fingerprint;
+    final long bucket1;
+    final long bucket2;
+    final int stripe1;
+    final int stripe2;
+
+    Item(long hash) {
+      long h = hashing.remix(hash);
+      this.fingerprint = hashing.fingerprint(h);
+      this.bucket1 = hashing.firstBucket(h);
+      this.bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+      this.stripe1 = stripes.stripeOf(bucket1);
+      this.stripe2 = stripes.stripeOf(bucket2);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Configures and creates a {@link ConcurrentCuckooFilter}: the options of {@link
+   * CuckooFilter.Builder}, with the same meaning and defaults, plus {@link #stripes(int)}. {@link
+   * #expectedItems} is required.
+   *
+   * @param <T> the item type
+   */
+  public static final class Builder<T> {
+    private final CuckooFilter.Builder<T> filter;
+    private int stripes = DEFAULT_STRIPES;
+
+    private Builder(CuckooFilter.Builder<T> filter) {
+      this.filter = filter;
+    }
+
+    /**
+     * Sets the number of distinct items the filter must hold (required); see {@link
+     * CuckooFilter.Builder#expectedItems(long)}.
+     *
+     * @param expectedItems at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> expectedItems(long expectedItems) {
+      filter.expectedItems(expectedItems);
+      return this;
+    }
+
+    /**
+     * Sets the target false-positive rate; see {@link
+     * CuckooFilter.Builder#falsePositiveRate(double)}.
+     *
+     * @param falsePositiveRate in (0, 1)
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> falsePositiveRate(double falsePositiveRate) {
+      filter.falsePositiveRate(falsePositiveRate);
+      return this;
+    }
+
+    /**
+     * Sets the fingerprint width; see {@link CuckooFilter.Builder#fingerprintBits(int)}.
+     *
+     * @param fingerprintBits 4 to 32
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> fingerprintBits(int fingerprintBits) {
+      filter.fingerprintBits(fingerprintBits);
+      return this;
+    }
+
+    /**
+     * Sets the number of slots per bucket; see {@link CuckooFilter.Builder#bucketSize(int)}.
+     *
+     * @param bucketSize 2, 4 or 8
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> bucketSize(int bucketSize) {
+      filter.bucketSize(bucketSize);
+      return this;
+    }
+
+    /**
+     * Sets the relocation budget (default {@value CuckooFilter#DEFAULT_MAX_KICKS}): an insert
+     * examines at most {@code 4 × maxKicks} buckets in its breadth-first search for room; 0
+     * disables relocation.
+     *
+     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> maxKicks(int maxKicks) {
+      filter.maxKicks(maxKicks);
+      return this;
+    }
+
+    /**
+     * Sets the seed mixed into every item hash; see {@link CuckooFilter.Builder#seed(long)}.
+     *
+     * @param seed any value
+     * @return this builder
+     */
+    public Builder<T> seed(long seed) {
+      filter.seed(seed);
+      return this;
+    }
+
+    /**
+     * Sets the scheme; only {@link Scheme#STANDARD} (the default) is supported.
+     *
+     * @param scheme {@link Scheme#STANDARD}
+     * @return this builder
+     * @throws NullPointerException if null
+     * @throws IllegalArgumentException if not {@link Scheme#STANDARD}
+     */
+    public Builder<T> scheme(Scheme scheme) {
+      Checks.requireNonNull(scheme, "scheme");
+      Checks.requireArgument(
+          scheme == Scheme.STANDARD,
+          "scheme: %s (expected: STANDARD; ConcurrentCuckooFilter does not support %s)",
+          scheme,
+          scheme);
+      filter.scheme(scheme);
+      return this;
+    }
+
+    /**
+     * Sets the number of lock stripes (default {@value ConcurrentCuckooFilter#DEFAULT_STRIPES}),
+     * rounded so that each stripe is a power-of-two range of at least 8 buckets: small tables get
+     * fewer. More stripes mean fewer collisions between writers, and fewer lookup retries, for
+     * about 60 bytes each.
+     *
+     * @param stripes 1 to {@value ConcurrentCuckooFilter#MAX_STRIPES}
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> stripes(int stripes) {
+      Checks.requireRange("stripes", stripes, 1, MAX_STRIPES);
+      this.stripes = stripes;
+      return this;
+    }
+
+    /**
+     * Creates the filter.
+     *
+     * @return a new, empty filter
+     * @throws IllegalStateException if {@link #expectedItems} was not set
+     * @throws IllegalArgumentException if the parameters do not fit together
+     */
+    public ConcurrentCuckooFilter<T> build() {
+      return new ConcurrentCuckooFilter<>(filter.build(), stripes);
+    }
+  }
+}
