@@ -583,7 +583,9 @@ public final class CuckooFilter<T> {
 
   /**
    * Writes this filter in the versioned binary format (header, table, CRC32C) to {@code out},
-   * streaming the table without copying it; does not close {@code out}.
+   * streaming the table without copying it; does not close {@code out}. The format, its limits
+   * (tables beyond 2 GiB, up to 2^40 slots) and its versioning rules are documented in the
+   * project's {@code docs/FORMAT.md}.
    *
    * @param out the stream to write to
    * @throws IOException if {@code out} fails
