@@ -84,6 +84,17 @@ interface CliFilter {
   List<Property> describe();
 
   /**
+   * Writes the filter as RedisBloom's SCANDUMP stream: the header, then the data chunks.
+   *
+   * @param sink receives the chunks
+   * @param expansion the expansion to record for a single filter (a chain records its own)
+   * @throws IOException if the sink fails
+   * @throws CliException if the filter is not a {@code REDISBLOOM} filter or does not fit
+   *     RedisBloom's limits
+   */
+  void scanDump(DumpSink sink, int expansion) throws IOException;
+
+  /**
    * Writes the filter in the library's binary format.
    *
    * @param out the stream

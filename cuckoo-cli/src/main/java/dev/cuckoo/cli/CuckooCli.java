@@ -1,6 +1,7 @@
 package dev.cuckoo.cli;
 
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Spec;
       BuildCommand.class,
       QueryCommand.class,
       InfoCommand.class,
+      ExportCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",
@@ -45,19 +47,23 @@ public final class CuckooCli implements Callable<Integer> {
   private boolean verbose;
 
   private final InputStream stdin;
+  private final OutputStream stdout;
 
-  /** Creates the command reading standard input from {@link System#in}. */
+  /** Creates the command on {@link System#in} and {@link System#out}. */
   public CuckooCli() {
-    this(System.in);
+    this(System.in, System.out);
   }
 
   /**
-   * Creates the command reading "{@code -}" inputs from {@code stdin}.
+   * Creates the command reading "{@code -}" inputs from {@code stdin} and writing binary output
+   * (such as {@code export}'s) to {@code stdout}.
    *
    * @param stdin what {@code --input -} reads
+   * @param stdout where binary output goes when no file is given
    */
-  public CuckooCli(InputStream stdin) {
+  public CuckooCli(InputStream stdin, OutputStream stdout) {
     this.stdin = stdin;
+    this.stdout = stdout;
   }
 
   /**
@@ -112,5 +118,14 @@ public final class CuckooCli implements Callable<Integer> {
    */
   InputStream stdin() {
     return stdin;
+  }
+
+  /**
+   * Returns the stream binary output goes to when no file is given.
+   *
+   * @return standard output, as bytes
+   */
+  OutputStream stdout() {
+    return stdout;
   }
 }

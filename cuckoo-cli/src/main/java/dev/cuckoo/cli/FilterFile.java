@@ -2,17 +2,12 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterFormatException;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Reads and writes filter files (the library's binary format, docs/FORMAT.md), turning every
@@ -30,7 +25,6 @@ final class FilterFile {
   static final int OFFSET_HASHER_ID = 16;
 
   private static final int PEEK_BYTES = 20;
-  private static final int BUFFER_BYTES = 1 << 16;
 
   private FilterFile() {}
 
@@ -68,8 +62,7 @@ final class FilterFile {
   }
 
   /**
-   * Writes {@code filter} to {@code path} through a temporary file in the same directory that is
-   * then renamed, so a failed write never leaves a half-written file behind.
+   * Writes {@code filter} to {@code path} atomically (see {@link AtomicFile}).
    *
    * @param filter the filter
    * @param path the file to create or replace
@@ -77,32 +70,6 @@ final class FilterFile {
    * @throws CliException if the file cannot be written
    */
   static long write(CliFilter filter, Path path) {
-    Path absolute = path.toAbsolutePath();
-    Path directory = absolute.getParent();
-    Path temp = null;
-    try {
-      temp = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), BUFFER_BYTES)) {
-        filter.writeTo(out);
-      }
-      Files.move(
-          temp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      temp = null;
-      return Files.size(absolute);
-    } catch (NoSuchFileException e) {
-      throw new CliException("cannot write " + path + ": no such directory: " + directory, e);
-    } catch (AccessDeniedException e) {
-      throw new CliException("cannot write " + path + ": permission denied", e);
-    } catch (IOException e) {
-      throw new CliException("cannot write " + path + ": " + ErrorHandler.describe(e), e);
-    } finally {
-      if (temp != null) {
-        try {
-          Files.deleteIfExists(temp);
-        } catch (IOException ignored) {
-          // the write already failed; that error is the one to report
-        }
-      }
-    }
+    return AtomicFile.write(path, filter::writeTo);
   }
 }

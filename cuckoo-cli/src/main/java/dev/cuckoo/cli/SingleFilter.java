@@ -118,6 +118,37 @@ final class SingleFilter implements CliFilter {
   }
 
   @Override
+  public void scanDump(DumpSink sink, int expansion) throws IOException {
+    if (filter.scheme() != Scheme.REDISBLOOM) {
+      throw new CliException(
+          "only REDISBLOOM filters can be loaded into Redis, and this one is "
+              + filter.scheme()
+              + " (build it with --scheme redisbloom)");
+    }
+    if (filter.maxKicks() < 1 || filter.maxKicks() > RedisDumpHeader.MAX_ITERATIONS) {
+      throw new CliException(
+          "max kicks "
+              + filter.maxKicks()
+              + " cannot be loaded into Redis (expected: 1 to "
+              + RedisDumpHeader.MAX_ITERATIONS
+              + ")");
+    }
+    sink.chunk(
+        1,
+        RedisDumpHeader.encode(
+            filter.size(),
+            filter.bucketCount(),
+            0,
+            1,
+            filter.bucketSize(),
+            filter.maxKicks(),
+            expansion));
+    PayloadChunker chunker = new PayloadChunker(sink, filter.bucketCount() * filter.bucketSize());
+    filter.writeTo(chunker);
+    chunker.finish();
+  }
+
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     filter.writeTo(out);
   }

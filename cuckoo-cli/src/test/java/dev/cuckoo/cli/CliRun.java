@@ -1,6 +1,7 @@
 package dev.cuckoo.cli;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -11,11 +12,13 @@ final class CliRun {
   final int exitCode;
   final String out;
   final String err;
+  final byte[] binary;
 
-  private CliRun(int exitCode, String out, String err) {
+  private CliRun(int exitCode, String out, String err, byte[] binary) {
     this.exitCode = exitCode;
     this.out = out;
     this.err = err;
+    this.binary = binary;
   }
 
   static CliRun run(String... args) {
@@ -29,11 +32,13 @@ final class CliRun {
   static CliRun runWithInput(byte[] stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine commandLine = CuckooCli.commandLine(new CuckooCli(new ByteArrayInputStream(stdin)));
+    ByteArrayOutputStream binary = new ByteArrayOutputStream();
+    CommandLine commandLine =
+        CuckooCli.commandLine(new CuckooCli(new ByteArrayInputStream(stdin), binary));
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     int exitCode = commandLine.execute(args);
-    return new CliRun(exitCode, out.toString(), err.toString());
+    return new CliRun(exitCode, out.toString(), err.toString(), binary.toByteArray());
   }
 
   /** Returns the stderr lines (without the empty last one). */

@@ -1,0 +1,163 @@
+package dev.cuckoo.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code cuckoo export}: writes a REDISBLOOM filter file in the form Redis loads. */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Export a REDISBLOOM filter (built with --scheme redisbloom) for Redis 8 or cuckoo-server.",
+      "redisbloom: a RESP stream of CF.LOADCHUNK commands (the SCANDUMP header, then the data"
+          + " chunks) that 'redis-cli --pipe' sends: an offline bulk load.",
+      "scandump: the raw chunks, each as an 8-byte little-endian iterator, a 4-byte"
+          + " little-endian length and the bytes, in the order CF.SCANDUMP returns them."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  cuckoo export --format redisbloom --key seen words.cuckoo | redis-cli --pipe",
+      "  cuckoo export --format redisbloom --key seen --replace words.cuckoo -o load.resp",
+      "  cuckoo export --format scandump words.cuckoo --output words.dump",
+      "",
+      "Exit codes: 0 written, 2 usage or input error (e.g. a STANDARD filter)."
+    })
+final class ExportCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+  @ParentCommand private CuckooCli cli;
+
+  @Parameters(paramLabel = "FILE", description = "The filter file (REDISBLOOM scheme).")
+  private Path file;
+
+  @Option(
+      names = "--format",
+      defaultValue = "redisbloom",
+      paramLabel = "FORMAT",
+      description = "redisbloom (RESP CF.LOADCHUNK commands) or scandump (raw chunks).")
+  private Format format;
+
+  @Option(
+      names = "--key",
+      paramLabel = "NAME",
+      description = "The Redis key to load into (required for --format redisbloom).")
+  private String key;
+
+  @Option(
+      names = {"--output", "-o"},
+      defaultValue = "-",
+      paramLabel = "FILE|-",
+      description = "Where to write; '-' (the default) is standard output.")
+  private String output;
+
+  @Option(
+      names = "--expansion",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "EXPANSION recorded for the key: how Redis grows the filter once it is full"
+              + " (0 = never, 'Filter is full'); default ${DEFAULT-VALUE}, as CF.RESERVE.")
+  private int expansion;
+
+  @Option(
+      names = "--replace",
+      description = "Start the RESP stream with DEL NAME, replacing an existing key.")
+  private boolean replace;
+
+  /** The values of {@code --format}. */
+  enum Format {
+    REDISBLOOM,
+    SCANDUMP
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    if (format == Format.REDISBLOOM && (key == null || key.isEmpty())) {
+      throw new ParameterException(spec.commandLine(), "--key is required for --format redisbloom");
+    }
+    if (expansion < 0 || expansion > RedisDumpHeader.MAX_EXPANSION) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--expansion: "
+              + expansion
+              + " (expected: 0 to "
+              + RedisDumpHeader.MAX_EXPANSION
+              + ", as CF.RESERVE)");
+    }
+    if (replace && format != Format.REDISBLOOM) {
+      throw new ParameterException(spec.commandLine(), "--replace needs --format redisbloom");
+    }
+    CliFilter filter = FilterFile.read(file);
+    long[] counts = new long[2];
+    if ("-".equals(output)) {
+      OutputStream out = new BufferedOutputStream(cli.stdout(), 1 << 16);
+      write(filter, out, counts);
+      out.flush();
+    } else {
+      Path path = Paths.get(output);
+      long bytes = AtomicFile.write(path, out -> write(filter, out, counts));
+      PrintWriter text = spec.commandLine().getOut();
+      text.printf(
+          "wrote %s: %s (the header and %s data chunks, %s of data, %s in all)%n",
+          path,
+          format == Format.REDISBLOOM
+              ? Text.count(counts[0]) + " CF.LOADCHUNK commands for key '" + key + "'"
+              : Text.count(counts[0]) + " SCANDUMP chunks",
+          Text.count(counts[0] - 1),
+          Text.bytes(counts[1]),
+          Text.bytes(bytes));
+      if (format == Format.REDISBLOOM) {
+        text.printf("load it with: redis-cli --pipe < %s%n", path);
+      }
+      text.flush();
+    }
+    return ExitCode.OK;
+  }
+
+  private void write(CliFilter filter, OutputStream out, long[] counts) throws IOException {
+    if (format == Format.REDISBLOOM) {
+      RespWriter resp = new RespWriter(out);
+      byte[] command = RespWriter.text("CF.LOADCHUNK");
+      byte[] name = RespWriter.text(key);
+      if (replace) {
+        resp.command(RespWriter.text("DEL"), name);
+      }
+      filter.scanDump(
+          (iterator, data) -> {
+            resp.command(command, name, RespWriter.text(Long.toString(iterator)), data);
+            counts[0]++;
+            counts[1] += data.length;
+          },
+          expansion);
+    } else {
+      DataOutputStream raw = new DataOutputStream(out);
+      ByteBuffer frame = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+      filter.scanDump(
+          (iterator, data) -> {
+            frame.clear();
+            frame.putLong(iterator).putInt(data.length);
+            raw.write(frame.array());
+            raw.write(data);
+            counts[0]++;
+            counts[1] += data.length;
+          },
+          expansion);
+      raw.flush();
+    }
+    counts[1] -= RedisDumpHeader.BYTES;
+  }
+}
