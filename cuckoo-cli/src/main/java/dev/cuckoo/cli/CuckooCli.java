@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
       QueryCommand.class,
       InfoCommand.class,
       ExportCommand.class,
+      ServeCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

@@ -1,0 +1,77 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.server.CuckooServer;
+import dev.cuckoo.server.ServerConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/** {@code cuckoo serve}: runs cuckoo-server in this process until SHUTDOWN or a signal. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Start cuckoo-server: a Redis-protocol server with RedisBloom's CF.* commands, an"
+          + " append-only log and snapshots. Runs until SHUTDOWN, Ctrl-C or SIGTERM."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  cuckoo serve                                127.0.0.1:6379, data in ./data",
+      "  cuckoo serve --port 6380 --appendonly no    in memory only",
+      "  cuckoo export --key seen words.cuckoo | redis-cli -p 6380 --pipe",
+      "",
+      ServerConfig.USAGE
+    })
+final class ServeCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Unmatched private List<String> serverArguments = new ArrayList<>();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    ServerConfig config;
+    try {
+      config = ServerConfig.parse(serverArguments.toArray(new String[0]));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CliException(
+          "cannot read the server configuration: " + ErrorHandler.describe(e), e);
+    }
+    CuckooServer server;
+    try {
+      server = CuckooServer.start(config);
+    } catch (IOException e) {
+      String where = config.bind() + ":" + config.port();
+      String message = ErrorHandler.describe(e);
+      if (e.getCause() != null) {
+        message += ": " + ErrorHandler.describe(e.getCause());
+      }
+      throw new CliException(
+          message.contains(where) ? message : "cannot start on " + where + ": " + message, e);
+    }
+    Thread hook = new Thread(server::close, "cuckoo-serve-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
+    out.flush();
+    try {
+      server.awaitTermination();
+    } finally {
+      server.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting: the hook is running or has run
+      }
+    }
+    return ExitCode.OK;
+  }
+}
