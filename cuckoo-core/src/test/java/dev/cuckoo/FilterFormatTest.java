@@ -226,6 +226,30 @@ class FilterFormatTest {
     assertThrows(NullPointerException.class, () -> filter.writeTo((java.io.OutputStream) null));
   }
 
+  @ParameterizedTest(name = "f={0} b={1}")
+  @CsvSource({"4,2", "4,4", "8,2", "8,4", "8,8", "16,2", "16,4", "32,2", "32,8", "12,4", "13,2"})
+  void countOccupied_randomFilling_matchesBucketByBucketCount(int bits, int size) {
+    for (long seed = 1; seed <= 5; seed++) {
+      Random random = new Random(seed * 1000 + bits);
+      // odd bucket counts / 2 leave a partial last word for most widths
+      long buckets = 2 * (1 + random.nextInt(300));
+      BucketTable table = new BucketTable(buckets, size, bits);
+      long max = bits == 32 ? 0xFFFFFFFFL : (1L << bits) - 1;
+      long expected = 0;
+      for (long bucket = 0; bucket < buckets; bucket++) {
+        for (int slot = 0; slot < size; slot++) {
+          if (random.nextInt(3) > 0) {
+            table.set(bucket, slot, 1 + (random.nextLong() >>> 1) % max);
+            expected++;
+          }
+        }
+      }
+      String replay = "f=" + bits + " b=" + size + " seed " + seed;
+      assertEquals(expected, FilterFormat.countOccupiedByBucket(table), replay);
+      assertEquals(expected, FilterFormat.countOccupied(table), replay);
+    }
+  }
+
   static CuckooFilter<CharSequence> smallFilter() {
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.utf8())
