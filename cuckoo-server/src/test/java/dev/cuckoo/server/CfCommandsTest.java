@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * CF.* replies, reply types and error strings on the wire, against the expectations of the
  * RedisBloom reference (sections 1 and 4) and RedisBloom's flow tests (section 7).
  */
+@org.junit.jupiter.api.extension.ExtendWith(LeakCheck.class)
 class CfCommandsTest {
   private static final Simple OK = new Simple("OK");
   private static CuckooServer server;

@@ -1,0 +1,215 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The request decoder fed byte by byte, with bad lengths, garbage and limits. */
+@org.junit.jupiter.api.extension.ExtendWith(LeakCheck.class)
+class RespDecoderTest {
+  private static final long MAX_BULK = 512L * 1024 * 1024;
+
+  private static EmbeddedChannel channel() {
+    return new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 20, 1L << 30));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static List<Object> feedByteByByte(EmbeddedChannel channel, byte[] data) {
+    List<Object> out = new ArrayList<>();
+    for (byte b : data) {
+      channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
+      Object message;
+      while ((message = channel.readInbound()) != null) {
+        out.add(message);
+      }
+    }
+    return out;
+  }
+
+  private static String join(Object message) {
+    StringBuilder out = new StringBuilder();
+    for (byte[] arg : (byte[][]) message) {
+      out.append('[').append(new String(arg, StandardCharsets.ISO_8859_1)).append(']');
+    }
+    return out.toString();
+  }
+
+  private static String protocolError(Object message) {
+    return ((RespDecoder.ProtocolError) message).message();
+  }
+
+  @Test
+  void decode_pipelineSplitByteByByte_yieldsEveryCommandInOrder() {
+    EmbeddedChannel channel = channel();
+    byte[] data = bytes("*2\r\n$4\r\nPING\r\n$0\r\n\r\nPING\r\n*3\r\n$6\r\nCF.ADD\r\n$1\r\nk\r\n"
+        + "$5\r\na\r\nb\0\r\n  echo   \"hi there\"  'x y'\n*0\r\n*-1\r\n\r\n");
+    List<Object> out = feedByteByByte(channel, data);
+    assertEquals(4, out.size());
+    assertEquals("[PING][]", join(out.get(0)));
+    assertEquals("[PING]", join(out.get(1)));
+    assertEquals("[CF.ADD][k][a\r\nb\0]", join(out.get(2)));
+    assertEquals("[echo][hi there][x y]", join(out.get(3)));
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void decode_randomSplits_sameCommandsAsWhole() {
+    Random random = new Random(1234);
+    byte[] one = RespClient.encode("CF.INSERT", "key", "ITEMS", "a", "bb", new byte[300]);
+    byte[] data = new byte[one.length * 20];
+    for (int i = 0; i < 20; i++) {
+      System.arraycopy(one, 0, data, i * one.length, one.length);
+    }
+    for (int round = 0; round < 50; round++) {
+      EmbeddedChannel channel = channel();
+      int at = 0;
+      List<Object> out = new ArrayList<>();
+      while (at < data.length) {
+        int n = 1 + random.nextInt(Math.min(64, data.length - at));
+        channel.writeInbound(Unpooled.wrappedBuffer(data, at, n));
+        at += n;
+        Object message;
+        while ((message = channel.readInbound()) != null) {
+          out.add(message);
+        }
+      }
+      assertEquals(20, out.size(), "seed 1234 round " + round);
+      for (Object message : out) {
+        assertEquals(6, ((byte[][]) message).length);
+        assertArrayEquals(new byte[300], ((byte[][]) message)[5]);
+      }
+      channel.finish();
+    }
+  }
+
+  @Test
+  void decode_badLengths_protocolErrorsThenInputDiscarded() {
+    String[][] cases = {
+      {"*abc\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*2147483648\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*1048577\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*1\r\n$-1\r\n", "ERR Protocol error: invalid bulk length"},
+      {"*1\r\n$536870913\r\n", "ERR Protocol error: invalid bulk length"},
+      {"*1\r\n$99999999999999999999999\r\n", "ERR Protocol error: invalid bulk length"},
+      {"*1\r\n$x\r\n", "ERR Protocol error: invalid bulk length"},
+      {"*1\r\n:5\r\n", "ERR Protocol error: expected '$', got ':'"},
+      {"PING \"unbalanced\r\n", "ERR Protocol error: unbalanced quotes in request"},
+    };
+    for (String[] c : cases) {
+      EmbeddedChannel channel = channel();
+      List<Object> out = feedByteByByte(channel, bytes(c[0] + "*1\r\n$4\r\nPING\r\n"));
+      assertEquals(1, out.size(), c[0]);
+      assertEquals(c[1], protocolError(out.get(0)), c[0]);
+      channel.finish();
+    }
+  }
+
+  @Test
+  void decode_hugeInlineWithoutNewline_errorsAtLimit() {
+    EmbeddedChannel channel = channel();
+    byte[] junk = new byte[RespDecoder.MAX_LINE + 10];
+    java.util.Arrays.fill(junk, (byte) 'a');
+    channel.writeInbound(Unpooled.wrappedBuffer(junk));
+    Object message = channel.readInbound();
+    assertEquals("ERR Protocol error: too big inline request", protocolError(message));
+    assertNull(channel.readInbound());
+    channel.finish();
+  }
+
+  @Test
+  void decode_claimedHugeArray_allocatesOnlyForArgumentsThatArrive() {
+    EmbeddedChannel channel =
+        new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 27, 1L << 30));
+    long before = usedHeap();
+    channel.writeInbound(
+        Unpooled.wrappedBuffer(bytes("*134217728\r\n$1\r\na\r\n$500000000\r\n")));
+    assertNull(channel.readInbound());
+    long grown = usedHeap() - before;
+    assertTrue(grown < 64L * 1024 * 1024, "heap grew by " + grown + " bytes");
+    channel.finish();
+  }
+
+  @Test
+  void decode_millionElementArray_decodedWhole() {
+    EmbeddedChannel channel = channel();
+    // paranoid leak detection records a stack trace per buffer access; this test makes millions
+    channel.config().setAllocator(new UnpooledByteBufAllocator(false, true));
+    StringBuilder request = new StringBuilder("*1000000\r\n");
+    for (int i = 0; i < 1_000_000; i++) {
+      request.append("$1\r\nx\r\n");
+    }
+    byte[] data = bytes(request.toString());
+    for (int at = 0; at < data.length; at += 65536) {
+      channel.writeInbound(Unpooled.wrappedBuffer(data, at, Math.min(65536, data.length - at)));
+    }
+    byte[][] args = channel.readInbound();
+    assertEquals(1_000_000, args.length);
+    channel.finish();
+  }
+
+  @Test
+  void decode_binaryGarbage_neverThrowsAndEndsInErrorOrCommands() {
+    Random random = new Random(99);
+    for (int round = 0; round < 200; round++) {
+      EmbeddedChannel channel = channel();
+      byte[] garbage = new byte[1 + random.nextInt(2000)];
+      random.nextBytes(garbage);
+      if (round % 2 == 0) {
+        garbage[0] = '*';
+      }
+      channel.writeInbound(Unpooled.wrappedBuffer(garbage));
+      Object message;
+      while ((message = channel.readInbound()) != null) {
+        assertTrue(message instanceof byte[][] || message instanceof RespDecoder.ProtocolError);
+      }
+      channel.finish();
+      channel.releaseInbound();
+    }
+  }
+
+  @Test
+  void decode_bulkOf36MiB_accepted() {
+    EmbeddedChannel channel = channel();
+    int size = 36 * 1024 * 1024;
+    byte[] prefix = bytes("*2\r\n$4\r\nECHO\r\n$" + size + "\r\n");
+    channel.writeInbound(Unpooled.wrappedBuffer(prefix));
+    byte[] chunk = new byte[1 << 20];
+    for (int i = 0; i < 36; i++) {
+      channel.writeInbound(Unpooled.wrappedBuffer(chunk));
+    }
+    assertNull(channel.readInbound());
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
+    byte[][] args = channel.readInbound();
+    assertEquals(size, args[1].length);
+    channel.finish();
+  }
+
+  @Test
+  void decode_closeMidFrame_releasesEverything() {
+    EmbeddedChannel channel = channel();
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$6\r\nCF.ADD\r\n$3\r\nke")));
+    assertNull(channel.readInbound());
+    assertFalse(channel.finish());
+    assertInstanceOf(EmbeddedChannel.class, channel);
+  }
+
+  private static long usedHeap() {
+    Runtime runtime = Runtime.getRuntime();
+    return runtime.totalMemory() - runtime.freeMemory();
+  }
+}
