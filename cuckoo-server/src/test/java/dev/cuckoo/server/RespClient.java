@@ -156,6 +156,17 @@ final class RespClient implements Closeable {
     }
   }
 
+  /** Reads one reply, waiting up to the given time. */
+  Object readWithin(java.time.Duration timeout) throws IOException {
+    int old = socket.getSoTimeout();
+    socket.setSoTimeout((int) timeout.toMillis());
+    try {
+      return read();
+    } finally {
+      socket.setSoTimeout(old);
+    }
+  }
+
   /** Returns true if the server closed the connection (reads EOF within the timeout). */
   boolean closedByServer() throws IOException {
     try {
