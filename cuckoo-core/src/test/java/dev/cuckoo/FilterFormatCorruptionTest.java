@@ -161,6 +161,67 @@ class FilterFormatCorruptionTest {
   }
 
   @Test
+  void readFrom_randomHeaderValuesWithValidCrc_throwFormatExceptionOrReadCleanly() {
+    // structured fuzzing: any mix of field values must end in a FilterFormatException or a
+    // successfully read filter, never another exception or an error
+    int[] offsets = {
+      OFFSET_VERSION, OFFSET_SCHEME, OFFSET_FINGERPRINT_BITS, OFFSET_BUCKET_SIZE, OFFSET_FLAGS,
+      OFFSET_HASHER_ID, OFFSET_MAX_KICKS, OFFSET_BUCKET_COUNT, OFFSET_SEED, OFFSET_CAPACITY,
+      OFFSET_ITEM_COUNT, OFFSET_PAYLOAD_LENGTH
+    };
+    int[] widths = {2, 1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 8};
+    long[] interesting = {
+      0, 1, 2, 4, 8, 12, 32, 33, 255, 256, 0xFFFF, 1L << 31, (1L << 31) - 1, 1L << 32,
+      (1L << 32) - 2, 1L << 40, 1L << 62, -1, Long.MIN_VALUE, Long.MAX_VALUE
+    };
+    long fuzzSeed = 20_261_122L;
+    java.util.Random random = new java.util.Random(fuzzSeed);
+    byte[][] originals = {bytesOf(standard()), bytesOf(redis())};
+    int read = 0;
+    for (int round = 0; round < 3000; round++) {
+      byte[] bytes = originals[round & 1].clone();
+      int changes = 1 + random.nextInt(3);
+      for (int c = 0; c < changes; c++) {
+        int field = random.nextInt(offsets.length);
+        long value =
+            random.nextBoolean()
+                ? interesting[random.nextInt(interesting.length)]
+                : random.nextLong();
+        bytes = withField(bytes, offsets[field], widths[field], value);
+      }
+      byte[] candidate = withFixedCrc(bytes);
+      ItemHasher<CharSequence> hasher = (round & 1) == 0 ? ItemHashers.utf8() : ItemHashers.redisUtf8();
+      String replay = "fuzz seed " + fuzzSeed + ", round " + round;
+      for (boolean knownLength : new boolean[] {true, false}) {
+        try {
+          CuckooFilter<CharSequence> filter =
+              knownLength ? read(candidate, hasher) : readUnknownLength(candidate, hasher);
+          assertEquals(FilterFormat.countOccupied(filter.table()), filter.size(), replay);
+          read++;
+        } catch (FilterFormatException e) {
+          assertTrue(e.offset() >= 0, replay + ": " + e.getMessage());
+        } catch (IOException | RuntimeException | Error e) {
+          throw new AssertionError(replay + ": " + e, e);
+        }
+      }
+    }
+    assertTrue(read < 6000, "every fuzzed header was accepted");
+  }
+
+  private static byte[] withField(byte[] bytes, int offset, int width, long value) {
+    switch (width) {
+      case 1:
+        return withByte(bytes, offset, (int) value);
+      case 2:
+        return withShort(bytes, offset, (int) value);
+      case 4:
+        return withInt(bytes, offset, (int) value);
+      default:
+        return withLong(bytes, offset, value);
+    }
+  }
+
+  @Test
   void readFrom_wrongMagic_throws() {
     byte[] bytes = withByte(bytesOf(standard()), 1, 'X');
     assertField("magic", OFFSET_MAGIC, bytes);
