@@ -162,6 +162,23 @@ final class BucketTable {
     return false;
   }
 
+  /**
+   * Returns true if {@code fingerprint} is stored in {@code first} or {@code second}. Both words are
+   * loaded unconditionally and the two tests are or-ed as words, with no branch on either answer:
+   * a lookup then costs the same whether it hits in the first bucket, the second or neither.
+   * (LookupBenchmark, CUCKOO, 10^4 long keys, ε = 0.1%, two alternating runs each: with two
+   * contains calls, hits 37.7 and 52.9 ns vs misses 23.5 and 32.5 ns; with this, hits 29.2 and
+   * 31.9 ns vs misses 28.2 and 24.8 ns. The machine was heavily loaded, so only the ratios count.)
+   */
+  boolean containsEither(long first, long second, long fingerprint) {
+    if (swar) {
+      return (matchingLanes(bucketWord(first), fingerprint)
+              | matchingLanes(bucketWord(second), fingerprint))
+          != 0;
+    }
+    return contains(first, fingerprint) | contains(second, fingerprint);
+  }
+
   /** Returns the number of slots of {@code bucket} that hold {@code fingerprint}. */
   int count(long bucket, long fingerprint) {
     if (swar) {

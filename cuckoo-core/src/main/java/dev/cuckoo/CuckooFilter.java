@@ -276,8 +276,7 @@ public final class CuckooFilter<T> {
     long h = remix(hash);
     long fingerprint = fingerprint(h);
     long bucket = firstBucket(h);
-    return table.contains(bucket, fingerprint)
-        | table.contains(alternateBucket(bucket, fingerprint), fingerprint);
+    return table.containsEither(bucket, alternateBucket(bucket, fingerprint), fingerprint);
   }
 
   /**
