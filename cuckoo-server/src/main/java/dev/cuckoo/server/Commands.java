@@ -197,8 +197,14 @@ final class Commands {
   void execute(Session session, byte[][] args) {
     context.totalCommands().incrementAndGet();
     Reply reply = session.reply();
-    String name = ServerCommands.lower(args[0]);
-    CommandSpec spec = table.get(name);
+    CommandSpec spec = session.lastCommand(args[0]);
+    String name = spec != null ? spec.name() : ServerCommands.lower(args[0]);
+    if (spec == null) {
+      spec = table.get(name);
+      if (spec != null) {
+        session.lastCommand(args[0], spec);
+      }
+    }
     if (spec == null) {
       reply.error(unknownCommand(args));
       return;

@@ -11,6 +11,8 @@ final class Session {
   private boolean authenticated;
   private boolean closeRequested;
   private boolean logged;
+  private byte[] lastCommandName;
+  private CommandSpec lastCommand;
   private String name;
   private String libName;
   private String libVersion;
@@ -63,6 +65,21 @@ final class Session {
   /** Asks for the connection to be closed after the pending replies are written. */
   void requestClose() {
     closeRequested = true;
+  }
+
+  /**
+   * Returns the command last looked up under exactly this name (same bytes), or null: a
+   * connection usually repeats the same few commands, so this skips the name lookup.
+   */
+  CommandSpec lastCommand(byte[] name) {
+    return lastCommandName != null && java.util.Arrays.equals(lastCommandName, name)
+        ? lastCommand : null;
+  }
+
+  /** Remembers the command found for a name. */
+  void lastCommand(byte[] name, CommandSpec spec) {
+    lastCommandName = name;
+    lastCommand = spec;
   }
 
   /** Notes that this session appended to the write log since the last commit. */
