@@ -1,0 +1,45 @@
+package dev.cuckoo;
+
+/**
+ * Thrown when a filter's table cannot be allocated: it is larger than the library's table limits
+ * or than the Java heap can currently provide. It replaces the {@link OutOfMemoryError} that a
+ * size taken from untrusted input (a command argument, a dump header) would otherwise cause; the
+ * heap is left as it was.
+ */
+public final class FilterAllocationException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final long requestedBytes;
+
+  /**
+   * Creates an exception for a request of {@code requestedBytes} bytes.
+   *
+   * @param requestedBytes the bytes the allocation needed, or -1 if not known
+   * @param message what was being allocated and which limit it exceeded
+   */
+  public FilterAllocationException(long requestedBytes, String message) {
+    super(message);
+    this.requestedBytes = requestedBytes;
+  }
+
+  /**
+   * Creates an exception for a request of {@code requestedBytes} bytes, caused by {@code cause}.
+   *
+   * @param requestedBytes the bytes the allocation needed, or -1 if not known
+   * @param message what was being allocated
+   * @param cause the underlying error, e.g. an {@link OutOfMemoryError} that was caught
+   */
+  public FilterAllocationException(long requestedBytes, String message, Throwable cause) {
+    super(message, cause);
+    this.requestedBytes = requestedBytes;
+  }
+
+  /**
+   * Returns the number of bytes the failed allocation needed, or -1 if not known.
+   *
+   * @return the requested bytes
+   */
+  public long requestedBytes() {
+    return requestedBytes;
+  }
+}

@@ -1,0 +1,472 @@
+package dev.cuckoo;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * RedisBloom's scalable cuckoo filter (a chain of sub-filters, "links"), bit for bit: the same
+ * slots end up holding the same fingerprints as in RedisBloom for the same sequence of commands,
+ * so {@code CF.DEBUG}, {@code CF.INFO} and {@code CF.SCANDUMP} agree byte for byte.
+ */
+final class RedisChain {
+  /*
+   * The rules (../shared/spec/redisbloom-cf.md §2; RedisBloom src/cuckoo.c):
+   *
+   * fp = h mod 255 + 1; bucket 1 = h mod n; bucket 2 = (h XOR fp·0x5bd1e995) mod n, where n is the
+   * link's own bucket count. Link k has base·expansion^k buckets (pow in double).
+   *
+   * Insert: links from the newest to the oldest, in each the first empty slot of bucket 1, then of
+   * bucket 2. Otherwise kick in the newest link only: at bucket 1, swap with slot `victim` (0, 1,
+   * ... mod b), go to the evicted fingerprint's other bucket (bucket XOR fp·c) mod n, stop at the
+   * first empty slot; after maxIterations failed steps retrace the path backwards, which restores
+   * every slot because the alternate-bucket map is an involution. Then grow (unless expansion 0)
+   * and retry, which places the item in the new, empty link.
+   *
+   * Delete: links newest first, bucket 1 then bucket 2, the lowest matching slot. Afterwards, with
+   * more than one link, compact without continuing past a failure when deletes > 10% of items.
+   *
+   * Compact: links from the newest down to link 1; every fingerprint (bucket b) moves into the
+   * first older link k = 0, 1, ... with an empty slot in bucket b mod n_k or (b XOR fp·c) mod n_k;
+   * a link whose every fingerprint moved is freed if it is the newest.
+   *
+   * Counters are RedisBloom's u64 fields: compared as unsigned, converted to double as unsigned.
+   */
+
+  /** Most links a chain can have (RedisBloom's u16 numFilters). */
+  static final int MAX_LINKS = 65535;
+  /** Most buckets RedisBloom allows in one link (a 56-bit field). */
+  static final long MAX_REDIS_BUCKETS = (1L << 56) - 1;
+  /**
+   * Most slots of one link here: 2^32. RedisBloom computes slot offsets in 32 bits, so larger
+   * links would behave differently; they could not be allocated on most heaps anyway.
+   */
+  static final long MAX_LINK_SLOTS = 1L << 32;
+  /** Largest bucket size. */
+  static final int MAX_BUCKET_SIZE = 255;
+  /** Largest maxIterations. */
+  static final int MAX_ITERATIONS = 65535;
+  /** Largest expansion. */
+  static final int MAX_EXPANSION = 32768;
+  /** RedisBloom's sizeof(CuckooFilter), counted by CF.INFO's "Size". */
+  static final long HEADER_SIZE = 40;
+  /** RedisBloom's sizeof(SubCF), counted by CF.INFO's "Size" for every link. */
+  static final long LINK_SIZE = 16;
+
+  private static final long ALT_MULTIPLIER = 0x5bd1e995L;
+
+  private final long baseBuckets;
+  private final int bucketSize;
+  private final int maxIterations;
+  private final int expansion;
+  private final ArrayList<RedisLink> links = new ArrayList<>();
+  /** Byte offset of link i in the concatenation of all links' payloads; one more entry than links. */
+  private long[] starts = new long[] {0};
+  private long items;
+  private long deletes;
+
+  private RedisChain(long baseBuckets, int bucketSize, int maxIterations, int expansion) {
+    this.baseBuckets = baseBuckets;
+    this.bucketSize = bucketSize;
+    this.maxIterations = maxIterations;
+    this.expansion = expansion;
+  }
+
+  /**
+   * Creates an empty chain of one link, as CF.RESERVE does.
+   *
+   * @throws FilterAllocationException if the link cannot be allocated
+   */
+  static RedisChain create(long baseBuckets, int bucketSize, int maxIterations, int expansion) {
+    RedisChain chain = new RedisChain(baseBuckets, bucketSize, maxIterations, expansion);
+    chain.addLinks(1);
+    return chain;
+  }
+
+  /**
+   * Creates a chain of {@code linkCount} empty links with the given counters, as LOADCHUNK's
+   * header does. Every link's size is checked, and their total against the heap, before the first
+   * is allocated.
+   *
+   * @throws FilterAllocationException if the links cannot be allocated
+   */
+  static RedisChain restore(
+      long baseBuckets,
+      int bucketSize,
+      int maxIterations,
+      int expansion,
+      int linkCount,
+      long items,
+      long deletes) {
+    RedisChain chain = new RedisChain(baseBuckets, bucketSize, maxIterations, expansion);
+    chain.addLinks(linkCount);
+    chain.items = items;
+    chain.deletes = deletes;
+    return chain;
+  }
+
+  /**
+   * Returns the bucket count of link {@code k}: base·expansion^k with the power in double, as
+   * RedisBloom computes it, or −1 if that exceeds RedisBloom's or this library's link limit.
+   */
+  long linkBuckets(int k) {
+    double growth = Math.pow(expansion, k);
+    double buckets = baseBuckets * growth;
+    if (!(buckets <= MAX_REDIS_BUCKETS)) {
+      return -1;
+    }
+    long count = baseBuckets * (long) growth;
+    if (count < 1 || count > maxLinkBuckets(bucketSize)) {
+      return -1;
+    }
+    return count;
+  }
+
+  /** Returns the largest bucket count of one link with this bucket size. */
+  static long maxLinkBuckets(int bucketSize) {
+    return Math.min(BucketTable.maxBucketCount(bucketSize, 8), MAX_LINK_SLOTS / bucketSize);
+  }
+
+  private void addLinks(int count) {
+    int first = links.size();
+    long[] sizes = new long[count];
+    long total = 0;
+    for (int i = 0; i < count; i++) {
+      long buckets = linkBuckets(first + i);
+      if (buckets < 0) {
+        throw new FilterAllocationException(
+            -1,
+            "link " + (first + i) + ": base " + baseBuckets + " × expansion " + expansion + "^"
+                + (first + i) + " buckets (expected: <= " + Math.min(MAX_REDIS_BUCKETS,
+                    maxLinkBuckets(bucketSize)) + ")");
+      }
+      sizes[i] = buckets;
+      total += HeapBudget.tableBytes(buckets, bucketSize, 8);
+      if (total < 0) {
+        throw new FilterAllocationException(-1, "links need more than 2^63 bytes");
+      }
+    }
+    HeapBudget.requireAvailable(total, count + " link(s) of " + bucketSize + "-slot buckets");
+    links.ensureCapacity(first + count);
+    long[] newStarts = java.util.Arrays.copyOf(starts, first + count + 1);
+    for (int i = 0; i < count; i++) {
+      RedisLink link = new RedisLink(HeapBudget.allocate(sizes[i], bucketSize, 8, "link " + (first + i)));
+      links.add(link);
+      newStarts[first + i + 1] = newStarts[first + i] + link.bytes();
+    }
+    starts = newStarts;
+  }
+
+  private void removeLastLink() {
+    links.remove(links.size() - 1);
+    starts = java.util.Arrays.copyOf(starts, links.size() + 1);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Commands
+
+  /** Returns RedisBloom's fingerprint of a hash: h mod 255 + 1. */
+  static long fingerprint(long h) {
+    return Long.remainderUnsigned(h, 255) + 1;
+  }
+
+  /** Returns the hash whose bucket is the item's second one: h XOR fp·0x5bd1e995. */
+  static long alternate(long h, long fingerprint) {
+    return h ^ (fingerprint * ALT_MULTIPLIER);
+  }
+
+  /** CF.ADD / CF.ADDNX. */
+  ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+    if (ifAbsent && mightContain(h)) {
+      return ScalableCuckooFilter.AddResult.EXISTS;
+    }
+    long fp = fingerprint(h);
+    long h2 = alternate(h, fp);
+    while (true) {
+      for (int i = links.size() - 1; i >= 0; i--) {
+        RedisLink link = links.get(i);
+        if (link.table.insert(link.index(h), fp) || link.table.insert(link.index(h2), fp)) {
+          items++;
+          return ScalableCuckooFilter.AddResult.ADDED;
+        }
+      }
+      if (kick(links.get(links.size() - 1), h, fp)) {
+        items++;
+        return ScalableCuckooFilter.AddResult.ADDED;
+      }
+      if (expansion == 0) {
+        return ScalableCuckooFilter.AddResult.FULL;
+      }
+      if (!grow()) {
+        return ScalableCuckooFilter.AddResult.NO_MEMORY;
+      }
+    }
+  }
+
+  /** Adds a link; false if the link limit is reached or it cannot be allocated. */
+  private boolean grow() {
+    if (links.size() >= MAX_LINKS || linkBuckets(links.size()) < 0) {
+      return false;
+    }
+    try {
+      addLinks(1);
+      return true;
+    } catch (FilterAllocationException e) {
+      return false;
+    }
+  }
+
+  /** RedisBloom's kick-out in {@code link}; on failure every slot is restored. */
+  private boolean kick(RedisLink link, long h, long fp) {
+    BucketTable table = link.table;
+    long bucket = link.index(h);
+    long current = fp;
+    int victim = 0;
+    for (int step = 0; step < maxIterations; step++) {
+      long evicted = table.get(bucket, victim);
+      table.set(bucket, victim, current);
+      current = evicted;
+      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
+      if (table.insert(bucket, current)) {
+        return true;
+      }
+      victim = victim + 1 == bucketSize ? 0 : victim + 1;
+    }
+    // retrace: step back to the bucket the current fingerprint came from and swap it back in
+    for (int step = 0; step < maxIterations; step++) {
+      victim = victim == 0 ? bucketSize - 1 : victim - 1;
+      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
+      long evicted = table.get(bucket, victim);
+      table.set(bucket, victim, current);
+      current = evicted;
+    }
+    return false;
+  }
+
+  /** CF.EXISTS. */
+  boolean mightContain(long h) {
+    long fp = fingerprint(h);
+    long h2 = alternate(h, fp);
+    for (int i = links.size() - 1; i >= 0; i--) {
+      RedisLink link = links.get(i);
+      if (link.table.contains(link.index(h), fp) || link.table.contains(link.index(h2), fp)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** CF.COUNT: both buckets of every link, the same bucket twice if both indexes coincide. */
+  long count(long h) {
+    long fp = fingerprint(h);
+    long h2 = alternate(h, fp);
+    long count = 0;
+    for (RedisLink link : links) {
+      count += link.table.count(link.index(h), fp) + link.table.count(link.index(h2), fp);
+    }
+    return count;
+  }
+
+  /** CF.DEL, with RedisBloom's automatic compaction. */
+  boolean remove(long h) {
+    long fp = fingerprint(h);
+    long h2 = alternate(h, fp);
+    for (int i = links.size() - 1; i >= 0; i--) {
+      RedisLink link = links.get(i);
+      if (clearFirst(link, link.index(h), fp) || clearFirst(link, link.index(h2), fp)) {
+        items--;
+        deletes++;
+        if (links.size() > 1 && unsignedToDouble(deletes) > unsignedToDouble(items) * 0.10) {
+          compact(false);
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean clearFirst(RedisLink link, long bucket, long fp) {
+    int slot = link.table.find(bucket, fp);
+    if (slot < 0) {
+      return false;
+    }
+    link.table.set(bucket, slot, 0);
+    return true;
+  }
+
+  /**
+   * Replaces one copy of the first hash by the second without counting a delete: the first copy
+   * found as CF.DEL would find it is cleared, the second hash is added as CF.ADD would add it, and
+   * if that fails the first is put back in the same slot.
+   */
+  boolean replace(long oldHash, long newHash) {
+    long fp = fingerprint(oldHash);
+    long h2 = alternate(oldHash, fp);
+    for (int i = links.size() - 1; i >= 0; i--) {
+      RedisLink link = links.get(i);
+      long bucket = link.index(oldHash);
+      int slot = link.table.find(bucket, fp);
+      if (slot < 0) {
+        bucket = link.index(h2);
+        slot = link.table.find(bucket, fp);
+      }
+      if (slot >= 0) {
+        link.table.set(bucket, slot, 0);
+        items--;
+        if (add(newHash, false) == ScalableCuckooFilter.AddResult.ADDED) {
+          return true;
+        }
+        link.table.set(bucket, slot, fp);
+        items++;
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** CF.COMPACT ({@code cont} true) and the automatic compaction after deletes ({@code cont} false). */
+  void compact(boolean cont) {
+    for (int k = links.size() - 1; k >= 1; k--) {
+      if (!compactLink(k) && !cont) {
+        break;
+      }
+    }
+    deletes = 0;
+  }
+
+  /** Moves every fingerprint of link {@code k} into older links if it can; true if all moved. */
+  private boolean compactLink(int k) {
+    RedisLink link = links.get(k);
+    BucketTable table = link.table;
+    boolean allMoved = true;
+    for (long bucket = 0; bucket < link.bucketCount; bucket++) {
+      for (int slot = 0; slot < bucketSize; slot++) {
+        long fp = table.get(bucket, slot);
+        if (fp == 0) {
+          continue;
+        }
+        if (relocate(fp, bucket, k)) {
+          table.set(bucket, slot, 0);
+        } else {
+          allMoved = false;
+        }
+      }
+    }
+    if (allMoved && k == links.size() - 1) {
+      removeLastLink();
+    }
+    return allMoved;
+  }
+
+  private boolean relocate(long fp, long bucket, int below) {
+    long other = bucket ^ (fp * ALT_MULTIPLIER);
+    for (int k = 0; k < below; k++) {
+      RedisLink link = links.get(k);
+      if (link.table.insert(link.index(bucket), fp) || link.table.insert(link.index(other), fp)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Empties the chain: one empty link, counters zero. */
+  void clear() {
+    while (links.size() > 1) {
+      removeLastLink();
+    }
+    links.get(0).table.clear();
+    items = 0;
+    deletes = 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Properties
+
+  long items() {
+    return items;
+  }
+
+  long deletes() {
+    return deletes;
+  }
+
+  int linkCount() {
+    return links.size();
+  }
+
+  long baseBuckets() {
+    return baseBuckets;
+  }
+
+  int bucketSize() {
+    return bucketSize;
+  }
+
+  int maxIterations() {
+    return maxIterations;
+  }
+
+  int expansion() {
+    return expansion;
+  }
+
+  List<RedisLink> links() {
+    return links;
+  }
+
+  /** Returns the byte offset of link {@code i} in the dump's concatenated payload; i may be linkCount. */
+  long linkStart(int i) {
+    return starts[i];
+  }
+
+  /** Returns the index of the link holding payload byte {@code offset}, or −1 if past the end. */
+  int linkAt(long offset) {
+    if (offset < 0 || offset >= starts[links.size()]) {
+      return -1;
+    }
+    int low = 0;
+    int high = links.size() - 1;
+    while (low < high) {
+      int mid = (low + high + 1) >>> 1;
+      if (starts[mid] <= offset) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return low;
+  }
+
+  /** CF.INFO "Size": 40 + 16 per link + every link's slots. */
+  long redisSize() {
+    return HEADER_SIZE + LINK_SIZE * links.size() + starts[links.size()];
+  }
+
+  /** Heap bytes of the tables and their bookkeeping. */
+  long sizeInBytes() {
+    long bytes = 64 + 8L * starts.length;
+    for (RedisLink link : links) {
+      bytes += link.table.sizeInBytes() + 32;
+    }
+    return bytes;
+  }
+
+  /** CF.DEBUG's string. */
+  String debug() {
+    return "bktsize:" + bucketSize
+        + " buckets:" + baseBuckets
+        + " items:" + Long.toUnsignedString(items)
+        + " deletes:" + Long.toUnsignedString(deletes)
+        + " filters:" + links.size()
+        + " max_iterations:" + maxIterations
+        + " expansion:" + expansion;
+  }
+
+  /** Converts an unsigned 64-bit value to the nearest double, as C does for a u64. */
+  static double unsignedToDouble(long value) {
+    if (value >= 0) {
+      return value;
+    }
+    // halve with the lost bit kept sticky so rounding matches the direct conversion
+    return ((value >>> 1) | (value & 1)) * 2.0;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.cuckoo;
+
+/**
+ * One sub-filter of a RedisBloom chain: a table of 8-bit slots and RedisBloom's bucket index,
+ * {@code h mod bucketCount} (a mask when the count is a power of two, as it is for every filter
+ * RedisBloom creates; a dump header with an expansion that is not a power of two gives other
+ * counts, which RedisBloom then indexes by true division, and so does this class).
+ */
+final class RedisLink {
+  final BucketTable table;
+  final long bucketCount;
+  /** bucketCount − 1 if bucketCount is a power of two, otherwise −1. */
+  private final long mask;
+
+  RedisLink(BucketTable table) {
+    this.table = table;
+    this.bucketCount = table.bucketCount();
+    this.mask = Long.bitCount(bucketCount) == 1 ? bucketCount - 1 : -1;
+  }
+
+  /** Returns {@code h mod bucketCount}, h taken as unsigned. */
+  long index(long h) {
+    return mask >= 0 ? h & mask : Long.remainderUnsigned(h, bucketCount);
+  }
+
+  /** Returns the number of payload bytes: bucketCount × bucketSize. */
+  long bytes() {
+    return table.payloadBytes();
+  }
+}
