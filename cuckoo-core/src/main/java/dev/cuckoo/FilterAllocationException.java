@@ -9,6 +9,7 @@ package dev.cuckoo;
 public final class FilterAllocationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The bytes the failed allocation needed, or -1 if not known. */
   private final long requestedBytes;
 
   /**
