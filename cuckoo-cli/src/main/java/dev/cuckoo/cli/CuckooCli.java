@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
       QueryCommand.class,
       InfoCommand.class,
       ExportCommand.class,
+      ImportCommand.class,
       ServeCommand.class,
       CommandLine.HelpCommand.class
     },

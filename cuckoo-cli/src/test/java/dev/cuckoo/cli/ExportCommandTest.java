@@ -76,23 +76,9 @@ class ExportCommandTest {
   }
 
   private Path redisFilter(String name, List<String> items, String... options) throws IOException {
-    Path input = dir.resolve(name + ".txt");
-    Files.write(input, items, StandardCharsets.UTF_8);
-    Path output = dir.resolve(name + ".cuckoo");
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "build",
-                "--input",
-                input.toString(),
-                "--output",
-                output.toString(),
-                "--scheme",
-                "redisbloom"));
-    args.addAll(List.of(options));
-    CliRun run = CliRun.run(args.toArray(new String[0]));
-    assertEquals(0, run.exitCode, run.toString());
-    return output;
+    List<String> all = new ArrayList<>(List.of("--scheme", "redisbloom"));
+    all.addAll(List.of(options));
+    return TestFilters.build(dir, name, items, all.toArray(new String[0]));
   }
 
   @Test

@@ -10,8 +10,6 @@ import dev.cuckoo.ItemHashers;
 import dev.cuckoo.server.CuckooServer;
 import dev.cuckoo.server.ServerConfig;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -38,21 +36,7 @@ class ServerEndToEndTest {
   }
 
   private Path buildRedisFilter(List<String> words) throws IOException {
-    Path input = dir.resolve("words.txt");
-    Files.write(input, words, StandardCharsets.UTF_8);
-    Path filter = dir.resolve("words.cuckoo");
-    CliRun run =
-        CliRun.run(
-            "build",
-            "--input",
-            input.toString(),
-            "--output",
-            filter.toString(),
-            "--scheme",
-            "redisbloom",
-            "--keep-duplicates");
-    assertEquals(0, run.exitCode, run.toString());
-    return filter;
+    return TestFilters.build(dir, "words", words, "--scheme", "redisbloom", "--keep-duplicates");
   }
 
   private int load(byte[] resp) throws IOException {

@@ -1,0 +1,149 @@
+package dev.cuckoo.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.ItemHashers;
+import dev.cuckoo.Scheme;
+import dev.cuckoo.server.CuckooServer;
+import dev.cuckoo.server.ServerConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** import from an in-process cuckoo-server on a loopback port. */
+class ImportCommandTest {
+  @TempDir Path dir;
+  private CuckooServer server;
+  private RespClient client;
+  private String from;
+
+  @BeforeEach
+  void start() throws IOException {
+    server = CuckooServer.start(ServerConfig.builder().port(0).appendOnly(false).build());
+    client = new RespClient("127.0.0.1", server.port(), 10_000);
+    from = "127.0.0.1:" + server.port();
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    client.close();
+    server.close();
+  }
+
+  @Test
+  void import_keyBuiltWithCommands_fileAnswersLikeTheServer() throws IOException {
+    assertEquals(
+        "OK", client.call("CF.RESERVE", "k", "4096", "BUCKETSIZE", "4", "MAXITERATIONS", "50"));
+    for (int i = 0; i < 1000; i++) {
+      client.call("CF.ADD", "k", "item" + i);
+    }
+    client.call("CF.DEL", "k", "item0");
+    Path output = dir.resolve("k.cuckoo");
+    CliRun run = CliRun.run("import", "--key", "k", "--from", from, "--output", output.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("999 items"), run.out);
+    CuckooFilter<CharSequence> filter = CuckooFilter.readFrom(output, ItemHashers.redisUtf8());
+    assertEquals(Scheme.REDISBLOOM, filter.scheme());
+    assertEquals(4, filter.bucketSize());
+    assertEquals(1024, filter.bucketCount());
+    assertEquals(50, filter.maxKicks());
+    assertEquals(999, filter.size());
+    for (int i = 0; i < 3000; i++) {
+      String item = "item" + i;
+      assertEquals(client.call("CF.EXISTS", "k", item), filter.mightContain(item) ? 1L : 0L, item);
+    }
+  }
+
+  @Test
+  void import_afterExport_sameFileByteForByte() throws IOException {
+    Path original =
+        TestFilters.build(
+            dir, "orig", BuildCommandTest.words(5000, "rt"), "--scheme", "redisbloom");
+    byte[] resp = CliRun.run("export", "--key", "rt", original.toString()).binary;
+    client.sendRaw(resp);
+    for (int i = 0; i < ExportCommandTest.parseResp(resp).size(); i++) {
+      assertEquals("OK", client.read());
+    }
+    Path copy = dir.resolve("copy.cuckoo");
+    CliRun run = CliRun.run("import", "--key", "rt", "--from", from, "-o", copy.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertArrayEquals(Files.readAllBytes(original), Files.readAllBytes(copy));
+  }
+
+  @Test
+  void import_unusableKeys_oneLineExit2() throws IOException {
+    client.call("CF.RESERVE", "empty", "100");
+    client.call("CF.RESERVE", "chain", "4", "EXPANSION", "1");
+    for (int i = 0; i < 40; i++) {
+      client.call("CF.ADD", "chain", "x" + i);
+    }
+    String[][] cases = {
+      {"missing", "answered: ERR not found (key 'missing')"},
+      {"empty", "key 'empty' is empty"},
+      {"chain", "is a chain of"},
+    };
+    for (String[] c : cases) {
+      Path output = dir.resolve(c[0] + ".cuckoo");
+      CliRun run = CliRun.run("import", "--key", c[0], "--from", from, "-o", output.toString());
+      assertEquals(ExitCode.ERROR, run.exitCode, run.toString());
+      assertEquals(1, run.errLines().length, run.err);
+      assertTrue(run.err.contains(c[1]), c[1] + " in " + run.err);
+      assertFalse(Files.exists(output));
+    }
+  }
+
+  @Test
+  void import_badAddressOrNoServer_exit2() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    String out = dir.resolve("o.cuckoo").toString();
+    String[][] cases = {
+      {"127.0.0.1:" + closedPort, "cannot reach 127.0.0.1:" + closedPort},
+      {"127.0.0.1", "--from: '127.0.0.1' (expected: HOST:PORT"},
+      {"127.0.0.1:99999", "--from: '127.0.0.1:99999'"},
+      {":6379", "--from: ':6379'"},
+    };
+    for (String[] c : cases) {
+      CliRun run = CliRun.run("import", "--key", "k", "--from", c[0], "-o", out);
+      assertEquals(ExitCode.ERROR, run.exitCode, run.toString());
+      assertEquals(1, run.errLines().length, run.err);
+      assertTrue(run.err.contains(c[1]), c[1] + " in " + run.err);
+    }
+    CliRun missing = CliRun.run("import", "--key", "k", "-o", out);
+    assertEquals(ExitCode.ERROR, missing.exitCode);
+    assertTrue(missing.err.contains("Missing required option: '--from=HOST:PORT'"), missing.err);
+  }
+
+  @Test
+  void import_wrongPassword_reportsServerError() throws IOException {
+    try (CuckooServer secured =
+        CuckooServer.start(
+            ServerConfig.builder().port(0).appendOnly(false).requirePass("s3cret").build())) {
+      String address = "127.0.0.1:" + secured.port();
+      String out = dir.resolve("p.cuckoo").toString();
+      CliRun noAuth = CliRun.run("import", "--key", "k", "--from", address, "-o", out);
+      assertEquals(ExitCode.ERROR, noAuth.exitCode, noAuth.toString());
+      assertTrue(noAuth.err.contains("NOAUTH"), noAuth.err);
+      CliRun wrong =
+          CliRun.run("import", "--key", "k", "--from", address, "-o", out, "--password", "nope");
+      assertEquals(ExitCode.ERROR, wrong.exitCode, wrong.toString());
+      List<String> lines = List.of(wrong.errLines());
+      assertEquals(1, lines.size(), wrong.err);
+      CliRun right =
+          CliRun.run("import", "--key", "k", "--from", address, "-o", out, "--password", "s3cret");
+      assertTrue(right.err.contains("ERR not found"), right.err);
+    }
+  }
+}
