@@ -25,5 +25,6 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   [[ "${args[$i]}" == --out ]] && out="${args[$((i + 1))]}"
 done
 mkdir -p "$out"
+# the JMH log stays in target/: it names local paths
 java -Djava.awt.headless=true -cp "$jar" dev.cuckoo.bench.report.Suite "$@" \
-  2>&1 | tee "$out/benchmarks.log"
+  2>&1 | tee cuckoo-bench/target/benchmarks.log

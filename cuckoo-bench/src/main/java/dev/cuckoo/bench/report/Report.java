@@ -23,17 +23,18 @@ final class Report {
     this.stats = stats;
   }
 
-  static void write(Path file, List<Row> rows, FilterStats stats, List<String> machine)
+  static void write(
+      Path file, List<Row> rows, FilterStats stats, List<String> machine, String command)
       throws IOException {
     Report report = new Report(rows, stats);
-    report.render(machine);
+    report.render(machine, command);
     Files.write(file, report.lines, StandardCharsets.UTF_8);
   }
 
-  private void render(List<String> machine) {
+  private void render(List<String> machine, String command) {
     lines.add("# Benchmarks");
     lines.add("");
-    lines.add("Produced by `cuckoo-bench/run-benchmarks.sh` (JMH, see `cuckoo-bench/README.md`).");
+    lines.add("Produced by `" + command + "` (JMH, see `cuckoo-bench/README.md`).");
     lines.add("Times are medians over all measurement iterations of all forks, in ns per operation;");
     lines.add("in brackets the smallest and largest per-fork mean, a measure of the noise.");
     lines.add("");

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * </pre>
  *
  * Points that the issue's targets compare run with {@code --forks} forks (default 3); the other
- * points (peers at every size, URL keys, the 1% rate, deletes) run with one fork. {@code --large}
+ * points (other peers, URL keys, the 1% rate, deletes) run with one fork. Every fork does two
+ * warm-up and three measurement iterations of one second. {@code --large}
  * adds 3.2·10^7 keys, {@code --huge} also 10^8 (several GiB of heap). {@code --report-only}
  * re-renders the Markdown and charts from an existing {@code benchmarks.csv}.
  */
@@ -36,6 +38,10 @@ public final class Suite {
 
   private static final String ALL_LOOKUP =
       "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_CUCKOO16,FF_CUCKOO8,FF_CUCKOOPLUS16,FF_BLOCKED_BLOOM,FF_XOR8";
+
+  private static final String TARGET_PEERS =
+      "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_CUCKOO16,FF_XOR8,MEMORY_FLOOR";
+  private static final String OTHER_PEERS = "FF_CUCKOO8,FF_CUCKOOPLUS16,FF_BLOCKED_BLOOM";
 
   private final Path out;
   private final int forks;
@@ -97,7 +103,14 @@ public final class Suite {
       Rows.write(csv, suite.rows);
     }
     FilterStats stats = FilterStats.read(suite.statsFile);
-    Report.write(out.resolve("benchmarks.md"), suite.rows, stats, Machine.describe());
+    List<String> options = new ArrayList<>(Arrays.asList(args));
+    int outIndex = options.indexOf("--out");
+    if (outIndex >= 0 && outIndex + 1 < options.size()) {
+      options.subList(outIndex, outIndex + 2).clear();
+    }
+    options.remove("--report-only");
+    String command = String.join(" ", "cuckoo-bench/run-benchmarks.sh", String.join(" ", options));
+    Report.write(out.resolve("benchmarks.md"), suite.rows, stats, Machine.describe(), command.trim());
     Charts.write(out, suite.rows, stats);
   }
 
@@ -105,7 +118,8 @@ public final class Suite {
     String all = String.join(",", sizes);
     String large = String.join(",", largeSizes);
     // the targets: mixed lookups of every peer, hits and misses, batches, floor, inserts
-    run("lookup", ALL_LOOKUP + ",MEMORY_FLOOR", "LONG", all, "0.001", "0.5", true);
+    run("lookup", TARGET_PEERS, "LONG", all, "0.001", "0.5", true);
+    run("lookup", OTHER_PEERS, "LONG", all, "0.001", "0.5", false);
     run("lookup", "CUCKOO,FF_CUCKOO16", "LONG", large, "0.001", "1.0,0.0", true);
     run("batchLookup", "CUCKOO,MEMORY_FLOOR", "LONG", all, "0.001", "0.5", true);
     run("insert", "CUCKOO,FF_CUCKOO16", "LONG", all, "0.001", null, true);
@@ -137,9 +151,9 @@ public final class Suite {
             .param("size", sizeList.split(","))
             .param("fpr", fpr)
             .forks(target ? forks : 1)
-            .warmupIterations(quick ? 1 : 3)
+            .warmupIterations(quick ? 1 : 2)
             .warmupTime(TimeValue.milliseconds(quick ? 300 : 1000))
-            .measurementIterations(quick ? 2 : 5)
+            .measurementIterations(quick ? 2 : 3)
             .measurementTime(TimeValue.milliseconds(quick ? 300 : 1000))
             .timeUnit(TimeUnit.NANOSECONDS)
             .jvmArgsAppend(flags.toArray(new String[0]))
