@@ -226,6 +226,22 @@ class ConnectionCommandsTest {
   }
 
   @Test
+  void idleTimeout_closesSilentClientOnly() throws Exception {
+    try (CuckooServer server = CuckooServer.start(TestServers.memoryOnly().timeoutSeconds(1)
+        .build());
+        RespClient idle = new RespClient(server.port());
+        RespClient busy = new RespClient(server.port())) {
+      assertEquals(new Simple("PONG"), idle.call("PING"));
+      for (int i = 0; i < 8; i++) {
+        Thread.sleep(250);
+        assertEquals(new Simple("PONG"), busy.call("PING"));
+      }
+      assertTrue(idle.closedByServer());
+      assertEquals(new Simple("PONG"), busy.call("PING"));
+    }
+  }
+
+  @Test
   void maxClients_extraConnectionRefusedWithError() throws IOException {
     try (CuckooServer server = CuckooServer.start(TestServers.memoryOnly().maxClients(1).build());
         RespClient first = new RespClient(server.port())) {

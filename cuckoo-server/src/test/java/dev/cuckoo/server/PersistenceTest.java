@@ -135,6 +135,33 @@ class PersistenceTest {
     }
   }
 
+  @Test
+  void bgsave_inBackground_snapshotWrittenAndLogEmptied() throws Exception {
+    CuckooServer server = CuckooServer.start(persistent().build());
+    try (RespClient client = new RespClient(server.port())) {
+      for (int i = 0; i < 100; i++) {
+        client.call("CF.ADD", "bg", "x" + i);
+      }
+      long before = (Long) client.call("LASTSAVE");
+      Thread.sleep(1100);
+      assertEquals(new Simple("Background saving started"), client.call("BGSAVE"));
+      long deadline = System.currentTimeMillis() + 10_000;
+      while ((Long) client.call("LASTSAVE") == before && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue((Long) client.call("LASTSAVE") > before);
+      assertTrue(Files.exists(dir.resolve(Persistence.SNAPSHOT)));
+      assertEquals(AppendLog.HEADER_BYTES, Files.size(dir.resolve(Persistence.LOG)));
+      client.call("CF.ADD", "bg", "after");
+      shutdownNoSave(server, client);
+    }
+    try (CuckooServer restarted = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(restarted.port())) {
+      assertEquals(101L, ((List<?>) client.call("CF.INFO", "bg")).get(7));
+      assertEquals(1L, client.call("CF.EXISTS", "bg", "after"));
+    }
+  }
+
   /** Returns the end offset of every complete record in a log file. */
   private static List<Long> recordEnds(byte[] log) {
     List<Long> ends = new ArrayList<>();
