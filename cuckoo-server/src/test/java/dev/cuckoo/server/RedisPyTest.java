@@ -1,0 +1,50 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * redis-py's cuckoo filter client (Debian's python3-redis); skipped when the system Python has no
+ * redis module.
+ */
+@ExtendWith(LeakCheck.class)
+class RedisPyTest {
+  private static final String PYTHON = "/usr/bin/python3";
+
+  private static boolean redisPyAvailable() throws Exception {
+    if (!new File(PYTHON).canExecute()) {
+      return false;
+    }
+    Process check = new ProcessBuilder(PYTHON, "-c", "import redis.commands.bf")
+        .redirectErrorStream(true).start();
+    check.getInputStream().readAllBytes();
+    return check.waitFor(30, TimeUnit.SECONDS) && check.exitValue() == 0;
+  }
+
+  @Test
+  void redisPy_cfCommands_passRedisPyExpectations(@TempDir Path dir) throws Exception {
+    assumeTrue(redisPyAvailable(), "python3-redis not installed");
+    Path script = dir.resolve("redis_py_cf.py");
+    try (InputStream in = RedisPyTest.class.getResourceAsStream("/redis_py_cf.py")) {
+      Files.copy(in, script);
+    }
+    try (CuckooServer server = TestServers.start()) {
+      Process process = new ProcessBuilder(PYTHON, script.toString(),
+          Integer.toString(server.port())).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes(),
+          StandardCharsets.UTF_8);
+      process.waitFor(60, TimeUnit.SECONDS);
+      assertEquals("PASS\n", output);
+    }
+  }
+}
