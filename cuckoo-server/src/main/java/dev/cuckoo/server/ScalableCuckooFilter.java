@@ -3,15 +3,9 @@ package dev.cuckoo.server;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.ItemHashers;
-import java.io.DataInputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.zip.CRC32C;
 
 /**
  * A chain of RedisBloom-layout cuckoo sub-filters with RedisBloom's insert, delete, count,
@@ -524,46 +518,5 @@ final class ScalableCuckooFilter<T> {
       start += target.length;
     }
     throw new FilterFormatException("chunk", iterator, "chunk does not fit a sub-filter");
-  }
-
-  /** Writes the filter as header, sub-filter bytes and a CRC32C. */
-  void writeTo(OutputStream out) throws IOException {
-    CRC32C crc = new CRC32C();
-    byte[] header = header();
-    crc.update(header);
-    out.write(header);
-    for (int i = 0; i < numFilters; i++) {
-      crc.update(filters[i]);
-      out.write(filters[i]);
-    }
-    long value = crc.getValue();
-    out.write(new byte[] {(byte) value, (byte) (value >>> 8), (byte) (value >>> 16),
-        (byte) (value >>> 24)});
-  }
-
-  /** Reads a filter written by {@link #writeTo}. */
-  static <T> ScalableCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
-      throws IOException {
-    DataInputStream data = new DataInputStream(in);
-    byte[] header = new byte[HEADER_BYTES];
-    try {
-      data.readFully(header);
-      ScalableCuckooFilter<byte[]> filter = loadDumpHeader(header);
-      CRC32C crc = new CRC32C();
-      crc.update(header);
-      for (int i = 0; i < filter.numFilters; i++) {
-        data.readFully(filter.filters[i]);
-        crc.update(filter.filters[i]);
-      }
-      int stored = Integer.reverseBytes(data.readInt());
-      if (stored != (int) crc.getValue()) {
-        throw new FilterFormatException("crc", 0, "checksum mismatch");
-      }
-      @SuppressWarnings("unchecked")
-      ScalableCuckooFilter<T> typed = (ScalableCuckooFilter<T>) filter;
-      return typed;
-    } catch (EOFException e) {
-      throw new FilterFormatException("data", 0, "truncated filter", e);
-    }
   }
 }

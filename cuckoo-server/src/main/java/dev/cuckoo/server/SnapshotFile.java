@@ -1,7 +1,6 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.FilterFormatException;
-import dev.cuckoo.ItemHashers;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -94,7 +93,7 @@ final class SnapshotFile {
             flush();
           }
         }) {
-      filter.writeTo(out);
+      DumpStream.write(filter, out);
     }
     long blobLength = counter.count();
     ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -168,8 +167,7 @@ final class SnapshotFile {
     CRC32C crc = new CRC32C();
     crc.update(key);
     BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+    ScalableCuckooFilter<byte[]> filter = DumpStream.read(bounded);
     if (bounded.remaining() != 0) {
       throw new FilterFormatException("filter", blobStart, file + ": filter length mismatch");
     }
