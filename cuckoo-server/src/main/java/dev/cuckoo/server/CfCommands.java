@@ -2,7 +2,7 @@ package dev.cuckoo.server;
 
 import dev.cuckoo.FilterFormatException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 
 /**
  * The CF.* commands with RedisBloom's argument parsing, error order, error texts and reply types.
@@ -61,10 +61,19 @@ final class CfCommands {
     void run(Key key, ScalableCuckooFilter<byte[]> filter);
   }
 
-  /** Runs the action with the key's stripe lock held. */
+  /** Runs the action with the key's exclusive stripe lock held. */
   private void locked(byte[] keyBytes, FilterAction action) {
     Key key = new Key(keyBytes);
-    ReentrantLock lock = keyspace.lockFor(key);
+    run(key, keyspace.lockFor(key), action);
+  }
+
+  /** Runs a read-only action with the key's shared stripe lock held. */
+  private void reading(byte[] keyBytes, FilterAction action) {
+    Key key = new Key(keyBytes);
+    run(key, keyspace.readLockFor(key), action);
+  }
+
+  private void run(Key key, Lock lock, FilterAction action) {
     lock.lock();
     try {
       action.run(key, keyspace.get(key));
@@ -73,16 +82,27 @@ final class CfCommands {
     }
   }
 
-  /** Runs the action on an existing filter, or replies {@code missingError}. */
+  /** Runs a read-only action on an existing filter, or replies {@code missingError}. */
   private void existing(Session session, byte[] keyBytes, String missingError,
       FilterAction action) {
-    locked(keyBytes, (key, filter) -> {
+    reading(keyBytes, present(session, missingError, action));
+  }
+
+  /** Runs a writing action on an existing filter, or replies {@code missingError}. */
+  private void existingForWrite(Session session, byte[] keyBytes, String missingError,
+      FilterAction action) {
+    locked(keyBytes, present(session, missingError, action));
+  }
+
+  private static FilterAction present(Session session, String missingError,
+      FilterAction action) {
+    return (key, filter) -> {
       if (filter == null) {
         session.reply().error(missingError);
       } else {
         action.run(key, filter);
       }
-    });
+    };
   }
 
   /** Returns RedisBloom/Redis's wrong-arity error for a command name. */
@@ -327,13 +347,13 @@ final class CfCommands {
 
   /** CF.EXISTS key item. */
   void exists(Session session, byte[][] args) {
-    locked(args[1], (key, filter) ->
+    reading(args[1], (key, filter) ->
         session.reply().bool(filter != null && filter.mightContain(args[2])));
   }
 
   /** CF.MEXISTS key item [item ...]. */
   void mexists(Session session, byte[][] args) {
-    locked(args[1], (key, filter) -> {
+    reading(args[1], (key, filter) -> {
       Reply reply = session.reply();
       reply.array(args.length - 2);
       for (int i = 2; i < args.length; i++) {
@@ -344,13 +364,13 @@ final class CfCommands {
 
   /** CF.COUNT key item. */
   void count(Session session, byte[][] args) {
-    locked(args[1], (key, filter) ->
+    reading(args[1], (key, filter) ->
         session.reply().integer(filter == null ? 0 : filter.count(args[2])));
   }
 
   /** CF.DEL key item. */
   void del(Session session, byte[][] args) {
-    existing(session, args[1], NOT_FOUND, (key, filter) -> {
+    existingForWrite(session, args[1], NOT_FOUND, (key, filter) -> {
       boolean removed = filter.remove(args[2]);
       if (removed) {
         logWrite(session, args);
@@ -395,7 +415,7 @@ final class CfCommands {
       session.reply().error(arityError("cf.compact"));
       return;
     }
-    existing(session, args[1], COMPACT_NOT_FOUND, (key, filter) -> {
+    existingForWrite(session, args[1], COMPACT_NOT_FOUND, (key, filter) -> {
       filter.compact();
       logWrite(session, args);
       session.reply().ok();

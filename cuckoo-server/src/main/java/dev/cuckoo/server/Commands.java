@@ -195,7 +195,7 @@ final class Commands {
 
   /** Runs one request for the session, writing exactly one reply (or none for SHUTDOWN). */
   void execute(Session session, byte[][] args) {
-    context.totalCommands().incrementAndGet();
+    context.totalCommands().increment();
     Reply reply = session.reply();
     CommandSpec spec = session.lastCommand(args[0]);
     String name = spec != null ? spec.name() : ServerCommands.lower(args[0]);

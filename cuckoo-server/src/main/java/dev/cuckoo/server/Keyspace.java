@@ -4,14 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The database: key names mapped to cuckoo filters, guarded by striped locks.
  *
  * <p>Execution model: commands run on the network thread that read them. A command on one key
  * holds that key's stripe lock for its whole execution, including its append-log record, so each
- * command is atomic and the log holds the writes of one key in the order they were applied.
+ * command is atomic. Stripes are read-write locks: commands that only read a filter (CF.EXISTS,
+ * CF.MEXISTS, CF.COUNT, CF.INFO, CF.DEBUG, CF.SCANDUMP, TYPE) share the read lock, so lookups on
+ * one key proceed on several threads at once, while writers hold the write lock alone and the log holds the writes of one key in the order they were applied.
  * Commands on several keys lock their stripes in ascending stripe order; commands on the whole
  * database (FLUSHALL, KEYS, SCAN, DBSIZE, SAVE) lock every stripe in that order, so no lock order
  * cycle exists. Commands of one connection run in order on one thread, so pipelined replies come
@@ -23,12 +26,12 @@ final class Keyspace {
 
   private final ConcurrentHashMap<Key, ScalableCuckooFilter<byte[]>> filters =
       new ConcurrentHashMap<>();
-  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
 
   /** Creates an empty keyspace. */
   Keyspace() {
     for (int i = 0; i < STRIPES; i++) {
-      stripes[i] = new ReentrantLock();
+      stripes[i] = new ReentrantReadWriteLock();
     }
   }
 
@@ -41,27 +44,32 @@ final class Keyspace {
     return h & (STRIPES - 1);
   }
 
-  /** Returns the lock guarding the key. */
-  ReentrantLock lockFor(Key key) {
-    return stripes[stripeOf(key)];
+  /** Returns the exclusive lock guarding the key (for commands that may change it). */
+  Lock lockFor(Key key) {
+    return stripes[stripeOf(key)].writeLock();
+  }
+
+  /** Returns the shared lock guarding the key (for commands that only read it). */
+  Lock readLockFor(Key key) {
+    return stripes[stripeOf(key)].readLock();
   }
 
   /** Locks every stripe, in ascending order. */
   void lockAll() {
-    for (ReentrantLock lock : stripes) {
-      lock.lock();
+    for (ReentrantReadWriteLock lock : stripes) {
+      lock.writeLock().lock();
     }
   }
 
   /** Unlocks every stripe. */
   void unlockAll() {
     for (int i = STRIPES - 1; i >= 0; i--) {
-      stripes[i].unlock();
+      stripes[i].writeLock().unlock();
     }
   }
 
   /** Locks the stripes of the keys in ascending stripe order and returns them for unlocking. */
-  ReentrantLock[] lockKeys(Key[] keys) {
+  Lock[] lockKeys(Key[] keys) {
     boolean[] needed = new boolean[STRIPES];
     int count = 0;
     for (Key key : keys) {
@@ -71,19 +79,20 @@ final class Keyspace {
         count++;
       }
     }
-    ReentrantLock[] locked = new ReentrantLock[count];
+    Lock[] locked = new Lock[count];
     int n = 0;
     for (int i = 0; i < STRIPES; i++) {
       if (needed[i]) {
-        stripes[i].lock();
-        locked[n++] = stripes[i];
+        Lock lock = stripes[i].writeLock();
+        lock.lock();
+        locked[n++] = lock;
       }
     }
     return locked;
   }
 
   /** Unlocks locks taken by {@link #lockKeys}. */
-  static void unlock(ReentrantLock[] locked) {
+  static void unlock(Lock[] locked) {
     for (int i = locked.length - 1; i >= 0; i--) {
       locked[i].unlock();
     }

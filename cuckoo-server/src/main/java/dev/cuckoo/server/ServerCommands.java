@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 
 /** Connection, keyspace, configuration and persistence commands, answered as Redis does. */
 final class ServerCommands {
@@ -279,7 +279,7 @@ final class ServerCommands {
   /** TYPE key. */
   void type(Session session, byte[][] args) {
     Key key = new Key(args[1]);
-    ReentrantLock lock = keyspace.lockFor(key);
+    Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
       session.reply().simple(keyspace.get(key) == null ? "none" : "MBbloomCF");
@@ -299,7 +299,7 @@ final class ServerCommands {
   /** DEL key [key ...]. */
   void del(Session session, byte[][] args) {
     Key[] keys = keys(args);
-    ReentrantLock[] locks = keyspace.lockKeys(keys);
+    Lock[] locks = keyspace.lockKeys(keys);
     try {
       List<byte[]> removed = new ArrayList<>();
       removed.add(DEL);
@@ -320,7 +320,7 @@ final class ServerCommands {
   /** EXISTS key [key ...]. */
   void exists(Session session, byte[][] args) {
     Key[] keys = keys(args);
-    ReentrantLock[] locks = keyspace.lockKeys(keys);
+    Lock[] locks = keyspace.lockKeys(keys);
     try {
       long count = 0;
       for (Key key : keys) {
@@ -576,7 +576,7 @@ final class ServerCommands {
 
   /** CONFIG RESETSTAT. */
   void configResetStat(Session session, byte[][] args) {
-    context.totalCommands().set(0);
+    context.totalCommands().reset();
     context.totalConnections().set(0);
     session.reply().ok();
   }
@@ -644,7 +644,7 @@ final class ServerCommands {
       out.append("# Stats\r\n")
           .append("total_connections_received:").append(context.totalConnections().get())
           .append("\r\n")
-          .append("total_commands_processed:").append(context.totalCommands().get())
+          .append("total_commands_processed:").append(context.totalCommands().sum())
           .append("\r\n")
           .append("\r\n");
     }

@@ -2,6 +2,7 @@ package dev.cuckoo.server;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /** What every connection shares: settings, the keyspace, persistence and counters. */
@@ -11,7 +12,7 @@ final class ServerContext {
   private final Keyspace keyspace;
   private final AtomicInteger connectedClients = new AtomicInteger();
   private final AtomicLong totalConnections = new AtomicLong();
-  private final AtomicLong totalCommands = new AtomicLong();
+  private final LongAdder totalCommands = new LongAdder();
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
@@ -53,7 +54,7 @@ final class ServerContext {
     return totalConnections;
   }
 
-  AtomicLong totalCommands() {
+  LongAdder totalCommands() {
     return totalCommands;
   }
 
