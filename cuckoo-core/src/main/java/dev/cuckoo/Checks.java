@@ -18,6 +18,15 @@ final class Checks {
     return value;
   }
 
+  /** Requires 0 < value < 1 (a false-positive rate). */
+  static double requireRate(String name, double value) {
+    if (!(value > 0.0 && value < 1.0)) {
+      throw new IllegalArgumentException(
+          name + ": " + value + " (expected: 0.0 < " + name + " < 1.0)");
+    }
+    return value;
+  }
+
   static <T> T requireNonNull(T value, String name) {
     if (value == null) {
       throw new NullPointerException(name + " must not be null");

@@ -2,7 +2,35 @@ package dev.cuckoo;
 
 /**
  * A cuckoo filter that grows: a chain of filters ("links"); when the newest link is full, a larger
- * one is added. Lookups check every link, so the false-positive rate is the sum of the links'.
+ * one is added. Lookups check every link, so the false-positive rate is at most the sum of the
+ * links'.
+ *
+ * <h2>STANDARD</h2>
+ *
+ * <p>{@link #builder} creates a chain of {@link Scheme#STANDARD} filters whose compound
+ * false-positive rate stays at or below the configured target however far it grows: link {@code
+ * k} is rated for {@code initialCapacity × growthFactor^k} items, and each link gets fingerprints
+ * wide enough for a share of what is left of the target rate (a geometric series, as in scalable
+ * Bloom filters). Wider fingerprints cost space: grown 1000-fold from its initial capacity with
+ * growth factor 2 and a 1% target, the chain uses about 1.4 times the bits per item of a single
+ * filter sized for the final count (see {@code StandardChainTest} for the measurement).
+ *
+ * <pre>{@code
+ * ScalableCuckooFilter<CharSequence> filter = ScalableCuckooFilter.builder(ItemHashers.utf8())
+ *     .initialCapacity(1000)
+ *     .falsePositiveRate(0.01)
+ *     .build();
+ * for (int i = 0; i < 100_000; i++) {
+ *   filter.add("key" + i);       // adds links as it fills
+ * }
+ * filter.mightContain("key42"); // true
+ * }</pre>
+ *
+ * <p>Items are added to the newest link only. A remove takes the item's fingerprint from the
+ * newest link where one is found; if another item added later collides with it there (the
+ * false-positive event, probability at most about the target rate), that item's copy is the one
+ * removed and it can become a false negative. Keep the target rate small when removes are
+ * frequent.
  *
  * <h2>REDISBLOOM</h2>
  *
@@ -46,20 +74,46 @@ public final class ScalableCuckooFilter<T> {
     /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
     FULL,
     /**
-     * A new link was needed but cannot be made: the link limit is reached or its table does not
-     * fit in the heap ("Insufficient memory").
+     * A new link was needed but cannot be made: the link limit is reached, its table does not
+     * fit in the heap or the table limits ("Insufficient memory"), or ({@link Scheme#STANDARD})
+     * its fingerprints would need more than 32 bits.
      */
     NO_MEMORY
   }
 
+  /** Default growth factor of a {@link Scheme#STANDARD} chain. */
+  public static final double DEFAULT_GROWTH_FACTOR = 2.0;
+
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
   private final RedisChain redis;
+  private final StandardChain<T> standard;
 
   private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain redis) {
     this.hasher = hasher;
     this.scheme = Scheme.REDISBLOOM;
     this.redis = redis;
+    this.standard = null;
+  }
+
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> standard) {
+    this.hasher = hasher;
+    this.scheme = Scheme.STANDARD;
+    this.redis = null;
+    this.standard = standard;
+  }
+
+  /**
+   * Returns a builder for a growing {@link Scheme#STANDARD} filter of items hashed by {@code
+   * hasher}.
+   *
+   * @param hasher turns items into 64-bit hashes, e.g. {@link ItemHashers#utf8()}
+   * @param <T> the item type
+   * @return a new builder
+   * @throws NullPointerException if {@code hasher} is null
+   */
+  public static <T> Builder<T> builder(ItemHasher<? super T> hasher) {
+    return new Builder<>(Checks.requireNonNull(hasher, "hasher"));
   }
 
   /**
@@ -99,7 +153,8 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAdd(T item) {
-    return redis.add(hash(item), false);
+    long h = hash(item);
+    return redis != null ? redis.add(h, false) : standard.add(h, false);
   }
 
   /**
@@ -111,7 +166,8 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAddIfAbsent(T item) {
-    return redis.add(hash(item), true);
+    long h = hash(item);
+    return redis != null ? redis.add(h, true) : standard.add(h, true);
   }
 
   /**
@@ -145,7 +201,8 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean mightContain(T item) {
-    return redis.mightContain(hash(item));
+    long h = hash(item);
+    return redis != null ? redis.mightContain(h) : standard.mightContain(h);
   }
 
   /**
@@ -158,20 +215,22 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public long count(T item) {
-    return redis.count(hash(item));
+    long h = hash(item);
+    return redis != null ? redis.count(h) : standard.count(h);
   }
 
   /**
    * Removes one copy of {@code item}'s fingerprint, searching the newest link first ({@code
-   * CF.DEL}); then compacts the chain if more than one link exists and the deletes since the last
-   * compaction exceed 10% of the items.
+   * CF.DEL}); {@link Scheme#REDISBLOOM} then compacts the chain if more than one link exists and
+   * the deletes since the last compaction exceed 10% of the items.
    *
    * @param item an item that was added
    * @return true if a copy was removed
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    return redis.remove(hash(item));
+    long h = hash(item);
+    return redis != null ? redis.remove(h) : standard.remove(h);
   }
 
   /**
@@ -185,20 +244,29 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if an item is null
    */
   public boolean replace(T oldItem, T newItem) {
-    return redis.replace(hash(oldItem), hash(newItem));
+    long oldHash = hash(oldItem);
+    long newHash = hash(newItem);
+    return redis != null ? redis.replace(oldHash, newHash) : standard.replace(oldHash, newHash);
   }
 
   /** Removes every item: the chain shrinks to its first link, emptied, and the counters are 0. */
   public void clear() {
-    redis.clear();
+    if (redis != null) {
+      redis.clear();
+    } else {
+      standard.clear();
+    }
   }
 
   /**
    * Relocates fingerprints from newer links into older ones and frees the newest links that
-   * become empty ({@code CF.COMPACT}); resets {@link #deletedCount()}.
+   * become empty ({@code CF.COMPACT}); resets {@link #deletedCount()}. {@link Scheme#REDISBLOOM}
+   * only.
+   *
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void compact() {
-    redis.compact(true);
+    requireRedis("compact").compact(true);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -211,16 +279,17 @@ public final class ScalableCuckooFilter<T> {
    * @return the number of items
    */
   public long size() {
-    return redis.items();
+    return redis != null ? redis.items() : standard.size();
   }
 
   /**
-   * Returns the number of removes since the last compaction ("Number of items deleted").
+   * Returns the number of removes since the last compaction ("Number of items deleted"); for
+   * {@link Scheme#STANDARD}, since creation or the last {@link #clear()}.
    *
    * @return the delete count
    */
   public long deletedCount() {
-    return redis.deletes();
+    return redis != null ? redis.deletes() : standard.removes();
   }
 
   /**
@@ -229,7 +298,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the link count, at least 1
    */
   public int linkCount() {
-    return redis.linkCount();
+    return redis != null ? redis.linkCount() : standard.linkCount();
   }
 
   /**
@@ -238,7 +307,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the base bucket count
    */
   public long baseBucketCount() {
-    return redis.baseBuckets();
+    return redis != null ? redis.baseBuckets() : standard.links().get(0).bucketCount();
   }
 
   /**
@@ -247,7 +316,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the bucket size
    */
   public int bucketSize() {
-    return redis.bucketSize();
+    return redis != null ? redis.bucketSize() : standard.bucketSize();
   }
 
   /**
@@ -256,17 +325,18 @@ public final class ScalableCuckooFilter<T> {
    * @return the max kicks
    */
   public int maxKicks() {
-    return redis.maxIterations();
+    return redis != null ? redis.maxIterations() : standard.maxKicks();
   }
 
   /**
    * Returns the growth factor of new links ("Expansion rate"): rounded up to a power of two when
-   * created by {@link #redisBloom}, as stored when loaded from a dump header.
+   * created by {@link #redisBloom}, as stored when loaded from a dump header; for {@link
+   * Scheme#STANDARD}, {@link #growthFactor()} rounded down.
    *
    * @return the expansion
    */
   public int expansion() {
-    return redis.expansion();
+    return redis != null ? redis.expansion() : (int) standard.growthFactor();
   }
 
   /**
@@ -288,13 +358,64 @@ public final class ScalableCuckooFilter<T> {
   }
 
   /**
+   * Returns the growth factor: the ratio of a new link's rated capacity to the previous one's
+   * ({@link Scheme#STANDARD}), or {@link #expansion()} ({@link Scheme#REDISBLOOM}).
+   *
+   * @return the growth factor
+   */
+  public double growthFactor() {
+    return redis != null ? redis.expansion() : standard.growthFactor();
+  }
+
+  /**
+   * Returns the sum of the links' rated capacities: the number of items the chain holds before
+   * it grows again ({@link Scheme#REDISBLOOM}: the number of slots).
+   *
+   * @return the capacity of the current links
+   */
+  public long capacity() {
+    if (redis != null) {
+      return (redis.redisSize() - RedisChain.HEADER_SIZE - RedisChain.LINK_SIZE * redis.linkCount());
+    }
+    return standard.capacity();
+  }
+
+  /**
+   * Returns the bound on the false-positive rate once every current link is at capacity: the sum
+   * of the links' rates ({@link Scheme#STANDARD}: at most the target rate, for any number of
+   * links; {@link Scheme#REDISBLOOM}: about {@code 2 × bucketSize / 255} per link).
+   *
+   * @return the compound false-positive bound
+   */
+  public double falsePositiveRateAtCapacity() {
+    if (redis != null) {
+      return redis.linkCount() * Sizing.falsePositiveRate(255, redis.bucketSize(), 1.0);
+    }
+    return standard.falsePositiveRateAtCapacity();
+  }
+
+  /**
+   * Returns the table bits per rated item: every link's slots times its fingerprint width,
+   * divided by {@link #capacity()}.
+   *
+   * @return bits per item at capacity
+   */
+  public double bitsPerItem() {
+    if (redis != null) {
+      return 8.0;
+    }
+    return (double) standard.tableBits() / standard.capacity();
+  }
+
+  /**
    * Returns RedisBloom's computed size ({@code CF.INFO} "Size"): {@code 40 + 16 × links + Σ
    * buckets × bucketSize}.
    *
    * @return the size RedisBloom reports
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public long redisSize() {
-    return redis.redisSize();
+    return requireRedis("redisSize").redisSize();
   }
 
   /**
@@ -302,9 +423,10 @@ public final class ScalableCuckooFilter<T> {
    * filters:1 max_iterations:20 expansion:1"}.
    *
    * @return the debug string
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public String redisDebug() {
-    return redis.debug();
+    return requireRedis("redisDebug").debug();
   }
 
   /**
@@ -313,7 +435,7 @@ public final class ScalableCuckooFilter<T> {
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return redis.sizeInBytes() + 64;
+    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + 64;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -337,9 +459,10 @@ public final class ScalableCuckooFilter<T> {
    * @param iterator 0 to start, then the iterator of the previous chunk
    * @return the chunk and the next iterator
    * @throws IllegalArgumentException if {@code iterator} is negative
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public ScanDumpChunk scanDump(long iterator) {
-    return RedisDump.scan(redis, iterator);
+    return RedisDump.scan(requireRedis("scanDump"), iterator);
   }
 
   /**
@@ -368,14 +491,20 @@ public final class ScalableCuckooFilter<T> {
    * @param data the chunk
    * @throws FilterFormatException if the iterator or the length does not fit
    * @throws NullPointerException if {@code data} is null
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void loadDumpChunk(long iterator, byte[] data) {
-    RedisDump.loadChunk(redis, iterator, data);
+    RedisDump.loadChunk(requireRedis("loadDumpChunk"), iterator, data);
   }
 
   @Override
   public String toString() {
-    return "ScalableCuckooFilter{scheme=" + scheme + ", " + redis.debug() + "}";
+    return "ScalableCuckooFilter{scheme=" + scheme
+        + (redis != null
+            ? ", " + redis.debug()
+            : ", size=" + standard.size() + ", links=" + standard.linkCount()
+                + ", falsePositiveRate=" + standard.falsePositiveRate())
+        + "}";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -384,8 +513,140 @@ public final class ScalableCuckooFilter<T> {
     return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
-  /** Returns the RedisBloom chain (package tests). */
+  private RedisChain requireRedis(String operation) {
+    if (redis == null) {
+      throw new UnsupportedOperationException(operation + " needs the REDISBLOOM scheme");
+    }
+    return redis;
+  }
+
+  /** Returns the RedisBloom chain, or null (package tests). */
   RedisChain redisChain() {
     return redis;
+  }
+
+  /** Returns the STANDARD chain, or null (package tests). */
+  StandardChain<T> standardChain() {
+    return standard;
+  }
+
+  /**
+   * Configures and creates a growing {@link Scheme#STANDARD} filter. {@link #initialCapacity} is
+   * required; everything else has a default.
+   *
+   * @param <T> the item type
+   */
+  public static final class Builder<T> {
+    private final ItemHasher<? super T> hasher;
+    private long initialCapacity = -1;
+    private double growthFactor = DEFAULT_GROWTH_FACTOR;
+    private double falsePositiveRate = CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE;
+    private int bucketSize = CuckooFilter.DEFAULT_BUCKET_SIZE;
+    private int maxKicks = CuckooFilter.DEFAULT_MAX_KICKS;
+    private long seed = CuckooFilter.DEFAULT_SEED;
+
+    private Builder(ItemHasher<? super T> hasher) {
+      this.hasher = hasher;
+    }
+
+    /**
+     * Sets the rated capacity of the first link (required).
+     *
+     * @param initialCapacity 1 to 2^36
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> initialCapacity(long initialCapacity) {
+      Checks.requireRange("initialCapacity", initialCapacity, 1, Sizing.MAX_EXPECTED_ITEMS);
+      this.initialCapacity = initialCapacity;
+      return this;
+    }
+
+    /**
+     * Sets the ratio of each new link's capacity to the previous one's (default 2).
+     *
+     * @param growthFactor 1.1 to 64
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> growthFactor(double growthFactor) {
+      Checks.requireArgument(
+          growthFactor >= 1.1 && growthFactor <= 64,
+          "growthFactor: %s (expected: 1.1 <= growthFactor <= 64)",
+          growthFactor);
+      this.growthFactor = growthFactor;
+      return this;
+    }
+
+    /**
+     * Sets the target false-positive rate of the whole chain, however many links it grows to
+     * (default 0.01).
+     *
+     * @param falsePositiveRate in (0, 1)
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> falsePositiveRate(double falsePositiveRate) {
+      this.falsePositiveRate = Checks.requireRate("falsePositiveRate", falsePositiveRate);
+      return this;
+    }
+
+    /**
+     * Sets the number of slots per bucket (default 4).
+     *
+     * @param bucketSize 2, 4 or 8
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> bucketSize(int bucketSize) {
+      Checks.requireArgument(
+          bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
+          "bucketSize: %s (expected: 2, 4 or 8)",
+          bucketSize);
+      this.bucketSize = bucketSize;
+      return this;
+    }
+
+    /**
+     * Sets the most relocations one insert may make in the newest link (default 500).
+     *
+     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> maxKicks(int maxKicks) {
+      Checks.requireRange("maxKicks", maxKicks, 0, CuckooFilter.MAX_KICKS_LIMIT);
+      this.maxKicks = maxKicks;
+      return this;
+    }
+
+    /**
+     * Sets the seed mixed into every item hash (default 0: the hash is used as it is).
+     *
+     * @param seed any value
+     * @return this builder
+     */
+    public Builder<T> seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /**
+     * Creates the filter with its first link.
+     *
+     * @return a new, empty filter
+     * @throws IllegalStateException if {@link #initialCapacity} was not set
+     * @throws IllegalArgumentException if the target rate needs fingerprints wider than 32 bits
+     * @throws FilterAllocationException if the first link does not fit in the heap
+     */
+    public ScalableCuckooFilter<T> build() {
+      if (initialCapacity < 0) {
+        throw new IllegalStateException("initialCapacity must be set");
+      }
+      return new ScalableCuckooFilter<>(
+          hasher,
+          new StandardChain<>(
+              hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed));
+    }
   }
 }
