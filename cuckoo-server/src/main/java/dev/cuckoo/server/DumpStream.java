@@ -1,6 +1,9 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.ScanDumpChunk;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;

@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.ScalableCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ScalableCuckooFilter;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
