@@ -212,14 +212,14 @@ final class BuildCommand implements Callable<Integer> {
         + Text.count(read)
         + " items had no room; use --expected "
         + suggestion
-        + " or more, or --scalable. Nothing was written.";
+        + " or more. Nothing was written.";
   }
 
   private long countLines() {
     if (ItemInput.isStdin(input)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--expected is required when the input is standard input (or use --scalable)");
+          "--expected is required when the input is standard input");
     }
     return ItemInput.countItems(input);
   }

@@ -192,7 +192,7 @@ class BuildCommandTest {
     assertEquals(1, run.errLines().length, run.err);
     assertTrue(run.err.contains("the filter is full"), run.err);
     assertTrue(run.err.contains("of 20,000 items had no room"), run.err);
-    assertTrue(run.err.contains("--expected 22000 or more, or --scalable"), run.err);
+    assertTrue(run.err.contains("use --expected 22000 or more. Nothing was written."), run.err);
     assertEquals("old contents", Files.readString(output));
     try (var files = Files.list(dir)) {
       assertEquals(2, files.count(), "no temporary file left behind");
