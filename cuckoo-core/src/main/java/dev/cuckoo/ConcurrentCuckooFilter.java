@@ -75,9 +75,10 @@ public final class ConcurrentCuckooFilter<T> {
    * argument is in LockStripes). Accepted, the two buckets it read are the buckets as they were at
    * every instant between the second version load and the first re-check: no write was open on s1
    * or s2 then, so by I the fingerprint of every completed, unremoved x is in what it read. If x's
-   * add completed before the lookup started, its endWrite (a release) precedes the reader's first
-   * version load (an acquire), so the reader cannot see the table from before the add. Hence no
-   * false negative. count is the same read, so it returns the number of copies at that instant:
+   * add completed before the lookup started (its return happens-before the lookup's call, e.g. the
+   * reader learned of it through a volatile variable, a queue or Thread.join), its endWrite (a
+   * release store) happens-before the reader's version load, which therefore reads that version or
+   * a later one: the reader cannot see the table from before the add. Hence no false negative. count is the same read, so it returns the number of copies at that instant:
    * linearizable, as is mightContain.
    *
    * Linearization points: add/addIfAbsent/remove/replace: their write (or, when they fail, any
@@ -251,6 +252,7 @@ public final class ConcurrentCuckooFilter<T> {
     for (int attempt = 1; ; attempt++) {
       long version1 = stripes.readVersion(stripe1);
       long version2 = stripes.readVersion(stripe2);
+      stripes.startRead();
       boolean found = table.contains(bucket1, fingerprint) | table.contains(bucket2, fingerprint);
       if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
         return found;
@@ -297,6 +299,7 @@ public final class ConcurrentCuckooFilter<T> {
     for (int attempt = 1; ; attempt++) {
       long version1 = stripes.readVersion(stripe1);
       long version2 = stripes.readVersion(stripe2);
+      stripes.startRead();
       int count = table.count(bucket1, fingerprint) + table.count(bucket2, fingerprint);
       if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
         return count;

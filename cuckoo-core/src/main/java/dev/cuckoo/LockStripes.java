@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Protocol. A writer holds the stripe's lock, calls {@link #beginWrite} (the version becomes
  * odd), changes the stripe's buckets, then calls {@link #endWrite} (the version becomes even
- * again). A reader calls {@link #readVersion}, reads, and accepts what it read only if {@link
+ * again). A reader calls {@link #readVersion}, then {@link #startRead}, reads, and accepts what it read only if {@link
  * #isUnchanged} confirms that the version was even and has not moved. Writers that need several
  * stripes lock them in ascending stripe order.
  */
@@ -20,12 +20,16 @@ final class LockStripes {
    * reads [1], which also reads the protected data with plain loads):
    *
    *   writer: setOpaque(version, v + 1); releaseFence();  data stores;  setRelease(version, v + 2)
-   *   reader: v = getAcquire(version);    data loads;  acquireFence();  getOpaque(version) == v
+   *   reader: v = getOpaque(version); acquireFence();  data loads;  acquireFence();
+   *           getOpaque(version) == v
    *
    * If a reader's data load observes a store that follows the writer's releaseFence, the release
-   * fence synchronizes with the reader's acquireFence, so the reader's second version load sees
-   * v + 1 or later and the read is discarded. If the reader's first load sees v + 2, the setRelease
-   * / getAcquire pair makes every data store of that write visible. Hence an accepted read saw the
+   * fence synchronizes with the reader's second acquireFence, so the reader's second version load
+   * sees v + 1 or later and the read is discarded. If the reader's first load sees v + 2, the
+   * setRelease and the acquireFence after that load synchronize (fence synchronization, as in
+   * C++ [atomics.fences]), so every data store of that write is visible. One fence after both
+   * stripes' first loads, instead of an acquire load each, halves the compiler barriers on the
+   * lookup path. Hence an accepted read saw the
    * stripe exactly as some writer left it (or as it was initially), and as no write was open on it
    * between the two version loads, as it was at every instant in between. Data loads may tear or be
    * stale when they race; such values are only ever used after validation.
@@ -91,9 +95,17 @@ final class LockStripes {
   // ---------------------------------------------------------------------------------------------
   // Readers
 
-  /** Returns the stripe's version before an optimistic read; odd means a write is open. */
+  /**
+   * Returns the stripe's version before an optimistic read; odd means a write is open. Call
+   * {@link #startRead()} after the version loads and before reading data.
+   */
   long readVersion(int stripe) {
-    return (long) VERSIONS.getAcquire(versions, stripe);
+    return (long) VERSIONS.getOpaque(versions, stripe);
+  }
+
+  /** Orders the version loads before the data loads that follow (an acquire fence). */
+  void startRead() {
+    VarHandle.acquireFence();
   }
 
   /**

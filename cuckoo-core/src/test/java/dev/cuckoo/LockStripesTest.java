@@ -17,6 +17,7 @@ class LockStripesTest {
     LockStripes stripes = new LockStripes(1024, 16);
     long v1 = stripes.readVersion(3);
     long v2 = stripes.readVersion(9);
+    stripes.startRead();
     assertTrue(stripes.isUnchanged(3, v1, 9, v2));
   }
 
