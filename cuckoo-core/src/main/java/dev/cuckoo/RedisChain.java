@@ -109,16 +109,36 @@ final class RedisChain {
    * RedisBloom computes it, or −1 if that exceeds RedisBloom's or this library's link limit.
    */
   long linkBuckets(int k) {
+    return linkBuckets(baseBuckets, bucketSize, expansion, k);
+  }
+
+  static long linkBuckets(long baseBuckets, int bucketSize, int expansion, int k) {
     double growth = Math.pow(expansion, k);
     double buckets = baseBuckets * growth;
     if (!(buckets <= MAX_REDIS_BUCKETS)) {
       return -1;
     }
     long count = baseBuckets * (long) growth;
-    if (count < 1 || count > maxLinkBuckets(bucketSize)) {
+    if (count < 1 || bucketSize < 1 || count > maxLinkBuckets(bucketSize)) {
       return -1;
     }
     return count;
+  }
+
+  /** Returns the payload bytes of {@code links} links, or −1 if one of them is out of limits. */
+  static long payloadBytes(long baseBuckets, int bucketSize, int expansion, int links) {
+    long total = 0;
+    for (int k = 0; k < links; k++) {
+      long buckets = linkBuckets(baseBuckets, bucketSize, expansion, k);
+      if (buckets < 0) {
+        return -1;
+      }
+      total += buckets * bucketSize;
+      if (total < 0) {
+        return -1;
+      }
+    }
+    return total;
   }
 
   /** Returns the largest bucket count of one link with this bucket size. */

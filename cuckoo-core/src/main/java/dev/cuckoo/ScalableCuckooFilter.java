@@ -1,5 +1,9 @@
 package dev.cuckoo;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
 /**
  * A cuckoo filter that grows: a chain of filters ("links"); when the newest link is full, a larger
  * one is added. Lookups check every link, so the false-positive rate is at most the sum of the
@@ -497,6 +501,38 @@ public final class ScalableCuckooFilter<T> {
     RedisDump.loadChunk(requireRedis("loadDumpChunk"), iterator, data);
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Serialization (docs/FORMAT.md, "Chained filters")
+
+  /**
+   * Writes this filter in the versioned binary format of chained filters (a chain header, every
+   * link, a CRC32C) to {@code out}, streaming the tables without copying them; does not close
+   * {@code out}.
+   *
+   * @param out the stream to write to
+   * @throws IOException if {@code out} fails
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    ChainFormat.write(this, out);
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)}, leaving {@code in} just after it.
+   *
+   * @param in the stream to read from
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version,
+   *     written with a different built-in hasher, inconsistent (a link that does not match the
+   *     chain's parameters), or need more memory than the heap has
+   * @throws IOException if {@code in} fails
+   */
+  public static <T> ScalableCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    return ChainFormat.read(in, hasher);
+  }
+
   @Override
   public String toString() {
     return "ScalableCuckooFilter{scheme=" + scheme
@@ -511,6 +547,16 @@ public final class ScalableCuckooFilter<T> {
 
   private long hash(T item) {
     return hasher.hash(Checks.requireNonNull(item, "item"));
+  }
+
+  /** Wraps a chain read back (ChainFormat). */
+  static <T> ScalableCuckooFilter<T> of(ItemHasher<? super T> hasher, RedisChain chain) {
+    return new ScalableCuckooFilter<>(hasher, chain);
+  }
+
+  /** Wraps a chain read back (ChainFormat). */
+  static <T> ScalableCuckooFilter<T> of(ItemHasher<? super T> hasher, StandardChain<T> chain) {
+    return new ScalableCuckooFilter<>(hasher, chain);
   }
 
   private RedisChain requireRedis(String operation) {

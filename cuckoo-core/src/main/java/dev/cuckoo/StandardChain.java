@@ -52,7 +52,10 @@ final class StandardChain<T> {
       double falsePositiveRate,
       int bucketSize,
       int maxKicks,
-      long seed) {
+      long seed,
+      List<CuckooFilter<T>> links,
+      long removes) {
+    // links == null: a new chain of one empty link; otherwise the links read back, in order
     this.hasher = hasher;
     this.initialCapacity = initialCapacity;
     this.growthFactor = growthFactor;
@@ -61,13 +64,53 @@ final class StandardChain<T> {
     this.maxKicks = maxKicks;
     this.seed = seed;
     this.remainingRate = falsePositiveRate;
-    CuckooFilter<T> first = newLink(0);
-    if (first == null) {
-      throw new IllegalArgumentException(
-          "falsePositiveRate: " + falsePositiveRate + " (too small for 32-bit fingerprints)");
+    if (links == null) {
+      CuckooFilter<T> first = newLink(0);
+      if (first == null) {
+        throw new IllegalArgumentException(
+            "falsePositiveRate: " + falsePositiveRate + " (too small for 32-bit fingerprints)");
+      }
+      this.links.add(first);
+      remainingRate -= first.falsePositiveRateAtCapacity();
+      return;
     }
-    links.add(first);
-    remainingRate -= first.falsePositiveRateAtCapacity();
+    for (CuckooFilter<T> link : links) {
+      appendLink(link);
+    }
+    this.removes = removes;
+  }
+
+  /** Creates an empty chain of one link. */
+  StandardChain(
+      ItemHasher<? super T> hasher,
+      long initialCapacity,
+      double growthFactor,
+      double falsePositiveRate,
+      int bucketSize,
+      int maxKicks,
+      long seed) {
+    this(hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed, null, 0);
+  }
+
+  /** Returns the fingerprint width of the next link, or -1 if more than 32 bits are needed. */
+  int nextLinkBits() {
+    try {
+      return Sizing.fingerprintBits(
+          remainingRate * (1 - TIGHTENING), bucketSize, Sizing.designLoad(bucketSize));
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
+  }
+
+  /** Returns the items link {@code k} is sized for: ceil(initialCapacity × growthFactor^k). */
+  long linkItems(int k) {
+    double capacity = Math.ceil(initialCapacity * Math.pow(growthFactor, k));
+    return capacity >= Sizing.MAX_EXPECTED_ITEMS ? Sizing.MAX_EXPECTED_ITEMS : (long) capacity;
+  }
+
+  /** Returns the bucket count of a link sized for {@code items}. */
+  long linkBuckets(long items) {
+    return Sizing.bucketCount(items, bucketSize);
   }
 
   /**
@@ -78,16 +121,12 @@ final class StandardChain<T> {
    * @throws IllegalArgumentException if its capacity is beyond the table limits
    */
   private CuckooFilter<T> newLink(int k) {
-    double allowance = remainingRate * (1 - TIGHTENING);
-    int bits;
-    try {
-      bits = Sizing.fingerprintBits(allowance, bucketSize, Sizing.designLoad(bucketSize));
-    } catch (IllegalArgumentException e) {
+    int bits = nextLinkBits();
+    if (bits < 0) {
       return null;
     }
-    double capacity = Math.ceil(initialCapacity * Math.pow(growthFactor, k));
-    long items = capacity >= Sizing.MAX_EXPECTED_ITEMS ? Sizing.MAX_EXPECTED_ITEMS : (long) capacity;
-    long buckets = Sizing.bucketCount(items, bucketSize);
+    long items = linkItems(k);
+    long buckets = linkBuckets(items);
     HeapBudget.requireAvailable(
         HeapBudget.tableBytes(buckets, bucketSize, bits) + 20L * maxKicks,
         "link " + k + " of " + items + " items");
@@ -102,6 +141,13 @@ final class StandardChain<T> {
     } catch (OutOfMemoryError e) {
       throw new FilterAllocationException(-1, "link " + k + " of " + items + " items: out of heap", e);
     }
+  }
+
+  /** Appends a link read back (its width and size were checked against {@link #nextLinkBits}). */
+  void appendLink(CuckooFilter<T> link) {
+    links.add(link);
+    size += link.size();
+    remainingRate -= link.falsePositiveRateAtCapacity();
   }
 
   /** Adds a link; false if it cannot be made (limits, heap or fingerprint width). */
