@@ -144,7 +144,19 @@ final class BuildCommand implements Callable<Integer> {
       // users do with CF.RESERVE
       size = Math.multiplyExact(size, REDISBLOOM_HEADROOM);
     }
-    CliFilter filter = newFilter(Math.max(1, size));
+    CliFilter filter;
+    try {
+      filter = newFilter(Math.max(1, size));
+    } catch (OutOfMemoryError e) {
+      // the table is one failed allocation: nothing else is half-built
+      throw new CliException(
+          "a filter for "
+              + Text.count(size)
+              + " items needs more memory than this JVM's heap ("
+              + Text.bytes(Runtime.getRuntime().maxMemory())
+              + "); raise it with CUCKOO_JAVA_OPTS=-Xmx..., or lower --expected",
+          e);
+    }
     PrintWriter out = spec.commandLine().getOut();
     long start = System.nanoTime();
     long read = 0;
@@ -218,8 +230,7 @@ final class BuildCommand implements Callable<Integer> {
   private long countLines() {
     if (ItemInput.isStdin(input)) {
       throw new ParameterException(
-          spec.commandLine(),
-          "--expected is required when the input is standard input");
+          spec.commandLine(), "--expected is required when the input is standard input");
     }
     return ItemInput.countItems(input);
   }

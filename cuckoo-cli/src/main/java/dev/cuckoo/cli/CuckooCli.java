@@ -90,7 +90,17 @@ public final class CuckooCli implements Callable<Integer> {
    * @param args the arguments
    */
   public static void main(String[] args) {
-    System.exit(commandLine(new CuckooCli()).execute(args));
+    int exitCode;
+    try {
+      exitCode = commandLine(new CuckooCli()).execute(args);
+    } catch (OutOfMemoryError e) {
+      System.err.println(
+          "cuckoo: out of memory (heap "
+              + Text.bytes(Runtime.getRuntime().maxMemory())
+              + "); raise it with CUCKOO_JAVA_OPTS=-Xmx...");
+      exitCode = ExitCode.ERROR;
+    }
+    System.exit(exitCode);
   }
 
   /**

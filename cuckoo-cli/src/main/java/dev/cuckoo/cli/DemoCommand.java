@@ -37,6 +37,7 @@ final class DemoCommand implements Callable<Integer> {
   private static final long MAX_ITEMS = 50_000_000;
   private static final int TIMED_PASSES = 3;
   private static final double Z95 = 1.96;
+  private static final long DEMO_BYTES_PER_ITEM = 450;
 
   @Spec private CommandSpec spec;
 
@@ -75,6 +76,18 @@ final class DemoCommand implements Callable<Integer> {
     if (!(fpp > 0 && fpp < 1)) {
       throw new ParameterException(
           spec.commandLine(), "--fpp: " + fpp + " (expected: 0 < fpp < 1)");
+    }
+    // two arrays of about 150-byte URL strings, and the HashSet's own copies: ~450 bytes/item
+    long needed = items * DEMO_BYTES_PER_ITEM;
+    if (needed > HeapMeter.headroom()) {
+      throw new CliException(
+          "--items "
+              + items
+              + " needs about "
+              + Text.bytes(needed)
+              + " of heap, more than this JVM has ("
+              + Text.bytes(HeapMeter.headroom())
+              + " free); raise it with CUCKOO_JAVA_OPTS=-Xmx... or use fewer --items");
     }
     PrintWriter out = spec.commandLine().getOut();
     int n = (int) items;

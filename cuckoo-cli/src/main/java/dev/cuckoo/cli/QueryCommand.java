@@ -78,11 +78,12 @@ final class QueryCommand implements Callable<Integer> {
     CliFilter filter = FilterFile.read(filterFile);
     PrintWriter out = spec.commandLine().getOut();
     boolean allMaybe = true;
-    for (int i = 0; i < arguments.size(); i++) {
-      allMaybe &= report(out, filter.mightContain(arguments.get(i)), items.get(i));
-    }
-    if (input != null) {
-      try (ItemInput lines = ItemInput.open(input, cli.stdin(), format)) {
+    // open the input before printing anything, so a missing file fails cleanly
+    try (ItemInput lines = input == null ? null : ItemInput.open(input, cli.stdin(), format)) {
+      for (int i = 0; i < arguments.size(); i++) {
+        allMaybe &= report(out, filter.mightContain(arguments.get(i)), items.get(i));
+      }
+      if (lines != null) {
         for (byte[] item = lines.next(); item != null; item = lines.next()) {
           String text = new String(lines.lastLine(), StandardCharsets.UTF_8);
           allMaybe &= report(out, filter.mightContain(item), text);

@@ -299,6 +299,25 @@ class BuildCommandTest {
   }
 
   @Test
+  void build_expectedTooLargeForTheHeap_exit2WithAdvice() throws IOException {
+    Path input = file("one.txt", List.of("a"));
+    // 10^10 items need about 17 GB of table: far beyond the test JVM's heap
+    CliRun run =
+        CliRun.run(
+            "build",
+            "--input",
+            input.toString(),
+            "--output",
+            path("o"),
+            "--expected",
+            "10000000000");
+    assertEquals(ExitCode.ERROR, run.exitCode, run.toString());
+    assertEquals(1, run.errLines().length, run.err);
+    assertTrue(run.err.contains("needs more memory than this JVM's heap"), run.err);
+    assertFalse(Files.exists(dir.resolve("o")));
+  }
+
+  @Test
   void build_emptyInput_writesEmptyFilter() throws IOException {
     Path input = file("empty.txt", List.of());
     CliRun run = CliRun.run("build", "--input", input.toString(), "--output", path("e"));

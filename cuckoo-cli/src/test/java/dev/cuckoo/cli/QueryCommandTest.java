@@ -102,6 +102,16 @@ class QueryCommandTest {
   }
 
   @Test
+  void query_missingInputFile_exit2BeforePrintingAnything() {
+    CliRun run =
+        CliRun.run(
+            "query", "--filter", filter.toString(), "q1", "--input", dir.resolve("x").toString());
+    assertEquals(ExitCode.ERROR, run.exitCode);
+    assertEquals("", run.out);
+    assertTrue(run.err.contains("no such file"), run.err);
+  }
+
+  @Test
   void query_noItems_usageError() {
     CliRun run = CliRun.run("query", "--filter", filter.toString());
     assertEquals(ExitCode.ERROR, run.exitCode);
