@@ -385,6 +385,34 @@ class CfCommandsTest {
   }
 
   @Test
+  void scanDump_huge64MiCapacity_fourChunksOf16MiBRoundTrip() throws IOException {
+    assertEquals(OK, call("CF.RESERVE", "big", 64L * 1024 * 1024, "BUCKETSIZE", "1"));
+    for (int i = 0; i < 1000; i++) {
+      client.send("CF.ADD", "big", "h" + i);
+    }
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(1L, client.read());
+    }
+    long iterator = 0;
+    List<Integer> lengths = new java.util.ArrayList<>();
+    while (true) {
+      List<?> chunk = (List<?>) call("CF.SCANDUMP", "big", iterator);
+      iterator = (Long) chunk.get(0);
+      if (iterator == 0) {
+        break;
+      }
+      lengths.add(((byte[]) chunk.get(1)).length);
+      assertEquals(OK, call("CF.LOADCHUNK", "copy", iterator, chunk.get(1)));
+    }
+    int mib16 = 16 * 1024 * 1024;
+    assertEquals(List.of(38, mib16, mib16, mib16, mib16), lengths);
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(1L, call("CF.EXISTS", "copy", "h" + i));
+    }
+    assertEquals(call("CF.INFO", "big"), call("CF.INFO", "copy"));
+  }
+
+  @Test
   void scanDump_errors_matchRedisBloom() throws IOException {
     assertEquals(err(arity("cf.scandump")), call("CF.SCANDUMP", "cf"));
     assertEquals(err("Invalid position"), call("CF.SCANDUMP", "cf", "str"));

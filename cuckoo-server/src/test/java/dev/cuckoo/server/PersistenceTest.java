@@ -136,6 +136,26 @@ class PersistenceTest {
   }
 
   @Test
+  void numDeletes_afterDelAndRestart_debugUnchanged() throws Exception {
+    CuckooServer server = CuckooServer.start(persistent().build());
+    String debug;
+    try (RespClient client = new RespClient(server.port())) {
+      client.call("CF.RESERVE", "d", "1000");
+      for (int i = 0; i < 10; i++) {
+        client.call("CF.ADD", "d", "x" + i);
+      }
+      assertEquals(1L, client.call("CF.DEL", "d", "x3"));
+      debug = RespClient.text(client.call("CF.DEBUG", "d"));
+      assertTrue(debug.contains("items:9 deletes:1"), debug);
+    }
+    server.close();
+    try (CuckooServer restarted = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(restarted.port())) {
+      assertEquals(debug, RespClient.text(client.call("CF.DEBUG", "d")));
+    }
+  }
+
+  @Test
   void bgsave_inBackground_snapshotWrittenAndLogEmptied() throws Exception {
     CuckooServer server = CuckooServer.start(persistent().build());
     try (RespClient client = new RespClient(server.port())) {
