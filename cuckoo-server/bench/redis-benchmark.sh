@@ -1,70 +1,75 @@
 #!/usr/bin/env bash
 # Throughput of cuckoo-server's CF.ADD / CF.EXISTS next to a stock redis-server's SET / GET,
-# measured with redis-benchmark in the same run on the same machine (loopback only).
+# measured with redis-benchmark in the same run on the same machine (loopback only). The three
+# servers run side by side (idle ones cost nothing) and the benchmarks are interleaved over
+# several rounds, so load from other processes hits all of them alike; the table shows medians.
 # Needs: redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools),
-# and the shaded jar: mvn -pl cuckoo-server -am package -DskipTests
-# Usage: cuckoo-server/bench/redis-benchmark.sh [requests-per-test] > table.md
+# python3, and the shaded jar: mvn -pl cuckoo-server -am package -DskipTests
+# Usage: cuckoo-server/bench/redis-benchmark.sh [requests-per-run] [rounds] > table.md
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-1000000}
+ROUNDS=${2:-3}
 CLIENTS=50
 JAR=cuckoo-server/target/cuckoo-server.jar
 WORK=$(mktemp -d)
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+await_ping() { for _ in $(seq 200); do redis-cli -p "$1" ping > /dev/null 2>&1 && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 
-start_cuckoo() { # $1 = extra options
-  CUCKOO_PORT=$(free_port)
-  java -Xmx2g -XX:+UseParallelGC -jar "$JAR" --port "$CUCKOO_PORT" --dir "$WORK/data" $1 \
-    > "$WORK/cuckoo.log" 2>&1 &
-  CUCKOO_PID=$!
-  for _ in $(seq 100); do redis-cli -p "$CUCKOO_PORT" ping > /dev/null 2>&1 && return; sleep 0.1; done
-  echo "cuckoo-server did not start" >&2; cat "$WORK/cuckoo.log" >&2; exit 1
-}
-stop_cuckoo() { redis-cli -p "$CUCKOO_PORT" shutdown nosave > /dev/null 2>&1 || true; wait "$CUCKOO_PID" || true; rm -rf "$WORK/data"; }
+REDIS=$(free_port)
+redis-server --port "$REDIS" --bind 127.0.0.1 --save "" --appendonly no > "$WORK/redis.log" 2>&1 &
+PIDS+=($!)
+NOLOG=$(free_port)
+java -Xmx3g -jar "$JAR" --port "$NOLOG" --dir "$WORK/a" --appendonly no > "$WORK/a.log" 2>&1 &
+PIDS+=($!)
+LOG=$(free_port)
+java -Xmx3g -jar "$JAR" --port "$LOG" --dir "$WORK/b" --appendonly yes --appendfsync everysec \
+  > "$WORK/b.log" 2>&1 &
+PIDS+=($!)
+for port in "$REDIS" "$NOLOG" "$LOG"; do await_ping "$port"; done
+for port in "$NOLOG" "$LOG"; do
+  redis-cli -p "$port" CF.RESERVE cf 100000000 > /dev/null
+  redis-cli -p "$port" CF.RESERVE warm 10000000 > /dev/null
+done
 
-REDIS_PORT=$(free_port)
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
-  > "$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-trap 'kill "$REDIS_PID" 2>/dev/null || true; kill "${CUCKOO_PID:-0}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping > /dev/null 2>&1 && break; sleep 0.1; done
-
-# prints requests per second of one redis-benchmark run
-rps() { # $1 port, $2 pipeline, rest = command
+rps() { # port pipeline command... -> requests per second
   local port=$1 pipeline=$2; shift 2
   redis-benchmark -p "$port" -c "$CLIENTS" -n "$N" -P "$pipeline" -r 1000000 --csv "$@" \
     | tail -1 | cut -d, -f2 | tr -d '"'
 }
+# JIT warm-up of both cuckoo servers
+for port in "$NOLOG" "$LOG"; do
+  rps "$port" 16 CF.ADD warm __rand_int__ > /dev/null
+  rps "$port" 16 CF.EXISTS warm __rand_int__ > /dev/null
+done
 
 declare -A R
-for p in 1 16; do
-  R[redis_set_$p]=$(rps "$REDIS_PORT" $p SET key:__rand_int__ v)
-  R[redis_get_$p]=$(rps "$REDIS_PORT" $p GET key:__rand_int__)
-done
-
-for mode in "--appendonly no" "--appendonly yes --appendfsync everysec"; do
-  start_cuckoo "$mode"
-  redis-cli -p "$CUCKOO_PORT" CF.RESERVE cf 100000000 > /dev/null
-  redis-cli -p "$CUCKOO_PORT" CF.RESERVE warm 10000000 > /dev/null
-  # warm-up: let the JIT compile the hot paths
-  rps "$CUCKOO_PORT" 16 CF.ADD warm __rand_int__ > /dev/null
-  rps "$CUCKOO_PORT" 16 CF.EXISTS warm __rand_int__ > /dev/null
-  key=${mode//[^a-z]/}
+for round in $(seq "$ROUNDS"); do
   for p in 1 16; do
-    R[${key}_add_$p]=$(rps "$CUCKOO_PORT" $p CF.ADD cf __rand_int__)
-    R[${key}_exists_$p]=$(rps "$CUCKOO_PORT" $p CF.EXISTS cf __rand_int__)
+    R[set_$p]+=" $(rps "$REDIS" $p SET key:__rand_int__ v)"
+    R[add_no_$p]+=" $(rps "$NOLOG" $p CF.ADD cf __rand_int__)"
+    R[add_log_$p]+=" $(rps "$LOG" $p CF.ADD cf __rand_int__)"
+    R[get_$p]+=" $(rps "$REDIS" $p GET key:__rand_int__)"
+    R[exists_no_$p]+=" $(rps "$NOLOG" $p CF.EXISTS cf __rand_int__)"
+    R[exists_log_$p]+=" $(rps "$LOG" $p CF.EXISTS cf __rand_int__)"
   done
-  stop_cuckoo
 done
 
-ratio() { python3 -c "print(f'{float($1)/float($2):.2f}')"; }
-echo "| command (server) | pipeline 1 (req/s) | pipeline 16 (req/s) | ratio to Redis at P=16 |"
+median() { python3 -c "import statistics,sys; print(round(statistics.median(map(float, sys.argv[1:]))))" $1; }
+ratio() { python3 -c "import statistics,sys; a=statistics.median(map(float,'$1'.split())); b=statistics.median(map(float,'$2'.split())); print(f'{a/b:.2f}')"; }
+row() { # label key reference-key
+  echo "| $1 | $(median "${R[${2}_1]}") | $(median "${R[${2}_16]}") | $(ratio "${R[${2}_16]}" "${R[${3}_16]}") |"
+}
+echo "| command (server) | pipeline 1 (req/s) | pipeline 16 (req/s) | P=16 ratio to Redis |"
 echo "|---|---:|---:|---:|"
-echo "| SET (redis-server) | ${R[redis_set_1]} | ${R[redis_set_16]} | 1.00 |"
-echo "| GET (redis-server) | ${R[redis_get_1]} | ${R[redis_get_16]} | 1.00 |"
-for key in appendonlyno appendonlyyesappendfsynceverysec; do
-  label="cuckoo-server, ${key/appendonlyyesappendfsynceverysec/appendonly yes, fsync everysec}"
-  label=${label/appendonlyno/appendonly no}
-  echo "| CF.ADD ($label) | ${R[${key}_add_1]} | ${R[${key}_add_16]} | $(ratio "${R[${key}_add_16]}" "${R[redis_set_16]}") vs SET |"
-  echo "| CF.EXISTS ($label) | ${R[${key}_exists_1]} | ${R[${key}_exists_16]} | $(ratio "${R[${key}_exists_16]}" "${R[redis_get_16]}") vs GET |"
-done
+row "SET (redis-server, no persistence)" set set
+row "GET (redis-server, no persistence)" get get
+row "CF.ADD (cuckoo-server, appendonly no) vs SET" add_no set
+row "CF.ADD (cuckoo-server, appendonly yes, everysec) vs SET" add_log set
+row "CF.EXISTS (cuckoo-server, appendonly no) vs GET" exists_no get
+row "CF.EXISTS (cuckoo-server, appendonly yes, everysec) vs GET" exists_log get
+echo
+echo "Each cell: median of $ROUNDS interleaved runs of $N requests, $CLIENTS clients, keys/items"
+echo "drawn from 10^6 random values (-r 1000000); raw runs: $(for k in "${!R[@]}"; do printf '%s=[%s] ' "$k" "${R[$k]# }"; done)"
