@@ -143,8 +143,11 @@ final class ChainFormat {
     } catch (FilterFormatException e) {
       throw new FilterFormatException(e.field(), chainOffset(e.field()), e.getMessage(), e);
     }
-    for (RedisLink link : chain.links()) {
+    for (int i = 0; i < chain.linkCount(); i++) {
+      RedisLink link = chain.links().get(i);
       input.readPayload(link.table, "payload");
+      link.recount();
+      chain.occupancyChanged(i);
     }
     return ScalableCuckooFilter.of(hasher, chain);
   }

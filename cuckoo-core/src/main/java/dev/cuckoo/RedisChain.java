@@ -59,8 +59,10 @@ final class RedisChain {
   private final int maxIterations;
   private final int expansion;
   private final ArrayList<RedisLink> links = new ArrayList<>();
-  /** Byte offset of link i in the concatenation of all links' payloads; one more entry than links. */
+  /** Byte offset of link i in the concatenation of all links' payloads, i <= links (room beyond). */
   private long[] starts = new long[] {0};
+  /** Bit i set iff link i has an empty slot: inserts jump over full links (same result, O(1)). */
+  private final java.util.BitSet hasRoom = new java.util.BitSet();
   private long items;
   private long deletes;
 
@@ -167,18 +169,39 @@ final class RedisChain {
     }
     HeapBudget.requireAvailable(total, count + " link(s) of " + bucketSize + "-slot buckets");
     links.ensureCapacity(first + count);
-    long[] newStarts = java.util.Arrays.copyOf(starts, first + count + 1);
+    long[] newStarts = starts;
+    if (newStarts.length < first + count + 1) {
+      newStarts = java.util.Arrays.copyOf(starts, Math.max(first + count + 1, 2 * starts.length));
+    }
     for (int i = 0; i < count; i++) {
       RedisLink link = new RedisLink(HeapBudget.allocate(sizes[i], bucketSize, 8, "link " + (first + i)));
       links.add(link);
+      hasRoom.set(first + i);
       newStarts[first + i + 1] = newStarts[first + i] + link.bytes();
     }
     starts = newStarts;
   }
 
+  /** Fails if the room index disagrees with the links (tests). */
+  void checkRoomIndex() {
+    for (int i = 0; i < links.size(); i++) {
+      if (hasRoom.get(i) == links.get(i).isFull()) {
+        throw new IllegalStateException("room index of link " + i);
+      }
+    }
+    if (hasRoom.length() > links.size()) {
+      throw new IllegalStateException("room index beyond the last link");
+    }
+  }
+
+  /** Records that the occupancy of link {@code index} changed. */
+  void occupancyChanged(int index) {
+    hasRoom.set(index, !links.get(index).isFull());
+  }
+
   private void removeLastLink() {
+    hasRoom.clear(links.size() - 1);
     links.remove(links.size() - 1);
-    starts = java.util.Arrays.copyOf(starts, links.size() + 1);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -202,14 +225,19 @@ final class RedisChain {
     long fp = fingerprint(h);
     long h2 = alternate(h, fp);
     while (true) {
-      for (int i = links.size() - 1; i >= 0; i--) {
+      for (int i = hasRoom.previousSetBit(links.size() - 1); i >= 0; i = hasRoom.previousSetBit(i - 1)) {
         RedisLink link = links.get(i);
         if (link.table.insert(link.index(h), fp) || link.table.insert(link.index(h2), fp)) {
+          link.occupied++;
+          occupancyChanged(i);
           items++;
           return ScalableCuckooFilter.AddResult.ADDED;
         }
       }
-      if (kick(links.get(links.size() - 1), h, fp)) {
+      RedisLink newest = links.get(links.size() - 1);
+      if (kick(newest, h, fp)) {
+        newest.occupied++;
+        occupancyChanged(links.size() - 1);
         items++;
         return ScalableCuckooFilter.AddResult.ADDED;
       }
@@ -259,6 +287,11 @@ final class RedisChain {
       table.set(bucket, victim, current);
       current = evicted;
     }
+    if (!link.isPowerOfTwo()) {
+      // as in RedisBloom, retracing by (i XOR fp·c) mod n is not exact here: slots may change
+      link.recount();
+      occupancyChanged(links.size() - 1);
+    }
     return false;
   }
 
@@ -293,6 +326,7 @@ final class RedisChain {
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       if (clearFirst(link, link.index(h), fp) || clearFirst(link, link.index(h2), fp)) {
+        occupancyChanged(i);
         items--;
         deletes++;
         if (links.size() > 1 && unsignedToDouble(deletes) > unsignedToDouble(items) * 0.10) {
@@ -310,6 +344,7 @@ final class RedisChain {
       return false;
     }
     link.table.set(bucket, slot, 0);
+    link.occupied--;
     return true;
   }
 
@@ -331,11 +366,15 @@ final class RedisChain {
       }
       if (slot >= 0) {
         link.table.set(bucket, slot, 0);
+        link.occupied--;
+        occupancyChanged(i);
         items--;
         if (add(newHash, false) == ScalableCuckooFilter.AddResult.ADDED) {
           return true;
         }
         link.table.set(bucket, slot, fp);
+        link.occupied++;
+        occupancyChanged(i);
         items++;
         return false;
       }
@@ -366,11 +405,13 @@ final class RedisChain {
         }
         if (relocate(fp, bucket, k)) {
           table.set(bucket, slot, 0);
+          link.occupied--;
         } else {
           allMoved = false;
         }
       }
     }
+    occupancyChanged(k);
     if (allMoved && k == links.size() - 1) {
       removeLastLink();
     }
@@ -382,6 +423,8 @@ final class RedisChain {
     for (int k = 0; k < below; k++) {
       RedisLink link = links.get(k);
       if (link.table.insert(link.index(bucket), fp) || link.table.insert(link.index(other), fp)) {
+        link.occupied++;
+        occupancyChanged(k);
         return true;
       }
     }
@@ -394,6 +437,8 @@ final class RedisChain {
       removeLastLink();
     }
     links.get(0).table.clear();
+    links.get(0).occupied = 0;
+    occupancyChanged(0);
     items = 0;
     deletes = 0;
   }

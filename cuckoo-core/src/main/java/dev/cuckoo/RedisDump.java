@@ -173,6 +173,24 @@ final class RedisDump {
           "length " + length + " at offset " + offset + " crosses the end of link " + index
               + " at " + chain.linkStart(index + 1));
     }
+    link.occupied -= nonZero(link, from, data.length);
     link.table.writePayload(from, data, 0, data.length);
+    link.occupied += nonZero(link, from, data.length);
+    chain.occupancyChanged(index);
+  }
+
+  /** Returns the number of non-zero bytes (occupied 8-bit slots) in a range of a link. */
+  private static long nonZero(RedisLink link, long from, int length) {
+    byte[] buffer = new byte[Math.min(length, 1 << 16)];
+    long count = 0;
+    for (int done = 0; done < length; ) {
+      int n = Math.min(buffer.length, length - done);
+      link.table.readPayload(from + done, buffer, 0, n);
+      for (int i = 0; i < n; i++) {
+        count += buffer[i] != 0 ? 1 : 0;
+      }
+      done += n;
+    }
+    return count;
   }
 }

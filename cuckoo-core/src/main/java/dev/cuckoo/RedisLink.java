@@ -9,13 +9,36 @@ package dev.cuckoo;
 final class RedisLink {
   final BucketTable table;
   final long bucketCount;
+  /** bucketCount × bucketSize. */
+  final long slots;
   /** bucketCount − 1 if bucketCount is a power of two, otherwise −1. */
   private final long mask;
+  /**
+   * Non-empty slots, kept by every operation of the chain, so that inserts can pass over full
+   * links: their buckets have no empty slot, so skipping them changes nothing.
+   */
+  long occupied;
 
   RedisLink(BucketTable table) {
     this.table = table;
     this.bucketCount = table.bucketCount();
+    this.slots = bucketCount * table.bucketSize();
     this.mask = Long.bitCount(bucketCount) == 1 ? bucketCount - 1 : -1;
+  }
+
+  /** Returns true if the bucket count is a power of two, so that retracing a kick is exact. */
+  boolean isPowerOfTwo() {
+    return mask >= 0;
+  }
+
+  /** Returns true if no slot is empty. */
+  boolean isFull() {
+    return occupied == slots;
+  }
+
+  /** Recounts the non-empty slots (after the payload was written directly). */
+  void recount() {
+    occupied = FilterFormat.countOccupied(table);
   }
 
   /** Returns {@code h mod bucketCount}, h taken as unsigned. */

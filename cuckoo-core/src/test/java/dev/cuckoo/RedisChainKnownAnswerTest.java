@@ -307,6 +307,32 @@ class RedisChainKnownAnswerTest {
     assertEquals(added, filter.size());
   }
 
+  /**
+   * RedisBloom's test_counter_overflow_with_large_number_of_items: RESERVE cf 2 BUCKETSIZE 1
+   * EXPANSION 1 and 140000 inserts reach the 65535-link cap after 131070 items; the rest fail
+   * without an error. Inserts pass over full links, so this takes well under a second.
+   */
+  @Test
+  void tryAdd_140000ItemsIntoTwoSlotLinks_stopsAt65535Links() {
+    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(2, 1, 20, 1);
+    int added = 0;
+    int noMemory = 0;
+    for (int i = 0; i < 140_000; i++) {
+      AddResult result = filter.tryAdd(bytes(Integer.toString(i)));
+      if (result == AddResult.ADDED) {
+        added++;
+      } else {
+        assertEquals(AddResult.NO_MEMORY, result);
+        noMemory++;
+      }
+    }
+    assertEquals(131_070, added);
+    assertEquals(140_000 - 131_070, noMemory);
+    assertEquals(65535, filter.linkCount());
+    assertEquals(131_070, filter.size());
+    filter.redisChain().checkRoomIndex();
+  }
+
   static byte[] hex(String hex) {
     byte[] out = new byte[hex.length() / 2];
     for (int i = 0; i < out.length; i++) {

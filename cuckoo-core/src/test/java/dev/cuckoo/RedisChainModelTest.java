@@ -121,5 +121,9 @@ class RedisChainModelTest {
     }
     assertEquals(total, filter.size());
     assertEquals(total, RedisChainKnownAnswerTest.occupiedSlots(filter), "slots in use");
+    for (RedisLink link : filter.redisChain().links()) {
+      assertEquals(FilterFormat.countOccupied(link.table), link.occupied, "a link's occupied count");
+    }
+    filter.redisChain().checkRoomIndex();
   }
 }
