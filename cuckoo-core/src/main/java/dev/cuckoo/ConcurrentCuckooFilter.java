@@ -111,6 +111,7 @@ public final class ConcurrentCuckooFilter<T> {
 
   private final CuckooFilter<T> hashing;
   private final BucketTable table;
+  private final boolean swar;
   private final LockStripes stripes;
   private final int maxSearchNodes;
   private final AtomicLong size = new AtomicLong();
@@ -120,6 +121,7 @@ public final class ConcurrentCuckooFilter<T> {
   private ConcurrentCuckooFilter(CuckooFilter<T> hashing, int stripeCount) {
     this.hashing = hashing;
     this.table = hashing.table();
+    this.swar = table.isSwar();
     this.stripes = new LockStripes(hashing.bucketCount(), stripeCount);
     this.maxSearchNodes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * hashing.maxKicks());
     this.paths = ThreadLocal.withInitial(() -> new RelocationPath(maxSearchNodes));
@@ -249,6 +251,26 @@ public final class ConcurrentCuckooFilter<T> {
     long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
     int stripe1 = stripes.stripeOf(bucket1);
     int stripe2 = stripes.stripeOf(bucket2);
+    if (!swar) {
+      return mightContainSlots(bucket1, stripe1, bucket2, stripe2, fingerprint);
+    }
+    for (int attempt = 1; ; attempt++) {
+      long version1 = stripes.readVersion(stripe1);
+      long version2 = stripes.readVersion(stripe2);
+      stripes.startRead();
+      // only the two loads inside the validated window; the lane test runs on validated words
+      long word1 = table.bucketWord(bucket1);
+      long word2 = table.bucketWord(bucket2);
+      if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
+        return (table.matchingLanes(word1, fingerprint) | table.matchingLanes(word2, fingerprint))
+            != 0;
+      }
+      backOff(attempt);
+    }
+  }
+
+  private boolean mightContainSlots(
+      long bucket1, int stripe1, long bucket2, int stripe2, long fingerprint) {
     for (int attempt = 1; ; attempt++) {
       long version1 = stripes.readVersion(stripe1);
       long version2 = stripes.readVersion(stripe2);
