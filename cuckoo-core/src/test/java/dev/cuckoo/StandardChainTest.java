@@ -176,6 +176,39 @@ class StandardChainTest {
   }
 
   @Test
+  void remove_itemsOfTheOldestLink_removedAndOthersKept() {
+    ScalableCuckooFilter<Long> filter =
+        ScalableCuckooFilter.builder(ItemHashers.longs())
+            .initialCapacity(1000)
+            .falsePositiveRate(1e-5)
+            .build();
+    long first = filter.standardChain().links().get(0).capacity();
+    for (long i = 0; i < 10_000; i++) {
+      assertTrue(filter.add(i));
+    }
+    assertTrue(filter.linkCount() >= 3);
+    for (long i = 0; i < first; i++) {
+      assertTrue(filter.remove(i), "remove " + i);
+    }
+    assertEquals(0, filter.standardChain().links().get(0).size(), "the first link's items were removed from it");
+    assertEquals(10_000 - first, filter.size());
+    for (long i = first; i < 10_000; i++) {
+      assertTrue(filter.mightContain(i));
+    }
+  }
+
+  @Test
+  void sizeInBytes_largeRedisBloomChain_withinFewPercentOfRedisSize() {
+    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1 << 20, 2, 20, 2);
+    for (int i = 0; i < 3_000_000; i++) {
+      filter.add(RedisChainKnownAnswerTest.bytes(Integer.toString(i)));
+    }
+    assertTrue(filter.linkCount() >= 2);
+    double ratio = (double) filter.sizeInBytes() / filter.redisSize();
+    assertTrue(ratio >= 1.0 && ratio <= 1.02, "ratio " + ratio);
+  }
+
+  @Test
   void clear_grownChain_backToOneEmptyLink() {
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(100).build();
