@@ -34,8 +34,15 @@ import picocli.CommandLine.Spec;
     },
     footerHeading = "%nExamples:%n",
     footer = {
-      "  cuckoo demo              1,000,000 URLs: memory, false positives, speed",
-      "  cuckoo help demo         the options of one command",
+      "  cuckoo demo                 1,000,000 URLs: memory, false positives, speed",
+      "  cuckoo build --input urls.txt --output urls.cuckoo",
+      "  cuckoo query --filter urls.cuckoo https://example.com/",
+      "  cuckoo info urls.cuckoo",
+      "  cuckoo build --input ids.txt --scheme redisbloom --output ids.cuckoo",
+      "  cuckoo export --key ids ids.cuckoo | redis-cli --pipe",
+      "  cuckoo import --key ids --from 127.0.0.1:6379 --output ids.cuckoo",
+      "  cuckoo serve --port 6379",
+      "  cuckoo help build           the options of one command",
       "",
       "Exit codes: 0 success, 1 'query' found an absent item, 2 usage or input error."
     })
