@@ -82,6 +82,18 @@ class ConcurrentCuckooFilterTest {
   }
 
   @Test
+  void javadocExample_runsAsDocumented() throws InterruptedException {
+    ConcurrentCuckooFilter<CharSequence> filter = ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+        .expectedItems(1_000_000)
+        .falsePositiveRate(0.001)
+        .build();
+    Thread writer = new Thread(() -> filter.add("https://example.com/"));
+    writer.start();
+    writer.join();
+    assertTrue(filter.mightContain("https://example.com/"));
+  }
+
+  @Test
   void add_thenLookups_itemFoundAndCounted() {
     ConcurrentCuckooFilter<CharSequence> f =
         ConcurrentCuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).build();
