@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHashers;
 import dev.cuckoo.ScalableCuckooFilter;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -23,13 +24,18 @@ import java.util.zip.CRC32C;
 /**
  * The snapshot file: every key with its filter in the core serialized form.
  *
- * <p>Layout (little-endian): magic {@code CKOOSNP1}, u64 generation, u64 key count, u32 CRC32C of
+ * <p>Layout (little-endian): magic {@code CKOOSNP2}, u64 generation, u64 key count, u32 CRC32C of
  * those 24 bytes; then per key: u32 key length, key bytes, u64 filter length, the filter as
- * {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key and filter bytes. Written to a
- * temporary file, forced to disk and renamed over the old snapshot.
+ * {@code ScalableCuckooFilter.writeTo} wrote it (the chain format: every link's slots, whatever
+ * the item count says), u32 CRC32C of key and filter bytes. Written to a temporary file, forced to
+ * disk and renamed over the old snapshot.
+ *
+ * <p>Version 1 (magic {@code CKOOSNP1}) is still read: the same layout with each filter stored as
+ * its {@link DumpStream}.
  */
 final class SnapshotFile {
-  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
+  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
+  private static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
   private static final int HEADER_BYTES = 28;
 
   /** What a snapshot held. */
@@ -94,7 +100,7 @@ final class SnapshotFile {
             flush();
           }
         }) {
-      DumpStream.write(filter, out);
+      filter.writeTo(out);
     }
     long blobLength = counter.count();
     ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -128,7 +134,8 @@ final class SnapshotFile {
       ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
       byte[] magic = new byte[8];
       h.get(magic);
-      if (!Arrays.equals(magic, MAGIC)) {
+      boolean v1 = Arrays.equals(magic, MAGIC_V1);
+      if (!v1 && !Arrays.equals(magic, MAGIC)) {
         throw new FilterFormatException("magic", 0, file + ": not a snapshot file");
       }
       long generation = h.getLong();
@@ -140,7 +147,7 @@ final class SnapshotFile {
       }
       long position = HEADER_BYTES;
       for (long n = 0; n < keys; n++) {
-        position = readEntry(in, file, position, size, into);
+        position = readEntry(in, file, position, size, v1, into);
       }
       if (position != size) {
         throw new FilterFormatException("end", position, file + ": trailing bytes");
@@ -152,7 +159,7 @@ final class SnapshotFile {
   }
 
   private static long readEntry(DataInputStream in, Path file, long position, long size,
-      Map<Key, ScalableCuckooFilter<byte[]>> into) throws IOException {
+      boolean v1, Map<Key, ScalableCuckooFilter<byte[]>> into) throws IOException {
     long keyLength = Integer.reverseBytes(in.readInt()) & 0xffffffffL;
     if (keyLength > size - position - 16) {
       throw new FilterFormatException("keyLength", position, file + ": key length " + keyLength);
@@ -168,7 +175,8 @@ final class SnapshotFile {
     CRC32C crc = new CRC32C();
     crc.update(key);
     BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-    ScalableCuckooFilter<byte[]> filter = DumpStream.read(bounded);
+    ScalableCuckooFilter<byte[]> filter = v1 ? DumpStream.read(bounded)
+        : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
     if (bounded.remaining() != 0) {
       throw new FilterFormatException("filter", blobStart, file + ": filter length mismatch");
     }
