@@ -1,6 +1,8 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterAllocationException;
+import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,14 +21,24 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Build a filter from items, one per line (UTF-8 text, or hex/Base64 bytes), and write it"
-          + " to a file. Empty lines are skipped. An item the filter says might already be"
-          + " present (a duplicate, or rarely a false positive) is not stored again unless"
-          + " --keep-duplicates is given; give it if items will be deleted later (e.g. with"
-          + " CF.DEL after an export to Redis).",
+          + " to a file. Empty lines are skipped.",
+      "Duplicates: with --scheme standard (the default), an item the filter says might already"
+          + " be present (a duplicate, or rarely a false positive) is not stored again unless"
+          + " --keep-duplicates is given; give it if items will be deleted later. With --scheme"
+          + " redisbloom every line is stored, as CF.ADD and CF.INSERT do, so that a later CF.DEL"
+          + " of an item whose near-duplicate was skipped cannot become a false negative;"
+          + " --skip-duplicates stores an item only if absent, as CF.ADDNX.",
       "Without --expected, a file is read twice: once to count its lines. With --scheme"
           + " redisbloom, --expected is CF.RESERVE's capacity; without it the filter is sized"
           + " for twice the line count, since RedisBloom's short kick chains fill only part of a"
-          + " table."
+          + " table.",
+      "--scalable builds a growing filter (ScalableCuckooFilter, written in the chain format):"
+          + " --expected (default: the line count; 1024 for standard input) sizes its first"
+          + " link, and a new, larger link is added whenever the newest is full, so the build"
+          + " never fails for want of room. standard: each link is --growth-factor times larger"
+          + " and gets wider fingerprints, so the whole chain stays within --fpp. redisbloom:"
+          + " the RedisBloom chain CF.RESERVE ... EXPANSION --expansion makes (bit-exact; the"
+          + " expansion is rounded up to a power of two, as Redis does)."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -35,6 +47,8 @@ import picocli.CommandLine.Spec;
       "  zcat ids.gz | cuckoo build --input - --expected 5000000 --output ids.cuckoo",
       "  cuckoo build --input keys.hex --format hex --output keys.cuckoo --bucket-size 8",
       "  cuckoo build --input words.txt --scheme redisbloom --output words.cuckoo",
+      "  zcat ids.gz | cuckoo build --input - --scalable --expected 100000 --output ids.cuckoo",
+      "  cuckoo build --input words.txt --scheme redisbloom --scalable --expansion 2 -o w.cuckoo",
       "",
       "Exit codes: 0 written, 2 usage or input error (then no file is written)."
     })
@@ -48,6 +62,12 @@ final class BuildCommand implements Callable<Integer> {
   private static final int ID_BYTES = 2;
   private static final int ID_REDIS_UTF8 = 5;
   private static final int ID_REDIS_BYTES = 6;
+  private static final long DEFAULT_INITIAL_CAPACITY = 1024;
+  private static final long MAX_INITIAL_CAPACITY = 1L << 36;
+  private static final double MIN_GROWTH = 1.1;
+  private static final double MAX_GROWTH = 64;
+  private static final int REDIS_DEFAULT_BUCKET_SIZE = 2;
+  private static final int REDIS_DEFAULT_MAX_ITERATIONS = 20;
 
   @Spec private CommandSpec spec;
   @ParentCommand private CuckooCli cli;
@@ -60,7 +80,7 @@ final class BuildCommand implements Callable<Integer> {
   private String input;
 
   @Option(
-      names = "--output",
+      names = {"--output", "-o"},
       required = true,
       paramLabel = "FILE",
       description = "The filter file to write (replaced if it exists).")
@@ -80,7 +100,7 @@ final class BuildCommand implements Callable<Integer> {
     @Option(
         names = "--fingerprint-bits",
         paramLabel = "N",
-        description = "Fingerprint width instead of --fpp: 4 to 32 (STANDARD).")
+        description = "Fingerprint width instead of --fpp: 4 to 32 (STANDARD, not --scalable).")
     Integer fingerprintBits;
   }
 
@@ -93,8 +113,29 @@ final class BuildCommand implements Callable<Integer> {
   @Option(
       names = "--expected",
       paramLabel = "N",
-      description = "Number of items to size for (default: the input file's line count).")
+      description =
+          "Number of items to size for (default: the input file's line count); with"
+              + " --scalable, the first link's capacity.")
   private Long expected;
+
+  @Option(
+      names = "--scalable",
+      description =
+          "Build a growing filter (chain format) that adds links instead of becoming full.")
+  private boolean scalable;
+
+  @Option(
+      names = "--growth-factor",
+      paramLabel = "X",
+      description = "--scalable standard: capacity ratio of each new link, 1.1 to 64 (default 2).")
+  private Double growthFactor;
+
+  @Option(
+      names = "--expansion",
+      paramLabel = "N",
+      description =
+          "--scalable redisbloom: CF.RESERVE's EXPANSION, 1 to 32768 (default 1, as Redis).")
+  private Integer expansion;
 
   @Option(
       names = "--scheme",
@@ -124,10 +165,24 @@ final class BuildCommand implements Callable<Integer> {
       description = "Seed mixed into every hash (STANDARD only; default 0).")
   private Long seed;
 
-  @Option(
-      names = "--keep-duplicates",
-      description = "Store every line, even one that might already be present.")
-  private boolean keepDuplicates;
+  @ArgGroup(exclusive = true)
+  private Duplicates duplicates = new Duplicates();
+
+  /** Whether an item that might already be present is stored again. */
+  static final class Duplicates {
+    @Option(
+        names = "--keep-duplicates",
+        description =
+            "Store every line, even one that might already be present (default for"
+                + " redisbloom).")
+    boolean keep;
+
+    @Option(
+        names = "--skip-duplicates",
+        description =
+            "Do not store a line that might already be present (default for standard).")
+    boolean skip;
+  }
 
   /** The values of {@code --scheme}. */
   enum SchemeOption {
@@ -138,16 +193,21 @@ final class BuildCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     validate();
-    long size = expected != null ? expected : countLines();
-    if (expected == null && scheme == SchemeOption.REDISBLOOM) {
+    boolean keepDuplicates =
+        duplicates.keep || (!duplicates.skip && scheme == SchemeOption.REDISBLOOM);
+    long size =
+        expected != null
+            ? expected
+            : scalable && ItemInput.isStdin(input) ? DEFAULT_INITIAL_CAPACITY : countLines();
+    if (expected == null && scheme == SchemeOption.REDISBLOOM && !scalable) {
       // RedisBloom inserts (20 kicks by default) fill a table only partly: leave room, as Redis
       // users do with CF.RESERVE
       size = Math.multiplyExact(size, REDISBLOOM_HEADROOM);
     }
     CliFilter filter;
     try {
-      filter = newFilter(Math.max(1, size));
-    } catch (OutOfMemoryError e) {
+      filter = scalable ? newChain(Math.max(1, size)) : newFilter(Math.max(1, size));
+    } catch (OutOfMemoryError | FilterAllocationException e) {
       // the table is one failed allocation: nothing else is half-built
       throw new CliException(
           "a filter for "
@@ -163,7 +223,11 @@ final class BuildCommand implements Callable<Integer> {
     long skipped = 0;
     long failed = 0;
     long fullAt = 0;
-    long total = expected == null && ItemInput.isStdin(input) ? -1 : size;
+    // the progress total: unknown for standard input without --expected, and with --scalable
+    // --expected is the first link's capacity, not the item count
+    boolean unknownTotal =
+        expected == null ? ItemInput.isStdin(input) : scalable;
+    long total = unknownTotal ? -1 : size;
     Progress progress = Progress.onConsole(spec.commandLine().getErr(), "building", total);
     try (ItemInput items = ItemInput.open(input, cli.stdin(), format)) {
       for (byte[] item = items.next(); item != null; item = items.next()) {
@@ -200,10 +264,14 @@ final class BuildCommand implements Callable<Integer> {
         Text.count(skipped),
         Text.seconds(nanos));
     out.printf(
-        "  load %s of capacity %s, %s bits/item, expected false-positive rate %s, file %s%n",
+        "  %sload %s of capacity %s, %s bits/item, %s %s, file %s%n",
+        filter instanceof ChainFilter
+            ? Text.count(((ChainFilter) filter).filter().linkCount()) + " links, "
+            : "",
         Text.percent(filter.loadFactor()),
         Text.count(filter.capacity()),
         Text.decimal(filter.bitsPerStoredItem(), 2),
+        filter.rateLabel(),
         Text.percent(filter.expectedFalsePositiveRate()),
         Text.bytes(fileBytes));
     out.flush();
@@ -211,6 +279,21 @@ final class BuildCommand implements Callable<Integer> {
   }
 
   private String fullMessage(CliFilter filter, long read, long failed, long fullAt) {
+    if (filter instanceof ChainFilter) {
+      ChainFilter chain = (ChainFilter) filter;
+      return "the scalable filter could not grow: item "
+          + Text.count(fullAt)
+          + " did not fit and no link could be added after "
+          + Text.count(chain.filter().linkCount())
+          + " links (capacity "
+          + Text.count(filter.capacity())
+          + ": the link limit, the heap, or fingerprints wider than 32 bits), and "
+          + Text.count(failed)
+          + " of "
+          + Text.count(read)
+          + " items had no room; use a larger --expected or --growth-factor/--expansion, or a"
+          + " larger --fpp. Nothing was written.";
+    }
     long suggestion = (long) Math.ceil(read * 1.1);
     return "the filter is full: item "
         + Text.count(fullAt)
@@ -222,7 +305,7 @@ final class BuildCommand implements Callable<Integer> {
         + Text.count(failed)
         + " of "
         + Text.count(read)
-        + " items had no room; use --expected "
+        + " items had no room; use --scalable to let it grow, or --expected "
         + suggestion
         + " or more. Nothing was written.";
   }
@@ -270,6 +353,35 @@ final class BuildCommand implements Callable<Integer> {
                 + (redis ? " (expected: 1 to 255 for redisbloom)" : " (expected: 2, 4 or 8)"));
       }
     }
+    if (scalable && rate.fingerprintBits != null) {
+      fail("--fingerprint-bits does not apply to --scalable (each link's width follows --fpp)");
+    }
+    if (growthFactor != null && (!scalable || redis)) {
+      fail("--growth-factor needs --scalable and --scheme standard (redisbloom: --expansion)");
+    }
+    if (growthFactor != null && !(growthFactor >= MIN_GROWTH && growthFactor <= MAX_GROWTH)) {
+      fail("--growth-factor: " + growthFactor + " (expected: 1.1 to 64)");
+    }
+    if (expansion != null && (!scalable || !redis)) {
+      fail("--expansion needs --scalable and --scheme redisbloom (standard: --growth-factor)");
+    }
+    if (expansion != null && (expansion < 1 || expansion > RedisDumpHeader.MAX_EXPANSION)) {
+      fail(
+          "--expansion: "
+              + expansion
+              + " (expected: 1 to "
+              + RedisDumpHeader.MAX_EXPANSION
+              + "; without --scalable the filter never grows)");
+    }
+    if (scalable
+        && redis
+        && maxKicks != null
+        && (maxKicks < 1 || maxKicks > RedisDumpHeader.MAX_ITERATIONS)) {
+      fail("--max-kicks: " + maxKicks + " (expected: 1 to 65535 for --scalable redisbloom)");
+    }
+    if (scalable && !redis && expected != null && expected > MAX_INITIAL_CAPACITY) {
+      fail("--expected: " + expected + " (expected: 1 to " + MAX_INITIAL_CAPACITY + ")");
+    }
     if (expected != null && expected < 1) {
       fail("--expected: " + expected + " (expected: at least 1)");
     }
@@ -280,6 +392,35 @@ final class BuildCommand implements Callable<Integer> {
 
   private void fail(String message) {
     throw new ParameterException(spec.commandLine(), message);
+  }
+
+  private CliFilter newChain(long size) {
+    if (scheme == SchemeOption.REDISBLOOM) {
+      // the chain hashes with redisBytes (id 6), which equals redisUtf8 on a line's UTF-8 bytes
+      CompatibleHasher hasher = CompatibleHasher.forId(ID_REDIS_BYTES, output.toString());
+      return new ChainFilter(
+          ScalableCuckooFilter.redisBloom(
+              size,
+              bucketSize != null ? bucketSize : REDIS_DEFAULT_BUCKET_SIZE,
+              maxKicks != null ? maxKicks : REDIS_DEFAULT_MAX_ITERATIONS,
+              expansion != null ? expansion : 1),
+          hasher.describe());
+    }
+    int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
+    CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
+    ScalableCuckooFilter.Builder<byte[]> builder =
+        ScalableCuckooFilter.builder(hasher)
+            .initialCapacity(size)
+            .falsePositiveRate(rate.fpp != null ? rate.fpp : 0.001)
+            .bucketSize(bucketSize != null ? bucketSize : 4)
+            .growthFactor(growthFactor != null ? growthFactor : 2.0);
+    if (maxKicks != null) {
+      builder.maxKicks(maxKicks);
+    }
+    if (seed != null) {
+      builder.seed(seed);
+    }
+    return new ChainFilter(builder.build(), hasher.describe());
   }
 
   private CliFilter newFilter(long size) {

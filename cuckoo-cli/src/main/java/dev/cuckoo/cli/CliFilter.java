@@ -63,6 +63,15 @@ interface CliFilter {
   double expectedFalsePositiveRate();
 
   /**
+   * Returns how {@link #expectedFalsePositiveRate()} is worded in a summary line.
+   *
+   * @return e.g. {@code "expected false-positive rate"}
+   */
+  default String rateLabel() {
+    return "expected false-positive rate";
+  }
+
+  /**
    * Returns table bits per stored item (heap size × 8 / items), or 0 when empty.
    *
    * @return bits per item
@@ -93,6 +102,34 @@ interface CliFilter {
    *     RedisBloom's limits
    */
   void scanDump(DumpSink sink, int expansion) throws IOException;
+
+  /**
+   * Throws unless a filter of {@code scheme} can be loaded into Redis.
+   *
+   * @param scheme the filter's scheme
+   * @throws CliException if it is not {@code REDISBLOOM}
+   */
+  static void requireRedisBloom(Scheme scheme) {
+    if (scheme != Scheme.REDISBLOOM) {
+      throw new CliException(
+          "only REDISBLOOM filters can be loaded into Redis, and this one is "
+              + scheme
+              + " (build it with --scheme redisbloom)");
+    }
+  }
+
+  /**
+   * Returns the properties every filter ends its {@link #describe()} with.
+   *
+   * @param maxKicks the max kicks
+   * @param sizeInBytes the heap size
+   * @return the max kicks and size properties
+   */
+  static List<Property> maxKicksAndSize(int maxKicks, long sizeInBytes) {
+    return List.of(
+        Property.of("maxKicks", "max kicks", maxKicks),
+        new Property("sizeInBytes", "size in memory", sizeInBytes, Text.bytes(sizeInBytes)));
+  }
 
   /**
    * Writes the filter in the library's binary format.

@@ -17,7 +17,7 @@ import java.util.zip.CRC32C;
  * recomputed. {@link #finish} then reads the result back with {@link CuckooFilter#readFrom}, which
  * checks every field, the CRC and that the item count equals the occupied slots.
  */
-final class DumpImage {
+final class DumpImage implements DumpAssembly {
   private static final int FORMAT_HEADER_BYTES = 64;
   private static final int OFFSET_ITEM_COUNT = 48;
   private static final int CRC_BYTES = 4;
@@ -125,6 +125,11 @@ final class DumpImage {
     return new DumpImage(numItems, payloadBytes, image, hasher);
   }
 
+  @Override
+  public long links() {
+    return 1;
+  }
+
   /**
    * Copies one data chunk into the payload.
    *
@@ -133,7 +138,8 @@ final class DumpImage {
    * @param key the key, for messages
    * @throws CliException if the chunk lies outside the payload
    */
-  void load(long iterator, byte[] data, String key) {
+  @Override
+  public void load(long iterator, byte[] data, String key) {
     long offset = iterator - data.length - 1;
     if (data.length == 0 || offset < 0 || offset + data.length > payloadBytes) {
       throw new CliException(
@@ -158,7 +164,8 @@ final class DumpImage {
    * @return the bytes of the filter file
    * @throws CliException if chunks are missing or the data is inconsistent
    */
-  byte[] finish(String key) {
+  @Override
+  public byte[] finish(String key) {
     if (loadedBytes != payloadBytes) {
       throw new CliException(
           "key '" + key + "': the dump holds " + loadedBytes + " of " + payloadBytes + " bytes");

@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
     name = "export",
     mixinStandardHelpOptions = true,
     description = {
-      "Export a REDISBLOOM filter (built with --scheme redisbloom) for Redis 8 or cuckoo-server.",
+      "Export a REDISBLOOM filter (built with --scheme redisbloom, with or without --scalable,"
+          + " or imported) for Redis 8 or cuckoo-server. A chain file sends all its"
+          + " sub-filters, exactly as CF.SCANDUMP of the same filter in Redis would.",
       "redisbloom: a RESP stream of CF.LOADCHUNK commands (the SCANDUMP header, then the data"
           + " chunks) that 'redis-cli --pipe' sends: an offline bulk load.",
       "scandump: the raw chunks, each as an 8-byte little-endian iterator, a 4-byte"
@@ -41,7 +43,7 @@ final class ExportCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
   @ParentCommand private CuckooCli cli;
 
-  @Parameters(paramLabel = "FILE", description = "The filter file (REDISBLOOM scheme).")
+  @Parameters(paramLabel = "FILE", description = "The filter file (REDISBLOOM scheme, single or chain).")
   private Path file;
 
   @Option(
@@ -70,7 +72,8 @@ final class ExportCommand implements Callable<Integer> {
       paramLabel = "N",
       description =
           "EXPANSION recorded for the key: how Redis grows the filter once it is full"
-              + " (0 = never, 'Filter is full'); default ${DEFAULT-VALUE}, as CF.RESERVE.")
+              + " (0 = never, 'Filter is full'); default ${DEFAULT-VALUE}, as CF.RESERVE."
+              + " Single filters only: a chain file keeps its own expansion.")
   private int expansion;
 
   @Option(

@@ -20,9 +20,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Read a cuckoo filter from a running Redis 8 or cuckoo-server with CF.SCANDUMP and write"
-          + " it as a filter file (REDISBLOOM scheme), for 'query', 'info' or the library.",
-      "Keys that grew into several sub-filters cannot be imported yet. RedisBloom returns"
-          + " nothing for an empty filter, so an empty key cannot be imported either."
+          + " it as a filter file (REDISBLOOM scheme), for 'query', 'info', 'export' or the"
+          + " library.",
+      "A key with one sub-filter becomes a single-filter file (CuckooFilter, hasher"
+          + " redisUtf8); a key that grew into several sub-filters becomes a chain file"
+          + " (ScalableCuckooFilter, hasher redisBytes, docs/FORMAT.md \"Chained filters\")."
+          + " RedisBloom returns nothing for an empty filter, so an empty key cannot be"
+          + " imported."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -89,11 +93,12 @@ final class ImportCommand implements Callable<Integer> {
     }
     byte[] image;
     long chunks = 0;
+    long links = 0;
     try (RespClient client = new RespClient(host, port, timeoutMillis)) {
       if (password != null) {
         client.call("AUTH", password);
       }
-      DumpImage dump = null;
+      DumpAssembly dump = null;
       long iterator = 0;
       while (true) {
         Object reply = client.call("CF.SCANDUMP", key, Long.toString(iterator));
@@ -115,7 +120,8 @@ final class ImportCommand implements Callable<Integer> {
         }
         byte[] data = (byte[]) pair.get(1);
         if (dump == null) {
-          dump = DumpImage.fromHeader(data, key);
+          dump = DumpAssembly.fromHeader(data, key);
+          links = dump.links();
         } else {
           dump.load(next, data, key);
           chunks++;
@@ -143,10 +149,11 @@ final class ImportCommand implements Callable<Integer> {
     CliFilter filter = FilterFile.read(output);
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
-        "wrote %s: key '%s' from %s, %s items, %s data chunks, load %s, file %s%n",
+        "wrote %s: key '%s' from %s, %s%s items, %s data chunks, load %s, file %s%n",
         output,
         key,
         from,
+        links > 1 ? Text.count(links) + " sub-filters, " : "",
         Text.count(filter.size()),
         Text.count(chunks),
         Text.percent(filter.loadFactor()),

@@ -23,6 +23,16 @@ final class RedisDumpHeader {
   private RedisDumpHeader() {}
 
   /**
+   * Returns the header's numFilters field.
+   *
+   * @param header a header of {@value #BYTES} bytes
+   * @return the number of sub-filters, as stored
+   */
+  static long numFilters(byte[] header) {
+    return ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getLong(24);
+  }
+
+  /**
    * Encodes a header.
    *
    * @param numItems items in the filter

@@ -106,25 +106,14 @@ final class SingleFilter implements CliFilter {
             "expected false-positive rate at capacity",
             filter.falsePositiveRateAtCapacity(),
             Text.percent(filter.falsePositiveRateAtCapacity())));
-    properties.add(Property.of("maxKicks", "max kicks", filter.maxKicks()));
     properties.add(Property.of("seed", "seed", filter.seed()));
-    properties.add(
-        new Property(
-            "sizeInBytes",
-            "size in memory",
-            filter.sizeInBytes(),
-            Text.bytes(filter.sizeInBytes())));
+    properties.addAll(CliFilter.maxKicksAndSize(filter.maxKicks(), filter.sizeInBytes()));
     return properties;
   }
 
   @Override
   public void scanDump(DumpSink sink, int expansion) throws IOException {
-    if (filter.scheme() != Scheme.REDISBLOOM) {
-      throw new CliException(
-          "only REDISBLOOM filters can be loaded into Redis, and this one is "
-              + filter.scheme()
-              + " (build it with --scheme redisbloom)");
-    }
+    CliFilter.requireRedisBloom(filter.scheme());
     if (filter.maxKicks() < 1 || filter.maxKicks() > RedisDumpHeader.MAX_ITERATIONS) {
       throw new CliException(
           "max kicks "

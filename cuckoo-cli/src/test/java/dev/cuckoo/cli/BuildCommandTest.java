@@ -192,7 +192,10 @@ class BuildCommandTest {
     assertEquals(1, run.errLines().length, run.err);
     assertTrue(run.err.contains("the filter is full"), run.err);
     assertTrue(run.err.contains("of 20,000 items had no room"), run.err);
-    assertTrue(run.err.contains("use --expected 22000 or more. Nothing was written."), run.err);
+    assertTrue(
+        run.err.contains(
+            "use --scalable to let it grow, or --expected 22000 or more. Nothing was written."),
+        run.err);
     assertEquals("old contents", Files.readString(output));
     try (var files = Files.list(dir)) {
       assertEquals(2, files.count(), "no temporary file left behind");

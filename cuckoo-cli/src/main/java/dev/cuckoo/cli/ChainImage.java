@@ -1,0 +1,75 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ScalableCuckooFilter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+
+/**
+ * Assembles a chain file from a RedisBloom SCANDUMP of a filter that grew into several
+ * sub-filters: {@link ScalableCuckooFilter#loadDumpHeader} allocates the links (after checking
+ * the header as {@code CF.LOADCHUNK} does, and the heap), {@link
+ * ScalableCuckooFilter#loadDumpChunk} fills them, and the chain is written in the chain format.
+ */
+final class ChainImage implements DumpAssembly {
+  private final ScalableCuckooFilter<byte[]> chain;
+  private long loadedBytes;
+
+  private ChainImage(ScalableCuckooFilter<byte[]> chain) {
+    this.chain = chain;
+  }
+
+  /**
+   * Starts a chain from the 38-byte SCANDUMP header.
+   *
+   * @param header the header
+   * @param key the key, for messages
+   * @return the assembly, its links allocated and empty
+   * @throws CliException if the header is invalid or its links do not fit in this JVM
+   */
+  static ChainImage fromHeader(byte[] header, String key) {
+    try {
+      return new ChainImage(ScalableCuckooFilter.loadDumpHeader(header));
+    } catch (FilterFormatException e) {
+      throw new CliException("key '" + key + "': invalid dump header: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void load(long iterator, byte[] data, String key) {
+    try {
+      chain.loadDumpChunk(iterator, data);
+    } catch (FilterFormatException e) {
+      throw new CliException(
+          "key '" + key + "': a chunk of " + data.length + " bytes: " + e.getMessage(), e);
+    }
+    loadedBytes += data.length;
+  }
+
+  @Override
+  public byte[] finish(String key) {
+    // a RedisBloom chain's capacity is its slot count: one byte per slot
+    if (loadedBytes != chain.capacity()) {
+      throw new CliException(
+          "key '"
+              + key
+              + "': the dump holds "
+              + loadedBytes
+              + " of "
+              + chain.capacity()
+              + " bytes");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      chain.writeTo(out);
+    } catch (IOException e) {
+      throw new IllegalStateException("writing to memory failed", e);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public long links() {
+    return chain.linkCount();
+  }
+}
