@@ -14,10 +14,17 @@ import java.util.zip.CRC32C;
 /**
  * The append-only log of write commands.
  *
- * <p>File layout (little-endian): an 8-byte magic {@code CKOOLOG1} and the 8-byte snapshot
- * generation the log continues from, then records. A record is {@code u32 length, u32 crc,
- * payload}, where payload is {@code u32 argc} followed by {@code argc} times {@code u32 len,
- * bytes}, and crc is the CRC32C of the length field and the payload.
+ * <p>File layout (little-endian): an 8-byte magic {@code CKOOLOG2} and the 8-byte snapshot
+ * generation the log continues from, then records. A record is {@code u32 length, u32 lengthCrc,
+ * u32 payloadCrc, payload}, where payload is {@code u32 argc} followed by {@code argc} times
+ * {@code u32 len, bytes}, lengthCrc is the CRC32C of the length field alone and payloadCrc the
+ * CRC32C of the payload. The separate length checksum makes record boundaries self-checking: a
+ * damaged length is recognized as damage, not mistaken for a record running past the end of the
+ * file.
+ *
+ * <p>Version 1 (magic {@code CKOOLOG1}, record {@code u32 length, u32 crc, payload} with the crc
+ * over the length field and the payload) is still read by {@link LogReader}; it is never appended
+ * to.
  *
  * <p>Appends go to an in-memory buffer under a short lock; {@link #flush} writes the buffer to the
  * file (and forces it to disk if asked) before the replies of a batch are sent. Concurrent flushes
@@ -25,11 +32,15 @@ import java.util.zip.CRC32C;
  */
 final class AppendLog implements WriteLog, Closeable {
   /** File magic. */
-  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
+  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
+  /** File magic of version 1. */
+  static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
   /** Bytes before the first record. */
   static final int HEADER_BYTES = 16;
-  /** Bytes of a record's length and crc fields. */
-  static final int RECORD_HEADER_BYTES = 8;
+  /** Bytes of a record's length, length crc and payload crc fields. */
+  static final int RECORD_HEADER_BYTES = 12;
+  /** Bytes of a version-1 record's length and crc fields. */
+  static final int V1_RECORD_HEADER_BYTES = 8;
 
   private final Object appendLock = new Object();
   private final Object ioLock = new Object();
@@ -103,21 +114,34 @@ final class AppendLog implements WriteLog, Closeable {
       ByteBuffer out = ByteBuffer.wrap(pending, pendingLength, (int) size)
           .order(ByteOrder.LITTLE_ENDIAN);
       int start = pendingLength;
-      out.putInt((int) size - RECORD_HEADER_BYTES);
+      int length = (int) size - RECORD_HEADER_BYTES;
+      out.putInt(length);
+      out.putInt(0);
       out.putInt(0);
       out.putInt(args.length);
       for (byte[] arg : args) {
         out.putInt(arg.length);
         out.put(arg);
       }
+      // absolute indexes of a wrapped buffer count from the start of the array
+      ByteBuffer header = ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN);
+      header.putInt(start + 4, lengthCrc(crc, length));
       crc.reset();
-      crc.update(pending, start, 4);
-      crc.update(pending, start + RECORD_HEADER_BYTES, (int) size - RECORD_HEADER_BYTES);
-      ByteBuffer.wrap(pending, start + 4, 4).order(ByteOrder.LITTLE_ENDIAN)
-          .putInt((int) crc.getValue());
+      crc.update(pending, start + RECORD_HEADER_BYTES, length);
+      header.putInt(start + 8, (int) crc.getValue());
       pendingLength += (int) size;
       appendedPosition += size;
     }
+  }
+
+  /** Returns the CRC32C of a record's length field (four little-endian bytes). */
+  static int lengthCrc(CRC32C crc, int length) {
+    crc.reset();
+    crc.update(length & 0xff);
+    crc.update((length >>> 8) & 0xff);
+    crc.update((length >>> 16) & 0xff);
+    crc.update(length >>> 24);
+    return (int) crc.getValue();
   }
 
   /** Returns the logical end of the log, buffered records included. */

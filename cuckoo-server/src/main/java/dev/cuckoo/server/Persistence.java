@@ -79,6 +79,7 @@ final class Persistence implements WriteLog, Closeable {
     }
     Path logPath = dir.resolve(LOG);
     AppendLog log;
+    boolean oldLogFormat = false;
     if (!Files.exists(logPath)) {
       log = AppendLog.create(logPath, generation);
     } else {
@@ -101,9 +102,22 @@ final class Persistence implements WriteLog, Closeable {
         if (result.problem() != null) {
           log.flush(true);
         }
+        oldLogFormat = result.version() == 1;
       }
     }
-    return new Persistence(dir, keyspace, config.fsync(), log, generation);
+    Persistence persistence = new Persistence(dir, keyspace, config.fsync(), log, generation);
+    if (oldLogFormat) {
+      // records are only appended in the current format: fold the old log into a snapshot
+      LOGGER.log(Level.INFO, "{0} is in log format version 1; saving a snapshot to start a"
+          + " current-format log", logPath);
+      try {
+        persistence.save();
+      } catch (IOException | RuntimeException e) {
+        persistence.close();
+        throw e;
+      }
+    }
+    return persistence;
   }
 
   @Override

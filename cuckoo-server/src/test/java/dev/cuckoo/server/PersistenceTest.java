@@ -187,9 +187,9 @@ class PersistenceTest {
     List<Long> ends = new ArrayList<>();
     ByteBuffer buffer = ByteBuffer.wrap(log).order(ByteOrder.LITTLE_ENDIAN);
     long position = AppendLog.HEADER_BYTES;
-    while (position + 8 <= log.length) {
+    while (position + AppendLog.RECORD_HEADER_BYTES <= log.length) {
       long length = buffer.getInt((int) position) & 0xffffffffL;
-      long end = position + 8 + length;
+      long end = position + AppendLog.RECORD_HEADER_BYTES + length;
       if (end > log.length) {
         break;
       }
@@ -253,6 +253,114 @@ class PersistenceTest {
         RespClient client = new RespClient(server.port())) {
       assertEquals(20L, ((List<?>) client.call("CF.INFO", "log")).get(7),
           "records before the corrupt one");
+    }
+  }
+
+  @Test
+  void corruptLengthOfMiddleRecord_refusesToStart_repairKeepsRecordsBefore() throws Exception {
+    byte[] log = writeAddLog(50);
+    int start = (int) (long) recordEnds(log).get(20);
+    // bit 30 makes the record claim more bytes than remain; the others a shorter or longer record
+    for (int bit : new int[] {30, 31, 0, 3, 12, 20}) {
+      byte[] damaged = log.clone();
+      damaged[start + bit / 8] ^= (byte) (1 << (bit % 8));
+      Files.write(dir.resolve(Persistence.LOG), damaged);
+      IOException e = assertThrows(IOException.class,
+          () -> CuckooServer.start(persistent().build()), "bit " + bit);
+      assertTrue(e.getMessage().contains("refusing to start")
+          && e.getMessage().contains("offset " + start), e.getMessage());
+    }
+    byte[] damaged = log.clone();
+    damaged[start + 3] ^= 0x40;
+    Files.write(dir.resolve(Persistence.LOG), damaged);
+    try (CuckooServer server = CuckooServer.start(persistent().repairLog(true).build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(20L, ((List<?>) client.call("CF.INFO", "log")).get(7),
+          "records before the corrupt one");
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    assertEquals(start, Files.size(dir.resolve(Persistence.LOG)), "truncated at the bad record");
+  }
+
+  @Test
+  void corruptLengthChecksum_refusesToStart() throws Exception {
+    byte[] log = writeAddLog(10);
+    int start = (int) (long) recordEnds(log).get(4);
+    log[start + 5] ^= 0x10;
+    Files.write(dir.resolve(Persistence.LOG), log);
+    IOException e = assertThrows(IOException.class,
+        () -> CuckooServer.start(persistent().build()));
+    assertTrue(e.getMessage().contains("offset " + start), e.getMessage());
+  }
+
+  @Test
+  void zeroFilledTail_restart_truncatedWithEveryRecordKept() throws Exception {
+    byte[] log = writeAddLog(30);
+    byte[] padded = java.util.Arrays.copyOf(log, log.length + 5000);
+    Files.write(dir.resolve(Persistence.LOG), padded);
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(30L, ((List<?>) client.call("CF.INFO", "log")).get(7));
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    assertEquals(log.length, Files.size(dir.resolve(Persistence.LOG)));
+  }
+
+  /** Encodes records in log format version 1: u32 length, u32 crc of length and payload. */
+  private static byte[] versionOneLog(List<String[]> commands) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteBuffer header = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+    header.put("CKOOLOG1".getBytes(StandardCharsets.US_ASCII)).putLong(0);
+    out.writeBytes(header.array());
+    for (String[] command : commands) {
+      ByteArrayOutputStream payload = new ByteArrayOutputStream();
+      ByteBuffer number = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+      payload.writeBytes(number.putInt(0, command.length).array());
+      for (String arg : command) {
+        byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+        payload.writeBytes(number.putInt(0, bytes.length).array());
+        payload.writeBytes(bytes);
+      }
+      byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
+          .putInt(payload.size()).array();
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(length);
+      crc.update(payload.toByteArray());
+      out.writeBytes(length);
+      out.writeBytes(number.putInt(0, (int) crc.getValue()).array());
+      out.writeBytes(payload.toByteArray());
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void versionOneLog_restart_replayedAndUpgraded() throws Exception {
+    List<String[]> commands = new ArrayList<>();
+    commands.add(new String[] {"CF.RESERVE", "v1", "1000"});
+    for (int i = 0; i < 40; i++) {
+      commands.add(new String[] {"CF.ADD", "v1", "item" + i});
+    }
+    byte[] log = versionOneLog(commands);
+    // a torn last record is cut off in version 1 too
+    Files.write(dir.resolve(Persistence.LOG), java.util.Arrays.copyOf(log, log.length - 3));
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(39L, ((List<?>) client.call("CF.INFO", "v1")).get(7));
+      byte[] upgraded = Files.readAllBytes(dir.resolve(Persistence.LOG));
+      assertArrayEquals(AppendLog.MAGIC, java.util.Arrays.copyOf(upgraded, 8));
+      assertEquals(1L, client.call("CF.ADD", "v1", "after"));
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(40L, ((List<?>) client.call("CF.INFO", "v1")).get(7));
+      for (int i = 0; i < 39; i++) {
+        assertEquals(1L, client.call("CF.EXISTS", "v1", "item" + i));
+      }
+      assertEquals(1L, client.call("CF.EXISTS", "v1", "after"));
     }
   }
 
