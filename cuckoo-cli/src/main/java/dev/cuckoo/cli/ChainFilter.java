@@ -120,7 +120,8 @@ final class ChainFilter implements CliFilter {
     properties.add(Property.of("hasher", "hasher", hasherName));
     properties.add(Property.of("links", "links", filter.linkCount()));
     properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
-    properties.add(Property.of("baseBuckets", "buckets of the first link", filter.baseBucketCount()));
+    properties.add(
+        Property.of("baseBuckets", "buckets of the first link", filter.baseBucketCount()));
     if (redis) {
       properties.add(Property.of("expansion", "expansion", filter.expansion()));
     } else {

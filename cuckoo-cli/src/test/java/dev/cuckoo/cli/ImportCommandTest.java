@@ -91,7 +91,8 @@ class ImportCommandTest {
     }
     client.call("CF.DEL", "grown", "item7");
     Object debug = client.call("CF.DEBUG", "grown");
-    assertTrue(new String((byte[]) debug, StandardCharsets.UTF_8).contains("filters:4"), "" + debug);
+    String debugText = new String((byte[]) debug, StandardCharsets.UTF_8);
+    assertTrue(debugText.contains("filters:4"), debugText);
     Path output = dir.resolve("grown.cuckoo");
     CliRun run =
         CliRun.run("import", "--key", "grown", "--from", from, "-o", output.toString());
@@ -101,7 +102,7 @@ class ImportCommandTest {
     try (InputStream in = Files.newInputStream(output)) {
       chain = ScalableCuckooFilter.readFrom(in, ItemHashers.redisBytes());
     }
-    assertEquals(new String((byte[]) debug, StandardCharsets.UTF_8), chain.redisDebug());
+    assertEquals(debugText, chain.redisDebug());
     CliRun info = CliRun.run("info", output.toString());
     assertTrue(info.out.matches("(?s).*\nlinks: +4\n.*"), info.out);
 
@@ -112,7 +113,6 @@ class ImportCommandTest {
     for (int i = 0; i < commands; i++) {
       assertEquals("OK", client.read());
     }
-    assertEquals(debug.getClass(), client.call("CF.DEBUG", "copy").getClass());
     assertArrayEquals((byte[]) debug, (byte[]) client.call("CF.DEBUG", "copy"));
     for (int i = 0; i < 4000; i++) {
       String item = "item" + i;

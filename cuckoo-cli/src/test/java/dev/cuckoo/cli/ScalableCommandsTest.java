@@ -150,7 +150,10 @@ class ScalableCommandsTest {
     byte[] badHeader = good.clone();
     badHeader[16] = 0x7f; // linkCount far beyond the links present
     byte[][] corrupt = {
-      flipped, Arrays.copyOf(good, good.length - 9), Arrays.copyOf(good, good.length + 3), badHeader,
+      flipped,
+      Arrays.copyOf(good, good.length - 9),
+      Arrays.copyOf(good, good.length + 3),
+      badHeader,
     };
     for (byte[] bytes : corrupt) {
       Path bad = dir.resolve("bad.cuckoo");
