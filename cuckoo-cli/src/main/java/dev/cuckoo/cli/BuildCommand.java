@@ -38,7 +38,9 @@ import picocli.CommandLine.Spec;
           + " never fails for want of room. standard: each link is --growth-factor times larger"
           + " and gets wider fingerprints, so the whole chain stays within --fpp. redisbloom:"
           + " the RedisBloom chain CF.RESERVE ... EXPANSION --expansion makes (bit-exact; the"
-          + " expansion is rounded up to a power of two, as Redis does)."
+          + " expansion is rounded up to a power of two, as Redis does); its file records the"
+          + " hasher redisBytes, so the library reads it with ItemHashers.redisBytes() and"
+          + " queries text as its UTF-8 bytes."
     },
     footerHeading = "%nExamples:%n",
     footer = {

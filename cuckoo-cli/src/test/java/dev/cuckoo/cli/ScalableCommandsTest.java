@@ -3,8 +3,10 @@ package dev.cuckoo.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.Scheme;
@@ -70,6 +72,9 @@ class ScalableCommandsTest {
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     reference.writeTo(expected);
     assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path));
+    // as --help says: the file records redisBytes, and the library reads it with that hasher
+    assertEquals(reference.size(), readChain(path, ItemHashers.redisBytes()).size());
+    assertThrows(FilterFormatException.class, () -> readChain(path, ItemHashers.redisUtf8()));
   }
 
   @Test
