@@ -68,6 +68,36 @@ final class CfConfig {
   }
 
   /**
+   * Sets several parameters atomically: every pair is checked first, in order, each against the
+   * values the pairs before it set; only if all are valid are the new values applied.
+   *
+   * @param names parameter names, each one for which {@link #isParameter} is true
+   * @param texts the values, one per name
+   * @return null on success, otherwise the index of the first invalid pair and RedisBloom's error
+   *     text for it (nothing is changed then)
+   */
+  synchronized Map.Entry<Integer, String> setAll(String[] names, String[] texts) {
+    CfConfig scratch = new CfConfig();
+    scratch.copyFrom(this);
+    for (int i = 0; i < names.length; i++) {
+      String error = scratch.set(names[i], texts[i]);
+      if (error != null) {
+        return Map.entry(i, error);
+      }
+    }
+    copyFrom(scratch);
+    return null;
+  }
+
+  private void copyFrom(CfConfig other) {
+    bucketSize = other.bucketSize;
+    initialSize = other.initialSize;
+    maxIterations = other.maxIterations;
+    expansionFactor = other.expansionFactor;
+    maxExpansions = other.maxExpansions;
+  }
+
+  /**
    * Sets a parameter.
    *
    * @return null on success, otherwise RedisBloom's error text (without any prefix)

@@ -562,14 +562,18 @@ final class ServerCommands {
         return;
       }
     }
-    for (int i = 2; i < args.length; i += 2) {
-      String name = lower(args[i]);
-      String error = context.cfConfig().set(name, text(args[i + 1]));
-      if (error != null) {
-        reply.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - "
-            + error);
-        return;
-      }
+    int pairs = (args.length - 2) / 2;
+    String[] names = new String[pairs];
+    String[] values = new String[pairs];
+    for (int i = 0; i < pairs; i++) {
+      names[i] = lower(args[2 + 2 * i]);
+      values[i] = text(args[3 + 2 * i]);
+    }
+    Map.Entry<Integer, String> error = context.cfConfig().setAll(names, values);
+    if (error != null) {
+      reply.error("ERR CONFIG SET failed (possibly related to argument '"
+          + names[error.getKey()] + "') - " + error.getValue());
+      return;
     }
     reply.ok();
   }

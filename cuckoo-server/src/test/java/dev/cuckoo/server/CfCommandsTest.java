@@ -547,6 +547,30 @@ class CfCommandsTest {
     assertTrue(((Err) call("CONFIG", "SET", "nope", "1")).text().startsWith("ERR Unknown"));
   }
 
+  private List<String> cfConfig() throws IOException {
+    List<String> values = new java.util.ArrayList<>();
+    for (Object value : (List<?>) call("CONFIG", "GET", "cf-*")) {
+      values.add(RespClient.text(value));
+    }
+    return values;
+  }
+
+  @Test
+  void configSet_laterPairInvalid_nothingChanged() throws IOException {
+    List<String> before = cfConfig();
+    Object reply = call("CONFIG", "SET", "cf-max-iterations", "77", "cf-expansion-factor", "4",
+        "cf-bucket-size", "0");
+    assertTrue(((Err) reply).text().contains("'cf-bucket-size'"), reply.toString());
+    assertEquals(before, cfConfig(), "a failed CONFIG SET changes nothing");
+    // pairs are checked against the values the pairs before them set
+    assertTrue(call("CONFIG", "SET", "cf-initial-size", "4096", "cf-bucket-size", "1024",
+        "cf-max-iterations", "0") instanceof Err);
+    assertEquals(before, cfConfig());
+    assertEquals(OK, call("CONFIG", "SET", "cf-initial-size", "4096", "cf-bucket-size", "255"));
+    assertEquals(OK, call("CONFIG", "SET", "cf-bucket-size", "2", "cf-initial-size", "1024"));
+    assertEquals(before, cfConfig());
+  }
+
   @Test
   void resp3_infoScandumpNullAndHello() throws IOException {
     Object hello = call("HELLO", "3");
