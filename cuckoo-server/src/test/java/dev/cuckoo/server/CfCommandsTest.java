@@ -489,6 +489,58 @@ class CfCommandsTest {
     }
   }
 
+  /** RedisBloom flow test "scandump scan big": expansion 30000 rounds to 32768, chunks of 16 MiB. */
+  @Test
+  void scanDump_expansion30000_randomPositionsChunkedAndNeverError() throws IOException {
+    java.util.Random random = new java.util.Random(26);
+    assertEquals(OK, call("CF.RESERVE", "cf", "1024", "EXPANSION", "30000"));
+    int added = 0;
+    while (((List<?>) call("CF.INFO", "cf")).get(5).equals(1L)) {
+      assertEquals(1L, call("CF.ADD", "cf", "big" + added));
+      added++;
+    }
+    List<?> info = (List<?>) call("CF.INFO", "cf");
+    assertEquals(2L, info.get(5), "second sub-filter: 512 * 32768 buckets");
+    assertEquals(32768L, info.get(13));
+    long size = (Long) info.get(1);
+    assertEquals(40 + 16 * 2 + 512 * 2 + 512L * 32768 * 2, size);
+    for (int i = 0; i < 24; i++) {
+      long position = (long) (random.nextDouble() * (size + 1024));
+      Object reply = call("CF.SCANDUMP", "cf", position);
+      List<?> pair = assertInstanceOf(List.class, reply, "position " + position);
+      long next = (Long) pair.get(0);
+      if (pair.get(1) == null) {
+        assertEquals(0L, next, "position " + position);
+      } else {
+        byte[] data = (byte[]) pair.get(1);
+        assertTrue(data.length <= 16 * 1024 * 1024, "chunk of " + data.length + " bytes");
+        if (position > 0) {
+          assertEquals(position + data.length, next, "position " + position);
+        }
+      }
+    }
+    assertEquals(1L, call("CF.EXISTS", "cf", "big0"));
+  }
+
+  /** RedisBloom flow test "scandump load big": large random blobs only fail as chunk errors. */
+  @Test
+  void loadChunk_bigRandomBlobs_onlyChunkErrorsAndServerKeepsServing() throws IOException {
+    java.util.Random random = new java.util.Random(28);
+    assertEquals(OK, call("CF.RESERVE", "cf", "1024", "EXPANSION", "2"));
+    for (int i = 0; i < 3000; i++) {
+      call("CF.ADD", "cf", "v" + i);
+    }
+    for (int i = 0; i < 12; i++) {
+      byte[] blob = new byte[1024 + random.nextInt(36 * 1024 * 1024 - 1024 + 1)];
+      random.nextBytes(blob);
+      long position = 2 + (random.nextLong() >>> 2);
+      Object reply = call("CF.LOADCHUNK", "cf", position, blob);
+      assertEquals(err("Couldn't load chunk!"), reply, "blob of " + blob.length + " at " + position);
+    }
+    assertEquals(new Simple("PONG"), call("PING"));
+    assertEquals(1L, call("CF.EXISTS", "cf", "v0"));
+  }
+
   @Test
   void loadChunk_randomBlobs_onlyChunkErrors() throws IOException {
     java.util.Random random = new java.util.Random(7);
