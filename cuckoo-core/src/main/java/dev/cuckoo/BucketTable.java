@@ -52,6 +52,8 @@ final class BucketTable {
   private final int pageShift;
   private final long pageMask;
   private final byte[][] pages;
+  /** The only page of a one-page table, else null: lookups then skip the page-array load. */
+  private final byte[] singlePage;
   private final long payloadBytes;
 
   private final boolean swar;
@@ -94,12 +96,14 @@ final class BucketTable {
       this.pageShift = 63;
       this.pageMask = Long.MAX_VALUE;
       this.pages = new byte[][] {new byte[Math.toIntExact(payloadBytes + PAGE_PADDING_BYTES)]};
+      this.singlePage = pages[0];
     } else {
       this.pageShift = shift;
       this.pageMask = (1L << shift) - 1;
       long bucketsPerPage = 1L << shift;
       int pageCount = Math.toIntExact((bucketCount + bucketsPerPage - 1) >>> shift);
       this.pages = new byte[pageCount][];
+      this.singlePage = null;
       for (int i = 0; i < pageCount; i++) {
         long buckets = Math.min(bucketsPerPage, bucketCount - (long) i * bucketsPerPage);
         long bytes = (buckets * bucketBits + 7) >>> 3;
@@ -171,6 +175,17 @@ final class BucketTable {
    * 31.9 ns vs misses 28.2 and 24.8 ns. The machine was heavily loaded, so only the ratios count.)
    */
   boolean containsEither(long first, long second, long fingerprint) {
+    byte[] page = singlePage;
+    // one page: no dependent load of the page array. LookupBenchmark, idle machine, 10^7 long
+    // keys, ε = 0.1%, 50% hits, 2 forks: 37.6 -> 25.3 ns (fastfilter Cuckoo16 in the same run:
+    // 32.8 and 35.1 ns); 10^4 keys: 13.2 -> 11.5 ns.
+    if (swar && page != null) {
+      long bit1 = first * bucketBits;
+      long bit2 = second * bucketBits;
+      long word1 = (long) LONG_LE.get(page, (int) (bit1 >>> 3)) >>> (bit1 & 7);
+      long word2 = (long) LONG_LE.get(page, (int) (bit2 >>> 3)) >>> (bit2 & 7);
+      return (matchingLanes(word1, fingerprint) | matchingLanes(word2, fingerprint)) != 0;
+    }
     if (swar) {
       return (matchingLanes(bucketWord(first), fingerprint)
               | matchingLanes(bucketWord(second), fingerprint))

@@ -68,6 +68,11 @@ class BucketTableTest {
           break;
       }
       assertEquals(indexOf(model[bucket], fp) >= 0, table.contains(bucket, fp), where);
+      int other = random.nextInt((int) buckets);
+      assertEquals(
+          indexOf(model[bucket], fp) >= 0 || indexOf(model[other], fp) >= 0,
+          table.containsEither(bucket, other, fp),
+          where);
       assertEquals(count(model[bucket], fp), table.count(bucket, fp), where);
       assertEquals(indexOf(model[bucket], 0), table.firstEmpty(bucket), where);
       assertEquals(bucketSize - count(model[bucket], 0), table.occupied(bucket), where);
