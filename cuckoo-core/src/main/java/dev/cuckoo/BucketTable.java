@@ -262,6 +262,50 @@ final class BucketTable {
     return (x - lanesLow) & ~x & lanesHigh;
   }
 
+  /**
+   * Returns the page that holds {@code bucket}: with {@link #bitInPage} and {@link #wordAt}, the
+   * parts of {@link #bucketWord}, for callers that must compute addresses before a memory fence and
+   * load only after it (ConcurrentCuckooFilter).
+   */
+  byte[] pageOf(long bucket) {
+    byte[] page = singlePage;
+    return page != null ? page : pages[(int) (bucket >>> pageShift)];
+  }
+
+  /** Returns the offset in bits of {@code bucket} within its page ({@link #pageOf}). */
+  long bitInPage(long bucket) {
+    return (bucket & pageMask) * bucketBits;
+  }
+
+  /** Returns the bucket word that starts at {@code bitInPage} of {@code page}, as {@link #bucketWord}. */
+  static long wordAt(byte[] page, long bitInPage) {
+    return (long) LONG_LE.get(page, (int) (bitInPage >>> 3)) >>> (bitInPage & 7);
+  }
+
+  /** Returns {@code fingerprint} copied into every lane of a SWAR bucket word. */
+  long broadcast(long fingerprint) {
+    return fingerprint * lanesLow;
+  }
+
+  /** Returns the SWAR mask with the lowest bit of every lane set. */
+  long lanesLow() {
+    return lanesLow;
+  }
+
+  /** Returns the SWAR mask with the highest bit of every lane set. */
+  long lanesHigh() {
+    return lanesHigh;
+  }
+
+  /**
+   * Returns non-zero iff some lane of {@code word} equals the lane of {@code pattern} (a {@link
+   * #broadcast} fingerprint): {@link #matchingLanes(long, long)} with the masks passed in.
+   */
+  static long matchingLanes(long word, long pattern, long lanesLow, long lanesHigh) {
+    long x = word ^ pattern;
+    return (x - lanesLow) & ~x & lanesHigh;
+  }
+
   /** Returns the bucket's bits in the low bits of a word; higher bits are unspecified. */
   long bucketWord(long bucket) {
     byte[] page = pages[(int) (bucket >>> pageShift)];

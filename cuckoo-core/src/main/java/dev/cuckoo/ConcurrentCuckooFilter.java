@@ -254,15 +254,29 @@ public final class ConcurrentCuckooFilter<T> {
     if (!swar) {
       return mightContainSlots(bucket1, stripe1, bucket2, stripe2, fingerprint);
     }
+    // Addresses and masks are computed before the first fence: a fence makes the JIT reload every
+    // field read after it, so only the version loads and the two word loads follow it.
+    // ConcurrentLookupBenchmark.lookup1, idle machine, 2 forks, CONCURRENT/PLAIN time per lookup:
+    // 1.66x -> 1.55x (10^5 items), 1.84x -> 1.34x (10^7 items).
+    BucketTable table = this.table;
+    byte[] page1 = table.pageOf(bucket1);
+    byte[] page2 = table.pageOf(bucket2);
+    long bit1 = table.bitInPage(bucket1);
+    long bit2 = table.bitInPage(bucket2);
+    long pattern = table.broadcast(fingerprint);
+    long lanesLow = table.lanesLow();
+    long lanesHigh = table.lanesHigh();
+    LockStripes stripes = this.stripes;
     for (int attempt = 1; ; attempt++) {
       long version1 = stripes.readVersion(stripe1);
       long version2 = stripes.readVersion(stripe2);
       stripes.startRead();
       // only the two loads inside the validated window; the lane test runs on validated words
-      long word1 = table.bucketWord(bucket1);
-      long word2 = table.bucketWord(bucket2);
+      long word1 = BucketTable.wordAt(page1, bit1);
+      long word2 = BucketTable.wordAt(page2, bit2);
       if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
-        return (table.matchingLanes(word1, fingerprint) | table.matchingLanes(word2, fingerprint))
+        return (BucketTable.matchingLanes(word1, pattern, lanesLow, lanesHigh)
+                | BucketTable.matchingLanes(word2, pattern, lanesLow, lanesHigh))
             != 0;
       }
       backOff(attempt);

@@ -73,6 +73,18 @@ class BucketTableTest {
           indexOf(model[bucket], fp) >= 0 || indexOf(model[other], fp) >= 0,
           table.containsEither(bucket, other, fp),
           where);
+      if (table.isSwar()) {
+        // the split address computation of ConcurrentCuckooFilter finds the same word and lanes
+        long word = BucketTable.wordAt(table.pageOf(bucket), table.bitInPage(bucket));
+        long bucketMask = -1L >>> (64 - bucketSize * bits);
+        assertEquals(table.bucketWord(bucket) & bucketMask, word & bucketMask, where);
+        assertEquals(
+            indexOf(model[bucket], fp) >= 0,
+            BucketTable.matchingLanes(
+                    word, table.broadcast(fp), table.lanesLow(), table.lanesHigh())
+                != 0,
+            where);
+      }
       assertEquals(count(model[bucket], fp), table.count(bucket, fp), where);
       assertEquals(indexOf(model[bucket], 0), table.firstEmpty(bucket), where);
       assertEquals(bucketSize - count(model[bucket], 0), table.occupied(bucket), where);
