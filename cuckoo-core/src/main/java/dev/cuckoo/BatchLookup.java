@@ -82,8 +82,18 @@ final class BatchLookup {
       scratch[2 * k + 1] = filter.alternateBucket(bucket, fingerprint);
       scratch[FINGERPRINTS + k] = fingerprint;
     }
-    for (int j = 0; j < 2 * count; j++) {
-      scratch[j] = table.bucketWord(scratch[j]);
+    byte[] page = table.singlePage();
+    if (page != null) {
+      // one page: only the word loads, no page-array load in front of each. LookupBenchmark
+      // .batchLookup, CUCKOO, ε = 0.1%, 50% hits, two alternating rounds: 10^4 keys 9.95 -> 8.7 ns,
+      // 10^6 keys 13.6 -> 10.7 ns.
+      for (int j = 0; j < 2 * count; j++) {
+        scratch[j] = BucketTable.wordAt(page, table.bitInPage(scratch[j]));
+      }
+    } else {
+      for (int j = 0; j < 2 * count; j++) {
+        scratch[j] = table.bucketWord(scratch[j]);
+      }
     }
     long bits = 0;
     for (int k = 0; k < count; k++) {

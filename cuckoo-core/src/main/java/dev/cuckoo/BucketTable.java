@@ -272,6 +272,11 @@ final class BucketTable {
     return page != null ? page : pages[(int) (bucket >>> pageShift)];
   }
 
+  /** Returns the only page of a one-page table, or null if the table has several pages. */
+  byte[] singlePage() {
+    return singlePage;
+  }
+
   /** Returns the offset in bits of {@code bucket} within its page ({@link #pageOf}). */
   long bitInPage(long bucket) {
     return (bucket & pageMask) * bucketBits;
