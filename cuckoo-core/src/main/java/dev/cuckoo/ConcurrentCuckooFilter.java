@@ -78,8 +78,10 @@ public final class ConcurrentCuckooFilter<T> {
    * add completed before the lookup started (its return happens-before the lookup's call, e.g. the
    * reader learned of it through a volatile variable, a queue or Thread.join), its endWrite (a
    * release store) happens-before the reader's version load, which therefore reads that version or
-   * a later one: the reader cannot see the table from before the add. Hence no false negative. count is the same read, so it returns the number of copies at that instant:
-   * linearizable, as is mightContain.
+   * a later one: the reader cannot see the table from before the add. Hence no false negative.
+   * count is the same read, so it returns the number of copies at that instant: linearizable, as
+   * is mightContain. OptimisticLookup is this same protocol for the commonest table shape, with its
+   * constants gathered in one object; a read it cannot accept is retried on the general path.
    *
    * Linearization points: add/addIfAbsent/remove/replace: their write (or, when they fail, any
    * instant while they hold the locks under which they decided); lookups: any instant in the
@@ -113,6 +115,8 @@ public final class ConcurrentCuckooFilter<T> {
   private final BucketTable table;
   private final boolean swar;
   private final LockStripes stripes;
+  /** The lookup of the commonest shape (one-page STANDARD SWAR tables, no seed), or null. */
+  private final OptimisticLookup optimisticLookup;
   private final int maxSearchNodes;
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong relocations = new AtomicLong();
@@ -123,6 +127,7 @@ public final class ConcurrentCuckooFilter<T> {
     this.table = hashing.table();
     this.swar = table.isSwar();
     this.stripes = new LockStripes(hashing.bucketCount(), stripeCount);
+    this.optimisticLookup = OptimisticLookup.forShape(hashing, stripes);
     this.maxSearchNodes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * hashing.maxKicks());
     this.paths = ThreadLocal.withInitial(() -> new RelocationPath(maxSearchNodes));
   }
@@ -245,6 +250,13 @@ public final class ConcurrentCuckooFilter<T> {
    * @return false if definitely absent
    */
   public boolean mightContainHash(long hash) {
+    OptimisticLookup optimistic = optimisticLookup;
+    if (optimistic != null) {
+      int answer = optimistic.probe(hash);
+      if (answer != OptimisticLookup.RETRY) {
+        return answer != 0;
+      }
+    }
     long h = hashing.remix(hash);
     long fingerprint = hashing.fingerprint(h);
     long bucket1 = hashing.firstBucket(h);
@@ -254,10 +266,10 @@ public final class ConcurrentCuckooFilter<T> {
     if (!swar) {
       return mightContainSlots(bucket1, stripe1, bucket2, stripe2, fingerprint);
     }
-    // Addresses and masks are computed before the first fence: a fence makes the JIT reload every
-    // field read after it, so only the version loads and the two word loads follow it.
-    // ConcurrentLookupBenchmark.lookup1, idle machine, 2 forks, CONCURRENT/PLAIN time per lookup:
-    // 1.66x -> 1.55x (10^5 items), 1.84x -> 1.34x (10^7 items).
+    // Other shapes, and retries. Addresses and masks are computed before the first fence: a fence
+    // makes the JIT reload every field read after it, so only the version loads and the two word
+    // loads follow it. ConcurrentLookupBenchmark.lookup1, idle machine, 2 forks, CONCURRENT/PLAIN
+    // time per lookup: 1.66x -> 1.55x (10^5 items), 1.84x -> 1.34x (10^7 items).
     BucketTable table = this.table;
     byte[] page1 = table.pageOf(bucket1);
     byte[] page2 = table.pageOf(bucket2);
@@ -267,20 +279,19 @@ public final class ConcurrentCuckooFilter<T> {
     long lanesLow = table.lanesLow();
     long lanesHigh = table.lanesHigh();
     LockStripes stripes = this.stripes;
-    for (int attempt = 1; ; attempt++) {
-      long version1 = stripes.readVersion(stripe1);
-      long version2 = stripes.readVersion(stripe2);
-      stripes.startRead();
-      // only the two loads inside the validated window; the lane test runs on validated words
-      long word1 = BucketTable.wordAt(page1, bit1);
-      long word2 = BucketTable.wordAt(page2, bit2);
-      if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
-        return (BucketTable.matchingLanes(word1, pattern, lanesLow, lanesHigh)
-                | BucketTable.matchingLanes(word2, pattern, lanesLow, lanesHigh))
-            != 0;
-      }
-      backOff(attempt);
+    long version1 = stripes.readVersion(stripe1);
+    long version2 = stripes.readVersion(stripe2);
+    stripes.startRead();
+    // only the two loads inside the validated window; the lane test runs on validated words
+    long word1 = BucketTable.wordAt(page1, bit1);
+    long word2 = BucketTable.wordAt(page2, bit2);
+    if (stripes.isUnchanged(stripe1, version1, stripe2, version2)) {
+      return (BucketTable.matchingLanes(word1, pattern, lanesLow, lanesHigh)
+              | BucketTable.matchingLanes(word2, pattern, lanesLow, lanesHigh))
+          != 0;
     }
+    // a write was open: retry out of line, so that the common path has no loop of its own
+    return mightContainSlots(bucket1, stripe1, bucket2, stripe2, fingerprint);
   }
 
   private boolean mightContainSlots(
@@ -587,6 +598,11 @@ public final class ConcurrentCuckooFilter<T> {
 
   BucketTable table() {
     return table;
+  }
+
+  /** Returns the plain filter that holds this filter's table and hashing (for tests). */
+  CuckooFilter<T> hashingFilter() {
+    return hashing;
   }
 
   LockStripes lockStripes() {

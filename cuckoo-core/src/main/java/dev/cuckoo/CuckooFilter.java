@@ -644,6 +644,11 @@ public final class CuckooFilter<T> {
     return table;
   }
 
+  /** Returns the number of distinct fingerprints (see {@link Indexer#fingerprintRange()}). */
+  long fingerprintRange() {
+    return fingerprintRange;
+  }
+
   void setSize(long size) {
     this.size = size;
   }

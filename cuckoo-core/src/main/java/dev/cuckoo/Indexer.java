@@ -44,7 +44,12 @@ final class Indexer {
     if (redis) {
       return Long.remainderUnsigned(h, 255) + 1;
     }
-    // the high 32 bits mapped uniformly onto [1, 2^f − 1] by multiply-shift
+    return standardFingerprint(h, fingerprintRange);
+  }
+
+  /** STANDARD {@link #fingerprint}: the high 32 bits mapped onto [1, fingerprintRange]. */
+  static long standardFingerprint(long h, long fingerprintRange) {
+    // multiply-shift range reduction onto [0, 2^f − 1), plus one: never 0
     return (((h >>> 32) * fingerprintRange) >>> 32) + 1;
   }
 
@@ -53,6 +58,11 @@ final class Indexer {
     if (redis) {
       return h & bucketMask;
     }
+    return standardFirstBucket(h, bucketCount);
+  }
+
+  /** STANDARD {@link #firstBucket}: the low 32 bits mapped onto [0, bucketCount). */
+  static long standardFirstBucket(long h, long bucketCount) {
     // multiply-shift range reduction of the low 32 bits onto [0, m) (Lemire), m <= 2^32
     return ((h & 0xFFFFFFFFL) * bucketCount) >>> 32;
   }
@@ -65,6 +75,12 @@ final class Indexer {
     if (redis) {
       return (bucket ^ (fingerprint * REDIS_ALT_MULTIPLIER)) & bucketMask;
     }
+    return standardAlternateBucket(bucket, fingerprint, bucketCount, halfBucketCount);
+  }
+
+  /** STANDARD {@link #alternateBucket}, for an even {@code bucketCount} and its half. */
+  static long standardAlternateBucket(
+      long bucket, long fingerprint, long bucketCount, long halfBucketCount) {
     // (−i − r) mod m with r odd in [1, m): with m even, i and the result differ in parity
     long r = ((((fingerprint * GOLDEN) >>> 32) * halfBucketCount) >>> 32) * 2 + 1;
     long j = bucketCount - bucket - r;

@@ -105,6 +105,11 @@ final class LockStripes {
 
   /** Orders the version loads before the data loads that follow (an acquire fence). */
   void startRead() {
+    startReadFence();
+  }
+
+  /** {@link #startRead()} without an instance. */
+  static void startReadFence() {
     VarHandle.acquireFence();
   }
 
@@ -113,6 +118,29 @@ final class LockStripes {
    * two stripes saw no write in progress: both even and both unchanged.
    */
   boolean isUnchanged(int stripe1, long v1, int stripe2, long v2) {
+    VarHandle.acquireFence();
+    return ((v1 | v2) & 1) == 0
+        && (long) VERSIONS.getOpaque(versions, stripe1) == v1
+        && (long) VERSIONS.getOpaque(versions, stripe2) == v2;
+  }
+
+  /** Returns the version array, for readers that keep it in a local ({@link OptimisticLookup}). */
+  long[] versions() {
+    return versions;
+  }
+
+  /** Returns log2 of the number of buckets per stripe: {@code stripeOf(b) == b >>> shift()}. */
+  int shift() {
+    return shift;
+  }
+
+  /** {@link #readVersion} on the array of {@link #versions()}. */
+  static long readVersion(long[] versions, int stripe) {
+    return (long) VERSIONS.getOpaque(versions, stripe);
+  }
+
+  /** {@link #isUnchanged(int, long, int, long)} on the array of {@link #versions()}. */
+  static boolean isUnchanged(long[] versions, int stripe1, long v1, int stripe2, long v2) {
     VarHandle.acquireFence();
     return ((v1 | v2) & 1) == 0
         && (long) VERSIONS.getOpaque(versions, stripe1) == v1
