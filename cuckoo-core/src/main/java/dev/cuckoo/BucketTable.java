@@ -184,14 +184,28 @@ final class BucketTable {
       long bit2 = second * bucketBits;
       long word1 = (long) LONG_LE.get(page, (int) (bit1 >>> 3)) >>> (bit1 & 7);
       long word2 = (long) LONG_LE.get(page, (int) (bit2 >>> 3)) >>> (bit2 & 7);
-      return (matchingLanes(word1, fingerprint) | matchingLanes(word2, fingerprint)) != 0;
+      return isNonZero(matchingLanes(word1, fingerprint) | matchingLanes(word2, fingerprint));
     }
     if (swar) {
-      return (matchingLanes(bucketWord(first), fingerprint)
-              | matchingLanes(bucketWord(second), fingerprint))
-          != 0;
+      return isNonZero(
+          matchingLanes(bucketWord(first), fingerprint)
+              | matchingLanes(bucketWord(second), fingerprint));
     }
     return contains(first, fingerprint) | contains(second, fingerprint);
+  }
+
+  /**
+   * Returns {@code x != 0} without a conditional branch. The JIT compiles {@code return x != 0} on
+   * a long into a branch when the profile says the answer is nearly always the same (e.g. after a
+   * run of lookups of absent items), and then mispredicts it half the time on a mix of hits and
+   * misses; a mispredicted branch that waits for a cache miss also discards the lookups issued
+   * after it. An int compared with 0 whose true value is 1 becomes a branch-free conversion
+   * instead. LookupBenchmark.lookup, CUCKOO, 10^6 keys, ε = 0.1%, 1 fork, ns for no / half / all
+   * hits: 14.1 / 22.5 / 14.4 before, 15.8 / 15.4 / 15.2 after.
+   */
+  static boolean isNonZero(long x) {
+    // (x | −x) has its sign bit set exactly when x != 0
+    return ((int) ((x | -x) >>> 63)) != 0;
   }
 
   /** Returns the number of slots of {@code bucket} that hold {@code fingerprint}. */

@@ -254,7 +254,7 @@ public final class ConcurrentCuckooFilter<T> {
     if (optimistic != null) {
       int answer = optimistic.probe(hash);
       if (answer != OptimisticLookup.RETRY) {
-        return answer != 0;
+        return BucketTable.isNonZero(answer);
       }
     }
     long h = hashing.remix(hash);

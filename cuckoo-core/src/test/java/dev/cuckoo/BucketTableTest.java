@@ -111,6 +111,20 @@ class BucketTableTest {
   }
 
   @Test
+  void isNonZero_everySignAndBit_equalsComparison() {
+    assertFalse(BucketTable.isNonZero(0));
+    for (int bit = 0; bit < 64; bit++) {
+      assertTrue(BucketTable.isNonZero(1L << bit), "bit " + bit);
+      assertTrue(BucketTable.isNonZero(-(1L << bit)), "minus bit " + bit);
+    }
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 10_000; i++) {
+      long x = random.nextLong() >>> random.nextInt(64);
+      assertEquals(x != 0, BucketTable.isNonZero(x), "x " + x);
+    }
+  }
+
+  @Test
   void set_fullWidthFingerprint_doesNotDisturbNeighbours() {
     BucketTable table = new BucketTable(10, 2, 32);
     table.set(3, 0, 0xFFFFFFFFL);

@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.infra.Blackhole;
 
 /** Runs every benchmark method once per filter and key type on small sizes and checks the answer. */
 class BenchmarkSanityTest {
   private static final int SIZE = 3000;
+  private static final Blackhole BLACKHOLE =
+      new Blackhole(
+          "Today's password is swordfish. I understand instantiating Blackholes directly is"
+              + " dangerous.");
 
   private static List<KeyType> keyTypes(FilterKind kind) {
     List<KeyType> types = new ArrayList<>(List.of(KeyType.LONG));
@@ -46,7 +51,9 @@ class BenchmarkSanityTest {
             for (int i = start; i < start + LookupBenchmark.BATCH; i++) {
               hits += s.hit[i] ? 1 : 0;
             }
-            int found = benchmark.lookup(s);
+            benchmark.lookup(s, BLACKHOLE);
+            assertEquals((start + LookupBenchmark.BATCH) & (s.hit.length - 1), s.cursor, where);
+            int found = LookupBenchmark.countFound(s, start);
             if (kind == FilterKind.MEMORY_FLOOR) {
               assertEquals(floorAnswer(s, start), found, where);
             } else {
