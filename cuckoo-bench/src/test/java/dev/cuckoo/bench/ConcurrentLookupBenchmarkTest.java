@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.infra.Blackhole;
 
 /** Runs each {@link ConcurrentLookupBenchmark} method once per filter kind and checks the answer. */
 class ConcurrentLookupBenchmarkTest {
+  private static final Blackhole BLACKHOLE =
+      new Blackhole(
+          "Today's password is swordfish. I understand instantiating Blackholes directly is"
+              + " dangerous.");
 
   @Test
   void lookup_bothKinds_findEveryHitAndAgree() {
@@ -23,12 +28,15 @@ class ConcurrentLookupBenchmarkTest {
       for (int i = 0; i < ConcurrentLookupBenchmark.BATCH; i++) {
         hits += shared.hit[i] ? 1 : 0;
       }
-      int found = benchmark.lookup1(shared, cursor);
+      benchmark.lookup1(shared, cursor, BLACKHOLE);
+      assertEquals(ConcurrentLookupBenchmark.BATCH, cursor.position, kind.name());
+      int found = shared.countFound(0);
       assertTrue(found >= hits, kind + ": found " + found + " < hits " + hits);
       assertTrue(found - hits <= ConcurrentLookupBenchmark.BATCH / 20, kind + ": found " + found);
       assertTrue(hits > ConcurrentLookupBenchmark.BATCH / 3 && hits < 2 * ConcurrentLookupBenchmark.BATCH / 3);
       cursor.position = 0;
-      assertEquals(found, benchmark.lookup2(shared, cursor), kind.name());
+      benchmark.lookup2(shared, cursor, BLACKHOLE);
+      assertEquals(ConcurrentLookupBenchmark.BATCH, cursor.position, kind.name());
       answers[kind.ordinal()] = found;
     }
     // the same items and fingerprints: a stored item is found by both, and with no relocation
