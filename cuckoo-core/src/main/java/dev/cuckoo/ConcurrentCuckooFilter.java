@@ -254,7 +254,9 @@ public final class ConcurrentCuckooFilter<T> {
     if (optimistic != null) {
       int answer = optimistic.probe(hash);
       if (answer != OptimisticLookup.RETRY) {
-        return BucketTable.isNonZero(answer);
+        // 0 or 1 as an int compared with 0: the JIT converts it without a branch (see
+        // BucketTable.isNonZero, which ends in the same comparison)
+        return answer != 0;
       }
     }
     long h = hashing.remix(hash);

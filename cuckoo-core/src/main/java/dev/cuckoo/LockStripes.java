@@ -100,7 +100,7 @@ final class LockStripes {
    * {@link #startRead()} after the version loads and before reading data.
    */
   long readVersion(int stripe) {
-    return (long) VERSIONS.getOpaque(versions, stripe);
+    return readVersion(versions, stripe);
   }
 
   /** Orders the version loads before the data loads that follow (an acquire fence). */
@@ -118,10 +118,7 @@ final class LockStripes {
    * two stripes saw no write in progress: both even and both unchanged.
    */
   boolean isUnchanged(int stripe1, long v1, int stripe2, long v2) {
-    VarHandle.acquireFence();
-    return ((v1 | v2) & 1) == 0
-        && (long) VERSIONS.getOpaque(versions, stripe1) == v1
-        && (long) VERSIONS.getOpaque(versions, stripe2) == v2;
+    return isUnchanged(versions, stripe1, v1, stripe2, v2);
   }
 
   /** Returns the version array, for readers that keep it in a local ({@link OptimisticLookup}). */
