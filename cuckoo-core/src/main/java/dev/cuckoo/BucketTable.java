@@ -240,11 +240,39 @@ final class BucketTable {
 
   /** Stores {@code fingerprint} in the lowest empty slot of {@code bucket}; false if full. */
   boolean insert(long bucket, long fingerprint) {
+    if (swar) {
+      return insertSwar(bucket, fingerprint);
+    }
     int slot = firstEmpty(bucket);
     if (slot < 0) {
       return false;
     }
     set(bucket, slot, fingerprint);
+    return true;
+  }
+
+  /**
+   * {@link #insert} of a SWAR table: reads the bucket's word once and writes the same 8 bytes back
+   * with the fingerprint in the lowest empty lane, whose position comes from the zero-lane mask
+   * directly (no slot number, no second address computation as {@link #set} needs). InsertBenchmark,
+   * ε = 0.1%, ns per insert filling to rated capacity, two alternating rounds, fastfilter Cuckoo16
+   * in the same runs: 10^6 keys 57.9 / 56.1 -> 44.3 / 44.2 (Cuckoo16 49.4-62.5); 10^7 keys 247 /
+   * 226 -> 151 / 148 (Cuckoo16 130-224). Fewer instructions per insert let more inserts' cache
+   * misses overlap.
+   */
+  private boolean insertSwar(long bucket, long fingerprint) {
+    byte[] page = pageOf(bucket);
+    long bit = bitInPage(bucket);
+    int offset = (int) (bit >>> 3);
+    int shift = (int) bit & 7;
+    long raw = (long) LONG_LE.get(page, offset);
+    long empty = zeroLanes(raw >>> shift);
+    if (empty == 0) {
+      return false;
+    }
+    // the lowest set bit of the mask is the top bit of the lowest empty lane
+    int laneStart = Long.numberOfTrailingZeros(empty) - (fingerprintBits - 1);
+    LONG_LE.set(page, offset, raw | ((fingerprint & slotMask) << (laneStart + shift)));
     return true;
   }
 
