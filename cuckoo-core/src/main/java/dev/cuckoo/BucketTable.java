@@ -281,6 +281,11 @@ final class BucketTable {
     return bucketSize - count(bucket, 0);
   }
 
+  /** Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table, has an empty slot. */
+  boolean hasEmptyLane(long word) {
+    return zeroLanes(word) != 0;
+  }
+
   private long zeroLanes(long x) {
     return ~(((x & lanesRest) + lanesRest) | x | lanesRest) & lanesHigh;
   }

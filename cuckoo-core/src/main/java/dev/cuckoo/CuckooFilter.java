@@ -59,7 +59,10 @@ public final class CuckooFilter<T> {
   /*
    * Algorithms.
    *
-   * Insert (STANDARD): try both buckets; otherwise a random walk: evict a random slot of one of the
+   * Insert (STANDARD): try both buckets; otherwise, in a SWAR table, look at once at the alternate
+   * buckets of all 2·b fingerprints of the two buckets and move the first that has room
+   * (NeighbourProbe: one round of overlapped cache misses instead of a chain of dependent ones);
+   * otherwise a random walk: evict a random slot of one of the
    * two buckets, move the victim to its alternate bucket, and repeat up to maxKicks times [1]. Each
    * step is recorded (bucket, slot, evicted fingerprint) in preallocated arrays; if the walk fails,
    * the steps are undone in reverse order, which restores the table bit for bit [3].
@@ -117,6 +120,7 @@ public final class CuckooFilter<T> {
   /** Allocated on the first insert that needs kicks, so filters that never fill up stay small. */
   private KickPath path;
   private PathSearch search;
+  private NeighbourProbe neighbours;
 
   CuckooFilter(
       ItemHasher<? super T> hasher,
@@ -249,7 +253,9 @@ public final class CuckooFilter<T> {
     }
     if (redis
         ? kickRedis(bucket, fingerprint)
-        : kickRandomWalk(bucket, fingerprint) || kickBreadthFirst(bucket, fingerprint)) {
+        : kickNeighbours(bucket, fingerprint)
+            || kickRandomWalk(bucket, fingerprint)
+            || kickBreadthFirst(bucket, fingerprint)) {
       size++;
       return true;
     }
@@ -519,7 +525,8 @@ public final class CuckooFilter<T> {
     return table.sizeInBytes()
         + 128
         + (path == null ? 0 : path.sizeInBytes())
-        + (search == null ? 0 : search.sizeInBytes());
+        + (search == null ? 0 : search.sizeInBytes())
+        + (neighbours == null ? 0 : neighbours.sizeInBytes());
   }
 
   /**
@@ -702,6 +709,17 @@ public final class CuckooFilter<T> {
     }
     path.reset();
     return path;
+  }
+
+  private boolean kickNeighbours(long firstBucket, long fingerprint) {
+    if (maxKicks == 0 || !table.isSwar()) {
+      return false;
+    }
+    if (neighbours == null) {
+      neighbours = new NeighbourProbe(bucketSize);
+    }
+    long other = alternateBucket(firstBucket, fingerprint);
+    return neighbours.insert(this, table, firstBucket, other, fingerprint);
   }
 
   private boolean kickRandomWalk(long firstBucket, long fingerprint) {
