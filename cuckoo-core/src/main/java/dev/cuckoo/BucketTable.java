@@ -254,11 +254,12 @@ final class BucketTable {
   /**
    * {@link #insert} of a SWAR table: reads the bucket's word once and writes the same 8 bytes back
    * with the fingerprint in the lowest empty lane, whose position comes from the zero-lane mask
-   * directly (no slot number, no second address computation as {@link #set} needs). InsertBenchmark,
-   * ε = 0.1%, ns per insert filling to rated capacity, two alternating rounds, fastfilter Cuckoo16
-   * in the same runs: 10^6 keys 57.9 / 56.1 -> 44.3 / 44.2 (Cuckoo16 49.4-62.5); 10^7 keys 247 /
-   * 226 -> 151 / 148 (Cuckoo16 130-224). Fewer instructions per insert let more inserts' cache
-   * misses overlap.
+   * directly (no slot number, no second address computation as {@link #set} needs).
+   * InsertBenchmark, ε = 0.1%, ns per insert filling to rated capacity, two alternating rounds,
+   * fastfilter Cuckoo16 in the same runs: 10^6 keys 57.9 / 56.1 -> 44.3 / 44.2 (Cuckoo16
+   * 49.4-62.5); 10^7 keys 247 / 226 -> 151 / 148 (Cuckoo16 130-224); 3.2·10^7 keys 301 / 288 ->
+   * 219 / 198 (Cuckoo16 233-246). Fewer instructions per insert let more inserts' cache misses
+   * overlap.
    */
   private boolean insertSwar(long bucket, long fingerprint) {
     byte[] page = pageOf(bucket);
@@ -281,7 +282,10 @@ final class BucketTable {
     return bucketSize - count(bucket, 0);
   }
 
-  /** Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table, has an empty slot. */
+  /**
+   * Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table, has an
+   * empty slot.
+   */
   boolean hasEmptyLane(long word) {
     return zeroLanes(word) != 0;
   }

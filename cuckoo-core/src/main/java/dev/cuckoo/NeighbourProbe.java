@@ -12,11 +12,11 @@ final class NeighbourProbe {
    * at a time, and each try is a cache miss that depends on the one before (the next bucket is
    * known only after the previous one was read). Here the 2·b alternate buckets are computed from
    * the two words already in cache, all their words are loaded in one loop (independent loads, so
-   * their misses overlap), and only then checked in order: B1's slots 0..b-1, then B2's. The first
-   * one with an empty slot takes its fingerprint, whose old slot takes the new fingerprint. Near the
-   * rated load, where a bucket has room with probability p ~ 0.2, one round of 2·b overlapped
-   * misses succeeds with probability 1 - (1 - p)^(2b) ~ 0.83 for b = 4, where the walk needs 1/p ~ 5
-   * dependent misses on average. Nothing moves unless a free slot is found. SWAR tables only (the
+   * their misses overlap), and only then checked in order: B1's slots 0..b-1, then B2's. The
+   * first one with an empty slot takes its fingerprint, whose old slot takes the new fingerprint.
+   * Near the rated load, where a bucket has room with probability p ~ 0.2, one round of 2·b
+   * overlapped misses succeeds with probability 1 - (1 - p)^(2b) ~ 0.83 for b = 4, where the walk
+   * needs 1/p ~ 5 dependent misses on average. Nothing moves unless a free slot is found. SWAR tables only (the
    * bucket word holds every slot).
    *
    * InsertBenchmark, ε = 0.1%, 3.2·10^7 keys, ns per insert filling to rated capacity, two
@@ -36,7 +36,8 @@ final class NeighbourProbe {
    * their fingerprints to its alternate bucket; false, changing nothing, if no alternate bucket has
    * an empty slot.
    */
-  boolean insert(CuckooFilter<?> filter, BucketTable table, long first, long second, long fingerprint) {
+  boolean insert(
+      CuckooFilter<?> filter, BucketTable table, long first, long second, long fingerprint) {
     int bucketSize = table.bucketSize();
     int bits = table.fingerprintBits();
     long slotMask = (1L << bits) - 1;

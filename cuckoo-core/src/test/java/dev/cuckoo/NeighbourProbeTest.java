@@ -47,7 +47,8 @@ class NeighbourProbeTest {
       assertArrayEquals(slots(reference.table()), slots(table), where);
       if (inserted) {
         found++;
-        assertTrue(table.find(first, fingerprint) >= 0 || table.find(second, fingerprint) >= 0, where);
+        assertTrue(
+            table.find(first, fingerprint) >= 0 || table.find(second, fingerprint) >= 0, where);
       } else {
         notFound++;
       }
@@ -75,7 +76,8 @@ class NeighbourProbeTest {
     return false;
   }
 
-  private static CuckooFilter<byte[]> filledFilter(int bucketSize, int bits, double fill, long seed) {
+  private static CuckooFilter<byte[]> filledFilter(
+      int bucketSize, int bits, double fill, long seed) {
     CuckooFilter<byte[]> filter =
         CuckooFilter.builder(ItemHashers.bytes())
             .expectedItems(64)
