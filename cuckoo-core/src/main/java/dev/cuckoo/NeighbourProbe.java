@@ -16,8 +16,8 @@ final class NeighbourProbe {
    * first one with an empty slot takes its fingerprint, whose old slot takes the new fingerprint.
    * Near the rated load, where a bucket has room with probability p ~ 0.2, one round of 2·b
    * overlapped misses succeeds with probability 1 - (1 - p)^(2b) ~ 0.83 for b = 4, where the walk
-   * needs 1/p ~ 5 dependent misses on average. Nothing moves unless a free slot is found. SWAR tables only (the
-   * bucket word holds every slot).
+   * needs 1/p ~ 5 dependent misses on average. Nothing moves unless a free slot is found. SWAR
+   * tables only (the bucket word holds every slot).
    *
    * InsertBenchmark, ε = 0.1%, 3.2·10^7 keys, ns per insert filling to rated capacity, two
    * alternating rounds: 219 / 198 without, 152 / 150 with (fastfilter Cuckoo16 in the same runs:
