@@ -60,8 +60,9 @@ public final class CuckooFilter<T> {
    * Algorithms.
    *
    * Insert (STANDARD): try both buckets; otherwise, in a SWAR table, look at once at the alternate
-   * buckets of all 2·b fingerprints of the two buckets and move the first that has room
-   * (NeighbourProbe: one round of overlapped cache misses instead of a chain of dependent ones);
+   * buckets of all 2·b fingerprints of the two buckets and move the first that has room, or, if
+   * none has, at the 2·b·b buckets one level further (NeighbourProbe: a round of overlapped cache
+   * misses per level instead of a chain of dependent ones);
    * otherwise a random walk: evict a random slot of one of the
    * two buckets, move the victim to its alternate bucket, and repeat up to maxKicks times [1]. Each
    * step is recorded (bucket, slot, evicted fingerprint) in preallocated arrays; if the walk fails,
@@ -719,7 +720,7 @@ public final class CuckooFilter<T> {
       neighbours = new NeighbourProbe(bucketSize);
     }
     long other = alternateBucket(firstBucket, fingerprint);
-    return neighbours.insert(this, table, firstBucket, other, fingerprint);
+    return neighbours.insert(this, table, firstBucket, other, fingerprint, maxKicks);
   }
 
   private boolean kickRandomWalk(long firstBucket, long fingerprint) {

@@ -9,11 +9,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class NeighbourProbeTest {
+  private static final double[] FILLS = {0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 1.0};
+
   /**
    * Runs the probe on one table and a slot-by-slot reference on an identical one: the first of
    * the 2·b candidates (first's slots in order, then second's) whose alternate bucket has an empty
-   * slot moves there, and the new fingerprint takes its slot; with no such candidate nothing
-   * changes.
+   * slot moves there, and the new fingerprint takes its slot; else, with two moves allowed, the
+   * first of the 2·b·b fingerprints of those (full) alternate buckets, in the same order, whose own
+   * alternate bucket has room moves on and frees a slot for the first level's move; with no such
+   * candidate nothing changes.
    */
   @ParameterizedTest
   @CsvSource({"2, 8", "2, 16", "4, 7", "4, 13", "4, 16", "8, 8"})
@@ -21,13 +25,12 @@ class NeighbourProbeTest {
     long seed = 0x5EEDL * bucketSize + bits;
     System.out.printf("NeighbourProbeTest b=%d f=%d seed=%d%n", bucketSize, bits, seed);
     SplittableRandom random = new SplittableRandom(seed);
-    int found = 0;
-    int notFound = 0;
-    for (int round = 0; round < 400; round++) {
+    int[] outcomes = new int[3];
+    for (int round = 0; round < 600; round++) {
       long roundSeed = random.nextLong();
-      // fill fraction from 0.5 to 1, mostly near 1: both outcomes occur for every b
-      double u = random.nextDouble();
-      double fill = 1 - 0.5 * u * u;
+      // fill fractions from half full to full: every outcome occurs for every b
+      double fill = FILLS[random.nextInt(FILLS.length)];
+      int maxMoves = 1 + random.nextInt(2);
       CuckooFilter<byte[]> probed = filledFilter(bucketSize, bits, fill, roundSeed);
       CuckooFilter<byte[]> reference = filledFilter(bucketSize, bits, fill, roundSeed);
       BucketTable table = probed.table();
@@ -38,27 +41,30 @@ class NeighbourProbeTest {
       fillBucket(probed.table(), second, roundSeed + 1);
       fillBucket(reference.table(), first, roundSeed);
       fillBucket(reference.table(), second, roundSeed + 1);
-      String where = "b=" + bucketSize + " f=" + bits + " round=" + round;
+      String where = "b=" + bucketSize + " f=" + bits + " round=" + round + " moves=" + maxMoves;
 
       boolean inserted =
-          new NeighbourProbe(bucketSize).insert(probed, table, first, second, fingerprint);
-      boolean expected = referenceInsert(reference, first, second, fingerprint);
-      assertEquals(expected, inserted, where);
+          new NeighbourProbe(bucketSize)
+              .insert(probed, table, first, second, fingerprint, maxMoves);
+      int level = referenceInsert(reference, first, second, fingerprint, maxMoves);
+      outcomes[level]++;
+      assertEquals(level > 0, inserted, where);
       assertArrayEquals(slots(reference.table()), slots(table), where);
       if (inserted) {
-        found++;
         assertTrue(
             table.find(first, fingerprint) >= 0 || table.find(second, fingerprint) >= 0, where);
-      } else {
-        notFound++;
       }
     }
-    System.out.printf("  %d inserted, %d with no free neighbour%n", found, notFound);
-    assertTrue(found > 20 && notFound > 20, "both outcomes exercised: " + found + "/" + notFound);
+    System.out.printf(
+        "  no room %d, one move %d, two moves %d%n", outcomes[0], outcomes[1], outcomes[2]);
+    for (int level = 0; level < 3; level++) {
+      assertTrue(outcomes[level] >= 10, "outcome " + level + " exercised: " + outcomes[level]);
+    }
   }
 
-  private static boolean referenceInsert(
-      CuckooFilter<?> filter, long first, long second, long fingerprint) {
+  /** Returns the number of moves the reference made: 0 (nothing changed), 1 or 2. */
+  private static int referenceInsert(
+      CuckooFilter<?> filter, long first, long second, long fingerprint, int maxMoves) {
     BucketTable table = filter.table();
     int b = table.bucketSize();
     for (int k = 0; k < 2 * b; k++) {
@@ -70,17 +76,36 @@ class NeighbourProbeTest {
       if (empty >= 0) {
         table.set(target, empty, moved);
         table.set(from, slot, fingerprint);
-        return true;
+        return 1;
       }
     }
-    return false;
+    if (maxMoves < 2) {
+      return 0;
+    }
+    for (int k = 0; k < 2 * b; k++) {
+      long from = k < b ? first : second;
+      int slot = k % b;
+      long child = filter.alternateBucket(from, table.get(from, slot));
+      for (int childSlot = 0; childSlot < b; childSlot++) {
+        long moved = table.get(child, childSlot);
+        long target = filter.alternateBucket(child, moved);
+        int empty = table.firstEmpty(target);
+        if (empty >= 0) {
+          table.set(target, empty, moved);
+          table.set(child, childSlot, table.get(from, slot));
+          table.set(from, slot, fingerprint);
+          return 2;
+        }
+      }
+    }
+    return 0;
   }
 
   private static CuckooFilter<byte[]> filledFilter(
       int bucketSize, int bits, double fill, long seed) {
     CuckooFilter<byte[]> filter =
         CuckooFilter.builder(ItemHashers.bytes())
-            .expectedItems(64)
+            .expectedItems(512)
             .bucketSize(bucketSize)
             .fingerprintBits(bits)
             .build();
