@@ -330,7 +330,10 @@ final class BucketTable {
     return (bucket & pageMask) * bucketBits;
   }
 
-  /** Returns the bucket word that starts at {@code bitInPage} of {@code page}, as {@link #bucketWord}. */
+  /**
+   * Returns the bucket word that starts at {@code bitInPage} of {@code page}, as {@link
+   * #bucketWord}.
+   */
   static long wordAt(byte[] page, long bitInPage) {
     return (long) LONG_LE.get(page, (int) (bitInPage >>> 3)) >>> (bitInPage & 7);
   }

@@ -62,11 +62,11 @@ public final class CuckooFilter<T> {
    * Insert (STANDARD): try both buckets; otherwise, in a SWAR table, look at once at the alternate
    * buckets of all 2·b fingerprints of the two buckets and move the first that has room, or, if
    * none has, at the 2·b·b buckets one level further (NeighbourProbe: a round of overlapped cache
-   * misses per level instead of a chain of dependent ones);
-   * otherwise a random walk: evict a random slot of one of the
-   * two buckets, move the victim to its alternate bucket, and repeat up to maxKicks times [1]. Each
-   * step is recorded (bucket, slot, evicted fingerprint) in preallocated arrays; if the walk fails,
-   * the steps are undone in reverse order, which restores the table bit for bit [3].
+   * misses per level instead of a chain of dependent ones); otherwise a random walk: evict a
+   * random slot of one of the two buckets, move the victim to its alternate bucket, and repeat up
+   * to maxKicks times [1]. Each step is recorded (bucket, slot, evicted fingerprint) in
+   * preallocated arrays; if the walk fails, the steps are undone in reverse order, which restores
+   * the table bit for bit [3].
    *
    * If the walk fails, a breadth-first search over at most 4·maxKicks buckets looks for the
    * shortest relocation path to an empty slot and moves only if it finds one (PathSearch). In a

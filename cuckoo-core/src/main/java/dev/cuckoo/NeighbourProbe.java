@@ -57,55 +57,66 @@ final class NeighbourProbe {
       long fingerprint,
       int maxMoves) {
     int bucketSize = table.bucketSize();
+    int candidates = 2 * bucketSize;
+    addChildren(filter, table, first, table.bucketWord(first), children, 0);
+    addChildren(filter, table, second, table.bucketWord(second), children, bucketSize);
+    int k = firstWithRoom(table, children, words, candidates);
+    int g = -1;
+    if (k < 0) {
+      if (maxMoves < 2) {
+        return false;
+      }
+      // every child is full: the same again one level further, all grandchildren loaded at once
+      for (int child = 0; child < candidates; child++) {
+        addChildren(
+            filter, table, children[child], words[child], grandchildren, child * bucketSize);
+      }
+      g = firstWithRoom(table, grandchildren, grandchildWords, candidates * bucketSize);
+      if (g < 0) {
+        return false;
+      }
+      k = g / bucketSize;
+    }
+    long from = k < bucketSize ? first : second;
+    int slot = k % bucketSize;
+    if (g < 0) {
+      table.insert(children[k], table.get(from, slot));
+    } else {
+      int childSlot = g % bucketSize;
+      table.insert(grandchildren[g], table.get(children[k], childSlot));
+      table.set(children[k], childSlot, table.get(from, slot));
+    }
+    table.set(from, slot, fingerprint);
+    return true;
+  }
+
+  /**
+   * Stores in {@code out[at ..]} the alternate bucket of each of the {@code b} fingerprints of
+   * {@code bucket}, whose bucket word is {@code word}.
+   */
+  private static void addChildren(
+      CuckooFilter<?> filter, BucketTable table, long bucket, long word, long[] out, int at) {
     int bits = table.fingerprintBits();
     long slotMask = (1L << bits) - 1;
-    long word1 = table.bucketWord(first);
-    long word2 = table.bucketWord(second);
-    for (int slot = 0; slot < bucketSize; slot++) {
-      children[slot] = filter.alternateBucket(first, (word1 >>> (slot * bits)) & slotMask);
-      children[bucketSize + slot] =
-          filter.alternateBucket(second, (word2 >>> (slot * bits)) & slotMask);
+    for (int slot = 0; slot < table.bucketSize(); slot++) {
+      out[at + slot] = filter.alternateBucket(bucket, (word >>> (slot * bits)) & slotMask);
     }
-    int candidates = 2 * bucketSize;
-    for (int k = 0; k < candidates; k++) {
-      words[k] = table.bucketWord(children[k]);
+  }
+
+  /**
+   * Loads the words of {@code buckets[0 .. count)} into {@code words} in one loop (their misses
+   * overlap), then returns the first index whose bucket has an empty slot, or -1.
+   */
+  private static int firstWithRoom(BucketTable table, long[] buckets, long[] words, int count) {
+    for (int i = 0; i < count; i++) {
+      words[i] = table.bucketWord(buckets[i]);
     }
-    for (int k = 0; k < candidates; k++) {
-      if (table.hasEmptyLane(words[k])) {
-        long from = k < bucketSize ? first : second;
-        int slot = k < bucketSize ? k : k - bucketSize;
-        table.insert(children[k], table.get(from, slot));
-        table.set(from, slot, fingerprint);
-        return true;
+    for (int i = 0; i < count; i++) {
+      if (table.hasEmptyLane(words[i])) {
+        return i;
       }
     }
-    if (maxMoves < 2) {
-      return false;
-    }
-    // every child is full: the same again one level further, all grandchildren loaded at once
-    int index = 0;
-    for (int k = 0; k < candidates; k++) {
-      for (int slot = 0; slot < bucketSize; slot++) {
-        grandchildren[index++] =
-            filter.alternateBucket(children[k], (words[k] >>> (slot * bits)) & slotMask);
-      }
-    }
-    for (int g = 0; g < index; g++) {
-      grandchildWords[g] = table.bucketWord(grandchildren[g]);
-    }
-    for (int g = 0; g < index; g++) {
-      if (table.hasEmptyLane(grandchildWords[g])) {
-        int k = g / bucketSize;
-        int childSlot = g - k * bucketSize;
-        long from = k < bucketSize ? first : second;
-        int slot = k < bucketSize ? k : k - bucketSize;
-        table.insert(grandchildren[g], table.get(children[k], childSlot));
-        table.set(children[k], childSlot, table.get(from, slot));
-        table.set(from, slot, fingerprint);
-        return true;
-      }
-    }
-    return false;
+    return -1;
   }
 
   /** Returns the heap bytes of the scratch arrays. */
