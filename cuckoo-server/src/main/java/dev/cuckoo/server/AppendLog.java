@@ -2,105 +2,164 @@ package dev.cuckoo.server;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The append-only log of write commands.
+ * One append-only log file of write commands.
  *
- * <p>File layout (little-endian): an 8-byte magic {@code CKOOLOG2} and the 8-byte snapshot
- * generation the log continues from, then records. A record is {@code u32 length, u32 lengthCrc,
- * u32 payloadCrc, payload}, where payload is {@code u32 argc} followed by {@code argc} times
- * {@code u32 len, bytes}, lengthCrc is the CRC32C of the length field alone and payloadCrc the
- * CRC32C of the payload. The separate length checksum makes record boundaries self-checking: a
- * damaged length is recognized as damage, not mistaken for a record running past the end of the
- * file.
+ * <p>File layout (little-endian), version 3: a 32-byte header {@code magic "CKOOLOG3", u64
+ * generation, u64 baseLsn, u32 CRC32C of the 24 bytes before it, u32 zero}, then records. A
+ * record is {@code u32 length, u32 lengthCrc, u32 payloadCrc, payload}, where the payload is
+ * {@code u64 lsn, u32 argc} followed by {@code argc} times {@code u32 len, bytes}; lengthCrc is
+ * the CRC32C of the length field alone and payloadCrc the CRC32C of the payload. The separate
+ * length checksum makes record boundaries self-checking; the header checksum makes a damaged
+ * generation or base detectable instead of being taken at its word.
  *
- * <p>Version 1 (magic {@code CKOOLOG1}, record {@code u32 length, u32 crc, payload} with the crc
- * over the length field and the payload) is still read by {@link LogReader}; it is never appended
- * to.
+ * <p>Every record carries its log sequence number (lsn): numbers grow by one per record across
+ * every log file of a data directory. {@code baseLsn} is the number of the last record written
+ * before this file was started. Snapshots store, per key, the number of the last record they
+ * contain, so recovery can skip what a snapshot already holds (see {@link Persistence}).
+ *
+ * <p>Versions 1 and 2 (magics {@code CKOOLOG1}, {@code CKOOLOG2}, a 16-byte unchecked header,
+ * records without numbers) are still read by {@link LogReader}; they are never appended to.
  *
  * <p>Appends go to an in-memory buffer under a short lock; {@link #flush} writes the buffer to the
  * file (and forces it to disk if asked) before the replies of a batch are sent. Concurrent flushes
- * coalesce: one write and one fsync cover every record appended before it (group commit).
+ * coalesce: one write and one fsync cover every record appended before it (group commit). A write
+ * or fsync that fails leaves the log failed: nothing more is written to this file, the records
+ * that are not known to be on disk stay available to {@link #discardUnacknowledged} so that their
+ * effects can be undone, and only {@link #rotate} (a new file) ends the failed state.
  */
-final class AppendLog implements WriteLog, Closeable {
-  /** File magic. */
-  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
+final class AppendLog implements Closeable {
+  /** File magic of version 3. */
+  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
+  /** File magic of version 2. */
+  static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
   /** File magic of version 1. */
   static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
-  /** Bytes before the first record. */
-  static final int HEADER_BYTES = 16;
+  /** Bytes before the first record (version 3). */
+  static final int HEADER_BYTES = 32;
+  /** Bytes before the first record in versions 1 and 2. */
+  static final int LEGACY_HEADER_BYTES = 16;
   /** Bytes of a record's length, length crc and payload crc fields. */
   static final int RECORD_HEADER_BYTES = 12;
   /** Bytes of a version-1 record's length and crc fields. */
   static final int V1_RECORD_HEADER_BYTES = 8;
 
+  private static final int INITIAL_BUFFER = 64 * 1024;
+  private static final byte[] EMPTY = new byte[0];
+
   private final Object appendLock = new Object();
   private final Object ioLock = new Object();
   private final CRC32C crc = new CRC32C();
   private final Path path;
+  private final FileChannels files;
   private FileChannel channel;
-  private byte[] pending = new byte[64 * 1024];
-  private byte[] spare = new byte[64 * 1024];
+  private long generation;
+  // guarded by appendLock
+  private byte[] pending = new byte[INITIAL_BUFFER];
   private int pendingLength;
-  private long appendedPosition;
+  private long lastLsn;
+  // guarded by ioLock
+  private byte[] spare = new byte[INITIAL_BUFFER];
+  private byte[] unsynced = EMPTY;
+  private byte[] failedBatch = EMPTY;
   private long writtenPosition;
   private long syncedPosition;
+  private long writtenLsn;
+  private long syncedLsn;
+  private volatile IOException failure;
 
-  private AppendLog(Path path, FileChannel channel, long end) {
+  private AppendLog(Path path, FileChannels files, FileChannel channel, long generation,
+      long end, long lastLsn) {
     this.path = path;
+    this.files = files;
     this.channel = channel;
-    this.appendedPosition = end;
+    this.generation = generation;
     this.writtenPosition = end;
     this.syncedPosition = end;
+    this.lastLsn = lastLsn;
+    this.writtenLsn = lastLsn;
+    this.syncedLsn = lastLsn;
   }
 
-  /** Opens an existing log for appending after its last valid byte {@code end}. */
-  static AppendLog openAt(Path path, long end) throws IOException {
-    FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
-    channel.truncate(end);
-    channel.position(end);
-    return new AppendLog(path, channel, end);
+  /**
+   * Opens an existing version-3 log for appending after its last valid byte {@code end}; bytes
+   * after it are cut off and the cut is forced to disk.
+   */
+  static AppendLog openAt(Path path, FileChannels files, long generation, long end, long lastLsn)
+      throws IOException {
+    FileChannel channel = files.open(path, StandardOpenOption.WRITE);
+    try {
+      if (channel.size() > end) {
+        channel.truncate(end);
+        channel.force(true);
+      }
+      channel.position(end);
+    } catch (IOException e) {
+      channel.close();
+      throw e;
+    }
+    return new AppendLog(path, files, channel, generation, end, lastLsn);
   }
 
-  /** Creates (or replaces, atomically) an empty log for the given generation. */
-  static AppendLog create(Path path, long generation) throws IOException {
-    writeEmpty(path, generation);
-    return openAt(path, HEADER_BYTES);
+  /** Creates (or replaces, atomically) an empty log and opens it for appending. */
+  static AppendLog create(Path path, FileChannels files, long generation, long baseLsn)
+      throws IOException {
+    writeEmpty(path, files, generation, baseLsn);
+    return openAt(path, files, generation, HEADER_BYTES, baseLsn);
   }
 
-  private static void writeEmpty(Path path, long generation) throws IOException {
+  /** Returns the 32 header bytes of a version-3 log. */
+  static byte[] header(long generation, long baseLsn) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    header.put(MAGIC).putLong(generation).putLong(baseLsn);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 24);
+    header.putInt((int) crc.getValue()).putInt(0);
+    return header.array();
+  }
+
+  private static void writeEmpty(Path path, FileChannels files, long generation, long baseLsn)
+      throws IOException {
     Path temp = path.resolveSibling(path.getFileName() + ".tmp");
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
+    try (FileChannel out = files.open(temp, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-      header.put(MAGIC).putLong(generation).flip();
+      ByteBuffer header = ByteBuffer.wrap(header(generation, baseLsn));
       while (header.hasRemaining()) {
         out.write(header);
       }
       out.force(true);
+    } catch (IOException e) {
+      Files.deleteIfExists(temp);
+      throw e;
     }
     FileSync.replace(temp, path);
   }
 
   /** Returns the encoded size of a record for these arguments. */
   static long recordBytes(byte[][] args) {
-    long size = RECORD_HEADER_BYTES + 4L;
+    long size = RECORD_HEADER_BYTES + 8L + 4L;
     for (byte[] arg : args) {
       size += 4L + arg.length;
     }
     return size;
   }
 
-  @Override
-  public void append(byte[][] args) {
+  /**
+   * Buffers one record and returns its sequence number. Called while the command's key locks are
+   * held, so records of one key are numbered in the order the writes were applied.
+   *
+   * @throws IllegalArgumentException if the record would exceed 2^31 - 64 bytes
+   */
+  long append(byte[][] args) {
     long size = recordBytes(args);
     if (size > Integer.MAX_VALUE - 64) {
       throw new IllegalArgumentException("log record too large: " + size + " bytes");
@@ -111,26 +170,23 @@ final class AppendLog implements WriteLog, Closeable {
         pending = Arrays.copyOf(pending, (int) Math.min(Integer.MAX_VALUE - 64,
             Math.max((long) need, 2L * pending.length)));
       }
-      ByteBuffer out = ByteBuffer.wrap(pending, pendingLength, (int) size)
-          .order(ByteOrder.LITTLE_ENDIAN);
+      long lsn = lastLsn + 1;
       int start = pendingLength;
       int length = (int) size - RECORD_HEADER_BYTES;
-      out.putInt(length);
-      out.putInt(0);
-      out.putInt(0);
-      out.putInt(args.length);
+      ByteBuffer out = ByteBuffer.wrap(pending, start, (int) size).order(ByteOrder.LITTLE_ENDIAN);
+      out.putInt(length).putInt(lengthCrc(crc, length)).putInt(0).putLong(lsn).putInt(args.length);
       for (byte[] arg : args) {
         out.putInt(arg.length);
         out.put(arg);
       }
-      // absolute indexes of a wrapped buffer count from the start of the array
-      ByteBuffer header = ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN);
-      header.putInt(start + 4, lengthCrc(crc, length));
       crc.reset();
       crc.update(pending, start + RECORD_HEADER_BYTES, length);
-      header.putInt(start + 8, (int) crc.getValue());
-      pendingLength += (int) size;
-      appendedPosition += size;
+      // absolute indexes of a wrapped buffer count from the start of the array
+      ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN)
+          .putInt(start + 8, (int) crc.getValue());
+      pendingLength = need;
+      lastLsn = lsn;
+      return lsn;
     }
   }
 
@@ -144,25 +200,60 @@ final class AppendLog implements WriteLog, Closeable {
     return (int) crc.getValue();
   }
 
-  /** Returns the logical end of the log, buffered records included. */
-  long appendedPosition() {
+  /** Returns the sequence number of the last record appended (buffered or not). */
+  long lastLsn() {
     synchronized (appendLock) {
-      return appendedPosition;
+      return lastLsn;
+    }
+  }
+
+  /** Returns the snapshot generation this file continues. */
+  long generation() {
+    synchronized (ioLock) {
+      return generation;
+    }
+  }
+
+  /** Returns the failure that stopped this log, or null while it works. */
+  IOException failure() {
+    return failure;
+  }
+
+  /**
+   * Returns the sequence number up to which records are acknowledged: forced to disk if {@code
+   * forced}, otherwise written to the file.
+   */
+  long durableLsn(boolean forced) {
+    synchronized (ioLock) {
+      return forced ? syncedLsn : writtenLsn;
+    }
+  }
+
+  /** Returns the file's size as far as records were written to it. */
+  long writtenBytes() {
+    synchronized (ioLock) {
+      return writtenPosition;
     }
   }
 
   /**
-   * Writes every record appended so far to the file and, if {@code force}, to the disk.
+   * Writes every record appended so far to the file and, if {@code force}, to the disk. After a
+   * failure every call throws that failure again until {@link #rotate} starts a new file.
    *
-   * @throws UncheckedIOException if the write or fsync fails
+   * @throws IOException if the write or fsync fails (now or before)
    */
-  void flush(boolean force) {
+  void flush(boolean force) throws IOException {
     synchronized (ioLock) {
+      if (failure != null) {
+        throw failure;
+      }
       byte[] data;
       int length;
+      long lsn;
       synchronized (appendLock) {
         data = pending;
         length = pendingLength;
+        lsn = lastLsn;
         if (length > 0) {
           pending = spare;
           pendingLength = 0;
@@ -171,54 +262,131 @@ final class AppendLog implements WriteLog, Closeable {
       try {
         if (length > 0) {
           ByteBuffer buffer = ByteBuffer.wrap(data, 0, length);
+          long at = writtenPosition;
           while (buffer.hasRemaining()) {
-            channel.write(buffer);
+            at += channel.write(buffer, at);
           }
-          writtenPosition += length;
+          writtenPosition = at;
+          writtenLsn = lsn;
+          if (force) {
+            unsynced = append(unsynced, data, length);
+          }
           // the written buffer becomes the next spare; a huge one is not kept
-          spare = data.length > 1 << 20 ? new byte[64 * 1024] : data;
+          spare = data.length > 1 << 20 ? new byte[INITIAL_BUFFER] : data;
         }
-        if (force && syncedPosition < writtenPosition) {
+        if (force && syncedLsn < writtenLsn) {
           channel.force(false);
+          syncedLsn = writtenLsn;
           syncedPosition = writtenPosition;
+          unsynced = EMPTY;
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException("append-only log write failed: " + path, e);
+      } catch (IOException | RuntimeException e) {
+        if (length > 0 && writtenLsn != lsn) {
+          // the batch is not (completely) in the file; bytes of it past writtenPosition are torn
+          failedBatch = Arrays.copyOf(data, length);
+        }
+        failure = e instanceof IOException ? (IOException) e : new IOException(e);
+        throw failure;
       }
     }
   }
 
-  /** Returns true if records exist that are not yet forced to disk. */
-  boolean hasUnsynced() {
+  private static byte[] append(byte[] to, byte[] data, int length) {
+    byte[] out = Arrays.copyOf(to, to.length + length);
+    System.arraycopy(data, 0, out, to.length, length);
+    return out;
+  }
+
+  /**
+   * After a failure: returns the bytes of every record that is not acknowledged, and forgets
+   * them. With {@code forced} acknowledgement (appendfsync always) those are the records written
+   * since the last successful fsync, the batch whose write failed and everything buffered since;
+   * otherwise the failed batch and everything buffered since. The log stays failed.
+   */
+  byte[] discardUnacknowledged(boolean forced) {
     synchronized (ioLock) {
-      return syncedPosition < appendedPosition();
+      synchronized (appendLock) {
+        byte[] out = forced ? unsynced : EMPTY;
+        out = append(out, failedBatch, failedBatch.length);
+        out = append(out, pending, pendingLength);
+        if (forced) {
+          writtenPosition = syncedPosition;
+          writtenLsn = syncedLsn;
+        }
+        unsynced = EMPTY;
+        failedBatch = EMPTY;
+        pendingLength = 0;
+        return out;
+      }
     }
   }
 
   /**
-   * Replaces the log with an empty one for a new snapshot generation. The caller holds every
-   * keyspace lock, so nothing is appended meanwhile.
+   * Ends this file and starts a new one: the records appended so far are written and forced (or,
+   * if the log failed, the file is cut back to its last acknowledged record), the file is renamed
+   * to {@code retired}, and an empty file of generation {@code newGeneration} takes its place.
+   * Appends wait meanwhile, so every record up to the returned number is in the retired file and
+   * every later one in the new file.
+   *
+   * @return the sequence number of the last record in the retired file
+   * @throws IOException if the old file cannot be finished or the new one created; the log is
+   *     then failed
    */
-  void rewrite(long generation) throws IOException {
+  long rotate(long newGeneration, Path retired) throws IOException {
     synchronized (ioLock) {
-      flush(true);
-      channel.close();
-      writeEmpty(path, generation);
-      channel = FileChannel.open(path, StandardOpenOption.WRITE);
-      channel.position(HEADER_BYTES);
       synchronized (appendLock) {
-        appendedPosition = HEADER_BYTES;
+        if (failure == null) {
+          flush(true);
+        } else {
+          try {
+            channel.truncate(writtenPosition);
+            channel.force(true);
+          } catch (IOException e) {
+            // the retired file may keep a torn tail; recovery reads it as one
+          }
+        }
+        long base = lastLsn;
+        try {
+          writeEmpty(path.resolveSibling(path.getFileName() + ".new"), files, newGeneration, base);
+          FileSync.move(path, retired);
+          FileSync.replace(path.resolveSibling(path.getFileName() + ".new"), path);
+        } catch (IOException e) {
+          Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".new"));
+          if (failure == null) {
+            failure = e;
+          }
+          throw e;
+        }
+        FileChannel next = files.open(path, StandardOpenOption.WRITE);
+        try {
+          channel.close();
+        } catch (IOException e) {
+          // the old file is complete and forced; closing it cannot lose records
+        }
+        channel = next;
+        generation = newGeneration;
+        writtenPosition = HEADER_BYTES;
+        syncedPosition = HEADER_BYTES;
+        writtenLsn = base;
+        syncedLsn = base;
+        unsynced = EMPTY;
+        failedBatch = EMPTY;
+        failure = null;
+        return base;
       }
-      writtenPosition = HEADER_BYTES;
-      syncedPosition = HEADER_BYTES;
     }
   }
 
   @Override
   public void close() throws IOException {
     synchronized (ioLock) {
-      flush(true);
-      channel.close();
+      try {
+        if (failure == null) {
+          flush(true);
+        }
+      } finally {
+        channel.close();
+      }
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.Lock;
+import java.util.function.LongSupplier;
 
 /**
  * The CF.* commands with RedisBloom's argument parsing, error order, error texts and reply types.
@@ -46,12 +47,17 @@ final class CfCommands {
   private final Keyspace keyspace;
   private final CfConfig config;
   private final WriteLog log;
+  private final LongSupplier maxMemory;
 
-  /** Creates the command set over a keyspace, its cf-* configuration and its write log. */
-  CfCommands(Keyspace keyspace, CfConfig config, WriteLog log) {
+  /**
+   * Creates the command set over a keyspace, its cf-* configuration, its write log and the
+   * memory limit for new filters.
+   */
+  CfCommands(Keyspace keyspace, CfConfig config, WriteLog log, LongSupplier maxMemory) {
     this.keyspace = keyspace;
     this.config = config;
     this.log = log;
+    this.maxMemory = maxMemory;
   }
 
   private static byte[] ascii(String text) {
@@ -64,10 +70,29 @@ final class CfCommands {
     void run(Key key, ScalableCuckooFilter<byte[]> filter);
   }
 
-  /** Runs the action with the key's exclusive stripe lock held. */
-  private void locked(byte[] keyBytes, FilterAction action) {
+  /**
+   * Runs a writing action with the key's exclusive stripe lock held, unless writes are refused
+   * (checked under the lock, so no write starts after a log failure has been handled). The
+   * keyspace's memory count follows the filter's size change.
+   */
+  private void locked(Session session, byte[] keyBytes, FilterAction action) {
     Key key = new Key(keyBytes);
-    run(key, keyspace.lockFor(key), action);
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    try {
+      if (log.refuses(session)) {
+        return;
+      }
+      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
+      long sizeBefore = before == null ? 0 : before.sizeInBytes();
+      action.run(key, before);
+      ScalableCuckooFilter<byte[]> after = keyspace.get(key);
+      if (after == before && after != null) {
+        keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Runs a read-only action with the key's shared stripe lock held. */
@@ -94,7 +119,7 @@ final class CfCommands {
   /** Runs a writing action on an existing filter, or replies {@code missingError}. */
   private void existingForWrite(Session session, byte[] keyBytes, String missingError,
       FilterAction action) {
-    locked(keyBytes, present(session, missingError, action));
+    locked(session, keyBytes, present(session, missingError, action));
   }
 
   private static FilterAction present(Session session, String missingError,
@@ -113,13 +138,6 @@ final class CfCommands {
     return "ERR wrong number of arguments for '" + name + "' command";
   }
 
-  private void logWrite(Session session, byte[][] args) {
-    if (!session.replaying()) {
-      log.append(args);
-      session.markLogged();
-    }
-  }
-
   /** Creates a filter, or writes RedisBloom's creation error and returns null. */
   private ScalableCuckooFilter<byte[]> create(
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
@@ -133,8 +151,13 @@ final class CfCommands {
       session.reply().error(ERR_CREATE);
       return null;
     }
+    if (!session.replaying()
+        && keyspace.usedBytes() + filter.sizeInBytes() > maxMemory.getAsLong()) {
+      session.reply().error(Commands.OOM);
+      return null;
+    }
     keyspace.put(key, filter);
-    logWrite(session, new byte[][] {
+    log.record(session, new byte[][] {
         RESERVE, key.bytes(), ascii(Long.toString(capacity)),
         BUCKETSIZE, ascii(Integer.toString(bucketSize)),
         MAXITERATIONS, ascii(Integer.toString(maxIterations)),
@@ -212,7 +235,7 @@ final class CfCommands {
       reply.error(RESERVE_CAPACITY_RANGE);
       return;
     }
-    locked(args[1], (key, filter) -> {
+    locked(session, args[1], (key, filter) -> {
       if (filter != null) {
         reply.error(ERR_ITEM_EXISTS);
       } else if (create(session, key, capacity, (int) bucketSize, (int) maxIterations,
@@ -248,7 +271,7 @@ final class CfCommands {
   /** CF.ADD key item and CF.ADDNX key item. */
   void add(Session session, byte[][] args, boolean ifAbsent) {
     Reply reply = session.reply();
-    locked(args[1], (key, existing) -> {
+    locked(session, args[1], (key, existing) -> {
       ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
       if (filter == null) {
         return;
@@ -257,7 +280,7 @@ final class CfCommands {
           ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
       switch (result) {
         case ADDED:
-          logWrite(session, args);
+          log.record(session, args);
           reply.bool(true);
           break;
         case EXISTS:
@@ -318,7 +341,7 @@ final class CfCommands {
     long createCapacity = capacity;
     boolean createForbidden = noCreate;
     int firstItem = itemsFrom;
-    locked(args[1], (key, existing) -> {
+    locked(session, args[1], (key, existing) -> {
       ScalableCuckooFilter<byte[]> filter = forWrite(session, key, createCapacity, createForbidden);
       if (filter == null) {
         return;
@@ -343,7 +366,7 @@ final class CfCommands {
         record[1] = args[1];
         record[2] = ITEMS;
         System.arraycopy(args, firstItem, record, 3, args.length - firstItem);
-        logWrite(session, record);
+        log.record(session, record);
       }
     });
   }
@@ -376,7 +399,7 @@ final class CfCommands {
     existingForWrite(session, args[1], NOT_FOUND, (key, filter) -> {
       boolean removed = filter.remove(args[2]);
       if (removed) {
-        logWrite(session, args);
+        log.record(session, args);
       }
       session.reply().bool(removed);
     });
@@ -420,7 +443,7 @@ final class CfCommands {
     }
     existingForWrite(session, args[1], COMPACT_NOT_FOUND, (key, filter) -> {
       filter.compact();
-      logWrite(session, args);
+      log.record(session, args);
       session.reply().ok();
     });
   }
@@ -452,14 +475,14 @@ final class CfCommands {
       session.reply().error(INVALID_POSITION);
       return;
     }
-    locked(args[1], (key, filter) -> {
+    locked(session, args[1], (key, filter) -> {
       String error = iterator == 1 ? loadHeader(key, filter, args[3])
           : loadChunk(filter, iterator, args[3]);
       if (error != null) {
         session.reply().error(error);
         return;
       }
-      logWrite(session, args);
+      log.record(session, args);
       session.reply().ok();
     });
   }

@@ -26,6 +26,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final Commands commands;
   private Session session;
   private boolean counted;
+  private int batchCommands;
 
   CommandHandler(ServerContext context, Commands commands) {
     this.context = context;
@@ -53,6 +54,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (msg instanceof byte[][]) {
+      batchCommands++;
       commands.execute(session, (byte[][]) msg);
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
@@ -69,19 +71,19 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void writeReplies(ChannelHandlerContext ctx) {
-    if (session.takeLogged()) {
-      Persistence persistence = context.persistence();
-      if (persistence != null) {
-        try {
-          persistence.commit();
-        } catch (RuntimeException e) {
-          LOGGER.log(Level.ERROR, "append-only log commit failed; closing the client", e);
-          session.reply().discard();
-          ctx.close();
-          return;
-        }
+    Persistence persistence = context.persistence();
+    if (session.lastLogged() != 0 && persistence != null
+        && !persistence.commit(session.firstLogged(), session.lastLogged())) {
+      // the batch's writes were undone: every reply of the batch becomes the log's error
+      String error = persistence.refusal();
+      session.reply().discard();
+      for (int i = 0; i < batchCommands; i++) {
+        session.reply().error(error != null ? error
+            : "MISCONF Errors writing to the AOF file: the write was undone");
       }
     }
+    session.clearLogged();
+    batchCommands = 0;
     ByteBuf out = session.reply().take();
     if (session.closeRequested()) {
       if (out != null) {

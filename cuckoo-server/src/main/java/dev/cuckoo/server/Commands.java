@@ -16,14 +16,19 @@ final class Commands {
   private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
   private static final String GROUP_CF = "cf";
   private static final List<String> NONE = List.of();
+  /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
+  static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
   private final Map<String, CommandSpec> table = new LinkedHashMap<>();
   private final ServerContext context;
+  private final WriteLog log;
 
   /** Builds the table over the shared server state and the write log. */
   Commands(ServerContext context, WriteLog log) {
     this.context = context;
-    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log);
+    this.log = log;
+    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log,
+        context::memoryLimit);
     ServerCommands server = new ServerCommands(context, log);
     List<String> write = List.of("write", "denyoom");
     List<String> writeFast = List.of("write", "fast");
@@ -230,6 +235,17 @@ final class Commands {
     if (!session.authenticated() && !spec.noAuth()) {
       reply.error("NOAUTH Authentication required.");
       return;
+    }
+    if (!session.replaying() && spec.flags().contains("write")) {
+      // Redis's order: a disk error refuses writes before maxmemory is looked at
+      if (log.refuses(session)) {
+        return;
+      }
+      if (spec.flags().contains("denyoom")
+          && context.keyspace().usedBytes() > context.memoryLimit()) {
+        reply.error(OOM);
+        return;
+      }
     }
     try {
       spec.action().run(session, args);

@@ -1,8 +1,6 @@
 package dev.cuckoo.server;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -21,7 +19,6 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -72,6 +69,11 @@ public final class CuckooServer implements AutoCloseable {
    * @throws IllegalArgumentException if a cf-* parameter in the config is out of range
    */
   public static CuckooServer start(ServerConfig config) throws IOException {
+    return start(config, FileChannels.DEFAULT);
+  }
+
+  /** Starts a server whose persistence opens its files through {@code files} (fault tests). */
+  static CuckooServer start(ServerConfig config, FileChannels files) throws IOException {
     CfConfig cfConfig = new CfConfig();
     for (Map.Entry<String, String> entry : config.cfParameters().entrySet()) {
       String error = cfConfig.set(entry.getKey(), entry.getValue());
@@ -80,15 +82,23 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace());
-    WriteLog log = args -> {
-      Persistence persistence = context.persistence();
-      if (persistence != null) {
-        persistence.append(args);
+    WriteLog log = new WriteLog() {
+      @Override
+      public long append(byte[][] args) {
+        Persistence persistence = context.persistence();
+        return persistence == null ? 0 : persistence.append(args);
+      }
+
+      @Override
+      public String refusal() {
+        Persistence persistence = context.persistence();
+        return persistence == null ? null : persistence.refusal();
       }
     };
     Commands commands = new Commands(context, log);
     if (config.appendOnly()) {
-      context.persistence(Persistence.open(config, context.keyspace(), replayer(commands)));
+      context.persistence(Persistence.open(context, files,
+          keyspace -> new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
     }
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -136,26 +146,6 @@ public final class CuckooServer implements AutoCloseable {
     return server;
   }
 
-  /** Returns the replay step for recovery: runs a logged command, warns if it fails. */
-  private static java.util.function.Consumer<byte[][]> replayer(Commands commands) {
-    Session session = new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), true, true);
-    return args -> {
-      commands.execute(session, args);
-      ByteBuf out = session.reply().take();
-      if (out != null) {
-        try {
-          if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
-            LOGGER.log(Level.WARNING, "replayed {0} failed: {1}",
-                ServerCommands.text(args[0]), out.toString(java.nio.charset.StandardCharsets.UTF_8)
-                    .trim());
-          }
-        } finally {
-          out.release();
-        }
-      }
-    };
-  }
-
   /** Returns the port the server listens on (useful after starting on port 0). */
   public int port() {
     return context.port();
@@ -187,9 +177,14 @@ public final class CuckooServer implements AutoCloseable {
           if (save) {
             persistence.save();
           }
-          persistence.close();
         } catch (IOException e) {
-          throw new UncheckedIOException("saving on shutdown failed", e);
+          LOGGER.log(Level.ERROR, "saving on shutdown failed; the logs keep every write", e);
+        } finally {
+          try {
+            persistence.close();
+          } catch (IOException e) {
+            LOGGER.log(Level.ERROR, "closing the append-only log failed", e);
+          }
         }
       }
     } finally {

@@ -14,7 +14,18 @@ final class FileSync {
   /** Atomically renames {@code temp} to {@code target} and forces the directory entry to disk. */
   static void replace(Path temp, Path target) throws IOException {
     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    Path dir = target.toAbsolutePath().getParent();
+    syncDirectory(target);
+  }
+
+  /** Atomically renames {@code source} to {@code target} and forces the directory to disk. */
+  static void move(Path source, Path target) throws IOException {
+    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    syncDirectory(target);
+  }
+
+  /** Forces the directory holding {@code file} to disk (where the file system allows it). */
+  static void syncDirectory(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     } catch (IOException e) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,6 +29,7 @@ final class Keyspace {
   private final ConcurrentHashMap<Key, ScalableCuckooFilter<byte[]>> filters =
       new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
+  private final AtomicLong usedBytes = new AtomicLong();
 
   /** Creates an empty keyspace. */
   Keyspace() {
@@ -106,12 +108,18 @@ final class Keyspace {
 
   /** Stores a filter under the key (caller holds the key's lock). */
   void put(Key key, ScalableCuckooFilter<byte[]> filter) {
-    filters.put(key, filter);
+    ScalableCuckooFilter<byte[]> old = filters.put(key, filter);
+    usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes()));
   }
 
   /** Removes the key; returns true if it existed (caller holds the key's lock). */
   boolean remove(Key key) {
-    return filters.remove(key) != null;
+    ScalableCuckooFilter<byte[]> old = filters.remove(key);
+    if (old == null) {
+      return false;
+    }
+    usedBytes.addAndGet(-old.sizeInBytes());
+    return true;
   }
 
   /** Returns the number of keys. */
@@ -122,6 +130,7 @@ final class Keyspace {
   /** Removes every key (caller holds every lock). */
   void clear() {
     filters.clear();
+    usedBytes.set(0);
   }
 
   /** Returns a snapshot of the keys (consistent if the caller holds every lock). */
@@ -134,12 +143,27 @@ final class Keyspace {
     return filters;
   }
 
-  /** Returns the heap footprint of every filter, in bytes (approximate while writes run). */
+  /**
+   * Returns the heap bytes of every filter, as counted when filters were stored, removed or
+   * changed size (the figure {@code maxmemory} is compared with; garbage is not counted).
+   */
   long usedBytes() {
+    return usedBytes.get();
+  }
+
+  /** Adds a change in a stored filter's size (caller holds the key's lock). */
+  void adjustUsed(long delta) {
+    if (delta != 0) {
+      usedBytes.addAndGet(delta);
+    }
+  }
+
+  /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
+  void recountUsed() {
     long total = 0;
     for (ScalableCuckooFilter<byte[]> filter : filters.values()) {
       total += filter.sizeInBytes();
     }
-    return total;
+    usedBytes.set(total);
   }
 }

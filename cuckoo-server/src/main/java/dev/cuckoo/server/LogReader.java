@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -25,8 +24,66 @@ import java.util.zip.CRC32C;
  * <p>Version-1 logs, whose length is covered only by the record's single checksum, are read with
  * the rules of that version: a length that runs past the end of the file is taken for a torn
  * write. Every length is checked against the bytes left in the file before anything is allocated.
+ *
+ * <p>A version-3 header whose checksum fails is damage, never a reason to drop the log: reading
+ * refuses with {@link CorruptLogException} unless repair is allowed, and then the records are
+ * read with the generation and base the caller supplies. A file shorter than its header (a crash
+ * while it was being created holds no records) is likewise refused unless repair is allowed.
  */
 final class LogReader {
+  /** Receives the records read. */
+  @FunctionalInterface
+  interface RecordSink {
+    /**
+     * Takes one good record.
+     *
+     * @param lsn the record's sequence number, or -1 for a version-1 or 2 record (which has none)
+     * @param args the command's arguments
+     * @param offset where the record starts in the file
+     * @throws IOException to stop reading (recovery cannot continue)
+     */
+    void accept(long lsn, byte[][] args, long offset) throws IOException;
+  }
+
+  /** What a log's header says. */
+  static final class Header {
+    private final int version;
+    private final long generation;
+    private final long baseLsn;
+    private final String damage;
+
+    Header(int version, long generation, long baseLsn, String damage) {
+      this.version = version;
+      this.generation = generation;
+      this.baseLsn = baseLsn;
+      this.damage = damage;
+    }
+
+    /** Returns the format version (1, 2 or 3). */
+    int version() {
+      return version;
+    }
+
+    /** Returns the snapshot generation the log continues. */
+    long generation() {
+      return generation;
+    }
+
+    /** Returns the sequence number before the first record (version 3; 0 before). */
+    long baseLsn() {
+      return baseLsn;
+    }
+
+    /** Returns what is wrong with the header, or null if it is sound. */
+    String damage() {
+      return damage;
+    }
+
+    /** Returns the bytes before the first record. */
+    int bytes() {
+      return version == 3 ? AppendLog.HEADER_BYTES : AppendLog.LEGACY_HEADER_BYTES;
+    }
+  }
   /** Thrown when a record in the middle of the log is corrupt. */
   static final class CorruptLogException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -43,16 +100,23 @@ final class LogReader {
     private final long validEnd;
     private final long fileSize;
     private final long records;
+    private final long lastLsn;
     private final String problem;
 
     Result(int version, long generation, long validEnd, long fileSize, long records,
-        String problem) {
+        long lastLsn, String problem) {
       this.version = version;
       this.generation = generation;
       this.validEnd = validEnd;
       this.fileSize = fileSize;
       this.records = records;
+      this.lastLsn = lastLsn;
       this.problem = problem;
+    }
+
+    /** Returns the sequence number of the last good record (the base if there is none). */
+    long lastLsn() {
+      return lastLsn;
     }
 
     /** Returns the log format version (1 or 2). */
@@ -88,43 +152,88 @@ final class LogReader {
 
   private LogReader() {}
 
-  /** Returns the snapshot generation in the log's header. */
-  static long generationOf(Path path) throws IOException {
+  /**
+   * Reads a log's header.
+   *
+   * @throws CorruptLogException if the file is not a log at all (bad magic) or shorter than a
+   *     header; a version-3 header with a bad checksum is returned with {@link Header#damage}
+   */
+  static Header header(Path path) throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-      return readHeader(path, channel)[1];
+      return readHeader(path, channel);
     }
   }
 
-  /** Returns the version and the generation. */
-  private static long[] readHeader(Path path, FileChannel channel) throws IOException {
+  private static Header readHeader(Path path, FileChannel channel) throws IOException {
     long size = channel.size();
     ByteBuffer header = ByteBuffer.allocate(AppendLog.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    if (size < AppendLog.HEADER_BYTES || readFully(channel, header, 0) < AppendLog.HEADER_BYTES) {
-      throw new CorruptLogException(path + ": log header missing (" + size + " bytes)");
-    }
-    byte[] magic = new byte[AppendLog.MAGIC.length];
+    int read = readFully(channel, header, 0);
     header.flip();
-    header.get(magic);
-    int version;
-    if (Arrays.equals(magic, AppendLog.MAGIC)) {
-      version = 2;
-    } else if (Arrays.equals(magic, AppendLog.MAGIC_V1)) {
-      version = 1;
-    } else {
-      throw new CorruptLogException(path + ": not an append-only log (bad magic)");
+    byte[] magic = new byte[AppendLog.MAGIC.length];
+    if (read < magic.length) {
+      throw new CorruptLogException(path + ": log header cut off at offset " + size
+          + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
     }
-    return new long[] {version, header.getLong()};
+    header.get(magic);
+    if (Arrays.equals(magic, AppendLog.MAGIC_V2) || Arrays.equals(magic, AppendLog.MAGIC_V1)) {
+      if (read < AppendLog.LEGACY_HEADER_BYTES) {
+        throw new CorruptLogException(path + ": log header cut off at offset " + size
+            + " (expected " + AppendLog.LEGACY_HEADER_BYTES + " bytes)");
+      }
+      return new Header(magic[7] - '0', header.getLong(), 0, null);
+    }
+    if (!Arrays.equals(magic, AppendLog.MAGIC)) {
+      throw new CorruptLogException(path + ": not an append-only log (bad magic at offset 0)");
+    }
+    if (read < AppendLog.HEADER_BYTES) {
+      throw new CorruptLogException(path + ": log header cut off at offset " + size
+          + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
+    }
+    long generation = header.getLong();
+    long base = header.getLong();
+    int stored = header.getInt();
+    int reserved = header.getInt();
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 24);
+    String damage = null;
+    if (stored != (int) crc.getValue() || reserved != 0) {
+      damage = "log header checksum failed at offset 24 (generation field " + generation
+          + ", base " + base + ")";
+    }
+    return new Header(3, generation, base, damage);
   }
 
   /**
-   * Reads the log, handing each good record's arguments to {@code replay}.
+   * Reads the records of a log, handing each good one to {@code sink}.
    *
+   * @param header the file's header (from {@link #header}), or a substitute for a damaged one
+   * @param limit stop at this offset (records after it are not read); Long.MAX_VALUE for all
    * @param repair truncate at a corrupt middle record instead of failing
    */
-  static Result read(Path path, boolean repair, Consumer<byte[][]> replay) throws IOException {
+  static Result read(Path path, Header header, long limit, boolean repair, RecordSink sink)
+      throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-      long[] header = readHeader(path, channel);
-      return new Scan(path, channel, (int) header[0], header[1], repair).run(replay);
+      return new Scan(path, channel, header, Math.min(limit, channel.size()), repair).run(sink);
+    }
+  }
+
+  /** Parses records laid out as {@link AppendLog} writes them (no file header), in order. */
+  static void parse(byte[] records, RecordSink sink) throws IOException {
+    ByteBuffer in = ByteBuffer.wrap(records).order(ByteOrder.LITTLE_ENDIAN);
+    while (in.remaining() >= AppendLog.RECORD_HEADER_BYTES) {
+      int start = in.position();
+      int length = in.getInt();
+      in.position(start + AppendLog.RECORD_HEADER_BYTES);
+      ByteBuffer payload = in.slice().order(ByteOrder.LITTLE_ENDIAN);
+      payload.limit(length);
+      long lsn = payload.getLong();
+      payload.compact();
+      byte[][] args = decode(payload);
+      if (args == null) {
+        throw new IOException("unreadable buffered record at " + start);
+      }
+      sink.accept(lsn, args, start);
+      in.position(start + AppendLog.RECORD_HEADER_BYTES + length);
     }
   }
 
@@ -132,28 +241,29 @@ final class LogReader {
   private static final class Scan {
     private final Path path;
     private final FileChannel channel;
+    private final Header header;
     private final int version;
-    private final long generation;
     private final boolean repair;
     private final long size;
     private final int headerBytes;
     private final CRC32C crc = new CRC32C();
     private long records;
+    private long lastLsn;
 
-    Scan(Path path, FileChannel channel, int version, long generation, boolean repair)
-        throws IOException {
+    Scan(Path path, FileChannel channel, Header header, long size, boolean repair) {
       this.path = path;
       this.channel = channel;
-      this.version = version;
-      this.generation = generation;
+      this.header = header;
+      this.version = header.version();
       this.repair = repair;
-      this.size = channel.size();
+      this.size = size;
+      this.lastLsn = header.baseLsn();
       this.headerBytes =
           version == 1 ? AppendLog.V1_RECORD_HEADER_BYTES : AppendLog.RECORD_HEADER_BYTES;
     }
 
     private Result stop(long position, String problem) {
-      return new Result(version, generation, position, size, records, problem);
+      return new Result(version, header.generation(), position, size, records, lastLsn, problem);
     }
 
     /** Stops at a torn tail, or at corruption if repair is allowed; otherwise throws. */
@@ -170,8 +280,8 @@ final class LogReader {
           + " (the records from there on are lost).");
     }
 
-    Result run(Consumer<byte[][]> replay) throws IOException {
-      long position = AppendLog.HEADER_BYTES;
+    Result run(RecordSink sink) throws IOException {
+      long position = header.bytes();
       ByteBuffer recordHeader = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
       while (position < size) {
         long left = size - position;
@@ -194,6 +304,7 @@ final class LogReader {
         }
         long end = position + headerBytes + length;
         byte[][] args = null;
+        long lsn = -1;
         if (length <= Integer.MAX_VALUE - 64) {
           ByteBuffer payload = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
           readFully(channel, payload, position + headerBytes);
@@ -203,7 +314,12 @@ final class LogReader {
           }
           crc.update(payload.array(), 0, (int) length);
           if ((int) crc.getValue() == stored) {
-            args = decode(payload);
+            if (version == 3 && length >= 8) {
+              payload.flip();
+              lsn = payload.getLong();
+              payload.compact();
+            }
+            args = version == 3 && lsn <= lastLsn ? null : decode(payload);
           }
         }
         if (args == null) {
@@ -213,8 +329,11 @@ final class LogReader {
           }
           return corrupt(position, what);
         }
-        replay.accept(args);
+        sink.accept(lsn, args, position);
         records++;
+        if (lsn > 0) {
+          lastLsn = lsn;
+        }
         position = end;
       }
       return stop(position, null);

@@ -48,4 +48,52 @@ final class Numbers {
   static Long parseLong(String text) {
     return text == null ? null : parseLong(text.getBytes(StandardCharsets.UTF_8));
   }
+
+  /**
+   * Parses a memory amount as Redis's config does (memtoull): digits with an optional unit, b,
+   * k (1000), kb (1024), m, mb, g, gb, case-insensitive. Returns null for anything else or a
+   * value beyond 2^63 - 1.
+   */
+  static Long parseMemory(String text) {
+    String lower = text.trim().toLowerCase(java.util.Locale.ROOT);
+    int digits = 0;
+    while (digits < lower.length() && Character.isDigit(lower.charAt(digits))) {
+      digits++;
+    }
+    if (digits == 0 || digits > 19) {
+      return null;
+    }
+    long multiplier;
+    switch (lower.substring(digits)) {
+      case "":
+      case "b":
+        multiplier = 1;
+        break;
+      case "k":
+        multiplier = 1000;
+        break;
+      case "kb":
+        multiplier = 1024;
+        break;
+      case "m":
+        multiplier = 1000 * 1000;
+        break;
+      case "mb":
+        multiplier = 1024 * 1024;
+        break;
+      case "g":
+        multiplier = 1000L * 1000 * 1000;
+        break;
+      case "gb":
+        multiplier = 1024L * 1024 * 1024;
+        break;
+      default:
+        return null;
+    }
+    try {
+      return Math.multiplyExact(Long.parseLong(lower.substring(0, digits)), multiplier);
+    } catch (ArithmeticException | NumberFormatException e) {
+      return null;
+    }
+  }
 }

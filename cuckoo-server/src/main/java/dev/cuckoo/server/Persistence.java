@@ -1,53 +1,108 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ScalableCuckooFilter;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * Durability: the snapshot file plus the append-only log of writes made since that snapshot.
+ * Durability: the snapshot file plus the append-only logs of writes made since it began.
  *
- * <p>Both files carry a generation number. SAVE writes snapshot generation g+1 (temp file, fsync,
- * rename) and then replaces the log with an empty one of generation g+1, all while every keyspace
- * lock is held. Recovery loads the snapshot (generation s) and replays the log only if its
- * generation is s; an older log is already contained in the snapshot (a crash between the two
- * renames) and is discarded.
+ * <p><b>The rule.</b> A reply that acknowledges a write is sent only after its log record is
+ * written (and, with {@code appendfsync always}, forced to disk): see {@link #commit}. A write
+ * whose record cannot be written is undone and its client gets an error.
+ *
+ * <p><b>Files.</b> {@code dump.cuckoo} (the snapshot, {@link SnapshotFile}), {@code
+ * appendonly.log} (the active log, {@link AppendLog}) and, while or after a snapshot is being
+ * taken, retired logs {@code appendonly.log.<generation>}. Every record carries a sequence number.
+ *
+ * <p><b>Snapshots do not stop the world</b> (a fuzzy checkpoint). SAVE (a) retires the active log
+ * and starts generation g+1, remembering the number of the last record retired ({@code
+ * startLsn}); (b) writes the keys one at a time, each under its own stripe's read lock, with the
+ * number of the last record applied at that moment (a key deleted meanwhile as a tombstone), so
+ * commands on other keys go on and lookups on the same key too; (c) forces the log (so the
+ * snapshot never holds a write that is not in the log), forces and renames the snapshot, and
+ * deletes the retired logs. A crash at any point leaves either the old snapshot with every log
+ * since, or the new snapshot with the logs it needs.
+ *
+ * <p><b>Recovery</b> loads the snapshot and replays the logs of its generation and later, in
+ * order, skipping every record the snapshot already holds ({@link Replay}). It refuses to start,
+ * naming the file and offset and the repair option, when a file is damaged: a log header whose
+ * checksum fails, a log whose generation does not fit the snapshot, a missing log between them, a
+ * corrupt record in the middle of a log, a corrupt snapshot, a record that fails to replay.
+ * {@code --repair-log yes} replays what can be read instead. Replay ignores {@code maxmemory}:
+ * memory admission applies to new commands only.
+ *
+ * <p><b>Failures.</b> When a log write or fsync fails, writes are refused with {@code -MISCONF}
+ * (reads go on), the records that were not acknowledged are dropped from the log buffer and the
+ * keys they touched are rebuilt from the files, so memory again equals what a restart would
+ * load. A background task then retries every second to take a snapshot into a new log
+ * generation; once one succeeds, writes are accepted again.
+ *
+ * <p><b>Automatic rewrite</b>: when the active log has grown past {@code
+ * auto-aof-rewrite-min-size} and by {@code auto-aof-rewrite-percentage} over its size after the
+ * last snapshot, a snapshot is taken in the background (Redis's rule and defaults).
  */
 final class Persistence implements WriteLog, Closeable {
   /** Snapshot file name inside the data directory. */
   static final String SNAPSHOT = "dump.cuckoo";
-  /** Log file name inside the data directory. */
+  /** Active log file name inside the data directory. */
   static final String LOG = "appendonly.log";
 
   private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
+  private static final String REPAIR_HINT = "; refusing to start. Restart with --repair-log yes"
+      + " to ";
 
   private final Path dir;
   private final Keyspace keyspace;
   private final ServerConfig.Fsync fsync;
+  private final FileChannels files;
+  private final Function<Keyspace, Commands> commandsFor;
+  private final ServerContext context;
   private final AppendLog log;
   private final ScheduledExecutorService background;
+  private final ReentrantLock saveLock = new ReentrantLock();
   private final AtomicBoolean saving = new AtomicBoolean();
+  private final AtomicBoolean recovering = new AtomicBoolean();
   private final AtomicLong changes = new AtomicLong();
+  private final List<long[]> discarded = new ArrayList<>();
   private volatile long generation;
   private volatile long lastSaveSeconds;
+  private volatile long rewriteBaseBytes;
+  private volatile String refusal;
+  private IOException handledFailure;
 
-  private Persistence(Path dir, Keyspace keyspace, ServerConfig.Fsync fsync, AppendLog log,
-      long generation) {
-    this.dir = dir;
+  private Persistence(ServerContext context, Keyspace keyspace, FileChannels files,
+      Function<Keyspace, Commands> commandsFor, AppendLog log, long generation) {
+    this.context = context;
+    this.dir = context.config().dir();
     this.keyspace = keyspace;
-    this.fsync = fsync;
+    this.fsync = context.config().fsync();
+    this.files = files;
+    this.commandsFor = commandsFor;
     this.log = log;
     this.generation = generation;
     this.lastSaveSeconds = System.currentTimeMillis() / 1000;
+    this.rewriteBaseBytes = log.writtenBytes();
     this.background = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cuckoo-persistence");
       t.setDaemon(true);
@@ -58,105 +113,538 @@ final class Persistence implements WriteLog, Closeable {
     }
   }
 
+  /** A log file found in the data directory. */
+  private static final class LogFile {
+    final Path path;
+    final LogReader.Header header;
+    final boolean active;
+
+    LogFile(Path path, LogReader.Header header, boolean active) {
+      this.path = path;
+      this.header = header;
+      this.active = active;
+    }
+  }
+
+  /** What the files of the data directory hold, found by {@link #scan}. */
+  private static final class Recovered {
+    SnapshotFile.Loaded snapshot = new SnapshotFile.Loaded(0, 0, 0, Map.of());
+    final List<LogFile> needed = new ArrayList<>();
+    final List<Path> obsolete = new ArrayList<>();
+    LogFile active;
+    boolean repaired;
+    long lastLsn;
+    long activeEnd;
+    String activeProblem;
+  }
+
   /**
    * Recovers the keyspace from the data directory and opens the log for appending.
    *
-   * @param replay runs one logged command against the keyspace
-   * @throws IOException if the files cannot be read, or the log is corrupt in the middle and
-   *     repair is not allowed
+   * @param commandsFor builds the command table over a keyspace (used to replay records)
+   * @throws IOException if the files cannot be read, or are damaged and repair is not allowed
    */
-  static Persistence open(ServerConfig config, Keyspace keyspace, Consumer<byte[][]> replay)
-      throws IOException {
+  static Persistence open(ServerContext context, FileChannels files,
+      Function<Keyspace, Commands> commandsFor) throws IOException {
+    ServerConfig config = context.config();
     Path dir = config.dir();
     Files.createDirectories(dir);
-    Path snapshot = dir.resolve(SNAPSHOT);
-    long generation = 0;
-    if (Files.exists(snapshot)) {
-      SnapshotFile.Loaded loaded = SnapshotFile.read(snapshot, keyspace.entries());
-      generation = loaded.generation();
-      LOGGER.log(Level.INFO, "loaded {0} keys from {1} (generation {2})",
-          loaded.keys(), snapshot, generation);
+    for (Path stale : new Path[] {SnapshotFile.tempOf(dir.resolve(SNAPSHOT)),
+        dir.resolve(LOG + ".tmp"), dir.resolve(LOG + ".new")}) {
+      if (Files.deleteIfExists(stale)) {
+        LOGGER.log(Level.INFO, "removed {0} left by an interrupted write", stale);
+      }
     }
+    Keyspace keyspace = context.keyspace();
+    Recovered found = recover(dir, keyspace, commandsFor.apply(keyspace), key -> true,
+        Long.MAX_VALUE, config.repairLog(), true);
+    long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
     AppendLog log;
-    boolean oldLogFormat = false;
-    if (!Files.exists(logPath)) {
-      log = AppendLog.create(logPath, generation);
+    boolean legacy = found.active != null && found.active.header.version() < 3;
+    if (legacy || found.repaired) {
+      // records are only appended to a sound current-format log of the snapshot's generation:
+      // fold what was replayed into a snapshot of a new generation, then start an empty log of
+      // it (a crash in between leaves a log older than the snapshot, which refuses to start
+      // unless repaired, and repair skips what the snapshot holds)
+      LOGGER.log(Level.INFO, legacy ? "{0} is in log format version {1}; saving a snapshot to"
+          + " start a current-format log" : "{0} was repaired; saving a snapshot to start a"
+          + " sound log", logPath, legacy ? found.active.header.version() : 3);
+      generation = Math.max(generation, lastGeneration(found)) + 1;
+      writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
+      log = AppendLog.create(logPath, files, generation, found.lastLsn);
+      for (LogFile file : found.needed) {
+        if (!file.active) {
+          found.obsolete.add(file.path);
+        }
+      }
+    } else if (found.active == null) {
+      log = AppendLog.create(logPath, files, Math.max(generation, lastGeneration(found)),
+          found.lastLsn);
     } else {
-      long logGeneration = LogReader.generationOf(logPath);
-      if (logGeneration < generation) {
-        LOGGER.log(Level.INFO, "{0} predates the snapshot; starting a new log", logPath);
-        log = AppendLog.create(logPath, generation);
-      } else if (logGeneration > generation) {
-        throw new IOException(logPath + " continues snapshot generation " + logGeneration
-            + " but " + snapshot + " has generation " + generation + "; the snapshot is missing"
-            + " or older than the log");
-      } else {
-        LogReader.Result result = LogReader.read(logPath, config.repairLog(), replay);
-        if (result.problem() != null) {
-          LOGGER.log(Level.WARNING, "{0}: {1}; truncating {2} bytes at offset {3}", logPath,
-              result.problem(), result.fileSize() - result.validEnd(), result.validEnd());
-        }
-        LOGGER.log(Level.INFO, "replayed {0} records from {1}", result.records(), logPath);
-        log = AppendLog.openAt(logPath, result.validEnd());
-        if (result.problem() != null) {
-          log.flush(true);
-        }
-        oldLogFormat = result.version() == 1;
+      if (found.activeProblem != null) {
+        LOGGER.log(Level.WARNING, "{0}: {1}; truncating at offset {2}", logPath,
+            found.activeProblem, found.activeEnd);
       }
+      log = AppendLog.openAt(logPath, files, found.active.header.generation(), found.activeEnd,
+          found.lastLsn);
     }
-    Persistence persistence = new Persistence(dir, keyspace, config.fsync(), log, generation);
-    if (oldLogFormat) {
-      // records are only appended in the current format: fold the old log into a snapshot
-      LOGGER.log(Level.INFO, "{0} is in log format version 1; saving a snapshot to start a"
-          + " current-format log", logPath);
-      try {
-        persistence.save();
-      } catch (IOException | RuntimeException e) {
-        persistence.close();
-        throw e;
-      }
+    for (Path obsolete : found.obsolete) {
+      Files.deleteIfExists(obsolete);
+      LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
     }
-    return persistence;
+    return new Persistence(context, keyspace, files, commandsFor, log, generation);
   }
 
-  @Override
-  public void append(byte[][] args) {
-    log.append(args);
-    changes.incrementAndGet();
+  /** Returns the generation after the last retired log's, or the active log's (0 if none). */
+  private static long lastGeneration(Recovered found) {
+    long last = 0;
+    for (LogFile file : found.needed) {
+      last = Math.max(last, file.header.generation() + (file.active ? 0 : 1));
+    }
+    return last;
+  }
+
+  private static void rewriteHeader(Path path, LogReader.Header header) throws IOException {
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer bytes =
+          java.nio.ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
+      while (bytes.hasRemaining()) {
+        channel.write(bytes, bytes.position());
+      }
+      channel.force(true);
+    }
   }
 
   /**
-   * Makes the writes appended so far durable per the fsync policy; called before a batch of
-   * replies that acknowledges writes is sent.
+   * Loads the snapshot and replays the logs into {@code target}, for the keys {@code wanted}
+   * accepts; the active log is read up to {@code activeLimit}.
    */
-  void commit() {
-    log.flush(fsync == ServerConfig.Fsync.ALWAYS);
+  private static Recovered recover(Path dir, Keyspace target, Commands commands,
+      Predicate<Key> wanted, long activeLimit, boolean repair, boolean startup)
+      throws IOException {
+    Recovered found = new Recovered();
+    Path snapshotPath = dir.resolve(SNAPSHOT);
+    if (Files.exists(snapshotPath)) {
+      try {
+        found.snapshot = SnapshotFile.read(snapshotPath, target.entries(), wanted);
+      } catch (FilterFormatException e) {
+        throw new IOException(snapshotPath + ": corrupt snapshot at offset " + e.offset()
+            + " (" + e.field() + "): " + e.getMessage() + "; refusing to start. Move the file"
+            + " away to start from the logs alone (what only the snapshot held is then lost)",
+            e);
+      }
+      if (startup) {
+        LOGGER.log(Level.INFO, "loaded {0} keys from {1} (generation {2})",
+            found.snapshot.keys(), snapshotPath, found.snapshot.generation());
+      }
+    }
+    scan(dir, found, repair);
+    target.recountUsed();
+    Replay replay = new Replay(commands, target, found.snapshot.lsns(),
+        found.snapshot.startLsn(), wanted);
+    found.lastLsn = Math.max(found.snapshot.startLsn(), maxLsn(found.snapshot.lsns()));
+    for (LogFile file : found.needed) {
+      replay.file(file.path);
+      LogReader.Header header = file.header;
+      if (header.damage() != null) {
+        header = new LogReader.Header(3, header.generation(), 0, null);
+      }
+      LogReader.Result result = LogReader.read(file.path, header,
+          file.active ? activeLimit : Long.MAX_VALUE, repair, replay);
+      found.lastLsn = Math.max(found.lastLsn, result.lastLsn());
+      if (file.active) {
+        found.activeEnd = result.validEnd();
+        found.activeProblem = result.problem();
+      } else if (result.problem() != null && startup) {
+        LOGGER.log(Level.WARNING, "{0}: {1}; the records after offset {2} were never"
+            + " acknowledged", file.path, result.problem(), result.validEnd());
+      }
+      if (startup) {
+        LOGGER.log(Level.INFO, "replayed {0} records from {1}", result.records(), file.path);
+      }
+    }
+    target.recountUsed();
+    return found;
+  }
+
+  private static long maxLsn(Map<Key, Long> lsns) {
+    long max = 0;
+    for (long lsn : lsns.values()) {
+      max = Math.max(max, lsn);
+    }
+    return max;
+  }
+
+  /**
+   * Finds the logs the snapshot needs and checks that they fit together: the active log's
+   * generation is the snapshot's or later, every retired generation in between is present, and
+   * the first needed log starts at or before the snapshot's start number.
+   */
+  private static void scan(Path dir, Recovered found, boolean repair) throws IOException {
+    long snapshotGeneration = found.snapshot.generation();
+    Path snapshotPath = dir.resolve(SNAPSHOT);
+    TreeMap<Long, LogFile> retired = new TreeMap<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
+      for (Path path : entries) {
+        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
+        if (!suffix.chars().allMatch(Character::isDigit) || suffix.isEmpty()
+            || suffix.length() > 18) {
+          continue;
+        }
+        long number = Long.parseLong(suffix);
+        LogReader.Header header = headerOf(path, repair, number);
+        if (header.version() < 3) {
+          throw new IOException(path + ": a retired log in format version "
+              + header.version() + " (only version 3 logs are retired); refusing to start");
+        }
+        if (header.generation() < snapshotGeneration) {
+          found.obsolete.add(path);
+        } else {
+          retired.put(header.generation(), new LogFile(path, header, false));
+        }
+      }
+    }
+    Path activePath = dir.resolve(LOG);
+    if (Files.exists(activePath)) {
+      long guess = retired.isEmpty() ? snapshotGeneration : retired.lastKey() + 1;
+      found.active = new LogFile(activePath, headerOf(activePath, repair, guess), true);
+    }
+    LogFile active = found.active;
+    if (active != null && active.header.version() < 3) {
+      // the old format's rule: a log older than the snapshot predates it (a crash between the
+      // snapshot's rename and the log's replacement); a newer one means the snapshot is missing
+      long logGeneration = active.header.generation();
+      if (logGeneration < snapshotGeneration) {
+        LOGGER.log(Level.INFO, "{0} predates the snapshot; starting a new log", activePath);
+        found.active = null;
+        found.obsolete.add(activePath);
+        return;
+      }
+      found.repaired |= logGeneration > snapshotGeneration;
+      if (logGeneration > snapshotGeneration && !repair) {
+        throw new IOException(activePath + " continues snapshot generation " + logGeneration
+            + " but " + snapshotPath + " has generation " + snapshotGeneration
+            + "; the snapshot is missing or older than the log" + REPAIR_HINT
+            + "replay the log on what the snapshot holds");
+      }
+      found.needed.add(active);
+      return;
+    }
+    long expected = snapshotGeneration;
+    for (LogFile file : retired.values()) {
+      found.repaired |= file.header.generation() != expected || file.header.damage() != null;
+      if (file.header.generation() != expected && !repair) {
+        throw new IOException(file.path + " continues generation " + file.header.generation()
+            + " but generation " + expected + " is missing (snapshot " + snapshotPath
+            + " has generation " + snapshotGeneration + ")" + REPAIR_HINT
+            + "replay the logs that exist");
+      }
+      found.needed.add(file);
+      expected = file.header.generation() + 1;
+    }
+    if (active != null) {
+      long activeGeneration = active.header.generation();
+      found.repaired |= activeGeneration != expected || active.header.damage() != null;
+      if (activeGeneration != expected && !repair) {
+        String why = activeGeneration < snapshotGeneration
+            ? "the log is older than the snapshot"
+            : "the snapshot is missing or older than the log";
+        throw new IOException(activePath + " continues snapshot generation " + activeGeneration
+            + " but " + snapshotPath + " has generation " + snapshotGeneration
+            + (activeGeneration > snapshotGeneration && !retired.isEmpty()
+                ? " and the retired logs end at " + (expected - 1) : "")
+            + "; " + why + REPAIR_HINT + "replay the log (records the snapshot holds are"
+            + " skipped)");
+      }
+      found.needed.add(active);
+    }
+    if (!found.needed.isEmpty()) {
+      LogReader.Header first = found.needed.get(0).header;
+      if (first.damage() == null && first.baseLsn() > found.snapshot.startLsn()) {
+        found.repaired = true;
+      }
+      if (found.repaired && !repair) {
+        throw new IOException(found.needed.get(0).path + " starts after record "
+            + first.baseLsn() + " but " + snapshotPath + " holds records up to "
+            + found.snapshot.startLsn() + " only; a log is missing" + REPAIR_HINT
+            + "replay the logs that exist");
+      }
+    }
+  }
+
+  private static LogReader.Header headerOf(Path path, boolean repair, long generationGuess)
+      throws IOException {
+    LogReader.Header header;
+    try {
+      header = LogReader.header(path);
+    } catch (LogReader.CorruptLogException e) {
+      if (!repair || Files.size(path) >= AppendLog.HEADER_BYTES) {
+        throw new IOException(e.getMessage() + REPAIR_HINT + "rewrite the header"
+            + " (a log shorter than its header holds no records)", e);
+      }
+      LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed)", e.getMessage());
+      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path,
+          java.nio.file.StandardOpenOption.WRITE)) {
+        channel.truncate(0);
+      }
+      rewriteHeader(path, new LogReader.Header(3, generationGuess, 0, null));
+      return LogReader.header(path);
+    }
+    if (header.damage() != null) {
+      if (!repair) {
+        throw new IOException(path + ": " + header.damage() + REPAIR_HINT + "rewrite the"
+            + " header and replay the records (those the snapshot holds are skipped)");
+      }
+      return new LogReader.Header(3, generationGuess, 0, header.damage());
+    }
+    return header;
+  }
+
+  private static void writeWholeSnapshot(Path target, FileChannels files, long generation,
+      long startLsn, Keyspace keyspace) throws IOException {
+    try (SnapshotFile.Writer writer = SnapshotFile.open(target, files, generation, startLsn)) {
+      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
+        writer.write(entry.getKey().bytes(), startLsn, entry.getValue());
+      }
+      writer.commit();
+    }
+  }
+
+  @Override
+  public long append(byte[][] args) {
+    changes.incrementAndGet();
+    return log.append(args);
+  }
+
+  @Override
+  public String refusal() {
+    return refusal;
+  }
+
+  /**
+   * Makes the writes of records {@code firstLsn..lastLsn} durable per the fsync policy; called
+   * before a batch of replies that acknowledges them is sent.
+   *
+   * @return true if they are acknowledged; false if they were undone after a log failure
+   */
+  boolean commit(long firstLsn, long lastLsn) {
+    boolean forced = fsync == ServerConfig.Fsync.ALWAYS;
+    try {
+      log.flush(forced);
+    } catch (IOException e) {
+      failed(e);
+    }
+    if (log.durableLsn(forced) < lastLsn) {
+      return false;
+    }
+    synchronized (discarded) {
+      for (long[] range : discarded) {
+        if (firstLsn <= range[1] && lastLsn >= range[0]) {
+          return false;
+        }
+      }
+    }
+    maybeRewrite();
+    return true;
   }
 
   private void syncQuietly() {
     try {
-      if (log.hasUnsynced()) {
-        log.flush(true);
-      }
-    } catch (UncheckedIOException e) {
+      log.flush(true);
+    } catch (IOException e) {
+      failed(e);
+    } catch (RuntimeException e) {
       LOGGER.log(Level.ERROR, "background fsync failed", e);
     }
   }
 
-  /** Writes a snapshot and empties the log (SAVE). Blocks every command while it runs. */
-  void save() throws IOException {
+  /**
+   * Handles a failed log write or fsync: refuses writes, drops the records that were not
+   * acknowledged and rebuilds the keys they touched from the files, then schedules recovery.
+   */
+  void failed(IOException cause) {
+    synchronized (this) {
+      if (handledFailure == cause) {
+        return;
+      }
+      handledFailure = cause;
+      refusal = "MISCONF Errors writing to the AOF file: " + describe(cause);
+    }
+    LOGGER.log(Level.ERROR, "append-only log write failed; refusing writes until a new log"
+        + " generation can be written: " + describe(cause), cause);
     keyspace.lockAll();
     try {
-      long next = generation + 1;
-      log.flush(true);
-      SnapshotFile.write(dir.resolve(SNAPSHOT), next, keyspace.entries());
-      log.rewrite(next);
-      generation = next;
-      changes.set(0);
-      lastSaveSeconds = System.currentTimeMillis() / 1000;
+      long before = log.lastLsn();
+      byte[] records = log.discardUnacknowledged(fsync == ServerConfig.Fsync.ALWAYS);
+      Set<Key> affected = new HashSet<>();
+      boolean[] all = {false};
+      long[] first = {Long.MAX_VALUE};
+      LogReader.parse(records, (lsn, args, offset) -> {
+        first[0] = Math.min(first[0], lsn);
+        String name = ServerCommands.lower(args[0]);
+        if (name.equals("flushall") || name.equals("flushdb")) {
+          all[0] = true;
+        } else if (name.equals("del")) {
+          for (int i = 1; i < args.length; i++) {
+            affected.add(new Key(args[i]));
+          }
+        } else {
+          affected.add(new Key(args[1]));
+        }
+      });
+      if (first[0] <= before) {
+        synchronized (discarded) {
+          discarded.add(new long[] {first[0], before});
+        }
+      }
+      if (all[0] || !affected.isEmpty()) {
+        rebuild(all[0] ? key -> true : affected::contains, all[0] ? null : affected);
+        LOGGER.log(Level.WARNING, "undid {0} write(s) that were not acknowledged",
+            before - first[0] + 1);
+      }
+    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+      LOGGER.log(Level.ERROR, "could not undo the writes that were not acknowledged; the data in"
+          + " memory may hold them until a restart", e);
     } finally {
       keyspace.unlockAll();
+    }
+    scheduleRecovery(1);
+  }
+
+  /** Replaces the wanted keys (all if {@code keys} is null) with what the files hold. */
+  private void rebuild(Predicate<Key> wanted, Set<Key> keys) throws IOException {
+    Keyspace rebuilt = new Keyspace();
+    recover(dir, rebuilt, commandsFor.apply(rebuilt), wanted, log.writtenBytes(), false, false);
+    if (keys == null) {
+      keyspace.clear();
+      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
+        keyspace.put(entry.getKey(), entry.getValue());
+      }
+      return;
+    }
+    for (Key key : keys) {
+      ScalableCuckooFilter<byte[]> filter = rebuilt.get(key);
+      if (filter == null) {
+        keyspace.remove(key);
+      } else {
+        keyspace.put(key, filter);
+      }
+    }
+  }
+
+  private void scheduleRecovery(long delaySeconds) {
+    if (recovering.compareAndSet(false, true)) {
+      try {
+        background.schedule(this::tryRecover, delaySeconds, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        recovering.set(false);
+      }
+    }
+  }
+
+  private void tryRecover() {
+    recovering.set(false);
+    if (refusal == null) {
+      return;
+    }
+    try {
+      save();
+      LOGGER.log(Level.INFO, "the log is writable again (generation {0}); accepting writes",
+          generation);
+    } catch (IOException | RuntimeException e) {
+      LOGGER.log(Level.WARNING, "still cannot write a new log generation: " + describe(e));
+      scheduleRecovery(1);
+    }
+  }
+
+  private static String describe(Throwable e) {
+    String message = e.getMessage();
+    if (message != null && message.contains("No space left on device")) {
+      return "No space left on device";
+    }
+    return message == null ? e.getClass().getSimpleName() : message;
+  }
+
+  private void maybeRewrite() {
+    int percentage = context.rewritePercentage();
+    if (percentage <= 0 || saving.get()) {
+      return;
+    }
+    long size = log.writtenBytes();
+    long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
+    if (size >= context.rewriteMinSize() && size >= base + base * percentage / 100) {
+      if (saveInBackground()) {
+        LOGGER.log(Level.INFO, "log is {0} bytes ({1}% over {2} after the last snapshot);"
+            + " rewriting", size, (size - base) * 100 / base, base);
+      }
+    }
+  }
+
+  /**
+   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile; a key pauses
+   * only while its own filter is written.
+   *
+   * @throws IOException if the snapshot cannot be written (the logs still hold everything)
+   */
+  void save() throws IOException {
+    saveLock.lock();
+    try {
+      long next = Math.max(generation, log.generation()) + 1;
+      Path retired = dir.resolve(LOG + "." + log.generation());
+      long startLsn;
+      try {
+        startLsn = log.rotate(next, retired);
+      } catch (IOException e) {
+        failed(e);
+        throw e;
+      }
+      List<Key> keys = keyspace.keys();
+      try (SnapshotFile.Writer writer =
+          SnapshotFile.open(dir.resolve(SNAPSHOT), files, next, startLsn)) {
+        for (Key key : keys) {
+          Lock lock = keyspace.readLockFor(key);
+          lock.lock();
+          try {
+            writer.write(key.bytes(), log.lastLsn(), keyspace.get(key));
+          } finally {
+            lock.unlock();
+          }
+        }
+        try {
+          // the snapshot may hold writes not yet in the file: they must be before it is kept
+          log.flush(true);
+        } catch (IOException e) {
+          failed(e);
+          throw e;
+        }
+        writer.commit();
+      }
+      generation = next;
+      deleteRetiredBefore(next);
+      synchronized (this) {
+        refusal = null;
+        handledFailure = null;
+      }
+      changes.set(0);
+      lastSaveSeconds = System.currentTimeMillis() / 1000;
+      rewriteBaseBytes = log.writtenBytes();
+    } finally {
+      saveLock.unlock();
+    }
+  }
+
+  private void deleteRetiredBefore(long generation) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
+      for (Path path : entries) {
+        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
+        if (!suffix.isEmpty() && suffix.length() <= 18
+            && suffix.chars().allMatch(Character::isDigit)
+            && Long.parseLong(suffix) < generation) {
+          Files.deleteIfExists(path);
+        }
+      }
     }
   }
 
@@ -169,15 +657,20 @@ final class Persistence implements WriteLog, Closeable {
     if (!saving.compareAndSet(false, true)) {
       return false;
     }
-    background.execute(() -> {
-      try {
-        save();
-      } catch (IOException | RuntimeException e) {
-        LOGGER.log(Level.ERROR, "background save failed", e);
-      } finally {
-        saving.set(false);
-      }
-    });
+    try {
+      background.execute(() -> {
+        try {
+          save();
+        } catch (IOException | RuntimeException e) {
+          LOGGER.log(Level.ERROR, "background save failed", e);
+        } finally {
+          saving.set(false);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      saving.set(false);
+      return false;
+    }
     return true;
   }
 
@@ -199,6 +692,16 @@ final class Persistence implements WriteLog, Closeable {
   /** Returns the current snapshot generation. */
   long generation() {
     return generation;
+  }
+
+  /** Returns the size of the active log in bytes. */
+  long logBytes() {
+    return log.writtenBytes();
+  }
+
+  /** Returns the size of the active log after the last snapshot, in bytes. */
+  long logBaseBytes() {
+    return rewriteBaseBytes;
   }
 
   @Override

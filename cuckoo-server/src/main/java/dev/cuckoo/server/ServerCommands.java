@@ -43,13 +43,6 @@ final class ServerCommands {
     return text(bytes).toLowerCase(Locale.ROOT);
   }
 
-  private void logWrite(Session session, byte[][] args) {
-    if (!session.replaying()) {
-      log.append(args);
-      session.markLogged();
-    }
-  }
-
   /** PING [message]. */
   void ping(Session session, byte[][] args) {
     if (args.length > 2) {
@@ -301,6 +294,9 @@ final class ServerCommands {
     Key[] keys = keys(args);
     Lock[] locks = keyspace.lockKeys(keys);
     try {
+      if (log.refuses(session)) {
+        return;
+      }
       List<byte[]> removed = new ArrayList<>();
       removed.add(DEL);
       for (Key key : keys) {
@@ -309,7 +305,7 @@ final class ServerCommands {
         }
       }
       if (removed.size() > 1) {
-        logWrite(session, removed.toArray(new byte[0][]));
+        log.record(session, removed.toArray(new byte[0][]));
       }
       session.reply().integer(removed.size() - 1);
     } finally {
@@ -438,8 +434,11 @@ final class ServerCommands {
     }
     keyspace.lockAll();
     try {
+      if (log.refuses(session)) {
+        return;
+      }
       keyspace.clear();
-      logWrite(session, new byte[][] {FLUSHALL});
+      log.record(session, new byte[][] {FLUSHALL});
     } finally {
       keyspace.unlockAll();
     }
@@ -523,6 +522,9 @@ final class ServerCommands {
     values.put("maxclients", Integer.toString(config.maxClients()));
     values.put("timeout", Integer.toString(config.timeoutSeconds()));
     values.put("proto-max-bulk-len", Long.toString(config.maxBulkLength()));
+    values.put("maxmemory", Long.toString(context.maxMemory()));
+    values.put("auto-aof-rewrite-percentage", Integer.toString(context.rewritePercentage()));
+    values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
     values.put("requirepass", config.requirePass() == null ? "" : config.requirePass());
     return values;
   }
@@ -547,7 +549,15 @@ final class ServerCommands {
     }
   }
 
-  /** CONFIG SET name value [name value ...]: the cf-* parameters. */
+  private static boolean isServerParameter(String name) {
+    return name.equals("maxmemory") || name.equals("auto-aof-rewrite-percentage")
+        || name.equals("auto-aof-rewrite-min-size");
+  }
+
+  /**
+   * CONFIG SET name value [name value ...]: the cf-* parameters, maxmemory and the automatic
+   * rewrite thresholds. All values are checked before any is applied.
+   */
   void configSet(Session session, byte[][] args) {
     Reply reply = session.reply();
     if ((args.length - 2) % 2 != 0) {
@@ -556,25 +566,49 @@ final class ServerCommands {
     }
     for (int i = 2; i < args.length; i += 2) {
       String name = lower(args[i]);
-      if (!CfConfig.isParameter(name)) {
+      if (!CfConfig.isParameter(name) && !isServerParameter(name)) {
         reply.error("ERR Unknown option or number of arguments for CONFIG SET - '"
             + text(args[i]) + "'");
         return;
       }
     }
-    int pairs = (args.length - 2) / 2;
-    String[] names = new String[pairs];
-    String[] values = new String[pairs];
-    for (int i = 0; i < pairs; i++) {
-      names[i] = lower(args[2 + 2 * i]);
-      values[i] = text(args[3 + 2 * i]);
+    List<String> cfNames = new ArrayList<>();
+    List<String> cfValues = new ArrayList<>();
+    Map<String, Long> server = new LinkedHashMap<>();
+    for (int i = 2; i < args.length; i += 2) {
+      String name = lower(args[i]);
+      String value = text(args[i + 1]);
+      if (isServerParameter(name)) {
+        Long number = name.equals("auto-aof-rewrite-percentage")
+            ? Numbers.parseLong(value) : Numbers.parseMemory(value);
+        if (number == null || number < 0
+            || (name.equals("auto-aof-rewrite-percentage") && number > Integer.MAX_VALUE)) {
+          reply.error("ERR CONFIG SET failed (possibly related to argument '" + name
+              + "') - argument must be a memory or percent value");
+          return;
+        }
+        server.put(name, number);
+      } else {
+        cfNames.add(name);
+        cfValues.add(value);
+      }
     }
-    Map.Entry<Integer, String> error = context.cfConfig().setAll(names, values);
+    Map.Entry<Integer, String> error = context.cfConfig().setAll(
+        cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
     if (error != null) {
       reply.error("ERR CONFIG SET failed (possibly related to argument '"
-          + names[error.getKey()] + "') - " + error.getValue());
+          + cfNames.get(error.getKey()) + "') - " + error.getValue());
       return;
     }
+    server.forEach((name, value) -> {
+      if (name.equals("maxmemory")) {
+        context.maxMemory(value);
+      } else if (name.equals("auto-aof-rewrite-percentage")) {
+        context.rewritePercentage((int) (long) value);
+      } else {
+        context.rewriteMinSize(value);
+      }
+    });
     reply.ok();
   }
 
@@ -624,12 +658,16 @@ final class ServerCommands {
           .append("\r\n");
     }
     if (all || sections.contains("memory")) {
-      long used = runtime.totalMemory() - runtime.freeMemory();
+      long used = keyspace.usedBytes();
       out.append("# Memory\r\n")
           .append("used_memory:").append(used).append("\r\n")
           .append("used_memory_human:").append(used >> 20).append("M\r\n")
-          .append("used_memory_filters:").append(keyspace.usedBytes()).append("\r\n")
-          .append("maxmemory:").append(runtime.maxMemory()).append("\r\n")
+          .append("used_memory_filters:").append(used).append("\r\n")
+          .append("used_memory_heap:")
+          .append(runtime.totalMemory() - runtime.freeMemory()).append("\r\n")
+          .append("maxmemory:").append(context.maxMemory()).append("\r\n")
+          .append("maxmemory_policy:noeviction\r\n")
+          .append("max_heap:").append(runtime.maxMemory()).append("\r\n")
           .append("\r\n");
     }
     if (all || sections.contains("persistence")) {
@@ -642,6 +680,15 @@ final class ServerCommands {
           .append("rdb_last_save_time:")
           .append(persistence == null ? 0 : persistence.lastSaveSeconds()).append("\r\n")
           .append("aof_enabled:").append(persistence == null ? 0 : 1).append("\r\n")
+          .append("aof_rewrite_in_progress:")
+          .append(persistence != null && persistence.saving() ? 1 : 0).append("\r\n")
+          .append("aof_last_write_status:")
+          .append(persistence != null && persistence.refusal() != null ? "err" : "ok")
+          .append("\r\n")
+          .append("aof_current_size:")
+          .append(persistence == null ? 0 : persistence.logBytes()).append("\r\n")
+          .append("aof_base_size:")
+          .append(persistence == null ? 0 : persistence.logBaseBytes()).append("\r\n")
           .append("\r\n");
     }
     if (all || sections.contains("stats")) {

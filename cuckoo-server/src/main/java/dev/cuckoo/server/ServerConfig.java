@@ -37,7 +37,13 @@ public final class ServerConfig {
           + "  --dir PATH               data directory (default ./data)\n"
           + "  --appendonly yes|no      keep the append-only log and snapshots (default yes)\n"
           + "  --appendfsync always|everysec|no   log fsync policy (default everysec)\n"
-          + "  --repair-log yes|no      truncate a corrupt log instead of refusing to start\n"
+          + "  --repair-log yes|no      repair a damaged log (header, middle record, generation)"
+          + " instead of refusing to start\n"
+          + "  --maxmemory BYTES        most memory filters may take for new writes, e.g. 2gb"
+          + " (default: 3/4 of the heap; 0: the heap is the only limit)\n"
+          + "  --auto-aof-rewrite-percentage N   snapshot when the log grew N% since the last"
+          + " (default 100; 0: never)\n"
+          + "  --auto-aof-rewrite-min-size BYTES  ... and is at least this big (default 64mb)\n"
           + "  --requirepass PASSWORD   require AUTH\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
@@ -60,6 +66,9 @@ public final class ServerConfig {
   private final int maxArrayLength;
   private final int timeoutSeconds;
   private final int threads;
+  private final long maxMemory;
+  private final int autoAofRewritePercentage;
+  private final long autoAofRewriteMinSize;
   private final Map<String, String> cfParameters;
 
   private ServerConfig(Builder b) {
@@ -75,6 +84,9 @@ public final class ServerConfig {
     this.maxArrayLength = b.maxArrayLength;
     this.timeoutSeconds = b.timeoutSeconds;
     this.threads = b.threads;
+    this.maxMemory = b.maxMemory >= 0 ? b.maxMemory : Runtime.getRuntime().maxMemory() / 4 * 3;
+    this.autoAofRewritePercentage = b.autoAofRewritePercentage;
+    this.autoAofRewriteMinSize = b.autoAofRewriteMinSize;
     this.cfParameters = Map.copyOf(b.cfParameters);
   }
 
@@ -164,6 +176,24 @@ public final class ServerConfig {
     return threads;
   }
 
+  /**
+   * Returns Redis's {@code maxmemory}: the most bytes of filters new write commands may make the
+   * server hold (0: only the heap limits). Defaults to three quarters of the maximum heap.
+   */
+  public long maxMemory() {
+    return maxMemory;
+  }
+
+  /** Returns Redis's {@code auto-aof-rewrite-percentage} (0: no automatic rewrite). */
+  public int autoAofRewritePercentage() {
+    return autoAofRewritePercentage;
+  }
+
+  /** Returns Redis's {@code auto-aof-rewrite-min-size} in bytes. */
+  public long autoAofRewriteMinSize() {
+    return autoAofRewriteMinSize;
+  }
+
   /** Returns the cf-* parameters set at startup (name to value). */
   public Map<String, String> cfParameters() {
     return cfParameters;
@@ -183,6 +213,9 @@ public final class ServerConfig {
     private int maxArrayLength = 1 << 20;
     private int timeoutSeconds;
     private int threads = Runtime.getRuntime().availableProcessors();
+    private long maxMemory = -1;
+    private int autoAofRewritePercentage = 100;
+    private long autoAofRewriteMinSize = 64L * 1024 * 1024;
     private final Map<String, String> cfParameters = new LinkedHashMap<>();
 
     private Builder() {}
@@ -257,6 +290,35 @@ public final class ServerConfig {
     public Builder threads(int threads) {
       this.threads = range("threads", threads, 1, 256);
       return this;
+    }
+
+    /** Sets maxmemory in bytes, 0 (only the heap limits) or more. */
+    public Builder maxMemory(long maxMemory) {
+      this.maxMemory = rangeLong("maxmemory", maxMemory, 0, Long.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets auto-aof-rewrite-percentage, 0 (never) .. 2^31-1. */
+    public Builder autoAofRewritePercentage(int percentage) {
+      this.autoAofRewritePercentage =
+          range("auto-aof-rewrite-percentage", percentage, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets auto-aof-rewrite-min-size in bytes, 0 or more. */
+    public Builder autoAofRewriteMinSize(long bytes) {
+      this.autoAofRewriteMinSize =
+          rangeLong("auto-aof-rewrite-min-size", bytes, 0, Long.MAX_VALUE);
+      return this;
+    }
+
+    private static long memory(String name, String value) {
+      Long bytes = Numbers.parseMemory(value);
+      if (bytes == null) {
+        throw new IllegalArgumentException(name + ": '" + value
+            + "' (expected: bytes, optionally with a unit k, kb, m, mb, g or gb)");
+      }
+      return bytes;
     }
 
     /** Sets a cf-* parameter (validated when the server starts). */
@@ -340,6 +402,13 @@ public final class ServerConfig {
               Integer.MAX_VALUE));
         case "threads":
           return threads((int) rangeLong(option, number(option, value), 1, 256));
+        case "maxmemory":
+          return maxMemory(memory(option, value));
+        case "auto-aof-rewrite-percentage":
+          return autoAofRewritePercentage(
+              (int) rangeLong(option, number(option, value), 0, Integer.MAX_VALUE));
+        case "auto-aof-rewrite-min-size":
+          return autoAofRewriteMinSize(memory(option, value));
         case "config":
           return readFile(Paths.get(value));
         default:

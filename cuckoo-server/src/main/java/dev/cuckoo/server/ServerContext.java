@@ -16,6 +16,9 @@ final class ServerContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private volatile long maxMemory;
+  private volatile int rewritePercentage;
+  private volatile long rewriteMinSize;
   private volatile int port;
   private volatile Consumer<Boolean> shutdown = save -> { };
 
@@ -23,6 +26,45 @@ final class ServerContext {
     this.config = config;
     this.cfConfig = cfConfig;
     this.keyspace = keyspace;
+    this.maxMemory = config.maxMemory();
+    this.rewritePercentage = config.autoAofRewritePercentage();
+    this.rewriteMinSize = config.autoAofRewriteMinSize();
+  }
+
+  /**
+   * Returns the most bytes of filters that new commands may make the keyspace hold (Redis's
+   * {@code maxmemory}; 0: no limit but the heap).
+   */
+  long maxMemory() {
+    return maxMemory;
+  }
+
+  void maxMemory(long maxMemory) {
+    this.maxMemory = maxMemory;
+  }
+
+  /** Returns the limit new commands are checked against: maxmemory, or no limit for 0. */
+  long memoryLimit() {
+    long limit = maxMemory;
+    return limit == 0 ? Long.MAX_VALUE : limit;
+  }
+
+  /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite). */
+  int rewritePercentage() {
+    return rewritePercentage;
+  }
+
+  void rewritePercentage(int rewritePercentage) {
+    this.rewritePercentage = rewritePercentage;
+  }
+
+  /** Returns auto-aof-rewrite-min-size in bytes. */
+  long rewriteMinSize() {
+    return rewriteMinSize;
+  }
+
+  void rewriteMinSize(long rewriteMinSize) {
+    this.rewriteMinSize = rewriteMinSize;
   }
 
   ServerConfig config() {

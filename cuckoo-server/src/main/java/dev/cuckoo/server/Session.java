@@ -10,7 +10,8 @@ final class Session {
   private final boolean replaying;
   private boolean authenticated;
   private boolean closeRequested;
-  private boolean logged;
+  private long firstLsn;
+  private long lastLsn;
   private byte[] lastCommandName;
   private CommandSpec lastCommand;
   private String name;
@@ -82,16 +83,28 @@ final class Session {
     lastCommand = spec;
   }
 
-  /** Notes that this session appended to the write log since the last commit. */
-  void markLogged() {
-    logged = true;
+  /** Notes that this session appended record {@code lsn} to the write log. */
+  void logged(long lsn) {
+    if (firstLsn == 0) {
+      firstLsn = lsn;
+    }
+    lastLsn = lsn;
   }
 
-  /** Returns whether the session logged writes since the last call, and clears the flag. */
-  boolean takeLogged() {
-    boolean was = logged;
-    logged = false;
-    return was;
+  /** Returns the first record number logged since the last {@link #clearLogged}, or 0. */
+  long firstLogged() {
+    return firstLsn;
+  }
+
+  /** Returns the last record number logged since the last {@link #clearLogged}, or 0. */
+  long lastLogged() {
+    return lastLsn;
+  }
+
+  /** Forgets the records logged (they were committed or reported failed). */
+  void clearLogged() {
+    firstLsn = 0;
+    lastLsn = 0;
   }
 
   /** Returns the client name, or null. */

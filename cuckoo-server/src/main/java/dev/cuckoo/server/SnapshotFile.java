@@ -18,34 +18,53 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 
 /**
  * The snapshot file: every key with its filter in the core serialized form.
  *
- * <p>Layout (little-endian): magic {@code CKOOSNP2}, u64 generation, u64 key count, u32 CRC32C of
- * those 24 bytes; then per key: u32 key length, key bytes, u64 filter length, the filter as
- * {@code ScalableCuckooFilter.writeTo} wrote it (the chain format: every link's slots, whatever
- * the item count says), u32 CRC32C of key and filter bytes. Written to a temporary file, forced to
- * disk and renamed over the old snapshot.
+ * <p>Layout (little-endian), version 3: magic {@code CKOOSNP3}, u64 generation, u64 startLsn, u64
+ * entry count, u32 CRC32C of those 32 bytes; then per entry: u32 key length, key bytes, u64 lsn,
+ * u64 filter length, the filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of
+ * key, lsn and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records
+ * that the key did not exist when the snapshot visited it.
  *
- * <p>Version 1 (magic {@code CKOOSNP1}) is still read: the same layout with each filter stored as
- * its {@link DumpStream}.
+ * <p>The snapshot is fuzzy: keys are written one at a time while commands go on. {@code startLsn}
+ * is the sequence number of the last log record written before the snapshot began, so the
+ * snapshot holds the effect of every record up to it; each entry's {@code lsn} is the number of
+ * the last record applied when the key was written, so it holds the key's records up to that
+ * number too. Recovery replays only records past those numbers (see {@link Persistence}).
+ * Written to a temporary file, forced to disk and renamed over the old snapshot.
+ *
+ * <p>Versions 1 and 2 (magics {@code CKOOSNP1}, {@code CKOOSNP2}: a 28-byte header without
+ * startLsn, entries without lsn, filters stored as their {@link DumpStream} in version 1) are
+ * still read, with every number taken as 0.
  */
 final class SnapshotFile {
-  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
+  /** The filter length that marks a key absent when it was visited. */
+  static final long TOMBSTONE = -1L;
+
+  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '3'};
+  private static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
   private static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
-  private static final int HEADER_BYTES = 28;
+  private static final int HEADER_BYTES = 36;
+  private static final int LEGACY_HEADER_BYTES = 28;
 
   /** What a snapshot held. */
   static final class Loaded {
     private final long generation;
+    private final long startLsn;
     private final long keys;
+    private final Map<Key, Long> lsns;
 
-    Loaded(long generation, long keys) {
+    Loaded(long generation, long startLsn, long keys, Map<Key, Long> lsns) {
       this.generation = generation;
+      this.startLsn = startLsn;
       this.keys = keys;
+      this.lsns = lsns;
     }
 
     /** Returns the snapshot generation (0: no snapshot). */
@@ -53,59 +72,123 @@ final class SnapshotFile {
       return generation;
     }
 
+    /** Returns the number of the last log record the whole snapshot contains. */
+    long startLsn() {
+      return startLsn;
+    }
+
     /** Returns the number of keys loaded. */
     long keys() {
       return keys;
+    }
+
+    /** Returns the number of the last record each visited key contains (tombstones too). */
+    Map<Key, Long> lsns() {
+      return lsns;
+    }
+  }
+
+  /** An open snapshot being written entry by entry to its temporary file. */
+  static final class Writer implements java.io.Closeable {
+    private final Path target;
+    private final Path temp;
+    private final FileChannel channel;
+    private final long generation;
+    private final long startLsn;
+    private long position = HEADER_BYTES;
+    private long entries;
+    private boolean done;
+
+    private Writer(Path target, Path temp, FileChannel channel, long generation, long startLsn) {
+      this.target = target;
+      this.temp = temp;
+      this.channel = channel;
+      this.generation = generation;
+      this.startLsn = startLsn;
+    }
+
+    /** Writes one key: its filter, or a tombstone if {@code filter} is null. */
+    void write(byte[] key, long lsn, ScalableCuckooFilter<byte[]> filter) throws IOException {
+      position = writeEntry(channel, position, key, lsn, filter);
+      entries++;
+    }
+
+    /** Writes the header, forces the file to disk and renames it over the snapshot. */
+    void commit() throws IOException {
+      writeFully(channel, ByteBuffer.wrap(header(generation, startLsn, entries)), 0);
+      channel.truncate(position);
+      channel.force(true);
+      channel.close();
+      FileSync.replace(temp, target);
+      done = true;
+    }
+
+    /** Closes the file; deletes the temporary file unless {@link #commit} succeeded. */
+    @Override
+    public void close() throws IOException {
+      if (!done) {
+        try {
+          channel.close();
+        } finally {
+          Files.deleteIfExists(temp);
+        }
+      }
     }
   }
 
   private SnapshotFile() {}
 
-  /** Writes every filter to {@code target} durably; the caller holds every keyspace lock. */
-  static void write(Path target, long generation, Map<Key, ScalableCuckooFilter<byte[]>> filters)
-      throws IOException {
-    Path temp = target.resolveSibling(target.getFileName() + ".tmp");
-    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-      header.put(MAGIC).putLong(generation).putLong(filters.size());
-      CRC32C crc = new CRC32C();
-      crc.update(header.array(), 0, 24);
-      header.putInt((int) crc.getValue()).flip();
-      writeFully(channel, header, 0);
-      long position = HEADER_BYTES;
-      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : filters.entrySet()) {
-        position = writeEntry(channel, position, entry.getKey().bytes(), entry.getValue());
-      }
-      channel.truncate(position);
-      channel.force(true);
-    }
-    FileSync.replace(temp, target);
+  /** Returns the temporary file a snapshot is written to before it replaces {@code target}. */
+  static Path tempOf(Path target) {
+    return target.resolveSibling(target.getFileName() + ".tmp");
   }
 
-  private static long writeEntry(FileChannel channel, long position, byte[] key,
+  /** Starts writing a snapshot of {@code generation} to the temporary file of {@code target}. */
+  static Writer open(Path target, FileChannels files, long generation, long startLsn)
+      throws IOException {
+    Path temp = tempOf(target);
+    FileChannel channel = files.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    return new Writer(target, temp, channel, generation, startLsn);
+  }
+
+  private static byte[] header(long generation, long startLsn, long entries) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    header.put(MAGIC).putLong(generation).putLong(startLsn).putLong(entries);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 32);
+    header.putInt((int) crc.getValue());
+    return header.array();
+  }
+
+  private static long writeEntry(FileChannel channel, long position, byte[] key, long lsn,
       ScalableCuckooFilter<byte[]> filter) throws IOException {
-    ByteBuffer prefix = ByteBuffer.allocate(4 + key.length + 8).order(ByteOrder.LITTLE_ENDIAN);
-    prefix.putInt(key.length).put(key).putLong(0).flip();
+    ByteBuffer prefix = ByteBuffer.allocate(4 + key.length + 16).order(ByteOrder.LITTLE_ENDIAN);
+    prefix.putInt(key.length).put(key).putLong(lsn).putLong(filter == null ? TOMBSTONE : 0);
+    prefix.flip();
     writeFully(channel, prefix, position);
-    long blobStart = position + 4 + key.length + 8;
+    long blobStart = position + 4 + key.length + 16;
     CRC32C crc = new CRC32C();
     crc.update(key);
-    channel.position(blobStart);
-    CountingCrcOutputStream counter = new CountingCrcOutputStream(
-        Channels.newOutputStream(channel), crc);
-    try (BufferedOutputStream out = new BufferedOutputStream(counter, 1 << 16) {
-          @Override
-          public void close() throws IOException {
-            flush();
-          }
-        }) {
-      filter.writeTo(out);
+    crc.update(prefix.array(), 4 + key.length, 8);
+    long blobLength = 0;
+    if (filter != null) {
+      channel.position(blobStart);
+      CountingCrcOutputStream counter = new CountingCrcOutputStream(
+          Channels.newOutputStream(channel), crc);
+      try (BufferedOutputStream out = new BufferedOutputStream(counter, 1 << 16) {
+            @Override
+            public void close() throws IOException {
+              flush();
+            }
+          }) {
+        filter.writeTo(out);
+      }
+      blobLength = counter.count();
+      ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+      length.putLong(blobLength).flip();
+      writeFully(channel, length, blobStart - 8);
     }
-    long blobLength = counter.count();
-    ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-    length.putLong(blobLength).flip();
-    writeFully(channel, length, blobStart - 8);
     ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
     trailer.putInt((int) crc.getValue()).flip();
     writeFully(channel, trailer, blobStart + blobLength);
@@ -121,70 +204,98 @@ final class SnapshotFile {
   }
 
   /**
-   * Loads a snapshot into the map.
+   * Loads a snapshot into the map: every key, or only those {@code wanted} accepts (the others
+   * are skipped without being read into memory or checked).
    *
-   * @throws FilterFormatException if the file is damaged (no partial result is usable then)
+   * @throws FilterFormatException if the file is damaged, naming the offset (no partial result
+   *     is usable then)
    */
-  static Loaded read(Path file, Map<Key, ScalableCuckooFilter<byte[]>> into) throws IOException {
+  static Loaded read(Path file, Map<Key, ScalableCuckooFilter<byte[]>> into,
+      Predicate<Key> wanted) throws IOException {
     long size = Files.size(file);
+    Map<Key, Long> lsns = new HashMap<>();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       DataInputStream in = new DataInputStream(raw);
-      byte[] header = new byte[HEADER_BYTES];
-      in.readFully(header);
-      ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
       byte[] magic = new byte[8];
-      h.get(magic);
-      boolean v1 = Arrays.equals(magic, MAGIC_V1);
-      if (!v1 && !Arrays.equals(magic, MAGIC)) {
-        throw new FilterFormatException("magic", 0, file + ": not a snapshot file");
+      in.readFully(magic);
+      int version = Arrays.equals(magic, MAGIC) ? 3 : Arrays.equals(magic, MAGIC_V2) ? 2
+          : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
+      if (version == 0) {
+        throw new FilterFormatException("magic", 0, "not a snapshot file");
       }
+      int headerBytes = version == 3 ? HEADER_BYTES : LEGACY_HEADER_BYTES;
+      byte[] header = Arrays.copyOf(magic, headerBytes);
+      in.readFully(header, 8, headerBytes - 8);
+      ByteBuffer h = ByteBuffer.wrap(header, 8, headerBytes - 8).order(ByteOrder.LITTLE_ENDIAN);
       long generation = h.getLong();
+      long startLsn = version == 3 ? h.getLong() : 0;
       long keys = h.getLong();
       CRC32C crc = new CRC32C();
-      crc.update(header, 0, 24);
+      crc.update(header, 0, headerBytes - 4);
       if (h.getInt() != (int) crc.getValue()) {
-        throw new FilterFormatException("header", 24, file + ": snapshot header checksum");
+        throw new FilterFormatException("header", headerBytes - 4, "snapshot header checksum");
       }
-      long position = HEADER_BYTES;
+      long position = headerBytes;
+      long loaded = 0;
       for (long n = 0; n < keys; n++) {
-        position = readEntry(in, file, position, size, v1, into);
+        position = readEntry(in, position, size, version, into, lsns, wanted);
+        loaded++;
       }
       if (position != size) {
-        throw new FilterFormatException("end", position, file + ": trailing bytes");
+        throw new FilterFormatException("end", position, "trailing bytes");
       }
-      return new Loaded(generation, keys);
+      return new Loaded(generation, startLsn, loaded, lsns);
     } catch (EOFException e) {
-      throw new FilterFormatException("data", size, file + ": snapshot truncated", e);
+      throw new FilterFormatException("data", size, "snapshot truncated", e);
     }
   }
 
-  private static long readEntry(DataInputStream in, Path file, long position, long size,
-      boolean v1, Map<Key, ScalableCuckooFilter<byte[]>> into) throws IOException {
+  private static long readEntry(DataInputStream in, long position, long size, int version,
+      Map<Key, ScalableCuckooFilter<byte[]>> into, Map<Key, Long> lsns, Predicate<Key> wanted)
+      throws IOException {
     long keyLength = Integer.reverseBytes(in.readInt()) & 0xffffffffL;
     if (keyLength > size - position - 16) {
-      throw new FilterFormatException("keyLength", position, file + ": key length " + keyLength);
+      throw new FilterFormatException("keyLength", position, "key length " + keyLength);
     }
-    byte[] key = new byte[(int) keyLength];
-    in.readFully(key);
-    long blobLength = Long.reverseBytes(in.readLong());
-    long blobStart = position + 4 + keyLength + 8;
-    if (blobLength < 0 || blobLength > size - blobStart - 4) {
-      throw new FilterFormatException("filterLength", blobStart - 8,
-          file + ": filter length " + blobLength);
-    }
+    byte[] keyBytes = new byte[(int) keyLength];
+    in.readFully(keyBytes);
     CRC32C crc = new CRC32C();
-    crc.update(key);
-    BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-    ScalableCuckooFilter<byte[]> filter = v1 ? DumpStream.read(bounded)
-        : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
-    if (bounded.remaining() != 0) {
-      throw new FilterFormatException("filter", blobStart, file + ": filter length mismatch");
+    crc.update(keyBytes);
+    long lsn = 0;
+    if (version == 3) {
+      long raw = in.readLong();
+      lsn = Long.reverseBytes(raw);
+      crc.update(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(lsn).array());
+    }
+    long blobLength = Long.reverseBytes(in.readLong());
+    long blobStart = position + 4 + keyLength + (version == 3 ? 16 : 8);
+    Key key = new Key(keyBytes);
+    boolean tombstone = version == 3 && blobLength == TOMBSTONE;
+    if (!tombstone && (blobLength < 0 || blobLength > size - blobStart - 4)) {
+      throw new FilterFormatException("filterLength", blobStart - 8, "filter length " + blobLength);
+    }
+    long blobBytes = tombstone ? 0 : blobLength;
+    if (!wanted.test(key)) {
+      in.skipNBytes(blobBytes + 4);
+      return blobStart + blobBytes + 4;
+    }
+    ScalableCuckooFilter<byte[]> filter = null;
+    if (!tombstone) {
+      BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
+      filter = version == 1 ? DumpStream.read(bounded)
+          : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+      if (bounded.remaining() != 0) {
+        throw new FilterFormatException("filter", blobStart, "filter length mismatch");
+      }
     }
     if (Integer.reverseBytes(in.readInt()) != (int) crc.getValue()) {
-      throw new FilterFormatException("crc", blobStart + blobLength, file + ": entry checksum");
+      throw new FilterFormatException("crc", blobStart + blobBytes, "entry checksum");
     }
-    into.put(new Key(key), filter);
-    return blobStart + blobLength + 4;
+    if (filter != null) {
+      into.put(key, filter);
+    }
+    lsns.put(key, lsn);
+    return blobStart + blobBytes + 4;
   }
 
   /** Counts and checksums the bytes passing through. */

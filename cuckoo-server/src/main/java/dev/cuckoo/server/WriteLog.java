@@ -2,12 +2,53 @@ package dev.cuckoo.server;
 
 /** Where executed write commands are recorded for recovery (the append-only log). */
 interface WriteLog {
-  /** A log that records nothing (persistence disabled). */
-  WriteLog NONE = args -> { };
+  /** A log that records nothing and refuses nothing (persistence disabled). */
+  WriteLog NONE = new WriteLog() {
+    @Override
+    public long append(byte[][] args) {
+      return 0;
+    }
+
+    @Override
+    public String refusal() {
+      return null;
+    }
+  };
 
   /**
-   * Records one write command. Called while the command's key locks are held, so records of one
-   * key are in the order the writes were applied.
+   * Records one write command and returns its sequence number (0 if nothing is recorded). Called
+   * while the command's key locks are held, so records of one key are in the order the writes
+   * were applied.
    */
-  void append(byte[][] args);
+  long append(byte[][] args);
+
+  /**
+   * Returns the error that write commands get instead of running (without the leading dash), or
+   * null while writes are accepted. Checked with the key's lock held, before a write changes
+   * anything.
+   */
+  String refusal();
+
+  /** Appends a write the session made (not while replaying) and notes its number there. */
+  default void record(Session session, byte[][] args) {
+    if (!session.replaying()) {
+      session.logged(append(args));
+    }
+  }
+
+  /**
+   * Answers the session's write with the refusal and returns true if writes are refused now (never
+   * while replaying).
+   */
+  default boolean refuses(Session session) {
+    if (session.replaying()) {
+      return false;
+    }
+    String refusal = refusal();
+    if (refusal != null) {
+      session.reply().error(refusal);
+      return true;
+    }
+    return false;
+  }
 }

@@ -1,0 +1,137 @@
+package dev.cuckoo.server;
+
+import dev.cuckoo.ScalableCuckooFilter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Applies logged records to a keyspace during recovery, skipping what the snapshot already holds.
+ *
+ * <p>A record numbered {@code lsn} changes key {@code k} only if {@code lsn} is greater than the
+ * number the snapshot stored for {@code k} (or, for a key the snapshot did not visit, than the
+ * snapshot's start number). Multi-key records (DEL, FLUSHALL) are applied key by key under the
+ * same rule. Records of logs older than version 3 carry no number and are always applied. Only
+ * keys {@code wanted} accepts are touched, so the same code rebuilds a few keys after a failed
+ * log write and the whole keyspace at startup.
+ *
+ * <p>A record that fails to apply stops recovery with an {@link IOException} naming the file,
+ * the offset and the command: a log that replays with errors would start the server with less
+ * than was acknowledged.
+ */
+final class Replay implements LogReader.RecordSink {
+  private final Commands commands;
+  private final Keyspace target;
+  private final Map<Key, Long> snapshotLsns;
+  private final long startLsn;
+  private final Predicate<Key> wanted;
+  private final Session session =
+      new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), true, true);
+  private Path file;
+  private long applied;
+
+  /**
+   * Creates a replay into {@code target}.
+   *
+   * @param commands the command table bound to {@code target}
+   * @param snapshotLsns per key, the last record number the snapshot holds
+   * @param startLsn the last record number the whole snapshot holds
+   * @param wanted the keys to change
+   */
+  Replay(Commands commands, Keyspace target, Map<Key, Long> snapshotLsns, long startLsn,
+      Predicate<Key> wanted) {
+    this.commands = commands;
+    this.target = target;
+    this.snapshotLsns = snapshotLsns;
+    this.startLsn = startLsn;
+    this.wanted = wanted;
+  }
+
+  /** Names the file the following records come from (for error messages). */
+  void file(Path file) {
+    this.file = file;
+  }
+
+  /** Returns the number of records applied (not skipped). */
+  long applied() {
+    return applied;
+  }
+
+  private boolean applies(Key key, long lsn) {
+    return wanted.test(key) && (lsn < 0 || lsn > snapshotLsns.getOrDefault(key, startLsn));
+  }
+
+  @Override
+  public void accept(long lsn, byte[][] args, long offset) throws IOException {
+    String name = ServerCommands.lower(args[0]);
+    byte[][] effective = args;
+    if (name.equals("flushall") || name.equals("flushdb")) {
+      for (Key key : target.keys()) {
+        if (applies(key, lsn)) {
+          target.remove(key);
+        }
+      }
+      applied++;
+      return;
+    }
+    if (name.equals("del")) {
+      List<byte[]> kept = new ArrayList<>();
+      kept.add(args[0]);
+      for (int i = 1; i < args.length; i++) {
+        if (applies(new Key(args[i]), lsn)) {
+          kept.add(args[i]);
+        }
+      }
+      if (kept.size() == 1) {
+        return;
+      }
+      effective = kept.toArray(new byte[0][]);
+    } else if (args.length < 2 || !applies(new Key(args[1]), lsn)) {
+      return;
+    }
+    commands.execute(session, effective);
+    ByteBuf out = session.reply().take();
+    if (out == null) {
+      applied++;
+      return;
+    }
+    try {
+      if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
+        String error = out.toString(StandardCharsets.UTF_8).trim().substring(1);
+        throw new IOException(file + ": replaying the record at offset " + offset + " ("
+            + describe(args) + ") failed: " + error + memoryAdvice(error)
+            + "; refusing to start with less than was acknowledged");
+      }
+    } finally {
+      out.release();
+    }
+    applied++;
+  }
+
+  private String memoryAdvice(String error) {
+    if (!error.contains("memory")) {
+      return "";
+    }
+    long filters = 0;
+    for (ScalableCuckooFilter<byte[]> filter : target.entries().values()) {
+      filters += filter.sizeInBytes();
+    }
+    return ". The filters replayed so far take " + filters + " bytes and the maximum heap is "
+        + Runtime.getRuntime().maxMemory() + " bytes: restart with a larger -Xmx";
+  }
+
+  private static String describe(byte[][] args) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < Math.min(args.length, 3); i++) {
+      String arg = ServerCommands.text(args[i]);
+      text.append(i == 0 ? "" : " ").append(arg, 0, Math.min(arg.length(), 64));
+    }
+    return args.length > 3 ? text.append(" ...").toString() : text.toString();
+  }
+}
