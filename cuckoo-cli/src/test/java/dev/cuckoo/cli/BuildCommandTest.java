@@ -13,10 +13,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -326,6 +328,44 @@ class BuildCommandTest {
     CliRun run = CliRun.run("build", "--input", input.toString(), "--output", path("e"));
     assertEquals(0, run.exitCode, run.toString());
     assertEquals(0, CuckooFilter.readFrom(dir.resolve("e"), ItemHashers.utf8()).size());
+  }
+
+  @Test
+  void build_newOutput_readableFilterWithPlainFilePermissions() throws IOException {
+    TestFiles.assumePosix(dir);
+    Path input = file("m.txt", words(1000, "m"));
+    CliRun run = CliRun.run("build", "--input", input.toString(), "--output", path("m.cuckoo"));
+    assertEquals(0, run.exitCode, run.toString());
+    Path output = dir.resolve("m.cuckoo");
+    assertTrue(CuckooFilter.readFrom(output, ItemHashers.utf8()).mightContain("m999"));
+    assertEquals(TestFiles.plainPermissions(dir), Files.getPosixFilePermissions(output));
+    assertEquals(Set.of("m.txt", "m.cuckoo"), TestFiles.names(dir));
+  }
+
+  @Test
+  void build_existingOutput_replacedKeepingItsPermissions() throws IOException {
+    TestFiles.assumePosix(dir);
+    Path input = file("m.txt", words(1000, "m"));
+    Path output = dir.resolve("m.cuckoo");
+    Files.writeString(output, "old contents");
+    Files.setPosixFilePermissions(output, PosixFilePermissions.fromString("rw-r-----"));
+    CliRun run = CliRun.run("build", "--input", input.toString(), "--output", output.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(CuckooFilter.readFrom(output, ItemHashers.utf8()).mightContain("m999"));
+    assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(output)));
+  }
+
+  @Test
+  void build_staleTempFileOfKilledRun_removed() throws Exception {
+    Path input = file("m.txt", words(1000, "m"));
+    Path output = dir.resolve("m.cuckoo");
+    Path stale =
+        TestFiles.tempFile(
+            output, TestFiles.endedPid(), "00c0ffee00c0ffee", TempFiles.STALE_AFTER.plusSeconds(5));
+    CliRun run = CliRun.run("build", "--input", input.toString(), "--output", output.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertFalse(Files.exists(stale));
+    assertEquals(Set.of("m.txt", "m.cuckoo"), TestFiles.names(dir));
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -134,6 +135,21 @@ class ExportCommandTest {
     assertEquals(0, ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getShort(36));
     assertEquals("9", new String(commands.get(2).get(2), StandardCharsets.UTF_8));
     assertArrayEquals(new byte[] {0, 0, 0, 0, 7, 0, 0, 0}, commands.get(2).get(3));
+  }
+
+  @Test
+  void export_existingOutput_replacedKeepingItsPermissions() throws IOException {
+    TestFiles.assumePosix(dir);
+    Path filter = redisFilter("one", List.of("item1"), "--expected", "8");
+    Path dump = dir.resolve("one.dump");
+    Files.writeString(dump, "old contents");
+    Files.setPosixFilePermissions(dump, PosixFilePermissions.fromString("rw-r-----"));
+    CliRun run =
+        CliRun.run(
+            "export", "--format", "scandump", filter.toString(), "--output", dump.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertEquals(2, parseScandump(Files.readAllBytes(dump)).size());
+    assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(dump)));
   }
 
   @Test
