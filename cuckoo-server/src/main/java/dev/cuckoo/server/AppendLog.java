@@ -255,7 +255,10 @@ final class AppendLog implements Closeable {
         length = pendingLength;
         lsn = lastLsn;
         if (length > 0) {
-          pending = spare;
+          // the spare is handed over, never shared: a failed write must not leave the buffer
+          // being written aliased with the one appends go to
+          pending = spare != null ? spare : new byte[INITIAL_BUFFER];
+          spare = null;
           pendingLength = 0;
         }
       }

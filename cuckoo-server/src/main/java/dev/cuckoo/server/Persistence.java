@@ -474,6 +474,9 @@ final class Persistence implements WriteLog, Closeable {
     }
     LOGGER.log(Level.ERROR, "append-only log write failed; refusing writes until a new log"
         + " generation can be written: " + describe(cause), cause);
+    // a snapshot in progress must not commit or delete logs while the files are read back
+    // (it cannot commit: its final flush fails now); keys are locked after it, as it locks keys
+    saveLock.lock();
     keyspace.lockAll();
     try {
       long before = log.lastLsn();
@@ -509,6 +512,7 @@ final class Persistence implements WriteLog, Closeable {
           + " memory may hold them until a restart", e);
     } finally {
       keyspace.unlockAll();
+      saveLock.unlock();
     }
     scheduleRecovery(1);
   }

@@ -1,0 +1,286 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.RespClient.Simple;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Failed log and snapshot writes (ENOSPC, EIO, short writes, failed fsync) injected through
+ * {@link FaultyChannels}: the failed write is undone and answered with MISCONF, further writes
+ * are refused while reads go on, the server recovers by itself once the disk accepts writes, and
+ * a restart finds exactly the acknowledged writes.
+ */
+@ExtendWith(LeakCheck.class)
+class DiskFaultTest {
+  private static final Simple OK = new Simple("OK");
+
+  @TempDir
+  Path dir;
+
+  private ServerConfig.Builder config(ServerConfig.Fsync fsync) {
+    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(fsync);
+  }
+
+  private static long items(RespClient client, String key) throws IOException {
+    Object info = client.call("CF.INFO", key);
+    return info instanceof List ? (Long) ((List<?>) info).get(7) : 0;
+  }
+
+  private static boolean isMisconf(Object reply) {
+    return reply instanceof RespClient.Err
+        && ((RespClient.Err) reply).text().startsWith("MISCONF Errors writing to the AOF");
+  }
+
+  /** Adds until the server accepts writes again; returns how many were acknowledged. */
+  private static long addUntilAccepted(RespClient client, String key, String prefix)
+      throws Exception {
+    long deadline = System.nanoTime() + 15_000_000_000L;
+    for (int i = 0; System.nanoTime() < deadline; i++) {
+      Object reply = client.call("CF.ADD", key, prefix + i);
+      if (Long.valueOf(1).equals(reply)) {
+        return 1;
+      }
+      assertTrue(isMisconf(reply), String.valueOf(reply));
+      Thread.sleep(50);
+    }
+    throw new AssertionError("writes were not accepted again within 15 s");
+  }
+
+  private void restartAndExpect(String key, long expected) throws Exception {
+    try (CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(expected, items(client, key), "acknowledged items after restart");
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FaultyChannels.Fault.class)
+  void logWriteFails_always_undoneRefusedThenRecovered(FaultyChannels.Fault fault)
+      throws Exception {
+    FaultyChannels faults = new FaultyChannels();
+    long acked = 0;
+    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    try (RespClient client = new RespClient(server.port())) {
+      for (int i = 0; i < 100; i++) {
+        assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
+        acked++;
+      }
+      faults.failWrite(0, fault);
+      faults.diskFull(false);
+      Object failed = client.call("CF.ADD", "k", "lost");
+      assertTrue(isMisconf(failed), "the failed write is answered with MISCONF: " + failed);
+      assertEquals(acked, items(client, "k"), "the failed write is undone");
+      assertTrue(isMisconf(client.call("CF.ADD", "k", "refused")), "writes refused");
+      assertTrue(isMisconf(client.call("CF.RESERVE", "other", 100)), "writes refused");
+      assertEquals(1L, client.call("CF.EXISTS", "k", "a7"), "reads go on");
+      assertTrue(RespClient.text(client.call("INFO", "persistence"))
+          .contains("aof_last_write_status:err"));
+      faults.heal();
+      acked += addUntilAccepted(client, "k", "after");
+      for (int i = 0; i < 50; i++) {
+        assertEquals(1L, client.call("CF.ADD", "k", "b" + i));
+        acked++;
+      }
+      assertEquals(acked, items(client, "k"));
+      assertTrue(faults.injected() > 0);
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    restartAndExpect("k", acked);
+  }
+
+  @Test
+  void fsyncFails_always_batchUndoneAndRecovered() throws Exception {
+    FaultyChannels faults = new FaultyChannels();
+    long acked = 0;
+    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    try (RespClient client = new RespClient(server.port())) {
+      for (int i = 0; i < 20; i++) {
+        assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
+        acked++;
+      }
+      faults.failForce(0);
+      assertTrue(isMisconf(client.call("CF.ADD", "k", "lost")));
+      assertEquals(acked, items(client, "k"), "written but not forced: undone");
+      acked += addUntilAccepted(client, "k", "after");
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    restartAndExpect("k", acked);
+  }
+
+  @Test
+  void backgroundFsyncFails_everysec_acknowledgedKeptAndRecovered() throws Exception {
+    FaultyChannels faults = new FaultyChannels();
+    long acked = 0;
+    CuckooServer server =
+        CuckooServer.start(config(ServerConfig.Fsync.EVERYSEC).build(), faults);
+    try (RespClient client = new RespClient(server.port())) {
+      faults.failForce(0);
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      boolean refused = false;
+      for (int i = 0; System.nanoTime() < deadline && !(refused && acked > 40); i++) {
+        Object reply = client.call("CF.ADD", "k", "a" + i);
+        if (Long.valueOf(1).equals(reply)) {
+          acked++;
+        } else {
+          assertTrue(isMisconf(reply), String.valueOf(reply));
+          refused = true;
+          Thread.sleep(20);
+        }
+      }
+      assertTrue(refused, "the failed background fsync refused writes for a while");
+      assertEquals(acked, items(client, "k"));
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    restartAndExpect("k", acked);
+  }
+
+  @Test
+  void snapshotWriteFails_saveErrorsLogKeepsEverything() throws Exception {
+    FaultyChannels faults = new FaultyChannels();
+    long acked = 0;
+    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    try (RespClient client = new RespClient(server.port())) {
+      for (int i = 0; i < 300; i++) {
+        assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
+        acked++;
+      }
+      // the snapshot's entries are written after the log is retired: fail one of them
+      faults.failWrite(3, FaultyChannels.Fault.ENOSPC);
+      Object save = client.call("SAVE");
+      assertTrue(save instanceof RespClient.Err, String.valueOf(save));
+      assertFalse(Files.exists(dir.resolve(Persistence.SNAPSHOT + ".tmp")), "temp removed");
+      acked += addUntilAccepted(client, "k", "after");
+      assertEquals(acked, items(client, "k"));
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    restartAndExpect("k", acked);
+  }
+
+  /**
+   * Random faults while three clients write: every reply is either an acknowledgement or
+   * MISCONF, and the counts after recovery and after a restart equal the acknowledged adds minus
+   * the acknowledged deletes, key by key.
+   */
+  @Test
+  void randomFaults_concurrentClients_noAcknowledgedWriteLost() throws Exception {
+    long seed = Long.getLong("cuckoo.test.seed", 20261124L);
+    Random random = new Random(seed);
+    FaultyChannels faults = new FaultyChannels();
+    Map<String, AtomicLong> model = new ConcurrentHashMap<>();
+    AtomicLong acknowledged = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CuckooServer server = CuckooServer.start(config(
+        random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
+        .autoAofRewriteMinSize(4096).autoAofRewritePercentage(50).build(), faults);
+    List<Thread> writers = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      long threadSeed = random.nextLong();
+      int thread = t;
+      writers.add(new Thread(() -> {
+        Random r = new Random(threadSeed);
+        List<String> present = new ArrayList<>();
+        try (RespClient client = new RespClient(server.port())) {
+          for (int i = 0; !stop.get(); i++) {
+            String key = "k" + r.nextInt(4);
+            boolean delete = !present.isEmpty() && r.nextInt(5) == 0;
+            String item = delete ? present.get(r.nextInt(present.size()))
+                : "t" + thread + "-" + i;
+            if (delete && !item.startsWith(key + "/")) {
+              continue;
+            }
+            Object reply = delete ? client.call("CF.DEL", key, item)
+                : client.call("CF.ADD", key, key + "/" + item);
+            if (Long.valueOf(1).equals(reply)) {
+              acknowledged.incrementAndGet();
+              model.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(delete ? -1 : 1);
+              if (delete) {
+                present.remove(item);
+              } else {
+                present.add(key + "/" + item);
+              }
+            } else if (isMisconf(reply)) {
+              refused.incrementAndGet();
+              Thread.sleep(5);
+            } else {
+              throw new AssertionError("seed " + seed + ": unexpected reply " + reply);
+            }
+          }
+        } catch (Throwable e) {
+          errors.add(e);
+        }
+      }));
+    }
+    writers.forEach(Thread::start);
+    FaultyChannels.Fault[] kinds = FaultyChannels.Fault.values();
+    for (int round = 0; round < 5; round++) {
+      // recovery retries once a second: let it succeed between faults
+      Thread.sleep(1100 + random.nextInt(300));
+      if (random.nextInt(3) == 0) {
+        faults.failForce(random.nextInt(5));
+      } else {
+        faults.failWrite(random.nextInt(20), kinds[random.nextInt(kinds.length)]);
+      }
+      if (random.nextInt(4) == 0) {
+        faults.diskFull(random.nextBoolean());
+        Thread.sleep(random.nextInt(300));
+        faults.heal();
+      }
+    }
+    faults.heal();
+    Thread.sleep(1500);
+    stop.set(true);
+    for (Thread writer : writers) {
+      writer.join(20_000);
+    }
+    assertTrue(errors.isEmpty(), "seed " + seed + ": " + errors);
+    try (RespClient client = new RespClient(server.port())) {
+      for (Map.Entry<String, AtomicLong> entry : model.entrySet()) {
+        assertEquals(entry.getValue().get(), items(client, entry.getKey()),
+            "seed " + seed + ", key " + entry.getKey() + ", live");
+      }
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    System.out.println("DiskFaultTest.randomFaults seed " + seed + ": " + acknowledged.get()
+        + " acknowledged, " + refused.get() + " refused, " + faults.injected()
+        + " faults injected, 0 lost");
+    try (CuckooServer restarted = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
+        RespClient client = new RespClient(restarted.port())) {
+      for (Map.Entry<String, AtomicLong> entry : model.entrySet()) {
+        assertEquals(entry.getValue().get(), items(client, entry.getKey()),
+            "seed " + seed + ", key " + entry.getKey() + ", after restart");
+      }
+    }
+    assertTrue(acknowledged.get() > 100 && faults.injected() > 0,
+        "seed " + seed + ": " + acknowledged.get() + " acknowledged, " + faults.injected()
+            + " faults");
+    Stream.of(dir.toFile().list()).forEach(name ->
+        assertFalse(name.endsWith(".tmp"), "seed " + seed + ": temp file left: " + name));
+  }
+}
