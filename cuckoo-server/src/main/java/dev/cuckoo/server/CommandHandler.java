@@ -26,7 +26,9 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final Commands commands;
   private Session session;
   private boolean counted;
-  private int batchCommands;
+  /** Per write command of the current batch: reply start, reply end (as longs) and last lsn. */
+  private long[] writes = new long[24];
+  private int writeCount;
 
   CommandHandler(ServerContext context, Commands commands) {
     this.context = context;
@@ -54,14 +56,56 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (msg instanceof byte[][]) {
-      batchCommands++;
+      int replyStart = session.reply().pendingBytes();
+      long lastBefore = session.lastLogged();
       commands.execute(session, (byte[][]) msg);
+      if (session.lastLogged() != lastBefore) {
+        noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
+      }
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
       session.requestClose();
     }
     if (session.reply().pendingBytes() >= EARLY_FLUSH_BYTES) {
       writeReplies(ctx);
+    }
+  }
+
+  private void noteWrite(int replyStart, int replyEnd, long lsn) {
+    if (writeCount * 3 == writes.length) {
+      writes = java.util.Arrays.copyOf(writes, writes.length * 2);
+    }
+    writes[writeCount * 3] = replyStart;
+    writes[writeCount * 3 + 1] = replyEnd;
+    writes[writeCount * 3 + 2] = lsn;
+    writeCount++;
+  }
+
+  /**
+   * Replaces the reply of every write of the batch whose log record was undone with the log's
+   * error; the replies of reads and of writes that are durable stay as they were.
+   */
+  private void replaceUndoneReplies(Persistence persistence) {
+    ByteBuf replies = session.reply().take();
+    if (replies == null) {
+      return;
+    }
+    try {
+      String error = persistence.refusal();
+      int copied = 0;
+      for (int i = 0; i < writeCount; i++) {
+        int start = (int) writes[i * 3];
+        int end = (int) writes[i * 3 + 1];
+        if (!persistence.acknowledged(writes[i * 3 + 2])) {
+          session.reply().raw(replies, copied, start);
+          session.reply().error(error != null ? error
+              : "MISCONF Errors writing to the AOF file: the write was undone");
+          copied = end;
+        }
+      }
+      session.reply().raw(replies, copied, replies.readableBytes());
+    } finally {
+      replies.release();
     }
   }
 
@@ -74,16 +118,10 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
     Persistence persistence = context.persistence();
     if (session.lastLogged() != 0 && persistence != null
         && !persistence.commit(session.firstLogged(), session.lastLogged())) {
-      // the batch's writes were undone: every reply of the batch becomes the log's error
-      String error = persistence.refusal();
-      session.reply().discard();
-      for (int i = 0; i < batchCommands; i++) {
-        session.reply().error(error != null ? error
-            : "MISCONF Errors writing to the AOF file: the write was undone");
-      }
+      replaceUndoneReplies(persistence);
     }
     session.clearLogged();
-    batchCommands = 0;
+    writeCount = 0;
     ByteBuf out = session.reply().take();
     if (session.closeRequested()) {
       if (out != null) {

@@ -436,7 +436,7 @@ final class Persistence implements WriteLog, Closeable {
     } catch (IOException e) {
       failed(e);
     }
-    if (log.durableLsn(forced) < lastLsn) {
+    if (!acknowledged(lastLsn)) {
       return false;
     }
     synchronized (discarded) {
@@ -447,6 +447,24 @@ final class Persistence implements WriteLog, Closeable {
       }
     }
     maybeRewrite();
+    return true;
+  }
+
+  /**
+   * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not
+   * undone after a log failure (records before it are then acknowledged too).
+   */
+  boolean acknowledged(long lsn) {
+    if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
+      return false;
+    }
+    synchronized (discarded) {
+      for (long[] range : discarded) {
+        if (lsn >= range[0] && lsn <= range[1]) {
+          return false;
+        }
+      }
+    }
     return true;
   }
 

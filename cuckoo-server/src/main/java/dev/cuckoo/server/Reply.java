@@ -62,6 +62,11 @@ final class Reply {
     }
   }
 
+  /** Appends bytes {@code from..to} of an earlier taken reply buffer unchanged. */
+  void raw(ByteBuf replies, int from, int to) {
+    out().writeBytes(replies, replies.readerIndex() + from, to - from);
+  }
+
   /** Returns the number of buffered bytes. */
   int pendingBytes() {
     return buffer == null ? 0 : buffer.readableBytes();

@@ -110,6 +110,31 @@ class DiskFaultTest {
   }
 
   @Test
+  void logWriteFails_pipeline_writesAnsweredMisconfReadsAnswered() throws Exception {
+    FaultyChannels faults = new FaultyChannels();
+    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    try (RespClient client = new RespClient(server.port())) {
+      assertEquals(1L, client.call("CF.ADD", "k", "present"));
+      faults.diskFull(false);
+      java.io.ByteArrayOutputStream pipeline = new java.io.ByteArrayOutputStream();
+      pipeline.writeBytes(RespClient.encode("CF.ADD", "k", "w1"));
+      pipeline.writeBytes(RespClient.encode("CF.EXISTS", "k", "present"));
+      pipeline.writeBytes(RespClient.encode("PING"));
+      pipeline.writeBytes(RespClient.encode("CF.ADD", "k", "w2"));
+      client.sendRaw(pipeline.toByteArray());
+      assertTrue(isMisconf(client.read()), "first write undone");
+      assertEquals(1L, client.read(), "the read's own answer");
+      assertEquals(new Simple("PONG"), client.read());
+      assertTrue(isMisconf(client.read()), "second write refused");
+      assertEquals(1L, items(client, "k"));
+      faults.heal();
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    }
+    restartAndExpect("k", 1);
+  }
+
+  @Test
   void fsyncFails_always_batchUndoneAndRecovered() throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
