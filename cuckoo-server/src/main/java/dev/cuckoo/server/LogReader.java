@@ -175,6 +175,13 @@ final class LogReader {
           + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
     }
     header.get(magic);
+    if (read >= AppendLog.HEADER_BYTES && looksLikeDamagedCurrentHeader(header.array())) {
+      // "CKOOLOG3" is one bit away from "CKOOLOG1"/"2": a current header whose checksum holds
+      // with the current magic is a damaged current header, not an old log
+      return new Header(3, header.getLong(8), header.getLong(16),
+          "log header magic damaged at offset 7 (the header checksum matches a version 3"
+              + " header)");
+    }
     if (Arrays.equals(magic, AppendLog.MAGIC_V2) || Arrays.equals(magic, AppendLog.MAGIC_V1)) {
       if (read < AppendLog.LEGACY_HEADER_BYTES) {
         throw new CorruptLogException(path + ": log header cut off at offset " + size
@@ -201,6 +208,18 @@ final class LogReader {
           + ", base " + base + ")";
     }
     return new Header(3, generation, base, damage);
+  }
+
+  private static boolean looksLikeDamagedCurrentHeader(byte[] header) {
+    if (Arrays.equals(Arrays.copyOf(header, 8), AppendLog.MAGIC)) {
+      return false;
+    }
+    byte[] fixed = Arrays.copyOf(header, 24);
+    System.arraycopy(AppendLog.MAGIC, 0, fixed, 0, 8);
+    CRC32C crc = new CRC32C();
+    crc.update(fixed);
+    int stored = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(24);
+    return stored == (int) crc.getValue();
   }
 
   /**

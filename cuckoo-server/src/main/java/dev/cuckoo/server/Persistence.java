@@ -58,9 +58,12 @@ import java.util.function.Predicate;
  * load. A background task then retries every second to take a snapshot into a new log
  * generation; once one succeeds, writes are accepted again.
  *
- * <p><b>Automatic rewrite</b>: when the active log has grown past {@code
- * auto-aof-rewrite-min-size} and by {@code auto-aof-rewrite-percentage} over its size after the
- * last snapshot, a snapshot is taken in the background (Redis's rule and defaults).
+ * <p><b>Automatic rewrite</b>, Redis's rule and defaults adapted to a log that holds only what
+ * changed since the snapshot: when the active log is at least {@code auto-aof-rewrite-min-size}
+ * and at least {@code auto-aof-rewrite-percentage} percent of the snapshot's size (Redis: the log
+ * grew by that percentage over its size after the last rewrite, which is the data's image), a
+ * snapshot is taken in the background. The log therefore stays below the larger of the minimum
+ * size and the percentage of the live data, plus what is written while one snapshot runs.
  */
 final class Persistence implements WriteLog, Closeable {
   /** Snapshot file name inside the data directory. */
@@ -102,7 +105,7 @@ final class Persistence implements WriteLog, Closeable {
     this.log = log;
     this.generation = generation;
     this.lastSaveSeconds = System.currentTimeMillis() / 1000;
-    this.rewriteBaseBytes = log.writtenBytes();
+    this.rewriteBaseBytes = snapshotBytes(dir);
     this.background = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cuckoo-persistence");
       t.setDaemon(true);
@@ -110,6 +113,14 @@ final class Persistence implements WriteLog, Closeable {
     });
     if (fsync == ServerConfig.Fsync.EVERYSEC) {
       background.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  private static long snapshotBytes(Path dir) {
+    try {
+      return Files.size(dir.resolve(SNAPSHOT));
+    } catch (IOException e) {
+      return 0;
     }
   }
 
@@ -380,17 +391,23 @@ final class Persistence implements WriteLog, Closeable {
     try {
       header = LogReader.header(path);
     } catch (LogReader.CorruptLogException e) {
-      if (!repair || Files.size(path) >= AppendLog.HEADER_BYTES) {
-        throw new IOException(e.getMessage() + REPAIR_HINT + "rewrite the header"
-            + " (a log shorter than its header holds no records)", e);
+      if (!repair) {
+        throw new IOException(e.getMessage() + REPAIR_HINT + "rewrite the header and replay"
+            + " the records (those the snapshot holds are skipped)", e);
       }
-      LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed)", e.getMessage());
+      if (Files.size(path) >= AppendLog.HEADER_BYTES) {
+        // a damaged magic: read the records as the current format's
+        return new LogReader.Header(3, generationGuess, 0, e.getMessage());
+      }
+      LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed; a log shorter than"
+          + " its header holds no records)", e.getMessage());
       try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path,
           java.nio.file.StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
       rewriteHeader(path, new LogReader.Header(3, generationGuess, 0, null));
-      return LogReader.header(path);
+      LogReader.Header rewritten = LogReader.header(path);
+      return new LogReader.Header(3, rewritten.generation(), 0, e.getMessage());
     }
     if (header.damage() != null) {
       if (!repair) {
@@ -596,10 +613,10 @@ final class Persistence implements WriteLog, Closeable {
     }
     long size = log.writtenBytes();
     long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
-    if (size >= context.rewriteMinSize() && size >= base + base * percentage / 100) {
+    if (size >= context.rewriteMinSize() && size >= base / 100 * percentage) {
       if (saveInBackground()) {
-        LOGGER.log(Level.INFO, "log is {0} bytes ({1}% over {2} after the last snapshot);"
-            + " rewriting", size, (size - base) * 100 / base, base);
+        LOGGER.log(Level.INFO, "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new"
+            + " snapshot", size, size * 100 / base, base);
       }
     }
   }
@@ -651,7 +668,7 @@ final class Persistence implements WriteLog, Closeable {
       }
       changes.set(0);
       lastSaveSeconds = System.currentTimeMillis() / 1000;
-      rewriteBaseBytes = log.writtenBytes();
+      rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
     } finally {
       saveLock.unlock();
     }
@@ -721,7 +738,7 @@ final class Persistence implements WriteLog, Closeable {
     return log.writtenBytes();
   }
 
-  /** Returns the size of the active log after the last snapshot, in bytes. */
+  /** Returns the size of the last snapshot, in bytes (the base of the rewrite rule). */
   long logBaseBytes() {
     return rewriteBaseBytes;
   }
