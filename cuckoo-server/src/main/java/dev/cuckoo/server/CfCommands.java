@@ -5,6 +5,7 @@ import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
 
@@ -80,10 +81,23 @@ final class CfCommands {
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
+      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
+      // a snapshot is writing this filter: wait for it without holding the stripe, so other
+      // keys of the stripe go on
+      for (CountDownLatch latch; before != null && (latch = keyspace.frozen(before)) != null; ) {
+        lock.unlock();
+        try {
+          latch.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } finally {
+          lock.lock();
+        }
+        before = keyspace.get(key);
+      }
       if (log.refuses(session)) {
         return;
       }
-      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
       long sizeBefore = before == null ? 0 : before.sizeInBytes();
       action.run(key, before);
       ScalableCuckooFilter<byte[]> after = keyspace.get(key);

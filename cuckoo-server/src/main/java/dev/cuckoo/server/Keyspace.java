@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -30,6 +31,9 @@ final class Keyspace {
       new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
+  // filters a snapshot is writing without holding their stripe lock (identity keys)
+  private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CountDownLatch> frozen =
+      new ConcurrentHashMap<>();
 
   /** Creates an empty keyspace. */
   Keyspace() {
@@ -131,6 +135,31 @@ final class Keyspace {
   void clear() {
     filters.clear();
     usedBytes.set(0);
+  }
+
+  /**
+   * Marks a filter as being written by a snapshot: commands that would change it wait until
+   * {@link #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the
+   * key's lock.
+   */
+  void freeze(ScalableCuckooFilter<byte[]> filter) {
+    frozen.put(filter, new CountDownLatch(1));
+  }
+
+  /** Ends {@link #freeze} and wakes the commands waiting for the filter. */
+  void thaw(ScalableCuckooFilter<byte[]> filter) {
+    CountDownLatch latch = frozen.remove(filter);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /**
+   * Returns the latch to wait on (without holding the key's lock) before changing the filter,
+   * or null if it is not frozen.
+   */
+  CountDownLatch frozen(ScalableCuckooFilter<byte[]> filter) {
+    return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
   /** Returns a snapshot of the keys (consistent if the caller holds every lock). */

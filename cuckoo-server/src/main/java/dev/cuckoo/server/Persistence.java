@@ -37,9 +37,10 @@ import java.util.function.Predicate;
  *
  * <p><b>Snapshots do not stop the world</b> (a fuzzy checkpoint). SAVE (a) retires the active log
  * and starts generation g+1, remembering the number of the last record retired ({@code
- * startLsn}); (b) writes the keys one at a time, each under its own stripe's read lock, with the
- * number of the last record applied at that moment (a key deleted meanwhile as a tombstone), so
- * commands on other keys go on and lookups on the same key too; (c) forces the log (so the
+ * startLsn}); (b) writes the keys one at a time with the number of the last record applied at
+ * that moment (a key deleted meanwhile as a tombstone): a small filter under its stripe's read
+ * lock, a big one (1 MiB or more) frozen instead, so that only commands changing that filter wait
+ * (reads of it, and commands on every other key, go on); (c) forces the log (so the
  * snapshot never holds a write that is not in the log), forces and renames the snapshot, and
  * deletes the retired logs. A crash at any point leaves either the old snapshot with every log
  * since, or the new snapshot with the logs it needs.
@@ -72,6 +73,8 @@ final class Persistence implements WriteLog, Closeable {
   static final String LOG = "appendonly.log";
 
   private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
+  /** Filters at least this big are written by a snapshot without holding their stripe lock. */
+  private static final long FREEZE_BYTES = 1 << 20;
   private static final String REPAIR_HINT = "; refusing to start. Restart with --repair-log yes"
       + " to ";
 
@@ -645,10 +648,24 @@ final class Persistence implements WriteLog, Closeable {
         for (Key key : keys) {
           Lock lock = keyspace.readLockFor(key);
           lock.lock();
+          ScalableCuckooFilter<byte[]> filter;
+          long lsn;
           try {
-            writer.write(key.bytes(), log.lastLsn(), keyspace.get(key));
+            filter = keyspace.get(key);
+            lsn = log.lastLsn();
+            if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
+              writer.write(key.bytes(), lsn, filter);
+              continue;
+            }
+            keyspace.freeze(filter);
           } finally {
             lock.unlock();
+          }
+          // a big filter is written with only its own changes paused
+          try {
+            writer.write(key.bytes(), lsn, filter);
+          } finally {
+            keyspace.thaw(filter);
           }
         }
         try {

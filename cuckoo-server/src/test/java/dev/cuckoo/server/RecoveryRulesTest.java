@@ -199,6 +199,10 @@ class RecoveryRulesTest {
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     CuckooServer server = CuckooServer.start(persistent().fsync(ServerConfig.Fsync.EVERYSEC)
         .build());
+    try (RespClient client = new RespClient(server.port())) {
+      // big enough (16 MiB) to be written frozen, without its stripe lock
+      assertEquals(OK, client.call("CF.RESERVE", "k0", 16_000_000));
+    }
     List<Thread> writers = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       int thread = t;
