@@ -71,10 +71,11 @@ final class AppendLog implements Closeable {
   private byte[] spare = new byte[INITIAL_BUFFER];
   private byte[] unsynced = EMPTY;
   private byte[] failedBatch = EMPTY;
-  private long writtenPosition;
+  // written under ioLock, read without it
+  private volatile long writtenPosition;
   private long syncedPosition;
-  private long writtenLsn;
-  private long syncedLsn;
+  private volatile long writtenLsn;
+  private volatile long syncedLsn;
   private volatile IOException failure;
 
   private AppendLog(Path path, FileChannels files, FileChannel channel, long generation,
@@ -224,16 +225,12 @@ final class AppendLog implements Closeable {
    * forced}, otherwise written to the file.
    */
   long durableLsn(boolean forced) {
-    synchronized (ioLock) {
-      return forced ? syncedLsn : writtenLsn;
-    }
+    return forced ? syncedLsn : writtenLsn;
   }
 
   /** Returns the file's size as far as records were written to it. */
   long writtenBytes() {
-    synchronized (ioLock) {
-      return writtenPosition;
-    }
+    return writtenPosition;
   }
 
   /**
