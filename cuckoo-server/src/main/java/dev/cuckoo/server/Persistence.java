@@ -90,7 +90,8 @@ final class Persistence implements WriteLog, Closeable {
   private final AtomicBoolean saving = new AtomicBoolean();
   private final AtomicBoolean recovering = new AtomicBoolean();
   private final AtomicLong changes = new AtomicLong();
-  private final List<long[]> discarded = new ArrayList<>();
+  // ranges of record numbers undone after log failures (copy on write: read on every commit)
+  private volatile long[][] discarded = new long[0][];
   private volatile long generation;
   private volatile long lastSaveSeconds;
   private volatile long rewriteBaseBytes;
@@ -459,11 +460,9 @@ final class Persistence implements WriteLog, Closeable {
     if (!acknowledged(lastLsn)) {
       return false;
     }
-    synchronized (discarded) {
-      for (long[] range : discarded) {
-        if (firstLsn <= range[1] && lastLsn >= range[0]) {
-          return false;
-        }
+    for (long[] range : discarded) {
+      if (firstLsn <= range[1] && lastLsn >= range[0]) {
+        return false;
       }
     }
     maybeRewrite();
@@ -478,11 +477,9 @@ final class Persistence implements WriteLog, Closeable {
     if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
       return false;
     }
-    synchronized (discarded) {
-      for (long[] range : discarded) {
-        if (lsn >= range[0] && lsn <= range[1]) {
-          return false;
-        }
+    for (long[] range : discarded) {
+      if (lsn >= range[0] && lsn <= range[1]) {
+        return false;
       }
     }
     return true;
@@ -536,9 +533,9 @@ final class Persistence implements WriteLog, Closeable {
         }
       });
       if (first[0] <= before) {
-        synchronized (discarded) {
-          discarded.add(new long[] {first[0], before});
-        }
+        long[][] ranges = java.util.Arrays.copyOf(discarded, discarded.length + 1);
+        ranges[ranges.length - 1] = new long[] {first[0], before};
+        discarded = ranges;
       }
       if (all[0] || !affected.isEmpty()) {
         rebuild(all[0] ? key -> true : affected::contains, all[0] ? null : affected);
