@@ -584,7 +584,9 @@ final class ServerCommands {
         if (number == null || number < 0
             || (name.equals("auto-aof-rewrite-percentage") && number > Integer.MAX_VALUE)) {
           reply.error("ERR CONFIG SET failed (possibly related to argument '" + name
-              + "') - argument must be a memory or percent value");
+              + "') - " + (name.equals("auto-aof-rewrite-percentage")
+                  ? "argument couldn't be parsed into an integer"
+                  : "argument must be a memory value"));
           return;
         }
         server.put(name, number);
