@@ -7,6 +7,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Runs the decoded requests of one connection and writes their replies.
@@ -16,7 +19,10 @@ import java.lang.System.Logger.Level;
  * (channelReadComplete), so a pipeline of requests costs one socket write. Before replies that
  * acknowledge writes go out, the write log is committed (written, and with appendfsync always
  * forced to disk). When the socket stops being writable the connection stops reading until it
- * drains, so a client that does not read its replies cannot grow the server's memory.
+ * drains, so a client that does not read its replies cannot grow the server's memory. A command
+ * whose work runs elsewhere (SAVE) defers its reply: the connection stops reading and queues the
+ * requests already decoded until the reply is written, so replies stay in request order and the
+ * event loop goes on serving other connections meanwhile.
  */
 final class CommandHandler extends ChannelInboundHandlerAdapter {
   private static final System.Logger LOGGER = System.getLogger(CommandHandler.class.getName());
@@ -29,6 +35,8 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   /** Per write command of the current batch: reply start, reply end (as longs) and last lsn. */
   private long[] writes = new long[24];
   private int writeCount;
+  private boolean waiting;
+  private final ArrayDeque<Object> queued = new ArrayDeque<>();
 
   CommandHandler(ServerContext context, Commands commands) {
     this.context = context;
@@ -52,6 +60,15 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (waiting) {
+      // a deferred reply (SAVE) is outstanding: later requests wait their turn
+      queued.add(msg);
+      return;
+    }
+    handle(ctx, msg);
+  }
+
+  private void handle(ChannelHandlerContext ctx, Object msg) {
     if (session.closeRequested()) {
       return;
     }
@@ -62,12 +79,40 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
       if (session.lastLogged() != lastBefore) {
         noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
       }
+      CompletableFuture<Consumer<Reply>> deferred = session.takeDeferred();
+      if (deferred != null) {
+        waiting = true;
+        ctx.channel().config().setAutoRead(false);
+        deferred.whenComplete((fill, error) ->
+            ctx.executor().execute(() -> resume(ctx, fill, error)));
+      }
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
       session.requestClose();
     }
     if (session.reply().pendingBytes() >= EARLY_FLUSH_BYTES) {
       writeReplies(ctx);
+    }
+  }
+
+  /** Writes a deferred reply, then runs the requests that arrived meanwhile. */
+  private void resume(ChannelHandlerContext ctx, Consumer<Reply> fill, Throwable error) {
+    if (!ctx.channel().isActive()) {
+      queued.clear();
+      return;
+    }
+    if (fill != null) {
+      fill.accept(session.reply());
+    } else {
+      session.reply().error("ERR " + error);
+    }
+    waiting = false;
+    while (!waiting && !queued.isEmpty()) {
+      handle(ctx, queued.poll());
+    }
+    writeReplies(ctx);
+    if (!waiting && ctx.channel().isWritable()) {
+      ctx.channel().config().setAutoRead(true);
     }
   }
 
@@ -141,7 +186,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (ctx.channel().isWritable()) {
+    if (ctx.channel().isWritable() && !waiting) {
       ctx.channel().config().setAutoRead(true);
     }
     ctx.fireChannelWritabilityChanged();

@@ -85,7 +85,10 @@ final class Persistence implements WriteLog, Closeable {
   private final Function<Keyspace, Commands> commandsFor;
   private final ServerContext context;
   private final AppendLog log;
+  /** Snapshots and recovery attempts. */
   private final ScheduledExecutorService background;
+  /** The everysec fsync, on its own thread so that a long snapshot never delays it. */
+  private final ScheduledExecutorService syncer;
   private final ReentrantLock saveLock = new ReentrantLock();
   private final AtomicBoolean saving = new AtomicBoolean();
   private final AtomicBoolean recovering = new AtomicBoolean();
@@ -110,13 +113,10 @@ final class Persistence implements WriteLog, Closeable {
     this.generation = generation;
     this.lastSaveSeconds = System.currentTimeMillis() / 1000;
     this.rewriteBaseBytes = snapshotBytes(dir);
-    this.background = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cuckoo-persistence");
-      t.setDaemon(true);
-      return t;
-    });
+    this.background = daemonExecutor("cuckoo-persistence");
+    this.syncer = daemonExecutor("cuckoo-fsync");
     if (fsync == ServerConfig.Fsync.EVERYSEC) {
-      background.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
+      syncer.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
     }
   }
 
@@ -126,6 +126,14 @@ final class Persistence implements WriteLog, Closeable {
     } catch (IOException e) {
       return 0;
     }
+  }
+
+  private static ScheduledExecutorService daemonExecutor(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** A log file found in the data directory. */
@@ -707,24 +715,36 @@ final class Persistence implements WriteLog, Closeable {
    * @return false if a snapshot is already running
    */
   boolean saveInBackground() {
+    return saveAsync() != null;
+  }
+
+  /**
+   * Starts a snapshot on the background thread and returns its outcome: null when it succeeded,
+   * otherwise the error text. Returns null (no future) if a snapshot is already running.
+   */
+  java.util.concurrent.CompletableFuture<String> saveAsync() {
     if (!saving.compareAndSet(false, true)) {
-      return false;
+      return null;
     }
+    java.util.concurrent.CompletableFuture<String> done =
+        new java.util.concurrent.CompletableFuture<>();
     try {
       background.execute(() -> {
         try {
           save();
+          done.complete(null);
         } catch (IOException | RuntimeException e) {
           LOGGER.log(Level.ERROR, "background save failed", e);
+          done.complete(describe(e));
         } finally {
           saving.set(false);
         }
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       saving.set(false);
-      return false;
+      return null;
     }
-    return true;
+    return done;
   }
 
   /** Returns true while a background save runs. */
@@ -759,9 +779,11 @@ final class Persistence implements WriteLog, Closeable {
 
   @Override
   public void close() throws IOException {
+    syncer.shutdown();
     background.shutdown();
     try {
       background.awaitTermination(30, TimeUnit.SECONDS);
+      syncer.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,6 +1,5 @@
 package dev.cuckoo.server;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -452,16 +451,23 @@ final class ServerCommands {
       session.reply().ok();
       return;
     }
-    if (persistence.saving()) {
+    if (session.replaying()) {
+      session.reply().ok();
+      return;
+    }
+    // the snapshot runs on the persistence thread: this event loop's other connections go on
+    java.util.concurrent.CompletableFuture<String> done = persistence.saveAsync();
+    if (done == null) {
       session.reply().error("ERR Background save already in progress");
       return;
     }
-    try {
-      persistence.save();
-      session.reply().ok();
-    } catch (IOException e) {
-      session.reply().error("ERR " + e.getMessage());
-    }
+    session.defer(done.thenApply(error -> reply -> {
+      if (error == null) {
+        reply.ok();
+      } else {
+        reply.error("ERR " + error);
+      }
+    }));
   }
 
   /** BGSAVE [SCHEDULE]. */

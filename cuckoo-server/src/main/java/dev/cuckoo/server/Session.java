@@ -10,6 +10,7 @@ final class Session {
   private final boolean replaying;
   private boolean authenticated;
   private boolean closeRequested;
+  private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
   private long firstLsn;
   private long lastLsn;
   private byte[] lastCommandName;
@@ -105,6 +106,21 @@ final class Session {
   void clearLogged() {
     firstLsn = 0;
     lastLsn = 0;
+  }
+
+  /**
+   * Defers this command's reply: the connection runs nothing else (and reads nothing more) until
+   * {@code reply} completes; then the reply is written with what it completed with.
+   */
+  void defer(java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> reply) {
+    deferred = reply;
+  }
+
+  /** Returns and clears the deferred reply, or null. */
+  java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> takeDeferred() {
+    java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> taken = deferred;
+    deferred = null;
+    return taken;
   }
 
   /** Returns the client name, or null. */
