@@ -136,6 +136,28 @@ class RecoveryRulesTest {
   }
 
   @Test
+  void save_pipelined_repliesInRequestOrder() throws Exception {
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      java.io.ByteArrayOutputStream pipeline = new java.io.ByteArrayOutputStream();
+      pipeline.writeBytes(RespClient.encode("CF.ADD", "k", "a"));
+      pipeline.writeBytes(RespClient.encode("SAVE"));
+      pipeline.writeBytes(RespClient.encode("CF.ADD", "k", "b"));
+      pipeline.writeBytes(RespClient.encode("SAVE"));
+      pipeline.writeBytes(RespClient.encode("CF.EXISTS", "k", "b"));
+      pipeline.writeBytes(RespClient.encode("ECHO", "last"));
+      client.sendRaw(pipeline.toByteArray());
+      assertEquals(1L, client.read());
+      assertEquals(OK, client.read());
+      assertEquals(1L, client.read());
+      assertEquals(OK, client.read());
+      assertEquals(1L, client.read());
+      assertEquals("last", RespClient.text(client.read()));
+      assertEquals(2L, items(client, "k"));
+    }
+  }
+
+  @Test
   void staleTempFiles_removedAtStartup() throws Exception {
     long acked = snapshotAndLog(5);
     for (String name : new String[] {"dump.cuckoo.tmp", "appendonly.log.tmp",
