@@ -110,8 +110,10 @@ public final class CuckooServer implements AutoCloseable {
             if (config.timeoutSeconds() > 0) {
               ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
             }
-            ch.pipeline().addLast(new RespDecoder(config.maxBulkLength(),
-                config.maxArrayLength(), Math.max(config.maxBulkLength(), 1L << 30)));
+            Authentication authentication = new Authentication(config.requirePass() == null);
+            ch.attr(Authentication.KEY).set(authentication);
+            ch.pipeline().addLast(new RespDecoder(config.maxBulkLength(), config.maxArrayLength(),
+                Math.max(config.maxBulkLength(), 1L << 30), authentication));
             ch.pipeline().addLast(new CommandHandler(context, commands));
           }
         });
@@ -138,7 +140,8 @@ public final class CuckooServer implements AutoCloseable {
 
   /** Returns the replay step for recovery: runs a logged command, warns if it fails. */
   private static java.util.function.Consumer<byte[][]> replayer(Commands commands) {
-    Session session = new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), true, true);
+    Session session = new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT),
+        new Authentication(true), true);
     return args -> {
       commands.execute(session, args);
       ByteBuf out = session.reply().take();
