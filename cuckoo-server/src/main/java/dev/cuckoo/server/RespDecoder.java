@@ -79,7 +79,7 @@ final class RespDecoder extends ByteToMessageDecoder {
   private int expectedArgs;
   private int bulkLength;
   private long requestBytes;
-  /** The bulk string being copied out read by read, or null; its length never exceeds bulkLength. */
+  /** The bulk string being copied out read by read, or null; never longer than bulkLength. */
   private byte[] body;
   private int bodyFilled;
   private ProtocolError failure;
@@ -122,7 +122,8 @@ final class RespDecoder extends ByteToMessageDecoder {
       boolean progress;
       switch (state) {
         case START:
-          progress = in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
+          progress =
+              in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
           break;
         case BULK_HEADER:
           progress = readBulkHeader(in);
