@@ -524,6 +524,7 @@ final class ServerCommands {
     values.put("timeout", Integer.toString(config.timeoutSeconds()));
     values.put("proto-max-bulk-len", Long.toString(config.maxBulkLength()));
     values.put("requirepass", config.requirePass() == null ? "" : config.requirePass());
+    values.put("protected-mode", config.protectedMode() ? "yes" : "no");
     return values;
   }
 

@@ -39,6 +39,8 @@ public final class ServerConfig {
           + "  --appendfsync always|everysec|no   log fsync policy (default everysec)\n"
           + "  --repair-log yes|no      truncate a corrupt log instead of refusing to start\n"
           + "  --requirepass PASSWORD   require AUTH\n"
+          + "  --protected-mode yes|no  with no password and a wildcard bind, refuse clients\n"
+          + "                           that are not on the loopback interface (default yes)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
@@ -55,6 +57,7 @@ public final class ServerConfig {
   private final Fsync fsync;
   private final boolean repairLog;
   private final String requirePass;
+  private final boolean protectedMode;
   private final int maxClients;
   private final long maxBulkLength;
   private final int maxArrayLength;
@@ -70,6 +73,7 @@ public final class ServerConfig {
     this.fsync = b.fsync;
     this.repairLog = b.repairLog;
     this.requirePass = b.requirePass;
+    this.protectedMode = b.protectedMode;
     this.maxClients = b.maxClients;
     this.maxBulkLength = b.maxBulkLength;
     this.maxArrayLength = b.maxArrayLength;
@@ -139,6 +143,15 @@ public final class ServerConfig {
     return requirePass;
   }
 
+  /**
+   * Returns true if protected mode is on: when no password is set and the server listens on all
+   * interfaces (a wildcard bind such as 0.0.0.0 or ::), clients from other than the loopback
+   * interface get Redis's {@code -DENIED} error and are disconnected.
+   */
+  public boolean protectedMode() {
+    return protectedMode;
+  }
+
   /** Returns the most simultaneous clients. */
   public int maxClients() {
     return maxClients;
@@ -178,6 +191,7 @@ public final class ServerConfig {
     private Fsync fsync = Fsync.EVERYSEC;
     private boolean repairLog;
     private String requirePass;
+    private boolean protectedMode = true;
     private int maxClients = 10_000;
     private long maxBulkLength = 512L * 1024 * 1024;
     private int maxArrayLength = 1 << 20;
@@ -226,6 +240,12 @@ public final class ServerConfig {
     /** Sets the password clients must AUTH with (null or empty: none). */
     public Builder requirePass(String requirePass) {
       this.requirePass = requirePass == null || requirePass.isEmpty() ? null : requirePass;
+      return this;
+    }
+
+    /** Turns protected mode on or off (default on); see {@link ServerConfig#protectedMode()}. */
+    public Builder protectedMode(boolean protectedMode) {
+      this.protectedMode = protectedMode;
       return this;
     }
 
@@ -329,6 +349,8 @@ public final class ServerConfig {
           return repairLog(yesNo(option, value));
         case "requirepass":
           return requirePass(value);
+        case "protected-mode":
+          return protectedMode(yesNo(option, value));
         case "maxclients":
           return maxClients((int) rangeLong(option, number(option, value), 1, 1_000_000));
         case "max-bulk-length":
