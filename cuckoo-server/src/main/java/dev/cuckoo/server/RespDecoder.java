@@ -14,10 +14,10 @@ import java.util.List;
  * <p>It is an explicit state machine that keeps its place between reads, so a request that arrives
  * a byte at a time costs no re-parsing. Nothing is allocated in proportion to a length a client
  * claims: the argument vector grows as arguments arrive, and a bulk string that is not buffered
- * whole is copied out of each read as it arrives, into an array that at most doubles what has
- * arrived (capped at the claimed length). Limits: bulk length, argument count, total bytes per
- * request and the 64 KiB header/inline line; before the connection authenticates (when a password
- * is set), Redis's pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation
+ * whole is copied out of each read as it arrives, into an array of less than four times what has
+ * arrived (see growBody). Limits: bulk length, argument count, total bytes per request and the
+ * 64 KiB header/inline line; before the connection authenticates (when a password is set),
+ * Redis's pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation
  * emits one {@link ProtocolError} (answered with an error reply and a close by the handler) and
  * every later byte is discarded. Each call emits at most one request, so the handler runs it
  * before the next is decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
@@ -27,13 +27,13 @@ final class RespDecoder extends ByteToMessageDecoder {
    * Why big bulks bypass the cumulation buffer: ByteToMessageDecoder merges each read into one
    * buffer until decode() consumes it, and that buffer grows by 4 MiB steps once past 4 MiB
    * (ByteBufAllocator.calculateNewCapacity), copying everything buffered at each step. Waiting for
-   * a whole 400 MiB bulk there copied about 20 GB: 70 s, and a 2 GB RSS under -Xmx1g. Copying
-   * each read into the argument's own array instead empties the cumulation after every read (the
-   * base class then releases it), so each byte is copied once from the socket buffer plus at most
-   * once more per doubling of the array: linear in the request size. Netty reads a connection in
-   * bounded slices (at most 16 reads of at most 64 KiB per turn of the event loop, by default),
-   * and decoding a slice is now linear in it, so other connections on the same event loop are not
-   * starved while a big request arrives.
+   * a whole 400 MiB bulk there copied about 20 GB: tens of seconds (docs/server-benchmark.md).
+   * Copying each read into the argument's own array instead empties the cumulation after every
+   * read (the base class then releases it), so each byte is copied once from the socket buffer,
+   * plus about a third more for the copies as the array grows: linear in the request size. Netty
+   * reads a connection in bounded slices (at most 16 reads of at most 64 KiB per turn of the event
+   * loop, by default), and decoding a slice is now linear in it, so other connections on the same
+   * event loop are not starved while a big request arrives.
    */
 
   /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
@@ -267,11 +267,21 @@ final class RespDecoder extends ByteToMessageDecoder {
     return true;
   }
 
-  /** Makes room for {@code needed} body bytes: doubles, but not past the claimed length. */
+  /**
+   * Makes room for {@code needed} body bytes. The array's sizes are the claimed length divided by
+   * powers of 4 (rounded up), the smallest that holds {@code needed}: less than four times what has
+   * arrived, and when the full length is allocated the array it replaces is at most a quarter of
+   * it. Doubling instead held up to 1.64x a 400 MiB bulk at once (256 + 400 MiB, both humongous
+   * G1 regions that a full GC does not move) and failed with OutOfMemoryError under -Xmx1g in
+   * big-bulk.sh; with quarters the peak is 1.25x.
+   */
   private void growBody(int needed) {
     int capacity = body == null ? 0 : body.length;
     if (needed > capacity) {
-      int grown = (int) Math.min(bulkLength, Math.max(needed, 2L * capacity));
+      int grown = bulkLength;
+      while (grown > 1 && (grown + 3) / 4 >= needed) {
+        grown = (grown + 3) / 4;
+      }
       body = body == null ? new byte[grown] : Arrays.copyOf(body, grown);
     }
   }
