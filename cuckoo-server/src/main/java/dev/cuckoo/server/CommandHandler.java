@@ -47,7 +47,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   public void channelActive(ChannelHandlerContext ctx) {
     context.totalConnections().incrementAndGet();
     session = new Session(context.nextClientId(), new Reply(ctx.alloc()),
-        context.config().requirePass() == null, false);
+        Authentication.of(ctx.channel()), false);
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.config().maxClients()) {
       session.reply().error("ERR max number of clients reached");

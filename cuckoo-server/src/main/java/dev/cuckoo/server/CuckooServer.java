@@ -107,6 +107,9 @@ public final class CuckooServer implements AutoCloseable {
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
     ChannelGroup[] group = new ChannelGroup[1];
+    InetSocketAddress listenAddress = new InetSocketAddress(config.bind(), config.port());
+    boolean protectedMode = listenAddress.getAddress() != null
+        && ProtectedMode.appliesTo(config, listenAddress.getAddress());
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
         .channel(channelType)
@@ -117,18 +120,22 @@ public final class CuckooServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             group[0].add(ch);
+            if (protectedMode) {
+              ch.pipeline().addLast(new ProtectedMode());
+            }
             if (config.timeoutSeconds() > 0) {
               ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
             }
-            ch.pipeline().addLast(new RespDecoder(config.maxBulkLength(),
-                config.maxArrayLength(), Math.max(config.maxBulkLength(), 1L << 30)));
+            Authentication authentication = new Authentication(config.requirePass() == null);
+            ch.attr(Authentication.KEY).set(authentication);
+            ch.pipeline().addLast(new RespDecoder(config.maxBulkLength(), config.maxArrayLength(),
+                Math.max(config.maxBulkLength(), 1L << 30), authentication));
             ch.pipeline().addLast(new CommandHandler(context, commands));
           }
         });
     Channel channel;
     try {
-      channel = bootstrap.bind(new InetSocketAddress(config.bind(), config.port()))
-          .syncUninterruptibly().channel();
+      channel = bootstrap.bind(listenAddress).syncUninterruptibly().channel();
     } catch (RuntimeException e) {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -143,6 +150,10 @@ public final class CuckooServer implements AutoCloseable {
     context.shutdown(save -> server.close(save));
     LOGGER.log(Level.INFO, "listening on {0}:{1} ({2})", config.bind(),
         Integer.toString(server.port()), epoll ? "epoll" : "nio");
+    if (protectedMode) {
+      LOGGER.log(Level.INFO, "protected mode: no password is set, so clients that do not connect"
+          + " over the loopback interface are refused (--protected-mode no allows them)");
+    }
     return server;
   }
 

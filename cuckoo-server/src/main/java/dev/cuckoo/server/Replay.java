@@ -32,7 +32,8 @@ final class Replay implements LogReader.RecordSink {
   private final long startLsn;
   private final Predicate<Key> wanted;
   private final Session session =
-      new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), true, true);
+      new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true),
+          true);
   private Path file;
   private long applied;
 

@@ -13,14 +13,37 @@ import java.util.List;
  *
  * <p>It is an explicit state machine that keeps its place between reads, so a request that arrives
  * a byte at a time costs no re-parsing. Nothing is allocated in proportion to a length a client
- * claims: the argument vector grows as arguments arrive and a bulk string is copied out only once
- * all its bytes are buffered. Limits: bulk length, argument count, total bytes per request and the
- * 64 KiB header/inline line. A protocol violation emits one {@link ProtocolError} (answered with an
- * error reply and a close by the handler) and every later byte is discarded.
+ * claims: the argument vector grows as arguments arrive, and a bulk string that is not buffered
+ * whole is copied out of each read as it arrives, into an array of less than four times what has
+ * arrived (see growBody). Limits: bulk length, argument count, total bytes per request and the
+ * 64 KiB header/inline line; before the connection authenticates (when a password is set),
+ * Redis's pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation
+ * emits one {@link ProtocolError} (answered with an error reply and a close by the handler) and
+ * every later byte is discarded. Each call emits at most one request, so the handler runs it
+ * before the next is decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
  */
 final class RespDecoder extends ByteToMessageDecoder {
+  /*
+   * Why big bulks bypass the cumulation buffer: ByteToMessageDecoder merges each read into one
+   * buffer until decode() consumes it, and that buffer grows by 4 MiB steps once past 4 MiB
+   * (ByteBufAllocator.calculateNewCapacity), copying everything buffered at each step. Waiting for
+   * a whole 400 MiB bulk there copied about 20 GB: tens of seconds (docs/server-benchmark.md).
+   * Copying each read into the argument's own array instead empties the cumulation after every
+   * read (the base class then releases it), so each byte is copied once from the socket buffer,
+   * plus about a third more for the copies as the array grows: linear in the request size. Netty
+   * reads a connection in bounded slices (at most 16 reads of at most 64 KiB per turn of the event
+   * loop, by default), and decoding a slice is now linear in it, so other connections on the same
+   * event loop are not starved while a big request arrives.
+   */
+
   /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
   static final int MAX_LINE = 64 * 1024;
+
+  /** Most arguments in one request before AUTH, as in Redis (processMultibulkBuffer). */
+  static final int MAX_UNAUTHENTICATED_ARGS = 10;
+
+  /** Longest bulk string before AUTH, as in Redis (processMultibulkBuffer). */
+  static final int MAX_UNAUTHENTICATED_BULK = 16384;
 
   private static final byte[][] NO_ARGS = new byte[0][];
 
@@ -48,26 +71,38 @@ final class RespDecoder extends ByteToMessageDecoder {
   private final long maxBulkLength;
   private final int maxArrayLength;
   private final long maxRequestBytes;
+  private final Authentication authentication;
 
   private State state = State.START;
   private byte[][] args = NO_ARGS;
   private int argCount;
   private int expectedArgs;
-  private long bulkLength;
+  private int bulkLength;
   private long requestBytes;
+  /** The bulk string being copied out read by read, or null; never longer than bulkLength. */
+  private byte[] body;
+  private int bodyFilled;
   private ProtocolError failure;
 
   /**
    * Creates a decoder with the given limits.
    *
-   * @param maxBulkLength longest bulk string accepted, in bytes
+   * @param maxBulkLength longest bulk string accepted, in bytes, at most 2^31-64
    * @param maxArrayLength most arguments accepted in one request
    * @param maxRequestBytes most argument bytes accepted in one request
+   * @param authentication whether the connection has authenticated (pre-AUTH limits apply until)
    */
-  RespDecoder(long maxBulkLength, int maxArrayLength, long maxRequestBytes) {
+  RespDecoder(long maxBulkLength, int maxArrayLength, long maxRequestBytes,
+      Authentication authentication) {
     this.maxBulkLength = maxBulkLength;
     this.maxArrayLength = maxArrayLength;
     this.maxRequestBytes = maxRequestBytes;
+    this.authentication = authentication;
+  }
+
+  /** Returns how many received bytes wait in the cumulation buffer (for tests). */
+  int bufferedBytes() {
+    return actualReadableBytes();
   }
 
   @Override
@@ -87,7 +122,8 @@ final class RespDecoder extends ByteToMessageDecoder {
       boolean progress;
       switch (state) {
         case START:
-          progress = in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
+          progress =
+              in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
           break;
         case BULK_HEADER:
           progress = readBulkHeader(in);
@@ -101,7 +137,7 @@ final class RespDecoder extends ByteToMessageDecoder {
           progress = false;
           break;
       }
-      if (!progress) {
+      if (!progress || !out.isEmpty()) {
         return;
       }
     }
@@ -111,6 +147,7 @@ final class RespDecoder extends ByteToMessageDecoder {
     failure = new ProtocolError("ERR Protocol error: " + message);
     state = State.FAILED;
     args = NO_ARGS;
+    body = null;
     in.skipBytes(in.readableBytes());
   }
 
@@ -148,6 +185,10 @@ final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "invalid multibulk length");
       return true;
     }
+    if (count > MAX_UNAUTHENTICATED_ARGS && !authentication.authenticated()) {
+      fail(in, "unauthenticated multibulk length");
+      return true;
+    }
     in.readerIndex(lf + 1);
     if (count > 0) {
       expectedArgs = (int) (long) count;
@@ -177,22 +218,39 @@ final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "invalid bulk length");
       return true;
     }
+    if (length > MAX_UNAUTHENTICATED_BULK && !authentication.authenticated()) {
+      fail(in, "unauthenticated bulk length");
+      return true;
+    }
     if (requestBytes + length > maxRequestBytes) {
       fail(in, "too big request");
       return true;
     }
     in.readerIndex(lf + 1);
-    bulkLength = length;
+    bulkLength = (int) (long) length;
     state = State.BULK_BODY;
     return true;
   }
 
   private boolean readBulkBody(ByteBuf in, List<Object> out) {
-    if (in.readableBytes() < bulkLength + 2) {
-      return false;
+    byte[] arg;
+    if (body == null && in.readableBytes() >= bulkLength + 2L) {
+      arg = new byte[bulkLength];
+      in.readBytes(arg);
+    } else {
+      int chunk = Math.min(bulkLength - bodyFilled, in.readableBytes());
+      if (chunk > 0) {
+        growBody(bodyFilled + chunk);
+        in.readBytes(body, bodyFilled, chunk);
+        bodyFilled += chunk;
+      }
+      if (bodyFilled < bulkLength || in.readableBytes() < 2) {
+        return false;
+      }
+      arg = body == null ? new byte[0] : body;
+      body = null;
+      bodyFilled = 0;
     }
-    byte[] arg = new byte[(int) bulkLength];
-    in.readBytes(arg);
     in.skipBytes(2);
     requestBytes += bulkLength;
     if (argCount == args.length) {
@@ -207,6 +265,25 @@ final class RespDecoder extends ByteToMessageDecoder {
       state = State.BULK_HEADER;
     }
     return true;
+  }
+
+  /**
+   * Makes room for {@code needed} body bytes. The array's sizes are the claimed length divided by
+   * powers of 4 (rounded up), the smallest that holds {@code needed}: less than four times what has
+   * arrived, and when the full length is allocated the array it replaces is at most a quarter of
+   * it. Doubling instead held up to 1.64x a 400 MiB bulk at once (256 + 400 MiB, both humongous
+   * G1 regions that a full GC does not move) and failed with OutOfMemoryError under -Xmx1g in
+   * big-bulk.sh; with quarters the peak is 1.25x.
+   */
+  private void growBody(int needed) {
+    int capacity = body == null ? 0 : body.length;
+    if (needed > capacity) {
+      int grown = bulkLength;
+      while (grown > 1 && (grown + 3) / 4 >= needed) {
+        grown = (grown + 3) / 4;
+      }
+      body = body == null ? new byte[grown] : Arrays.copyOf(body, grown);
+    }
   }
 
   private boolean readInline(ByteBuf in, List<Object> out) {

@@ -532,6 +532,7 @@ final class ServerCommands {
     values.put("auto-aof-rewrite-percentage", Integer.toString(context.rewritePercentage()));
     values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
     values.put("requirepass", config.requirePass() == null ? "" : config.requirePass());
+    values.put("protected-mode", config.protectedMode() ? "yes" : "no");
     return values;
   }
 

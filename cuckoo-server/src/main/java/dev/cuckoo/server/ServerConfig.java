@@ -45,6 +45,8 @@ public final class ServerConfig {
           + " (default 100; 0: never)\n"
           + "  --auto-aof-rewrite-min-size BYTES  ... and is at least this big (default 64mb)\n"
           + "  --requirepass PASSWORD   require AUTH\n"
+          + "  --protected-mode yes|no  with no password and a wildcard bind, refuse clients\n"
+          + "                           that are not on the loopback interface (default yes)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
@@ -61,6 +63,7 @@ public final class ServerConfig {
   private final Fsync fsync;
   private final boolean repairLog;
   private final String requirePass;
+  private final boolean protectedMode;
   private final int maxClients;
   private final long maxBulkLength;
   private final int maxArrayLength;
@@ -79,6 +82,7 @@ public final class ServerConfig {
     this.fsync = b.fsync;
     this.repairLog = b.repairLog;
     this.requirePass = b.requirePass;
+    this.protectedMode = b.protectedMode;
     this.maxClients = b.maxClients;
     this.maxBulkLength = b.maxBulkLength;
     this.maxArrayLength = b.maxArrayLength;
@@ -151,6 +155,15 @@ public final class ServerConfig {
     return requirePass;
   }
 
+  /**
+   * Returns true if protected mode is on: when no password is set and the server listens on all
+   * interfaces (a wildcard bind such as 0.0.0.0 or ::), clients from other than the loopback
+   * interface get Redis's {@code -DENIED} error and are disconnected.
+   */
+  public boolean protectedMode() {
+    return protectedMode;
+  }
+
   /** Returns the most simultaneous clients. */
   public int maxClients() {
     return maxClients;
@@ -208,6 +221,7 @@ public final class ServerConfig {
     private Fsync fsync = Fsync.EVERYSEC;
     private boolean repairLog;
     private String requirePass;
+    private boolean protectedMode = true;
     private int maxClients = 10_000;
     private long maxBulkLength = 512L * 1024 * 1024;
     private int maxArrayLength = 1 << 20;
@@ -259,6 +273,12 @@ public final class ServerConfig {
     /** Sets the password clients must AUTH with (null or empty: none). */
     public Builder requirePass(String requirePass) {
       this.requirePass = requirePass == null || requirePass.isEmpty() ? null : requirePass;
+      return this;
+    }
+
+    /** Turns protected mode on or off (default on); see {@link ServerConfig#protectedMode()}. */
+    public Builder protectedMode(boolean protectedMode) {
+      this.protectedMode = protectedMode;
       return this;
     }
 
@@ -391,6 +411,8 @@ public final class ServerConfig {
           return repairLog(yesNo(option, value));
         case "requirepass":
           return requirePass(value);
+        case "protected-mode":
+          return protectedMode(yesNo(option, value));
         case "maxclients":
           return maxClients((int) rangeLong(option, number(option, value), 1, 1_000_000));
         case "max-bulk-length":

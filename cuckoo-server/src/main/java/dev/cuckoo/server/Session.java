@@ -8,7 +8,7 @@ final class Session {
   private final long id;
   private final Reply reply;
   private final boolean replaying;
-  private boolean authenticated;
+  private final Authentication authentication;
   private boolean closeRequested;
   private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
   private long firstLsn;
@@ -24,13 +24,13 @@ final class Session {
    *
    * @param id client id (CLIENT ID, HELLO)
    * @param reply where replies go
-   * @param authenticated whether commands may run without AUTH
+   * @param authentication whether commands may run without AUTH; shared with the decoder
    * @param replaying true for the recovery session that replays the append-only log
    */
-  Session(long id, Reply reply, boolean authenticated, boolean replaying) {
+  Session(long id, Reply reply, Authentication authentication, boolean replaying) {
     this.id = id;
     this.reply = reply;
-    this.authenticated = authenticated;
+    this.authentication = authentication;
     this.replaying = replaying;
   }
 
@@ -51,12 +51,12 @@ final class Session {
 
   /** Returns true once the client has authenticated (or no password is set). */
   boolean authenticated() {
-    return authenticated;
+    return authentication.authenticated();
   }
 
   /** Marks the client authenticated. */
   void authenticate() {
-    authenticated = true;
+    authentication.authenticate();
   }
 
   /** Returns true if the connection should close after the pending replies are written. */

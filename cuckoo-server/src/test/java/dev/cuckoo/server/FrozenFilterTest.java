@@ -23,7 +23,8 @@ class FrozenFilterTest {
       WriteLog.NONE);
 
   private String run(String... args) {
-    Session session = new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT), true, false);
+    Session session = new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT),
+        new Authentication(true), false);
     byte[][] argv = new byte[args.length][];
     for (int i = 0; i < args.length; i++) {
       argv[i] = args[i].getBytes(StandardCharsets.UTF_8);

@@ -22,7 +22,8 @@ class RespDecoderTest {
   private static final long MAX_BULK = 512L * 1024 * 1024;
 
   private static EmbeddedChannel channel() {
-    return new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 20, 1L << 30));
+    return new EmbeddedChannel(
+        new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, new Authentication(true)));
   }
 
   private static byte[] bytes(String text) {
@@ -133,8 +134,8 @@ class RespDecoderTest {
 
   @Test
   void decode_claimedHugeArray_allocatesOnlyForArgumentsThatArrive() {
-    EmbeddedChannel channel =
-        new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 27, 1L << 30));
+    EmbeddedChannel channel = new EmbeddedChannel(
+        new RespDecoder(MAX_BULK, 1 << 27, 1L << 30, new Authentication(true)));
     long before = usedHeap();
     channel.writeInbound(
         Unpooled.wrappedBuffer(bytes("*134217728\r\n$1\r\na\r\n$500000000\r\n")));
@@ -206,6 +207,126 @@ class RespDecoderTest {
     assertNull(channel.readInbound());
     assertFalse(channel.finish());
     assertInstanceOf(EmbeddedChannel.class, channel);
+  }
+
+  @Test
+  void decode_bulkSplitByteByByte_arrivesIntact() {
+    EmbeddedChannel channel = channel();
+    byte[] value = new byte[70_000];
+    new Random(7).nextBytes(value);
+    List<Object> out = feedByteByByte(channel, RespClient.encode("ECHO", value, "tail"));
+    assertEquals(1, out.size());
+    byte[][] args = (byte[][]) out.get(0);
+    assertArrayEquals(value, args[1]);
+    assertEquals("tail", new String(args[2], StandardCharsets.US_ASCII));
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void decode_largeBulkInManyChunks_arrivesIntactAndIsNeverBuffered() {
+    EmbeddedChannel channel = channel();
+    RespDecoder decoder = channel.pipeline().get(RespDecoder.class);
+    Random random = new Random(42);
+    byte[] value = new byte[24 * 1024 * 1024 + 13];
+    random.nextBytes(value);
+    byte[] data = RespClient.encode("CF.ADD", "key", value);
+    int headerEnd = data.length - value.length - 2;
+    int at = 0;
+    List<Object> out = new ArrayList<>();
+    while (at < data.length) {
+      int n = Math.min(1 + random.nextInt(100_000), data.length - at);
+      channel.writeInbound(Unpooled.wrappedBuffer(data, at, n));
+      at += n;
+      if (at > headerEnd && at < data.length - 2) {
+        assertEquals(0, decoder.bufferedBytes(), "bytes held back at offset " + at);
+      }
+      Object message;
+      while ((message = channel.readInbound()) != null) {
+        out.add(message);
+      }
+    }
+    assertEquals(1, out.size());
+    assertArrayEquals(value, ((byte[][]) out.get(0))[2]);
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void decode_hugeClaimWithFewBytes_allocatesForArrivedBytesOnly() {
+    EmbeddedChannel channel = channel();
+    long before = usedHeap();
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("*1\r\n$500000000\r\n")));
+    channel.writeInbound(Unpooled.wrappedBuffer(new byte[1000]));
+    channel.writeInbound(Unpooled.wrappedBuffer(new byte[1000]));
+    assertNull(channel.readInbound());
+    long grown = usedHeap() - before;
+    assertTrue(grown < 64L * 1024 * 1024, "heap grew by " + grown + " bytes");
+    channel.finish();
+  }
+
+  private static EmbeddedChannel unauthenticated(Authentication authentication) {
+    return new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, authentication));
+  }
+
+  @Test
+  void decode_unauthenticatedMoreThanTenArguments_unauthenticatedMultibulkLength() {
+    EmbeddedChannel channel = unauthenticated(new Authentication(false));
+    List<Object> out = feedByteByByte(channel, bytes("*11\r\n*1\r\n$4\r\nPING\r\n"));
+    assertEquals(1, out.size());
+    assertEquals("ERR Protocol error: unauthenticated multibulk length",
+        protocolError(out.get(0)));
+    channel.finish();
+  }
+
+  @Test
+  void decode_unauthenticatedBulkOver16384_unauthenticatedBulkLength() {
+    EmbeddedChannel channel = unauthenticated(new Authentication(false));
+    List<Object> out = feedByteByByte(channel, bytes("*1\r\n$16385\r\n*1\r\n$4\r\nPING\r\n"));
+    assertEquals(1, out.size());
+    assertEquals("ERR Protocol error: unauthenticated bulk length", protocolError(out.get(0)));
+    channel.finish();
+  }
+
+  @Test
+  void decode_unauthenticatedAtTheLimits_accepted() {
+    EmbeddedChannel channel = unauthenticated(new Authentication(false));
+    Object[] ten = new Object[10];
+    java.util.Arrays.fill(ten, "a");
+    ten[9] = new byte[16384];
+    byte[] inline = bytes("PING " + "x".repeat(20_000) + "\r\n");
+    channel.writeInbound(Unpooled.wrappedBuffer(RespClient.encode(ten)),
+        Unpooled.wrappedBuffer(inline));
+    byte[][] first = channel.readInbound();
+    assertEquals(10, first.length);
+    assertEquals(16384, first[9].length);
+    byte[][] second = channel.readInbound();
+    assertEquals(20_000, second[1].length);
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void decode_authInSameReadAsBigBulk_bigBulkAccepted() {
+    Authentication authentication = new Authentication(false);
+    List<Object> executed = new ArrayList<>();
+    EmbeddedChannel channel = new EmbeddedChannel(
+        new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, authentication),
+        new io.netty.channel.ChannelInboundHandlerAdapter() {
+          @Override
+          public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+            executed.add(msg);
+            if (msg instanceof byte[][] && join(msg).startsWith("[AUTH]")) {
+              authentication.authenticate();
+            }
+          }
+        });
+    byte[] auth = RespClient.encode("AUTH", "pw");
+    byte[] echo = RespClient.encode("ECHO", new byte[100_000]);
+    byte[] both = java.util.Arrays.copyOf(auth, auth.length + echo.length);
+    System.arraycopy(echo, 0, both, auth.length, echo.length);
+    channel.writeInbound(Unpooled.wrappedBuffer(both));
+    assertEquals(2, executed.size());
+    assertInstanceOf(byte[][].class, executed.get(1));
+    assertEquals(100_000, ((byte[][]) executed.get(1))[1].length);
+    assertFalse(channel.finish());
   }
 
   private static long usedHeap() {
