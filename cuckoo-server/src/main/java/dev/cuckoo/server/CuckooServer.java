@@ -150,7 +150,7 @@ public final class CuckooServer implements AutoCloseable {
     context.shutdown(save -> server.close(save));
     LOGGER.log(Level.INFO, "listening on {0}:{1} ({2})", config.bind(),
         Integer.toString(server.port()), epoll ? "epoll" : "nio");
-    if (protectedMode) {
+    if (protectedMode && !listenAddress.getAddress().isLoopbackAddress()) {
       LOGGER.log(Level.INFO, "protected mode: no password is set, so clients that do not connect"
           + " over the loopback interface are refused (--protected-mode no allows them)");
     }

@@ -45,7 +45,7 @@ public final class ServerConfig {
           + " (default 100; 0: never)\n"
           + "  --auto-aof-rewrite-min-size BYTES  ... and is at least this big (default 64mb)\n"
           + "  --requirepass PASSWORD   require AUTH\n"
-          + "  --protected-mode yes|no  with no password and a wildcard bind, refuse clients\n"
+          + "  --protected-mode yes|no  with no password, refuse clients\n"
           + "                           that are not on the loopback interface (default yes)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
@@ -156,9 +156,9 @@ public final class ServerConfig {
   }
 
   /**
-   * Returns true if protected mode is on: when no password is set and the server listens on all
-   * interfaces (a wildcard bind such as 0.0.0.0 or ::), clients from other than the loopback
-   * interface get Redis's {@code -DENIED} error and are disconnected.
+   * Returns true if protected mode is on: when no password is set, clients from other than the
+   * loopback interface get Redis's {@code -DENIED} error and are disconnected, whatever address
+   * the server listens on (as in Redis 7 and later).
    */
   public boolean protectedMode() {
     return protectedMode;
