@@ -1,0 +1,121 @@
+package dev.cuckoo.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cuckoo-server running in a child JVM (the test class path, {@link CuckooServer#main}), so
+ * that tests can kill it with SIGKILL ({@link Process#destroyForcibly}) at any moment.
+ *
+ * <p>The child's stdout and stderr go to a file (a pipe nobody reads would fill up and stall the
+ * child); {@link #output} returns what it printed, for failure messages.
+ */
+final class ChildServer implements AutoCloseable {
+  private static final String LISTENING = "cuckoo-server listening on ";
+
+  private final Process process;
+  private final Path outputFile;
+  private int port = -1;
+
+  private ChildServer(Process process, Path outputFile) {
+    this.process = process;
+    this.outputFile = outputFile;
+  }
+
+  /**
+   * Starts a child server on a free port.
+   *
+   * @param heap the child's maximum heap, e.g. {@code "256m"}
+   * @param outputFile where the child's output goes (outside the data directory)
+   * @param options server options after {@code --port 0}, e.g. {@code "--dir", path}
+   */
+  static ChildServer launch(String heap, Path outputFile, String... options) throws IOException {
+    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    // C1 only: the child starts faster, and speed is not what these tests measure
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heap,
+        "-XX:TieredStopAtLevel=1", "-cp",
+        System.getProperty("java.class.path"), CuckooServer.class.getName(), "--port", "0"));
+    command.addAll(List.of(options));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(outputFile.toFile()).start();
+    return new ChildServer(process, outputFile);
+  }
+
+  /**
+   * Waits until the child listens (true) or exits (false).
+   *
+   * @throws IOException if it does neither within {@code timeoutMillis}
+   */
+  boolean awaitListening(long timeoutMillis) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    while (System.nanoTime() < deadline) {
+      for (String line : output().split("\n")) {
+        if (line.startsWith(LISTENING)) {
+          port = Integer.parseInt(line.substring(line.lastIndexOf(':') + 1).trim());
+          return true;
+        }
+      }
+      if (!process.isAlive()) {
+        process.waitFor();
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    throw new IOException("child server neither listened nor exited within " + timeoutMillis
+        + " ms; output:\n" + output());
+  }
+
+  /** Starts a child and waits until it listens; fails with the child's output otherwise. */
+  static ChildServer start(String heap, Path outputFile, String... options)
+      throws IOException, InterruptedException {
+    ChildServer child = launch(heap, outputFile, options);
+    if (!child.awaitListening(30_000)) {
+      throw new IOException("child server exited with " + child.process.exitValue()
+          + "; output:\n" + child.output());
+    }
+    return child;
+  }
+
+  /** Returns the port the child listens on. */
+  int port() {
+    return port;
+  }
+
+  /** Returns the child's exit code (after it exited). */
+  int exitCode() {
+    return process.exitValue();
+  }
+
+  /** Returns everything the child printed so far. */
+  String output() throws IOException {
+    return Files.exists(outputFile)
+        ? new String(Files.readAllBytes(outputFile), StandardCharsets.UTF_8) : "";
+  }
+
+  /** Kills the child with SIGKILL and waits until it is gone. */
+  void kill() throws InterruptedException, IOException {
+    process.destroyForcibly();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      throw new IOException("child server survived SIGKILL for 10 s");
+    }
+  }
+
+  /** Kills the child if it still runs (close() must not throw InterruptedException). */
+  @Override
+  public void close() throws IOException {
+    if (process.isAlive()) {
+      try {
+        kill();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while killing the child server", e);
+      }
+    }
+  }
+}
