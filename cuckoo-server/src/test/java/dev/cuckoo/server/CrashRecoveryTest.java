@@ -182,6 +182,315 @@ class CrashRecoveryTest {
     assertTrue(totalAcknowledged > 0, "seed " + seed + ": no write was acknowledged");
   }
 
+  /** Acknowledged writes in the bit-flip directory: reserves, adds and deletes. */
+  private static final int FLIP_ACKNOWLEDGED = 2 + 100 + 50 + 10 + 10 + 50;
+  /** Acknowledged writes made after the snapshot began, held only by the log. */
+  private static final int FLIP_LOGGED = 50 + 10 + 10 + 50;
+
+  /** The acknowledged state of the bit-flip directory: per key, its items in order. */
+  private static final Map<String, List<String>> FLIP_STATE = flipState();
+
+  private static Map<String, List<String>> flipState() {
+    Map<String, List<String>> state = new java.util.LinkedHashMap<>();
+    List<String> a = new ArrayList<>();
+    List<String> b = new ArrayList<>();
+    List<String> c = new ArrayList<>();
+    for (int i = 10; i < 100; i++) {
+      a.add("a" + i);
+    }
+    for (int i = 0; i < 60; i++) {
+      b.add("b" + i);
+    }
+    for (int i = 0; i < 50; i++) {
+      c.add("c" + i);
+    }
+    state.put("a", a);
+    state.put("b", b);
+    state.put("c", c);
+    return state;
+  }
+
+  /**
+   * Writes a directory whose snapshot and log both hold acknowledged writes: keys a and b and
+   * 50 items of a, 50 of b in the snapshot; then in the log 50 more items of a, deletes of
+   * a0..a9, 10 more items of b and a new key c with 50 items (see {@link #FLIP_STATE}).
+   */
+  private static void writeFlipDirectory(Path data) throws Exception {
+    CuckooServer server = CuckooServer.start(inProcess(data).build());
+    try (RespClient client = new RespClient(server.port())) {
+      client.call("CF.RESERVE", "a", 1000);
+      client.call("CF.RESERVE", "b", 1000);
+      for (int i = 0; i < 50; i++) {
+        assertEquals(1L, client.call("CF.ADD", "a", "a" + i));
+        assertEquals(1L, client.call("CF.ADD", "b", "b" + i));
+      }
+      assertEquals(new RespClient.Simple("OK"), client.call("SAVE"));
+      for (int i = 50; i < 100; i++) {
+        assertEquals(1L, client.call("CF.ADD", "a", "a" + i));
+      }
+      for (int i = 0; i < 10; i++) {
+        assertEquals(1L, client.call("CF.DEL", "a", "a" + i));
+      }
+      for (int i = 50; i < 60; i++) {
+        assertEquals(1L, client.call("CF.ADD", "b", "b" + i));
+      }
+      for (int i = 0; i < 50; i++) {
+        assertEquals(1L, client.call("CF.ADD", "c", "c" + i));
+      }
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    } finally {
+      server.close();
+    }
+  }
+
+  /** Returns how many acknowledged writes of {@link #FLIP_STATE} the server lost. */
+  private static long lostFlipWrites(RespClient client, List<String> problems)
+      throws IOException {
+    long lost = 0;
+    for (Map.Entry<String, List<String>> entry : FLIP_STATE.entrySet()) {
+      String key = entry.getKey();
+      List<String> items = entry.getValue();
+      Object info = client.call("CF.INFO", key);
+      if (!(info instanceof List)) {
+        problems.add("key " + key + " is gone: " + info);
+        lost += items.size();
+        continue;
+      }
+      long count = (Long) ((List<?>) info).get(7);
+      if (count != items.size()) {
+        problems.add("key " + key + " holds " + count + " items, " + items.size()
+            + " acknowledged");
+      }
+      Object[] command = new Object[items.size() + 2];
+      command[0] = "CF.MEXISTS";
+      command[1] = key;
+      for (int i = 0; i < items.size(); i++) {
+        command[i + 2] = items.get(i);
+      }
+      List<?> reply = (List<?>) client.call(command);
+      for (int i = 0; i < items.size(); i++) {
+        if (!Long.valueOf(1).equals(reply.get(i))) {
+          lost++;
+          problems.add("item " + items.get(i) + " of " + key + " is missing");
+        }
+      }
+    }
+    return lost;
+  }
+
+  /** What starting on a damaged directory did. */
+  private enum Outcome {
+    /** Refused with a message naming the file and giving the hint (e.g. the repair option). */
+    REFUSED,
+    /** Refused with a message naming the file but without the hint. */
+    REFUSED_NAMING_FILE,
+    /** Refused without naming the file. */
+    REFUSED_SILENTLY,
+    /** Started with every acknowledged write. */
+    STARTED_INTACT,
+    /** Started with less than was acknowledged. */
+    STARTED_WITH_LOSS
+  }
+
+  private static final java.util.Set<Outcome> REFUSED_WITH_HINT_OR_INTACT =
+      java.util.EnumSet.of(Outcome.REFUSED, Outcome.STARTED_INTACT);
+  private static final java.util.Set<Outcome> INTACT =
+      java.util.EnumSet.of(Outcome.STARTED_INTACT);
+
+  /**
+   * Starts an in-process server on {@code data}; returns whether it refused (with a message
+   * naming {@code file} and containing {@code hint}, or less), or started with or without every
+   * acknowledged write. The refusal message or the losses are described in {@code problems}.
+   */
+  private static Outcome startDamaged(Path data, boolean repair, Path file, String hint,
+      List<String> problems) throws Exception {
+    CuckooServer server;
+    try {
+      server = CuckooServer.start(inProcess(data).threads(1).repairLog(repair).build());
+    } catch (IOException e) {
+      String message = String.valueOf(e.getMessage());
+      problems.add("refused: " + message);
+      if (!message.contains(file.toString()) || !message.contains("refusing to start")) {
+        return Outcome.REFUSED_SILENTLY;
+      }
+      return message.contains(hint) ? Outcome.REFUSED : Outcome.REFUSED_NAMING_FILE;
+    }
+    try (RespClient client = new RespClient(server.port())) {
+      List<String> found = new ArrayList<>();
+      long lost = lostFlipWrites(client, found);
+      problems.addAll(found);
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+      return lost == 0 && found.isEmpty() ? Outcome.STARTED_INTACT : Outcome.STARTED_WITH_LOSS;
+    } finally {
+      server.close();
+    }
+  }
+
+  /** Replaces the data directory's contents with the files (name to bytes). */
+  private static void restore(Path data, Map<String, byte[]> contents) throws IOException {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(data)) {
+      for (Path file : files) {
+        Files.delete(file);
+      }
+    }
+    for (Map.Entry<String, byte[]> file : contents.entrySet()) {
+      Files.write(data.resolve(file.getKey()), file.getValue());
+    }
+  }
+
+  /** Returns the name and bytes of every file in the directory. */
+  private static Map<String, byte[]> contents(Path data) throws IOException {
+    Map<String, byte[]> contents = new java.util.TreeMap<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(data)) {
+      for (Path file : files) {
+        contents.put(file.getFileName().toString(), Files.readAllBytes(file));
+      }
+    }
+    return contents;
+  }
+
+  /** Names the header field a byte belongs to, for the printed table. */
+  private static String logField(int offset) {
+    return offset < 8 ? "magic" : offset < 16 ? "generation" : offset < 24 ? "baseLsn"
+        : offset < 28 ? "crc" : "zero";
+  }
+
+  private static String snapshotField(int offset) {
+    return offset < 8 ? "magic" : offset < 16 ? "generation" : offset < 24 ? "startLsn"
+        : offset < 32 ? "entries" : "crc";
+  }
+
+  /**
+   * Flips each bit {@code fromBit..toBit-1} of one file in turn, starts on the damaged
+   * directory and tallies the outcomes per header field; returns the problems found (bit,
+   * outcome, details).
+   */
+  private static List<String> flipEachBit(Path data, Map<String, byte[]> contents,
+      String name, int fromBit, int toBit, boolean repair, String hint,
+      java.util.Set<Outcome> accepted, String label) throws Exception {
+    Path file = data.resolve(name);
+    boolean inLog = !name.equals(Persistence.SNAPSHOT);
+    Map<String, int[]> table = new java.util.LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.cuckoo");
+    java.util.logging.Level level = logger.getLevel();
+    logger.setLevel(java.util.logging.Level.SEVERE);
+    try {
+      for (int bit = fromBit; bit < toBit; bit++) {
+        Map<String, byte[]> damaged = new java.util.TreeMap<>(contents);
+        byte[] bytes = contents.get(name).clone();
+        bytes[bit / 8] ^= (byte) (1 << (bit % 8));
+        damaged.put(name, bytes);
+        restore(data, damaged);
+        List<String> found = new ArrayList<>();
+        Outcome outcome = startDamaged(data, repair, file, hint, found);
+        String field = inLog ? logField(bit / 8) : snapshotField(bit / 8);
+        table.computeIfAbsent(field, f -> new int[Outcome.values().length])[outcome.ordinal()]++;
+        if (!accepted.contains(outcome)) {
+          problems.add(label + " bit " + bit + " (byte " + bit / 8 + ", " + field + "): "
+              + outcome + " " + found);
+        }
+      }
+    } finally {
+      logger.setLevel(level);
+    }
+    StringBuilder summary = new StringBuilder("CrashRecoveryTest " + label + ":");
+    for (Map.Entry<String, int[]> row : table.entrySet()) {
+      summary.append(' ').append(row.getKey()).append(" [");
+      for (Outcome outcome : Outcome.values()) {
+        int count = row.getValue()[outcome.ordinal()];
+        if (count > 0) {
+          summary.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT))
+              .append('=').append(count);
+        }
+      }
+      summary.append(" ]");
+    }
+    System.out.println(summary + "; " + problems.size() + " problems");
+    return problems;
+  }
+
+  private static final int LOG_HEADER_BITS = AppendLog.HEADER_BYTES * 8;
+  private static final int SNAPSHOT_HEADER_BITS = 36 * 8;
+  private static final int MAGIC_BITS = 64;
+
+  @Test
+  void headerBitFlips_everyBitOfLogAndSnapshotHeader_refusedNamingFileOrIntact()
+      throws Exception {
+    Path data = dir.resolve("flips");
+    writeFlipDirectory(data);
+    Map<String, byte[]> contents = contents(data);
+    List<String> problems = new ArrayList<>();
+    problems.addAll(flipEachBit(data, contents, Persistence.LOG, 0, LOG_HEADER_BITS, false,
+        "--repair-log yes", REFUSED_WITH_HINT_OR_INTACT, "log header"));
+    problems.addAll(flipEachBit(data, contents, Persistence.SNAPSHOT, 0, SNAPSHOT_HEADER_BITS,
+        false, "refusing to start", REFUSED_WITH_HINT_OR_INTACT, "snapshot header"));
+    System.out.printf("CrashRecoveryTest header bit flips: %d acknowledged writes per directory"
+        + " (%d in the log), %d flips, %d problems%n", FLIP_ACKNOWLEDGED, FLIP_LOGGED,
+        LOG_HEADER_BITS + SNAPSHOT_HEADER_BITS, problems.size());
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  void headerBitFlips_logHeaderPastMagicWithRepair_everyAcknowledgedWriteRecovered()
+      throws Exception {
+    Path data = dir.resolve("flips");
+    writeFlipDirectory(data);
+    Map<String, byte[]> contents = contents(data);
+    List<String> problems = flipEachBit(data, contents, Persistence.LOG, MAGIC_BITS,
+        LOG_HEADER_BITS, true, "--repair-log yes", INTACT,
+        "log header past the magic, --repair-log yes");
+    assertEquals(List.of(), problems);
+  }
+
+  /**
+   * Turns the flip directory into what a crash in the middle of a snapshot leaves: the log is
+   * retired as {@code appendonly.log.1} and an empty generation-2 log follows it, while the
+   * snapshot is still generation 1.
+   */
+  private static void retireLog(Path data) throws IOException {
+    Path log = data.resolve(Persistence.LOG);
+    LogReader.Result read = LogReader.read(log, LogReader.header(log), Long.MAX_VALUE, false,
+        (lsn, args, offset) -> { });
+    Files.move(log, data.resolve(Persistence.LOG + ".1"));
+    AppendLog.create(log, FileChannels.DEFAULT, 2, read.lastLsn()).close();
+  }
+
+  @Test
+  void headerBitFlips_retiredLogHeader_refusedNamingFileOrRepairedIntact() throws Exception {
+    Path data = dir.resolve("flips");
+    writeFlipDirectory(data);
+    retireLog(data);
+    Map<String, byte[]> contents = contents(data);
+    String retired = Persistence.LOG + ".1";
+    List<String> problems = new ArrayList<>();
+    // a flip of the magic's version digit reads as a retired log of version 1 or 2, refused
+    // without a repair option (none applies); that names the file and loses nothing
+    java.util.Set<Outcome> accepted = java.util.EnumSet.of(Outcome.REFUSED,
+        Outcome.REFUSED_NAMING_FILE, Outcome.STARTED_INTACT);
+    problems.addAll(flipEachBit(data, contents, retired, 0, LOG_HEADER_BITS, false,
+        "--repair-log yes", accepted, "retired log header"));
+    problems.addAll(flipEachBit(data, contents, retired, MAGIC_BITS, LOG_HEADER_BITS, true,
+        "--repair-log yes", INTACT, "retired log header past the magic, --repair-log yes"));
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Disabled("bug: with --repair-log yes, bits 56/57 turn CKOOLOG3 into"
+      + " CKOOLOG2/CKOOLOG1, repair drops every log record and replaces the log (logged at INFO"
+      + " only); the other 62 magic bits are refused with 'Restart with --repair-log yes'"
+      + " although it is given")
+  void headerBitFlips_logMagicWithRepair_everyAcknowledgedWriteRecovered() throws Exception {
+    Path data = dir.resolve("flips");
+    writeFlipDirectory(data);
+    Map<String, byte[]> contents = contents(data);
+    List<String> problems = flipEachBit(data, contents, Persistence.LOG, 0, MAGIC_BITS, true,
+        "--repair-log yes", INTACT, "log magic, --repair-log yes");
+    assertEquals(List.of(), problems);
+  }
+
   /** Sends BGSAVE every few milliseconds until the server dies. */
   private static void bgsaveLoop(int port, long seed) {
     Random random = new Random(seed);
