@@ -491,6 +491,118 @@ class CrashRecoveryTest {
     assertEquals(List.of(), problems);
   }
 
+  /** Capacity of a big filter: 2^24 buckets of 2 one-byte slots, 32 MiB. */
+  private static final int BIG_CAPACITY = 1 << 25;
+  /** Items added to key small1 after the SAVE of a full heap. */
+  private static final int LATE_ITEMS = 100;
+  /** Small filters between two big ones. */
+  private static final int SMALL_PER_BIG = 60;
+
+  @Test
+  void smallHeap_defaultMaxmemoryFilledThenKilled_everyAcknowledgedKeyReplayed()
+      throws Exception {
+    fillHeapKillAndRestart("default maxmemory (3/4 of the heap)", false);
+  }
+
+  @Test
+  void smallHeap_maxmemoryZeroFilledUntilOutOfHeapThenKilled_everyKeyReplayedOrRefused()
+      throws Exception {
+    fillHeapKillAndRestart("maxmemory 0 (the heap is the only limit)", false, "--maxmemory",
+        "0");
+  }
+
+  @Test
+  void smallHeap_maxmemoryZeroFilledSavedThenKilled_everyKeyLoadedOrRefused() throws Exception {
+    fillHeapKillAndRestart("maxmemory 0, SAVE, then adds", true, "--maxmemory",
+        "0");
+  }
+
+  /**
+   * Creates filters in a child with a 256 MiB heap, a 32 MiB one every {@link #SMALL_PER_BIG}
+   * small ones, until the first refusal; kills it and restarts a child with the same heap and
+   * options. The restarted server must hold exactly the acknowledged keys, or refuse to start
+   * with a message naming the memory it needs; it must never start with fewer keys. With
+   * {@code save}, a SAVE after the refusal puts the filters into the snapshot, and {@link
+   * #LATE_ITEMS} CF.ADDs to an existing small filter go to the log (new filters are refused).
+   */
+  private void fillHeapKillAndRestart(String label, boolean save, String... extra)
+      throws Exception {
+    Path data = dir.resolve("heap");
+    List<String> options = new ArrayList<>(List.of("--dir", data.toString(),
+        "--appendfsync", "always", "--threads", "2"));
+    options.addAll(List.of(extra));
+    String[] args = options.toArray(new String[0]);
+    java.util.Set<String> acknowledged = new java.util.TreeSet<>();
+    int big = 0;
+    String refusal = null;
+    try (ChildServer child = ChildServer.start(CHILD_HEAP, dir.resolve("heap-1.out"), args);
+        RespClient client = new RespClient(child.port())) {
+      for (int n = 0; refusal == null && n < 100_000; n++) {
+        boolean isBig = n % (SMALL_PER_BIG + 1) == 0;
+        String key = (isBig ? "big" : "small") + n;
+        Object reply = client.call("CF.RESERVE", key, isBig ? BIG_CAPACITY : 1024,
+            "BUCKETSIZE", 2);
+        if (reply instanceof RespClient.Err) {
+          refusal = ((RespClient.Err) reply).text();
+        } else {
+          assertEquals(new RespClient.Simple("OK"), reply, key);
+          acknowledged.add(key);
+          big += isBig ? 1 : 0;
+        }
+      }
+      assertTrue(refusal != null, label + ": the heap never filled");
+      if (save) {
+        assertEquals(new RespClient.Simple("OK"), client.call("SAVE"), label);
+        for (int n = 0; n < LATE_ITEMS; n++) {
+          assertEquals(1L, client.call("CF.ADD", "small1", "late" + n), label);
+        }
+      }
+      child.kill();
+    }
+    ChildServer restarted = ChildServer.launch(CHILD_HEAP, dir.resolve("heap-2.out"), args);
+    try {
+      if (!restarted.awaitListening(60_000)) {
+        String output = restarted.output();
+        System.out.printf("CrashRecoveryTest small heap, %s: %d keys acknowledged (%d of 32 MiB)"
+            + " before '%s'; the restart refused (exit %d): %s%n", label, acknowledged.size(),
+            big, refusal, restarted.exitCode(), lastLine(output));
+        assertTrue(restarted.exitCode() != 0 && output.contains("refusing to start")
+            && output.contains("-Xmx") && !output.contains("OutOfMemoryError"),
+            label + ": refused without naming the memory needed:\n" + output);
+        return;
+      }
+      try (RespClient client = new RespClient(restarted.port())) {
+        java.util.Set<String> recovered = new java.util.TreeSet<>();
+        for (Object key : (List<?>) client.call("KEYS", "*")) {
+          recovered.add(RespClient.text(key));
+        }
+        java.util.Set<String> lost = new java.util.TreeSet<>(acknowledged);
+        lost.removeAll(recovered);
+        System.out.printf("CrashRecoveryTest small heap, %s: %d keys acknowledged (%d of 32 MiB)"
+            + " before '%s'%s; after kill -9 and restart %d keys, %d lost%n", label,
+            acknowledged.size(), big, refusal, save ? ", then SAVE and " + LATE_ITEMS
+                + " CF.ADDs" : "", recovered.size(), lost.size());
+        assertEquals(acknowledged, recovered, label);
+        assertEquals((long) acknowledged.size(), client.call("DBSIZE"), label);
+        if (save) {
+          for (int n = 0; n < LATE_ITEMS; n++) {
+            assertEquals(1L, client.call("CF.EXISTS", "small1", "late" + n), label);
+          }
+        }
+        String output = restarted.output();
+        assertTrue(!output.contains("failed") && !output.contains("WARNING"),
+            label + ": the restart warned:\n" + output);
+      }
+    } finally {
+      restarted.close();
+    }
+  }
+
+  private static String lastLine(String output) {
+    String[] lines = output.strip().split("\n");
+    return lines[lines.length - 1];
+  }
+
   /** Sends BGSAVE every few milliseconds until the server dies. */
   private static void bgsaveLoop(int port, long seed) {
     Random random = new Random(seed);
