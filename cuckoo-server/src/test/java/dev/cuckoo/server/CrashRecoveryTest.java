@@ -603,6 +603,141 @@ class CrashRecoveryTest {
     return lines[lines.length - 1];
   }
 
+  /** Runs a command; returns its exit code and output. */
+  private static Map.Entry<Integer, String> run(String... command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8).strip();
+    return Map.entry(process.waitFor(), output);
+  }
+
+  /**
+   * Fills a real 4 MiB tmpfs under a child server with {@code appendfsync always}: writes are
+   * refused with MISCONF while reads go on; deleting a 1 MiB filler file made beforehand lets
+   * the server recover within 10 s; after more writes and kill -9 the directory starts without
+   * {@code --repair-log} with every acknowledged write and none of the refused ones. Needs
+   * permission to mount (root on CI machines); skipped otherwise.
+   */
+  @Test
+  void fullDisk_tmpfsFilledThenSpaceFreed_refusedThenRecoveredAndNoAcknowledgedWriteLost()
+      throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        System.getProperty("os.name").startsWith("Linux"), "tmpfs needs Linux");
+    Path mount = Files.createDirectories(dir.resolve("tmpfs"));
+    Map.Entry<Integer, String> mounted =
+        run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.toString());
+    org.junit.jupiter.api.Assumptions.assumeTrue(mounted.getKey() == 0,
+        "cannot mount a 4 MiB tmpfs (needs root or CAP_SYS_ADMIN), skipping the full-disk test: "
+            + mounted.getValue());
+    try {
+      fillRecoverKill(mount);
+    } finally {
+      if (run("umount", mount.toString()).getKey() != 0) {
+        run("umount", "-l", mount.toString());
+      }
+    }
+  }
+
+  private void fillRecoverKill(Path mount) throws Exception {
+    Path filler = mount.resolve("filler");
+    Files.write(filler, new byte[1 << 20]);
+    Path data = mount.resolve("data");
+    String pad = "p".repeat(1000);
+    List<String> acknowledged = new ArrayList<>();
+    long refusedWrites = 0;
+    long recoveryMillis;
+    Path output = dir.resolve("tmpfs-child.out");
+    try (ChildServer child = ChildServer.start(CHILD_HEAP, output, "--dir", data.toString(),
+        "--appendfsync", "always", "--threads", "2");
+        RespClient client = new RespClient(child.port())) {
+      assertEquals(new RespClient.Simple("OK"), client.call("CF.RESERVE", "full", 1 << 16,
+          "BUCKETSIZE", 2));
+      String refusal = null;
+      for (int i = 0; refusal == null; i++) {
+        assertTrue(i < 20_000, "the 4 MiB tmpfs never filled; child output:\n"
+            + child.output());
+        String item = "item" + i + pad;
+        Object reply = client.call("CF.ADD", "full", item);
+        if (Long.valueOf(1).equals(reply)) {
+          acknowledged.add(item);
+        } else {
+          refusal = reply instanceof RespClient.Err ? ((RespClient.Err) reply).text()
+              : String.valueOf(reply);
+          refusedWrites++;
+        }
+      }
+      assertTrue(refusal.startsWith("MISCONF"), "first refused write: " + refusal);
+      // reads go on, and the memory holds exactly the acknowledged writes
+      assertEquals(new RespClient.Simple("PONG"), client.call("PING"));
+      assertEquals(1L, client.call("CF.EXISTS", "full", acknowledged.get(0)));
+      assertEquals(1L, client.call("CF.EXISTS", "full", acknowledged.get(acknowledged.size() - 1)));
+      assertEquals((long) acknowledged.size(), ((List<?>) client.call("CF.INFO", "full")).get(7),
+          "items in memory after the refusal");
+      assertTrue(RespClient.text(client.call("INFO", "persistence"))
+          .contains("aof_last_write_status:err"));
+      // every kind of write is refused, and a refused delete removes nothing
+      for (Object[] write : new Object[][] {{"CF.ADD", "full", "refused"},
+          {"CF.RESERVE", "other", 100}, {"CF.DEL", "full", acknowledged.get(0)},
+          {"CF.INSERT", "full", "ITEMS", "refused2"}}) {
+        Object reply = client.call(write);
+        assertTrue(reply instanceof RespClient.Err
+            && ((RespClient.Err) reply).text().startsWith("MISCONF"),
+            java.util.Arrays.toString(write) + " while the disk is full: " + reply);
+        refusedWrites++;
+      }
+      assertEquals(1L, client.call("CF.EXISTS", "full", acknowledged.get(0)));
+      Files.delete(filler);
+      long freed = System.nanoTime();
+      while (true) {
+        String item = "recovered" + refusedWrites;
+        Object reply = client.call("CF.ADD", "full", item);
+        if (Long.valueOf(1).equals(reply)) {
+          acknowledged.add(item);
+          break;
+        }
+        assertTrue(reply instanceof RespClient.Err
+            && ((RespClient.Err) reply).text().startsWith("MISCONF"), "while recovering: "
+            + reply);
+        refusedWrites++;
+        assertTrue(System.nanoTime() - freed < 10_000_000_000L,
+            "writes still refused 10 s after space was freed: " + reply + "; child output:\n"
+                + child.output());
+        Thread.sleep(100);
+      }
+      recoveryMillis = (System.nanoTime() - freed) / 1_000_000;
+      for (int i = 0; i < 500; i++) {
+        String item = "after" + i;
+        assertEquals(1L, client.call("CF.ADD", "full", item), "write after recovery");
+        acknowledged.add(item);
+      }
+      child.kill();
+    }
+    CuckooServer server;
+    try {
+      server = CuckooServer.start(inProcess(data).build());
+    } catch (IOException e) {
+      throw new AssertionError("the log of a disk that filled up does not replay cleanly: "
+          + e.getMessage() + "\nchild output:\n" + Files.readString(output), e);
+    }
+    long lost = 0;
+    try (RespClient client = new RespClient(server.port())) {
+      for (String item : acknowledged) {
+        lost += Long.valueOf(1).equals(client.call("CF.EXISTS", "full", item)) ? 0 : 1;
+      }
+      long items = (Long) ((List<?>) client.call("CF.INFO", "full")).get(7);
+      System.out.printf("CrashRecoveryTest full disk: %d writes acknowledged, %d refused with"
+          + " MISCONF, writes accepted again %d ms after space was freed; after kill -9 %d items,"
+          + " %d lost%n", acknowledged.size() + 1, refusedWrites, recoveryMillis, items, lost);
+      assertEquals(0, lost, "acknowledged writes lost");
+      assertEquals(acknowledged.size(), items, "items after restart (refused writes undone)");
+      assertEquals(0L, client.call("EXISTS", "other"), "a refused CF.RESERVE came back");
+      client.send("SHUTDOWN", "NOSAVE");
+      server.awaitTermination();
+    } finally {
+      server.close();
+    }
+  }
+
   /** Sends BGSAVE every few milliseconds until the server dies. */
   private static void bgsaveLoop(int port, long seed) {
     Random random = new Random(seed);
