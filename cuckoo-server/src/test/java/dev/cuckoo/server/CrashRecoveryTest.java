@@ -41,6 +41,20 @@ class CrashRecoveryTest {
   private static final int BASE_KEYS = 4;
   private static final int BASE_CAPACITY = 1 << 16;
   private static final String CHILD_HEAP = "256m";
+  /** Acknowledged writes in the bit-flip directory: reserves, adds and deletes. */
+  private static final int FLIP_ACKNOWLEDGED = 2 + 100 + 50 + 10 + 10 + 50;
+  /** Acknowledged writes made after the snapshot began, held only by the log. */
+  private static final int FLIP_LOGGED = 50 + 10 + 10 + 50;
+  private static final int LOG_HEADER_BITS = AppendLog.HEADER_BYTES * 8;
+  private static final int SNAPSHOT_HEADER_BITS = 36 * 8;
+  private static final int MAGIC_BITS = 64;
+  private static final String RETIRED_LOG = Persistence.LOG + ".1";
+  /** Capacity of a big filter: 2^24 buckets of 2 one-byte slots, 32 MiB. */
+  private static final int BIG_CAPACITY = 1 << 25;
+  /** Items added to key small1 after the SAVE of a full heap. */
+  private static final int LATE_ITEMS = 100;
+  /** Small filters between two big ones. */
+  private static final int SMALL_PER_BIG = 25;
 
   @TempDir
   Path dir;
@@ -130,7 +144,13 @@ class CrashRecoveryTest {
           threads.add(new Thread(() -> bgsaveLoop(child.port(), bgsaveSeed), "crash-bgsave"));
         }
         threads.forEach(Thread::start);
-        Thread.sleep(150 + random.nextInt(450));
+        // the delay counts from the first acknowledged write, so a slow start still writes
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (writers.stream().mapToLong(CrashWriter::acknowledged).sum() == 0
+            && System.nanoTime() < deadline) {
+          Thread.sleep(2);
+        }
+        Thread.sleep(100 + random.nextInt(400));
         child.kill();
         for (Thread thread : threads) {
           thread.join(10_000);
@@ -181,11 +201,6 @@ class CrashRecoveryTest {
         duringSnapshot);
     assertTrue(totalAcknowledged > 0, "seed " + seed + ": no write was acknowledged");
   }
-
-  /** Acknowledged writes in the bit-flip directory: reserves, adds and deletes. */
-  private static final int FLIP_ACKNOWLEDGED = 2 + 100 + 50 + 10 + 10 + 50;
-  /** Acknowledged writes made after the snapshot began, held only by the log. */
-  private static final int FLIP_LOGGED = 50 + 10 + 10 + 50;
 
   /** The acknowledged state of the bit-flip directory: per key, its items in order. */
   private static final Map<String, List<String>> FLIP_STATE = flipState();
@@ -363,12 +378,13 @@ class CrashRecoveryTest {
   }
 
   /**
-   * Flips each bit {@code fromBit..toBit-1} of one file in turn, starts on the damaged
+   * Flips each bit {@code fromBit..toBit-1} of one file in turn (or, unless {@code everyBit},
+   * one bit per byte, the bit position cycling with the byte offset), starts on the damaged
    * directory and tallies the outcomes per header field; returns the problems found (bit,
    * outcome, details).
    */
   private static List<String> flipEachBit(Path data, Map<String, byte[]> contents,
-      String name, int fromBit, int toBit, boolean repair, String hint,
+      String name, int fromBit, int toBit, boolean everyBit, boolean repair, String hint,
       java.util.Set<Outcome> accepted, String label) throws Exception {
     Path file = data.resolve(name);
     boolean inLog = !name.equals(Persistence.SNAPSHOT);
@@ -379,6 +395,9 @@ class CrashRecoveryTest {
     logger.setLevel(java.util.logging.Level.SEVERE);
     try {
       for (int bit = fromBit; bit < toBit; bit++) {
+        if (!everyBit && bit % 8 != (bit / 8) % 8) {
+          continue;
+        }
         Map<String, byte[]> damaged = new java.util.TreeMap<>(contents);
         byte[] bytes = contents.get(name).clone();
         bytes[bit / 8] ^= (byte) (1 << (bit % 8));
@@ -412,10 +431,6 @@ class CrashRecoveryTest {
     return problems;
   }
 
-  private static final int LOG_HEADER_BITS = AppendLog.HEADER_BYTES * 8;
-  private static final int SNAPSHOT_HEADER_BITS = 36 * 8;
-  private static final int MAGIC_BITS = 64;
-
   @Test
   void headerBitFlips_everyBitOfLogAndSnapshotHeader_refusedNamingFileOrIntact()
       throws Exception {
@@ -423,58 +438,66 @@ class CrashRecoveryTest {
     writeFlipDirectory(data);
     Map<String, byte[]> contents = contents(data);
     List<String> problems = new ArrayList<>();
-    problems.addAll(flipEachBit(data, contents, Persistence.LOG, 0, LOG_HEADER_BITS, false,
-        "--repair-log yes", REFUSED_WITH_HINT_OR_INTACT, "log header"));
+    problems.addAll(flipEachBit(data, contents, Persistence.LOG, 0, LOG_HEADER_BITS, true,
+        false, "--repair-log yes", REFUSED_WITH_HINT_OR_INTACT, "log header"));
     problems.addAll(flipEachBit(data, contents, Persistence.SNAPSHOT, 0, SNAPSHOT_HEADER_BITS,
-        false, "refusing to start", REFUSED_WITH_HINT_OR_INTACT, "snapshot header"));
+        true, false, "refusing to start", REFUSED_WITH_HINT_OR_INTACT, "snapshot header"));
+    restore(data, contents);
+    retireLog(data);
+    // a flip of the magic's version digit reads as a retired log of version 1 or 2, refused
+    // without a repair option (none applies); that names the file and loses nothing
+    problems.addAll(flipEachBit(data, contents(data), RETIRED_LOG, 0, LOG_HEADER_BITS, true,
+        false, "--repair-log yes", java.util.EnumSet.of(Outcome.REFUSED,
+            Outcome.REFUSED_NAMING_FILE, Outcome.STARTED_INTACT), "retired log header"));
     System.out.printf("CrashRecoveryTest header bit flips: %d acknowledged writes per directory"
         + " (%d in the log), %d flips, %d problems%n", FLIP_ACKNOWLEDGED, FLIP_LOGGED,
-        LOG_HEADER_BITS + SNAPSHOT_HEADER_BITS, problems.size());
+        2 * LOG_HEADER_BITS + SNAPSHOT_HEADER_BITS, problems.size());
     assertEquals(List.of(), problems);
   }
 
   @Test
-  void headerBitFlips_logHeaderPastMagicWithRepair_everyAcknowledgedWriteRecovered()
+  void headerBitFlips_bitPerByteOfLogHeadersPastMagicWithRepair_everyWriteRecovered()
       throws Exception {
+    flipLogHeadersWithRepair(false);
+  }
+
+  @Test
+  @Tag("slow")
+  void headerBitFlips_everyBitOfLogHeadersPastMagicWithRepair_everyWriteRecovered()
+      throws Exception {
+    flipLogHeadersWithRepair(true);
+  }
+
+  /**
+   * With {@code --repair-log yes}, flips bits past the magic of the active log's header and of
+   * a retired log's header: every acknowledged write must come back.
+   */
+  private void flipLogHeadersWithRepair(boolean everyBit) throws Exception {
     Path data = dir.resolve("flips");
     writeFlipDirectory(data);
     Map<String, byte[]> contents = contents(data);
-    List<String> problems = flipEachBit(data, contents, Persistence.LOG, MAGIC_BITS,
-        LOG_HEADER_BITS, true, "--repair-log yes", INTACT,
-        "log header past the magic, --repair-log yes");
+    List<String> problems = new ArrayList<>(flipEachBit(data, contents, Persistence.LOG,
+        MAGIC_BITS, LOG_HEADER_BITS, everyBit, true, "--repair-log yes", INTACT,
+        "log header past the magic, --repair-log yes"));
+    restore(data, contents);
+    retireLog(data);
+    problems.addAll(flipEachBit(data, contents(data), RETIRED_LOG, MAGIC_BITS, LOG_HEADER_BITS,
+        everyBit, true, "--repair-log yes", INTACT,
+        "retired log header past the magic, --repair-log yes"));
     assertEquals(List.of(), problems);
   }
 
   /**
    * Turns the flip directory into what a crash in the middle of a snapshot leaves: the log is
-   * retired as {@code appendonly.log.1} and an empty generation-2 log follows it, while the
+   * retired as {@link #RETIRED_LOG} and an empty generation-2 log follows it, while the
    * snapshot is still generation 1.
    */
   private static void retireLog(Path data) throws IOException {
     Path log = data.resolve(Persistence.LOG);
     LogReader.Result read = LogReader.read(log, LogReader.header(log), Long.MAX_VALUE, false,
         (lsn, args, offset) -> { });
-    Files.move(log, data.resolve(Persistence.LOG + ".1"));
+    Files.move(log, data.resolve(RETIRED_LOG));
     AppendLog.create(log, FileChannels.DEFAULT, 2, read.lastLsn()).close();
-  }
-
-  @Test
-  void headerBitFlips_retiredLogHeader_refusedNamingFileOrRepairedIntact() throws Exception {
-    Path data = dir.resolve("flips");
-    writeFlipDirectory(data);
-    retireLog(data);
-    Map<String, byte[]> contents = contents(data);
-    String retired = Persistence.LOG + ".1";
-    List<String> problems = new ArrayList<>();
-    // a flip of the magic's version digit reads as a retired log of version 1 or 2, refused
-    // without a repair option (none applies); that names the file and loses nothing
-    java.util.Set<Outcome> accepted = java.util.EnumSet.of(Outcome.REFUSED,
-        Outcome.REFUSED_NAMING_FILE, Outcome.STARTED_INTACT);
-    problems.addAll(flipEachBit(data, contents, retired, 0, LOG_HEADER_BITS, false,
-        "--repair-log yes", accepted, "retired log header"));
-    problems.addAll(flipEachBit(data, contents, retired, MAGIC_BITS, LOG_HEADER_BITS, true,
-        "--repair-log yes", INTACT, "retired log header past the magic, --repair-log yes"));
-    assertEquals(List.of(), problems);
   }
 
   @Test
@@ -485,18 +508,10 @@ class CrashRecoveryTest {
   void headerBitFlips_logMagicWithRepair_everyAcknowledgedWriteRecovered() throws Exception {
     Path data = dir.resolve("flips");
     writeFlipDirectory(data);
-    Map<String, byte[]> contents = contents(data);
-    List<String> problems = flipEachBit(data, contents, Persistence.LOG, 0, MAGIC_BITS, true,
-        "--repair-log yes", INTACT, "log magic, --repair-log yes");
+    List<String> problems = flipEachBit(data, contents(data), Persistence.LOG, 0, MAGIC_BITS,
+        true, true, "--repair-log yes", INTACT, "log magic, --repair-log yes");
     assertEquals(List.of(), problems);
   }
-
-  /** Capacity of a big filter: 2^24 buckets of 2 one-byte slots, 32 MiB. */
-  private static final int BIG_CAPACITY = 1 << 25;
-  /** Items added to key small1 after the SAVE of a full heap. */
-  private static final int LATE_ITEMS = 100;
-  /** Small filters between two big ones. */
-  private static final int SMALL_PER_BIG = 60;
 
   @Test
   void smallHeap_defaultMaxmemoryFilledThenKilled_everyAcknowledgedKeyReplayed()
