@@ -39,7 +39,8 @@ class CrashRecoveryTest {
   private static final long DEFAULT_SEED = 20_260_101L;
   private static final int WRITERS = 4;
   private static final int BASE_KEYS = 4;
-  private static final int BASE_CAPACITY = 1 << 16;
+  /** 2^20 buckets of 2 slots: 2 MiB, big enough to be written frozen by a snapshot. */
+  private static final int BASE_CAPACITY = 1 << 21;
   private static final String CHILD_HEAP = "256m";
   /** Acknowledged writes in the bit-flip directory: reserves, adds and deletes. */
   private static final int FLIP_ACKNOWLEDGED = 2 + 100 + 50 + 10 + 10 + 50;
@@ -94,7 +95,8 @@ class CrashRecoveryTest {
   /**
    * Runs kill rounds on one data directory: a child server with {@code appendfsync always}
    * takes writes from {@link #WRITERS} clients while snapshots run (BGSAVE in a loop, or an
-   * automatic rewrite whenever the log passes 4 KiB, or both), is killed after a random delay,
+   * automatic rewrite whenever the log passes 1% of the snapshot, or both), is killed after a
+   * random delay (with the BGSAVE loop, at the next moment a snapshot file is being written),
    * and is recovered in-process and checked against the model.
    */
   private void killRounds(int rounds) throws Exception {
@@ -151,6 +153,14 @@ class CrashRecoveryTest {
           Thread.sleep(2);
         }
         Thread.sleep(100 + random.nextInt(400));
+        if (bgsaveLoop) {
+          // aim at a snapshot in progress: kill as soon as its temporary file exists
+          Path temp = SnapshotFile.tempOf(data.resolve(Persistence.SNAPSHOT));
+          long aim = System.nanoTime() + 2_000_000_000L;
+          while (!Files.exists(temp) && System.nanoTime() < aim) {
+            Thread.onSpinWait();
+          }
+        }
         child.kill();
         for (Thread thread : threads) {
           thread.join(10_000);
@@ -189,7 +199,7 @@ class CrashRecoveryTest {
       duringSnapshot += killedInSnapshot ? 1 : 0;
       System.out.printf("CrashRecoveryTest kill round %d (seed %d, %s): %d writes acknowledged,"
           + " %d in flight at the kill, %d live items checked, %d lost%s%n", round, seed,
-          mode == 0 ? "BGSAVE loop" : mode == 1 ? "rewrite at 4 KiB" : "both",
+          mode == 0 ? "BGSAVE loop" : mode == 1 ? "automatic rewrites" : "both",
           acknowledged, inFlight, check.liveItems(), check.lostItems(),
           killedInSnapshot ? ", killed during a snapshot" : "");
       assertEquals(List.of(), check.violations(), where);
