@@ -516,9 +516,9 @@ public final class CuckooFilter<T> {
   }
 
   /**
-   * Returns the approximate heap size of the filter in bytes: the table payload and page padding,
-   * plus the kick-out scratch arrays once an insert has needed them (about 20 bytes per allowed kick
-   * and 60 bytes per breadth-first search node).
+   * Returns the approximate heap size of the filter in bytes: the table's page arrays (payload,
+   * padding, headers), plus the kick-out scratch arrays once an insert has needed them (about 20
+   * bytes per allowed kick and 60 bytes per breadth-first search node).
    *
    * @return size in bytes
    */

@@ -6,16 +6,11 @@ package dev.cuckoo;
  * thrown by the allocation itself is turned into a {@link FilterAllocationException}.
  */
 final class HeapBudget {
-  /** Estimated heap bytes of one table beyond its payload: headers, page padding, bookkeeping. */
-  static final long TABLE_OVERHEAD_BYTES = 256;
-
   private HeapBudget() {}
 
-  /** Returns the estimated heap bytes of a table of this geometry (payload, padding, headers). */
+  /** Returns the heap bytes of a table of this geometry (payload, padding, headers). */
   static long tableBytes(long bucketCount, int bucketSize, int fingerprintBits) {
-    long payload = BucketTable.payloadBytes(bucketCount, bucketSize, fingerprintBits);
-    long pages = payload / BucketTable.MAX_PAGE_BYTES + 1;
-    return payload + pages * (BucketTable.PAGE_PADDING_BYTES + 16) + TABLE_OVERHEAD_BYTES;
+    return BucketTable.heapBytes(bucketCount, bucketSize, fingerprintBits);
   }
 
   /**
@@ -45,7 +40,8 @@ final class HeapBudget {
   }
 
   /**
-   * Allocates a table after checking its geometry against the table limits and the free heap.
+   * Allocates a {@link BucketTable#paged} table after checking its geometry against the table
+   * limits and the free heap.
    *
    * @throws FilterAllocationException if it is too large or the allocation fails
    */
@@ -55,10 +51,10 @@ final class HeapBudget {
       throw new FilterAllocationException(
           -1, what + ": bucketCount " + bucketCount + " (expected: 1 <= bucketCount <= " + max + ")");
     }
-    long bytes = tableBytes(bucketCount, bucketSize, fingerprintBits);
+    long bytes = BucketTable.pagedHeapBytes(bucketCount, bucketSize, fingerprintBits);
     requireAvailable(bytes, what);
     try {
-      return new BucketTable(bucketCount, bucketSize, fingerprintBits);
+      return BucketTable.paged(bucketCount, bucketSize, fingerprintBits);
     } catch (OutOfMemoryError e) {
       throw new FilterAllocationException(bytes, what + " needs " + bytes + " bytes: out of heap", e);
     }
