@@ -88,6 +88,9 @@ public final class ScalableCuckooFilter<T> {
   /** Default growth factor of a {@link Scheme#STANDARD} chain. */
   public static final double DEFAULT_GROWTH_FACTOR = 2.0;
 
+  /** Heap bytes of this object: a 12-byte header and four compressed references. */
+  private static final long OBJECT_BYTES = 32;
+
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
   private final RedisChain redis;
@@ -126,6 +129,8 @@ public final class ScalableCuckooFilter<T> {
    * nextPowerOfTwo(max(1, capacity / bucketSize))} buckets of {@code bucketSize} 8-bit slots, and
    * the expansion rounded up to a power of two (0 stays 0: the filter never grows).
    *
+   * <p>{@link #redisBloomSizeInBytes} gives the heap bytes the filter will take.
+   *
    * @param capacity the number of items, at least 1 (Redis accepts 2 × bucketSize to 2^30)
    * @param bucketSize slots per bucket, 1 to 255
    * @param maxIterations relocations per insert, 1 to 65535
@@ -136,14 +141,42 @@ public final class ScalableCuckooFilter<T> {
    */
   public static ScalableCuckooFilter<byte[]> redisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion) {
-    Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+    long buckets = redisBaseBuckets(capacity, bucketSize);
     Checks.requireRange("maxIterations", maxIterations, 1, RedisChain.MAX_ITERATIONS);
     Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
-    Checks.requireRange("capacity", capacity, 1, 1L << 62);
-    long buckets = Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
     int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
     return new ScalableCuckooFilter<>(
         ItemHashers.redisBytes(), RedisChain.create(buckets, bucketSize, maxIterations, rounded));
+  }
+
+  /**
+   * Returns the heap bytes that {@link #redisBloom redisBloom(capacity, bucketSize, ...)} would
+   * take, without allocating anything: {@link #sizeInBytes()} of the new filter, whatever its
+   * maxIterations and expansion. For admission by a memory limit counted from filters' own sizes
+   * (a server's {@code maxmemory}).
+   *
+   * <pre>{@code
+   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+   * ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes() == bytes;   // true
+   * }</pre>
+   *
+   * @param capacity the number of items, at least 1, as for {@link #redisBloom}
+   * @param bucketSize slots per bucket, 1 to 255
+   * @return the heap bytes of the new filter
+   * @throws IllegalArgumentException if a parameter is out of range
+   * @throws FilterAllocationException if the table is beyond the table limits, as {@link
+   *     #redisBloom} would throw
+   */
+  public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
+    return RedisChain.newChainBytes(redisBaseBuckets(capacity, bucketSize), bucketSize)
+        + OBJECT_BYTES;
+  }
+
+  /** Returns CF.RESERVE's bucket count, nextPowerOfTwo(max(1, capacity / bucketSize)). */
+  private static long redisBaseBuckets(long capacity, int bucketSize) {
+    Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+    Checks.requireRange("capacity", capacity, 1, 1L << 62);
+    return Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -434,12 +467,18 @@ public final class ScalableCuckooFilter<T> {
   }
 
   /**
-   * Returns the approximate heap size of the filter: the links' tables plus bookkeeping.
+   * Returns the heap bytes of the filter: every link's table (its page arrays with their headers
+   * and padding) and the objects of the links and of the chain, computed from the object layout
+   * of a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
+   * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
+   * collector's rounding of an array to whole heap regions are not counted. For {@link
+   * #redisBloom} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
+   * added.
    *
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + 64;
+    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -274,6 +274,60 @@ class RedisChainKnownAnswerTest {
     }
   }
 
+  @Test
+  void redisBloomSizeInBytes_anyGeometry_equalsSizeInBytesOfNewFilter() {
+    for (int bucketSize : new int[] {1, 2, 3, 4, 255}) {
+      for (long capacity : new long[] {1, 2, 1000, 1 << 20, 3_000_000}) {
+        long predicted = ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize);
+        ScalableCuckooFilter<byte[]> filter =
+            ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 4);
+        String where = "capacity " + capacity + ", bucket size " + bucketSize;
+        assertEquals(predicted, filter.sizeInBytes(), where);
+        // the slots themselves, then a few hundred bytes of objects and array headers
+        long slots = filter.capacity();
+        assertTrue(predicted > slots && predicted <= slots + 1024, where + ": " + predicted);
+      }
+    }
+  }
+
+  /** The example in redisBloomSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
+  @Test
+  void redisBloomSizeInBytes_oneGibibyte_javadocExample() {
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+    assertEquals((1L << 30) + 576, bytes);
+    assertEquals(bytes, ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes());
+  }
+
+  @Test
+  void redisBloomSizeInBytes_outOfRangeOrBeyondLimits_throwsAsRedisBloomWould() {
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(0, 2));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 256));
+    FilterAllocationException e =
+        assertThrows(
+            FilterAllocationException.class,
+            () -> ScalableCuckooFilter.redisBloomSizeInBytes(1L << 40, 1));
+    assertTrue(e.getMessage().contains("buckets"), e.getMessage());
+  }
+
+  @Test
+  void sizeInBytes_chainGrows_addsTheNewLinksBytes() {
+    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1000, 2, 20, 2);
+    long before = filter.sizeInBytes();
+    int i = 0;
+    while (filter.linkCount() == 1) {
+      filter.add(bytes(Integer.toString(i++)));
+    }
+    long link = RedisChain.linkBytes(filter.redisChain().linkBuckets(1), 2);
+    long grown = filter.sizeInBytes() - before;
+    // the link, and the link offsets' array grown from 2 to 4 entries
+    assertEquals(link + 16, grown);
+  }
+
   /** A link too large for the limits or the heap makes the add fail with NO_MEMORY, changing nothing. */
   @Test
   void tryAdd_nextLinkTooLarge_returnsNoMemoryAndChangesNothing() {
