@@ -619,7 +619,8 @@ public final class CuckooFilter<T> {
    * @param <T> the item type
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, were
-   *     written with a different built-in hasher, or need more memory than the heap has
+   *     written with a different built-in hasher, or need more memory than the maximum heap
+   *     (refused before allocating) or than the heap has even after a full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> CuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)

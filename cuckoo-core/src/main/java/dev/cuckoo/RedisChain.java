@@ -94,8 +94,8 @@ final class RedisChain {
 
   /**
    * Creates a chain of {@code linkCount} empty links with the given counters, as LOADCHUNK's
-   * header does. Every link's size is checked, and their total against the heap, before the first
-   * is allocated.
+   * header does. Every link's size is checked, and their total against the maximum heap, before
+   * the first is allocated.
    *
    * @throws FilterAllocationException if the links cannot be allocated
    */
@@ -195,6 +195,14 @@ final class RedisChain {
     return BucketTable.pagedHeapBytes(buckets, bucketSize, 8) + LINK_BYTES;
   }
 
+  /**
+   * Allocates {@code count} new links. Every link's bucket count is checked against the limits,
+   * and their total size against the maximum heap, before the first is allocated; a link whose
+   * allocation runs out of heap fails the whole call.
+   *
+   * @throws FilterAllocationException if a link is out of limits, the links are larger than the
+   *     maximum heap, or the heap has no room for one of them even after a full collection
+   */
   private void addLinks(int count) {
     int first = links.size();
     long[] sizes = new long[count];
@@ -210,7 +218,7 @@ final class RedisChain {
         throw new FilterAllocationException(-1, "links need more than 2^63 bytes");
       }
     }
-    HeapBudget.requireAvailable(total, count + " link(s) of " + bucketSize + "-slot buckets");
+    HeapBudget.requireWithinMaxHeap(total, count + " link(s) of " + bucketSize + "-slot buckets");
     links.ensureCapacity(first + count);
     long[] newStarts = starts;
     if (newStarts.length < first + count + 1) {

@@ -78,9 +78,10 @@ public final class ScalableCuckooFilter<T> {
     /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
     FULL,
     /**
-     * A new link was needed but cannot be made: the link limit is reached, its table does not
-     * fit in the heap or the table limits ("Insufficient memory"), or ({@link Scheme#STANDARD})
-     * its fingerprints would need more than 32 bits.
+     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is
+     * reached, its table is beyond the table limits or larger than the maximum heap, the heap
+     * has no room for it even after a full garbage collection, or ({@link Scheme#STANDARD}) its
+     * fingerprints would need more than 32 bits.
      */
     NO_MEMORY
   }
@@ -129,7 +130,12 @@ public final class ScalableCuckooFilter<T> {
    * nextPowerOfTwo(max(1, capacity / bucketSize))} buckets of {@code bucketSize} 8-bit slots, and
    * the expansion rounded up to a power of two (0 stays 0: the filter never grows).
    *
-   * <p>{@link #redisBloomSizeInBytes} gives the heap bytes the filter will take.
+   * <p>Whether the table fits is decided by allocating it, not by the free heap (which counts
+   * garbage): sizes beyond the table limits or larger than the maximum heap ({@link
+   * Runtime#maxMemory()} less 1/16 of it, at least 16 MiB) are refused before anything is
+   * allocated; any other size is allocated, and if the heap has no room for it even after the
+   * full garbage collection the JVM makes first, the {@link OutOfMemoryError} becomes a {@link
+   * FilterAllocationException}. {@link #redisBloomSizeInBytes} gives the size beforehand.
    *
    * @param capacity the number of items, at least 1 (Redis accepts 2 × bucketSize to 2^30)
    * @param bucketSize slots per bucket, 1 to 255
@@ -137,7 +143,8 @@ public final class ScalableCuckooFilter<T> {
    * @param expansion growth factor of each new link, 0 to 32768
    * @return the filter, holding items hashed by {@link ItemHashers#redisBytes()}
    * @throws IllegalArgumentException if a parameter is out of range
-   * @throws FilterAllocationException if the table is too large for the limits or the heap
+   * @throws FilterAllocationException if the table is beyond the table limits or larger than the
+   *     maximum heap, or the heap has no room for it (the message names the size and the bound)
    */
   public static ScalableCuckooFilter<byte[]> redisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion) {
@@ -517,8 +524,9 @@ public final class ScalableCuckooFilter<T> {
    *
    * @param header the 38-byte header, as {@code scanDump(0)} returns it
    * @return a filter whose links are allocated and empty, ready for {@link #loadDumpChunk}
-   * @throws FilterFormatException if the header is invalid or its links are too large for the
-   *     limits or the heap (nothing is then allocated)
+   * @throws FilterFormatException if the header is invalid or its links are beyond the limits or
+   *     larger than the maximum heap (nothing is then allocated), or the heap has no room for
+   *     them even after a full garbage collection
    * @throws NullPointerException if {@code header} is null
    */
   public static ScalableCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
@@ -564,7 +572,8 @@ public final class ScalableCuckooFilter<T> {
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version,
    *     written with a different built-in hasher, inconsistent (a link that does not match the
-   *     chain's parameters), or need more memory than the heap has
+   *     chain's parameters), or its links are larger than the maximum heap (refused before
+   *     allocating) or do not fit in the heap even after a full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> ScalableCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)

@@ -3,8 +3,10 @@ package dev.cuckoo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cuckoo.ScalableCuckooFilter.AddResult;
 import java.nio.charset.StandardCharsets;
@@ -258,20 +260,33 @@ class RedisChainKnownAnswerTest {
   }
 
   @Test
-  void redisBloom_tooLargeForHeap_throwsAllocationException() {
+  void redisBloom_beyondLinkLimit_throwsAllocationException() {
     // 2^40 capacity, bucket size 1: 2^40 one-byte slots, above the 2^32-slot link limit
     FilterAllocationException e =
         assertThrows(
             FilterAllocationException.class,
             () -> ScalableCuckooFilter.redisBloom(1L << 40, 1, 20, 1));
     assertTrue(e.getMessage().contains("buckets"), e.getMessage());
-    // 2^30 capacity with bucket size 4: 1 GiB, allowed by the limits, more than the test heap frees
-    long free = HeapBudget.availableBytes();
-    if (free < (1L << 30)) {
-      assertThrows(
-          FilterAllocationException.class,
-          () -> ScalableCuckooFilter.redisBloom(1L << 32, 4, 20, 1));
-    }
+  }
+
+  @Test
+  void redisBloom_largerThanMaxHeap_throwsNamingSizeAndBoundBeforeAllocating() {
+    // 2^32 capacity with bucket size 4: 2^30 buckets, 4 GiB, within the link limits
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1L << 32, 4);
+    assertTrue(bytes > 4L << 30, "size " + bytes);
+    assumeTrue(
+        Runtime.getRuntime().maxMemory() < bytes, "needs a heap below 4 GiB (tests run with 2g)");
+    FilterAllocationException e =
+        assertThrows(
+            FilterAllocationException.class,
+            () -> ScalableCuckooFilter.redisBloom(1L << 32, 4, 20, 1));
+    long table = BucketTable.pagedHeapBytes(1L << 30, 4, 8) + RedisChain.LINK_BYTES;
+    assertTrue(e.getMessage().contains(" " + table + " bytes"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("<= " + HeapBudget.maxRequestBytes() + ", the maximum heap"),
+        e.getMessage());
+    assertEquals(table, e.requestedBytes());
+    assertNull(e.getCause(), "refused before allocating, not after an OutOfMemoryError");
   }
 
   @Test
