@@ -18,11 +18,34 @@ final class BucketTable {
    * lowest bit of byte 0). With f = 8 that is one byte per slot, bucket-major: exactly the layout of
    * RedisBloom's sub-filter data, so its SCANDUMP chunks are slices of this table.
    *
-   * Paging. The table is split into pages of 2^pageShift buckets, each page a byte[] of at most
-   * 2^30 payload bytes plus 8 bytes of padding, so that an unaligned 8-byte read starting at any
-   * payload byte stays in bounds. Page boundaries fall on bucket boundaries whose bit offset is a
-   * multiple of 8, so the concatenated page payloads are the same bytes as one unpaged table. A
-   * table that fits in one page has one page and pageShift 63 (the page index is then always 0).
+   * Paging. The table is split into pages of bucketsPerPage buckets, each page a byte[] holding
+   * its buckets' payload plus 8 bytes of padding, so that an unaligned 8-byte read starting at any
+   * payload byte stays in bounds. bucketsPerPage is a multiple of 8, so every page boundary falls
+   * on a bucket boundary whose bit offset is a multiple of 8 and the concatenated page payloads
+   * are the same bytes as one unpaged table. A table that fits in one page has exactly one page,
+   * of its own size; so does a table of CuckooFilter up to 2^30 heap bytes (see below).
+   *
+   * A full page is a byte[] of at most PAGE_OBJECT_BYTES = 2^28 bytes on the heap, header
+   * included, and within 8 buckets of it: G1, the default collector, keeps an array of half
+   * a region or more in contiguous whole regions of 1 to 32 MiB, so a full page fills its regions
+   * exactly and needs 256 MiB of contiguous free heap, not the whole table's. G1's full
+   * collections do not move such arrays, so the free heap can be too fragmented for one large
+   * array: with plain byte arrays in a default JVM (6 GiB heap, 4 MiB regions), a fifth array of
+   * 1 GiB + 8 bytes failed with 1.9 GiB free, and 400 random creations and drops of 16 MiB to
+   * 1 GiB (live data at most 70% of the heap) failed 9 times as single arrays, never as 2^28-byte
+   * pages. The buckets of a page are then not a power of two, so a bucket's page is
+   * bucket / bucketsPerPage, a multiply-high by a precomputed reciprocal [2]; one-page tables
+   * skip it.
+   *
+   * One array or pages. CuckooFilter's lookups of a one-page table skip the load of the page
+   * from the page array, and that is worth keeping a table of up to 2^30 heap bytes in one array
+   * (the constructor without a page size): 10^8 long keys at ε = 0.1% (a 310 MB table), ns per
+   * lookup, 50% hits, thread CPU time: 67-69 in one array, 92-97 in two pages (93 with pages of
+   * a power of two buckets and a shift instead of the multiply-high: the cost is the page-array
+   * load). RedisBloom links index the page array on every access anyway (a 1 GiB link: 125-133 ns
+   * per CF.EXISTS-style lookup in one array and in five pages alike), so they are paged as soon
+   * as they exceed one page (paged()): the server's 1 GiB filters need no 1 GiB of contiguous
+   * heap.
    *
    * SWAR. When every bucket fits in one unaligned 64-bit read (B + the bucket's bit offset within
    * its first byte <= 64; e.g. b = 4 with f <= 16, b = 8 with f = 8), a bucket is loaded as one
@@ -35,22 +58,47 @@ final class BucketTable {
    *
    * [1] Sean Eron Anderson, Bit Twiddling Hacks, "Determine if a word has a zero byte",
    *     generalised from bytes to f-bit lanes.
+   * [2] Division by an invariant integer with a multiply-high, as in T. Granlund and P. Montgomery,
+   *     "Division by Invariant Integers using Multiplication" (PLDI 1994): with m = floor((2^64 -
+   *     1) / d) + 1, floor(n·m / 2^64) = floor(n / d) whenever n·d < 2^64, because the error of
+   *     n·m / 2^64 over n / d is below n / 2^64 < 1 / d. Here n < 2^32 and d <= 2^31.
    */
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** Payload bytes of one page at most. */
-  static final long MAX_PAGE_BYTES = 1L << 30;
+  /**
+   * Heap bytes of a full page, array header included: 2^28, a whole number of G1 regions for every
+   * region size (1 to 32 MiB).
+   */
+  static final long PAGE_OBJECT_BYTES = 1L << 28;
+  /** Heap bytes of a byte[]'s header: mark word, compressed class pointer, length. */
+  static final int ARRAY_HEADER_BYTES = 16;
+  /** Length of a full page's byte[] (payload and padding). */
+  static final int PAGE_ARRAY_BYTES = (int) (PAGE_OBJECT_BYTES - ARRAY_HEADER_BYTES);
   /** Bytes after each page's payload so that 8-byte reads near its end stay in bounds. */
   static final int PAGE_PADDING_BYTES = 8;
+  /** Most heap bytes of a table the three-argument constructor keeps in one array. */
+  static final long ONE_ARRAY_MAX_BYTES = 1L << 30;
+  /** Most buckets of one page, so that bucket · bucketsPerPage < 2^64 for bucket < 2^32 ([2]). */
+  private static final long MAX_BUCKETS_PER_PAGE = 1L << 31;
+  /**
+   * Estimated heap bytes of a BucketTable object itself (12-byte header, 9 longs, 3 ints, 2
+   * compressed references, a boolean, padded to 8).
+   */
+  static final int OBJECT_BYTES = 112;
 
   private final long bucketCount;
   private final int bucketSize;
   private final int fingerprintBits;
   private final int bucketBits;
   private final long slotMask;
-  private final int pageShift;
-  private final long pageMask;
+  /**
+   * Bits of the buckets of a full page (all buckets if there is one page): page i starts at bit
+   * i × pageBits of the payload.
+   */
+  private final long pageBits;
+  /** floor((2^64 - 1) / buckets per page) + 1, or 0 if there is one page ({@link #pageIndex}). */
+  private final long pageReciprocal;
   private final byte[][] pages;
   /** The only page of a one-page table, else null: lookups then skip the page-array load. */
   private final byte[] singlePage;
@@ -63,12 +111,36 @@ final class BucketTable {
   /** ceil(2^16 / f): (x · divideByF) >>> 16 == x / f for x = q·f, q <= 64. */
   private final long divideByF;
 
+  /**
+   * Creates a table in one array if that takes at most {@link #ONE_ARRAY_MAX_BYTES} of heap, for
+   * CuckooFilter's one-page lookups; larger tables in pages.
+   */
   BucketTable(long bucketCount, int bucketSize, int fingerprintBits) {
-    this(bucketCount, bucketSize, fingerprintBits, MAX_PAGE_BYTES);
+    this(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES, PAGE_ARRAY_BYTES);
   }
 
-  /** Creates a table whose pages hold at most {@code maxPageBytes} payload bytes (tests use small pages). */
-  BucketTable(long bucketCount, int bucketSize, int fingerprintBits, long maxPageBytes) {
+  /**
+   * Creates a table whose full pages are byte arrays of about {@code pageArrayBytes}, in one array
+   * only if it fits in one page (tests use small pages).
+   */
+  BucketTable(long bucketCount, int bucketSize, int fingerprintBits, long pageArrayBytes) {
+    this(bucketCount, bucketSize, fingerprintBits, 0, pageArrayBytes);
+  }
+
+  /**
+   * Returns a table in one array only if it fits in one page of {@link #PAGE_OBJECT_BYTES}: for
+   * RedisBloom links, whose accesses index the page array whatever the table's size.
+   */
+  static BucketTable paged(long bucketCount, int bucketSize, int fingerprintBits) {
+    return new BucketTable(bucketCount, bucketSize, fingerprintBits, PAGE_ARRAY_BYTES);
+  }
+
+  private BucketTable(
+      long bucketCount,
+      int bucketSize,
+      int fingerprintBits,
+      long oneArrayMaxBytes,
+      long pageArrayBytes) {
     Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize, fingerprintBits));
     Checks.requireRange("bucketSize", bucketSize, 1, 255);
     Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
@@ -91,25 +163,84 @@ final class BucketTable {
     this.lanesRest = low * ((1L << (fingerprintBits - 1)) - 1);
     this.divideByF = ((1L << 16) + fingerprintBits - 1) / fingerprintBits;
 
-    int shift = Math.max(3, 63 - Long.numberOfLeadingZeros(maxPageBytes * 8 / bucketBits));
-    if (bucketCount <= (1L << shift)) {
-      this.pageShift = 63;
-      this.pageMask = Long.MAX_VALUE;
+    long perPage = bucketsPerPage(pageArrayBytes, bucketBits);
+    if (isOneArray(bucketCount, perPage, payloadBytes, oneArrayMaxBytes)) {
+      this.pageBits = bucketCount * bucketBits;
+      this.pageReciprocal = 0;
       this.pages = new byte[][] {new byte[Math.toIntExact(payloadBytes + PAGE_PADDING_BYTES)]};
       this.singlePage = pages[0];
     } else {
-      this.pageShift = shift;
-      this.pageMask = (1L << shift) - 1;
-      long bucketsPerPage = 1L << shift;
-      int pageCount = Math.toIntExact((bucketCount + bucketsPerPage - 1) >>> shift);
+      this.pageBits = perPage * bucketBits;
+      this.pageReciprocal = reciprocal(perPage);
+      int pageCount = Math.toIntExact((bucketCount + perPage - 1) / perPage);
       this.pages = new byte[pageCount][];
       this.singlePage = null;
       for (int i = 0; i < pageCount; i++) {
-        long buckets = Math.min(bucketsPerPage, bucketCount - (long) i * bucketsPerPage);
-        long bytes = (buckets * bucketBits + 7) >>> 3;
-        pages[i] = new byte[Math.toIntExact(bytes + PAGE_PADDING_BYTES)];
+        long buckets = Math.min(perPage, bucketCount - i * perPage);
+        pages[i] = new byte[Math.toIntExact(payloadBytes(buckets, bucketSize, fingerprintBits)
+            + PAGE_PADDING_BYTES)];
       }
     }
+  }
+
+  /**
+   * Returns the buckets of a full page whose array is at most {@code pageArrayBytes} long: a
+   * multiple of 8 (so pages start on byte boundaries), at least 8, at most 2^31.
+   */
+  private static long bucketsPerPage(long pageArrayBytes, int bucketBits) {
+    long fit = (pageArrayBytes - PAGE_PADDING_BYTES) * 8 / bucketBits;
+    return Math.min(MAX_BUCKETS_PER_PAGE, Math.max(8, fit & ~7L));
+  }
+
+  /** Returns true if a table of this size is kept in one array. */
+  private static boolean isOneArray(
+      long bucketCount, long bucketsPerPage, long payloadBytes, long oneArrayMaxBytes) {
+    return bucketCount <= bucketsPerPage
+        || arrayBytes(payloadBytes + PAGE_PADDING_BYTES) <= oneArrayMaxBytes;
+  }
+
+  /**
+   * Returns the heap bytes a table of this geometry made by the three-argument constructor
+   * occupies: its arrays (headers, payload, padding), the array of pages and the table object,
+   * as {@link #sizeInBytes()} returns for it. Not counted: the collector's rounding of an array
+   * to whole regions (G1 keeps an array of half a region or more in whole regions; full pages
+   * fill theirs exactly).
+   */
+  static long heapBytes(long bucketCount, int bucketSize, int fingerprintBits) {
+    return heapBytes(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES);
+  }
+
+  /** Returns {@link #heapBytes} of a table made by {@link #paged}. */
+  static long pagedHeapBytes(long bucketCount, int bucketSize, int fingerprintBits) {
+    return heapBytes(bucketCount, bucketSize, fingerprintBits, 0);
+  }
+
+  private static long heapBytes(
+      long bucketCount, int bucketSize, int fingerprintBits, long oneArrayMaxBytes) {
+    int bucketBits = bucketSize * fingerprintBits;
+    long perPage = bucketsPerPage(PAGE_ARRAY_BYTES, bucketBits);
+    long payload = payloadBytes(bucketCount, bucketSize, fingerprintBits);
+    long fullPages =
+        isOneArray(bucketCount, perPage, payload, oneArrayMaxBytes) ? 0 : bucketCount / perPage;
+    long lastBuckets = bucketCount - fullPages * perPage;
+    long pageCount = fullPages + (lastBuckets > 0 ? 1 : 0);
+    long bytes = fullPages
+        * arrayBytes(payloadBytes(perPage, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES);
+    if (lastBuckets > 0) {
+      bytes += arrayBytes(payloadBytes(lastBuckets, bucketSize, fingerprintBits)
+          + PAGE_PADDING_BYTES);
+    }
+    return bytes + referenceArrayBytes(pageCount) + OBJECT_BYTES;
+  }
+
+  /** Returns the heap bytes of a byte[] of {@code length}: header and elements, padded to 8. */
+  static long arrayBytes(long length) {
+    return (ARRAY_HEADER_BYTES + length + 7) & ~7L;
+  }
+
+  /** Returns the heap bytes of an array of {@code length} compressed references. */
+  static long referenceArrayBytes(long length) {
+    return (ARRAY_HEADER_BYTES + 4 * length + 7) & ~7L;
   }
 
   /** Returns the largest bucket count a table of this geometry supports (2^40 slots, 2^32 buckets). */
@@ -139,9 +270,16 @@ final class BucketTable {
     return payloadBytes;
   }
 
-  /** Returns the bytes the table occupies on the heap: payload, page padding and array headers. */
+  /**
+   * Returns the heap bytes the table occupies: the page arrays (headers, payload, padding), the
+   * array of pages and this object ({@link #heapBytes} of its geometry).
+   */
   long sizeInBytes() {
-    return payloadBytes + (long) pages.length * (PAGE_PADDING_BYTES + 16) + 16;
+    long bytes = referenceArrayBytes(pages.length) + OBJECT_BYTES;
+    for (byte[] page : pages) {
+      bytes += arrayBytes(page.length);
+    }
+    return bytes;
   }
 
   /** Returns true if every bucket is processed as one 64-bit word. */
@@ -317,7 +455,25 @@ final class BucketTable {
    */
   byte[] pageOf(long bucket) {
     byte[] page = singlePage;
-    return page != null ? page : pages[(int) (bucket >>> pageShift)];
+    return page != null ? page : pages[pageIndex(bucket)];
+  }
+
+  /** Returns the index of the page holding {@code bucket}: bucket / buckets per page ([2]). */
+  private int pageIndex(long bucket) {
+    return quotient(bucket, pageReciprocal);
+  }
+
+  /** Returns floor((2^64 - 1) / divisor) + 1 for a divisor from 8 to 2^31 ([2]). */
+  static long reciprocal(long divisor) {
+    return Long.divideUnsigned(-1L, divisor) + 1;
+  }
+
+  /**
+   * Returns {@code dividend / divisor} for a dividend below 2^32, given the divisor's {@link
+   * #reciprocal}: the high 64 bits of the 128-bit product ([2]).
+   */
+  static int quotient(long dividend, long reciprocal) {
+    return (int) Math.multiplyHigh(dividend, reciprocal);
   }
 
   /** Returns the only page of a one-page table, or null if the table has several pages. */
@@ -327,7 +483,8 @@ final class BucketTable {
 
   /** Returns the offset in bits of {@code bucket} within its page ({@link #pageOf}). */
   long bitInPage(long bucket) {
-    return (bucket & pageMask) * bucketBits;
+    long bit = bucket * bucketBits;
+    return singlePage != null ? bit : bit - pageIndex(bucket) * pageBits;
   }
 
   /**
@@ -364,7 +521,7 @@ final class BucketTable {
 
   /** Returns the bucket's bits in the low bits of a word; higher bits are unspecified. */
   long bucketWord(long bucket) {
-    return wordAt(pages[(int) (bucket >>> pageShift)], bitInPage(bucket));
+    return wordAt(pageOf(bucket), bitInPage(bucket));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -372,15 +529,15 @@ final class BucketTable {
 
   /** Returns the fingerprint in {@code slot} of {@code bucket} (0 if empty). */
   long get(long bucket, int slot) {
-    byte[] page = pages[(int) (bucket >>> pageShift)];
-    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    byte[] page = pageOf(bucket);
+    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     return ((long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7)) & slotMask;
   }
 
   /** Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket}. */
   void set(long bucket, int slot, long fingerprint) {
-    byte[] page = pages[(int) (bucket >>> pageShift)];
-    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    byte[] page = pageOf(bucket);
+    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
     long word = (long) LONG_LE.get(page, offset);
@@ -394,8 +551,8 @@ final class BucketTable {
    * of buckets that share no byte may then run concurrently (ConcurrentCuckooFilter).
    */
   void setNarrow(long bucket, int slot, long fingerprint) {
-    byte[] page = pages[(int) (bucket >>> pageShift)];
-    long bit = (bucket & pageMask) * bucketBits + (long) slot * fingerprintBits;
+    byte[] page = pageOf(bucket);
+    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
     long mask = slotMask << shift; // at most 7 + 32 bits: fits

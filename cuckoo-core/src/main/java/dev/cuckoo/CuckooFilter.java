@@ -516,9 +516,9 @@ public final class CuckooFilter<T> {
   }
 
   /**
-   * Returns the approximate heap size of the filter in bytes: the table payload and page padding,
-   * plus the kick-out scratch arrays once an insert has needed them (about 20 bytes per allowed kick
-   * and 60 bytes per breadth-first search node).
+   * Returns the approximate heap size of the filter in bytes: the table's page arrays (payload,
+   * padding, headers), plus the kick-out scratch arrays once an insert has needed them (about 20
+   * bytes per allowed kick and 60 bytes per breadth-first search node).
    *
    * @return size in bytes
    */
@@ -619,7 +619,8 @@ public final class CuckooFilter<T> {
    * @param <T> the item type
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, were
-   *     written with a different built-in hasher, or need more memory than the heap has
+   *     written with a different built-in hasher, or need more memory than the maximum heap
+   *     (refused before allocating) or than the heap has even after a full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> CuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)

@@ -254,21 +254,20 @@ final class FilterHeader {
 
   /**
    * Allocates an empty filter of this header's geometry, or fails with a {@link
-   * FilterFormatException} if the heap cannot hold it (never {@link OutOfMemoryError}).
+   * FilterFormatException} naming {@code payloadLength} (never {@link OutOfMemoryError}): before
+   * allocating if the table is larger than the maximum heap, otherwise if the allocation runs out
+   * of heap (after the full collection the JVM makes first, so garbage never causes a refusal).
    */
   <T> CuckooFilter<T> newFilter(ItemHasher<? super T> hasher, long base) {
-    Runtime runtime = Runtime.getRuntime();
-    long free = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
-    long needed = payloadLength + 20L * maxKicks;
-    if (needed > free) {
-      System.gc();
-      free = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
-    }
-    if (needed > free) {
+    // the table, and the kick path an insert allocates when the filter fills (20 bytes per kick)
+    long needed = BucketTable.heapBytes(bucketCount, bucketSize, fingerprintBits) + 20L * maxKicks;
+    long bound = HeapBudget.maxRequestBytes();
+    if (needed > bound) {
       throw bad(
           "payloadLength",
           base + OFFSET_PAYLOAD_LENGTH,
-          payloadLength + " bytes do not fit in the " + free + " bytes of free heap");
+          payloadLength + " bytes need " + needed + " bytes of heap (expected: <= " + bound
+              + ", the maximum heap less a margin)");
     }
     try {
       return new CuckooFilter<>(
@@ -277,7 +276,8 @@ final class FilterHeader {
       throw new FilterFormatException(
           "payloadLength",
           base + OFFSET_PAYLOAD_LENGTH,
-          payloadLength + " bytes could not be allocated on the heap",
+          payloadLength + " bytes need " + needed + " bytes of heap: out of heap ("
+              + Runtime.getRuntime().maxMemory() + " bytes at most) after a full collection",
           e);
     }
   }

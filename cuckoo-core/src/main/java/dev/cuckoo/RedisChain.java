@@ -51,6 +51,14 @@ final class RedisChain {
   static final long HEADER_SIZE = 40;
   /** RedisBloom's sizeof(SubCF), counted by CF.INFO's "Size" for every link. */
   static final long LINK_SIZE = 16;
+  /**
+   * Estimated heap bytes of a chain's fixed objects (compressed oops, 12-byte headers): this object
+   * 64, the list of links 24 and the room index 24; their arrays are counted by {@link
+   * #sizeInBytes()}.
+   */
+  static final long CHAIN_BYTES = 64 + 24 + 24;
+  /** Estimated heap bytes of a link besides its table: the RedisLink object. */
+  static final long LINK_BYTES = 48;
 
   private static final long ALT_MULTIPLIER = 0x5bd1e995L;
 
@@ -86,8 +94,8 @@ final class RedisChain {
 
   /**
    * Creates a chain of {@code linkCount} empty links with the given counters, as LOADCHUNK's
-   * header does. Every link's size is checked, and their total against the heap, before the first
-   * is allocated.
+   * header does. Every link's size is checked, and their total against the maximum heap, before
+   * the first is allocated.
    *
    * @throws FilterAllocationException if the links cannot be allocated
    */
@@ -148,6 +156,53 @@ final class RedisChain {
     return Math.min(BucketTable.maxBucketCount(bucketSize, 8), MAX_LINK_SLOTS / bucketSize);
   }
 
+  /**
+   * Returns the heap bytes of a new chain of one link of {@code baseBuckets} buckets, as {@link
+   * #sizeInBytes()} gives it right after {@link #create}.
+   *
+   * @throws FilterAllocationException if the link is beyond the limits
+   */
+  static long newChainBytes(long baseBuckets, int bucketSize) {
+    if (linkBuckets(baseBuckets, bucketSize, 1, 0) < 0) {
+      throw beyondLimits(baseBuckets, bucketSize, 1, 0);
+    }
+    return arraysBytes(1, 2) + linkBytes(baseBuckets, bucketSize);
+  }
+
+  private static FilterAllocationException beyondLimits(
+      long baseBuckets, int bucketSize, int expansion, int k) {
+    return new FilterAllocationException(
+        -1,
+        "link " + k + ": base " + baseBuckets + " × expansion " + expansion + "^" + k
+            + " buckets (expected: <= " + Math.min(MAX_REDIS_BUCKETS, maxLinkBuckets(bucketSize))
+            + ")");
+  }
+
+  /**
+   * Returns the heap bytes of the chain's fixed objects and arrays with {@code linkCount} links
+   * and {@code startsLength} link offsets: the list's array counts as its default 10 slots or one
+   * per link, the room index as one bit per link.
+   */
+  private static long arraysBytes(int linkCount, int startsLength) {
+    return CHAIN_BYTES
+        + BucketTable.referenceArrayBytes(Math.max(10, linkCount))
+        + BucketTable.arrayBytes(8L * ((linkCount + 63) / 64))
+        + BucketTable.arrayBytes(8L * startsLength);
+  }
+
+  /** Returns the heap bytes of a link of {@code buckets} buckets: its table and its object. */
+  static long linkBytes(long buckets, int bucketSize) {
+    return BucketTable.pagedHeapBytes(buckets, bucketSize, 8) + LINK_BYTES;
+  }
+
+  /**
+   * Allocates {@code count} new links. Every link's bucket count is checked against the limits,
+   * and their total size against the maximum heap, before the first is allocated; a link whose
+   * allocation runs out of heap fails the whole call.
+   *
+   * @throws FilterAllocationException if a link is out of limits, the links are larger than the
+   *     maximum heap, or the heap has no room for one of them even after a full collection
+   */
   private void addLinks(int count) {
     int first = links.size();
     long[] sizes = new long[count];
@@ -155,26 +210,23 @@ final class RedisChain {
     for (int i = 0; i < count; i++) {
       long buckets = linkBuckets(first + i);
       if (buckets < 0) {
-        throw new FilterAllocationException(
-            -1,
-            "link " + (first + i) + ": base " + baseBuckets + " × expansion " + expansion + "^"
-                + (first + i) + " buckets (expected: <= " + Math.min(MAX_REDIS_BUCKETS,
-                    maxLinkBuckets(bucketSize)) + ")");
+        throw beyondLimits(baseBuckets, bucketSize, expansion, first + i);
       }
       sizes[i] = buckets;
-      total += HeapBudget.tableBytes(buckets, bucketSize, 8);
+      total += linkBytes(buckets, bucketSize);
       if (total < 0) {
         throw new FilterAllocationException(-1, "links need more than 2^63 bytes");
       }
     }
-    HeapBudget.requireAvailable(total, count + " link(s) of " + bucketSize + "-slot buckets");
+    HeapBudget.requireWithinMaxHeap(total, count + " link(s) of " + bucketSize + "-slot buckets");
     links.ensureCapacity(first + count);
     long[] newStarts = starts;
     if (newStarts.length < first + count + 1) {
       newStarts = java.util.Arrays.copyOf(starts, Math.max(first + count + 1, 2 * starts.length));
     }
     for (int i = 0; i < count; i++) {
-      RedisLink link = new RedisLink(HeapBudget.allocate(sizes[i], bucketSize, 8, "link " + (first + i)));
+      RedisLink link =
+          new RedisLink(HeapBudget.allocate(sizes[i], bucketSize, 8, "link " + (first + i)));
       links.add(link);
       hasRoom.set(first + i);
       newStarts[first + i + 1] = newStarts[first + i] + link.bytes();
@@ -506,11 +558,14 @@ final class RedisChain {
     return HEADER_SIZE + LINK_SIZE * links.size() + starts[links.size()];
   }
 
-  /** Heap bytes of the tables and their bookkeeping. */
+  /**
+   * Returns the heap bytes of the chain: every link's table and object, and the chain's own
+   * objects and arrays (estimated: a list that grew may have more slots than links).
+   */
   long sizeInBytes() {
-    long bytes = 64 + 8L * starts.length;
+    long bytes = arraysBytes(links.size(), starts.length);
     for (RedisLink link : links) {
-      bytes += link.table.sizeInBytes() + 32;
+      bytes += link.table.sizeInBytes() + LINK_BYTES;
     }
     return bytes;
   }

@@ -78,15 +78,19 @@ public final class ScalableCuckooFilter<T> {
     /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
     FULL,
     /**
-     * A new link was needed but cannot be made: the link limit is reached, its table does not
-     * fit in the heap or the table limits ("Insufficient memory"), or ({@link Scheme#STANDARD})
-     * its fingerprints would need more than 32 bits.
+     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is
+     * reached, its table is beyond the table limits or larger than the maximum heap, the heap
+     * has no room for it even after a full garbage collection, or ({@link Scheme#STANDARD}) its
+     * fingerprints would need more than 32 bits.
      */
     NO_MEMORY
   }
 
   /** Default growth factor of a {@link Scheme#STANDARD} chain. */
   public static final double DEFAULT_GROWTH_FACTOR = 2.0;
+
+  /** Heap bytes of this object: a 12-byte header and four compressed references. */
+  private static final long OBJECT_BYTES = 32;
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
@@ -126,24 +130,60 @@ public final class ScalableCuckooFilter<T> {
    * nextPowerOfTwo(max(1, capacity / bucketSize))} buckets of {@code bucketSize} 8-bit slots, and
    * the expansion rounded up to a power of two (0 stays 0: the filter never grows).
    *
+   * <p>Whether the table fits is decided by allocating it, not by the free heap (which counts
+   * garbage): sizes beyond the table limits or larger than the maximum heap ({@link
+   * Runtime#maxMemory()} less 1/16 of it, at least 16 MiB) are refused before anything is
+   * allocated; any other size is allocated, and if the heap has no room for it even after the
+   * full garbage collection the JVM makes first, the {@link OutOfMemoryError} becomes a {@link
+   * FilterAllocationException}. {@link #redisBloomSizeInBytes} gives the size beforehand.
+   *
    * @param capacity the number of items, at least 1 (Redis accepts 2 × bucketSize to 2^30)
    * @param bucketSize slots per bucket, 1 to 255
    * @param maxIterations relocations per insert, 1 to 65535
    * @param expansion growth factor of each new link, 0 to 32768
    * @return the filter, holding items hashed by {@link ItemHashers#redisBytes()}
    * @throws IllegalArgumentException if a parameter is out of range
-   * @throws FilterAllocationException if the table is too large for the limits or the heap
+   * @throws FilterAllocationException if the table is beyond the table limits or larger than the
+   *     maximum heap, or the heap has no room for it (the message names the size and the bound)
    */
   public static ScalableCuckooFilter<byte[]> redisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion) {
-    Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+    long buckets = redisBaseBuckets(capacity, bucketSize);
     Checks.requireRange("maxIterations", maxIterations, 1, RedisChain.MAX_ITERATIONS);
     Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
-    Checks.requireRange("capacity", capacity, 1, 1L << 62);
-    long buckets = Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
     int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
     return new ScalableCuckooFilter<>(
         ItemHashers.redisBytes(), RedisChain.create(buckets, bucketSize, maxIterations, rounded));
+  }
+
+  /**
+   * Returns the heap bytes that {@link #redisBloom redisBloom(capacity, bucketSize, ...)} would
+   * take, without allocating anything: {@link #sizeInBytes()} of the new filter, whatever its
+   * maxIterations and expansion. For admission by a memory limit counted from filters' own sizes
+   * (a server's {@code maxmemory}).
+   *
+   * <pre>{@code
+   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+   * ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes() == bytes;   // true
+   * }</pre>
+   *
+   * @param capacity the number of items, at least 1, as for {@link #redisBloom}
+   * @param bucketSize slots per bucket, 1 to 255
+   * @return the heap bytes of the new filter
+   * @throws IllegalArgumentException if a parameter is out of range
+   * @throws FilterAllocationException if the table is beyond the table limits, as {@link
+   *     #redisBloom} would throw
+   */
+  public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
+    return RedisChain.newChainBytes(redisBaseBuckets(capacity, bucketSize), bucketSize)
+        + OBJECT_BYTES;
+  }
+
+  /** Returns CF.RESERVE's bucket count, nextPowerOfTwo(max(1, capacity / bucketSize)). */
+  private static long redisBaseBuckets(long capacity, int bucketSize) {
+    Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+    Checks.requireRange("capacity", capacity, 1, 1L << 62);
+    return Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -434,12 +474,18 @@ public final class ScalableCuckooFilter<T> {
   }
 
   /**
-   * Returns the approximate heap size of the filter: the links' tables plus bookkeeping.
+   * Returns the heap bytes of the filter: every link's table (its page arrays with their headers
+   * and padding) and the objects of the links and of the chain, computed from the object layout
+   * of a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
+   * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
+   * collector's rounding of an array to whole heap regions are not counted. For {@link
+   * #redisBloom} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
+   * added.
    *
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + 64;
+    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -478,8 +524,9 @@ public final class ScalableCuckooFilter<T> {
    *
    * @param header the 38-byte header, as {@code scanDump(0)} returns it
    * @return a filter whose links are allocated and empty, ready for {@link #loadDumpChunk}
-   * @throws FilterFormatException if the header is invalid or its links are too large for the
-   *     limits or the heap (nothing is then allocated)
+   * @throws FilterFormatException if the header is invalid or its links are beyond the limits or
+   *     larger than the maximum heap (nothing is then allocated), or the heap has no room for
+   *     them even after a full garbage collection
    * @throws NullPointerException if {@code header} is null
    */
   public static ScalableCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
@@ -525,7 +572,8 @@ public final class ScalableCuckooFilter<T> {
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version,
    *     written with a different built-in hasher, inconsistent (a link that does not match the
-   *     chain's parameters), or need more memory than the heap has
+   *     chain's parameters), or its links are larger than the maximum heap (refused before
+   *     allocating) or do not fit in the heap even after a full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> ScalableCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)

@@ -129,7 +129,8 @@ final class StandardChain<T> {
    * Returns link {@code k} sized and tightened, or null if its fingerprints would need more than 32
    * bits.
    *
-   * @throws FilterAllocationException if it is too large for the limits or the heap
+   * @throws FilterAllocationException if it is larger than the maximum heap, or the heap has no
+   *     room for it even after a full collection
    * @throws IllegalArgumentException if its capacity is beyond the table limits
    */
   private CuckooFilter<T> newLink(int k) {
@@ -139,9 +140,10 @@ final class StandardChain<T> {
     }
     long items = linkItems(k);
     long buckets = linkBuckets(items);
-    HeapBudget.requireAvailable(
-        HeapBudget.tableBytes(buckets, bucketSize, bits) + 20L * maxKicks,
-        "link " + k + " of " + items + " items");
+    String what = "link " + k + " of " + items + " items";
+    // the table, and the kick path an insert allocates when the link fills (20 bytes per kick)
+    long bytes = BucketTable.heapBytes(buckets, bucketSize, bits) + 20L * maxKicks;
+    HeapBudget.requireWithinMaxHeap(bytes, what);
     try {
       return CuckooFilter.<T>builder(hasher)
           .expectedItems(items)
@@ -151,7 +153,7 @@ final class StandardChain<T> {
           .seed(seed)
           .build();
     } catch (OutOfMemoryError e) {
-      throw new FilterAllocationException(-1, "link " + k + " of " + items + " items: out of heap", e);
+      throw HeapBudget.outOfHeap(bytes, what, e);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.cuckoo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +20,7 @@ class BucketTableTest {
     SplittableRandom random = new SplittableRandom(seed);
     for (int bucketSize : bucketSizes) {
       for (int bits = 4; bits <= 32; bits++) {
-        for (long pageBytes : new long[] {BucketTable.MAX_PAGE_BYTES, 64}) {
+        for (long pageBytes : new long[] {BucketTable.PAGE_ARRAY_BYTES, 64, 200}) {
           long buckets = 50 + random.nextInt(200);
           checkAgainstModel(buckets, bucketSize, bits, pageBytes, random.nextLong());
         }
@@ -154,6 +155,102 @@ class BucketTableTest {
     byte[] back = new byte[bytes.length];
     paged.readPayload(0, back, 0, back.length);
     assertArrayEquals(bytes, back);
+  }
+
+  @Test
+  void quotient_reciprocalOfDivisor_equalsDivisionForEveryBucketIndex() {
+    long seed = 20261124;
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int trial = 0; trial < 2000; trial++) {
+      long divisor =
+          trial < 4 ? new long[] {8, 9, 1L << 31, (1L << 31) - 1}[trial]
+              : 8 + random.nextLong((1L << 31) - 7);
+      long reciprocal = BucketTable.reciprocal(divisor);
+      long last = (1L << 32) - 1;
+      long top = last / divisor * divisor;
+      long[] dividends = {
+        0, 1, divisor - 1, divisor, divisor + 1, top - 1, top, last, random.nextLong(1L << 32),
+        random.nextLong(1L << 32) / divisor * divisor - 1
+      };
+      for (long dividend : dividends) {
+        if (dividend >= 0) {
+          assertEquals(
+              dividend / divisor,
+              BucketTable.quotient(dividend, reciprocal),
+              dividend + " / " + divisor + ", seed " + seed);
+        }
+      }
+    }
+  }
+
+  @Test
+  void pages_fullPage_isOneHeapObjectOfExactly2To28Bytes() {
+    // one-byte buckets: 2^28 - 24 of them fill a page's 2^28 - 16 array bytes with the padding
+    long perPage = BucketTable.PAGE_ARRAY_BYTES - BucketTable.PAGE_PADDING_BYTES;
+    BucketTable table = BucketTable.paged(perPage + 100, 1, 8);
+    assertEquals(2, table.pageCount());
+    assertEquals(BucketTable.PAGE_OBJECT_BYTES, BucketTable.arrayBytes(table.page(0).length));
+    assertEquals(perPage, table.pagePayloadBytes(0));
+    assertEquals(100, table.pagePayloadBytes(1));
+    assertEquals(BucketTable.pagedHeapBytes(perPage + 100, 1, 8), table.sizeInBytes());
+    long[] buckets = {0, perPage - 2, perPage - 1, perPage, perPage + 1, perPage + 99};
+    for (int i = 0; i < buckets.length; i++) {
+      table.set(buckets[i], 0, 10 + i);
+    }
+    for (int i = 0; i < buckets.length; i++) {
+      assertEquals(10 + i, table.get(buckets[i], 0), "bucket " + buckets[i]);
+      assertTrue(table.contains(buckets[i], 10 + i));
+      assertEquals(1, table.count(buckets[i], 10 + i));
+    }
+    assertSame(table.page(0), table.pageOf(perPage - 1));
+    assertEquals(perPage - 1, table.bitInPage(perPage - 1) / 8);
+    assertSame(table.page(1), table.pageOf(perPage));
+    assertEquals(0, table.bitInPage(perPage));
+    byte[] across = new byte[4];
+    table.readPayload(perPage - 2, across, 0, 4);
+    assertArrayEquals(new byte[] {11, 12, 13, 14}, across);
+  }
+
+  @Test
+  void pagedHeapBytes_oneGibibyteOfOneByteBuckets_fourFullPagesAndAShortOne() {
+    // 4 pages of 2^28 - 24 buckets, then 96; the arrays: 4 × 2^28, 16 + 104; the page array
+    // 16 + 5 × 4 (to 40) and the table object
+    long pages = (1L << 30) + 120 + 40 + BucketTable.OBJECT_BYTES;
+    assertEquals(pages, BucketTable.pagedHeapBytes(1L << 30, 1, 8));
+    // one array would take 2^30 + 24 bytes, more than the one-array limit: paged alike
+    assertEquals(pages, BucketTable.heapBytes(1L << 30, 1, 8));
+  }
+
+  @Test
+  void heapBytes_halfAGibibyte_oneArrayUnlessPaged() {
+    long oneArray = (1L << 29) + 24 + 24 + BucketTable.OBJECT_BYTES;
+    assertEquals(oneArray, BucketTable.heapBytes(1L << 29, 1, 8));
+    // paged: two full pages of 2^28 - 24 buckets and one of 48 (an array of 16 + 56 bytes), the
+    // page array 16 + 3 × 4 (to 32)
+    long paged = 2 * (1L << 28) + 72 + 32 + BucketTable.OBJECT_BYTES;
+    assertEquals(paged, BucketTable.pagedHeapBytes(1L << 29, 1, 8));
+  }
+
+  @Test
+  void paged_smallTables_oneArrayEqualToUnpaged() {
+    BucketTable paged = BucketTable.paged(1000, 4, 13);
+    assertEquals(1, paged.pageCount());
+    assertEquals(new BucketTable(1000, 4, 13).sizeInBytes(), paged.sizeInBytes());
+    assertEquals(BucketTable.pagedHeapBytes(1000, 4, 13), paged.sizeInBytes());
+  }
+
+  @Test
+  void sizeInBytes_smallTables_equalsHeapBytesOfGeometry() {
+    int[][] shapes = {{1, 8}, {2, 8}, {4, 8}, {4, 12}, {4, 13}, {8, 16}, {3, 5}, {255, 8}};
+    for (int[] shape : shapes) {
+      for (long buckets : new long[] {1, 2, 7, 1000, 123_457}) {
+        BucketTable table = new BucketTable(buckets, shape[0], shape[1]);
+        assertEquals(
+            BucketTable.heapBytes(buckets, shape[0], shape[1]),
+            table.sizeInBytes(),
+            "b=" + shape[0] + " f=" + shape[1] + " m=" + buckets);
+      }
+    }
   }
 
   @Test

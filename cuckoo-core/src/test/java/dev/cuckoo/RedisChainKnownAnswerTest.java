@@ -3,8 +3,10 @@ package dev.cuckoo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cuckoo.ScalableCuckooFilter.AddResult;
 import java.nio.charset.StandardCharsets;
@@ -258,20 +260,87 @@ class RedisChainKnownAnswerTest {
   }
 
   @Test
-  void redisBloom_tooLargeForHeap_throwsAllocationException() {
+  void redisBloom_beyondLinkLimit_throwsAllocationException() {
     // 2^40 capacity, bucket size 1: 2^40 one-byte slots, above the 2^32-slot link limit
     FilterAllocationException e =
         assertThrows(
             FilterAllocationException.class,
             () -> ScalableCuckooFilter.redisBloom(1L << 40, 1, 20, 1));
     assertTrue(e.getMessage().contains("buckets"), e.getMessage());
-    // 2^30 capacity with bucket size 4: 1 GiB, allowed by the limits, more than the test heap frees
-    long free = HeapBudget.availableBytes();
-    if (free < (1L << 30)) {
-      assertThrows(
-          FilterAllocationException.class,
-          () -> ScalableCuckooFilter.redisBloom(1L << 32, 4, 20, 1));
+  }
+
+  @Test
+  void redisBloom_largerThanMaxHeap_throwsNamingSizeAndBoundBeforeAllocating() {
+    // 2^32 capacity with bucket size 4: 2^30 buckets, 4 GiB, within the link limits
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1L << 32, 4);
+    assertTrue(bytes > 4L << 30, "size " + bytes);
+    assumeTrue(
+        Runtime.getRuntime().maxMemory() < bytes, "needs a heap below 4 GiB (tests run with 2g)");
+    FilterAllocationException e =
+        assertThrows(
+            FilterAllocationException.class,
+            () -> ScalableCuckooFilter.redisBloom(1L << 32, 4, 20, 1));
+    long table = BucketTable.pagedHeapBytes(1L << 30, 4, 8) + RedisChain.LINK_BYTES;
+    assertTrue(e.getMessage().contains(" " + table + " bytes"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("<= " + HeapBudget.maxRequestBytes() + ", the maximum heap"),
+        e.getMessage());
+    assertEquals(table, e.requestedBytes());
+    assertNull(e.getCause(), "refused before allocating, not after an OutOfMemoryError");
+  }
+
+  @Test
+  void redisBloomSizeInBytes_anyGeometry_equalsSizeInBytesOfNewFilter() {
+    for (int bucketSize : new int[] {1, 2, 3, 4, 255}) {
+      for (long capacity : new long[] {1, 2, 1000, 1 << 20, 3_000_000}) {
+        long predicted = ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize);
+        ScalableCuckooFilter<byte[]> filter =
+            ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 4);
+        String where = "capacity " + capacity + ", bucket size " + bucketSize;
+        assertEquals(predicted, filter.sizeInBytes(), where);
+        // the slots themselves, then a few hundred bytes of objects and array headers
+        long slots = filter.capacity();
+        assertTrue(predicted > slots && predicted <= slots + 1024, where + ": " + predicted);
+      }
     }
+  }
+
+  /** The example in redisBloomSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
+  @Test
+  void redisBloomSizeInBytes_oneGibibyte_javadocExample() {
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+    assertEquals((1L << 30) + 576, bytes);
+    assertEquals(bytes, ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes());
+  }
+
+  @Test
+  void redisBloomSizeInBytes_outOfRangeOrBeyondLimits_throwsAsRedisBloomWould() {
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(0, 2));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 256));
+    FilterAllocationException e =
+        assertThrows(
+            FilterAllocationException.class,
+            () -> ScalableCuckooFilter.redisBloomSizeInBytes(1L << 40, 1));
+    assertTrue(e.getMessage().contains("buckets"), e.getMessage());
+  }
+
+  @Test
+  void sizeInBytes_chainGrows_addsTheNewLinksBytes() {
+    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1000, 2, 20, 2);
+    long before = filter.sizeInBytes();
+    int i = 0;
+    while (filter.linkCount() == 1) {
+      filter.add(bytes(Integer.toString(i++)));
+    }
+    long link = RedisChain.linkBytes(filter.redisChain().linkBuckets(1), 2);
+    long grown = filter.sizeInBytes() - before;
+    // the link, and the link offsets' array grown from 2 to 4 entries
+    assertEquals(link + 16, grown);
   }
 
   /** A link too large for the limits or the heap makes the add fail with NO_MEMORY, changing nothing. */

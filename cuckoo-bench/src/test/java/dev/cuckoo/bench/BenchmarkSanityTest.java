@@ -3,6 +3,7 @@ package dev.cuckoo.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.ScalableCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,23 @@ class BenchmarkSanityTest {
             assertEquals(found, benchmark.batchLookup(s), where + ": batch and single lookups");
           }
         }
+      }
+    }
+  }
+
+  @Test
+  void create_smallCapacity_returnsTheNewFiltersSize() {
+    CreateBenchmark benchmark = new CreateBenchmark();
+    for (CreateBenchmark.Before before : CreateBenchmark.Before.values()) {
+      CreateBenchmark.Creation s = new CreateBenchmark.Creation();
+      s.capacity = 1 << 16;
+      s.bucketSize = 2;
+      s.before = before;
+      for (int invocation = 0; invocation < 2; invocation++) {
+        s.dropPrevious();
+        long expected = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 16, 2);
+        assertEquals(expected, benchmark.create(s), before.toString());
+        assertEquals(1, s.created.linkCount());
       }
     }
   }
