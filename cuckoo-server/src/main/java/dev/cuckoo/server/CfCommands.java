@@ -157,17 +157,19 @@ final class CfCommands {
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
     ScalableCuckooFilter<byte[]> filter;
     try {
+      // admission by the filter's own size, before anything is allocated (never while replaying)
+      if (!session.replaying() && keyspace.usedBytes()
+          + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+          > maxMemory.getAsLong()) {
+        session.reply().error(Commands.OOM);
+        return null;
+      }
       filter = ScalableCuckooFilter.redisBloom(capacity, bucketSize, maxIterations, expansion);
     } catch (FilterAllocationException e) {
       session.reply().error(ERR_CREATE_NO_MEMORY);
       return null;
     } catch (IllegalArgumentException e) {
       session.reply().error(ERR_CREATE);
-      return null;
-    }
-    if (!session.replaying()
-        && keyspace.usedBytes() + filter.sizeInBytes() > maxMemory.getAsLong()) {
-      session.reply().error(Commands.OOM);
       return null;
     }
     keyspace.put(key, filter);
