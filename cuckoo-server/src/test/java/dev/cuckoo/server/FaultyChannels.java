@@ -2,11 +2,7 @@ package dev.cuckoo.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 
@@ -107,11 +103,10 @@ final class FaultyChannels implements FileChannels {
   }
 
   /** A channel that asks before each write and force. */
-  private final class Channel extends FileChannel {
-    private final FileChannel delegate;
+  private final class Channel extends ForwardingFileChannel {
 
     Channel(FileChannel delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     private int write(ByteBuffer src, long position, boolean positional) throws IOException {
@@ -161,75 +156,6 @@ final class FaultyChannels implements FileChannels {
         throw error(Fault.EIO);
       }
       delegate.force(metaData);
-    }
-
-    @Override
-    public int read(ByteBuffer dst) throws IOException {
-      return delegate.read(dst);
-    }
-
-    @Override
-    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-      return delegate.read(dsts, offset, length);
-    }
-
-    @Override
-    public int read(ByteBuffer dst, long position) throws IOException {
-      return delegate.read(dst, position);
-    }
-
-    @Override
-    public long position() throws IOException {
-      return delegate.position();
-    }
-
-    @Override
-    public FileChannel position(long newPosition) throws IOException {
-      delegate.position(newPosition);
-      return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-      return delegate.size();
-    }
-
-    @Override
-    public FileChannel truncate(long size) throws IOException {
-      delegate.truncate(size);
-      return this;
-    }
-
-    @Override
-    public long transferTo(long position, long count, WritableByteChannel target)
-        throws IOException {
-      return delegate.transferTo(position, count, target);
-    }
-
-    @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count)
-        throws IOException {
-      throw new IOException("transferFrom is not used by persistence");
-    }
-
-    @Override
-    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-      throw new IOException("map is not used by persistence");
-    }
-
-    @Override
-    public FileLock lock(long position, long size, boolean shared) throws IOException {
-      return delegate.lock(position, size, shared);
-    }
-
-    @Override
-    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-      return delegate.tryLock(position, size, shared);
-    }
-
-    @Override
-    protected void implCloseChannel() throws IOException {
-      delegate.close();
     }
   }
 }

@@ -2,11 +2,7 @@ package dev.cuckoo.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,13 +39,12 @@ final class SlowSnapshotChannels implements FileChannels {
   }
 
   /** A delegating channel that delays snapshot writes and records log forces. */
-  private final class Channel extends FileChannel {
-    private final FileChannel delegate;
+  private final class Channel extends ForwardingFileChannel {
     private final boolean snapshot;
     private final boolean log;
 
     Channel(FileChannel delegate, boolean snapshot, boolean log) {
-      this.delegate = delegate;
+      super(delegate);
       this.snapshot = snapshot;
       this.log = log;
     }
@@ -89,76 +84,6 @@ final class SlowSnapshotChannels implements FileChannels {
       if (log) {
         logForced();
       }
-    }
-
-    @Override
-    public int read(ByteBuffer dst) throws IOException {
-      return delegate.read(dst);
-    }
-
-    @Override
-    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-      return delegate.read(dsts, offset, length);
-    }
-
-    @Override
-    public int read(ByteBuffer dst, long position) throws IOException {
-      return delegate.read(dst, position);
-    }
-
-    @Override
-    public long position() throws IOException {
-      return delegate.position();
-    }
-
-    @Override
-    public FileChannel position(long newPosition) throws IOException {
-      delegate.position(newPosition);
-      return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-      return delegate.size();
-    }
-
-    @Override
-    public FileChannel truncate(long size) throws IOException {
-      delegate.truncate(size);
-      return this;
-    }
-
-    @Override
-    public long transferTo(long position, long count, WritableByteChannel target)
-        throws IOException {
-      return delegate.transferTo(position, count, target);
-    }
-
-    @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count)
-        throws IOException {
-      delay();
-      return delegate.transferFrom(src, position, count);
-    }
-
-    @Override
-    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-      return delegate.map(mode, position, size);
-    }
-
-    @Override
-    public FileLock lock(long position, long size, boolean shared) throws IOException {
-      return delegate.lock(position, size, shared);
-    }
-
-    @Override
-    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-      return delegate.tryLock(position, size, shared);
-    }
-
-    @Override
-    protected void implCloseChannel() throws IOException {
-      delegate.close();
     }
   }
 }
