@@ -492,7 +492,7 @@ final class CfCommands {
       return;
     }
     locked(session, args[1], (key, filter) -> {
-      String error = iterator == 1 ? loadHeader(key, filter, args[3])
+      String error = iterator == 1 ? loadHeader(session, key, filter, args[3])
           : loadChunk(filter, iterator, args[3]);
       if (error != null) {
         session.reply().error(error);
@@ -503,7 +503,8 @@ final class CfCommands {
     });
   }
 
-  private String loadHeader(Key key, ScalableCuckooFilter<byte[]> existing, byte[] header) {
+  private String loadHeader(Session session, Key key, ScalableCuckooFilter<byte[]> existing,
+      byte[] header) {
     if (existing != null) {
       return ERR_ITEM_EXISTS;
     }
@@ -511,7 +512,13 @@ final class CfCommands {
       return INVALID_HEADER;
     }
     try {
-      keyspace.put(key, ScalableCuckooFilter.loadDumpHeader(header));
+      ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
+      // admitted by its own size (no size-before-load helper exists for a dump header)
+      if (!session.replaying()
+          && keyspace.usedBytes() + loaded.sizeInBytes() > maxMemory.getAsLong()) {
+        return Commands.OOM;
+      }
+      keyspace.put(key, loaded);
       return null;
     } catch (FilterFormatException | FilterAllocationException e) {
       return CANNOT_CREATE;
