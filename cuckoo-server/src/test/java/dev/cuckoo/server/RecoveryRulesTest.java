@@ -279,6 +279,9 @@ class RecoveryRulesTest {
     CuckooServer server = CuckooServer.start(persistent().build());
     try (RespClient client = new RespClient(server.port())) {
       assertEquals(OK, client.call("CF.RESERVE", "big", 1_000_000));
+      assertEquals(1L, client.call("CF.ADD", "big", "first"));
+      // an empty filter dumps nothing; with an item the first chunk is the 38-byte header
+      Object header = ((List<?>) client.call("CF.SCANDUMP", "big", 0)).get(1);
       assertEquals(OK, client.call("CONFIG", "SET", "maxmemory", "1mb"));
       assertEquals(List.of("maxmemory", Long.toString(1 << 20)),
           flat(client.call("CONFIG", "GET", "maxmemory")));
@@ -288,6 +291,9 @@ class RecoveryRulesTest {
           client.call("CF.ADD", "big", "x"));
       assertEquals(1L, client.call("CF.EXISTS", "big", "nothing") instanceof Long ? 1L : 0L);
       assertEquals(1L, client.call("DEL", "big"), "DEL frees memory at once");
+      assertEquals(new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
+          client.call("CF.LOADCHUNK", "copy", 1, header), "a dump header over the limit");
+      assertEquals(0L, client.call("EXISTS", "copy"));
       assertEquals(OK, client.call("CF.RESERVE", "small", 1000));
       assertEquals(1L, client.call("CF.ADD", "small", "x"));
       assertEquals(OK, client.call("CONFIG", "SET", "maxmemory", "0"));
