@@ -5,16 +5,22 @@ import dev.cuckoo.ScalableCuckooFilter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -229,10 +235,10 @@ final class Persistence implements WriteLog, Closeable {
   }
 
   private static void rewriteHeader(Path path, LogReader.Header header) throws IOException {
-    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path,
-        java.nio.file.StandardOpenOption.WRITE)) {
-      java.nio.ByteBuffer bytes =
-          java.nio.ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
+    try (FileChannel channel = FileChannel.open(path,
+        StandardOpenOption.WRITE)) {
+      ByteBuffer bytes =
+          ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
       while (bytes.hasRemaining()) {
         channel.write(bytes, bytes.position());
       }
@@ -264,7 +270,6 @@ final class Persistence implements WriteLog, Closeable {
       }
     }
     scan(dir, found, repair);
-    target.recountUsed();
     Replay replay = new Replay(commands, target, found.snapshot.lsns(),
         found.snapshot.startLsn(), wanted);
     found.lastLsn = Math.max(found.snapshot.startLsn(), maxLsn(found.snapshot.lsns()));
@@ -413,8 +418,8 @@ final class Persistence implements WriteLog, Closeable {
       }
       LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed; a log shorter than"
           + " its header holds no records)", e.getMessage());
-      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path,
-          java.nio.file.StandardOpenOption.WRITE)) {
+      try (FileChannel channel = FileChannel.open(path,
+          StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
       rewriteHeader(path, new LogReader.Header(3, generationGuess, 0, null));
@@ -541,7 +546,7 @@ final class Persistence implements WriteLog, Closeable {
         }
       });
       if (first[0] <= before) {
-        long[][] ranges = java.util.Arrays.copyOf(discarded, discarded.length + 1);
+        long[][] ranges = Arrays.copyOf(discarded, discarded.length + 1);
         ranges[ranges.length - 1] = new long[] {first[0], before};
         discarded = ranges;
       }
@@ -585,7 +590,7 @@ final class Persistence implements WriteLog, Closeable {
     if (recovering.compareAndSet(false, true)) {
       try {
         background.schedule(this::tryRecover, delaySeconds, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
+      } catch (RejectedExecutionException e) {
         recovering.set(false);
       }
     }
@@ -722,12 +727,12 @@ final class Persistence implements WriteLog, Closeable {
    * Starts a snapshot on the background thread and returns its outcome: null when it succeeded,
    * otherwise the error text. Returns null (no future) if a snapshot is already running.
    */
-  java.util.concurrent.CompletableFuture<String> saveAsync() {
+  CompletableFuture<String> saveAsync() {
     if (!saving.compareAndSet(false, true)) {
       return null;
     }
-    java.util.concurrent.CompletableFuture<String> done =
-        new java.util.concurrent.CompletableFuture<>();
+    CompletableFuture<String> done =
+        new CompletableFuture<>();
     try {
       background.execute(() -> {
         try {
@@ -740,7 +745,7 @@ final class Persistence implements WriteLog, Closeable {
           saving.set(false);
         }
       });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       saving.set(false);
       return null;
     }
