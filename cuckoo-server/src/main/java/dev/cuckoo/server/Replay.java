@@ -106,7 +106,7 @@ final class Replay implements LogReader.RecordSink {
       if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
         String error = out.toString(StandardCharsets.UTF_8).trim().substring(1);
         throw new IOException(file + ": replaying the record at offset " + offset + " ("
-            + describe(args) + ") failed: " + error + memoryAdvice(error)
+            + describe(args) + ") failed: " + error + memoryAdvice(error, args)
             + "; refusing to start with less than was acknowledged");
       }
     } finally {
@@ -115,7 +115,7 @@ final class Replay implements LogReader.RecordSink {
     applied++;
   }
 
-  private String memoryAdvice(String error) {
+  private String memoryAdvice(String error, byte[][] args) {
     if (!error.contains("memory")) {
       return "";
     }
@@ -123,8 +123,32 @@ final class Replay implements LogReader.RecordSink {
     for (ScalableCuckooFilter<byte[]> filter : target.entries().values()) {
       filters += filter.sizeInBytes();
     }
-    return ". The filters replayed so far take " + filters + " bytes and the maximum heap is "
-        + Runtime.getRuntime().maxMemory() + " bytes: restart with a larger -Xmx";
+    long requested = requestedBytes(args);
+    return ". The filters replayed so far take " + filters + " bytes"
+        + (requested > 0 ? ", this one needs " + requested + " more" : "")
+        + " and the maximum heap is " + Runtime.getRuntime().maxMemory()
+        + " bytes: restart with a larger -Xmx";
+  }
+
+  /** Returns the bytes a logged CF.RESERVE creates, or 0 if unknown. */
+  private static long requestedBytes(byte[][] args) {
+    if (!ServerCommands.lower(args[0]).equals("cf.reserve") || args.length < 3) {
+      return 0;
+    }
+    Long capacity = Numbers.parseLong(args[2]);
+    long bucketSize = 2;
+    for (int i = 3; i + 1 < args.length; i += 2) {
+      if (ServerCommands.lower(args[i]).equals("bucketsize")) {
+        Long value = Numbers.parseLong(args[i + 1]);
+        bucketSize = value == null ? bucketSize : value;
+      }
+    }
+    try {
+      return capacity == null ? 0
+          : ScalableCuckooFilter.redisBloomSizeInBytes(capacity, (int) bucketSize);
+    } catch (RuntimeException e) {
+      return 0;
+    }
   }
 
   private static String describe(byte[][] args) {

@@ -158,6 +158,31 @@ class RecoveryRulesTest {
   }
 
   @Test
+  void replayBeyondTheHeap_refusesNamingTheSizeNeeded() throws Exception {
+    // a log whose filters cannot all fit in this JVM's heap (the tests run with -Xmx2g)
+    int filters = (int) (Runtime.getRuntime().maxMemory() / (1L << 30)) + 2;
+    try (AppendLog log = AppendLog.create(dir.resolve(Persistence.LOG), FileChannels.DEFAULT, 0,
+        0)) {
+      for (int i = 0; i < filters; i++) {
+        log.append(new byte[][] {bytes("CF.RESERVE"), bytes("huge" + i), bytes("1073741824"),
+            bytes("BUCKETSIZE"), bytes("1"), bytes("MAXITERATIONS"), bytes("20"),
+            bytes("EXPANSION"), bytes("1")});
+      }
+    }
+    IOException e = assertThrows(IOException.class,
+        () -> CuckooServer.start(persistent().build()));
+    assertTrue(e.getMessage().contains("replaying the record at offset")
+        && e.getMessage().contains("this one needs "
+            + dev.cuckoo.ScalableCuckooFilter.redisBloomSizeInBytes(1L << 30, 1) + " more")
+        && e.getMessage().contains("restart with a larger -Xmx")
+        && e.getMessage().contains("refusing to start"), e.getMessage());
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Test
   void staleTempFiles_removedAtStartup() throws Exception {
     long acked = snapshotAndLog(5);
     for (String name : new String[] {"dump.cuckoo.tmp", "appendonly.log.tmp",
