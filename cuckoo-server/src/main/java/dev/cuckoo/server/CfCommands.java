@@ -5,7 +5,7 @@ import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
 
@@ -82,14 +82,16 @@ final class CfCommands {
     lock.lock();
     try {
       ScalableCuckooFilter<byte[]> before = keyspace.get(key);
-      // a snapshot is writing this filter: wait for it without holding the stripe, so other
-      // keys of the stripe go on
-      for (CountDownLatch latch; before != null && (latch = keyspace.frozen(before)) != null; ) {
+      // a snapshot is writing this filter: a connection retries the command once it is thawed
+      // (its event loop goes on); other callers wait without holding the stripe
+      for (CompletableFuture<Void> thawed;
+          before != null && (thawed = keyspace.frozen(before)) != null; ) {
+        if (session.retryAfter(thawed)) {
+          return;
+        }
         lock.unlock();
         try {
-          latch.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          thawed.join();
         } finally {
           lock.lock();
         }

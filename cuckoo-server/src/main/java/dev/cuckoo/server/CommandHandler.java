@@ -20,9 +20,10 @@ import java.util.function.Consumer;
  * acknowledge writes go out, the write log is committed (written, and with appendfsync always
  * forced to disk). When the socket stops being writable the connection stops reading until it
  * drains, so a client that does not read its replies cannot grow the server's memory. A command
- * whose work runs elsewhere (SAVE) defers its reply: the connection stops reading and queues the
- * requests already decoded until the reply is written, so replies stay in request order and the
- * event loop goes on serving other connections meanwhile.
+ * whose work runs elsewhere (SAVE) defers its reply, and a write to a filter a snapshot is writing
+ * asks to run again once the filter is thawed: either way the connection stops reading and queues
+ * the requests already decoded until then, so replies stay in request order and the event loop
+ * goes on serving other connections meanwhile.
  */
 final class CommandHandler extends ChannelInboundHandlerAdapter {
   private static final System.Logger LOGGER = System.getLogger(CommandHandler.class.getName());
@@ -48,6 +49,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
     context.totalConnections().incrementAndGet();
     session = new Session(context.nextClientId(), new Reply(ctx.alloc()),
         Authentication.of(ctx.channel()), false);
+    session.allowRetries();
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.config().maxClients()) {
       session.reply().error("ERR max number of clients reached");
@@ -80,11 +82,23 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
         noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
       }
       CompletableFuture<Consumer<Reply>> deferred = session.takeDeferred();
+      CompletableFuture<Void> retry = session.takeRetry();
       if (deferred != null) {
         waiting = true;
         ctx.channel().config().setAutoRead(false);
         deferred.whenComplete((fill, error) ->
-            ctx.executor().execute(() -> resume(ctx, fill, error)));
+            ctx.executor().execute(() -> resume(ctx, () -> {
+              if (fill != null) {
+                fill.accept(session.reply());
+              } else {
+                session.reply().error("ERR " + error);
+              }
+            })));
+      } else if (retry != null) {
+        waiting = true;
+        ctx.channel().config().setAutoRead(false);
+        retry.whenComplete((ready, error) ->
+            ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
       }
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
@@ -95,18 +109,17 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Writes a deferred reply, then runs the requests that arrived meanwhile. */
-  private void resume(ChannelHandlerContext ctx, Consumer<Reply> fill, Throwable error) {
+  /**
+   * Ends a wait: {@code next} writes the deferred reply or runs the command again (which may
+   * wait once more), then the requests that arrived meanwhile run.
+   */
+  private void resume(ChannelHandlerContext ctx, Runnable next) {
     if (!ctx.channel().isActive()) {
       queued.clear();
       return;
     }
-    if (fill != null) {
-      fill.accept(session.reply());
-    } else {
-      session.reply().error("ERR " + error);
-    }
     waiting = false;
+    next.run();
     while (!waiting && !queued.isEmpty()) {
       handle(ctx, queued.poll());
     }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -32,7 +32,7 @@ final class Keyspace {
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
   // filters a snapshot is writing without holding their stripe lock (identity keys)
-  private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CountDownLatch> frozen =
+  private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
 
   /** Creates an empty keyspace. */
@@ -143,22 +143,22 @@ final class Keyspace {
    * key's lock.
    */
   void freeze(ScalableCuckooFilter<byte[]> filter) {
-    frozen.put(filter, new CountDownLatch(1));
+    frozen.put(filter, new CompletableFuture<>());
   }
 
   /** Ends {@link #freeze} and wakes the commands waiting for the filter. */
   void thaw(ScalableCuckooFilter<byte[]> filter) {
-    CountDownLatch latch = frozen.remove(filter);
-    if (latch != null) {
-      latch.countDown();
+    CompletableFuture<Void> thawed = frozen.remove(filter);
+    if (thawed != null) {
+      thawed.complete(null);
     }
   }
 
   /**
-   * Returns the latch to wait on (without holding the key's lock) before changing the filter,
-   * or null if it is not frozen.
+   * Returns what completes when the filter is thawed (wait for it without holding the key's
+   * lock before changing the filter), or null if it is not frozen.
    */
-  CountDownLatch frozen(ScalableCuckooFilter<byte[]> filter) {
+  CompletableFuture<Void> frozen(ScalableCuckooFilter<byte[]> filter) {
     return frozen.isEmpty() ? null : frozen.get(filter);
   }
 

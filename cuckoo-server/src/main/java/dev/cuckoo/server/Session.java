@@ -11,6 +11,8 @@ final class Session {
   private final Authentication authentication;
   private boolean closeRequested;
   private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
+  private boolean retries;
+  private java.util.concurrent.CompletableFuture<Void> retry;
   private long firstLsn;
   private long lastLsn;
   private byte[] lastCommandName;
@@ -120,6 +122,31 @@ final class Session {
   java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> takeDeferred() {
     java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> taken = deferred;
     deferred = null;
+    return taken;
+  }
+
+  /** Lets commands ask for a retry ({@link #retryAfter}): the connection's handler honours it. */
+  void allowRetries() {
+    retries = true;
+  }
+
+  /**
+   * Asks for the current command to run again once {@code ready} completes, without a reply
+   * now; returns false (and asks nothing) if this session cannot retry, and the caller must
+   * wait itself.
+   */
+  boolean retryAfter(java.util.concurrent.CompletableFuture<Void> ready) {
+    if (!retries) {
+      return false;
+    }
+    retry = ready;
+    return true;
+  }
+
+  /** Returns and clears the retry asked for by the last command, or null. */
+  java.util.concurrent.CompletableFuture<Void> takeRetry() {
+    java.util.concurrent.CompletableFuture<Void> taken = retry;
+    retry = null;
     return taken;
   }
 

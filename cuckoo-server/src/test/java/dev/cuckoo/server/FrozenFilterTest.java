@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +49,51 @@ class FrozenFilterTest {
         return other;
       }
     }
+  }
+
+  /** A connection as the server builds it, on an embedded channel (its own event loop). */
+  private EmbeddedChannel connection() throws Exception {
+    EmbeddedChannel channel = new EmbeddedChannel(false, false);
+    Authentication authentication = new Authentication(true);
+    channel.attr(Authentication.KEY).set(authentication);
+    ServerContext context = new ServerContext(TestServers.memoryOnly().build(), new CfConfig(),
+        keyspace);
+    channel.pipeline().addLast(new RespDecoder(1 << 20, 1024, 1 << 20, authentication),
+        new CommandHandler(context, commands));
+    channel.register();
+    return channel;
+  }
+
+  private static String replies(EmbeddedChannel channel) {
+    StringBuilder out = new StringBuilder();
+    for (ByteBuf reply; (reply = channel.readOutbound()) != null; ) {
+      out.append(reply.toString(StandardCharsets.UTF_8));
+      reply.release();
+    }
+    return out.toString();
+  }
+
+  @Test
+  void frozenFilter_connectionRetriesAfterThaw_eventLoopNotBlockedOrderKept() throws Exception {
+    assertEquals("+OK", run("CF.RESERVE", "big", "1000"));
+    var filter = keyspace.get(new Key("big".getBytes(StandardCharsets.UTF_8)));
+    keyspace.freeze(filter);
+    EmbeddedChannel channel = connection();
+    CompletableFuture<Void> written = CompletableFuture.runAsync(() -> channel.writeInbound(
+        Unpooled.copiedBuffer("*2\r\n$4\r\nPING\r\n$1\r\na\r\n"
+            + "*3\r\n$6\r\nCF.ADD\r\n$3\r\nbig\r\n$1\r\nx\r\n"
+            + "*2\r\n$4\r\nECHO\r\n$5\r\nafter\r\n", StandardCharsets.UTF_8)));
+    // the write to the frozen filter does not block the connection's event loop
+    written.get(10, TimeUnit.SECONDS);
+    channel.runPendingTasks();
+    channel.checkException();
+    assertEquals("$1\r\na\r\n", replies(channel), "replies before the frozen write only");
+    assertEquals(0L, filter.size());
+    keyspace.thaw(filter);
+    channel.runPendingTasks();
+    assertEquals(":1\r\n$5\r\nafter\r\n", replies(channel), "retried, then the rest in order");
+    assertEquals(1L, filter.size());
+    channel.finishAndReleaseAll();
   }
 
   @Test
