@@ -141,7 +141,7 @@ final class BucketTable {
       int fingerprintBits,
       long oneArrayMaxBytes,
       long pageArrayBytes) {
-    Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize, fingerprintBits));
+    Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize));
     Checks.requireRange("bucketSize", bucketSize, 1, 255);
     Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
     this.bucketCount = bucketCount;
@@ -243,8 +243,12 @@ final class BucketTable {
     return (ARRAY_HEADER_BYTES + 4 * length + 7) & ~7L;
   }
 
-  /** Returns the largest bucket count a table of this geometry supports (2^40 slots, 2^32 buckets). */
-  static long maxBucketCount(int bucketSize, int fingerprintBits) {
+  /**
+   * Returns the largest bucket count a table with this bucket size supports: 2^32 buckets and 2^40
+   * slots. The fingerprint width does not matter: even at 32 bits, 2^40 slots are 2^45 bits, so
+   * bit offsets and page indices stay far from overflow.
+   */
+  static long maxBucketCount(int bucketSize) {
     return Math.min(1L << 32, (1L << 40) / Math.max(1, bucketSize));
   }
 

@@ -935,7 +935,7 @@ public final class CuckooFilter<T> {
       Checks.requireArgument(
           seed == 0, "seed: %s (expected: 0, the REDISBLOOM scheme has no seed)", seed);
       long buckets = Sizing.nextPowerOfTwo(Math.max(1, expectedItems / size));
-      Checks.requireRange("bucketCount", buckets, 1, BucketTable.maxBucketCount(size, 8));
+      Checks.requireRange("bucketCount", buckets, 1, BucketTable.maxBucketCount(size));
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_REDISBLOOM_MAX_KICKS;
       return new CuckooFilter<>(
           hasher, Scheme.REDISBLOOM, buckets, size, 8, kicks, 0, buckets * size);

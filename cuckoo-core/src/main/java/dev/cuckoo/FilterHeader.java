@@ -172,7 +172,7 @@ final class FilterHeader {
           maxKicks + " (expected: 0 to " + CuckooFilter.MAX_KICKS_LIMIT + ")");
     }
     long bucketCount = buffer.getLong(OFFSET_BUCKET_COUNT);
-    checkBucketCount(scheme, bucketCount, bucketSize, fingerprintBits, base + OFFSET_BUCKET_COUNT);
+    checkBucketCount(scheme, bucketCount, bucketSize, base + OFFSET_BUCKET_COUNT);
     long slots = bucketCount * bucketSize;
     long seed = buffer.getLong(OFFSET_SEED);
     if (redis && seed != 0) {
@@ -217,8 +217,8 @@ final class FilterHeader {
   }
 
   private static void checkBucketCount(
-      Scheme scheme, long bucketCount, int bucketSize, int fingerprintBits, long offset) {
-    long max = BucketTable.maxBucketCount(bucketSize, fingerprintBits);
+      Scheme scheme, long bucketCount, int bucketSize, long offset) {
+    long max = BucketTable.maxBucketCount(bucketSize);
     if (scheme == Scheme.REDISBLOOM) {
       if (bucketCount < 1 || bucketCount > max || Long.bitCount(bucketCount) != 1) {
         throw bad(

@@ -57,7 +57,7 @@ final class HeapBudget {
    *     heap (after the collection the JVM makes before giving up)
    */
   static BucketTable allocate(long bucketCount, int bucketSize, int fingerprintBits, String what) {
-    requireWithinLimits(bucketCount, bucketSize, fingerprintBits, what);
+    requireWithinLimits(bucketCount, bucketSize, what);
     long bytes = BucketTable.pagedHeapBytes(bucketCount, bucketSize, fingerprintBits);
     requireWithinMaxHeap(bytes, what);
     try {
@@ -68,13 +68,12 @@ final class HeapBudget {
   }
 
   /**
-   * Fails unless {@code bucketCount} is within the table limits for this geometry.
+   * Fails unless {@code bucketCount} is within the table limits for this bucket size.
    *
    * @throws FilterAllocationException naming the count and the bound
    */
-  static void requireWithinLimits(
-      long bucketCount, int bucketSize, int fingerprintBits, String what) {
-    long max = BucketTable.maxBucketCount(bucketSize, fingerprintBits);
+  static void requireWithinLimits(long bucketCount, int bucketSize, String what) {
+    long max = BucketTable.maxBucketCount(bucketSize);
     if (bucketCount < 1 || bucketCount > max) {
       throw new FilterAllocationException(
           -1, what + ": bucketCount " + bucketCount + " (expected: 1 <= bucketCount <= " + max + ")");

@@ -153,7 +153,7 @@ final class RedisChain {
 
   /** Returns the largest bucket count of one link with this bucket size. */
   static long maxLinkBuckets(int bucketSize) {
-    return Math.min(BucketTable.maxBucketCount(bucketSize, 8), MAX_LINK_SLOTS / bucketSize);
+    return Math.min(BucketTable.maxBucketCount(bucketSize), MAX_LINK_SLOTS / bucketSize);
   }
 
   /**

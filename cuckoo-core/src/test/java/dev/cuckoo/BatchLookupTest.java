@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class BatchLookupTest {
-  private static final long SEED = System.nanoTime();
+  private static final long SEED = TestSeeds.seed();
 
   private static String replay() {
     return "replay with seed " + SEED;

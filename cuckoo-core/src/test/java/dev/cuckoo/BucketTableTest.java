@@ -111,6 +111,29 @@ class BucketTableTest {
     }
   }
 
+  /** The limit is 2^32 buckets and 2^40 slots, whatever the fingerprint width. */
+  @Test
+  void maxBucketCount_everyBucketSize_twoTo32BucketsAndTwoTo40Slots() {
+    for (int bucketSize = 1; bucketSize <= 255; bucketSize++) {
+      long max = BucketTable.maxBucketCount(bucketSize);
+      assertEquals(Math.min(1L << 32, (1L << 40) / bucketSize), max, "b " + bucketSize);
+      assertTrue(max * bucketSize <= 1L << 40, "b " + bucketSize);
+      assertTrue(max == 1L << 32 || (max + 1) * bucketSize > 1L << 40, "b " + bucketSize);
+    }
+  }
+
+  /** Why the fingerprint width cannot matter: the widest table's sizes do not overflow. */
+  @Test
+  void payloadBytes_maxBucketCountAt32Bits_exactWithoutOverflow() {
+    for (int bucketSize : new int[] {1, 2, 4, 8, 255}) {
+      long buckets = BucketTable.maxBucketCount(bucketSize);
+      long payload = BucketTable.payloadBytes(buckets, bucketSize, 32);
+      assertEquals(buckets * bucketSize * 4, payload, "b " + bucketSize);
+      long heap = BucketTable.pagedHeapBytes(buckets, bucketSize, 32);
+      assertTrue(heap > payload && heap < payload + (payload >>> 20), "b " + bucketSize);
+    }
+  }
+
   @Test
   void isNonZero_everySignAndBit_equalsComparison() {
     assertFalse(BucketTable.isNonZero(0));

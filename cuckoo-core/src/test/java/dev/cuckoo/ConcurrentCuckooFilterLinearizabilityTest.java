@@ -49,13 +49,13 @@ class ConcurrentCuckooFilterLinearizabilityTest {
 
   @Test
   void histories_nearlyFullTableWithRelocations_linearizable() throws Exception {
-    check(2_000, Long.getLong("cuckoo.seed", System.nanoTime()));
+    check(2_000, TestSeeds.seed());
   }
 
   @Test
   @Tag("slow")
   void histories_minutes_linearizable() throws Exception {
-    check(60_000, Long.getLong("cuckoo.seed", System.nanoTime()));
+    check(60_000, TestSeeds.freshSeed());
   }
 
   private static void check(long millis, long seed) throws Exception {

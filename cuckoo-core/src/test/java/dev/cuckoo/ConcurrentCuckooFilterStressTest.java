@@ -31,30 +31,30 @@ class ConcurrentCuckooFilterStressTest {
   @Test
   void readersAndWriters_nearlyFullSmallTable_noFalseNegatives() throws Exception {
     // 4096 slots, 3 writers keep ~ 3 × 1280 = 3840 keys present: ~94% load, heavy relocation
-    run(4096, 4, 3, 3, 1280, 3_000, System.nanoTime());
+    run(4096, 4, 3, 3, 1280, 3_000, TestSeeds.seed());
   }
 
   @Test
   void readersAndWriters_fourBucketTable_everyAddRelocates() throws Exception {
     // 4 buckets × 4 slots kept 14/16 full by 2 writers: nearly every add moves fingerprints of
     // keys the readers are checking
-    run(14, 4, 2, 3, 7, 2_000, System.nanoTime());
+    run(14, 4, 2, 3, 7, 2_000, TestSeeds.seed());
   }
 
   @Test
   void readersAndWriters_largerTableManyStripes_noFalseNegatives() throws Exception {
-    run(100_000, 4, 2, 4, 20_000, 2_000, System.nanoTime());
+    run(100_000, 4, 2, 4, 20_000, 2_000, TestSeeds.seed());
   }
 
   @Test
   void readersAndWriters_bucketSizeTwo_noFalseNegatives() throws Exception {
-    run(4096, 2, 3, 3, 1300, 2_000, System.nanoTime());
+    run(4096, 2, 3, 3, 1300, 2_000, TestSeeds.seed());
   }
 
   @Test
   @Tag("slow")
   void readersAndWriters_minutes_noFalseNegatives() throws Exception {
-    long seed = System.nanoTime();
+    long seed = TestSeeds.freshSeed();
     run(4096, 4, 3, 5, 1280, 60_000, seed);
     run(1_000_000, 4, 4, 4, 250_000, 60_000, seed + 1);
     run(4096, 8, 4, 4, 1000, 30_000, seed + 2);

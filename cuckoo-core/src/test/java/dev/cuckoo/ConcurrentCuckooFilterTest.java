@@ -111,7 +111,7 @@ class ConcurrentCuckooFilterTest {
 
   @Test
   void modelBasedRandomOperations_matchMultisetModel() {
-    long seed = Long.getLong("cuckoo.seed", System.nanoTime());
+    long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     ConcurrentCuckooFilter<Long> f =
         ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(3000).stripes(16).build();

@@ -17,7 +17,7 @@ class ConcurrentCuckooFilterWriteProtocolTest {
 
   @Test
   void everyOperation_changedStripes_versionAdvancedByEvenAmount() {
-    long seed = Long.getLong("cuckoo.seed", System.nanoTime());
+    long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     for (int bucketSize : new int[] {2, 4, 8}) {
       ConcurrentCuckooFilter<Long> f =

@@ -27,7 +27,7 @@ class OptimisticLookupTest {
 
   @Test
   void probe_randomHashes_equalsTheTableTest() {
-    long seed = Long.getLong("cuckoo.seed", System.nanoTime());
+    long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     for (int bits : new int[] {7, 10, 13, 16}) {
       for (int bucketSize : new int[] {2, 4}) {

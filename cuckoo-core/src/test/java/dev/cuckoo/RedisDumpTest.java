@@ -159,7 +159,7 @@ class RedisDumpTest {
       filter.add(bytes(Integer.toString(i)));
     }
     ScalableCuckooFilter<byte[]> target = ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
-    long seed = System.nanoTime();
+    long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     int loaded = 0;
     int refused = 0;

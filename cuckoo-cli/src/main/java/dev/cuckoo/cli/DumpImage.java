@@ -37,13 +37,13 @@ final class DumpImage implements DumpAssembly {
   }
 
   /**
-   * Starts an image from the 38-byte SCANDUMP header.
+   * Starts an image from the 38-byte SCANDUMP header of a one-link filter ({@link
+   * DumpAssembly#fromHeader} sends chains of several links to {@link ChainImage}).
    *
    * @param header the header, as CF.SCANDUMP returned it for iterator 0
    * @param key the key, for messages
    * @return the image, its payload still empty
-   * @throws CliException if the header is malformed, describes a chain of more than one sub-filter,
-   *     or is too large for this JVM
+   * @throws CliException if the header is malformed or too large for this JVM
    */
   static DumpImage fromHeader(byte[] header, String key) {
     if (header == null || header.length != RedisDumpHeader.BYTES) {
@@ -59,18 +59,8 @@ final class DumpImage implements DumpAssembly {
     ByteBuffer buffer = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
     long numItems = buffer.getLong(0);
     long numBuckets = buffer.getLong(8);
-    long numFilters = buffer.getLong(24);
     int bucketSize = Short.toUnsignedInt(buffer.getShort(32));
     int maxIterations = Short.toUnsignedInt(buffer.getShort(34));
-    if (numFilters != 1) {
-      throw new CliException(
-          "key '"
-              + key
-              + "' is a chain of "
-              + numFilters
-              + " sub-filters; this version imports single-filter keys only (CF.RESERVE with"
-              + " enough capacity, or EXPANSION 0)");
-    }
     if (bucketSize < 1 || bucketSize > 255) {
       throw new CliException(
           "key '" + key + "': bucket size " + bucketSize + " (expected: 1 to 255)");

@@ -60,6 +60,8 @@ final class Commands {
         "Begins an incremental save of the bloom filter", cf::scanDump);
     cf("cf.loadchunk", 4, write, writeCats,
         "Restores a filter previously saved using SCANDUMP", cf::loadChunk);
+    // RedisBloom registers CF.COMPACT "readonly fast" and COMMAND INFO must match; it still
+    // changes the filter, so CfCommands.compact takes the write path and logs it.
     cf("cf.compact", -1, readFast, readCats, "Compacts a Cuckoo Filter", cf::compact);
     cf("cf.debug", 2, readFast, readCats, "Describes a Cuckoo Filter's internals", cf::debug);
 

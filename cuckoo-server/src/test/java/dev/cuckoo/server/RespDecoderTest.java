@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.AbstractByteBufAllocator;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledDirectByteBuf;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -202,11 +206,46 @@ class RespDecoderTest {
 
   @Test
   void decode_closeMidFrame_releasesEverything() {
+    List<ByteBuf> allocated = new ArrayList<>();
     EmbeddedChannel channel = channel();
-    channel.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$6\r\nCF.ADD\r\n$3\r\nke")));
+    channel.config().setAllocator(new AbstractByteBufAllocator(false) {
+      @Override
+      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
+        allocated.add(buffer);
+        return buffer;
+      }
+
+      @Override
+      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        ByteBuf buffer = new UnpooledDirectByteBuf(this, initialCapacity, maxCapacity);
+        allocated.add(buffer);
+        return buffer;
+      }
+
+      @Override
+      public boolean isDirectBufferPooled() {
+        return false;
+      }
+    });
+    List<ByteBuf> fed = new ArrayList<>();
+    // the last piece ends inside a length line, so the decoder must hold bytes when closed
+    for (String piece : List.of("*3\r\n$6\r\nCF.A", "DD\r\n$3\r\nke", "y\r\n$1")) {
+      ByteBuf buffer = Unpooled.wrappedBuffer(bytes(piece));
+      fed.add(buffer);
+      channel.writeInbound(buffer);
+    }
     assertNull(channel.readInbound());
+    assertTrue(channel.pipeline().get(RespDecoder.class).bufferedBytes() > 0, "bytes held");
+
     assertFalse(channel.finish());
-    assertInstanceOf(EmbeddedChannel.class, channel);
+
+    for (int i = 0; i < fed.size(); i++) {
+      assertEquals(0, fed.get(i).refCnt(), "refCnt of fed buffer " + i);
+    }
+    for (int i = 0; i < allocated.size(); i++) {
+      assertEquals(0, allocated.get(i).refCnt(), "refCnt of allocated buffer " + i);
+    }
   }
 
   @Test
