@@ -30,6 +30,7 @@ final class Commands {
     CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log,
         context::memoryLimit);
     ServerCommands server = new ServerCommands(context, log);
+    InfoCommands info = new InfoCommands(context);
     List<String> write = List.of("write", "denyoom");
     List<String> writeFast = List.of("write", "fast");
     List<String> readFast = List.of("readonly", "fast");
@@ -121,7 +122,7 @@ final class Commands {
         "server", "Synchronously saves the database(s) to disk and shuts down the server.",
         server::shutdown));
     add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
-        "server", "Returns information and statistics about the server.", server::info));
+        "server", "Returns information and statistics about the server.", info::info));
     add(container("config", "server", "A container for server configuration commands.",
         sub("config|get", -3, server::configGet,
             "Returns the effective values of configuration parameters."),
@@ -129,15 +130,15 @@ final class Commands {
         sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
         sub("config|rewrite", 2, server::configRewrite,
             "Persists the effective configuration to file.")));
-    CommandInfo info = new CommandInfo(this);
+    CommandInfo commandInfo = new CommandInfo(this);
     table.put("command", container("command", "server",
-        "Returns detailed information about all commands.", info::all,
-        sub("command|count", 2, info::count, "Returns a count of commands."),
-        sub("command|docs", -2, info::docs, "Returns documentary information about one, multiple"
-            + " or all commands."),
-        sub("command|info", -2, info::info, "Returns information about one, multiple or all"
-            + " commands."),
-        sub("command|list", -2, info::list, "Returns a list of command names.")));
+        "Returns detailed information about all commands.", commandInfo::all,
+        sub("command|count", 2, commandInfo::count, "Returns a count of commands."),
+        sub("command|docs", -2, commandInfo::docs,
+            "Returns documentary information about one, multiple or all commands."),
+        sub("command|info", -2, commandInfo::info,
+            "Returns information about one, multiple or all commands."),
+        sub("command|list", -2, commandInfo::list, "Returns a list of command names.")));
   }
 
   private void cf(String name, int arity, List<String> flags, List<String> categories,
