@@ -130,6 +130,29 @@ final class Commands {
         sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
         sub("config|rewrite", 2, server::configRewrite,
             "Persists the effective configuration to file.")));
+    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
+    add(spec("randomkey", 1, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
+        "generic", "Returns a random key name from the database.", keys::randomKey));
+    add(spec("touch", -2, readFast, 1, -1, 1, keyRead, "generic", "Returns the number of"
+        + " existing keys out of those specified after updating the time they were last"
+        + " accessed.", keys::touch));
+    List<String> readSlow = List.of("keyspace", "read", "slow");
+    add(container("memory", "server", "A container for memory diagnostics commands.",
+        spec("memory|usage", -3, List.of("readonly"), 2, 2, 1, List.of("read", "slow"),
+            "server", "Estimates the memory usage of a key.", keys::memoryUsage)));
+    add(container("object", "generic", "A container for object introspection commands.",
+        spec("object|encoding", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the internal encoding of a Redis object.", keys::objectEncoding),
+        spec("object|freq", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the logarithmic access frequency counter of a Redis object.",
+            keys::objectFreq),
+        spec("object|refcount", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the reference count of a value of a key.", keys::objectRefcount)));
+    add(spec("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0,
+        List.of("admin", "fast", "dangerous"), "server",
+        "Returns the replication role.", info::role));
+    add(spec("time", 1, List.of("loading", "stale", "fast"), 0, 0, 0, List.of("fast"),
+        "server", "Returns the server time.", info::time));
     CommandInfo commandInfo = new CommandInfo(this);
     table.put("command", container("command", "server",
         "Returns detailed information about all commands.", commandInfo::all,

@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The INFO command: Redis's sections, headers and field names, so that clients and monitoring
- * tools that parse INFO (redis-py, exporters) find the fields they expect.
+ * What the server says about itself: ROLE, TIME and INFO, whose sections, headers and field
+ * names follow Redis so that clients and monitoring tools that parse INFO (redis-py, exporters)
+ * find the fields they expect.
  *
  * <p>Fields a cuckoo server has no counterpart for carry Redis's idle values (no replicas, no
  * forks, no blocked clients). Which sections a request selects follows Redis's
@@ -100,6 +101,24 @@ final class InfoCommands {
       appendSection(out, section);
     }
     session.reply().verbatimText(out.toString());
+  }
+
+  /** ROLE: a master without replicas, {@code ["master", 0, []]}. */
+  void role(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    reply.array(3);
+    reply.bulk("master");
+    reply.integer(0);
+    reply.array(0);
+  }
+
+  /** TIME: the Unix time as two bulk strings, seconds and microseconds within the second. */
+  void time(Session session, byte[][] args) {
+    java.time.Instant now = java.time.Instant.now();
+    Reply reply = session.reply();
+    reply.array(2);
+    reply.bulk(Long.toString(now.getEpochSecond()));
+    reply.bulk(Long.toString(now.getNano() / 1000));
   }
 
   private void appendSection(StringBuilder out, String section) {
