@@ -214,9 +214,9 @@ final class InfoCommands {
     field(out, "aof_rewrite_scheduled", 0);
     field(out, "aof_last_write_status",
         persistence != null && persistence.refusal() != null ? "err" : "ok");
+    field(out, "module_fork_in_progress", 0);
     field(out, "aof_current_size", persistence == null ? 0 : persistence.logBytes());
     field(out, "aof_base_size", persistence == null ? 0 : persistence.logBaseBytes());
-    field(out, "module_fork_in_progress", 0);
   }
 
   private synchronized long opsPerSecond(long commands) {
