@@ -30,6 +30,7 @@ final class Commands {
     CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log,
         context::memoryLimit);
     ServerCommands server = new ServerCommands(context, log);
+    InfoCommands info = new InfoCommands(context);
     List<String> write = List.of("write", "denyoom");
     List<String> writeFast = List.of("write", "fast");
     List<String> readFast = List.of("readonly", "fast");
@@ -123,7 +124,7 @@ final class Commands {
         "server", "Synchronously saves the database(s) to disk and shuts down the server.",
         server::shutdown));
     add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
-        "server", "Returns information and statistics about the server.", server::info));
+        "server", "Returns information and statistics about the server.", info::info));
     add(container("config", "server", "A container for server configuration commands.",
         sub("config|get", -3, server::configGet,
             "Returns the effective values of configuration parameters."),
@@ -131,15 +132,38 @@ final class Commands {
         sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
         sub("config|rewrite", 2, server::configRewrite,
             "Persists the effective configuration to file.")));
-    CommandInfo info = new CommandInfo(this);
+    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
+    add(spec("randomkey", 1, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
+        "generic", "Returns a random key name from the database.", keys::randomKey));
+    add(spec("touch", -2, readFast, 1, -1, 1, keyRead, "generic", "Returns the number of"
+        + " existing keys out of those specified after updating the time they were last"
+        + " accessed.", keys::touch));
+    List<String> readSlow = List.of("keyspace", "read", "slow");
+    add(container("memory", "server", "A container for memory diagnostics commands.",
+        spec("memory|usage", -3, List.of("readonly"), 2, 2, 1, List.of("read", "slow"),
+            "server", "Estimates the memory usage of a key.", keys::memoryUsage)));
+    add(container("object", "generic", "A container for object introspection commands.",
+        spec("object|encoding", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the internal encoding of a Redis object.", keys::objectEncoding),
+        spec("object|freq", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the logarithmic access frequency counter of a Redis object.",
+            keys::objectFreq),
+        spec("object|refcount", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the reference count of a value of a key.", keys::objectRefcount)));
+    add(spec("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0,
+        List.of("admin", "fast", "dangerous"), "server",
+        "Returns the replication role.", info::role));
+    add(spec("time", 1, List.of("loading", "stale", "fast"), 0, 0, 0, List.of("fast"),
+        "server", "Returns the server time.", info::time));
+    CommandInfo commandInfo = new CommandInfo(this);
     table.put("command", container("command", "server",
-        "Returns detailed information about all commands.", info::all,
-        sub("command|count", 2, info::count, "Returns a count of commands."),
-        sub("command|docs", -2, info::docs, "Returns documentary information about one, multiple"
-            + " or all commands."),
-        sub("command|info", -2, info::info, "Returns information about one, multiple or all"
-            + " commands."),
-        sub("command|list", -2, info::list, "Returns a list of command names.")));
+        "Returns detailed information about all commands.", commandInfo::all,
+        sub("command|count", 2, commandInfo::count, "Returns a count of commands."),
+        sub("command|docs", -2, commandInfo::docs,
+            "Returns documentary information about one, multiple or all commands."),
+        sub("command|info", -2, commandInfo::info,
+            "Returns information about one, multiple or all commands."),
+        sub("command|list", -2, commandInfo::list, "Returns a list of command names.")));
   }
 
   private void cf(String name, int arity, List<String> flags, List<String> categories,

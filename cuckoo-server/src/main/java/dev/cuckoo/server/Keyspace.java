@@ -31,6 +31,7 @@ final class Keyspace {
       new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
+  private final AtomicLong peakUsedBytes = new AtomicLong();
   // filters a snapshot is writing without holding their stripe lock (identity keys)
   private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
@@ -113,7 +114,18 @@ final class Keyspace {
   /** Stores a filter under the key (caller holds the key's lock). */
   void put(Key key, ScalableCuckooFilter<byte[]> filter) {
     ScalableCuckooFilter<byte[]> old = filters.put(key, filter);
-    usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes()));
+    notePeak(usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes())));
+  }
+
+  private void notePeak(long used) {
+    if (used > peakUsedBytes.get()) {
+      peakUsedBytes.accumulateAndGet(used, Math::max);
+    }
+  }
+
+  /** Returns the most bytes {@link #usedBytes} has counted since the keyspace was created. */
+  long peakUsedBytes() {
+    return Math.max(peakUsedBytes.get(), usedBytes.get());
   }
 
   /** Removes the key; returns true if it existed (caller holds the key's lock). */
@@ -183,7 +195,7 @@ final class Keyspace {
   /** Adds a change in a stored filter's size (caller holds the key's lock). */
   void adjustUsed(long delta) {
     if (delta != 0) {
-      usedBytes.addAndGet(delta);
+      notePeak(usedBytes.addAndGet(delta));
     }
   }
 
@@ -194,5 +206,6 @@ final class Keyspace {
       total += filter.sizeInBytes();
     }
     usedBytes.set(total);
+    notePeak(total);
   }
 }

@@ -134,6 +134,24 @@ final class Reply {
     bulk(value.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Appends a verbatim string of format {@code txt} ({@code =len txt:...} in RESP3), a bulk
+   * string in RESP2.
+   */
+  void verbatimText(String value) {
+    if (protocol != 3) {
+      bulk(value);
+      return;
+    }
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    ByteBuf out = out();
+    out.writeByte('=');
+    writeNumber(out, bytes.length + 4L);
+    out.writeCharSequence("txt:", StandardCharsets.US_ASCII);
+    out.writeBytes(bytes);
+    out.writeBytes(CRLF);
+  }
+
   /** Appends null: {@code _} in RESP3, the null bulk string in RESP2. */
   void nullValue() {
     out().writeBytes(protocol == 3 ? NULL3 : NULL_BULK);

@@ -1,6 +1,5 @@
 package dev.cuckoo.server;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -631,110 +630,5 @@ final class ServerCommands {
   /** CONFIG REWRITE: not supported (settings come from flags and the config file). */
   void configRewrite(Session session, byte[][] args) {
     session.reply().error("ERR The server is running without a config file");
-  }
-
-  /** INFO [section ...]. */
-  void info(Session session, byte[][] args) {
-    List<String> sections = new ArrayList<>();
-    for (int i = 1; i < args.length; i++) {
-      sections.add(lower(args[i]));
-    }
-    boolean all = sections.isEmpty() || sections.contains("all") || sections.contains("default")
-        || sections.contains("everything");
-    StringBuilder out = new StringBuilder();
-    Runtime runtime = Runtime.getRuntime();
-    Persistence persistence = context.persistence();
-    if (all || sections.contains("server")) {
-      long uptime = (System.currentTimeMillis() - context.startMillis()) / 1000;
-      out.append("# Server\r\n")
-          .append("redis_version:").append(REDIS_VERSION).append("\r\n")
-          .append("redis_mode:standalone\r\n")
-          .append("os:").append(System.getProperty("os.name")).append(' ')
-          .append(System.getProperty("os.arch")).append("\r\n")
-          .append("arch_bits:64\r\n")
-          .append("process_id:").append(ProcessHandle.current().pid()).append("\r\n")
-          .append("tcp_port:").append(context.port()).append("\r\n")
-          .append("uptime_in_seconds:").append(uptime).append("\r\n")
-          .append("uptime_in_days:").append(uptime / 86400).append("\r\n")
-          .append("executable:cuckoo-server\r\n")
-          .append("java_version:").append(System.getProperty("java.version")).append("\r\n")
-          .append("\r\n");
-    }
-    if (all || sections.contains("clients")) {
-      out.append("# Clients\r\n")
-          .append("connected_clients:").append(context.connectedClients().get()).append("\r\n")
-          .append("maxclients:").append(context.config().maxClients()).append("\r\n")
-          .append("\r\n");
-    }
-    if (all || sections.contains("memory")) {
-      long used = keyspace.usedBytes();
-      out.append("# Memory\r\n")
-          .append("used_memory:").append(used).append("\r\n")
-          .append("used_memory_human:").append(used >> 20).append("M\r\n")
-          .append("used_memory_filters:").append(used).append("\r\n")
-          .append("used_memory_heap:")
-          .append(runtime.totalMemory() - runtime.freeMemory()).append("\r\n")
-          .append("maxmemory:").append(context.maxMemory()).append("\r\n")
-          .append("maxmemory_policy:noeviction\r\n")
-          .append("max_heap:").append(runtime.maxMemory()).append("\r\n")
-          .append("\r\n");
-    }
-    if (all || sections.contains("persistence")) {
-      out.append("# Persistence\r\n")
-          .append("loading:0\r\n")
-          .append("rdb_changes_since_last_save:")
-          .append(persistence == null ? 0 : persistence.changesSinceSave()).append("\r\n")
-          .append("rdb_bgsave_in_progress:")
-          .append(persistence != null && persistence.saving() ? 1 : 0).append("\r\n")
-          .append("rdb_last_save_time:")
-          .append(persistence == null ? 0 : persistence.lastSaveSeconds()).append("\r\n")
-          .append("aof_enabled:").append(persistence == null ? 0 : 1).append("\r\n")
-          .append("aof_rewrite_in_progress:")
-          .append(persistence != null && persistence.saving() ? 1 : 0).append("\r\n")
-          .append("aof_last_write_status:")
-          .append(persistence != null && persistence.refusal() != null ? "err" : "ok")
-          .append("\r\n")
-          .append("aof_current_size:")
-          .append(persistence == null ? 0 : persistence.logBytes()).append("\r\n")
-          .append("aof_base_size:")
-          .append(persistence == null ? 0 : persistence.logBaseBytes()).append("\r\n")
-          .append("\r\n");
-    }
-    if (all || sections.contains("stats")) {
-      out.append("# Stats\r\n")
-          .append("total_connections_received:").append(context.totalConnections().get())
-          .append("\r\n")
-          .append("total_commands_processed:").append(context.totalCommands().sum())
-          .append("\r\n")
-          .append("\r\n");
-    }
-    if (all || sections.contains("replication")) {
-      out.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
-    }
-    if (all || sections.contains("cpu")) {
-      out.append("# CPU\r\navailable_processors:").append(runtime.availableProcessors())
-          .append("\r\nprocess_cpu_time_ms:")
-          .append(cpuMillis()).append("\r\n\r\n");
-    }
-    if (all || sections.contains("modules")) {
-      out.append("# Modules\r\nmodule:name=bf,ver=").append(MODULE_VERSION)
-          .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n\r\n");
-    }
-    if (all || sections.contains("keyspace")) {
-      out.append("# Keyspace\r\n");
-      int keys = keyspace.size();
-      if (keys > 0) {
-        out.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
-      }
-    }
-    session.reply().bulk(out.toString());
-  }
-
-  private static long cpuMillis() {
-    java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
-    if (bean instanceof com.sun.management.OperatingSystemMXBean) {
-      return ((com.sun.management.OperatingSystemMXBean) bean).getProcessCpuTime() / 1_000_000;
-    }
-    return -1;
   }
 }

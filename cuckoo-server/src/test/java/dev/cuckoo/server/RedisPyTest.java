@@ -33,9 +33,19 @@ class RedisPyTest {
 
   @Test
   void redisPy_cfCommands_passRedisPyExpectations(@TempDir Path dir) throws Exception {
+    assertEquals("PASS\n", runScript(dir, "redis_py_cf.py"));
+  }
+
+  @Test
+  void redisPy_infoAndKeyspaceCommands_parseAsFromRedis(@TempDir Path dir) throws Exception {
+    assertEquals("PASS\n", runScript(dir, "redis_py_info.py"));
+  }
+
+  /** Runs a script of the test resources against a fresh server; returns what it printed. */
+  private static String runScript(Path dir, String name) throws Exception {
     assumeTrue(redisPyAvailable(), "python3-redis not installed");
-    Path script = dir.resolve("redis_py_cf.py");
-    try (InputStream in = RedisPyTest.class.getResourceAsStream("/redis_py_cf.py")) {
+    Path script = dir.resolve(name);
+    try (InputStream in = RedisPyTest.class.getResourceAsStream("/" + name)) {
       Files.copy(in, script);
     }
     try (CuckooServer server = TestServers.start()) {
@@ -44,7 +54,7 @@ class RedisPyTest {
       String output = new String(process.getInputStream().readAllBytes(),
           StandardCharsets.UTF_8);
       process.waitFor(60, TimeUnit.SECONDS);
-      assertEquals("PASS\n", output);
+      return output;
     }
   }
 }

@@ -1,0 +1,146 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** INFO over TCP: Redis's section headers, field names and section selection. */
+@ExtendWith(LeakCheck.class)
+class InfoCommandsTest {
+  private static final List<String> DEFAULT_HEADERS = List.of("# Server", "# Clients",
+      "# Memory", "# Persistence", "# Stats", "# Replication", "# CPU", "# Modules",
+      "# Errorstats", "# Cluster", "# Keyspace");
+  private static final List<String> ALL_HEADERS = List.of("# Server", "# Clients", "# Memory",
+      "# Persistence", "# Stats", "# Replication", "# CPU", "# Modules", "# Commandstats",
+      "# Errorstats", "# Latencystats", "# Cluster", "# Keyspace");
+
+  private static List<String> headers(String info) {
+    List<String> headers = new ArrayList<>();
+    for (String line : info.split("\r\n")) {
+      if (line.startsWith("#")) {
+        headers.add(line);
+      }
+    }
+    return headers;
+  }
+
+  private static Map<String, String> fields(String info) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String line : info.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (!line.startsWith("#") && colon > 0) {
+        fields.put(line.substring(0, colon), line.substring(colon + 1));
+      }
+    }
+    return fields;
+  }
+
+  private static String info(RespClient client, String... sections) throws IOException {
+    Object[] args = new Object[sections.length + 1];
+    args[0] = "INFO";
+    System.arraycopy(sections, 0, args, 1, sections.length);
+    return RespClient.text(client.call(args));
+  }
+
+  @Test
+  void info_noArgument_hasRedisDefaultSectionsInOrder() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      String info = info(client);
+      assertEquals(DEFAULT_HEADERS, headers(info));
+      assertEquals(DEFAULT_HEADERS, headers(info(client, "default")));
+      assertTrue(info.startsWith("# Server\r\n"), info);
+      assertTrue(info.contains("\r\n\r\n# Clients\r\n"), info);
+      assertTrue(info.endsWith("# Keyspace\r\n"), info);
+    }
+  }
+
+  @Test
+  void info_allOrEverything_addsCommandstatsAndLatencystats() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(ALL_HEADERS, headers(info(client, "all")));
+      assertEquals(ALL_HEADERS, headers(info(client, "EVERYTHING")));
+    }
+  }
+
+  @Test
+  void info_sectionNames_selectThoseSectionsInRedisOrder() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(List.of("# Server", "# Clients"), headers(info(client, "clients", "Server")));
+      assertEquals(List.of("# Cluster"), headers(info(client, "cluster")));
+      assertEquals("", info(client, "nosuch"));
+    }
+  }
+
+  @Test
+  void info_fields_carryRedisNamesAndValues() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      Map<String, String> fields = fields(info(client, "everything"));
+      for (String name : List.of("redis_version", "redis_mode", "os", "arch_bits", "process_id",
+          "run_id", "tcp_port", "server_time_usec", "uptime_in_seconds", "uptime_in_days", "hz",
+          "executable", "config_file", "connected_clients", "blocked_clients", "maxclients",
+          "used_memory", "used_memory_human", "used_memory_peak", "maxmemory",
+          "maxmemory_human", "maxmemory_policy", "used_memory_filters", "max_heap", "loading",
+          "aof_rewrite_in_progress", "total_connections_received", "total_commands_processed",
+          "instantaneous_ops_per_sec", "keyspace_hits", "keyspace_misses", "role",
+          "connected_slaves", "master_replid", "master_repl_offset", "cluster_enabled")) {
+        assertTrue(fields.containsKey(name), name);
+      }
+      assertTrue(fields.get("run_id").matches("[0-9a-f]{40}"), fields.get("run_id"));
+      assertEquals(fields.get("run_id"), fields(info(client, "server")).get("run_id"));
+      assertTrue(fields.get("master_replid").matches("[0-9a-f]{40}"));
+      assertEquals(Integer.toString(server.port()), fields.get("tcp_port"));
+      assertEquals("0", fields.get("cluster_enabled"));
+      assertEquals("master", fields.get("role"));
+      assertEquals(InfoCommands.bytesToHuman(Long.parseLong(fields.get("maxmemory"))),
+          fields.get("maxmemory_human"));
+    }
+  }
+
+  @Test
+  void info_keyspaceAfterAdds_listsDb0() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals("# Keyspace\r\n", info(client, "keyspace"));
+      client.call("CF.ADD", "a", "x");
+      client.call("CF.ADD", "b", "x");
+      assertEquals("# Keyspace\r\ndb0:keys=2,expires=0,avg_ttl=0,subexpiry=0\r\n",
+          info(client, "keyspace"));
+      Map<String, String> memory = fields(info(client, "memory"));
+      assertTrue(Long.parseLong(memory.get("used_memory")) > 0);
+      assertTrue(Long.parseLong(memory.get("used_memory_peak"))
+          >= Long.parseLong(memory.get("used_memory")));
+    }
+  }
+
+  @Test
+  void info_resp3_isVerbatimText() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      client.call("HELLO", "3");
+      String info = info(client, "cluster");
+      assertEquals("txt:# Cluster\r\ncluster_enabled:0\r\n", info);
+      assertFalse(info(client, "server").isEmpty());
+    }
+  }
+
+  @Test
+  void bytesToHuman_units_formatAsRedis() {
+    assertEquals("0B", InfoCommands.bytesToHuman(0));
+    assertEquals("1023B", InfoCommands.bytesToHuman(1023));
+    assertEquals("894.81K", InfoCommands.bytesToHuman(916288));
+    assertEquals("1.50M", InfoCommands.bytesToHuman(3 << 19));
+    assertEquals("2.00G", InfoCommands.bytesToHuman(2L << 30));
+  }
+}
