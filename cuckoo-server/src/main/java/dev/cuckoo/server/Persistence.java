@@ -534,16 +534,7 @@ final class Persistence implements WriteLog, Closeable {
       long[] first = {Long.MAX_VALUE};
       LogReader.parse(records, (lsn, args, offset) -> {
         first[0] = Math.min(first[0], lsn);
-        String name = ServerCommands.lower(args[0]);
-        if (name.equals("flushall") || name.equals("flushdb")) {
-          all[0] = true;
-        } else if (name.equals("del")) {
-          for (int i = 1; i < args.length; i++) {
-            affected.add(new Key(args[i]));
-          }
-        } else {
-          affected.add(new Key(args[1]));
-        }
+        all[0] |= Replay.keysOf(args, affected::add);
       });
       if (first[0] <= before) {
         long[][] ranges = Arrays.copyOf(discarded, discarded.length + 1);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -68,11 +69,31 @@ final class Replay implements LogReader.RecordSink {
     return wanted.test(key) && (lsn < 0 || lsn > snapshotLsns.getOrDefault(key, startLsn));
   }
 
+  /**
+   * Returns true if a logged command changes every key (FLUSHALL, FLUSHDB); otherwise hands each
+   * key it changes to {@code each} (DEL: all its arguments; every other write: its first). The one
+   * place that knows which keys a record touches, for replay and for undoing failed writes.
+   */
+  static boolean keysOf(byte[][] args, Consumer<Key> each) {
+    String name = ServerCommands.lower(args[0]);
+    if (name.equals("flushall") || name.equals("flushdb")) {
+      return true;
+    }
+    int last = name.equals("del") ? args.length - 1 : Math.min(1, args.length - 1);
+    for (int i = 1; i <= last; i++) {
+      each.accept(new Key(args[i]));
+    }
+    return false;
+  }
+
   @Override
   public void accept(long lsn, byte[][] args, long offset) throws IOException {
-    String name = ServerCommands.lower(args[0]);
-    byte[][] effective = args;
-    if (name.equals("flushall") || name.equals("flushdb")) {
+    List<Key> changing = new ArrayList<>(1);
+    if (keysOf(args, key -> {
+      if (applies(key, lsn)) {
+        changing.add(key);
+      }
+    })) {
       for (Key key : target.keys()) {
         if (applies(key, lsn)) {
           target.remove(key);
@@ -81,20 +102,16 @@ final class Replay implements LogReader.RecordSink {
       applied++;
       return;
     }
-    if (name.equals("del")) {
-      List<byte[]> kept = new ArrayList<>();
-      kept.add(args[0]);
-      for (int i = 1; i < args.length; i++) {
-        if (applies(new Key(args[i]), lsn)) {
-          kept.add(args[i]);
-        }
-      }
-      if (kept.size() == 1) {
-        return;
-      }
-      effective = kept.toArray(new byte[0][]);
-    } else if (args.length < 2 || !applies(new Key(args[1]), lsn)) {
+    if (changing.isEmpty()) {
       return;
+    }
+    byte[][] effective = args;
+    if (ServerCommands.lower(args[0]).equals("del")) {
+      effective = new byte[changing.size() + 1][];
+      effective[0] = args[0];
+      for (int i = 0; i < changing.size(); i++) {
+        effective[i + 1] = changing.get(i).bytes();
+      }
     }
     commands.execute(session, effective);
     ByteBuf out = session.reply().take();
