@@ -726,15 +726,17 @@ final class Persistence implements WriteLog, Closeable {
         new CompletableFuture<>();
     try {
       background.execute(() -> {
+        String error = null;
         try {
           save();
-          done.complete(null);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
           LOGGER.log(Level.ERROR, "background save failed", e);
-          done.complete(describe(e));
+          error = describe(e);
         } finally {
+          // cleared before the reply goes out: a SAVE right after it must not find one running
           saving.set(false);
         }
+        done.complete(error);
       });
     } catch (RejectedExecutionException e) {
       saving.set(false);
