@@ -14,10 +14,12 @@ import java.util.zip.CRC32C;
 /**
  * One append-only log file of write commands.
  *
- * <p>File layout (little-endian), version 3: a 32-byte header {@code magic "CKOOLOG3", u64
+ * <p>File layout (little-endian), version 4: a 32-byte header {@code magic "CKOOLOG4", u64
  * generation, u64 baseLsn, u32 CRC32C of the 24 bytes before it, u32 zero}, then records. A
  * record is {@code u32 length, u32 lengthCrc, u32 payloadCrc, payload}, where the payload is
- * {@code u64 lsn, u32 argc} followed by {@code argc} times {@code u32 len, bytes}; lengthCrc is
+ * {@code u64 lsn, u32 db, u32 argc} followed by {@code argc} times {@code u32 len, bytes} (the
+ * command and the database it ran in; version 3, magic {@code CKOOLOG3}, is the same without the
+ * database, which is then 0). A transaction is one record (see {@link Transaction}). lengthCrc is
  * the CRC32C of the length field alone and payloadCrc the CRC32C of the payload. The separate
  * length checksum makes record boundaries self-checking; the header checksum makes a damaged
  * generation or base detectable instead of being taken at its word.
@@ -38,13 +40,17 @@ import java.util.zip.CRC32C;
  * effects can be undone, and only {@link #rotate} (a new file) ends the failed state.
  */
 final class AppendLog implements Closeable {
+  /** File magic of version 4, the version appended to. */
+  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '4'};
   /** File magic of version 3. */
-  static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
+  static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
+  /** The format version appended to. */
+  static final int VERSION = 4;
   /** File magic of version 2. */
   static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
   /** File magic of version 1. */
   static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
-  /** Bytes before the first record (version 3). */
+  /** Bytes before the first record (versions 3 and 4). */
   static final int HEADER_BYTES = 32;
   /** Bytes before the first record in versions 1 and 2. */
   static final int LEGACY_HEADER_BYTES = 16;
@@ -92,7 +98,7 @@ final class AppendLog implements Closeable {
   }
 
   /**
-   * Opens an existing version-3 log for appending after its last valid byte {@code end}; bytes
+   * Opens an existing current-version log for appending after its last valid byte {@code end}; bytes
    * after it are cut off and the cut is forced to disk.
    */
   static AppendLog openAt(Path path, FileChannels files, long generation, long end, long lastLsn)
@@ -118,7 +124,7 @@ final class AppendLog implements Closeable {
     return openAt(path, files, generation, HEADER_BYTES, baseLsn);
   }
 
-  /** Returns the 32 header bytes of a version-3 log. */
+  /** Returns the 32 header bytes of a current-version log. */
   static byte[] header(long generation, long baseLsn) {
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     header.put(MAGIC).putLong(generation).putLong(baseLsn);
@@ -147,7 +153,7 @@ final class AppendLog implements Closeable {
 
   /** Returns the encoded size of a record for these arguments. */
   static long recordBytes(byte[][] args) {
-    long size = RECORD_HEADER_BYTES + 8L + 4L;
+    long size = RECORD_HEADER_BYTES + 8L + 4L + 4L;
     for (byte[] arg : args) {
       size += 4L + arg.length;
     }
@@ -160,7 +166,7 @@ final class AppendLog implements Closeable {
    *
    * @throws IllegalArgumentException if the record would exceed 2^31 - 64 bytes
    */
-  long append(byte[][] args) {
+  long append(int db, byte[][] args) {
     long size = recordBytes(args);
     if (size > Integer.MAX_VALUE - 64) {
       throw new IllegalArgumentException("log record too large: " + size + " bytes");
@@ -175,7 +181,8 @@ final class AppendLog implements Closeable {
       int start = pendingLength;
       int length = (int) size - RECORD_HEADER_BYTES;
       ByteBuffer out = ByteBuffer.wrap(pending, start, (int) size).order(ByteOrder.LITTLE_ENDIAN);
-      out.putInt(length).putInt(lengthCrc(crc, length)).putInt(0).putLong(lsn).putInt(args.length);
+      out.putInt(length).putInt(lengthCrc(crc, length)).putInt(0).putLong(lsn).putInt(db)
+          .putInt(args.length);
       for (byte[] arg : args) {
         out.putInt(arg.length);
         out.put(arg);

@@ -77,7 +77,7 @@ final class CfCommands {
    * keyspace's memory count follows the filter's size change.
    */
   private void locked(Session session, byte[] keyBytes, FilterAction action) {
-    Key key = new Key(keyBytes);
+    Key key = session.key(keyBytes);
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
@@ -112,8 +112,8 @@ final class CfCommands {
   }
 
   /** Runs a read-only action with the key's shared stripe lock held. */
-  private void reading(byte[] keyBytes, FilterAction action) {
-    Key key = new Key(keyBytes);
+  private void reading(Session session, byte[] keyBytes, FilterAction action) {
+    Key key = session.key(keyBytes);
     run(key, keyspace.readLockFor(key), action);
   }
 
@@ -129,7 +129,7 @@ final class CfCommands {
   /** Runs a read-only action on an existing filter, or replies {@code missingError}. */
   private void existing(Session session, byte[] keyBytes, String missingError,
       FilterAction action) {
-    reading(keyBytes, present(session, missingError, action));
+    reading(session, keyBytes, present(session, missingError, action));
   }
 
   /** Runs a writing action on an existing filter, or replies {@code missingError}. */
@@ -391,13 +391,13 @@ final class CfCommands {
 
   /** CF.EXISTS key item. */
   void exists(Session session, byte[][] args) {
-    reading(args[1], (key, filter) ->
+    reading(session, args[1], (key, filter) ->
         session.reply().bool(filter != null && filter.mightContain(args[2])));
   }
 
   /** CF.MEXISTS key item [item ...]. */
   void mexists(Session session, byte[][] args) {
-    reading(args[1], (key, filter) -> {
+    reading(session, args[1], (key, filter) -> {
       Reply reply = session.reply();
       reply.array(args.length - 2);
       for (int i = 2; i < args.length; i++) {
@@ -408,7 +408,7 @@ final class CfCommands {
 
   /** CF.COUNT key item. */
   void count(Session session, byte[][] args) {
-    reading(args[1], (key, filter) ->
+    reading(session, args[1], (key, filter) ->
         session.reply().integer(filter == null ? 0 : filter.count(args[2])));
   }
 

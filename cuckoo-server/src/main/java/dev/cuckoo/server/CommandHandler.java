@@ -213,6 +213,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
     }
     if (session != null) {
       session.reply().discard();
+      context.watches().unwatchAll(session);
     }
     ctx.fireChannelInactive();
   }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
 
 /**
  * The command table and dispatcher: finds a request's command, checks arity and authentication
@@ -19,7 +20,12 @@ final class Commands {
   /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
   static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
+  /** Commands that run at once inside MULTI instead of being queued. */
+  private static final java.util.Set<String> TRANSACTION_CONTROL =
+      java.util.Set.of("exec", "discard", "multi", "watch", "quit", "reset");
+
   private final Map<String, CommandSpec> table = new LinkedHashMap<>();
+  private final ExpiryCommands expiry;
   private final ServerContext context;
   private final WriteLog log;
 
@@ -113,14 +119,16 @@ final class Commands {
     add(spec("flushall", -1, List.of("write"), 0, 0, 0, dangerous, "server",
         "Removes all keys from all databases.", server::flush));
     List<String> admin = List.of("admin", "slow", "dangerous");
-    add(spec("save", 1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
+    // SAVE and SHUTDOWN wait for every key: inside EXEC, which holds them all, they could not
+    add(spec("save", 1, List.of("admin", "noscript", "no_multi"), 0, 0, 0, admin, "server",
         "Synchronously saves the database(s) to disk.", server::save));
     add(spec("bgsave", -1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
         "Asynchronously saves the database(s) to disk.", server::bgsave));
     add(spec("lastsave", 1, List.of("loading", "stale", "fast"), 0, 0, 0,
         List.of("admin", "fast", "dangerous"), "server",
         "Returns the Unix timestamp of the last successful save to disk.", server::lastsave));
-    add(spec("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, admin,
+    add(spec("shutdown", -1, List.of("admin", "noscript", "loading", "stale", "no_multi"), 0, 0,
+        0, admin,
         "server", "Synchronously saves the database(s) to disk and shuts down the server.",
         server::shutdown));
     add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
@@ -132,6 +140,8 @@ final class Commands {
         sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
         sub("config|rewrite", 2, server::configRewrite,
             "Persists the effective configuration to file.")));
+    expiry = new ExpiryCommands(context, log);
+    registerKeyCommands(server);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     add(spec("randomkey", 1, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
         "generic", "Returns a random key name from the database.", keys::randomKey));
@@ -164,6 +174,67 @@ final class Commands {
         sub("command|info", -2, commandInfo::info,
             "Returns information about one, multiple or all commands."),
         sub("command|list", -2, commandInfo::list, "Returns a list of command names.")));
+  }
+
+  /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */
+  private void registerKeyCommands(ServerCommands server) {
+    TransactionCommands tx = new TransactionCommands(this, context, log);
+    List<String> control = List.of("noscript", "loading", "stale", "fast", "allow_busy");
+    List<String> txCats = List.of("fast", "transaction");
+    add(spec("multi", 1, control, 0, 0, 0, txCats, "transactions",
+        "Starts a transaction.", tx::multi));
+    add(spec("exec", 1, List.of("noscript", "loading", "stale", "skip_slowlog"), 0, 0, 0,
+        List.of("slow", "transaction"), "transactions",
+        "Executes all commands in a transaction.", tx::exec));
+    add(spec("discard", 1, control, 0, 0, 0, txCats, "transactions",
+        "Discards a transaction.", tx::discard));
+    add(spec("watch", -2, control, 1, -1, 1, txCats, "transactions", "Monitors changes to keys"
+        + " to determine the execution of a transaction.", tx::watch));
+    add(spec("unwatch", 1, control, 0, 0, 0, txCats, "transactions",
+        "Forgets about watched keys of a transaction.", tx::unwatch));
+    List<String> writeFast = List.of("write", "fast");
+    List<String> keyWriteFast = List.of("keyspace", "write", "fast");
+    List<String> readFast = List.of("readonly", "fast");
+    List<String> keyReadFast = List.of("keyspace", "read", "fast");
+    add(spec("expire", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Sets the expiration time of a key in seconds.", expiry::expire));
+    add(spec("pexpire", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Sets the expiration time of a key in milliseconds.", expiry::pexpire));
+    add(spec("expireat", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Sets the expiration time of a key to a Unix timestamp.", expiry::expireAt));
+    add(spec("pexpireat", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Sets the expiration time of a key to a Unix milliseconds timestamp.",
+        expiry::pexpireAt));
+    add(spec("persist", 2, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Removes the expiration time of a key.", expiry::persist));
+    add(spec("ttl", 2, readFast, 1, 1, 1, keyReadFast, "generic",
+        "Returns the expiration time in seconds of a key.", expiry::ttl));
+    add(spec("pttl", 2, readFast, 1, 1, 1, keyReadFast, "generic",
+        "Returns the expiration time in milliseconds of a key.", expiry::pttl));
+    add(spec("expiretime", 2, readFast, 1, 1, 1, keyReadFast, "generic",
+        "Returns the expiration time of a key as a Unix timestamp.", expiry::expireTime));
+    add(spec("pexpiretime", 2, readFast, 1, 1, 1, keyReadFast, "generic",
+        "Returns the expiration time of a key as a Unix milliseconds timestamp.",
+        expiry::pexpireTime));
+    MoveCommands moves = new MoveCommands(context, log, server);
+    add(spec("rename", 3, List.of("write"), 1, 2, 1, List.of("keyspace", "write", "slow"),
+        "generic", "Renames a key and overwrites the destination.", moves::rename));
+    add(spec("renamenx", 3, writeFast, 1, 2, 1, keyWriteFast, "generic",
+        "Renames a key only when the target key name doesn't exist.", moves::renameNx));
+    add(spec("move", 3, writeFast, 1, 1, 1, keyWriteFast, "generic",
+        "Moves a key to another database.", moves::move));
+    add(spec("swapdb", 3, writeFast, 0, 0, 0, List.of("keyspace", "write", "fast", "dangerous"),
+        "server", "Swaps two Redis databases.", moves::swapDb));
+    add(spec("copy", -3, List.of("write", "denyoom"), 1, 2, 1,
+        List.of("keyspace", "write", "slow"), "generic", "Copies the value of a key to a new key.",
+        moves::copy));
+    add(spec("unlink", -2, writeFast, 1, -1, 1, keyWriteFast, "generic",
+        "Asynchronously deletes one or more keys.", server::del));
+  }
+
+  /** Runs the active expiry cycle once (every 100 ms on a network thread). */
+  void expireCycle() {
+    expiry.expireCycle(25);
   }
 
   private void cf(String name, int arity, List<String> flags, List<String> categories,
@@ -224,7 +295,27 @@ final class Commands {
         + "', with args beginning with: " + list;
   }
 
-  /** Runs one request for the session, writing exactly one reply (or none for SHUTDOWN). */
+  /**
+   * Returns the command (or subcommand) a request names if it exists and its arity fits, else
+   * null.
+   */
+  CommandSpec resolve(byte[][] args) {
+    CommandSpec spec = table.get(ServerCommands.lower(args[0]));
+    if (spec == null || !spec.arityAccepts(args.length)) {
+      return null;
+    }
+    if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
+      CommandSpec sub = spec.subcommands().get(ServerCommands.lower(args[1]));
+      return sub != null && sub.arityAccepts(args.length) ? sub : null;
+    }
+    return spec;
+  }
+
+  /**
+   * Runs one request for the session, writing exactly one reply (or none for SHUTDOWN, or for a
+   * command that asked to run again later). Inside MULTI, queues it instead (answering QUEUED);
+   * a request refused while queueing makes EXEC abort, as in Redis.
+   */
   void execute(Session session, byte[][] args) {
     context.totalCommands().increment();
     Reply reply = session.reply();
@@ -238,10 +329,12 @@ final class Commands {
     }
     if (spec == null) {
       reply.error(unknownCommand(args));
+      session.failQueue();
       return;
     }
     if (!spec.arityAccepts(args.length)) {
       reply.error(CfCommands.arityError(spec.name()));
+      session.failQueue();
       return;
     }
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
@@ -250,19 +343,27 @@ final class Commands {
       if (sub == null) {
         reply.error("ERR unknown subcommand '" + ServerCommands.text(args[1]) + "'. Try "
             + spec.name().toUpperCase(Locale.ROOT) + " HELP.");
+        session.failQueue();
         return;
       }
       if (!sub.arityAccepts(args.length)) {
         reply.error(CfCommands.arityError(sub.name()));
+        session.failQueue();
         return;
       }
       spec = sub;
     }
     if (!session.authenticated() && !spec.noAuth()) {
       reply.error("NOAUTH Authentication required.");
+      session.failQueue();
       return;
     }
-    if (!session.replaying() && spec.flags().contains("write")) {
+    boolean write = spec.flags().contains("write");
+    if (session.inMulti() && !TRANSACTION_CONTROL.contains(spec.name())) {
+      queue(session, spec, write, args);
+      return;
+    }
+    if (!session.replaying() && write) {
       // Redis's order: a disk error refuses writes before maxmemory is looked at
       if (log.refuses(session)) {
         return;
@@ -273,13 +374,72 @@ final class Commands {
         return;
       }
     }
+    CommandClock.enter();
     try {
-      spec.action().run(session, args);
+      if (write && !session.replaying()
+          && !context.keyspace().keysWithExpiry().isEmpty()) {
+        runDeletingExpired(session, spec, args);
+      } else {
+        spec.action().run(session, args);
+      }
     } catch (RuntimeException e) {
       LOGGER.log(Level.ERROR, "command " + name + " failed", e);
       reply.error("ERR internal error: " + e);
     } catch (OutOfMemoryError e) {
       reply.error("ERR Insufficient memory");
+    } finally {
+      CommandClock.exit();
+    }
+  }
+
+  /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */
+  private void queue(Session session, CommandSpec spec, boolean write, byte[][] args) {
+    Reply reply = session.reply();
+    if (spec.flags().contains("no_multi")) {
+      reply.error("ERR Command not allowed inside a transaction");
+      session.failQueue();
+      return;
+    }
+    if (write && log.refuses(session)) {
+      session.failQueue();
+      return;
+    }
+    if (spec.flags().contains("denyoom")
+        && context.keyspace().usedBytes() > context.memoryLimit()) {
+      reply.error(OOM);
+      session.failQueue();
+      return;
+    }
+    session.queue(args);
+    reply.simple("QUEUED");
+  }
+
+  /**
+   * Runs a write with the stripes of its keys held and its expired keys deleted first (each
+   * deletion logged as DEL before the write's own record), so the write meets the keys a replay
+   * of the log will meet.
+   */
+  private void runDeletingExpired(Session session, CommandSpec spec, byte[][] args) {
+    List<Key> keys = new ArrayList<>(2);
+    Replay.keysOf(session.db(), args, new Replay.KeySink() {
+      @Override
+      public void key(Key key) {
+        keys.add(key);
+      }
+
+      @Override
+      public void database(int db) {
+        // flushes and swaps take every stripe themselves; expired keys need no deleting first
+      }
+    });
+    Lock[] locks = context.keyspace().lockKeys(keys.toArray(new Key[0]));
+    try {
+      for (Key key : keys) {
+        expiry.deleteIfExpired(key);
+      }
+      spec.action().run(session, args);
+    } finally {
+      Keyspace.unlock(locks);
     }
   }
 

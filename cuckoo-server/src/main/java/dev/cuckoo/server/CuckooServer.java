@@ -81,12 +81,18 @@ public final class CuckooServer implements AutoCloseable {
         throw new IllegalArgumentException(error);
       }
     }
-    ServerContext context = new ServerContext(config, cfConfig, new Keyspace());
+    ServerContext context =
+        new ServerContext(config, cfConfig, new Keyspace(config.databases()));
     WriteLog log = new WriteLog() {
       @Override
-      public long append(byte[][] args) {
+      public long append(int db, byte[][] args) {
         Persistence persistence = context.persistence();
-        return persistence == null ? 0 : persistence.append(args);
+        return persistence == null ? 0 : persistence.append(db, args);
+      }
+
+      @Override
+      public void touched(int db, byte[][] args) {
+        context.watches().touched(db, args);
       }
 
       @Override
@@ -97,15 +103,18 @@ public final class CuckooServer implements AutoCloseable {
     };
     Commands commands = new Commands(context, log);
     if (config.appendOnly()) {
+      context.keyspace().loading(true);
       context.persistence(Persistence.open(context, files,
           keyspace -> new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
     }
+    context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
+    workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     InetSocketAddress listenAddress = new InetSocketAddress(config.bind(), config.port());
     boolean protectedMode = listenAddress.getAddress() != null

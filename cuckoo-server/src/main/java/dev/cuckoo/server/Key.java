@@ -2,20 +2,40 @@ package dev.cuckoo.server;
 
 import java.util.Arrays;
 
-/** A key of the keyspace: an immutable byte string with a cached hash code. */
+/**
+ * A key of the keyspace: a database index and an immutable byte string, with a cached hash code.
+ * Keys of different databases are different keys.
+ */
 final class Key implements Comparable<Key> {
+  private final int db;
   private final byte[] bytes;
   private final int hash;
 
-  /** Wraps the bytes (not copied: callers hand over ownership). */
+  /** Wraps the bytes as a key of database 0 (not copied: callers hand over ownership). */
   Key(byte[] bytes) {
+    this(0, bytes);
+  }
+
+  /** Wraps the bytes as a key of database {@code db} (not copied). */
+  Key(int db, byte[] bytes) {
+    this.db = db;
     this.bytes = bytes;
-    this.hash = Arrays.hashCode(bytes);
+    this.hash = Arrays.hashCode(bytes) * 31 + db;
+  }
+
+  /** Returns the database index. */
+  int db() {
+    return db;
   }
 
   /** Returns the key bytes (do not modify). */
   byte[] bytes() {
     return bytes;
+  }
+
+  /** Returns the same name in another database. */
+  Key in(int otherDb) {
+    return otherDb == db ? this : new Key(otherDb, bytes);
   }
 
   @Override
@@ -25,11 +45,13 @@ final class Key implements Comparable<Key> {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof Key && Arrays.equals(bytes, ((Key) other).bytes);
+    return other instanceof Key && ((Key) other).db == db
+        && Arrays.equals(bytes, ((Key) other).bytes);
   }
 
   @Override
   public int compareTo(Key other) {
-    return Arrays.compareUnsigned(bytes, other.bytes);
+    int byDb = Integer.compare(db, other.db);
+    return byDb != 0 ? byDb : Arrays.compareUnsigned(bytes, other.bytes);
   }
 }

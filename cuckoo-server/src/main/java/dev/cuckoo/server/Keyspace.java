@@ -6,12 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The database: key names mapped to cuckoo filters, guarded by striped locks.
+ * The databases: keys (a database index and a name) mapped to cuckoo filters, with optional
+ * expiry times, guarded by striped locks.
+ *
+ * <p>Expiry: a key whose expiry time has passed (by the {@link CommandClock} of the command
+ * looking) is invisible to {@link #get} although it is still stored; it is deleted, and the
+ * deletion logged, by the next write command on it or by the active expiry cycle. While
+ * {@link #loading} (replaying the log), nothing expires, as the records must meet the keys they
+ * met when they were written.
  *
  * <p>Execution model: commands run on the network thread that read them. A command on one key
  * holds that key's stripe lock for its whole execution, including its append-log record, so each
@@ -26,9 +34,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 final class Keyspace {
   /** Number of lock stripes (a power of two). */
   static final int STRIPES = 256;
+  /** Databases of a keyspace built without a count (Redis's default). */
+  static final int DEFAULT_DATABASES = 16;
+  /** No expiry time. */
+  static final long NO_EXPIRY = -1;
 
   private final ConcurrentHashMap<Key, ScalableCuckooFilter<byte[]>> filters =
       new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
+  private final AtomicInteger[] keyCounts;
+  private final AtomicInteger[] expiryCounts;
+  private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
   private final AtomicLong peakUsedBytes = new AtomicLong();
@@ -36,11 +52,32 @@ final class Keyspace {
   private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
 
-  /** Creates an empty keyspace. */
+  /** Creates an empty keyspace of {@link #DEFAULT_DATABASES} databases. */
   Keyspace() {
+    this(DEFAULT_DATABASES);
+  }
+
+  /** Creates an empty keyspace of {@code databases} databases. */
+  Keyspace(int databases) {
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantReadWriteLock();
     }
+    keyCounts = new AtomicInteger[databases];
+    expiryCounts = new AtomicInteger[databases];
+    for (int i = 0; i < databases; i++) {
+      keyCounts[i] = new AtomicInteger();
+      expiryCounts[i] = new AtomicInteger();
+    }
+  }
+
+  /** Returns the number of databases. */
+  int databases() {
+    return keyCounts.length;
+  }
+
+  /** Stops (true) or resumes (false) expiry: nothing expires while the log is replayed. */
+  void loading(boolean loading) {
+    this.loading = loading;
   }
 
   /** Returns the stripe index of a key. */
@@ -106,14 +143,73 @@ final class Keyspace {
     }
   }
 
-  /** Returns the filter stored under the key, or null (caller holds the key's lock). */
+  /**
+   * Returns the filter stored under the key, or null if there is none or it has expired (caller
+   * holds the key's lock).
+   */
   ScalableCuckooFilter<byte[]> get(Key key) {
+    ScalableCuckooFilter<byte[]> filter = filters.get(key);
+    if (filter != null && !expires.isEmpty() && isExpired(key)) {
+      return null;
+    }
+    return filter;
+  }
+
+  /** Returns the filter stored under the key even if it has expired, or null. */
+  ScalableCuckooFilter<byte[]> stored(Key key) {
     return filters.get(key);
   }
 
-  /** Stores a filter under the key (caller holds the key's lock). */
+  /**
+   * Returns true if the key is stored with an expiry time that has passed (never while loading).
+   */
+  boolean isExpired(Key key) {
+    if (loading) {
+      return false;
+    }
+    Long at = expires.get(key);
+    return at != null && at <= CommandClock.now();
+  }
+
+  /** Returns the key's expiry time in Unix milliseconds, or {@link #NO_EXPIRY}. */
+  long expireAt(Key key) {
+    Long at = expires.get(key);
+    return at == null ? NO_EXPIRY : at;
+  }
+
+  /** Sets the expiry time of a stored key (caller holds the key's lock). */
+  void expireAt(Key key, long unixMillis) {
+    if (filters.containsKey(key) && expires.put(key, unixMillis) == null) {
+      expiryCounts[key.db()].incrementAndGet();
+    }
+  }
+
+  /** Removes the key's expiry time; returns true if it had one (caller holds the key's lock). */
+  boolean persist(Key key) {
+    if (expires.remove(key) != null) {
+      expiryCounts[key.db()].decrementAndGet();
+      return true;
+    }
+    return false;
+  }
+
+  /** Returns the keys that have an expiry time (a weakly consistent live view). */
+  java.util.Set<Key> keysWithExpiry() {
+    return expires.keySet();
+  }
+
+  /** Returns the number of keys with an expiry time in the database. */
+  int expiring(int db) {
+    return expiryCounts[db].get();
+  }
+
+  /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
   void put(Key key, ScalableCuckooFilter<byte[]> filter) {
     ScalableCuckooFilter<byte[]> old = filters.put(key, filter);
+    if (old == null) {
+      keyCounts[key.db()].incrementAndGet();
+      persist(key);
+    }
     notePeak(usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes())));
   }
 
@@ -134,19 +230,76 @@ final class Keyspace {
     if (old == null) {
       return false;
     }
+    keyCounts[key.db()].decrementAndGet();
+    persist(key);
     usedBytes.addAndGet(-old.sizeInBytes());
     return true;
   }
 
-  /** Returns the number of keys. */
+  /** Returns the number of keys of every database (expired keys not yet deleted included). */
   int size() {
     return filters.size();
+  }
+
+  /** Returns the number of keys of the database (expired keys not yet deleted included). */
+  int size(int db) {
+    return keyCounts[db].get();
   }
 
   /** Removes every key (caller holds every lock). */
   void clear() {
     filters.clear();
+    expires.clear();
+    for (int i = 0; i < keyCounts.length; i++) {
+      keyCounts[i].set(0);
+      expiryCounts[i].set(0);
+    }
     usedBytes.set(0);
+  }
+
+  /** Removes every key of the database (caller holds every lock). */
+  void clear(int db) {
+    for (Key key : keys()) {
+      if (key.db() == db) {
+        remove(key);
+      }
+    }
+  }
+
+  /** Exchanges the contents of two databases (caller holds every lock). */
+  void swap(int a, int b) {
+    if (a == b) {
+      return;
+    }
+    List<Key> moving = new ArrayList<>();
+    for (Key key : filters.keySet()) {
+      if (key.db() == a || key.db() == b) {
+        moving.add(key);
+      }
+    }
+    List<ScalableCuckooFilter<byte[]>> values = new ArrayList<>(moving.size());
+    List<Long> times = new ArrayList<>(moving.size());
+    for (Key key : moving) {
+      values.add(filters.remove(key));
+      Long at = expires.remove(key);
+      times.add(at);
+    }
+    for (int i = 0; i < moving.size(); i++) {
+      Key key = moving.get(i);
+      Key swapped = key.in(key.db() == a ? b : a);
+      filters.put(swapped, values.get(i));
+      if (times.get(i) != null) {
+        expires.put(swapped, times.get(i));
+      }
+    }
+    swapCounts(keyCounts, a, b);
+    swapCounts(expiryCounts, a, b);
+  }
+
+  private static void swapCounts(AtomicInteger[] counts, int a, int b) {
+    int held = counts[a].get();
+    counts[a].set(counts[b].get());
+    counts[b].set(held);
   }
 
   /**
@@ -174,9 +327,23 @@ final class Keyspace {
     return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
-  /** Returns a snapshot of the keys (consistent if the caller holds every lock). */
+  /**
+   * Returns a snapshot of the stored keys of every database, expired ones included (consistent
+   * if the caller holds every lock).
+   */
   List<Key> keys() {
     return new ArrayList<>(filters.keySet());
+  }
+
+  /** Returns a snapshot of the live (unexpired) keys of one database. */
+  List<Key> keys(int db) {
+    List<Key> keys = new ArrayList<>();
+    for (Key key : filters.keySet()) {
+      if (key.db() == db && (expires.isEmpty() || !isExpired(key))) {
+        keys.add(key);
+      }
+    }
+    return keys;
   }
 
   /** Returns the live entry view (caller holds every lock while iterating). */

@@ -1,7 +1,6 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.ScalableCuckooFilter;
-import java.util.Iterator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 
@@ -27,28 +26,13 @@ final class KeyspaceCommands {
     this.keyspace = keyspace;
   }
 
-  /**
-   * RANDOMKEY: a uniformly chosen key, or null when the database is empty. Walks the key set up
-   * to the chosen position (linear in the number of keys, no copy).
-   */
+  /** RANDOMKEY: a uniformly chosen live key of the selected database, or null when it has none. */
   void randomKey(Session session, byte[][] args) {
-    Key chosen = null;
-    int size = keyspace.size();
-    if (size > 0) {
-      int skip = ThreadLocalRandom.current().nextInt(size);
-      Iterator<Key> keys = keyspace.entries().keySet().iterator();
-      // the map may shrink while we walk it: the last key seen is still a key
-      while (keys.hasNext()) {
-        chosen = keys.next();
-        if (skip-- == 0) {
-          break;
-        }
-      }
-    }
-    if (chosen == null) {
+    java.util.List<Key> keys = keyspace.keys(session.db());
+    if (keys.isEmpty()) {
       session.reply().nullValue();
     } else {
-      session.reply().bulk(chosen.bytes());
+      session.reply().bulk(keys.get(ThreadLocalRandom.current().nextInt(keys.size())).bytes());
     }
   }
 
@@ -56,7 +40,7 @@ final class KeyspaceCommands {
   void touch(Session session, byte[][] args) {
     long count = 0;
     for (int i = 1; i < args.length; i++) {
-      if (filter(new Key(args[i])) != null) {
+      if (filter(session.key(args[i])) != null) {
         count++;
       }
     }
@@ -109,7 +93,7 @@ final class KeyspaceCommands {
         return;
       }
     }
-    long bytes = usageBytes(new Key(args[2]));
+    long bytes = usageBytes(session.key(args[2]));
     if (bytes < 0) {
       reply.nullValue();
     } else {
@@ -119,7 +103,7 @@ final class KeyspaceCommands {
 
   /** OBJECT ENCODING key: {@code raw}, the encoding of every module value; null if missing. */
   void objectEncoding(Session session, byte[][] args) {
-    if (filter(new Key(args[2])) == null) {
+    if (filter(session.key(args[2])) == null) {
       session.reply().nullValue();
     } else {
       session.reply().bulk("raw");
@@ -128,7 +112,7 @@ final class KeyspaceCommands {
 
   /** OBJECT REFCOUNT key: 1 (module values are never shared); null if missing. */
   void objectRefcount(Session session, byte[][] args) {
-    if (filter(new Key(args[2])) == null) {
+    if (filter(session.key(args[2])) == null) {
       session.reply().nullValue();
     } else {
       session.reply().integer(1);
@@ -137,7 +121,7 @@ final class KeyspaceCommands {
 
   /** OBJECT FREQ key: null if missing, else Redis's error (the policy is always noeviction). */
   void objectFreq(Session session, byte[][] args) {
-    if (filter(new Key(args[2])) == null) {
+    if (filter(session.key(args[2])) == null) {
       session.reply().nullValue();
     } else {
       session.reply().error(NO_LFU);

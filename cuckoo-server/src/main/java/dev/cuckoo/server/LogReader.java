@@ -38,11 +38,12 @@ final class LogReader {
      * Takes one good record.
      *
      * @param lsn the record's sequence number, or -1 for a version-1 or 2 record (which has none)
+     * @param db the database the command ran in (0 before version 4)
      * @param args the command's arguments
      * @param offset where the record starts in the file
      * @throws IOException to stop reading (recovery cannot continue)
      */
-    void accept(long lsn, byte[][] args, long offset) throws IOException;
+    void accept(long lsn, int db, byte[][] args, long offset) throws IOException;
   }
 
   /** What a log's header says. */
@@ -59,7 +60,7 @@ final class LogReader {
       this.damage = damage;
     }
 
-    /** Returns the format version (1, 2 or 3). */
+    /** Returns the format version (1 to 4). */
     int version() {
       return version;
     }
@@ -69,7 +70,7 @@ final class LogReader {
       return generation;
     }
 
-    /** Returns the sequence number before the first record (version 3; 0 before). */
+    /** Returns the sequence number before the first record (version 3 on; 0 before). */
     long baseLsn() {
       return baseLsn;
     }
@@ -81,7 +82,7 @@ final class LogReader {
 
     /** Returns the bytes before the first record. */
     int bytes() {
-      return version == 3 ? AppendLog.HEADER_BYTES : AppendLog.LEGACY_HEADER_BYTES;
+      return version >= 3 ? AppendLog.HEADER_BYTES : AppendLog.LEGACY_HEADER_BYTES;
     }
   }
   /** Thrown when a record in the middle of the log is corrupt. */
@@ -175,12 +176,13 @@ final class LogReader {
           + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
     }
     header.get(magic);
-    if (read >= AppendLog.HEADER_BYTES && looksLikeDamagedCurrentHeader(header.array())) {
-      // "CKOOLOG3" is one bit away from "CKOOLOG1"/"2": a current header whose checksum holds
-      // with the current magic is a damaged current header, not an old log
-      return new Header(3, header.getLong(8), header.getLong(16),
-          "log header magic damaged at offset 7 (the header checksum matches a version 3"
-              + " header)");
+    int damagedVersion = read >= AppendLog.HEADER_BYTES ? damagedHeaderVersion(header.array()) : 0;
+    if (damagedVersion != 0) {
+      // "CKOOLOG3"/"4" are a bit or two away from "CKOOLOG1"/"2": a header whose checksum holds
+      // with a checksummed version's magic is a damaged header of that version, not an old log
+      return new Header(damagedVersion, header.getLong(8), header.getLong(16),
+          "log header magic damaged at offset 7 (the header checksum matches a version "
+              + damagedVersion + " header)");
     }
     if (Arrays.equals(magic, AppendLog.MAGIC_V2) || Arrays.equals(magic, AppendLog.MAGIC_V1)) {
       if (read < AppendLog.LEGACY_HEADER_BYTES) {
@@ -189,7 +191,8 @@ final class LogReader {
       }
       return new Header(magic[7] - '0', header.getLong(), 0, null);
     }
-    if (!Arrays.equals(magic, AppendLog.MAGIC)) {
+    boolean v3 = Arrays.equals(magic, AppendLog.MAGIC_V3);
+    if (!v3 && !Arrays.equals(magic, AppendLog.MAGIC)) {
       throw new CorruptLogException(path + ": not an append-only log (bad magic at offset 0)");
     }
     if (read < AppendLog.HEADER_BYTES) {
@@ -207,19 +210,29 @@ final class LogReader {
       damage = "log header checksum failed at offset 24 (generation field " + generation
           + ", base " + base + ")";
     }
-    return new Header(3, generation, base, damage);
+    return new Header(v3 ? 3 : AppendLog.VERSION, generation, base, damage);
   }
 
-  private static boolean looksLikeDamagedCurrentHeader(byte[] header) {
-    if (Arrays.equals(Arrays.copyOf(header, 8), AppendLog.MAGIC)) {
-      return false;
+  /**
+   * Returns the version (3 or 4) whose magic makes the header's checksum hold when the header's
+   * own magic is another, or 0.
+   */
+  private static int damagedHeaderVersion(byte[] header) {
+    byte[] magic = Arrays.copyOf(header, 8);
+    if (Arrays.equals(magic, AppendLog.MAGIC) || Arrays.equals(magic, AppendLog.MAGIC_V3)) {
+      return 0;
     }
-    byte[] fixed = Arrays.copyOf(header, 24);
-    System.arraycopy(AppendLog.MAGIC, 0, fixed, 0, 8);
-    CRC32C crc = new CRC32C();
-    crc.update(fixed);
     int stored = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(24);
-    return stored == (int) crc.getValue();
+    byte[] fixed = Arrays.copyOf(header, 24);
+    for (byte[] candidate : new byte[][] {AppendLog.MAGIC, AppendLog.MAGIC_V3}) {
+      System.arraycopy(candidate, 0, fixed, 0, 8);
+      CRC32C crc = new CRC32C();
+      crc.update(fixed);
+      if (stored == (int) crc.getValue()) {
+        return candidate[7] - '0';
+      }
+    }
+    return 0;
   }
 
   /**
@@ -246,12 +259,13 @@ final class LogReader {
       ByteBuffer payload = in.slice().order(ByteOrder.LITTLE_ENDIAN);
       payload.limit(length);
       long lsn = payload.getLong();
+      int db = payload.getInt();
       payload.compact();
       byte[][] args = decode(payload);
       if (args == null) {
         throw new IOException("unreadable buffered record at " + start);
       }
-      sink.accept(lsn, args, start);
+      sink.accept(lsn, db, args, start);
       in.position(start + AppendLog.RECORD_HEADER_BYTES + length);
     }
   }
@@ -324,6 +338,7 @@ final class LogReader {
         long end = position + headerBytes + length;
         byte[][] args = null;
         long lsn = -1;
+        int db = 0;
         if (length <= Integer.MAX_VALUE - 64) {
           ByteBuffer payload = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
           readFully(channel, payload, position + headerBytes);
@@ -333,12 +348,15 @@ final class LogReader {
           }
           crc.update(payload.array(), 0, (int) length);
           if ((int) crc.getValue() == stored) {
-            if (version == 3 && length >= 8) {
+            int fields = version == 4 ? 12 : version == 3 ? 8 : 0;
+            if (fields > 0 && length >= fields) {
               payload.flip();
               lsn = payload.getLong();
+              db = version == 4 ? payload.getInt() : 0;
               payload.compact();
             }
-            args = version == 3 && lsn <= lastLsn ? null : decode(payload);
+            args = fields > 0 && (length < fields || lsn <= lastLsn || db < 0) ? null
+                : decode(payload);
           }
         }
         if (args == null) {
@@ -348,7 +366,7 @@ final class LogReader {
           }
           return corrupt(position, what);
         }
-        sink.accept(lsn, args, position);
+        sink.accept(lsn, db, args, position);
         records++;
         if (lsn > 0) {
           lastLsn = lsn;

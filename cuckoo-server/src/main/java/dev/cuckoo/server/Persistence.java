@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -96,6 +97,11 @@ final class Persistence implements WriteLog, Closeable {
   /** The everysec fsync, on its own thread so that a long snapshot never delays it. */
   private final ScheduledExecutorService syncer;
   private final ReentrantLock saveLock = new ReentrantLock();
+  // held shared by commands that move data between keys, exclusively while a snapshot is written
+  private final ReentrantReadWriteLock moveGate = new ReentrantReadWriteLock();
+  private volatile CompletableFuture<Void> saveDone;
+  // whether a record that moves data between keys was logged since the last snapshot
+  private volatile boolean moversLogged;
   private final AtomicBoolean saving = new AtomicBoolean();
   private final AtomicBoolean recovering = new AtomicBoolean();
   private final AtomicLong changes = new AtomicLong();
@@ -190,7 +196,7 @@ final class Persistence implements WriteLog, Closeable {
     long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
     AppendLog log;
-    boolean legacy = found.active != null && found.active.header.version() < 3;
+    boolean legacy = found.active != null && found.active.header.version() < AppendLog.VERSION;
     if (legacy || found.repaired) {
       // records are only appended to a sound current-format log of the snapshot's generation:
       // fold what was replayed into a snapshot of a new generation, then start an empty log of
@@ -198,7 +204,7 @@ final class Persistence implements WriteLog, Closeable {
       // unless repaired, and repair skips what the snapshot holds)
       LOGGER.log(Level.INFO, legacy ? "{0} is in log format version {1}; saving a snapshot to"
           + " start a current-format log" : "{0} was repaired; saving a snapshot to start a"
-          + " sound log", logPath, legacy ? found.active.header.version() : 3);
+          + " sound log", logPath, legacy ? found.active.header.version() : AppendLog.VERSION);
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
@@ -257,7 +263,7 @@ final class Persistence implements WriteLog, Closeable {
     Path snapshotPath = dir.resolve(SNAPSHOT);
     if (Files.exists(snapshotPath)) {
       try {
-        found.snapshot = SnapshotFile.read(snapshotPath, target.entries(), wanted);
+        found.snapshot = SnapshotFile.read(snapshotPath, target, wanted);
       } catch (FilterFormatException e) {
         throw new IOException(snapshotPath + ": corrupt snapshot at offset " + e.offset()
             + " (" + e.field() + "): " + e.getMessage() + "; refusing to start. Move the file"
@@ -277,7 +283,7 @@ final class Persistence implements WriteLog, Closeable {
       replay.file(file.path);
       LogReader.Header header = file.header;
       if (header.damage() != null) {
-        header = new LogReader.Header(3, header.generation(), 0, null);
+        header = new LogReader.Header(header.version(), header.generation(), 0, null);
       }
       LogReader.Result result = LogReader.read(file.path, header,
           file.active ? activeLimit : Long.MAX_VALUE, repair, replay);
@@ -414,7 +420,7 @@ final class Persistence implements WriteLog, Closeable {
       }
       if (Files.size(path) >= AppendLog.HEADER_BYTES) {
         // a damaged magic: read the records as the current format's
-        return new LogReader.Header(3, generationGuess, 0, e.getMessage());
+        return new LogReader.Header(AppendLog.VERSION, generationGuess, 0, e.getMessage());
       }
       LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed; a log shorter than"
           + " its header holds no records)", e.getMessage());
@@ -422,16 +428,16 @@ final class Persistence implements WriteLog, Closeable {
           StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
-      rewriteHeader(path, new LogReader.Header(3, generationGuess, 0, null));
+      rewriteHeader(path, new LogReader.Header(AppendLog.VERSION, generationGuess, 0, null));
       LogReader.Header rewritten = LogReader.header(path);
-      return new LogReader.Header(3, rewritten.generation(), 0, e.getMessage());
+      return new LogReader.Header(AppendLog.VERSION, rewritten.generation(), 0, e.getMessage());
     }
     if (header.damage() != null) {
       if (!repair) {
         throw new IOException(path + ": " + header.damage() + REPAIR_HINT + "rewrite the"
             + " header and replay the records (those the snapshot holds are skipped)");
       }
-      return new LogReader.Header(3, generationGuess, 0, header.damage());
+      return new LogReader.Header(header.version(), generationGuess, 0, header.damage());
     }
     return header;
   }
@@ -440,16 +446,39 @@ final class Persistence implements WriteLog, Closeable {
       long startLsn, Keyspace keyspace) throws IOException {
     try (SnapshotFile.Writer writer = SnapshotFile.open(target, files, generation, startLsn)) {
       for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
-        writer.write(entry.getKey().bytes(), startLsn, entry.getValue());
+        writer.write(entry.getKey(), startLsn, keyspace.expireAt(entry.getKey()),
+            entry.getValue());
       }
       writer.commit();
     }
   }
 
   @Override
-  public long append(byte[][] args) {
+  public long append(int db, byte[][] args) {
     changes.incrementAndGet();
-    return log.append(args);
+    if (!moversLogged && Replay.movesData(args)) {
+      moversLogged = true;
+    }
+    return log.append(db, args);
+  }
+
+  /**
+   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB) run: returns null after
+   * taking the gate (the caller runs, logs and then calls {@link #endMove}), or, while a snapshot
+   * is being written, what completes when it is done (the caller runs again then). Such commands
+   * never overlap a snapshot, so recovery can replay them whole or skip them whole.
+   */
+  CompletableFuture<Void> beginMove() {
+    if (moveGate.readLock().tryLock()) {
+      return null;
+    }
+    CompletableFuture<Void> done = saveDone;
+    return done != null ? done : CompletableFuture.completedFuture(null);
+  }
+
+  /** Releases the gate taken by {@link #beginMove}. */
+  void endMove() {
+    moveGate.readLock().unlock();
   }
 
   @Override
@@ -530,11 +559,22 @@ final class Persistence implements WriteLog, Closeable {
       long before = log.lastLsn();
       byte[] records = log.discardUnacknowledged(fsync == ServerConfig.Fsync.ALWAYS);
       Set<Key> affected = new HashSet<>();
-      boolean[] all = {false};
+      // a record that moves data makes a key's history depend on other keys: rebuild them all
+      boolean[] all = {moversLogged};
       long[] first = {Long.MAX_VALUE};
-      LogReader.parse(records, (lsn, args, offset) -> {
+      LogReader.parse(records, (lsn, db, args, offset) -> {
         first[0] = Math.min(first[0], lsn);
-        all[0] |= Replay.keysOf(args, affected::add);
+        Replay.keysOf(db, args, new Replay.KeySink() {
+          @Override
+          public void key(Key key) {
+            affected.add(key);
+          }
+
+          @Override
+          public void database(int which) {
+            all[0] = true;
+          }
+        });
       });
       if (first[0] <= before) {
         long[][] ranges = Arrays.copyOf(discarded, discarded.length + 1);
@@ -558,22 +598,33 @@ final class Persistence implements WriteLog, Closeable {
 
   /** Replaces the wanted keys (all if {@code keys} is null) with what the files hold. */
   private void rebuild(Predicate<Key> wanted, Set<Key> keys) throws IOException {
-    Keyspace rebuilt = new Keyspace();
+    Keyspace rebuilt = new Keyspace(keyspace.databases());
+    rebuilt.loading(true);
     recover(dir, rebuilt, commandsFor.apply(rebuilt), wanted, log.writtenBytes(), false, false);
     if (keys == null) {
       keyspace.clear();
       for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
-        keyspace.put(entry.getKey(), entry.getValue());
+        copy(rebuilt, entry.getKey());
       }
       return;
     }
     for (Key key : keys) {
-      ScalableCuckooFilter<byte[]> filter = rebuilt.get(key);
-      if (filter == null) {
-        keyspace.remove(key);
-      } else {
-        keyspace.put(key, filter);
-      }
+      copy(rebuilt, key);
+    }
+  }
+
+  private void copy(Keyspace rebuilt, Key key) {
+    ScalableCuckooFilter<byte[]> filter = rebuilt.stored(key);
+    if (filter == null) {
+      keyspace.remove(key);
+      return;
+    }
+    keyspace.put(key, filter);
+    long expireAt = rebuilt.expireAt(key);
+    if (expireAt == Keyspace.NO_EXPIRY) {
+      keyspace.persist(key);
+    } else {
+      keyspace.expireAt(key, expireAt);
     }
   }
 
@@ -633,6 +684,9 @@ final class Persistence implements WriteLog, Closeable {
    */
   void save() throws IOException {
     saveLock.lock();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    saveDone = done;
+    moveGate.writeLock().lock();
     try {
       long next = Math.max(generation, log.generation()) + 1;
       Path retired = dir.resolve(LOG + "." + log.generation());
@@ -651,11 +705,13 @@ final class Persistence implements WriteLog, Closeable {
           lock.lock();
           ScalableCuckooFilter<byte[]> filter;
           long lsn;
+          long expireAt;
           try {
             filter = keyspace.get(key);
+            expireAt = keyspace.expireAt(key);
             lsn = log.lastLsn();
             if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
-              writer.write(key.bytes(), lsn, filter);
+              writer.write(key, lsn, expireAt, filter);
               continue;
             }
             keyspace.freeze(filter);
@@ -664,7 +720,7 @@ final class Persistence implements WriteLog, Closeable {
           }
           // a big filter is written with only its own changes paused
           try {
-            writer.write(key.bytes(), lsn, filter);
+            writer.write(key, lsn, expireAt, filter);
           } finally {
             keyspace.thaw(filter);
           }
@@ -679,6 +735,7 @@ final class Persistence implements WriteLog, Closeable {
         writer.commit();
       }
       generation = next;
+      moversLogged = false;
       deleteRetiredBefore(next);
       synchronized (this) {
         refusal = null;
@@ -688,6 +745,9 @@ final class Persistence implements WriteLog, Closeable {
       lastSaveSeconds = System.currentTimeMillis() / 1000;
       rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
     } finally {
+      moveGate.writeLock().unlock();
+      saveDone = null;
+      done.complete(null);
       saveLock.unlock();
     }
   }

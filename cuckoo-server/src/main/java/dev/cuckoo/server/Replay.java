@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -17,8 +16,11 @@ import java.util.function.Predicate;
  *
  * <p>A record numbered {@code lsn} changes key {@code k} only if {@code lsn} is greater than the
  * number the snapshot stored for {@code k} (or, for a key the snapshot did not visit, than the
- * snapshot's start number). Multi-key records (DEL, FLUSHALL) are applied key by key under the
- * same rule. Records of logs older than version 3 carry no number and are always applied. Only
+ * snapshot's start number). Multi-key records (DEL, FLUSHALL, FLUSHDB, a transaction's writes)
+ * are applied key by key under the same rule; records that move data between keys (RENAME,
+ * MOVE, SWAPDB) are applied whole if they come after the snapshot's start and skipped otherwise,
+ * which is exact because they never run while a snapshot is being written. Records carry the
+ * database they ran in. Records of logs older than version 3 carry no number and are always applied. Only
  * keys {@code wanted} accepts are touched, so the same code rebuilds a few keys after a failed
  * log write and the whole keyspace at startup.
  *
@@ -69,54 +71,155 @@ final class Replay implements LogReader.RecordSink {
     return wanted.test(key) && (lsn < 0 || lsn > snapshotLsns.getOrDefault(key, startLsn));
   }
 
+  /** Receives the keys a logged command changes (see {@link #keysOf}). */
+  interface KeySink {
+    /** Takes one key the command changes. */
+    void key(Key key);
+
+    /** Takes a database whose every key the command changes (-1: every database). */
+    void database(int db);
+  }
+
   /**
-   * Returns true if a logged command changes every key (FLUSHALL, FLUSHDB); otherwise hands each
-   * key it changes to {@code each} (DEL: all its arguments; every other write: its first). The one
-   * place that knows which keys a record touches, for replay and for undoing failed writes.
+   * Hands {@code sink} the keys a logged command run in database {@code db} changes: DEL and
+   * UNLINK all their arguments, RENAME and RENAMENX both names, MOVE the key in both databases,
+   * FLUSHDB and SWAPDB whole databases, FLUSHALL every database, a transaction record the keys
+   * of each of its writes, every other write its first argument. The one place that knows which
+   * keys a record touches, for replay, for undoing failed writes and for WATCH.
    */
-  static boolean keysOf(byte[][] args, Consumer<Key> each) {
+  static void keysOf(int db, byte[][] args, KeySink sink) {
+    if (Transaction.isRecord(args)) {
+      for (Transaction.Write write : Transaction.decode(args)) {
+        keysOf(write.db, write.args, sink);
+      }
+      return;
+    }
     String name = ServerCommands.lower(args[0]);
-    if (name.equals("flushall") || name.equals("flushdb")) {
-      return true;
+    switch (name) {
+      case "flushall":
+        sink.database(-1);
+        return;
+      case "flushdb":
+        sink.database(db);
+        return;
+      case "swapdb":
+        sink.database(databaseArgument(args[1]));
+        sink.database(databaseArgument(args[2]));
+        return;
+      case "move":
+        sink.key(new Key(db, args[1]));
+        sink.key(new Key(databaseArgument(args[2]), args[1]));
+        return;
+      default:
+        break;
     }
-    int last = name.equals("del") ? args.length - 1 : Math.min(1, args.length - 1);
+    int last = name.equals("del") || name.equals("unlink") ? args.length - 1
+        : name.equals("rename") || name.equals("renamenx") ? Math.min(2, args.length - 1)
+        : Math.min(1, args.length - 1);
     for (int i = 1; i <= last; i++) {
-      each.accept(new Key(args[i]));
+      sink.key(new Key(db, args[i]));
     }
-    return false;
+  }
+
+  /**
+   * Returns true if a logged command moves data between keys (RENAME, RENAMENX, MOVE, SWAPDB, or
+   * a transaction holding one): its effect on one key depends on another key's state, so it is
+   * replayed whole or not at all, and never runs while a snapshot is being written.
+   */
+  static boolean movesData(byte[][] args) {
+    if (Transaction.isRecord(args)) {
+      for (Transaction.Write write : Transaction.decode(args)) {
+        if (movesData(write.args)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    String name = ServerCommands.lower(args[0]);
+    return name.equals("rename") || name.equals("renamenx") || name.equals("move")
+        || name.equals("swapdb");
+  }
+
+  private static int databaseArgument(byte[] arg) {
+    Long db = Numbers.parseLong(arg);
+    return db == null || db < 0 || db > Integer.MAX_VALUE ? -1 : (int) (long) db;
   }
 
   @Override
-  public void accept(long lsn, byte[][] args, long offset) throws IOException {
+  public void accept(long lsn, int db, byte[][] args, long offset) throws IOException {
+    if (Transaction.isRecord(args)) {
+      List<Transaction.Write> writes;
+      try {
+        writes = Transaction.decode(args);
+      } catch (IllegalArgumentException e) {
+        throw new IOException(file + ": the record at offset " + offset + ": " + e.getMessage()
+            + "; refusing to start");
+      }
+      for (Transaction.Write write : writes) {
+        apply(lsn, write.db, write.args, offset);
+      }
+    } else {
+      apply(lsn, db, args, offset);
+    }
+    applied++;
+  }
+
+  private void apply(long lsn, int db, byte[][] args, long offset) throws IOException {
+    if (db < 0 || db >= target.databases()) {
+      throw new IOException(file + ": the record at offset " + offset + " (" + describe(args)
+          + ") is for database " + db + " but the server has " + target.databases()
+          + " databases; restart with --databases " + (db + 1) + " or more");
+    }
     List<Key> changing = new ArrayList<>(1);
-    if (keysOf(args, key -> {
-      if (applies(key, lsn)) {
+    int[] wholeDatabases = {-2, -2};
+    keysOf(db, args, new KeySink() {
+      @Override
+      public void key(Key key) {
         changing.add(key);
       }
-    })) {
+
+      @Override
+      public void database(int which) {
+        wholeDatabases[wholeDatabases[0] == -2 ? 0 : 1] = which;
+      }
+    });
+    if (movesData(args)) {
+      // replayed whole or not at all: movers never run during a snapshot, so every key the
+      // snapshot holds is either before the record or after it
+      if (lsn < 0 || lsn > startLsn) {
+        execute(db, args, offset);
+      }
+      return;
+    }
+    if (wholeDatabases[0] != -2) {
       for (Key key : target.keys()) {
-        if (applies(key, lsn)) {
+        if ((wholeDatabases[0] == -1 || key.db() == wholeDatabases[0]) && applies(key, lsn)) {
           target.remove(key);
         }
       }
-      applied++;
       return;
     }
+    changing.removeIf(key -> !applies(key, lsn));
     if (changing.isEmpty()) {
       return;
     }
     byte[][] effective = args;
-    if (ServerCommands.lower(args[0]).equals("del")) {
+    String name = ServerCommands.lower(args[0]);
+    if (name.equals("del") || name.equals("unlink")) {
       effective = new byte[changing.size() + 1][];
       effective[0] = args[0];
       for (int i = 0; i < changing.size(); i++) {
         effective[i + 1] = changing.get(i).bytes();
       }
     }
-    commands.execute(session, effective);
+    execute(db, effective, offset);
+  }
+
+  private void execute(int db, byte[][] args, long offset) throws IOException {
+    session.db(db);
+    commands.execute(session, args);
     ByteBuf out = session.reply().take();
     if (out == null) {
-      applied++;
       return;
     }
     try {
@@ -129,7 +232,6 @@ final class Replay implements LogReader.RecordSink {
     } finally {
       out.release();
     }
-    applied++;
   }
 
   private String memoryAdvice(String error, byte[][] args) {

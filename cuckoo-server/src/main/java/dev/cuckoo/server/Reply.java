@@ -20,6 +20,7 @@ final class Reply {
   private static final byte[] FALSE = "#f\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
 
   private final ByteBufAllocator allocator;
   private ByteBuf buffer;
@@ -155,6 +156,11 @@ final class Reply {
   /** Appends null: {@code _} in RESP3, the null bulk string in RESP2. */
   void nullValue() {
     out().writeBytes(protocol == 3 ? NULL3 : NULL_BULK);
+  }
+
+  /** Appends a null array: {@code _} in RESP3, {@code *-1} in RESP2 (a failed EXEC). */
+  void nullArray() {
+    out().writeBytes(protocol == 3 ? NULL3 : NULL_ARRAY);
   }
 
   /** Appends an array header for {@code count} elements. */

@@ -21,6 +21,9 @@ final class ServerCommands {
   private static final String NOT_INTEGER = "ERR value is not an integer or out of range";
   private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FLUSHALL = "FLUSHALL".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FLUSHDB = "FLUSHDB".getBytes(StandardCharsets.US_ASCII);
+  /** Redis's reply to a database index outside 0..databases-1. */
+  static final String DB_OUT_OF_RANGE = "ERR DB index is out of range";
   private static final int SCAN_DEFAULT_COUNT = 10;
 
   private final ServerContext context;
@@ -230,7 +233,7 @@ final class ServerCommands {
 
   private String clientLine(Session session) {
     return "id=" + session.id() + " name=" + (session.name() == null ? "" : session.name())
-        + " db=0 resp=" + session.reply().protocol()
+        + " db=" + session.db() + " resp=" + session.reply().protocol()
         + " lib-name=" + (session.libName() == null ? "" : session.libName())
         + " lib-ver=" + (session.libVersion() == null ? "" : session.libVersion());
   }
@@ -250,26 +253,44 @@ final class ServerCommands {
     }
   }
 
-  /** SELECT index: only database 0 exists. */
+  /** SELECT index: one of the {@code --databases} databases (16 by default). */
   void select(Session session, byte[][] args) {
     Long index = Numbers.parseLong(args[1]);
-    if (index == null) {
+    if (index == null || index != (int) (long) index) {
       session.reply().error(NOT_INTEGER);
-    } else if (index != 0) {
-      session.reply().error("ERR DB index is out of range");
+    } else if (index < 0 || index >= keyspace.databases()) {
+      session.reply().error(DB_OUT_OF_RANGE);
     } else {
+      session.db((int) (long) index);
       session.reply().ok();
     }
   }
 
-  /** DBSIZE. */
+  /**
+   * Returns the database index an argument names, or -1 after answering with Redis's error (not
+   * an integer; out of range).
+   */
+  int databaseIndex(Session session, byte[] arg) {
+    Long index = Numbers.parseLong(arg);
+    if (index == null || index != (int) (long) index) {
+      session.reply().error(NOT_INTEGER);
+      return -1;
+    }
+    if (index < 0 || index >= keyspace.databases()) {
+      session.reply().error(DB_OUT_OF_RANGE);
+      return -1;
+    }
+    return (int) (long) index;
+  }
+
+  /** DBSIZE: the keys of the selected database (expired keys not yet deleted count, as in Redis). */
   void dbsize(Session session, byte[][] args) {
-    session.reply().integer(keyspace.size());
+    session.reply().integer(keyspace.size(session.db()));
   }
 
   /** TYPE key. */
   void type(Session session, byte[][] args) {
-    Key key = new Key(args[1]);
+    Key key = session.key(args[1]);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
@@ -279,17 +300,17 @@ final class ServerCommands {
     }
   }
 
-  private static Key[] keys(byte[][] args) {
+  private static Key[] keysOf(Session session, byte[][] args) {
     Key[] keys = new Key[args.length - 1];
     for (int i = 1; i < args.length; i++) {
-      keys[i - 1] = new Key(args[i]);
+      keys[i - 1] = session.key(args[i]);
     }
     return keys;
   }
 
-  /** DEL key [key ...]. */
+  /** DEL key [key ...] and UNLINK key [key ...] (the same here: freeing a filter is immediate). */
   void del(Session session, byte[][] args) {
-    Key[] keys = keys(args);
+    Key[] keys = keysOf(session, args);
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       if (log.refuses(session)) {
@@ -298,7 +319,7 @@ final class ServerCommands {
       List<byte[]> removed = new ArrayList<>();
       removed.add(DEL);
       for (Key key : keys) {
-        if (keyspace.remove(key)) {
+        if (keyspace.get(key) != null && keyspace.remove(key)) {
           removed.add(key.bytes());
         }
       }
@@ -313,7 +334,7 @@ final class ServerCommands {
 
   /** EXISTS key [key ...]. */
   void exists(Session session, byte[][] args) {
-    Key[] keys = keys(args);
+    Key[] keys = keysOf(session, args);
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       long count = 0;
@@ -331,7 +352,7 @@ final class ServerCommands {
   /** KEYS pattern. */
   void keys(Session session, byte[][] args) {
     List<byte[]> matched = new ArrayList<>();
-    for (Key key : keyspace.keys()) {
+    for (Key key : keyspace.keys(session.db())) {
       if (Glob.matches(args[1], key.bytes())) {
         matched.add(key.bytes());
       }
@@ -388,7 +409,7 @@ final class ServerCommands {
       }
     }
     List<Key> candidates = new ArrayList<>();
-    for (Key key : keyspace.keys()) {
+    for (Key key : keyspace.keys(session.db())) {
       if (scanOrder(key) >= cursor) {
         candidates.add(key);
       }
@@ -430,13 +451,19 @@ final class ServerCommands {
         return;
       }
     }
+    boolean all = lower(args[0]).equals("flushall");
     keyspace.lockAll();
     try {
       if (log.refuses(session)) {
         return;
       }
-      keyspace.clear();
-      log.record(session, new byte[][] {FLUSHALL});
+      context.watches().touchDatabase(all ? -1 : session.db(), keyspace);
+      if (all) {
+        keyspace.clear();
+      } else {
+        keyspace.clear(session.db());
+      }
+      log.record(session, new byte[][] {all ? FLUSHALL : FLUSHDB});
     } finally {
       keyspace.unlockAll();
     }
@@ -523,7 +550,7 @@ final class ServerCommands {
     values.put("appendonly", config.appendOnly() ? "yes" : "no");
     values.put("appendfsync", config.fsync().name().toLowerCase(Locale.ROOT));
     values.put("save", "");
-    values.put("databases", "1");
+    values.put("databases", Integer.toString(keyspace.databases()));
     values.put("maxclients", Integer.toString(config.maxClients()));
     values.put("timeout", Integer.toString(config.timeoutSeconds()));
     values.put("proto-max-bulk-len", Long.toString(config.maxBulkLength()));

@@ -48,6 +48,7 @@ public final class ServerConfig {
           + "  --protected-mode yes|no  with no password, refuse clients\n"
           + "                           that are not on the loopback interface (default yes)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
+          + "  --databases N            number of databases, SELECT 0..N-1 (default 16)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
           + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
@@ -65,6 +66,7 @@ public final class ServerConfig {
   private final String requirePass;
   private final boolean protectedMode;
   private final int maxClients;
+  private final int databases;
   private final long maxBulkLength;
   private final int maxArrayLength;
   private final int timeoutSeconds;
@@ -84,6 +86,7 @@ public final class ServerConfig {
     this.requirePass = b.requirePass;
     this.protectedMode = b.protectedMode;
     this.maxClients = b.maxClients;
+    this.databases = b.databases;
     this.maxBulkLength = b.maxBulkLength;
     this.maxArrayLength = b.maxArrayLength;
     this.timeoutSeconds = b.timeoutSeconds;
@@ -169,6 +172,11 @@ public final class ServerConfig {
     return maxClients;
   }
 
+  /** Returns the number of databases (SELECT 0 to databases - 1). */
+  public int databases() {
+    return databases;
+  }
+
   /** Returns the longest accepted bulk string, in bytes. */
   public long maxBulkLength() {
     return maxBulkLength;
@@ -214,6 +222,9 @@ public final class ServerConfig {
 
   /** A mutable set of server settings. */
   public static final class Builder {
+    /** The most databases a server may have. */
+    public static final int MAX_DATABASES = 1 << 16;
+
     private int port = 6379;
     private String bind = "127.0.0.1";
     private Path dir = Paths.get("data");
@@ -223,6 +234,7 @@ public final class ServerConfig {
     private String requirePass;
     private boolean protectedMode = true;
     private int maxClients = 10_000;
+    private int databases = 16;
     private long maxBulkLength = 512L * 1024 * 1024;
     private int maxArrayLength = 1 << 20;
     private int timeoutSeconds;
@@ -279,6 +291,16 @@ public final class ServerConfig {
     /** Turns protected mode on or off (default on); see {@link ServerConfig#protectedMode()}. */
     public Builder protectedMode(boolean protectedMode) {
       this.protectedMode = protectedMode;
+      return this;
+    }
+
+    /**
+     * Sets the number of databases (Redis's {@code databases}).
+     *
+     * @throws IllegalArgumentException outside 1 to {@value #MAX_DATABASES}
+     */
+    public Builder databases(int databases) {
+      this.databases = range("databases", databases, 1, MAX_DATABASES);
       return this;
     }
 
@@ -413,6 +435,8 @@ public final class ServerConfig {
           return requirePass(value);
         case "protected-mode":
           return protectedMode(yesNo(option, value));
+        case "databases":
+          return databases((int) rangeLong(option, number(option, value), 1, MAX_DATABASES));
         case "maxclients":
           return maxClients((int) rangeLong(option, number(option, value), 1, 1_000_000));
         case "max-bulk-length":

@@ -10,6 +10,8 @@ final class ServerContext {
   private final ServerConfig config;
   private final CfConfig cfConfig;
   private final Keyspace keyspace;
+  private final Watches watches = new Watches();
+  private final AtomicLong expiredKeys = new AtomicLong();
   private final AtomicInteger connectedClients = new AtomicInteger();
   private final AtomicLong totalConnections = new AtomicLong();
   private final LongAdder totalCommands = new LongAdder();
@@ -77,6 +79,16 @@ final class ServerContext {
 
   Keyspace keyspace() {
     return keyspace;
+  }
+
+  /** Returns the keys connections WATCH. */
+  Watches watches() {
+    return watches;
+  }
+
+  /** Returns the count of keys deleted because they expired (INFO expired_keys). */
+  AtomicLong expiredKeys() {
+    return expiredKeys;
   }
 
   /** Returns persistence, or null when it is off. */

@@ -21,6 +21,11 @@ final class Session {
   private String libName;
   private String libVersion;
   private int db;
+  private java.util.List<byte[][]> queue;
+  private boolean queueFailed;
+  private Transaction transaction;
+  private java.util.Map<Key, Boolean> watched;
+  private volatile boolean watchTouched;
 
   /**
    * Creates a session.
@@ -186,18 +191,120 @@ final class Session {
     return db;
   }
 
+  /** Returns the key with this name in the selected database. */
+  Key key(byte[] name) {
+    return new Key(db, name);
+  }
+
   /** Selects a database (the caller checked the index). */
   void db(int db) {
     this.db = db;
   }
 
+  /** Starts a transaction (MULTI): commands are queued until EXEC or DISCARD. */
+  void beginMulti() {
+    queue = new java.util.ArrayList<>();
+    queueFailed = false;
+  }
+
+  /** Returns true between MULTI and EXEC/DISCARD. */
+  boolean inMulti() {
+    return queue != null;
+  }
+
+  /** Queues a command of the transaction. */
+  void queue(byte[][] args) {
+    queue.add(args);
+  }
+
+  /** Notes that a command could not be queued: EXEC will abort the transaction. */
+  void failQueue() {
+    if (queue != null) {
+      queueFailed = true;
+    }
+  }
+
+  /** Returns true if a command could not be queued since MULTI. */
+  boolean queueFailed() {
+    return queueFailed;
+  }
+
+  /** Returns the queued commands and ends the transaction's queueing. */
+  java.util.List<byte[][]> takeQueue() {
+    java.util.List<byte[][]> taken = queue;
+    queue = null;
+    queueFailed = false;
+    return taken;
+  }
+
+  /** Returns the queued commands without ending the transaction, or null outside one. */
+  java.util.List<byte[][]> queued() {
+    return queue;
+  }
+
   /** Returns the number of commands queued in MULTI, or -1 outside a transaction. */
   int queuedCommands() {
-    return -1;
+    return queue == null ? -1 : queue.size();
+  }
+
+  /** Returns the transaction whose commands are running (EXEC), or null. */
+  Transaction transaction() {
+    return transaction;
+  }
+
+  /** Sets (or with null clears) the transaction whose commands are running. */
+  void transaction(Transaction transaction) {
+    this.transaction = transaction;
+  }
+
+  /** Returns true if commands may ask for a retry ({@link #retryAfter}). */
+  boolean retriesAllowed() {
+    return retries;
+  }
+
+  /** Allows or forbids retries (forbidden while a transaction's commands run). */
+  void retriesAllowed(boolean allowed) {
+    retries = allowed;
+  }
+
+  /**
+   * Adds a watched key; returns false if it was watched already.
+   *
+   * @param expiredNow whether the key had expired when it was watched (its expiry then is no
+   *     change)
+   */
+  boolean watch(Key key, boolean expiredNow) {
+    if (watched == null) {
+      watched = new java.util.LinkedHashMap<>();
+    }
+    return watched.putIfAbsent(key, expiredNow) == null;
+  }
+
+  /** Returns the watched keys, each with whether it had expired when watched. */
+  java.util.Map<Key, Boolean> watched() {
+    return watched == null ? java.util.Map.of() : watched;
+  }
+
+  /** Forgets the watched keys and the mark; returns the keys that were watched. */
+  java.util.Set<Key> unwatchAll() {
+    java.util.Set<Key> keys = watched == null ? java.util.Set.of() : watched.keySet();
+    watched = null;
+    watchTouched = false;
+    return keys;
+  }
+
+  /** Marks a watched key as changed (from any thread). */
+  void touchWatched() {
+    watchTouched = true;
+  }
+
+  /** Returns true if a watched key changed since it was watched. */
+  boolean watchTouched() {
+    return watchTouched;
   }
 
   /** Returns the number of keys this connection WATCHes. */
   int watchedKeys() {
-    return 0;
+    return watched == null ? 0 : watched.size();
   }
 }

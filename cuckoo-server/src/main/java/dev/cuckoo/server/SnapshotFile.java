@@ -26,11 +26,13 @@ import java.util.zip.CRC32C;
 /**
  * The snapshot file: every key with its filter in the core serialized form.
  *
- * <p>Layout (little-endian), version 3: magic {@code CKOOSNP3}, u64 generation, u64 startLsn, u64
+ * <p>Layout (little-endian), version 4: magic {@code CKOOSNP4}, u64 generation, u64 startLsn, u64
  * entry count, u32 CRC32C of those 32 bytes; then per entry: u32 key length, key bytes, u64 lsn,
- * u64 filter length, the filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of
- * key, lsn and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records
- * that the key did not exist when the snapshot visited it.
+ * u32 database index, i64 expiry time (Unix milliseconds, -1 for none), u64 filter length, the
+ * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database,
+ * expiry and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records
+ * that the key did not exist when the snapshot visited it. Version 3 ({@code CKOOSNP3}) is the
+ * same without the database index and expiry (every key in database 0, none expiring).
  *
  * <p>The snapshot is fuzzy: keys are written one at a time while commands go on. {@code startLsn}
  * is the sequence number of the last log record written before the snapshot began, so the
@@ -47,10 +49,13 @@ final class SnapshotFile {
   /** The filter length that marks a key absent when it was visited. */
   static final long TOMBSTONE = -1L;
 
-  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '3'};
+  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '4'};
+  private static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '3'};
   private static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
   private static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
   private static final int HEADER_BYTES = 36;
+  // lsn, database, expiry and filter length after an entry's key (version 4)
+  private static final int ENTRY_FIELDS_BYTES = 28;
   private static final int LEGACY_HEADER_BYTES = 28;
 
   /** What a snapshot held. */
@@ -107,9 +112,13 @@ final class SnapshotFile {
       this.startLsn = startLsn;
     }
 
-    /** Writes one key: its filter, or a tombstone if {@code filter} is null. */
-    void write(byte[] key, long lsn, ScalableCuckooFilter<byte[]> filter) throws IOException {
-      position = writeEntry(channel, position, key, lsn, filter);
+    /**
+     * Writes one key: its filter, or a tombstone if {@code filter} is null, with its expiry time
+     * ({@link Keyspace#NO_EXPIRY} for none).
+     */
+    void write(Key key, long lsn, long expireAt, ScalableCuckooFilter<byte[]> filter)
+        throws IOException {
+      position = writeEntry(channel, position, key, lsn, expireAt, filter);
       entries++;
     }
 
@@ -161,16 +170,20 @@ final class SnapshotFile {
     return header.array();
   }
 
-  private static long writeEntry(FileChannel channel, long position, byte[] key, long lsn,
-      ScalableCuckooFilter<byte[]> filter) throws IOException {
-    ByteBuffer prefix = ByteBuffer.allocate(4 + key.length + 16).order(ByteOrder.LITTLE_ENDIAN);
-    prefix.putInt(key.length).put(key).putLong(lsn).putLong(filter == null ? TOMBSTONE : 0);
+  private static long writeEntry(FileChannel channel, long position, Key name, long lsn,
+      long expireAt, ScalableCuckooFilter<byte[]> filter) throws IOException {
+    byte[] key = name.bytes();
+    ByteBuffer prefix = ByteBuffer.allocate(4 + key.length + ENTRY_FIELDS_BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    prefix.putInt(key.length).put(key).putLong(lsn).putInt(name.db())
+        .putLong(filter == null ? Keyspace.NO_EXPIRY : expireAt)
+        .putLong(filter == null ? TOMBSTONE : 0);
     prefix.flip();
     writeFully(channel, prefix, position);
-    long blobStart = position + 4 + key.length + 16;
+    long blobStart = position + 4 + key.length + ENTRY_FIELDS_BYTES;
     CRC32C crc = new CRC32C();
     crc.update(key);
-    crc.update(prefix.array(), 4 + key.length, 8);
+    crc.update(prefix.array(), 4 + key.length, ENTRY_FIELDS_BYTES - 8);
     long blobLength = 0;
     if (filter != null) {
       channel.position(blobStart);
@@ -210,25 +223,24 @@ final class SnapshotFile {
    * @throws FilterFormatException if the file is damaged, naming the offset (no partial result
    *     is usable then)
    */
-  static Loaded read(Path file, Map<Key, ScalableCuckooFilter<byte[]>> into,
-      Predicate<Key> wanted) throws IOException {
+  static Loaded read(Path file, Keyspace into, Predicate<Key> wanted) throws IOException {
     long size = Files.size(file);
     Map<Key, Long> lsns = new HashMap<>();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       DataInputStream in = new DataInputStream(raw);
       byte[] magic = new byte[8];
       in.readFully(magic);
-      int version = Arrays.equals(magic, MAGIC) ? 3 : Arrays.equals(magic, MAGIC_V2) ? 2
-          : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
+      int version = Arrays.equals(magic, MAGIC) ? 4 : Arrays.equals(magic, MAGIC_V3) ? 3
+          : Arrays.equals(magic, MAGIC_V2) ? 2 : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
       if (version == 0) {
         throw new FilterFormatException("magic", 0, "not a snapshot file");
       }
-      int headerBytes = version == 3 ? HEADER_BYTES : LEGACY_HEADER_BYTES;
+      int headerBytes = version >= 3 ? HEADER_BYTES : LEGACY_HEADER_BYTES;
       byte[] header = Arrays.copyOf(magic, headerBytes);
       in.readFully(header, 8, headerBytes - 8);
       ByteBuffer h = ByteBuffer.wrap(header, 8, headerBytes - 8).order(ByteOrder.LITTLE_ENDIAN);
       long generation = h.getLong();
-      long startLsn = version == 3 ? h.getLong() : 0;
+      long startLsn = version >= 3 ? h.getLong() : 0;
       long keys = h.getLong();
       CRC32C crc = new CRC32C();
       crc.update(header, 0, headerBytes - 4);
@@ -251,8 +263,7 @@ final class SnapshotFile {
   }
 
   private static long readEntry(DataInputStream in, long position, long size, int version,
-      Map<Key, ScalableCuckooFilter<byte[]>> into, Map<Key, Long> lsns, Predicate<Key> wanted)
-      throws IOException {
+      Keyspace into, Map<Key, Long> lsns, Predicate<Key> wanted) throws IOException {
     long keyLength = Integer.reverseBytes(in.readInt()) & 0xffffffffL;
     if (keyLength > size - position - 16) {
       throw new FilterFormatException("keyLength", position, "key length " + keyLength);
@@ -262,15 +273,27 @@ final class SnapshotFile {
     CRC32C crc = new CRC32C();
     crc.update(keyBytes);
     long lsn = 0;
-    if (version == 3) {
-      long raw = in.readLong();
-      lsn = Long.reverseBytes(raw);
-      crc.update(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(lsn).array());
+    int db = 0;
+    long expireAt = Keyspace.NO_EXPIRY;
+    if (version >= 3) {
+      lsn = Long.reverseBytes(in.readLong());
+      ByteBuffer fields = ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putLong(lsn);
+      if (version == 4) {
+        db = Integer.reverseBytes(in.readInt());
+        expireAt = Long.reverseBytes(in.readLong());
+        fields.putInt(db).putLong(expireAt);
+        if (db < 0 || db >= into.databases()) {
+          throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db
+              + " of a server with " + into.databases() + " databases (--databases)");
+        }
+      }
+      crc.update(fields.array(), 0, fields.position());
     }
     long blobLength = Long.reverseBytes(in.readLong());
-    long blobStart = position + 4 + keyLength + (version == 3 ? 16 : 8);
-    Key key = new Key(keyBytes);
-    boolean tombstone = version == 3 && blobLength == TOMBSTONE;
+    long blobStart = position + 4 + keyLength
+        + (version == 4 ? ENTRY_FIELDS_BYTES : version == 3 ? 16 : 8);
+    Key key = new Key(db, keyBytes);
+    boolean tombstone = version >= 3 && blobLength == TOMBSTONE;
     if (!tombstone && (blobLength < 0 || blobLength > size - blobStart - 4)) {
       throw new FilterFormatException("filterLength", blobStart - 8, "filter length " + blobLength);
     }
@@ -293,6 +316,9 @@ final class SnapshotFile {
     }
     if (filter != null) {
       into.put(key, filter);
+      if (expireAt != Keyspace.NO_EXPIRY) {
+        into.expireAt(key, expireAt);
+      }
     }
     lsns.put(key, lsn);
     return blobStart + blobBytes + 4;

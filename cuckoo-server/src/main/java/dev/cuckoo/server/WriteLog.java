@@ -5,7 +5,7 @@ interface WriteLog {
   /** A log that records nothing and refuses nothing (persistence disabled). */
   WriteLog NONE = new WriteLog() {
     @Override
-    public long append(byte[][] args) {
+    public long append(int db, byte[][] args) {
       return 0;
     }
 
@@ -16,11 +16,11 @@ interface WriteLog {
   };
 
   /**
-   * Records one write command and returns its sequence number (0 if nothing is recorded). Called
-   * while the command's key locks are held, so records of one key are in the order the writes
-   * were applied.
+   * Records one write command run in database {@code db} and returns its sequence number (0 if
+   * nothing is recorded). Called while the command's key locks are held, so records of one key
+   * are in the order the writes were applied.
    */
-  long append(byte[][] args);
+  long append(int db, byte[][] args);
 
   /**
    * Returns the error that write commands get instead of running (without the leading dash), or
@@ -29,10 +29,26 @@ interface WriteLog {
    */
   String refusal();
 
-  /** Appends a write the session made (not while replaying) and notes its number there. */
+  /**
+   * Called for every write a client makes, with its keys still locked, before it is logged (WATCH
+   * invalidation).
+   */
+  default void touched(int db, byte[][] args) {}
+
+  /**
+   * Records a write the session made (not while replaying): appends it and notes its number in the
+   * session, or, while a transaction runs, adds it to the transaction's single record.
+   */
   default void record(Session session, byte[][] args) {
-    if (!session.replaying()) {
-      session.logged(append(args));
+    if (session.replaying()) {
+      return;
+    }
+    touched(session.db(), args);
+    Transaction transaction = session.transaction();
+    if (transaction != null) {
+      transaction.add(session.db(), args);
+    } else {
+      session.logged(append(session.db(), args));
     }
   }
 

@@ -29,7 +29,10 @@ class ConnectionCommandsTest {
       assertEquals("hi", RespClient.text(client.call("PING", "hi")));
       assertEquals("x y", RespClient.text(client.call("ECHO", "x y")));
       assertEquals(OK, client.call("SELECT", "0"));
-      assertEquals(new Err("ERR DB index is out of range"), client.call("SELECT", "1"));
+      assertEquals(OK, client.call("SELECT", "15"));
+      assertEquals(new Err("ERR DB index is out of range"), client.call("SELECT", "16"));
+      assertEquals(new Err("ERR DB index is out of range"), client.call("SELECT", "-1"));
+      assertEquals(OK, client.call("SELECT", "0"));
       assertEquals(new Err("ERR value is not an integer or out of range"),
           client.call("SELECT", "x"));
       assertEquals(OK, client.call("CLIENT", "SETINFO", "LIB-NAME", "test"));

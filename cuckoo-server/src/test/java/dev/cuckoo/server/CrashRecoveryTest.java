@@ -500,7 +500,7 @@ class CrashRecoveryTest {
   private static void retireLog(Path data) throws IOException {
     Path log = data.resolve(Persistence.LOG);
     LogReader.Result read = LogReader.read(log, LogReader.header(log), Long.MAX_VALUE, false,
-        (lsn, args, offset) -> { });
+        (lsn, db, args, offset) -> { });
     Files.move(log, data.resolve(RETIRED_LOG));
     AppendLog.create(log, FileChannels.DEFAULT, 2, read.lastLsn()).close();
   }

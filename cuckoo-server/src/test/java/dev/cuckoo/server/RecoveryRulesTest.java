@@ -164,7 +164,7 @@ class RecoveryRulesTest {
     try (AppendLog log = AppendLog.create(dir.resolve(Persistence.LOG), FileChannels.DEFAULT, 0,
         0)) {
       for (int i = 0; i < filters; i++) {
-        log.append(new byte[][] {bytes("CF.RESERVE"), bytes("huge" + i), bytes("1073741824"),
+        log.append(0, new byte[][] {bytes("CF.RESERVE"), bytes("huge" + i), bytes("1073741824"),
             bytes("BUCKETSIZE"), bytes("1"), bytes("MAXITERATIONS"), bytes("20"),
             bytes("EXPANSION"), bytes("1")});
       }
