@@ -238,7 +238,7 @@ final class InfoCommands {
     field(out, "total_commands_processed", commands);
     field(out, "instantaneous_ops_per_sec", opsPerSecond(commands));
     field(out, "rejected_connections", 0);
-    field(out, "expired_keys", 0);
+    field(out, "expired_keys", context.expiredKeys().get());
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
@@ -279,9 +279,13 @@ final class InfoCommands {
 
   private void keyspace(StringBuilder out) {
     out.append("# Keyspace\r\n");
-    int keys = context.keyspace().size();
-    if (keys > 0) {
-      out.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0,subexpiry=0\r\n");
+    Keyspace keyspace = context.keyspace();
+    for (int db = 0; db < keyspace.databases(); db++) {
+      int keys = keyspace.size(db);
+      if (keys > 0) {
+        out.append("db").append(db).append(":keys=").append(keys).append(",expires=")
+            .append(keyspace.expiring(db)).append(",avg_ttl=0,subexpiry=0\r\n");
+      }
     }
   }
 }

@@ -167,4 +167,39 @@ class JedisCuckooTest {
       assertEquals("none", jedis.type("full"));
     }
   }
+
+  @ParameterizedTest
+  @MethodSource("protocols")
+  void multi_cfCommandsInATransaction_execReturnsEachReply(String protocol) {
+    try (RedisClient client = client(protocol)) {
+      redis.clients.jedis.AbstractTransaction tx = client.multi();
+      redis.clients.jedis.Response<Boolean> added = tx.cfAdd("tx", "a");
+      redis.clients.jedis.Response<Boolean> exists = tx.cfExists("tx", "a");
+      redis.clients.jedis.Response<Long> expire = tx.expire("tx", 100);
+      List<Object> results = tx.exec();
+      assertEquals(3, results.size());
+      assertTrue(added.get());
+      assertTrue(exists.get());
+      assertEquals(1L, expire.get());
+      assertTrue(client.ttl("tx") > 90);
+      tx.close();
+
+      redis.clients.jedis.AbstractTransaction discarded = client.multi();
+      discarded.cfAdd("never", "a");
+      assertEquals("OK", discarded.discard());
+      discarded.close();
+      assertFalse(client.exists("never"));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("protocols")
+  void databaseInUrl_selectsThatDatabase(String protocol) {
+    try (RedisClient zero = client(protocol);
+        RedisClient one = RedisClient.create("redis://127.0.0.1:" + server.port() + "/1")) {
+      assertTrue(one.cfAdd("in-db-1", "a"));
+      assertTrue(one.exists("in-db-1"));
+      assertFalse(zero.exists("in-db-1"));
+    }
+  }
 }

@@ -172,4 +172,48 @@ class LettuceCuckooTest {
       assertArrayEquals(redis.cfScanDump("src", 0).getData(), redis.cfScanDump("dst", 0).getData());
     }
   }
+
+  @ParameterizedTest
+  @MethodSource("protocols")
+  void multi_transactionRunsAndWatchDiscards(ProtocolVersion version) {
+    try (StatefulRedisConnection<String, String> connection = connect(version);
+        StatefulRedisConnection<String, String> other = client.connect()) {
+      RedisCommands<String, String> redis = connection.sync();
+      // commands whose replies are not RESP3 booleans: Lettuce's transaction output cannot take
+      // a boolean element (CF.ADD in RESP3), whichever server sends it
+      assertEquals("OK", redis.multi());
+      redis.cfReserve("tx", 100);
+      redis.cfCount("tx", "a");
+      redis.pexpire("tx", 100_000);
+      io.lettuce.core.TransactionResult result = redis.exec();
+      assertFalse(result.wasDiscarded());
+      assertEquals(List.of("OK", 0L, true), List.of(result.get(0), result.get(1),
+          result.get(2)));
+      assertTrue(redis.pttl("tx") > 90_000);
+
+      assertEquals("OK", redis.watch("tx"));
+      other.sync().cfAdd("tx", "b");
+      redis.multi();
+      redis.cfAdd("tx", "c");
+      assertTrue(redis.exec().wasDiscarded(), "a watched key changed by another connection");
+      assertFalse(redis.cfExists("tx", "c"));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("protocols")
+  void databaseInUri_selectsThatDatabase(ProtocolVersion version) {
+    RedisClient dbClient = RedisClient.create(
+        RedisURI.create("redis://127.0.0.1:" + server.port() + "/1"));
+    dbClient.setOptions(ClientOptions.builder().protocolVersion(version).build());
+    try (StatefulRedisConnection<String, String> one = dbClient.connect();
+        StatefulRedisConnection<String, String> zero = connect(version)) {
+      assertTrue(one.sync().cfAdd("in-db-1", "a"));
+      assertEquals(1L, one.sync().exists("in-db-1"));
+      assertEquals(0L, zero.sync().exists("in-db-1"));
+      one.sync().flushdb();
+    } finally {
+      dbClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
 }

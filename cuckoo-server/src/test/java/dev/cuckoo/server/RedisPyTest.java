@@ -41,6 +41,12 @@ class RedisPyTest {
     assertEquals("PASS\n", runScript(dir, "redis_py_info.py"));
   }
 
+  @Test
+  void redisPy_pipelinesWatchDatabasesAndExpiry_workAsOnRedis(@TempDir Path dir)
+      throws Exception {
+    assertEquals("PASS\n", runScript(dir, "redis_py_deploy.py"));
+  }
+
   /** Runs a script of the test resources against a fresh server; returns what it printed. */
   private static String runScript(Path dir, String name) throws Exception {
     assumeTrue(redisPyAvailable(), "python3-redis not installed");
