@@ -159,7 +159,9 @@ final class Commands {
             "Returns the logarithmic access frequency counter of a Redis object.",
             keys::objectFreq),
         spec("object|refcount", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
-            "Returns the reference count of a value of a key.", keys::objectRefcount)));
+            "Returns the reference count of a value of a key.", keys::objectRefcount),
+        spec("object|idletime", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
+            "Returns the time since the last access to a Redis object.", keys::objectIdleTime)));
     add(spec("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0,
         List.of("admin", "fast", "dangerous"), "server",
         "Returns the replication role.", info::role));
@@ -234,6 +236,7 @@ final class Commands {
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
   void expireCycle() {
+    context.keyspace().tick();
     expiry.expireCycle(25);
   }
 

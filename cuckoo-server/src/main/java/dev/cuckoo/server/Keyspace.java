@@ -39,8 +39,21 @@ final class Keyspace {
   /** No expiry time. */
   static final long NO_EXPIRY = -1;
 
-  private final ConcurrentHashMap<Key, ScalableCuckooFilter<byte[]>> filters =
-      new ConcurrentHashMap<>();
+  /** A stored filter and when it was last looked up (in {@link #clockSeconds} units). */
+  private static final class Entry {
+    final ScalableCuckooFilter<byte[]> filter;
+    volatile int accessed;
+
+    Entry(ScalableCuckooFilter<byte[]> filter, int accessed) {
+      this.filter = filter;
+      this.accessed = accessed;
+    }
+  }
+
+  // a coarse clock for access times: seconds since the keyspace began, advanced by tick()
+  private final long clockOrigin = System.currentTimeMillis();
+  private volatile int clockSeconds;
+  private final ConcurrentHashMap<Key, Entry> filters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
   private final AtomicInteger[] keyCounts;
   private final AtomicInteger[] expiryCounts;
@@ -148,16 +161,50 @@ final class Keyspace {
    * holds the key's lock).
    */
   ScalableCuckooFilter<byte[]> get(Key key) {
-    ScalableCuckooFilter<byte[]> filter = filters.get(key);
-    if (filter != null && !expires.isEmpty() && isExpired(key)) {
+    Entry entry = filters.get(key);
+    if (entry == null || !expires.isEmpty() && isExpired(key)) {
       return null;
     }
-    return filter;
+    int now = clockSeconds;
+    if (entry.accessed != now) {
+      entry.accessed = now;
+    }
+    return entry.filter;
   }
 
-  /** Returns the filter stored under the key even if it has expired, or null. */
+  /**
+   * Returns the filter stored under the key even if it has expired, or null, without counting
+   * it as accessed (snapshots, OBJECT IDLETIME).
+   */
   ScalableCuckooFilter<byte[]> stored(Key key) {
-    return filters.get(key);
+    Entry entry = filters.get(key);
+    return entry == null ? null : entry.filter;
+  }
+
+  /** Returns what {@link #get} returns, without counting the key as accessed. */
+  ScalableCuckooFilter<byte[]> peek(Key key) {
+    Entry entry = filters.get(key);
+    return entry == null || !expires.isEmpty() && isExpired(key) ? null : entry.filter;
+  }
+
+  /**
+   * Returns the seconds since the key was last looked up (OBJECT IDLETIME), or -1 if it is not
+   * stored or has expired.
+   */
+  long idleSeconds(Key key) {
+    Entry entry = filters.get(key);
+    if (entry == null || !expires.isEmpty() && isExpired(key)) {
+      return -1;
+    }
+    return Math.max(0, clockSeconds - entry.accessed);
+  }
+
+  /** Advances the access clock (called every 100 ms by the expiry cycle). */
+  void tick() {
+    int now = (int) ((System.currentTimeMillis() - clockOrigin) / 1000);
+    if (now != clockSeconds) {
+      clockSeconds = now;
+    }
   }
 
   /**
@@ -205,7 +252,8 @@ final class Keyspace {
 
   /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
   void put(Key key, ScalableCuckooFilter<byte[]> filter) {
-    ScalableCuckooFilter<byte[]> old = filters.put(key, filter);
+    Entry previous = filters.put(key, new Entry(filter, clockSeconds));
+    ScalableCuckooFilter<byte[]> old = previous == null ? null : previous.filter;
     if (old == null) {
       keyCounts[key.db()].incrementAndGet();
       persist(key);
@@ -226,10 +274,11 @@ final class Keyspace {
 
   /** Removes the key; returns true if it existed (caller holds the key's lock). */
   boolean remove(Key key) {
-    ScalableCuckooFilter<byte[]> old = filters.remove(key);
-    if (old == null) {
+    Entry removed = filters.remove(key);
+    if (removed == null) {
       return false;
     }
+    ScalableCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     persist(key);
     usedBytes.addAndGet(-old.sizeInBytes());
@@ -277,7 +326,7 @@ final class Keyspace {
         moving.add(key);
       }
     }
-    List<ScalableCuckooFilter<byte[]>> values = new ArrayList<>(moving.size());
+    List<Entry> values = new ArrayList<>(moving.size());
     List<Long> times = new ArrayList<>(moving.size());
     for (Key key : moving) {
       values.add(filters.remove(key));
@@ -346,9 +395,11 @@ final class Keyspace {
     return keys;
   }
 
-  /** Returns the live entry view (caller holds every lock while iterating). */
+  /** Returns a copy of every stored key with its filter (consistent if the caller holds every lock). */
   Map<Key, ScalableCuckooFilter<byte[]>> entries() {
-    return filters;
+    Map<Key, ScalableCuckooFilter<byte[]>> view = new java.util.HashMap<>();
+    filters.forEach((key, entry) -> view.put(key, entry.filter));
+    return view;
   }
 
   /**
@@ -369,8 +420,8 @@ final class Keyspace {
   /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
   void recountUsed() {
     long total = 0;
-    for (ScalableCuckooFilter<byte[]> filter : filters.values()) {
-      total += filter.sizeInBytes();
+    for (Entry entry : filters.values()) {
+      total += entry.filter.sizeInBytes();
     }
     usedBytes.set(total);
     notePeak(total);

@@ -40,19 +40,29 @@ final class KeyspaceCommands {
   void touch(Session session, byte[][] args) {
     long count = 0;
     for (int i = 1; i < args.length; i++) {
-      if (filter(session.key(args[i])) != null) {
-        count++;
+      Key key = session.key(args[i]);
+      Lock lock = keyspace.readLockFor(key);
+      lock.lock();
+      try {
+        if (keyspace.get(key) != null) {
+          count++;
+        }
+      } finally {
+        lock.unlock();
       }
     }
     session.reply().integer(count);
   }
 
-  /** Returns the key's filter, read under the key's shared lock, or null. */
+  /**
+   * Returns the key's filter, read under the key's shared lock without counting as an access,
+   * or null.
+   */
   private ScalableCuckooFilter<byte[]> filter(Key key) {
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
-      return keyspace.get(key);
+      return keyspace.peek(key);
     } finally {
       lock.unlock();
     }
@@ -125,6 +135,27 @@ final class KeyspaceCommands {
       session.reply().nullValue();
     } else {
       session.reply().error(NO_LFU);
+    }
+  }
+
+  /**
+   * OBJECT IDLETIME key: seconds since the key was last looked up (with a one-second clock, as
+   * Redis's); null if missing. OBJECT itself does not count as a lookup.
+   */
+  void objectIdleTime(Session session, byte[][] args) {
+    Key key = session.key(args[2]);
+    Lock lock = keyspace.readLockFor(key);
+    lock.lock();
+    long idle;
+    try {
+      idle = keyspace.idleSeconds(key);
+    } finally {
+      lock.unlock();
+    }
+    if (idle < 0) {
+      session.reply().nullValue();
+    } else {
+      session.reply().integer(idle);
     }
   }
 }

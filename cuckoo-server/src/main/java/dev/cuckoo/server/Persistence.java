@@ -707,7 +707,7 @@ final class Persistence implements WriteLog, Closeable {
           long lsn;
           long expireAt;
           try {
-            filter = keyspace.get(key);
+            filter = keyspace.peek(key);
             expireAt = keyspace.expireAt(key);
             lsn = log.lastLsn();
             if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {

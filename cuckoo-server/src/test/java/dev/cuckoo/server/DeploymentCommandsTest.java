@@ -278,6 +278,22 @@ class DeploymentCommandsTest {
   }
 
   @Test
+  void objectIdleTime_countsSecondsSinceTheLastLookup() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertNull(client.call("OBJECT", "IDLETIME", "missing"));
+      assertEquals(1L, client.call("CF.ADD", "idle", "a"));
+      assertEquals(0L, client.call("OBJECT", "IDLETIME", "idle"));
+      Thread.sleep(2300);
+      long idle = (Long) client.call("OBJECT", "IDLETIME", "idle");
+      assertTrue(idle >= 1 && idle <= 3, "idle " + idle);
+      assertEquals(idle, client.call("OBJECT", "IDLETIME", "idle"), "OBJECT is no lookup");
+      assertEquals(1L, client.call("CF.EXISTS", "idle", "a"));
+      assertEquals(0L, client.call("OBJECT", "IDLETIME", "idle"), "a lookup resets it");
+    }
+  }
+
+  @Test
   void restart_keepsDatabasesExpiriesTransactionsAndMoves() throws Exception {
     long longExpiry;
     try (CuckooServer server = CuckooServer.start(persistent().build());
