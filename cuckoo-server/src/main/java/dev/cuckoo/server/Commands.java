@@ -380,7 +380,7 @@ final class Commands {
     CommandClock.enter();
     try {
       if (write && !session.replaying()
-          && !context.keyspace().keysWithExpiry().isEmpty()) {
+          && context.keyspace().hasExpiries()) {
         runDeletingExpired(session, spec, args);
       } else {
         spec.action().run(session, args);

@@ -218,6 +218,12 @@ public final class CuckooServer implements AutoCloseable {
       System.out.print("Usage: java -jar cuckoo-server.jar [options]\n" + ServerConfig.USAGE);
       return;
     }
+    if (System.getProperty("io.netty.leakDetection.level") == null
+        && System.getProperty("io.netty.leakDetectionLevel") == null) {
+      // the tests run with paranoid leak detection; in service its sampled stack traces only
+      // cost time (set -Dio.netty.leakDetection.level to have it back)
+      io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+    }
     ServerConfig config;
     try {
       config = ServerConfig.parse(args);

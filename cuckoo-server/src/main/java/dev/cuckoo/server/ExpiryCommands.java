@@ -193,7 +193,7 @@ final class ExpiryCommands {
    * invisible until a later cycle or a write deletes them. Does nothing while writes are refused.
    */
   void expireCycle(long budgetMillis) {
-    if (keyspace.keysWithExpiry().isEmpty()) {
+    if (!keyspace.hasExpiries()) {
       return;
     }
     long start = System.nanoTime();

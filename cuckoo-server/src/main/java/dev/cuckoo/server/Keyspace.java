@@ -57,6 +57,8 @@ final class Keyspace {
   private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
   private final AtomicInteger[] keyCounts;
   private final AtomicInteger[] expiryCounts;
+  // keys with an expiry in every database: lookups skip the expiry check while it is 0
+  private final AtomicInteger expiringKeys = new AtomicInteger();
   private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
@@ -162,7 +164,7 @@ final class Keyspace {
    */
   ScalableCuckooFilter<byte[]> get(Key key) {
     Entry entry = filters.get(key);
-    if (entry == null || !expires.isEmpty() && isExpired(key)) {
+    if (entry == null || expiringKeys.get() != 0 && isExpired(key)) {
       return null;
     }
     int now = clockSeconds;
@@ -184,7 +186,7 @@ final class Keyspace {
   /** Returns what {@link #get} returns, without counting the key as accessed. */
   ScalableCuckooFilter<byte[]> peek(Key key) {
     Entry entry = filters.get(key);
-    return entry == null || !expires.isEmpty() && isExpired(key) ? null : entry.filter;
+    return entry == null || expiringKeys.get() != 0 && isExpired(key) ? null : entry.filter;
   }
 
   /**
@@ -193,7 +195,7 @@ final class Keyspace {
    */
   long idleSeconds(Key key) {
     Entry entry = filters.get(key);
-    if (entry == null || !expires.isEmpty() && isExpired(key)) {
+    if (entry == null || expiringKeys.get() != 0 && isExpired(key)) {
       return -1;
     }
     return Math.max(0, clockSeconds - entry.accessed);
@@ -228,6 +230,7 @@ final class Keyspace {
   void expireAt(Key key, long unixMillis) {
     if (filters.containsKey(key) && expires.put(key, unixMillis) == null) {
       expiryCounts[key.db()].incrementAndGet();
+      expiringKeys.incrementAndGet();
     }
   }
 
@@ -235,9 +238,15 @@ final class Keyspace {
   boolean persist(Key key) {
     if (expires.remove(key) != null) {
       expiryCounts[key.db()].decrementAndGet();
+      expiringKeys.decrementAndGet();
       return true;
     }
     return false;
+  }
+
+  /** Returns true if some key has an expiry time (a cheap check before expiry work). */
+  boolean hasExpiries() {
+    return expiringKeys.get() != 0;
   }
 
   /** Returns the keys that have an expiry time (a weakly consistent live view). */
@@ -303,6 +312,7 @@ final class Keyspace {
       keyCounts[i].set(0);
       expiryCounts[i].set(0);
     }
+    expiringKeys.set(0);
     usedBytes.set(0);
   }
 
@@ -388,7 +398,7 @@ final class Keyspace {
   List<Key> keys(int db) {
     List<Key> keys = new ArrayList<>();
     for (Key key : filters.keySet()) {
-      if (key.db() == db && (expires.isEmpty() || !isExpired(key))) {
+      if (key.db() == db && (expiringKeys.get() == 0 || !isExpired(key))) {
         keys.add(key);
       }
     }

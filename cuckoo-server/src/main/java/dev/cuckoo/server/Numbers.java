@@ -8,7 +8,11 @@ final class Numbers {
 
   /** Parses the bytes as a 64-bit integer; returns null if Redis would reject them. */
   static Long parseLong(byte[] text) {
-    int length = text.length;
+    return parseLong(text, text.length);
+  }
+
+  /** Parses the first {@code length} bytes as a 64-bit integer; null if Redis would reject them. */
+  static Long parseLong(byte[] text, int length) {
     if (length == 0 || length > 20) {
       return null;
     }

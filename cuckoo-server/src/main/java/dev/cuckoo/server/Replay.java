@@ -135,9 +135,31 @@ final class Replay implements LogReader.RecordSink {
       }
       return false;
     }
-    String name = ServerCommands.lower(args[0]);
-    return name.equals("rename") || name.equals("renamenx") || name.equals("move")
-        || name.equals("swapdb");
+    byte[] name = args[0];
+    // on every logged write: compare bytes, allocate nothing (CF.* start with 'c')
+    int first = name.length == 0 ? 0 : name[0] | 0x20;
+    if (first != 'r' && first != 'm' && first != 's') {
+      return false;
+    }
+    return named(name, "rename") || named(name, "renamenx") || named(name, "move")
+        || named(name, "swapdb");
+  }
+
+  /** Returns true if the bytes spell the lower-case ASCII name, in any case. */
+  private static boolean named(byte[] bytes, String name) {
+    if (bytes.length != name.length()) {
+      return false;
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      int c = bytes[i];
+      if (c >= 'A' && c <= 'Z') {
+        c += 'a' - 'A';
+      }
+      if (c != name.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int databaseArgument(byte[] arg) {

@@ -72,6 +72,7 @@ final class RespDecoder extends ByteToMessageDecoder {
   private final int maxArrayLength;
   private final long maxRequestBytes;
   private final Authentication authentication;
+  private final byte[] digits = new byte[20];
 
   private State state = State.START;
   private byte[][] args = NO_ARGS;
@@ -158,14 +159,14 @@ final class RespDecoder extends ByteToMessageDecoder {
   }
 
   /** Parses the decimal number in [from, to) like Redis's string2ll; returns null if invalid. */
-  private static Long parseLong(ByteBuf in, int from, int to) {
+  private Long parseLong(ByteBuf in, int from, int to) {
     int length = to - from;
     if (length <= 0 || length > 20) {
       return null;
     }
-    byte[] digits = new byte[length];
-    in.getBytes(from, digits);
-    return Numbers.parseLong(digits);
+    // headers come three or more per request: parse them in a reused buffer
+    in.getBytes(from, digits, 0, length);
+    return Numbers.parseLong(digits, length);
   }
 
   private static int contentEnd(ByteBuf in, int lf) {
