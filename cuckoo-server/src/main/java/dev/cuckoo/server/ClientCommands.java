@@ -124,7 +124,9 @@ final class ClientCommands {
           targets.add(client);
         }
       }
-    } else if (args.length != 2) {
+    } else if (args.length == 2) {
+      targets.addAll(clients.all());
+    } else {
       reply.error(SYNTAX_ERROR);
       return;
     }

@@ -35,7 +35,7 @@ final class KeySpecs {
    * TOUCH, MEMORY USAGE, OBJECT *: RO). CF.*: RedisBloom's src/cmd_info/cf_info.c declares RW for
    * the writing commands and SCANDUMP, RO for the reading ones, begin_search index 1 and
    * find_keys range {lastkey 0, keystep 1, limit 0}. CF.COMPACT has no command info there, so it
-   * keeps the module default (FULL_ACCESS), which is what the default below gives it.
+   * keeps the default of a module command (FULL_ACCESS, whatever its command flags).
    */
   static {
     flags(List.of("RM", "delete"), "del", "unlink");
@@ -44,6 +44,7 @@ final class KeySpecs {
     flags(RW, "cf.reserve", "cf.add", "cf.addnx", "cf.insert", "cf.insertnx", "cf.del",
         "cf.loadchunk", "cf.scandump");
     flags(RO, "cf.exists", "cf.mexists", "cf.count", "cf.info", "cf.debug");
+    flags(FULL_ACCESS, "cf.compact");
   }
 
   private KeySpecs() {}
