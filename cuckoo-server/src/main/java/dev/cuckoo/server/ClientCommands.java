@@ -11,8 +11,6 @@ import java.util.Locale;
  */
 final class ClientCommands {
   private static final String SYNTAX_ERROR = "ERR syntax error";
-  /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
-  private static final long FIRST_FD = 8;
 
   private final ServerContext context;
   private final ClientRegistry clients;
@@ -57,17 +55,19 @@ final class ClientCommands {
 
   /**
    * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's
-   * {@code catClientInfoString}. Runs on the session's event loop. Fields about buffers and
-   * memory Redis measures and this server does not are 0; there are no subscriptions, ACL users
-   * or client tracking, so {@code sub=0 psub=0 ssub=0 user=default redir=-1}.
+   * {@code catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944).
+   * Runs on the session's event loop. Fields about buffers, memory and network bytes that Redis
+   * measures and this server does not are 0; there are no subscriptions, ACL users or client
+   * tracking, so {@code sub=0 psub=0 ssub=0 user=default redir=-1}. {@code tot-cmds} counts
+   * completed commands, so the caller's own line leaves out the command asking ({@code self}).
    */
-  static String describe(ClientRegistry.Client client, long nowMillis) {
+  static String describe(ClientRegistry.Client client, boolean self, long nowMillis) {
     Session session = client.session();
     CommandSpec last = session.lastExecuted();
     return "id=" + client.id()
         + " addr=" + client.addr()
         + " laddr=" + client.laddr()
-        + " fd=" + (FIRST_FD + client.id() - 1)
+        + " fd=" + client.fd()
         + " name=" + orEmpty(session.name())
         + " age=" + (nowMillis / 1000 - client.createdMillis() / 1000)
         + " idle=" + (nowMillis / 1000 - session.lastInteractionMillis() / 1000)
@@ -83,17 +83,19 @@ final class ClientCommands {
         + " resp=" + session.reply().protocol()
         + " lib-name=" + orEmpty(session.libName())
         + " lib-ver=" + orEmpty(session.libVersion())
-        + " io-thread=0";
+        + " io-thread=0"
+        + " tot-net-in=0 tot-net-out=0"
+        + " tot-cmds=" + (session.commandsProcessed() - (self ? 1 : 0));
   }
 
   /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
   void info(Session session, byte[][] args) {
     ClientRegistry.Client self = clients.get(session.id());
     if (self == null) {
-      self = new ClientRegistry.Client(session.id(), session, null, "", "",
+      self = new ClientRegistry.Client(session.id(), session, null, "", "", -1,
           context.startMillis());
     }
-    session.reply().verbatimText(describe(self, System.currentTimeMillis()) + "\n");
+    session.reply().verbatimText(describe(self, true, System.currentTimeMillis()) + "\n");
   }
 
   /**
@@ -131,7 +133,8 @@ final class ClientCommands {
       return;
     }
     session.defer(ClientRegistry.describeAll(targets,
-        client -> describe(client, System.currentTimeMillis())).thenApply(lines -> out -> {
+        client -> describe(client, client.id() == session.id(), System.currentTimeMillis()))
+        .thenApply(lines -> out -> {
           StringBuilder text = new StringBuilder();
           for (String line : lines) {
             text.append(line).append('\n');

@@ -3,6 +3,7 @@ package dev.cuckoo.server;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.unix.UnixChannel;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -31,17 +32,21 @@ final class ClientRegistry {
    * @param channel the connection
    * @param addr the peer address as Redis prints it (ip:port)
    * @param laddr the local address as Redis prints it (ip:port)
+   * @param fd the socket's file descriptor (with the epoll transport; else a stand-in)
    * @param createdMillis when the connection was accepted
    */
-  record Client(long id, Session session, Channel channel, String addr, String laddr,
+  record Client(long id, Session session, Channel channel, String addr, String laddr, int fd,
       long createdMillis) {}
+
+  /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
+  private static final int FIRST_CLIENT_FD = 8;
 
   private final ConcurrentSkipListMap<Long, Client> clients = new ConcurrentSkipListMap<>();
 
   /** Registers a new connection (on its event loop, when it becomes active). */
   void add(Session session, Channel channel) {
     clients.put(session.id(), new Client(session.id(), session, channel,
-        address(channel.remoteAddress()), address(channel.localAddress()),
+        address(channel.remoteAddress()), address(channel.localAddress()), fd(channel, session),
         System.currentTimeMillis()));
   }
 
@@ -60,6 +65,17 @@ final class ClientRegistry {
   /** Returns the live connections in id order (a weakly consistent view). */
   Collection<Client> all() {
     return clients.values();
+  }
+
+  /**
+   * Returns the socket's descriptor when the transport has one (epoll), else a number that is
+   * stable for the connection and looks like one (the NIO transport hides descriptors).
+   */
+  private static int fd(Channel channel, Session session) {
+    if (channel instanceof UnixChannel unix && unix.fd().isOpen()) {
+      return unix.fd().intValue();
+    }
+    return (int) (FIRST_CLIENT_FD + (session.id() - 1) % (Integer.MAX_VALUE - FIRST_CLIENT_FD));
   }
 
   /**

@@ -205,13 +205,21 @@ final class Session {
   private long lastInteractionMillis = System.currentTimeMillis();
   private boolean noEvict;
   private boolean noTouch;
+  private long commandsProcessed;
 
   /**
-   * Notes the command (or subcommand) about to run: CLIENT LIST's {@code cmd} and {@code idle}.
+   * Notes the command (or subcommand) about to run: CLIENT LIST's {@code cmd}, {@code idle} and
+   * {@code tot-cmds}.
    */
   void executing(CommandSpec spec) {
     lastExecuted = spec;
     lastInteractionMillis = System.currentTimeMillis();
+    commandsProcessed++;
+  }
+
+  /** Returns the number of commands this connection has run, the current one included. */
+  long commandsProcessed() {
+    return commandsProcessed;
   }
 
   /** Returns the command this connection ran last, or null before its first. */

@@ -18,11 +18,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class ClientCommandsTest {
   private static final Simple OK = new Simple("OK");
-  /** Redis 8's catClientInfoString field order (redis.io CLIENT LIST, history up to 8.0). */
+  /**
+   * Redis 8.2's catClientInfoString field order (redis.io CLIENT LIST, history up to 8.0, and
+   * redis#13944's tot-net-in, tot-net-out, tot-cmds after io-thread).
+   */
   private static final List<String> FIELDS = List.of("id", "addr", "laddr", "fd", "name", "age",
       "idle", "flags", "db", "sub", "psub", "ssub", "multi", "watch", "qbuf", "qbuf-free",
       "argv-mem", "multi-mem", "rbs", "rbp", "obl", "oll", "omem", "tot-mem", "events", "cmd",
-      "user", "redir", "resp", "lib-name", "lib-ver", "io-thread");
+      "user", "redir", "resp", "lib-name", "lib-ver", "io-thread", "tot-net-in", "tot-net-out",
+      "tot-cmds");
 
   /** Parses one CLIENT LIST line into its fields, in order. */
   private static Map<String, String> fields(String line) {
@@ -79,6 +83,8 @@ class ClientCommandsTest {
       assertEquals("", two.get("name"));
       assertEquals("client|list", two.get("cmd"));
       assertEquals("tester", two.get("lib-name"));
+      assertEquals("3", one.get("tot-cmds"));
+      assertEquals("2", two.get("tot-cmds"));
       for (Map<String, String> line : lines) {
         assertEquals("0", line.get("db"));
         assertEquals("N", line.get("flags"));
@@ -92,6 +98,7 @@ class ClientCommandsTest {
       }
       assertFalse(one.get("addr").equals(two.get("addr")));
       assertFalse(one.get("fd").equals(two.get("fd")));
+      assertTrue(Integer.parseInt(one.get("fd")) > 2, one.get("fd"));
     }
   }
 
