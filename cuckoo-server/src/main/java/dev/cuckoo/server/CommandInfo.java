@@ -26,9 +26,15 @@ final class CommandInfo {
     for (String category : spec.categories()) {
       reply.simple("@" + category);
     }
-    reply.array(0);
+    // Redis's addReplyCommandTips and addReplyCommandKeySpecs reply with sets, and
+    // addReplyCommandSubCommands with an empty set when there are none, an array otherwise
+    reply.set(0);
     KeySpecs.write(reply, spec);
-    reply.array(spec.subcommands().size());
+    if (spec.subcommands().isEmpty()) {
+      reply.set(0);
+    } else {
+      reply.array(spec.subcommands().size());
+    }
     for (CommandSpec sub : spec.subcommands().values()) {
       writeInfo(reply, sub);
     }

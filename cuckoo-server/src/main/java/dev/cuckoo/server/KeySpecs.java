@@ -119,12 +119,13 @@ final class KeySpecs {
   }
 
   /**
-   * Writes the key specs as COMMAND INFO's ninth element: an array of maps with {@code flags},
-   * {@code begin_search} and {@code find_keys}, as Redis's {@code addReplyCommandKeySpecs}.
+   * Writes the key specs as COMMAND INFO's ninth element: a set (RESP3 {@code ~}) of maps with
+   * {@code flags}, {@code begin_search} and {@code find_keys}, as Redis's
+   * {@code addReplyCommandKeySpecs}.
    */
   static void write(Reply reply, CommandSpec command) {
     List<KeySpec> specs = of(command);
-    reply.array(specs.size());
+    reply.set(specs.size());
     for (KeySpec spec : specs) {
       reply.map(3);
       reply.bulk("flags");
