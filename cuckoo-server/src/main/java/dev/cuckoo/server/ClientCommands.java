@@ -157,8 +157,9 @@ final class ClientCommands {
           && (addr == null || addr.equals(client.addr()))
           && (laddr == null || laddr.equals(client.laddr()))
           && (type == null || isOfType(type))
+          // redis#12299: a client younger than MAXAGE is spared, one exactly that old is not
           && (maxAgeSeconds == 0
-              || nowMillis / 1000 - client.createdMillis() / 1000 > maxAgeSeconds);
+              || nowMillis / 1000 - client.createdMillis() / 1000 >= maxAgeSeconds);
     }
   }
 
