@@ -15,6 +15,7 @@ final class ClientCommands {
   private final ServerContext context;
   private final ClientRegistry clients;
 
+  /** Creates the commands over the server's settings and client registry. */
   ClientCommands(ServerContext context) {
     this.context = context;
     this.clients = context.clients();
@@ -152,6 +153,7 @@ final class ClientCommands {
     long maxAgeSeconds;
     boolean skipMe = true;
 
+    /** Returns true if every filter given matches the client (filters combine with AND). */
     boolean matches(ClientRegistry.Client client, long nowMillis) {
       return (id == null || id == client.id())
           && (addr == null || addr.equals(client.addr()))
