@@ -170,6 +170,27 @@ class ClientCommandsTest {
   }
 
   @Test
+  void clientKill_victimWithAnUnreadReply_getsTheWholeReplyThenEof() throws IOException {
+    // a reply larger than the socket buffers: part of it is still queued when the kill comes
+    byte[] payload = new byte[8 * 1024 * 1024];
+    java.util.Arrays.fill(payload, (byte) 'p');
+    try (CuckooServer server = TestServers.start();
+        RespClient victim = new RespClient(server.port());
+        RespClient killer = new RespClient(server.port())) {
+      long victimId = (Long) victim.call("CLIENT", "ID");
+      victim.send("PING", payload);
+      // wait (bounded only by the socket timeout) until the victim's PING has run
+      while (!lines(killer.call("CLIENT", "LIST", "ID", victimId)).get(0).get("cmd")
+          .equals("ping")) {
+        Thread.onSpinWait();
+      }
+      assertEquals(1L, killer.call("CLIENT", "KILL", "ID", victimId));
+      assertTrue(java.util.Arrays.equals(payload, (byte[]) victim.read()));
+      assertTrue(victim.closedByServer());
+    }
+  }
+
+  @Test
   void clientKill_oldForm_okOrNoSuchClient_andMayKillTheCaller() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient victim = new RespClient(server.port());
