@@ -45,6 +45,13 @@ final class KeySpecs {
         "cf.loadchunk", "cf.scandump");
     flags(RO, "cf.exists", "cf.mexists", "cf.count", "cf.info", "cf.debug");
     flags(FULL_ACCESS, "cf.compact");
+    // keyspace commands of issue 14, from the same JSON files: ready for when they register
+    flags(List.of("RW", "update"), "expire", "pexpire", "expireat", "pexpireat", "persist");
+    flags(READ_ACCESS, "ttl", "pttl", "expiretime", "pexpiretime");
+    flags(FULL_ACCESS, "move");
+    explicit("rename", spec(1, "RW", "access", "delete"), spec(2, "OW", "update"));
+    explicit("renamenx", spec(1, "RW", "access", "delete"), spec(2, "OW", "insert"));
+    explicit("copy", spec(1, "RO", "access"), spec(2, "OW", "update"));
   }
 
   private KeySpecs() {}
@@ -59,7 +66,7 @@ final class KeySpecs {
    * Declares the specs of a command whose keys one range cannot describe, e.g.
    * {@code explicit("rename", spec(1, "RW", "access", "delete"), spec(2, "OW", "update"))}.
    */
-  static void explicit(String name, KeySpec... specs) {
+  private static void explicit(String name, KeySpec... specs) {
     EXPLICIT.put(name, List.of(specs));
   }
 

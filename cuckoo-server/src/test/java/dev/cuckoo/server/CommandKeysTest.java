@@ -163,6 +163,25 @@ class CommandKeysTest {
   }
 
   @Test
+  void keySpecs_explicit_overrideTheLegacyRange() {
+    CommandSpec rename = new CommandSpec("rename", 3, List.of("write"), 1, 2, 1,
+        List.of("keyspace", "write", "slow"), "generic", "Renames a key.", null, Map.of());
+    List<KeySpecs.KeySpec> specs = KeySpecs.of(rename);
+    assertEquals(List.of(KeySpecs.spec(1, "RW", "access", "delete"),
+        KeySpecs.spec(2, "OW", "update")), specs);
+    List<KeySpecs.KeyPosition> keys = KeySpecs.find(specs, 3);
+    assertEquals(List.of(new KeySpecs.KeyPosition(1, List.of("RW", "access", "delete")),
+        new KeySpecs.KeyPosition(2, List.of("OW", "update"))), keys);
+    CommandSpec expire = new CommandSpec("expire", -3, List.of("write", "fast"), 1, 1, 1,
+        List.of("keyspace", "write", "fast"), "generic", "Sets a timeout.", null, Map.of());
+    assertEquals(List.of(new KeySpecs.KeySpec(List.of("RW", "update"), 1, 0, 1, 0)),
+        KeySpecs.of(expire));
+    CommandSpec unlisted = new CommandSpec("new.write", 2, List.of("write"), 1, 1, 1,
+        List.of("write"), "generic", "A command not in the table.", null, Map.of());
+    assertEquals(List.of("RW", "access", "update"), KeySpecs.of(unlisted).get(0).flags());
+  }
+
+  @Test
   void keySpecs_find_followsRedisRangeRules() {
     KeySpecs.KeySpec everyOther = new KeySpecs.KeySpec(List.of("RW"), 1, -1, 2, 0);
     List<Integer> positions = new ArrayList<>();
