@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,19 +24,7 @@ import redis.clients.jedis.util.KeyValue;
  */
 @ExtendWith(LeakCheck.class)
 class JedisClientCommandsTest {
-  private static CuckooServer server;
-
-  @BeforeAll
-  static void startServer() throws IOException {
-    server = TestServers.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
-  }
-
-  private static Jedis connect(String protocol) {
+  private static Jedis connect(CuckooServer server, String protocol) {
     DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
         .timeoutMillis(10_000).clientName("jedis-" + protocol);
     if (!protocol.equals("auto")) {
@@ -49,8 +35,10 @@ class JedisClientCommandsTest {
 
   @ParameterizedTest
   @MethodSource("dev.cuckoo.server.JedisCuckooTest#protocols")
-  void clientListInfoKill_throughJedis(String protocol) {
-    try (Jedis jedis = connect(protocol); Jedis other = connect(protocol)) {
+  void clientListInfoKill_throughJedis(String protocol) throws IOException {
+    try (CuckooServer server = TestServers.start();
+        Jedis jedis = connect(server, protocol);
+        Jedis other = connect(server, protocol)) {
       long otherId = other.clientId();
       long ownId = jedis.clientId();
       String info = jedis.clientInfo();

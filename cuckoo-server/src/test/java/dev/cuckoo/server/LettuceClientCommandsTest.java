@@ -13,8 +13,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.io.IOException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,26 +20,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Lettuce 7.7's CLIENT INFO / LIST / KILL against the server in RESP3 and RESP2. */
 @ExtendWith(LeakCheck.class)
 class LettuceClientCommandsTest {
-  private static CuckooServer server;
-  private static RedisClient client;
-
-  @BeforeAll
-  static void startServer() throws IOException {
-    server = TestServers.start();
-    client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
-        .withTimeout(Duration.ofSeconds(10)).build());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    server.close();
-  }
-
   @ParameterizedTest
   @MethodSource("dev.cuckoo.server.LettuceCuckooTest#protocols")
-  void clientInfoListKill_throughLettuce(ProtocolVersion version) {
-    client.setOptions(ClientOptions.builder().protocolVersion(version).build());
+  void clientInfoListKill_throughLettuce(ProtocolVersion version) throws IOException {
+    RedisClient client = null;
+    try (CuckooServer server = TestServers.start()) {
+      client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
+          .withPort(server.port()).withTimeout(Duration.ofSeconds(10)).build());
+      client.setOptions(ClientOptions.builder().protocolVersion(version).build());
+      clientInfoListKill(client, version);
+    } finally {
+      if (client != null) {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    }
+  }
+
+  private static void clientInfoListKill(RedisClient client, ProtocolVersion version) {
     try (StatefulRedisConnection<String, String> connection = client.connect();
         StatefulRedisConnection<String, String> otherConnection = client.connect()) {
       RedisCommands<String, String> redis = connection.sync();
