@@ -40,4 +40,9 @@ final class Authentication {
   void authenticate() {
     authenticated = true;
   }
+
+  /** Sets the state back to that of a new connection (RESET). */
+  void reset(boolean authenticated) {
+    this.authenticated = authenticated;
+  }
 }

@@ -57,6 +57,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
       writeReplies(ctx);
       return;
     }
+    context.clients().add(session, ctx.channel());
     ctx.fireChannelActive();
   }
 
@@ -207,6 +208,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    context.clients().remove(session);
     if (counted) {
       context.connectedClients().decrementAndGet();
       counted = false;

@@ -26,9 +26,15 @@ final class CommandInfo {
     for (String category : spec.categories()) {
       reply.simple("@" + category);
     }
-    reply.array(0);
-    reply.array(0);
-    reply.array(spec.subcommands().size());
+    // Redis's addReplyCommandTips and addReplyCommandKeySpecs reply with sets, and
+    // addReplyCommandSubCommands with an empty set when there are none, an array otherwise
+    reply.set(0);
+    KeySpecs.write(reply, spec);
+    if (spec.subcommands().isEmpty()) {
+      reply.set(0);
+    } else {
+      reply.array(spec.subcommands().size());
+    }
     for (CommandSpec sub : spec.subcommands().values()) {
       writeInfo(reply, sub);
     }
@@ -83,6 +89,67 @@ final class CommandInfo {
         writeInfo(reply, spec);
       }
     }
+  }
+
+  /**
+   * Finds the command a COMMAND GETKEYS line names (args[2] on), with its subcommand when the
+   * line has one, as Redis's {@code lookupCommand}; null if there is no such command.
+   */
+  private CommandSpec lookupLine(byte[][] args) {
+    CommandSpec top = commands.find(ServerCommands.lower(args[2]));
+    if (top == null || top.subcommands().isEmpty() || args.length == 3) {
+      return top;
+    }
+    return top.subcommands().get(ServerCommands.lower(args[3]));
+  }
+
+  /**
+   * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg ...]: the keys of a command line found by
+   * its key specs, with their flags if asked; errors in the order of Redis's
+   * {@code getKeysSubcommandImpl}.
+   */
+  private void keys(Session session, byte[][] args, boolean withFlags) {
+    Reply reply = session.reply();
+    CommandSpec spec = lookupLine(args);
+    if (spec == null) {
+      reply.error("ERR Invalid command specified");
+      return;
+    }
+    List<KeySpecs.KeySpec> specs = KeySpecs.of(spec);
+    if (specs.isEmpty()) {
+      reply.error("ERR The command has no key arguments");
+      return;
+    }
+    int argc = args.length - 2;
+    if (!spec.arityAccepts(argc)) {
+      reply.error("ERR Invalid number of arguments specified for command");
+      return;
+    }
+    List<KeySpecs.KeyPosition> keys = KeySpecs.find(specs, argc);
+    if (keys.isEmpty()) {
+      reply.error("ERR Invalid arguments specified for command");
+      return;
+    }
+    reply.array(keys.size());
+    for (KeySpecs.KeyPosition key : keys) {
+      if (withFlags) {
+        reply.array(2);
+        reply.bulk(args[key.position() + 2]);
+        KeySpecs.writeFlags(reply, key.flags());
+      } else {
+        reply.bulk(args[key.position() + 2]);
+      }
+    }
+  }
+
+  /** COMMAND GETKEYS command [arg ...]. */
+  void getKeys(Session session, byte[][] args) {
+    keys(session, args, false);
+  }
+
+  /** COMMAND GETKEYSANDFLAGS command [arg ...]. */
+  void getKeysAndFlags(Session session, byte[][] args) {
+    keys(session, args, true);
   }
 
   private static void writeDocs(Reply reply, CommandSpec spec) {

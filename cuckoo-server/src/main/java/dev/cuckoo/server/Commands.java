@@ -86,19 +86,28 @@ final class Commands {
         "Closes the connection.", server::quit));
     add(spec("select", 2, List.of("loading", "stale", "fast"), 0, 0, 0, connection,
         "connection", "Changes the selected database.", server::select));
+    ClientCommands clients = new ClientCommands(context);
+    List<String> clientAdmin = List.of("admin", "noscript", "loading", "stale");
+    List<String> clientAdminCats = List.of("admin", "slow", "dangerous", "connection");
     add(container("client", "connection", "A container for client connection commands.",
         sub("client|setinfo", 4, server::clientSetInfo, "Sets information specific to the client"
             + " or connection."),
         sub("client|setname", 3, server::clientSetName, "Sets the connection name."),
         sub("client|getname", 2, server::clientGetName, "Returns the name of the connection."),
         sub("client|id", 2, server::clientId, "Returns the unique client ID of the connection."),
-        sub("client|info", 2, server::clientInfo,
-            "Returns information about the connection."),
-        sub("client|list", -2, server::clientInfo,
-            "Lists open connections (this connection only)."),
-        sub("client|no-evict", 3, server::clientFlag, "Sets the client eviction mode."),
-        sub("client|no-touch", 3, server::clientFlag,
+        spec("client|info", 2, List.of("noscript", "loading", "stale"), 0, 0, 0,
+            List.of("slow", "connection"), "connection",
+            "Returns information about the connection.", clients::info),
+        spec("client|list", -2, clientAdmin, 0, 0, 0, clientAdminCats, "connection",
+            "Lists open connections.", clients::list),
+        spec("client|kill", -3, clientAdmin, 0, 0, 0, clientAdminCats, "connection",
+            "Terminates open connections.", clients::kill),
+        sub("client|no-evict", 3, clients::flag, "Sets the client eviction mode."),
+        sub("client|no-touch", 3, clients::flag,
             "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
+    add(spec("reset", 1, List.of("noscript", "loading", "stale", "fast", "no_auth",
+        "allow_busy"), 0, 0, 0, connection, "connection", "Resets the connection.",
+        clients::reset));
     List<String> keyRead = List.of("keyspace", "read", "fast");
     List<String> keyWrite = List.of("keyspace", "write", "slow");
     add(spec("dbsize", 1, readFast, 0, 0, 0, keyRead, "server",
@@ -175,7 +184,14 @@ final class Commands {
             "Returns documentary information about one, multiple or all commands."),
         sub("command|info", -2, commandInfo::info,
             "Returns information about one, multiple or all commands."),
-        sub("command|list", -2, commandInfo::list, "Returns a list of command names.")));
+        sub("command|list", -2, commandInfo::list, "Returns a list of command names."),
+        spec("command|getkeys", -3, List.of("loading", "stale"), 0, 0, 0,
+            List.of("slow", "connection"), "server",
+            "Extracts the key names from an arbitrary command.", commandInfo::getKeys),
+        spec("command|getkeysandflags", -3, List.of("loading", "stale"), 0, 0, 0,
+            List.of("slow", "connection"), "server",
+            "Extracts the key names and access flags for an arbitrary command.",
+            commandInfo::getKeysAndFlags)));
   }
 
   /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */
@@ -356,6 +372,7 @@ final class Commands {
       }
       spec = sub;
     }
+    session.executing(spec);
     if (!session.authenticated() && !spec.noAuth()) {
       reply.error("NOAUTH Authentication required.");
       session.failQueue();

@@ -231,28 +231,6 @@ final class ServerCommands {
     session.reply().integer(session.id());
   }
 
-  private String clientLine(Session session) {
-    return "id=" + session.id() + " name=" + (session.name() == null ? "" : session.name())
-        + " db=" + session.db() + " resp=" + session.reply().protocol()
-        + " lib-name=" + (session.libName() == null ? "" : session.libName())
-        + " lib-ver=" + (session.libVersion() == null ? "" : session.libVersion());
-  }
-
-  /** CLIENT INFO. */
-  void clientInfo(Session session, byte[][] args) {
-    session.reply().bulk(clientLine(session) + "\n");
-  }
-
-  /** CLIENT NO-EVICT / NO-TOUCH on|off (accepted, no effect). */
-  void clientFlag(Session session, byte[][] args) {
-    String value = lower(args[2]);
-    if (value.equals("on") || value.equals("off")) {
-      session.reply().ok();
-    } else {
-      session.reply().error(SYNTAX_ERROR);
-    }
-  }
-
   /** SELECT index: one of the {@code --databases} databases (16 by default). */
   void select(Session session, byte[][] args) {
     Long index = Numbers.parseLong(args[1]);

@@ -136,4 +136,11 @@ final class ServerContext {
   void shutdown(Consumer<Boolean> shutdown) {
     this.shutdown = shutdown;
   }
+
+  private final ClientRegistry clients = new ClientRegistry();
+
+  /** Returns the registry of live client connections (CLIENT LIST, CLIENT KILL). */
+  ClientRegistry clients() {
+    return clients;
+  }
 }

@@ -307,4 +307,72 @@ final class Session {
   int watchedKeys() {
     return watched == null ? 0 : watched.size();
   }
+
+  private CommandSpec lastExecuted;
+  private long lastInteractionMillis = System.currentTimeMillis();
+  private boolean noEvict;
+  private boolean noTouch;
+  private long commandsProcessed;
+
+  /**
+   * Notes the command (or subcommand) about to run: CLIENT LIST's {@code cmd}, {@code idle} and
+   * {@code tot-cmds}.
+   */
+  void executing(CommandSpec spec) {
+    lastExecuted = spec;
+    lastInteractionMillis = System.currentTimeMillis();
+    commandsProcessed++;
+  }
+
+  /** Returns the number of commands this connection has run, the current one included. */
+  long commandsProcessed() {
+    return commandsProcessed;
+  }
+
+  /** Returns the command this connection ran last, or null before its first. */
+  CommandSpec lastExecuted() {
+    return lastExecuted;
+  }
+
+  /** Returns when this connection last ran a command (its creation time before the first). */
+  long lastInteractionMillis() {
+    return lastInteractionMillis;
+  }
+
+  /** Returns true after CLIENT NO-EVICT on. */
+  boolean noEvict() {
+    return noEvict;
+  }
+
+  /** Sets CLIENT NO-EVICT (no effect here but the 'e' flag of CLIENT LIST). */
+  void noEvict(boolean on) {
+    noEvict = on;
+  }
+
+  /** Returns true after CLIENT NO-TOUCH on. */
+  boolean noTouch() {
+    return noTouch;
+  }
+
+  /** Sets CLIENT NO-TOUCH (no effect here but the 'T' flag of CLIENT LIST). */
+  void noTouch(boolean on) {
+    noTouch = on;
+  }
+
+  /**
+   * Puts the connection back in the state it had when it connected (RESET), as Redis's
+   * {@code clearClientConnectionState}: database 0, RESP2, authenticated only if no password is
+   * required, no name, NO-EVICT and NO-TOUCH off. The library name and version stay: they still
+   * describe the client behind the connection.
+   *
+   * @param noPassword true if the server requires no password
+   */
+  void resetConnection(boolean noPassword) {
+    db = 0;
+    reply.protocol(2);
+    authentication.reset(noPassword);
+    name = null;
+    noEvict = false;
+    noTouch = false;
+  }
 }

@@ -109,6 +109,33 @@ class DeploymentCommandsTest {
   }
 
   @Test
+  void resetAndClientList_insideTransactions() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(QUEUED, client.call("CLIENT", "LIST"));
+      assertEquals(QUEUED, client.call("PING"));
+      List<?> results = (List<?>) client.call("EXEC");
+      String list = RespClient.text(results.get(0));
+      assertEquals(2, list.split("\n").length, list);
+      assertTrue(list.contains("multi="), list);
+      assertEquals(new Simple("PONG"), results.get(1));
+
+      assertEquals(OK, client.call("WATCH", "w"));
+      assertEquals(OK, client.call("SELECT", "4"));
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(QUEUED, client.call("CF.ADD", "r", "a"));
+      assertEquals(new Simple("RESET"), client.call("RESET"));
+      assertEquals(new Err("ERR EXEC without MULTI"), client.call("EXEC"));
+      assertEquals(0L, client.call("EXISTS", "r"), "database 0 again, nothing ran");
+      assertEquals(1L, other.call("CF.ADD", "w", "b"));
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(List.of(), client.call("EXEC"), "RESET forgot the watched key");
+    }
+  }
+
+  @Test
   void watch_anyChangeFromAnyClientOrExpiry_makesExecAnswerNull() throws Exception {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port());
