@@ -106,16 +106,16 @@ final class ClientCommands {
   void list(Session session, byte[][] args) {
     Reply reply = session.reply();
     List<ClientRegistry.Client> targets = new ArrayList<>();
-    if (args.length == 4 && ServerCommands.lower(args[2]).equals("type")) {
-      String type = ServerCommands.lower(args[3]);
+    if (args.length == 4 && Args.lower(args[2]).equals("type")) {
+      String type = Args.lower(args[3]);
       if (!knownType(type)) {
-        reply.error("ERR Unknown client type '" + ServerCommands.text(args[3]) + "'");
+        reply.error("ERR Unknown client type '" + Args.text(args[3]) + "'");
         return;
       }
       if (isOfType(type)) {
         targets.addAll(clients.all());
       }
-    } else if (args.length > 3 && ServerCommands.lower(args[2]).equals("id")) {
+    } else if (args.length > 3 && Args.lower(args[2]).equals("id")) {
       for (int i = 3; i < args.length; i++) {
         Long id = Numbers.parseLong(args[i]);
         if (id == null) {
@@ -186,8 +186,8 @@ final class ClientCommands {
         reply.error(SYNTAX_ERROR);
         return null;
       }
-      String option = ServerCommands.lower(args[i]);
-      String value = ServerCommands.text(args[i + 1]);
+      String option = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]);
       switch (option) {
         case "id" -> {
           Long id = Numbers.parseLong(args[i + 1]);
@@ -249,7 +249,7 @@ final class ClientCommands {
     KillFilter filter;
     if (oldForm) {
       filter = new KillFilter();
-      filter.addr = ServerCommands.text(args[2]);
+      filter.addr = Args.text(args[2]);
       filter.skipMe = false;
     } else {
       filter = parseFilter(reply, args);
@@ -290,12 +290,12 @@ final class ClientCommands {
 
   /** CLIENT NO-EVICT on|off and CLIENT NO-TOUCH on|off: the flag shows in CLIENT LIST. */
   void flag(Session session, byte[][] args) {
-    String value = ServerCommands.lower(args[2]);
+    String value = Args.lower(args[2]);
     if (!value.equals("on") && !value.equals("off")) {
       session.reply().error(SYNTAX_ERROR);
       return;
     }
-    if (ServerCommands.lower(args[1]).equals("no-evict")) {
+    if (Args.lower(args[1]).equals("no-evict")) {
       session.noEvict(value.equals("on"));
     } else {
       session.noTouch(value.equals("on"));

@@ -64,7 +64,7 @@ final class CommandInfo {
   }
 
   private CommandSpec lookup(byte[] name) {
-    String text = ServerCommands.lower(name);
+    String text = Args.lower(name);
     int bar = text.indexOf('|');
     if (bar < 0) {
       return commands.find(text);
@@ -96,11 +96,11 @@ final class CommandInfo {
    * line has one, as Redis's {@code lookupCommand}; null if there is no such command.
    */
   private CommandSpec lookupLine(byte[][] args) {
-    CommandSpec top = commands.find(ServerCommands.lower(args[2]));
+    CommandSpec top = commands.find(Args.lower(args[2]));
     if (top == null || top.subcommands().isEmpty() || args.length == 3) {
       return top;
     }
-    return top.subcommands().get(ServerCommands.lower(args[3]));
+    return top.subcommands().get(Args.lower(args[3]));
   }
 
   /**

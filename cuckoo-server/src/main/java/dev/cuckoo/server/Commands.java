@@ -35,7 +35,10 @@ final class Commands {
     this.log = log;
     CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log,
         context::memoryLimit);
-    ServerCommands server = new ServerCommands(context, log);
+    ConnectionCommands connection = new ConnectionCommands(context);
+    DatabaseCommands database = new DatabaseCommands(context, log);
+    PersistenceCommands persistence = new PersistenceCommands(context);
+    ConfigCommands config = new ConfigCommands(context);
     InfoCommands info = new InfoCommands(context);
     List<String> write = List.of("write", "denyoom");
     List<String> writeFast = List.of("write", "fast");
@@ -72,29 +75,29 @@ final class Commands {
     cf("cf.compact", -1, readFast, readCats, "Compacts a Cuckoo Filter", cf::compact);
     cf("cf.debug", 2, readFast, readCats, "Describes a Cuckoo Filter's internals", cf::debug);
 
-    List<String> connection = List.of("fast", "connection");
+    List<String> connectionCats = List.of("fast", "connection");
     List<String> noAuth = List.of("noscript", "loading", "stale", "fast", "no_auth");
-    add(spec("ping", -1, List.of("fast"), 0, 0, 0, connection, "connection",
-        "Returns the server's liveliness response.", server::ping));
-    add(spec("echo", 2, List.of("fast"), 0, 0, 0, connection, "connection",
-        "Returns the given string.", server::echo));
-    add(spec("hello", -1, noAuth, 0, 0, 0, connection, "connection",
-        "Handshakes with the Redis server.", server::hello));
-    add(spec("auth", -2, noAuth, 0, 0, 0, connection, "connection",
-        "Authenticates the connection.", server::auth));
-    add(spec("quit", -1, noAuth, 0, 0, 0, connection, "connection",
-        "Closes the connection.", server::quit));
-    add(spec("select", 2, List.of("loading", "stale", "fast"), 0, 0, 0, connection,
-        "connection", "Changes the selected database.", server::select));
+    add(spec("ping", -1, List.of("fast"), 0, 0, 0, connectionCats, "connection",
+        "Returns the server's liveliness response.", connection::ping));
+    add(spec("echo", 2, List.of("fast"), 0, 0, 0, connectionCats, "connection",
+        "Returns the given string.", connection::echo));
+    add(spec("hello", -1, noAuth, 0, 0, 0, connectionCats, "connection",
+        "Handshakes with the Redis server.", connection::hello));
+    add(spec("auth", -2, noAuth, 0, 0, 0, connectionCats, "connection",
+        "Authenticates the connection.", connection::auth));
+    add(spec("quit", -1, noAuth, 0, 0, 0, connectionCats, "connection",
+        "Closes the connection.", connection::quit));
+    add(spec("select", 2, List.of("loading", "stale", "fast"), 0, 0, 0, connectionCats,
+        "connection", "Changes the selected database.", connection::select));
     ClientCommands clients = new ClientCommands(context);
     List<String> clientAdmin = List.of("admin", "noscript", "loading", "stale");
     List<String> clientAdminCats = List.of("admin", "slow", "dangerous", "connection");
     add(container("client", "connection", "A container for client connection commands.",
-        sub("client|setinfo", 4, server::clientSetInfo, "Sets information specific to the client"
+        sub("client|setinfo", 4, connection::clientSetInfo, "Sets information specific to the client"
             + " or connection."),
-        sub("client|setname", 3, server::clientSetName, "Sets the connection name."),
-        sub("client|getname", 2, server::clientGetName, "Returns the name of the connection."),
-        sub("client|id", 2, server::clientId, "Returns the unique client ID of the connection."),
+        sub("client|setname", 3, connection::clientSetName, "Sets the connection name."),
+        sub("client|getname", 2, connection::clientGetName, "Returns the name of the connection."),
+        sub("client|id", 2, connection::clientId, "Returns the unique client ID of the connection."),
         spec("client|info", 2, List.of("noscript", "loading", "stale"), 0, 0, 0,
             List.of("slow", "connection"), "connection",
             "Returns information about the connection.", clients::info),
@@ -106,51 +109,51 @@ final class Commands {
         sub("client|no-touch", 3, clients::flag,
             "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
     add(spec("reset", 1, List.of("noscript", "loading", "stale", "fast", "no_auth",
-        "allow_busy"), 0, 0, 0, connection, "connection", "Resets the connection.",
+        "allow_busy"), 0, 0, 0, connectionCats, "connection", "Resets the connection.",
         clients::reset));
     List<String> keyRead = List.of("keyspace", "read", "fast");
     List<String> keyWrite = List.of("keyspace", "write", "slow");
     add(spec("dbsize", 1, readFast, 0, 0, 0, keyRead, "server",
-        "Returns the number of keys in the database.", server::dbsize));
+        "Returns the number of keys in the database.", database::dbsize));
     add(spec("type", 2, readFast, 1, 1, 1, keyRead, "generic",
-        "Determines the type of value stored at a key.", server::type));
+        "Determines the type of value stored at a key.", database::type));
     add(spec("del", -2, List.of("write"), 1, -1, 1, keyWrite, "generic",
-        "Deletes one or more keys.", server::del));
+        "Deletes one or more keys.", database::del));
     add(spec("exists", -2, readFast, 1, -1, 1, keyRead, "generic",
-        "Determines whether one or more keys exist.", server::exists));
+        "Determines whether one or more keys exist.", database::exists));
     add(spec("keys", 2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow",
-        "dangerous"), "generic", "Returns all key names that match a pattern.", server::keys));
+        "dangerous"), "generic", "Returns all key names that match a pattern.", database::keys));
     add(spec("scan", -2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
-        "generic", "Iterates over the key names in the database.", server::scan));
+        "generic", "Iterates over the key names in the database.", database::scan));
     List<String> dangerous = List.of("keyspace", "write", "slow", "dangerous");
     add(spec("flushdb", -1, List.of("write"), 0, 0, 0, dangerous, "server",
-        "Removes all keys from the current database.", server::flush));
+        "Removes all keys from the current database.", database::flush));
     add(spec("flushall", -1, List.of("write"), 0, 0, 0, dangerous, "server",
-        "Removes all keys from all databases.", server::flush));
+        "Removes all keys from all databases.", database::flush));
     List<String> admin = List.of("admin", "slow", "dangerous");
     // SAVE and SHUTDOWN wait for every key: inside EXEC, which holds them all, they could not
     add(spec("save", 1, List.of("admin", "noscript", "no_multi"), 0, 0, 0, admin, "server",
-        "Synchronously saves the database(s) to disk.", server::save));
+        "Synchronously saves the database(s) to disk.", persistence::save));
     add(spec("bgsave", -1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
-        "Asynchronously saves the database(s) to disk.", server::bgsave));
+        "Asynchronously saves the database(s) to disk.", persistence::bgsave));
     add(spec("lastsave", 1, List.of("loading", "stale", "fast"), 0, 0, 0,
         List.of("admin", "fast", "dangerous"), "server",
-        "Returns the Unix timestamp of the last successful save to disk.", server::lastsave));
+        "Returns the Unix timestamp of the last successful save to disk.", persistence::lastsave));
     add(spec("shutdown", -1, List.of("admin", "noscript", "loading", "stale", "no_multi"), 0, 0,
         0, admin,
         "server", "Synchronously saves the database(s) to disk and shuts down the server.",
-        server::shutdown));
+        persistence::shutdown));
     add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
         "server", "Returns information and statistics about the server.", info::info));
     add(container("config", "server", "A container for server configuration commands.",
-        sub("config|get", -3, server::configGet,
+        sub("config|get", -3, config::configGet,
             "Returns the effective values of configuration parameters."),
-        sub("config|set", -4, server::configSet, "Sets configuration parameters in-flight."),
-        sub("config|resetstat", 2, server::configResetStat, "Resets the server's statistics."),
-        sub("config|rewrite", 2, server::configRewrite,
+        sub("config|set", -4, config::configSet, "Sets configuration parameters in-flight."),
+        sub("config|resetstat", 2, config::configResetStat, "Resets the server's statistics."),
+        sub("config|rewrite", 2, config::configRewrite,
             "Persists the effective configuration to file.")));
     expiry = new ExpiryCommands(context, log);
-    registerKeyCommands(server);
+    registerKeyCommands(connection, database);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     add(spec("randomkey", 1, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
         "generic", "Returns a random key name from the database.", keys::randomKey));
@@ -195,7 +198,7 @@ final class Commands {
   }
 
   /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */
-  private void registerKeyCommands(ServerCommands server) {
+  private void registerKeyCommands(ConnectionCommands connection, DatabaseCommands database) {
     TransactionCommands tx = new TransactionCommands(this, context, log);
     List<String> control = List.of("noscript", "loading", "stale", "fast", "allow_busy");
     List<String> txCats = List.of("fast", "transaction");
@@ -234,7 +237,7 @@ final class Commands {
     add(spec("pexpiretime", 2, readFast, 1, 1, 1, keyReadFast, "generic",
         "Returns the expiration time of a key as a Unix milliseconds timestamp.",
         expiry::pexpireTime));
-    MoveCommands moves = new MoveCommands(context, log, server);
+    MoveCommands moves = new MoveCommands(context, log, connection);
     add(spec("rename", 3, List.of("write"), 1, 2, 1, List.of("keyspace", "write", "slow"),
         "generic", "Renames a key and overwrites the destination.", moves::rename));
     add(spec("renamenx", 3, writeFast, 1, 2, 1, keyWriteFast, "generic",
@@ -247,7 +250,7 @@ final class Commands {
         List.of("keyspace", "write", "slow"), "generic", "Copies the value of a key to a new key.",
         moves::copy));
     add(spec("unlink", -2, writeFast, 1, -1, 1, keyWriteFast, "generic",
-        "Asynchronously deletes one or more keys.", server::del));
+        "Asynchronously deletes one or more keys.", database::del));
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -305,11 +308,11 @@ final class Commands {
   private static String unknownCommand(byte[][] args) {
     StringBuilder list = new StringBuilder();
     for (int i = 1; i < args.length && list.length() < 128; i++) {
-      String arg = ServerCommands.text(args[i]);
+      String arg = Args.text(args[i]);
       int room = 128 - list.length();
       list.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
     }
-    String name = ServerCommands.text(args[0]);
+    String name = Args.text(args[0]);
     return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
         + "', with args beginning with: " + list;
   }
@@ -319,12 +322,12 @@ final class Commands {
    * null.
    */
   CommandSpec resolve(byte[][] args) {
-    CommandSpec spec = table.get(ServerCommands.lower(args[0]));
+    CommandSpec spec = table.get(Args.lower(args[0]));
     if (spec == null || !spec.arityAccepts(args.length)) {
       return null;
     }
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
-      CommandSpec sub = spec.subcommands().get(ServerCommands.lower(args[1]));
+      CommandSpec sub = spec.subcommands().get(Args.lower(args[1]));
       return sub != null && sub.arityAccepts(args.length) ? sub : null;
     }
     return spec;
@@ -339,7 +342,7 @@ final class Commands {
     context.totalCommands().increment();
     Reply reply = session.reply();
     CommandSpec spec = session.lastCommand(args[0]);
-    String name = spec != null ? spec.name() : ServerCommands.lower(args[0]);
+    String name = spec != null ? spec.name() : Args.lower(args[0]);
     if (spec == null) {
       spec = table.get(name);
       if (spec != null) {
@@ -357,10 +360,10 @@ final class Commands {
       return;
     }
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
-      String subName = ServerCommands.lower(args[1]);
+      String subName = Args.lower(args[1]);
       CommandSpec sub = spec.subcommands().get(subName);
       if (sub == null) {
-        reply.error("ERR unknown subcommand '" + ServerCommands.text(args[1]) + "'. Try "
+        reply.error("ERR unknown subcommand '" + Args.text(args[1]) + "'. Try "
             + spec.name().toUpperCase(Locale.ROOT) + " HELP.");
         session.failQueue();
         return;

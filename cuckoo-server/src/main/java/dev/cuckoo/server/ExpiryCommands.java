@@ -52,7 +52,7 @@ final class ExpiryCommands {
     Reply reply = session.reply();
     int flags = 0;
     for (int i = 3; i < args.length; i++) {
-      String option = ServerCommands.lower(args[i]);
+      String option = Args.lower(args[i]);
       switch (option) {
         case "nx":
           flags |= NX;
@@ -67,7 +67,7 @@ final class ExpiryCommands {
           flags |= LT;
           break;
         default:
-          reply.error("ERR Unsupported option " + ServerCommands.text(args[i]));
+          reply.error("ERR Unsupported option " + Args.text(args[i]));
           return;
       }
     }
@@ -88,7 +88,7 @@ final class ExpiryCommands {
     try {
       when = Math.addExact(Math.multiplyExact(given, unitMillis), base);
     } catch (ArithmeticException e) {
-      reply.error("ERR invalid expire time in '" + ServerCommands.lower(args[0]) + "' command");
+      reply.error("ERR invalid expire time in '" + Args.lower(args[0]) + "' command");
       return;
     }
     Key key = session.key(args[1]);

@@ -73,7 +73,7 @@ final class InfoCommands {
       return selected;
     }
     for (int i = 1; i < args.length; i++) {
-      String name = ServerCommands.lower(args[i]);
+      String name = Args.lower(args[i]);
       if (name.equals("default")) {
         selected.addAll(DEFAULT_SECTIONS);
       } else if (name.equals("all") || name.equals("everything")) {
@@ -131,7 +131,7 @@ final class InfoCommands {
       case "replication" -> replication(out);
       case "cpu" -> cpu(out);
       case "modules" -> out.append("# Modules\r\nmodule:name=bf,ver=")
-          .append(ServerCommands.MODULE_VERSION)
+          .append(ServerVersion.MODULE_VERSION)
           .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
       case "commandstats" -> out.append("# Commandstats\r\n");
       case "errorstats" -> out.append("# Errorstats\r\n");
@@ -150,7 +150,7 @@ final class InfoCommands {
     long nowMicros = System.currentTimeMillis() * 1000;
     long uptime = (System.currentTimeMillis() - context.startMillis()) / 1000;
     out.append("# Server\r\n");
-    field(out, "redis_version", ServerCommands.REDIS_VERSION);
+    field(out, "redis_version", ServerVersion.REDIS_VERSION);
     field(out, "redis_mode", "standalone");
     field(out, "os", System.getProperty("os.name") + ' ' + System.getProperty("os.arch"));
     field(out, "arch_bits", 64);

@@ -89,7 +89,7 @@ final class KeyspaceCommands {
   void memoryUsage(Session session, byte[][] args) {
     Reply reply = session.reply();
     for (int i = 3; i < args.length; i++) {
-      if (!ServerCommands.lower(args[i]).equals("samples") || i + 1 >= args.length) {
+      if (!Args.lower(args[i]).equals("samples") || i + 1 >= args.length) {
         reply.error("ERR syntax error");
         return;
       }

@@ -19,14 +19,14 @@ final class MoveCommands {
   private final ServerContext context;
   private final Keyspace keyspace;
   private final WriteLog log;
-  private final ServerCommands server;
+  private final ConnectionCommands connection;
 
   /** Creates the commands over the server's keyspace and write log. */
-  MoveCommands(ServerContext context, WriteLog log, ServerCommands server) {
+  MoveCommands(ServerContext context, WriteLog log, ConnectionCommands connection) {
     this.context = context;
     this.keyspace = context.keyspace();
     this.log = log;
-    this.server = server;
+    this.connection = connection;
   }
 
   /** Something that moves data, run with the move gate held. */
@@ -119,7 +119,7 @@ final class MoveCommands {
 
   /** MOVE key db. */
   void move(Session session, byte[][] args) {
-    int db = server.databaseIndex(session, args[2]);
+    int db = connection.databaseIndex(session, args[2]);
     if (db < 0) {
       return;
     }
@@ -163,7 +163,7 @@ final class MoveCommands {
     }
     if (first < 0 || first >= keyspace.databases() || second < 0
         || second >= keyspace.databases()) {
-      session.reply().error(ServerCommands.DB_OUT_OF_RANGE);
+      session.reply().error(Args.DB_OUT_OF_RANGE);
       return;
     }
     int a = (int) (long) first;
@@ -198,11 +198,11 @@ final class MoveCommands {
     int db = session.db();
     boolean replace = false;
     for (int i = 3; i < args.length; i++) {
-      String option = ServerCommands.lower(args[i]);
+      String option = Args.lower(args[i]);
       if (option.equals("replace")) {
         replace = true;
       } else if (option.equals("db") && i + 1 < args.length) {
-        db = server.databaseIndex(session, args[++i]);
+        db = connection.databaseIndex(session, args[++i]);
         if (db < 0) {
           return;
         }

@@ -94,7 +94,7 @@ final class Replay implements LogReader.RecordSink {
       }
       return;
     }
-    String name = ServerCommands.lower(args[0]);
+    String name = Args.lower(args[0]);
     switch (name) {
       case "flushall":
         sink.database(-1);
@@ -226,7 +226,7 @@ final class Replay implements LogReader.RecordSink {
       return;
     }
     byte[][] effective = args;
-    String name = ServerCommands.lower(args[0]);
+    String name = Args.lower(args[0]);
     if (name.equals("del") || name.equals("unlink")) {
       effective = new byte[changing.size() + 1][];
       effective[0] = args[0];
@@ -273,13 +273,13 @@ final class Replay implements LogReader.RecordSink {
 
   /** Returns the bytes a logged CF.RESERVE creates, or 0 if unknown. */
   private static long requestedBytes(byte[][] args) {
-    if (!ServerCommands.lower(args[0]).equals("cf.reserve") || args.length < 3) {
+    if (!Args.lower(args[0]).equals("cf.reserve") || args.length < 3) {
       return 0;
     }
     Long capacity = Numbers.parseLong(args[2]);
     long bucketSize = 2;
     for (int i = 3; i + 1 < args.length; i += 2) {
-      if (ServerCommands.lower(args[i]).equals("bucketsize")) {
+      if (Args.lower(args[i]).equals("bucketsize")) {
         Long value = Numbers.parseLong(args[i + 1]);
         bucketSize = value == null ? bucketSize : value;
       }
@@ -295,7 +295,7 @@ final class Replay implements LogReader.RecordSink {
   private static String describe(byte[][] args) {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < Math.min(args.length, 3); i++) {
-      String arg = ServerCommands.text(args[i]);
+      String arg = Args.text(args[i]);
       text.append(i == 0 ? "" : " ").append(arg, 0, Math.min(arg.length(), 64));
     }
     return args.length > 3 ? text.append(" ...").toString() : text.toString();
