@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
@@ -170,8 +171,52 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (session.lastLogged() != 0 && context.persistence() != null && !session.closeRequested()) {
+      // replies that acknowledge writes wait for the end of this event-loop iteration: one log
+      // write then covers every connection the iteration served
+      PendingCommits pending = PENDING.get();
+      pending.add(this, ctx);
+      return;
+    }
     writeReplies(ctx);
   }
+
+  /**
+   * The connections of one event loop whose replies wait for the log: written by one task that
+   * runs after the loop has handled its ready connections (Netty runs tasks after I/O), so one
+   * log write (and with appendfsync always one fsync) serves them all.
+   */
+  private static final class PendingCommits implements Runnable {
+    private final ArrayDeque<CommandHandler> handlers = new ArrayDeque<>();
+    private final ArrayDeque<ChannelHandlerContext> contexts = new ArrayDeque<>();
+
+    void add(CommandHandler handler, ChannelHandlerContext ctx) {
+      if (handlers.isEmpty()) {
+        ctx.executor().execute(this);
+      }
+      handlers.add(handler);
+      contexts.add(ctx);
+    }
+
+    @Override
+    public void run() {
+      while (!handlers.isEmpty()) {
+        CommandHandler handler = handlers.poll();
+        ChannelHandlerContext ctx = contexts.poll();
+        if (ctx.channel().isActive()) {
+          // the first commit writes everything buffered; the others find their records written
+          handler.writeReplies(ctx);
+        }
+      }
+    }
+  }
+
+  private static final FastThreadLocal<PendingCommits> PENDING = new FastThreadLocal<>() {
+    @Override
+    protected PendingCommits initialValue() {
+      return new PendingCommits();
+    }
+  };
 
   private void writeReplies(ChannelHandlerContext ctx) {
     Persistence persistence = context.persistence();

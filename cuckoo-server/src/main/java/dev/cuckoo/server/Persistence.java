@@ -494,10 +494,13 @@ final class Persistence implements WriteLog, Closeable {
    */
   boolean commit(long firstLsn, long lastLsn) {
     boolean forced = fsync == ServerConfig.Fsync.ALWAYS;
-    try {
-      log.flush(forced);
-    } catch (IOException e) {
-      failed(e);
+    // another connection's flush (group commit) may already have covered these records
+    if (log.durableLsn(forced) < lastLsn) {
+      try {
+        log.flush(forced);
+      } catch (IOException e) {
+        failed(e);
+      }
     }
     if (!acknowledged(lastLsn)) {
       return false;
