@@ -269,6 +269,8 @@ final class Persistence implements WriteLog, Closeable {
             + " (" + e.field() + "): " + e.getMessage() + "; refusing to start. Move the file"
             + " away to start from the logs alone (what only the snapshot held is then lost)",
             e);
+      } catch (IOException e) {
+        throw new IOException(snapshotPath + ": " + e.getMessage(), e);
       }
       if (startup) {
         LOGGER.log(Level.INFO, "loaded {0} keys from {1} (generation {2})",

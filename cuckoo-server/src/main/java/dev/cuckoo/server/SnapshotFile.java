@@ -282,9 +282,13 @@ final class SnapshotFile {
         db = Integer.reverseBytes(in.readInt());
         expireAt = Long.reverseBytes(in.readLong());
         fields.putInt(db).putLong(expireAt);
-        if (db < 0 || db >= into.databases()) {
-          throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db
-              + " of a server with " + into.databases() + " databases (--databases)");
+        if (db < 0) {
+          throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db);
+        }
+        if (db >= into.databases()) {
+          throw new IOException("a key of database " + db + " at offset " + position
+              + " but the server has " + into.databases() + " databases; restart with"
+              + " --databases " + (db + 1) + " or more");
         }
       }
       crc.update(fields.array(), 0, fields.position());

@@ -365,6 +365,28 @@ class DeploymentCommandsTest {
     }
   }
 
+  @Test
+  void fewerDatabasesThanTheFilesHold_refusesToStartNamingTheOption() throws Exception {
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("SELECT", "5"));
+      assertEquals(1L, client.call("CF.ADD", "in5", "a"));
+      stopWithoutSnapshot(server, client);
+    }
+    java.io.IOException fromLog = org.junit.jupiter.api.Assertions.assertThrows(
+        java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
+    assertTrue(fromLog.getMessage().contains("--databases 6"), fromLog.getMessage());
+    try (CuckooServer server = CuckooServer.start(persistent().build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("SAVE"));
+    }
+    java.io.IOException fromSnapshot = org.junit.jupiter.api.Assertions.assertThrows(
+        java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
+    assertTrue(fromSnapshot.getMessage().contains("--databases 6"), fromSnapshot.getMessage());
+    assertTrue(fromSnapshot.getMessage().contains(Persistence.SNAPSHOT),
+        fromSnapshot.getMessage());
+  }
+
   /**
    * Random operations over several databases (transactions, renames, moves, swaps, flushes,
    * expiries far in the future or past) with snapshots taken in between; after a restart every
