@@ -10,7 +10,7 @@ import java.util.List;
  */
 final class RedisChain {
   /*
-   * The rules (../shared/spec/redisbloom-cf.md §2; RedisBloom src/cuckoo.c):
+   * The rules (docs/REDISBLOOM.md; the arithmetic is Indexer's, the kick-out Inserter's):
    *
    * fp = h mod 255 + 1; bucket 1 = h mod n; bucket 2 = (h XOR fp·0x5bd1e995) mod n, where n is the
    * link's own bucket count. Link k has base·expansion^k buckets (pow in double).
@@ -59,8 +59,6 @@ final class RedisChain {
   static final long CHAIN_BYTES = 64 + 24 + 24;
   /** Estimated heap bytes of a link besides its table: the RedisLink object. */
   static final long LINK_BYTES = 48;
-
-  private static final long ALT_MULTIPLIER = 0x5bd1e995L;
 
   private final long baseBuckets;
   private final int bucketSize;
@@ -259,23 +257,13 @@ final class RedisChain {
   // ---------------------------------------------------------------------------------------------
   // Commands
 
-  /** Returns RedisBloom's fingerprint of a hash: h mod 255 + 1. */
-  static long fingerprint(long h) {
-    return Long.remainderUnsigned(h, 255) + 1;
-  }
-
-  /** Returns the hash whose bucket is the item's second one: h XOR fp·0x5bd1e995. */
-  static long alternate(long h, long fingerprint) {
-    return h ^ (fingerprint * ALT_MULTIPLIER);
-  }
-
   /** CF.ADD / CF.ADDNX. */
   ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
       return ScalableCuckooFilter.AddResult.EXISTS;
     }
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     while (true) {
       for (int i = hasRoom.previousSetBit(links.size() - 1); i >= 0; i = hasRoom.previousSetBit(i - 1)) {
         RedisLink link = links.get(i);
@@ -317,27 +305,8 @@ final class RedisChain {
 
   /** RedisBloom's kick-out in {@code link}; on failure every slot is restored. */
   private boolean kick(RedisLink link, long h, long fp) {
-    BucketTable table = link.table;
-    long bucket = link.index(h);
-    long current = fp;
-    int victim = 0;
-    for (int step = 0; step < maxIterations; step++) {
-      long evicted = table.get(bucket, victim);
-      table.set(bucket, victim, current);
-      current = evicted;
-      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
-      if (table.insert(bucket, current)) {
-        return true;
-      }
-      victim = victim + 1 == bucketSize ? 0 : victim + 1;
-    }
-    // retrace: step back to the bucket the current fingerprint came from and swap it back in
-    for (int step = 0; step < maxIterations; step++) {
-      victim = victim == 0 ? bucketSize - 1 : victim - 1;
-      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
-      long evicted = table.get(bucket, victim);
-      table.set(bucket, victim, current);
-      current = evicted;
+    if (Inserter.redisKickOut(link.indexer, link.table, link.index(h), fp, maxIterations)) {
+      return true;
     }
     if (!link.isPowerOfTwo()) {
       // as in RedisBloom, retracing by (i XOR fp·c) mod n is not exact here: slots may change
@@ -349,8 +318,8 @@ final class RedisChain {
 
   /** CF.EXISTS. */
   boolean mightContain(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       if (link.table.contains(link.index(h), fp) || link.table.contains(link.index(h2), fp)) {
@@ -362,8 +331,8 @@ final class RedisChain {
 
   /** CF.COUNT: both buckets of every link, the same bucket twice if both indexes coincide. */
   long count(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     long count = 0;
     for (RedisLink link : links) {
       count += link.table.count(link.index(h), fp) + link.table.count(link.index(h2), fp);
@@ -373,8 +342,8 @@ final class RedisChain {
 
   /** CF.DEL, with RedisBloom's automatic compaction. */
   boolean remove(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       if (clearFirst(link, link.index(h), fp) || clearFirst(link, link.index(h2), fp)) {
@@ -406,8 +375,8 @@ final class RedisChain {
    * if that fails the first is put back in the same slot.
    */
   boolean replace(long oldHash, long newHash) {
-    long fp = fingerprint(oldHash);
-    long h2 = alternate(oldHash, fp);
+    long fp = Indexer.redisFingerprint(oldHash);
+    long h2 = Indexer.redisAlternateHash(oldHash, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       long bucket = link.index(oldHash);
@@ -471,7 +440,7 @@ final class RedisChain {
   }
 
   private boolean relocate(long fp, long bucket, int below) {
-    long other = bucket ^ (fp * ALT_MULTIPLIER);
+    long other = Indexer.redisAlternateHash(bucket, fp);
     for (int k = 0; k < below; k++) {
       RedisLink link = links.get(k);
       if (link.table.insert(link.index(bucket), fp) || link.table.insert(link.index(other), fp)) {

@@ -133,9 +133,9 @@ class FilterMergeTest {
   private static String itemWithLateBuckets(CuckooFilter<CharSequence> filter) {
     for (int i = 0; ; i++) {
       String item = "pair-" + i;
-      long h = filter.remix(filter.hash(item));
-      long b1 = filter.firstBucket(h);
-      long b2 = filter.alternateBucket(b1, filter.fingerprint(h));
+      long h = filter.indexer().remix(filter.hash(item));
+      long b1 = filter.indexer().firstBucket(h);
+      long b2 = filter.indexer().alternateBucket(b1, filter.indexer().fingerprint(h));
       if (Math.min(b1, b2) > filter.bucketCount() / 2) {
         return item;
       }

@@ -35,7 +35,7 @@ class ItemHashersTest {
             .scheme(Scheme.REDISBLOOM)
             .expectedItems(1024)
             .build();
-    assertEquals(fingerprint, filter.fingerprint(expected));
+    assertEquals(fingerprint, filter.indexer().fingerprint(expected));
   }
 
   /** XXH3-64 with seed 0; the empty-input value is the one the xxHash reference publishes. */
