@@ -432,6 +432,14 @@ final class BucketTable {
     return zeroLanes(word) != 0;
   }
 
+  /**
+   * Returns the fingerprint in slot {@code slot} of {@code word}, a bucket word from {@link
+   * #bucketWord} of a SWAR table (lane s holds bits s·f to s·f + f − 1).
+   */
+  long lane(long word, int slot) {
+    return (word >>> (slot * fingerprintBits)) & ((1L << fingerprintBits) - 1);
+  }
+
   private long zeroLanes(long x) {
     return ~(((x & lanesRest) + lanesRest) | x | lanesRest) & lanesHigh;
   }

@@ -96,10 +96,8 @@ final class NeighbourProbe {
    */
   private static void addChildren(
       Indexer indexer, BucketTable table, long bucket, long word, long[] out, int at) {
-    int bits = table.fingerprintBits();
-    long slotMask = (1L << bits) - 1;
     for (int slot = 0; slot < table.bucketSize(); slot++) {
-      out[at + slot] = indexer.alternateBucket(bucket, (word >>> (slot * bits)) & slotMask);
+      out[at + slot] = indexer.alternateBucket(bucket, table.lane(word, slot));
     }
   }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * slots end up holding the same fingerprints as in RedisBloom for the same sequence of commands,
  * so {@code CF.DEBUG}, {@code CF.INFO} and {@code CF.SCANDUMP} agree byte for byte.
  */
-final class RedisChain {
+final class RedisChain extends Chain {
   /*
    * The rules (docs/REDISBLOOM.md; the arithmetic is Indexer's, the kick-out Inserter's):
    *
@@ -258,6 +258,7 @@ final class RedisChain {
   // Commands
 
   /** CF.ADD / CF.ADDNX. */
+  @Override
   ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
       return ScalableCuckooFilter.AddResult.EXISTS;
@@ -317,6 +318,7 @@ final class RedisChain {
   }
 
   /** CF.EXISTS. */
+  @Override
   boolean mightContain(long h) {
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
@@ -330,6 +332,7 @@ final class RedisChain {
   }
 
   /** CF.COUNT: both buckets of every link, the same bucket twice if both indexes coincide. */
+  @Override
   long count(long h) {
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
@@ -341,6 +344,7 @@ final class RedisChain {
   }
 
   /** CF.DEL, with RedisBloom's automatic compaction. */
+  @Override
   boolean remove(long h) {
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
@@ -374,6 +378,7 @@ final class RedisChain {
    * found as CF.DEL would find it is cleared, the second hash is added as CF.ADD would add it, and
    * if that fails the first is put back in the same slot.
    */
+  @Override
   boolean replace(long oldHash, long newHash) {
     long fp = Indexer.redisFingerprint(oldHash);
     long h2 = Indexer.redisAlternateHash(oldHash, fp);
@@ -453,6 +458,7 @@ final class RedisChain {
   }
 
   /** Empties the chain: one empty link, counters zero. */
+  @Override
   void clear() {
     while (links.size() > 1) {
       removeLastLink();
@@ -475,6 +481,7 @@ final class RedisChain {
     return deletes;
   }
 
+  @Override
   int linkCount() {
     return links.size();
   }
@@ -483,6 +490,7 @@ final class RedisChain {
     return baseBuckets;
   }
 
+  @Override
   int bucketSize() {
     return bucketSize;
   }
@@ -491,6 +499,7 @@ final class RedisChain {
     return maxIterations;
   }
 
+  @Override
   int expansion() {
     return expansion;
   }
@@ -531,6 +540,7 @@ final class RedisChain {
    * Returns the heap bytes of the chain: every link's table and object, and the chain's own
    * objects and arrays (estimated: a list that grew may have more slots than links).
    */
+  @Override
   long sizeInBytes() {
     long bytes = arraysBytes(links.size(), starts.length);
     for (RedisLink link : links) {
@@ -548,6 +558,70 @@ final class RedisChain {
         + " filters:" + links.size()
         + " max_iterations:" + maxIterations
         + " expansion:" + expansion;
+  }
+
+  /** Returns the item count, RedisBloom's numItems. */
+  @Override
+  long size() {
+    return items;
+  }
+
+  @Override
+  long deletedCount() {
+    return deletes;
+  }
+
+  @Override
+  long baseBucketCount() {
+    return baseBuckets;
+  }
+
+  @Override
+  int maxKicks() {
+    return maxIterations;
+  }
+
+  @Override
+  double growthFactor() {
+    return expansion;
+  }
+
+  /** Returns the number of slots: RedisBloom rates a link for as many items as it has slots. */
+  @Override
+  long capacity() {
+    return starts[links.size()];
+  }
+
+  /** Returns the sum of the links' rates when full: about {@code 2 × bucketSize / 255} each. */
+  @Override
+  double falsePositiveRateAtCapacity() {
+    return links.size() * Sizing.falsePositiveRate(255, bucketSize, 1.0);
+  }
+
+  @Override
+  double expectedFalsePositiveRate() {
+    double none = 1;
+    for (RedisLink link : links) {
+      none *= 1 - Sizing.falsePositiveRate(255, bucketSize, (double) link.occupied / link.slots);
+    }
+    return 1 - none;
+  }
+
+  /** Returns the items (as RedisBloom's unsigned count) per slot of all links. */
+  @Override
+  double loadFactor() {
+    return unsignedToDouble(items) / starts[links.size()];
+  }
+
+  /** Returns 8: every slot is one byte and a chain is rated for one item per slot. */
+  @Override
+  double bitsPerItem() {
+    return 8.0;
+  }
+
+  @Override
+  String describe() {
+    return debug();
   }
 
   /** Converts an unsigned 64-bit value to the nearest double, as C does for a u64. */

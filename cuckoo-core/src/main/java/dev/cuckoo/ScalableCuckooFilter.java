@@ -94,21 +94,18 @@ public final class ScalableCuckooFilter<T> {
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
-  private final RedisChain redis;
-  private final StandardChain<T> standard;
+  private final Chain chain;
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain redis) {
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain chain) {
     this.hasher = hasher;
     this.scheme = Scheme.REDISBLOOM;
-    this.redis = redis;
-    this.standard = null;
+    this.chain = chain;
   }
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> standard) {
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> chain) {
     this.hasher = hasher;
     this.scheme = Scheme.STANDARD;
-    this.redis = null;
-    this.standard = standard;
+    this.chain = chain;
   }
 
   /**
@@ -197,8 +194,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAdd(T item) {
-    long h = hash(item);
-    return redis != null ? redis.add(h, false) : standard.add(h, false);
+    return chain.add(hash(item), false);
   }
 
   /**
@@ -210,8 +206,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAddIfAbsent(T item) {
-    long h = hash(item);
-    return redis != null ? redis.add(h, true) : standard.add(h, true);
+    return chain.add(hash(item), true);
   }
 
   /**
@@ -245,8 +240,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean mightContain(T item) {
-    long h = hash(item);
-    return redis != null ? redis.mightContain(h) : standard.mightContain(h);
+    return chain.mightContain(hash(item));
   }
 
   /**
@@ -259,8 +253,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public long count(T item) {
-    long h = hash(item);
-    return redis != null ? redis.count(h) : standard.count(h);
+    return chain.count(hash(item));
   }
 
   /**
@@ -273,8 +266,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    long h = hash(item);
-    return redis != null ? redis.remove(h) : standard.remove(h);
+    return chain.remove(hash(item));
   }
 
   /**
@@ -289,17 +281,12 @@ public final class ScalableCuckooFilter<T> {
    */
   public boolean replace(T oldItem, T newItem) {
     long oldHash = hash(oldItem);
-    long newHash = hash(newItem);
-    return redis != null ? redis.replace(oldHash, newHash) : standard.replace(oldHash, newHash);
+    return chain.replace(oldHash, hash(newItem));
   }
 
   /** Removes every item: the chain shrinks to its first link, emptied, and the counters are 0. */
   public void clear() {
-    if (redis != null) {
-      redis.clear();
-    } else {
-      standard.clear();
-    }
+    chain.clear();
   }
 
   /**
@@ -323,7 +310,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the number of items
    */
   public long size() {
-    return redis != null ? redis.items() : standard.size();
+    return chain.size();
   }
 
   /**
@@ -333,7 +320,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the delete count
    */
   public long deletedCount() {
-    return redis != null ? redis.deletes() : standard.removes();
+    return chain.deletedCount();
   }
 
   /**
@@ -342,7 +329,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the link count, at least 1
    */
   public int linkCount() {
-    return redis != null ? redis.linkCount() : standard.linkCount();
+    return chain.linkCount();
   }
 
   /**
@@ -351,7 +338,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the base bucket count
    */
   public long baseBucketCount() {
-    return redis != null ? redis.baseBuckets() : standard.links().get(0).bucketCount();
+    return chain.baseBucketCount();
   }
 
   /**
@@ -360,7 +347,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the bucket size
    */
   public int bucketSize() {
-    return redis != null ? redis.bucketSize() : standard.bucketSize();
+    return chain.bucketSize();
   }
 
   /**
@@ -369,7 +356,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the max kicks
    */
   public int maxKicks() {
-    return redis != null ? redis.maxIterations() : standard.maxKicks();
+    return chain.maxKicks();
   }
 
   /**
@@ -380,7 +367,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the expansion
    */
   public int expansion() {
-    return redis != null ? redis.expansion() : (int) standard.growthFactor();
+    return chain.expansion();
   }
 
   /**
@@ -408,7 +395,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the growth factor
    */
   public double growthFactor() {
-    return redis != null ? redis.expansion() : standard.growthFactor();
+    return chain.growthFactor();
   }
 
   /**
@@ -418,10 +405,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the capacity of the current links
    */
   public long capacity() {
-    if (redis != null) {
-      return (redis.redisSize() - RedisChain.HEADER_SIZE - RedisChain.LINK_SIZE * redis.linkCount());
-    }
-    return standard.capacity();
+    return chain.capacity();
   }
 
   /**
@@ -432,10 +416,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the compound false-positive bound
    */
   public double falsePositiveRateAtCapacity() {
-    if (redis != null) {
-      return redis.linkCount() * Sizing.falsePositiveRate(255, redis.bucketSize(), 1.0);
-    }
-    return standard.falsePositiveRateAtCapacity();
+    return chain.falsePositiveRateAtCapacity();
   }
 
   /**
@@ -445,10 +426,7 @@ public final class ScalableCuckooFilter<T> {
    * @return bits per item at capacity
    */
   public double bitsPerItem() {
-    if (redis != null) {
-      return 8.0;
-    }
-    return (double) standard.tableBits() / standard.capacity();
+    return chain.bitsPerItem();
   }
 
   /**
@@ -485,7 +463,7 @@ public final class ScalableCuckooFilter<T> {
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
+    return chain.sizeInBytes() + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -583,12 +561,7 @@ public final class ScalableCuckooFilter<T> {
 
   @Override
   public String toString() {
-    return "ScalableCuckooFilter{scheme=" + scheme
-        + (redis != null
-            ? ", " + redis.debug()
-            : ", size=" + standard.size() + ", links=" + standard.linkCount()
-                + ", falsePositiveRate=" + standard.falsePositiveRate())
-        + "}";
+    return "ScalableCuckooFilter{scheme=" + scheme + ", " + chain.describe() + "}";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -608,20 +581,21 @@ public final class ScalableCuckooFilter<T> {
   }
 
   private RedisChain requireRedis(String operation) {
-    if (redis == null) {
+    if (!(chain instanceof RedisChain)) {
       throw new UnsupportedOperationException(operation + " needs the REDISBLOOM scheme");
     }
-    return redis;
+    return (RedisChain) chain;
   }
 
-  /** Returns the RedisBloom chain, or null (package tests). */
+  /** Returns the RedisBloom chain, or null (package tests, ChainFormat). */
   RedisChain redisChain() {
-    return redis;
+    return chain instanceof RedisChain ? (RedisChain) chain : null;
   }
 
-  /** Returns the STANDARD chain, or null (package tests). */
+  /** Returns the STANDARD chain, or null (package tests, ChainFormat). */
+  @SuppressWarnings("unchecked")
   StandardChain<T> standardChain() {
-    return standard;
+    return chain instanceof StandardChain ? (StandardChain<T>) chain : null;
   }
 
   /**
