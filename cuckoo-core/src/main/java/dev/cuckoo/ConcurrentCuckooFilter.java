@@ -1,5 +1,8 @@
 package dev.cuckoo;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,7 +50,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <T> the item type
  */
-public final class ConcurrentCuckooFilter<T> {
+public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   /*
    * Why a lookup never misses a completed add.
    *
@@ -212,7 +215,8 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the count, 0 to {@code 2 × bucketSize()}
    * @throws NullPointerException if {@code item} is null
    */
-  public int count(T item) {
+  @Override
+  public long count(T item) {
     return countHash(hash(item));
   }
 
@@ -348,7 +352,8 @@ public final class ConcurrentCuckooFilter<T> {
    * @param hash the item's hash
    * @return the count
    */
-  public int countHash(long hash) {
+  @Override
+  public long countHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
     long bucket1 = indexer.firstBucket(h);
@@ -603,6 +608,57 @@ public final class ConcurrentCuckooFilter<T> {
         + ", hasher="
         + hasher()
         + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Serialization (the single-filter format of CuckooFilter, docs/FORMAT.md)
+
+  /**
+   * Writes this filter in the binary format of {@link CuckooFilter#writeTo(OutputStream)}, so
+   * that {@link CuckooFilter#readFrom(InputStream, ItemHasher)} reads it back as a plain filter and
+   * {@link #readFrom(InputStream, ItemHasher)} as a concurrent one; does not close {@code out}.
+   * Writes wait until it is done (it holds every stripe's lock); lookups go on meanwhile. The
+   * bytes are those of one instant: a {@link CuckooFilter} holding the same fingerprints.
+   *
+   * @param out the stream to write to
+   * @throws IOException if {@code out} fails
+   */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    stripes.lockAll();
+    try {
+      CuckooFilter<T> view = new CuckooFilter<>(hasher, scheme, table, maxKicks, seed(), capacity);
+      view.setSize(size.get());
+      view.writeTo(out);
+    } finally {
+      stripes.unlockAll();
+    }
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)} or {@link
+   * CuckooFilter#writeTo(OutputStream)}, leaving {@code in} just after it, with {@value
+   * #DEFAULT_STRIPES} lock stripes (fewer for small tables).
+   *
+   * @param in the stream to read from
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the bytes are corrupt (see {@link
+   *     CuckooFilter#readFrom(InputStream, ItemHasher)}) or hold a {@link Scheme#REDISBLOOM}
+   *     filter, which this class does not support
+   * @throws IOException if {@code in} fails
+   */
+  public static <T> ConcurrentCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    CuckooFilter<T> filter = CuckooFilter.readFrom(in, hasher);
+    if (filter.scheme() != Scheme.STANDARD) {
+      throw new FilterFormatException(
+          "scheme",
+          FilterHeader.OFFSET_SCHEME,
+          "scheme: " + filter.scheme() + " (expected: STANDARD for a ConcurrentCuckooFilter)");
+    }
+    return new ConcurrentCuckooFilter<>(filter, DEFAULT_STRIPES);
   }
 
   /** Returns how many inserts relocated fingerprints (for tests). */

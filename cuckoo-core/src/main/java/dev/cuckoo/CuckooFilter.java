@@ -55,7 +55,7 @@ import java.nio.file.Path;
  *
  * @param <T> the item type
  */
-public final class CuckooFilter<T> {
+public final class CuckooFilter<T> implements MembershipFilter<T> {
   /*
    * Algorithms.
    *
@@ -214,7 +214,8 @@ public final class CuckooFilter<T> {
    * @return the count, 0 to {@code 2 × bucketSize()}
    * @throws NullPointerException if {@code item} is null
    */
-  public int count(T item) {
+  @Override
+  public long count(T item) {
     return countHash(hash(item));
   }
 
@@ -345,7 +346,8 @@ public final class CuckooFilter<T> {
    * @param hash the item's hash
    * @return the count
    */
-  public int countHash(long hash) {
+  @Override
+  public long countHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
     long bucket = indexer.firstBucket(h);
@@ -702,6 +704,7 @@ public final class CuckooFilter<T> {
     private Scheme scheme = Scheme.STANDARD;
     private long expectedItems = -1;
     private double falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE;
+    private boolean falsePositiveRateSet;
     private int fingerprintBits = -1;
     private int bucketSize = DEFAULT_BUCKET_SIZE;
     private boolean bucketSizeSet;
@@ -729,7 +732,8 @@ public final class CuckooFilter<T> {
 
     /**
      * Sets the target false-positive rate at {@code expectedItems} items (default 0.01); the
-     * fingerprint width is derived from it. Ignored if {@link #fingerprintBits} is set.
+     * fingerprint width is derived from it. Ignored if {@link #fingerprintBits} is set; rejected by
+     * {@link #build()} for {@link Scheme#REDISBLOOM}, whose fingerprints are 8 bits.
      *
      * @param falsePositiveRate in (0, 1)
      * @return this builder
@@ -741,6 +745,7 @@ public final class CuckooFilter<T> {
           "falsePositiveRate: %s (expected: 0.0 < falsePositiveRate < 1.0)",
           falsePositiveRate);
       this.falsePositiveRate = falsePositiveRate;
+      this.falsePositiveRateSet = true;
       return this;
     }
 
@@ -847,6 +852,11 @@ public final class CuckooFilter<T> {
 
     private CuckooFilter<T> buildRedis() {
       int size = bucketSizeSet ? bucketSize : 2;
+      Checks.requireArgument(
+          !falsePositiveRateSet,
+          "falsePositiveRate: %s (expected: not set for the REDISBLOOM scheme, whose 8-bit"
+              + " fingerprints give about 2 × bucketSize / 255)",
+          falsePositiveRate);
       Checks.requireArgument(
           fingerprintBits < 0 || fingerprintBits == 8,
           "fingerprintBits: %s (expected: 8 for the REDISBLOOM scheme)",

@@ -46,8 +46,8 @@ class FilterMergeTest {
     }
   }
 
-  private static int[] counts(CuckooFilter<CharSequence> filter) {
-    int[] counts = new int[UNIVERSE + 1000];
+  private static long[] counts(CuckooFilter<CharSequence> filter) {
+    long[] counts = new long[UNIVERSE + 1000];
     for (int i = 0; i < counts.length; i++) {
       counts[i] = filter.count("k" + i);
     }
@@ -68,8 +68,8 @@ class FilterMergeTest {
       fill(target, model, random, random.nextInt(slots / 2));
       fill(source, sourceModel, random, random.nextInt(slots * 4 / 10));
       sourceModel.forEach((item, n) -> model.merge(item, n, Integer::sum));
-      int[] targetCounts = counts(target);
-      int[] sourceCounts = counts(source);
+      long[] targetCounts = counts(target);
+      long[] sourceCounts = counts(source);
       byte[] sourceBytes = bytesOf(source);
       long expectedSize = target.size() + source.size();
 
@@ -79,7 +79,7 @@ class FilterMergeTest {
       assertEquals(expectedSize, FilterFormat.countOccupied(target.table()), replay);
       long modelSize = model.values().stream().mapToLong(Integer::longValue).sum();
       assertEquals(modelSize, target.size(), replay);
-      int[] merged = counts(target);
+      long[] merged = counts(target);
       for (int i = 0; i < merged.length; i++) {
         assertEquals(targetCounts[i] + sourceCounts[i], merged[i], replay + ", item k" + i);
       }
@@ -158,12 +158,12 @@ class FilterMergeTest {
         continue;
       }
       byte[] before = bytesOf(target);
-      int[] targetCounts = counts(target);
-      int[] sourceCounts = counts(source);
+      long[] targetCounts = counts(target);
+      long[] sourceCounts = counts(source);
       long size = target.size();
       if (target.addAll(source)) {
         assertEquals(size + source.size(), target.size(), replay);
-        int[] merged = counts(target);
+        long[] merged = counts(target);
         for (int i = 0; i < merged.length; i++) {
           assertEquals(targetCounts[i] + sourceCounts[i], merged[i], replay + ", item k" + i);
         }

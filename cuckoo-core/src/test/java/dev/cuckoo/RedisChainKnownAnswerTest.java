@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Known answers of the RedisBloom chain: the expectations of the RedisBloom spec §2–§4, which only
  * a bit-exact implementation reproduces.
  */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class RedisChainKnownAnswerTest {
 
   static byte[] bytes(String s) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * after every step against a multiset: no false negatives, size equals the model, count at least
  * the model's count.
  */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class RedisChainModelTest {
 
   /**

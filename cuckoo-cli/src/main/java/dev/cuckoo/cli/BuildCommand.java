@@ -401,18 +401,20 @@ final class BuildCommand implements Callable<Integer> {
       // the chain hashes with redisBytes (id 6), which equals redisUtf8 on a line's UTF-8 bytes
       CompatibleHasher hasher = CompatibleHasher.forId(ID_REDIS_BYTES, output.toString());
       return new ChainFilter(
-          ScalableCuckooFilter.redisBloom(
-              size,
-              bucketSize != null ? bucketSize : REDIS_DEFAULT_BUCKET_SIZE,
-              maxKicks != null ? maxKicks : REDIS_DEFAULT_MAX_ITERATIONS,
-              expansion != null ? expansion : 1),
+          ScalableCuckooFilter.builder(hasher)
+              .scheme(Scheme.REDISBLOOM)
+              .bucketSize(bucketSize != null ? bucketSize : REDIS_DEFAULT_BUCKET_SIZE)
+              .expectedItems(size)
+              .maxKicks(maxKicks != null ? maxKicks : REDIS_DEFAULT_MAX_ITERATIONS)
+              .expansion(expansion != null ? expansion : 1)
+              .build(),
           hasher.describe());
     }
     int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
     CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
     ScalableCuckooFilter.Builder<byte[]> builder =
         ScalableCuckooFilter.builder(hasher)
-            .initialCapacity(size)
+            .expectedItems(size)
             .falsePositiveRate(rate.fpp != null ? rate.fpp : 0.001)
             .bucketSize(bucketSize != null ? bucketSize : 4)
             .growthFactor(growthFactor != null ? growthFactor : 2.0);
