@@ -16,7 +16,7 @@ final class Inserter {
    * first over at most 4·maxKicks buckets, for the shortest relocation path to an empty slot and
    * moves only if it finds one.
    *
-   * REDISBLOOM (docs/REDISBLOOM.md, "Kick-out"): start at the first bucket, victim slot 0, swap,
+   * REDISBLOOM (docs/REDISBLOOM.md, "Insert"): start at the first bucket, victim slot 0, swap,
    * go to the evicted fingerprint's alternate bucket, stop at its first empty slot, victim slot + 1
    * mod b, at most maxKicks times; after a failure retrace the path backwards, which restores every
    * slot when the bucket count is a power of two (the alternate-bucket map is then an involution).
