@@ -113,6 +113,22 @@ final class RedisChain extends Chain {
   }
 
   /**
+   * Creates a chain of one link over {@code table} (shared, not copied) holding {@code items}
+   * items: the chain RedisBloom would hold with the same slots.
+   */
+  static RedisChain over(BucketTable table, int maxIterations, int expansion, long items) {
+    RedisChain chain =
+        new RedisChain(table.bucketCount(), table.bucketSize(), maxIterations, expansion);
+    RedisLink link = new RedisLink(table);
+    link.recount();
+    chain.links.add(link);
+    chain.starts = new long[] {0, link.bytes()};
+    chain.occupancyChanged(0);
+    chain.items = items;
+    return chain;
+  }
+
+  /**
    * Returns the bucket count of link {@code k}: base·expansion^k with the power in double, as
    * RedisBloom computes it, or −1 if that exceeds RedisBloom's or this library's link limit.
    */

@@ -664,6 +664,83 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
+   * Returns the 38-byte header of this filter's RedisBloom dump, as {@code scanDump(0)} returns it;
+   * unlike {@link #scanDump}, also for an empty filter (loaded with {@link #loadDumpHeader} or
+   * {@code CF.LOADCHUNK}, the header alone makes an empty filter of the same geometry).
+   *
+   * @return the header
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
+   */
+  public byte[] dumpHeader() {
+    return RedisDump.header(requireRedis("dumpHeader"));
+  }
+
+  /**
+   * Returns a one-link {@link Scheme#REDISBLOOM} chain over the table of {@code filter}: what
+   * RedisBloom holds after {@code CF.RESERVE} with the filter's geometry, {@code MAXITERATIONS}
+   * {@code filter.maxKicks()} and {@code EXPANSION expansion}, and the same adds; so that a single
+   * filter can be dumped ({@link #scanDump}) into Redis. The chain shares the filter's table, not
+   * a copy: a change to either shows in the other. The expansion is recorded as given.
+   *
+   * @param filter a {@link Scheme#REDISBLOOM} filter whose max kicks are 1 to 65535
+   * @param expansion the expansion to record, 0 to 32768
+   * @param <T> the item type
+   * @return the chain, with the filter's hasher and item count
+   * @throws IllegalArgumentException if the filter is not {@link Scheme#REDISBLOOM}, or its max
+   *     kicks or {@code expansion} are outside RedisBloom's ranges (the message names them)
+   * @throws NullPointerException if {@code filter} is null
+   */
+  public static <T> ScalableCuckooFilter<T> redisBloomOf(CuckooFilter<T> filter, int expansion) {
+    Checks.requireNonNull(filter, "filter");
+    Checks.requireArgument(
+        filter.scheme() == Scheme.REDISBLOOM,
+        "filter: scheme %s (expected: REDISBLOOM)",
+        filter.scheme());
+    Checks.requireRange("maxKicks", filter.maxKicks(), 1, RedisChain.MAX_ITERATIONS);
+    Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
+    return new ScalableCuckooFilter<>(
+        filter.hasher(),
+        RedisChain.over(filter.table(), filter.maxKicks(), expansion, filter.size()));
+  }
+
+  /**
+   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link
+   * chain's slots, items hashed by {@code hasher}: the other direction of {@link #redisBloomOf},
+   * for a dump of a filter that never grew. The filter shares the chain's table, not a copy.
+   *
+   * @param hasher the hasher of the filter's items (its id is what the filter's file records)
+   * @param <U> the item type
+   * @return the filter, with the chain's max kicks and item count
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
+   * @throws IllegalStateException if the chain has more than one link
+   * @throws FilterFormatException if the item count is not the number of occupied slots (a dump
+   *     whose counters disagree with its data)
+   * @throws NullPointerException if {@code hasher} is null
+   */
+  public <U> CuckooFilter<U> singleFilter(ItemHasher<? super U> hasher) {
+    Checks.requireNonNull(hasher, "hasher");
+    RedisChain redis = requireRedis("singleFilter");
+    if (redis.linkCount() != 1) {
+      throw new IllegalStateException(
+          "linkCount: " + redis.linkCount() + " (expected: 1 for a single filter)");
+    }
+    RedisLink link = redis.links().get(0);
+    if (redis.items() != link.occupied) {
+      throw new FilterFormatException(
+          "numItems",
+          RedisDump.OFFSET_ITEMS,
+          Long.toUnsignedString(redis.items())
+              + " (expected: "
+              + link.occupied
+              + ", the occupied slots)");
+    }
+    CuckooFilter<U> filter =
+        new CuckooFilter<>(hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
+    filter.setSize(redis.items());
+    return filter;
+  }
+
+  /**
    * Creates an empty filter from the header of a RedisBloom dump ({@code CF.LOADCHUNK key 1
    * header}), validating it as RedisBloom does: bucket size 1 to 255, 1 to 65535 links (RedisBloom
    * also takes 65536, which it truncates to 0 links), max iterations 1 to 65535, expansion 0 to
