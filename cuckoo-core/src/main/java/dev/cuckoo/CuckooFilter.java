@@ -85,6 +85,12 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   public static final long DEFAULT_SEED = 0L;
   /** Largest allowed {@code maxKicks}. */
   public static final int MAX_KICKS_LIMIT = 1 << 20;
+  /** Narrowest fingerprint of {@link Builder#fingerprintBits}. */
+  public static final int MIN_FINGERPRINT_BITS = 4;
+  /** Widest fingerprint of {@link Builder#fingerprintBits}. */
+  public static final int MAX_FINGERPRINT_BITS = 32;
+  /** Largest {@link Builder#expectedItems}: 2^36. */
+  public static final long MAX_EXPECTED_ITEMS = Sizing.MAX_EXPECTED_ITEMS;
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
@@ -757,7 +763,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> fingerprintBits(int fingerprintBits) {
-      Checks.requireRange("fingerprintBits", fingerprintBits, 4, 32);
+      Checks.requireRange(
+          "fingerprintBits", fingerprintBits, MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS);
       this.fingerprintBits = fingerprintBits;
       return this;
     }

@@ -97,6 +97,18 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /** Default growth factor of a {@link Scheme#STANDARD} chain. */
   public static final double DEFAULT_GROWTH_FACTOR = 2.0;
 
+  /** Smallest {@link Builder#growthFactor}. */
+  public static final double MIN_GROWTH_FACTOR = 1.1;
+
+  /** Largest {@link Builder#growthFactor}. */
+  public static final double MAX_GROWTH_FACTOR = 64;
+
+  /** Largest {@link Builder#expansion}: RedisBloom's. */
+  public static final int MAX_EXPANSION = RedisChain.MAX_EXPANSION;
+
+  /** Largest {@link Builder#maxKicks} of a {@link Scheme#REDISBLOOM} chain: RedisBloom's. */
+  public static final int MAX_REDISBLOOM_KICKS = RedisChain.MAX_ITERATIONS;
+
   /** Default bucket size of a {@link Scheme#REDISBLOOM} chain, as {@code CF.RESERVE}'s. */
   private static final int DEFAULT_REDIS_BUCKET_SIZE = 2;
   /** Largest {@code CF.RESERVE} capacity accepted. */
@@ -900,14 +912,19 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
      * Scheme#REDISBLOOM} this is {@code CF.RESERVE}'s capacity: the first link has {@code
      * nextPowerOfTwo(max(1, expectedItems / bucketSize))} buckets.
      *
-     * @param expectedItems 1 to 2^36 ({@link Scheme#REDISBLOOM}: to 2^62)
+     * @param expectedItems 1 to 2^36 ({@link Scheme#REDISBLOOM}: to 2^62); checked against the
+     *     scheme set so far, and again by {@link #build()}
      * @return this builder
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> expectedItems(long expectedItems) {
-      Checks.requireRange("expectedItems", expectedItems, 1, MAX_REDIS_CAPACITY);
+      Checks.requireRange("expectedItems", expectedItems, 1, maxExpectedItems(scheme));
       this.expectedItems = expectedItems;
       return this;
+    }
+
+    private static long maxExpectedItems(Scheme scheme) {
+      return scheme == Scheme.REDISBLOOM ? MAX_REDIS_CAPACITY : Sizing.MAX_EXPECTED_ITEMS;
     }
 
     /**
@@ -935,7 +952,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
      */
     public Builder<T> growthFactor(double growthFactor) {
       Checks.requireArgument(
-          growthFactor >= 1.1 && growthFactor <= 64,
+          growthFactor >= MIN_GROWTH_FACTOR && growthFactor <= MAX_GROWTH_FACTOR,
           "growthFactor: %s (expected: 1.1 <= growthFactor <= 64)",
           growthFactor);
       this.growthFactor = growthFactor;
