@@ -41,8 +41,11 @@ import java.nio.file.Path;
  *       add fails. {@link #addIfAbsent} avoids duplicates.
  *   <li>Removing an item that was never added can remove another item's fingerprint, which then
  *       becomes a false negative. Remove only what you added.
- *   <li>Not thread-safe: use external synchronization or {@link
- *       java.util.concurrent.locks.ReadWriteLock}-style guarding when sharing a filter.
+ *   <li>Not thread-safe for writes: use external synchronization or {@link
+ *       java.util.concurrent.locks.ReadWriteLock}-style guarding when sharing a filter. Methods
+ *       that only read ({@code mightContain}, {@code mightContainAll}, {@code count}, their hash
+ *       forms, the properties, {@code writeTo}) may run in any number of threads at once while no
+ *       write runs; {@link ConcurrentCuckooFilter} also allows writes.
  * </ul>
  *
  * <h2>Load</h2>
@@ -91,6 +94,11 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   public static final int MAX_FINGERPRINT_BITS = 32;
   /** Largest {@link Builder#expectedItems}: 2^36. */
   public static final long MAX_EXPECTED_ITEMS = Sizing.MAX_EXPECTED_ITEMS;
+
+  /** What two filters must have in common to be merged, in the order the check names them. */
+  private static final String[] MERGE_PARAMETERS = {
+    "scheme", "seed", "bucketSize", "fingerprintBits", "bucketCount", "hasher id"
+  };
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
@@ -420,10 +428,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     size += moved;
     return true;
   }
-
-  private static final String[] MERGE_PARAMETERS = {
-    "scheme", "seed", "bucketSize", "fingerprintBits", "bucketCount", "hasher id"
-  };
 
   /** Returns the values of {@link #MERGE_PARAMETERS}: what must be equal to merge. */
   private Object[] mergeParameters() {
