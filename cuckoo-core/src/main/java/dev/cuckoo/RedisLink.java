@@ -37,7 +37,7 @@ final class RedisLink {
 
   /** Recounts the non-empty slots (after the payload was written directly). */
   void recount() {
-    occupied = FilterFormat.countOccupied(table);
+    occupied = table.countOccupied();
   }
 
   /** Returns {@code h mod bucketCount}, h taken as unsigned. */

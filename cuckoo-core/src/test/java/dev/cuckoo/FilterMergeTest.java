@@ -76,7 +76,7 @@ class FilterMergeTest {
       assertTrue(target.addAll(source), replay);
 
       assertEquals(expectedSize, target.size(), replay);
-      assertEquals(expectedSize, FilterFormat.countOccupied(target.table()), replay);
+      assertEquals(expectedSize, target.table().countOccupied(), replay);
       long modelSize = model.values().stream().mapToLong(Integer::longValue).sum();
       assertEquals(modelSize, target.size(), replay);
       long[] merged = counts(target);

@@ -226,7 +226,7 @@ class RedisChainKnownAnswerTest {
   static long occupiedSlots(ScalableCuckooFilter<?> filter) {
     long occupied = 0;
     for (RedisLink link : filter.redisChain().links()) {
-      occupied += FilterFormat.countOccupied(link.table);
+      occupied += link.table.countOccupied();
     }
     return occupied;
   }

@@ -126,7 +126,7 @@ class RedisChainModelTest {
     assertEquals(total, filter.size());
     assertEquals(total, RedisChainKnownAnswerTest.occupiedSlots(filter), "slots in use");
     for (RedisLink link : filter.redisChain().links()) {
-      assertEquals(FilterFormat.countOccupied(link.table), link.occupied, "a link's occupied count");
+      assertEquals(link.table.countOccupied(), link.occupied, "a link's occupied count");
     }
     filter.redisChain().checkRoomIndex();
   }
