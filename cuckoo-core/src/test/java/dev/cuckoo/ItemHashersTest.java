@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ItemHashersTest {
 
-  /** MurmurHash64A, seed 0: the vectors of the RedisBloom spec §4, checked against the C code. */
+  /** MurmurHash64A, seed 0: known vectors, checked against the reference C implementation. */
   @ParameterizedTest(name = "\"{0}\"")
   @CsvSource({
     "'', 0x0000000000000000, 1",

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Known answers of the RedisBloom chain: the expectations of the RedisBloom spec §2–§4, which only
- * a bit-exact implementation reproduces.
+ * Known answers of the RedisBloom chain, derived from RedisBloom's behaviour as docs/REDISBLOOM.md
+ * describes it, which only a bit-exact implementation reproduces.
  */
 @SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class RedisChainKnownAnswerTest {

@@ -107,7 +107,7 @@ class SchemeTest {
     assertTrue(filter.add("item1"));
     byte[] payload = new byte[8];
     filter.table().readPayload(0, payload, 0, 8);
-    // the data chunk of the spec's SCANDUMP example: 00 00 00 00 07 00 00 00
+    // the data chunk of docs/REDISBLOOM.md's dump example: 00 00 00 00 07 00 00 00
     assertEquals("[0, 0, 0, 0, 7, 0, 0, 0]", java.util.Arrays.toString(payload));
   }
 }
