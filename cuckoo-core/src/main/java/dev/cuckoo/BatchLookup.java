@@ -31,12 +31,11 @@ final class BatchLookup {
 
   /** Sets bit {@code i − from} of {@code resultBits} iff {@code mightContainHash(hashes[i])}. */
   static void mightContainAll(
-      CuckooFilter<?> filter, long[] hashes, int from, int to, long[] resultBits) {
+      Indexer indexer, BucketTable table, long[] hashes, int from, int to, long[] resultBits) {
     checkRange(hashes.length, from, to, resultBits);
-    BucketTable table = filter.table();
     if (!table.isSwar()) {
       for (int i = from; i < to; i++) {
-        setBit(resultBits, i - from, filter.mightContainHash(hashes[i]));
+        setBit(resultBits, i - from, mightContainHash(indexer, table, hashes[i]));
       }
       return;
     }
@@ -44,18 +43,23 @@ final class BatchLookup {
     for (int start = from, word = 0; start < to; start += BLOCK, word++) {
       int count = Math.min(BLOCK, to - start);
       System.arraycopy(hashes, start, scratch, FINGERPRINTS, count);
-      resultBits[word] = probeBlock(filter, table, scratch, count);
+      resultBits[word] = probeBlock(indexer, table, scratch, count);
     }
   }
 
   /** Sets bit {@code i − from} of {@code resultBits} iff {@code mightContain(items[i])}. */
   static <T> void mightContainAll(
-      CuckooFilter<T> filter, T[] items, int from, int to, long[] resultBits) {
+      Indexer indexer,
+      BucketTable table,
+      ItemHasher<? super T> hasher,
+      T[] items,
+      int from,
+      int to,
+      long[] resultBits) {
     checkRange(items.length, from, to, resultBits);
-    BucketTable table = filter.table();
     if (!table.isSwar()) {
       for (int i = from; i < to; i++) {
-        setBit(resultBits, i - from, filter.mightContain(items[i]));
+        setBit(resultBits, i - from, mightContainHash(indexer, table, hash(hasher, items[i])));
       }
       return;
     }
@@ -63,9 +67,9 @@ final class BatchLookup {
     for (int start = from, word = 0; start < to; start += BLOCK, word++) {
       int count = Math.min(BLOCK, to - start);
       for (int k = 0; k < count; k++) {
-        scratch[FINGERPRINTS + k] = filter.hash(items[start + k]);
+        scratch[FINGERPRINTS + k] = hash(hasher, items[start + k]);
       }
-      resultBits[word] = probeBlock(filter, table, scratch, count);
+      resultBits[word] = probeBlock(indexer, table, scratch, count);
     }
   }
 
@@ -73,13 +77,13 @@ final class BatchLookup {
    * Looks up the {@code count} hashes in {@code scratch[FINGERPRINTS ..]} and returns their result
    * bits; overwrites the scratch space.
    */
-  private static long probeBlock(CuckooFilter<?> filter, BucketTable table, long[] scratch, int count) {
+  private static long probeBlock(Indexer indexer, BucketTable table, long[] scratch, int count) {
     for (int k = 0; k < count; k++) {
-      long h = filter.remix(scratch[FINGERPRINTS + k]);
-      long fingerprint = filter.fingerprint(h);
-      long bucket = filter.firstBucket(h);
+      long h = indexer.remix(scratch[FINGERPRINTS + k]);
+      long fingerprint = indexer.fingerprint(h);
+      long bucket = indexer.firstBucket(h);
       scratch[2 * k] = bucket;
-      scratch[2 * k + 1] = filter.alternateBucket(bucket, fingerprint);
+      scratch[2 * k + 1] = indexer.alternateBucket(bucket, fingerprint);
       scratch[FINGERPRINTS + k] = fingerprint;
     }
     byte[] page = table.singlePage();
@@ -105,6 +109,18 @@ final class BatchLookup {
       bits |= ((lanes | -lanes) >>> 63) << k;
     }
     return bits;
+  }
+
+  /** One lookup, as {@link CuckooFilter#mightContainHash}: for tables that are not SWAR. */
+  private static boolean mightContainHash(Indexer indexer, BucketTable table, long hash) {
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
+    return table.containsEither(bucket, indexer.alternateBucket(bucket, fingerprint), fingerprint);
+  }
+
+  private static <T> long hash(ItemHasher<? super T> hasher, T item) {
+    return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
   private static void setBit(long[] resultBits, int index, boolean value) {

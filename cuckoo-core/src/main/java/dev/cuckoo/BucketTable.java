@@ -424,12 +424,65 @@ final class BucketTable {
     return bucketSize - count(bucket, 0);
   }
 
+  /** Returns the number of non-empty slots. */
+  long countOccupied() {
+    return 64 % fingerprintBits == 0 ? countOccupiedByWord() : countOccupiedByBucket();
+  }
+
+  /** Counts non-empty slots bucket by bucket (any fingerprint width). */
+  long countOccupiedByBucket() {
+    long occupied = 0;
+    for (long bucket = 0; bucket < bucketCount; bucket++) {
+      occupied += occupied(bucket);
+    }
+    return occupied;
+  }
+
+  /**
+   * Counts non-empty slots eight payload bytes at a time, for widths that divide 64 (4, 8, 16,
+   * 32), whose slots never straddle a word: pages start on bucket boundaries, and the last word
+   * of a page is read into its padding and masked.
+   */
+  long countOccupiedByWord() {
+    int bits = fingerprintBits;
+    // lanes over the whole word (a bucket's lanes may not fill it)
+    long wordLanesLow = 0;
+    for (int lane = 0; lane < 64; lane += bits) {
+      wordLanesLow |= 1L << lane;
+    }
+    long wordLanesHigh = wordLanesLow << (bits - 1);
+    long wordLanesRest = wordLanesLow * ((1L << (bits - 1)) - 1);
+    long occupied = 0;
+    for (int i = 0; i < pageCount(); i++) {
+      byte[] page = page(i);
+      int length = pagePayloadBytes(i);
+      for (int offset = 0; offset < length; offset += 8) {
+        long word = (long) LONG_LE.get(page, offset);
+        if (length - offset < 8) {
+          word &= (1L << ((length - offset) * 8)) - 1; // ignore the page padding
+        }
+        // a lane's top bit ends up set iff the lane is non-zero: adding REST to the low f-1 bits
+        // carries into the top bit iff they are non-zero, and cannot carry out of the lane
+        occupied += Long.bitCount((((word & wordLanesRest) + wordLanesRest) | word) & wordLanesHigh);
+      }
+    }
+    return occupied;
+  }
+
   /**
    * Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table, has an
    * empty slot.
    */
   boolean hasEmptyLane(long word) {
     return zeroLanes(word) != 0;
+  }
+
+  /**
+   * Returns the fingerprint in slot {@code slot} of {@code word}, a bucket word from {@link
+   * #bucketWord} of a SWAR table (lane s holds bits s·f to s·f + f − 1).
+   */
+  long lane(long word, int slot) {
+    return (word >>> (slot * fingerprintBits)) & ((1L << fingerprintBits) - 1);
   }
 
   private long zeroLanes(long x) {

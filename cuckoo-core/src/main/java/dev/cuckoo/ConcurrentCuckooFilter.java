@@ -1,5 +1,8 @@
 package dev.cuckoo;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,7 +50,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <T> the item type
  */
-public final class ConcurrentCuckooFilter<T> {
+public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   /*
    * Why a lookup never misses a completed add.
    *
@@ -111,8 +114,12 @@ public final class ConcurrentCuckooFilter<T> {
   private static final int PRESENT = 1;
   private static final int NO_ROOM = 2;
 
-  private final CuckooFilter<T> hashing;
+  private final ItemHasher<? super T> hasher;
+  private final Scheme scheme;
+  private final Indexer indexer;
   private final BucketTable table;
+  private final int maxKicks;
+  private final long capacity;
   private final boolean swar;
   private final LockStripes stripes;
   /** The lookup of the commonest shape (one-page STANDARD SWAR tables, no seed), or null. */
@@ -122,13 +129,19 @@ public final class ConcurrentCuckooFilter<T> {
   private final AtomicLong relocations = new AtomicLong();
   private final ThreadLocal<RelocationPath> paths;
 
-  private ConcurrentCuckooFilter(CuckooFilter<T> hashing, int stripeCount) {
-    this.hashing = hashing;
-    this.table = hashing.table();
+  /** Takes over the table, arithmetic and settings of {@code filter}, which must not be used again. */
+  private ConcurrentCuckooFilter(CuckooFilter<T> filter, int stripeCount) {
+    this.hasher = filter.hasher();
+    this.scheme = filter.scheme();
+    this.indexer = filter.indexer();
+    this.table = filter.table();
+    this.maxKicks = filter.maxKicks();
+    this.capacity = filter.capacity();
+    this.size.set(filter.size());
     this.swar = table.isSwar();
-    this.stripes = new LockStripes(hashing.bucketCount(), stripeCount);
-    this.optimisticLookup = OptimisticLookup.forShape(hashing, stripes);
-    this.maxSearchNodes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * hashing.maxKicks());
+    this.stripes = new LockStripes(table.bucketCount(), stripeCount);
+    this.optimisticLookup = OptimisticLookup.forShape(scheme, indexer, table, stripes);
+    this.maxSearchNodes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * maxKicks);
     this.paths = ThreadLocal.withInitial(() -> new RelocationPath(maxSearchNodes));
   }
 
@@ -156,7 +169,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean add(T item) {
-    return addHash(hashing.hash(item));
+    return addHash(hash(item));
   }
 
   /**
@@ -168,7 +181,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean addIfAbsent(T item) {
-    return addIfAbsentHash(hashing.hash(item));
+    return addIfAbsentHash(hash(item));
   }
 
   /**
@@ -180,7 +193,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean mightContain(T item) {
-    return mightContainHash(hashing.hash(item));
+    return mightContainHash(hash(item));
   }
 
   /**
@@ -191,7 +204,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public boolean remove(T item) {
-    return removeHash(hashing.hash(item));
+    return removeHash(hash(item));
   }
 
   /**
@@ -202,8 +215,9 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the count, 0 to {@code 2 × bucketSize()}
    * @throws NullPointerException if {@code item} is null
    */
-  public int count(T item) {
-    return countHash(hashing.hash(item));
+  @Override
+  public long count(T item) {
+    return countHash(hash(item));
   }
 
   /**
@@ -216,7 +230,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @throws NullPointerException if an item is null
    */
   public boolean replace(T oldItem, T newItem) {
-    return replaceHash(hashing.hash(oldItem), hashing.hash(newItem));
+    return replaceHash(hash(oldItem), hash(newItem));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -259,10 +273,10 @@ public final class ConcurrentCuckooFilter<T> {
         return answer != 0;
       }
     }
-    long h = hashing.remix(hash);
-    long fingerprint = hashing.fingerprint(h);
-    long bucket1 = hashing.firstBucket(h);
-    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket1 = indexer.firstBucket(h);
+    long bucket2 = indexer.alternateBucket(bucket1, fingerprint);
     int stripe1 = stripes.stripeOf(bucket1);
     int stripe2 = stripes.stripeOf(bucket2);
     if (!swar) {
@@ -317,10 +331,10 @@ public final class ConcurrentCuckooFilter<T> {
    * @return true if a copy was removed
    */
   public boolean removeHash(long hash) {
-    long h = hashing.remix(hash);
-    long fingerprint = hashing.fingerprint(h);
-    long bucket1 = hashing.firstBucket(h);
-    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket1 = indexer.firstBucket(h);
+    long bucket2 = indexer.alternateBucket(bucket1, fingerprint);
     int stripe1 = stripes.stripeOf(bucket1);
     int stripe2 = stripes.stripeOf(bucket2);
     stripes.lockPair(stripe1, stripe2);
@@ -338,11 +352,12 @@ public final class ConcurrentCuckooFilter<T> {
    * @param hash the item's hash
    * @return the count
    */
-  public int countHash(long hash) {
-    long h = hashing.remix(hash);
-    long fingerprint = hashing.fingerprint(h);
-    long bucket1 = hashing.firstBucket(h);
-    long bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+  @Override
+  public long countHash(long hash) {
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket1 = indexer.firstBucket(h);
+    long bucket2 = indexer.alternateBucket(bucket1, fingerprint);
     int stripe1 = stripes.stripeOf(bucket1);
     int stripe2 = stripes.stripeOf(bucket2);
     for (int attempt = 1; ; attempt++) {
@@ -451,7 +466,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the rated capacity
    */
   public long capacity() {
-    return hashing.capacity();
+    return capacity;
   }
 
   /**
@@ -460,7 +475,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return {@code size() / (bucketCount() × bucketSize())}
    */
   public double loadFactor() {
-    return (double) size.get() / ((double) hashing.bucketCount() * hashing.bucketSize());
+    return (double) size.get() / ((double) table.bucketCount() * table.bucketSize());
   }
 
   /**
@@ -469,7 +484,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the bucket count
    */
   public long bucketCount() {
-    return hashing.bucketCount();
+    return table.bucketCount();
   }
 
   /**
@@ -478,7 +493,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the bucket size
    */
   public int bucketSize() {
-    return hashing.bucketSize();
+    return table.bucketSize();
   }
 
   /**
@@ -487,7 +502,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the fingerprint width
    */
   public int fingerprintBits() {
-    return hashing.fingerprintBits();
+    return table.fingerprintBits();
   }
 
   /**
@@ -496,7 +511,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return bits per item at capacity
    */
   public double bitsPerItem() {
-    return hashing.bitsPerItem();
+    return (double) table.bucketCount() * table.bucketSize() * table.fingerprintBits() / capacity;
   }
 
   /**
@@ -506,8 +521,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the expected false-positive rate now
    */
   public double expectedFalsePositiveRate() {
-    long distinct = (1L << hashing.fingerprintBits()) - 1;
-    return Sizing.falsePositiveRate(distinct, hashing.bucketSize(), loadFactor());
+    return Sizing.falsePositiveRate(indexer.fingerprintRange(), table.bucketSize(), loadFactor());
   }
 
   /**
@@ -516,7 +530,10 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the expected false-positive rate at capacity
    */
   public double falsePositiveRateAtCapacity() {
-    return hashing.falsePositiveRateAtCapacity();
+    return Sizing.falsePositiveRate(
+        indexer.fingerprintRange(),
+        table.bucketSize(),
+        Math.min(1.0, (double) capacity / table.bucketCount() / table.bucketSize()));
   }
 
   /**
@@ -534,7 +551,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the scheme
    */
   public Scheme scheme() {
-    return hashing.scheme();
+    return scheme;
   }
 
   /**
@@ -543,7 +560,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the seed
    */
   public long seed() {
-    return hashing.seed();
+    return indexer.seed();
   }
 
   /**
@@ -553,7 +570,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return max kicks
    */
   public int maxKicks() {
-    return hashing.maxKicks();
+    return maxKicks;
   }
 
   /**
@@ -571,7 +588,7 @@ public final class ConcurrentCuckooFilter<T> {
    * @return the hasher
    */
   public ItemHasher<? super T> hasher() {
-    return hashing.hasher();
+    return hasher;
   }
 
   @Override
@@ -593,6 +610,57 @@ public final class ConcurrentCuckooFilter<T> {
         + "}";
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Serialization (the single-filter format of CuckooFilter, docs/FORMAT.md)
+
+  /**
+   * Writes this filter in the binary format of {@link CuckooFilter#writeTo(OutputStream)}, so
+   * that {@link CuckooFilter#readFrom(InputStream, ItemHasher)} reads it back as a plain filter and
+   * {@link #readFrom(InputStream, ItemHasher)} as a concurrent one; does not close {@code out}.
+   * Writes wait until it is done (it holds every stripe's lock); lookups go on meanwhile. The
+   * bytes are those of one instant: a {@link CuckooFilter} holding the same fingerprints.
+   *
+   * @param out the stream to write to
+   * @throws IOException if {@code out} fails
+   */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    stripes.lockAll();
+    try {
+      CuckooFilter<T> view = new CuckooFilter<>(hasher, scheme, table, maxKicks, seed(), capacity);
+      view.setSize(size.get());
+      view.writeTo(out);
+    } finally {
+      stripes.unlockAll();
+    }
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)} or {@link
+   * CuckooFilter#writeTo(OutputStream)}, leaving {@code in} just after it, with {@value
+   * #DEFAULT_STRIPES} lock stripes (fewer for small tables).
+   *
+   * @param in the stream to read from
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the bytes are corrupt (see {@link
+   *     CuckooFilter#readFrom(InputStream, ItemHasher)}) or hold a {@link Scheme#REDISBLOOM}
+   *     filter, which this class does not support
+   * @throws IOException if {@code in} fails
+   */
+  public static <T> ConcurrentCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    CuckooFilter<T> filter = CuckooFilter.readFrom(in, hasher);
+    if (filter.scheme() != Scheme.STANDARD) {
+      throw new FilterFormatException(
+          "scheme",
+          FilterHeader.OFFSET_SCHEME,
+          "scheme: " + filter.scheme() + " (expected: STANDARD for a ConcurrentCuckooFilter)");
+    }
+    return new ConcurrentCuckooFilter<>(filter, DEFAULT_STRIPES);
+  }
+
   /** Returns how many inserts relocated fingerprints (for tests). */
   long relocations() {
     return relocations.get();
@@ -602,9 +670,13 @@ public final class ConcurrentCuckooFilter<T> {
     return table;
   }
 
-  /** Returns the plain filter that holds this filter's table and hashing (for tests). */
-  CuckooFilter<T> hashingFilter() {
-    return hashing;
+  /** Returns the index arithmetic of this filter (tests). */
+  Indexer indexer() {
+    return indexer;
+  }
+
+  private long hash(T item) {
+    return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
   LockStripes lockStripes() {
@@ -636,7 +708,7 @@ public final class ConcurrentCuckooFilter<T> {
     }
     RelocationPath path = paths.get();
     for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-      if (!path.search(hashing, table, item.bucket1, item.bucket2)) {
+      if (!path.search(indexer, table, item.bucket1, item.bucket2)) {
         break;
       }
       int count = path.collectStripes(stripes, item.bucket1, item.bucket2);
@@ -661,7 +733,7 @@ public final class ConcurrentCuckooFilter<T> {
     stripes.lockAll();
     try {
       outcome = insertDirect(item, ifAbsent);
-      if (outcome == NO_ROOM && path.search(hashing, table, item.bucket1, item.bucket2)) {
+      if (outcome == NO_ROOM && path.search(indexer, table, item.bucket1, item.bucket2)) {
         applyPath(path, path.collectStripes(stripes, item.bucket1, item.bucket2), item.fingerprint);
         outcome = ADDED;
       }
@@ -738,7 +810,7 @@ public final class ConcurrentCuckooFilter<T> {
       }
       stripes.beginWriteAll();
       table.setNarrow(oldBucket, oldSlot, 0);
-      boolean replaced = path.search(hashing, table, item.bucket1, item.bucket2);
+      boolean replaced = path.search(indexer, table, item.bucket1, item.bucket2);
       if (replaced) {
         path.apply(table, item.fingerprint);
       } else {
@@ -772,10 +844,10 @@ public final class ConcurrentCuckooFilter<T> {
     final int stripe2;
 
     Item(long hash) {
-      long h = hashing.remix(hash);
-      this.fingerprint = hashing.fingerprint(h);
-      this.bucket1 = hashing.firstBucket(h);
-      this.bucket2 = hashing.alternateBucket(bucket1, fingerprint);
+      long h = indexer.remix(hash);
+      this.fingerprint = indexer.fingerprint(h);
+      this.bucket1 = indexer.firstBucket(h);
+      this.bucket2 = indexer.alternateBucket(bucket1, fingerprint);
       this.stripe1 = stripes.stripeOf(bucket1);
       this.stripe2 = stripes.stripeOf(bucket2);
     }

@@ -41,8 +41,11 @@ import java.nio.file.Path;
  *       add fails. {@link #addIfAbsent} avoids duplicates.
  *   <li>Removing an item that was never added can remove another item's fingerprint, which then
  *       becomes a false negative. Remove only what you added.
- *   <li>Not thread-safe: use external synchronization or {@link
- *       java.util.concurrent.locks.ReadWriteLock}-style guarding when sharing a filter.
+ *   <li>Not thread-safe for writes: use external synchronization or {@link
+ *       java.util.concurrent.locks.ReadWriteLock}-style guarding when sharing a filter. Methods
+ *       that only read ({@code mightContain}, {@code mightContainAll}, {@code count}, their hash
+ *       forms, the properties, {@code writeTo}) may run in any number of threads at once while no
+ *       write runs; {@link ConcurrentCuckooFilter} also allows writes.
  * </ul>
  *
  * <h2>Load</h2>
@@ -55,37 +58,22 @@ import java.nio.file.Path;
  *
  * @param <T> the item type
  */
-public final class CuckooFilter<T> {
+public final class CuckooFilter<T> implements MembershipFilter<T> {
   /*
    * Algorithms.
    *
-   * Insert (STANDARD): try both buckets; otherwise, in a SWAR table, look at once at the alternate
-   * buckets of all 2·b fingerprints of the two buckets and move the first that has room, or, if
-   * none has, at the 2·b·b buckets one level further (NeighbourProbe: a round of overlapped cache
-   * misses per level instead of a chain of dependent ones); otherwise a random walk: evict a
-   * random slot of one of the two buckets, move the victim to its alternate bucket, and repeat up
-   * to maxKicks times [1]. Each step is recorded (bucket, slot, evicted fingerprint) in
-   * preallocated arrays; if the walk fails, the steps are undone in reverse order, which restores
-   * the table bit for bit [3].
-   *
-   * If the walk fails, a breadth-first search over at most 4·maxKicks buckets looks for the
-   * shortest relocation path to an empty slot and moves only if it finds one (PathSearch). In a
-   * small table it visits every reachable bucket, so an insert then fails only if no placement of
-   * all fingerprints exists; in a large one it rescues most walks that were merely unlucky.
-   *
-   * Insert (REDISBLOOM): RedisBloom's deterministic kick-out: start at bucket h1, victim slot 0,
-   * swap, go to the victim's alternate bucket, victim slot + 1 mod b, at most maxKicks times, then
-   * roll back in reverse [2].
+   * Insert: try both buckets; if both are full, the Inserter relocates fingerprints (STANDARD:
+   * neighbour probe, random walk, breadth-first search; REDISBLOOM: RedisBloom's kick-out, see
+   * docs/REDISBLOOM.md). Every strategy either stores the fingerprint or leaves the table bit for
+   * bit as it was, so a failed add leaves the filter unchanged.
    *
    * Sizing from a target rate ε: at load α the probability that a lookup of a never-added item
    * matches one of the 2·b·α fingerprints it is compared with is at most 2·b·α / (2^f − 1), so
    * f = ceil(log2(2·b·α_design / ε + 1)), and m = ceil(n / (b · α_design)) rounded up to even. The
    * design loads α_design are below the measured failure loads (see DESIGN_LOAD).
    *
-   * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically
-   *     Better Than Bloom", CoNEXT 2014.
-   * [2] ../shared/spec/redisbloom-cf.md §2 (RedisBloom src/cuckoo.c behaviour).
-   * [3] The project's design notes: a failed add leaves the filter unchanged.
+   * B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically Better
+   * Than Bloom", CoNEXT 2014.
    */
 
   /** Default maximum number of kicks per insert. */
@@ -100,12 +88,20 @@ public final class CuckooFilter<T> {
   public static final long DEFAULT_SEED = 0L;
   /** Largest allowed {@code maxKicks}. */
   public static final int MAX_KICKS_LIMIT = 1 << 20;
+  /** Narrowest fingerprint of {@link Builder#fingerprintBits}. */
+  public static final int MIN_FINGERPRINT_BITS = 4;
+  /** Widest fingerprint of {@link Builder#fingerprintBits}. */
+  public static final int MAX_FINGERPRINT_BITS = 32;
+  /** Largest {@link Builder#expectedItems}: 2^36. */
+  public static final long MAX_EXPECTED_ITEMS = Sizing.MAX_EXPECTED_ITEMS;
 
-  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+  /** What two filters must have in common to be merged, in the order the check names them. */
+  private static final String[] MERGE_PARAMETERS = {
+    "scheme", "seed", "bucketSize", "fingerprintBits", "bucketCount", "hasher id"
+  };
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
-  private final boolean redis;
   private final BucketTable table;
   private final Indexer indexer;
   private final long bucketCount;
@@ -116,12 +112,9 @@ public final class CuckooFilter<T> {
   private final long seed;
   private final long capacity;
 
+  private final Inserter inserter;
+
   private long size;
-  private long random;
-  /** Allocated on the first insert that needs kicks, so filters that never fill up stay small. */
-  private KickPath path;
-  private PathSearch search;
-  private NeighbourProbe neighbours;
 
   CuckooFilter(
       ItemHasher<? super T> hasher,
@@ -132,19 +125,38 @@ public final class CuckooFilter<T> {
       int maxKicks,
       long seed,
       long capacity) {
+    this(
+        hasher,
+        scheme,
+        new BucketTable(bucketCount, bucketSize, fingerprintBits),
+        maxKicks,
+        seed,
+        capacity);
+  }
+
+  /**
+   * Creates a filter over {@code table}, which it takes over (or shares, as the serialization view
+   * of a {@link ConcurrentCuckooFilter} does); its size is 0 until {@link #setSize} is called.
+   */
+  CuckooFilter(
+      ItemHasher<? super T> hasher,
+      Scheme scheme,
+      BucketTable table,
+      int maxKicks,
+      long seed,
+      long capacity) {
     this.hasher = hasher;
     this.scheme = scheme;
-    this.redis = scheme == Scheme.REDISBLOOM;
-    this.table = new BucketTable(bucketCount, bucketSize, fingerprintBits);
-    this.indexer = new Indexer(scheme, bucketCount, fingerprintBits);
-    this.bucketCount = bucketCount;
-    this.bucketSize = bucketSize;
-    this.fingerprintBits = fingerprintBits;
+    this.table = table;
+    this.bucketCount = table.bucketCount();
+    this.bucketSize = table.bucketSize();
+    this.fingerprintBits = table.fingerprintBits();
+    this.indexer = new Indexer(scheme, bucketCount, fingerprintBits, seed);
     this.fingerprintRange = indexer.fingerprintRange();
     this.maxKicks = maxKicks;
     this.seed = seed;
     this.capacity = capacity;
-    this.random = Sizing.mix(seed ^ GOLDEN);
+    this.inserter = new Inserter(scheme, indexer, table, maxKicks);
   }
 
   /**
@@ -216,7 +228,8 @@ public final class CuckooFilter<T> {
    * @return the count, 0 to {@code 2 × bucketSize()}
    * @throws NullPointerException if {@code item} is null
    */
-  public int count(T item) {
+  @Override
+  public long count(T item) {
     return countHash(hash(item));
   }
 
@@ -244,19 +257,12 @@ public final class CuckooFilter<T> {
    * @return true if stored; false if full (filter unchanged)
    */
   public boolean addHash(long hash) {
-    long h = remix(hash);
-    long fingerprint = fingerprint(h);
-    long bucket = firstBucket(h);
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
     if (table.insert(bucket, fingerprint)
-        || table.insert(alternateBucket(bucket, fingerprint), fingerprint)) {
-      size++;
-      return true;
-    }
-    if (redis
-        ? kickRedis(bucket, fingerprint)
-        : kickNeighbours(bucket, fingerprint)
-            || kickRandomWalk(bucket, fingerprint)
-            || kickBreadthFirst(bucket, fingerprint)) {
+        || table.insert(indexer.alternateBucket(bucket, fingerprint), fingerprint)
+        || inserter.relocate(bucket, fingerprint)) {
       size++;
       return true;
     }
@@ -280,10 +286,10 @@ public final class CuckooFilter<T> {
    * @return false if definitely absent
    */
   public boolean mightContainHash(long hash) {
-    long h = remix(hash);
-    long fingerprint = fingerprint(h);
-    long bucket = firstBucket(h);
-    return table.containsEither(bucket, alternateBucket(bucket, fingerprint), fingerprint);
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
+    return table.containsEither(bucket, indexer.alternateBucket(bucket, fingerprint), fingerprint);
   }
 
   /**
@@ -306,7 +312,7 @@ public final class CuckooFilter<T> {
    */
   public void mightContainAll(long[] hashes, int from, int to, long[] resultBits) {
     BatchLookup.mightContainAll(
-        this, Checks.requireNonNull(hashes, "hashes"), from, to,
+        indexer, table, Checks.requireNonNull(hashes, "hashes"), from, to,
         Checks.requireNonNull(resultBits, "resultBits"));
   }
 
@@ -326,7 +332,7 @@ public final class CuckooFilter<T> {
    */
   public void mightContainAll(T[] items, int from, int to, long[] resultBits) {
     BatchLookup.mightContainAll(
-        this, Checks.requireNonNull(items, "items"), from, to,
+        indexer, table, hasher, Checks.requireNonNull(items, "items"), from, to,
         Checks.requireNonNull(resultBits, "resultBits"));
   }
 
@@ -337,11 +343,11 @@ public final class CuckooFilter<T> {
    * @return true if a copy was removed
    */
   public boolean removeHash(long hash) {
-    long h = remix(hash);
-    long fingerprint = fingerprint(h);
-    long bucket = firstBucket(h);
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
     if (removeFrom(bucket, fingerprint)
-        || removeFrom(alternateBucket(bucket, fingerprint), fingerprint)) {
+        || removeFrom(indexer.alternateBucket(bucket, fingerprint), fingerprint)) {
       size--;
       return true;
     }
@@ -354,12 +360,13 @@ public final class CuckooFilter<T> {
    * @param hash the item's hash
    * @return the count
    */
-  public int countHash(long hash) {
-    long h = remix(hash);
-    long fingerprint = fingerprint(h);
-    long bucket = firstBucket(h);
+  @Override
+  public long countHash(long hash) {
+    long h = indexer.remix(hash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
     return table.count(bucket, fingerprint)
-        + table.count(alternateBucket(bucket, fingerprint), fingerprint);
+        + table.count(indexer.alternateBucket(bucket, fingerprint), fingerprint);
   }
 
   /**
@@ -370,12 +377,12 @@ public final class CuckooFilter<T> {
    * @return true if replaced
    */
   public boolean replaceHash(long oldHash, long newHash) {
-    long h = remix(oldHash);
-    long fingerprint = fingerprint(h);
-    long bucket = firstBucket(h);
+    long h = indexer.remix(oldHash);
+    long fingerprint = indexer.fingerprint(h);
+    long bucket = indexer.firstBucket(h);
     int slot = table.find(bucket, fingerprint);
     if (slot < 0) {
-      bucket = alternateBucket(bucket, fingerprint);
+      bucket = indexer.alternateBucket(bucket, fingerprint);
       slot = table.find(bucket, fingerprint);
       if (slot < 0) {
         return false;
@@ -406,7 +413,25 @@ public final class CuckooFilter<T> {
    * @throws NullPointerException if {@code other} is null
    */
   public boolean addAll(CuckooFilter<T> other) {
-    return FilterMerge.addAll(this, other);
+    Checks.requireNonNull(other, "other");
+    Checks.requireArgument(
+        other != this, "other: the filter itself (expected: a different filter)");
+    FilterMerge.requireCompatible(
+        MERGE_PARAMETERS, mergeParameters(), other.mergeParameters());
+    if (other.size > bucketCount * bucketSize - size) {
+      return false;
+    }
+    long moved = FilterMerge.addAll(indexer, table, maxKicks, seed ^ size, other.table);
+    if (moved < 0) {
+      return false;
+    }
+    size += moved;
+    return true;
+  }
+
+  /** Returns the values of {@link #MERGE_PARAMETERS}: what must be equal to merge. */
+  private Object[] mergeParameters() {
+    return new Object[] {scheme, seed, bucketSize, fingerprintBits, bucketCount, hasher.id()};
   }
 
   /** Removes every item. */
@@ -523,11 +548,7 @@ public final class CuckooFilter<T> {
    * @return size in bytes
    */
   public long sizeInBytes() {
-    return table.sizeInBytes()
-        + 128
-        + (path == null ? 0 : path.sizeInBytes())
-        + (search == null ? 0 : search.sizeInBytes())
-        + (neighbours == null ? 0 : neighbours.sizeInBytes());
+    return table.sizeInBytes() + 128 + inserter.sizeInBytes();
   }
 
   /**
@@ -666,24 +687,9 @@ public final class CuckooFilter<T> {
     return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
-  /** Applies the seed (STANDARD with a non-zero seed); RedisBloom hashes are used as they are. */
-  long remix(long hash) {
-    return seed == 0 ? hash : Sizing.mix(hash ^ seed);
-  }
-
-  /** Returns the fingerprint of a (remixed) hash: never 0. */
-  long fingerprint(long h) {
-    return indexer.fingerprint(h);
-  }
-
-  /** Returns the first bucket of a (remixed) hash. */
-  long firstBucket(long h) {
-    return indexer.firstBucket(h);
-  }
-
-  /** Returns the other bucket of {@code fingerprint}: an involution. */
-  long alternateBucket(long bucket, long fingerprint) {
-    return indexer.alternateBucket(bucket, fingerprint);
+  /** Returns the index arithmetic of this filter (scheme, geometry and seed). */
+  Indexer indexer() {
+    return indexer;
   }
 
   private boolean removeFrom(long bucket, long fingerprint) {
@@ -693,81 +699,6 @@ public final class CuckooFilter<T> {
     }
     table.set(bucket, slot, 0);
     return true;
-  }
-
-  private long nextRandom() {
-    // xorshift64*: a deterministic, seeded walk (no global state)
-    long x = random;
-    x ^= x >>> 12;
-    x ^= x << 25;
-    x ^= x >>> 27;
-    random = x;
-    return x * 0x2545F4914F6CDD1DL;
-  }
-
-  private KickPath path() {
-    if (path == null) {
-      path = new KickPath(maxKicks);
-    }
-    path.reset();
-    return path;
-  }
-
-  private boolean kickNeighbours(long firstBucket, long fingerprint) {
-    if (maxKicks == 0 || !table.isSwar()) {
-      return false;
-    }
-    if (neighbours == null) {
-      neighbours = new NeighbourProbe(bucketSize);
-    }
-    long other = alternateBucket(firstBucket, fingerprint);
-    return neighbours.insert(this, table, firstBucket, other, fingerprint, maxKicks);
-  }
-
-  private boolean kickRandomWalk(long firstBucket, long fingerprint) {
-    KickPath moves = path();
-    long r = nextRandom();
-    long bucket = (r & 1) == 0 ? firstBucket : alternateBucket(firstBucket, fingerprint);
-    long current = fingerprint;
-    for (int step = 0; step < maxKicks; step++) {
-      r = nextRandom();
-      int slot = (int) (((r >>> 32) * bucketSize) >>> 32);
-      current = moves.swap(table, bucket, slot, current);
-      bucket = alternateBucket(bucket, current);
-      if (table.insert(bucket, current)) {
-        return true;
-      }
-    }
-    moves.undo(table);
-    return false;
-  }
-
-  private boolean kickRedis(long firstBucket, long fingerprint) {
-    KickPath moves = path();
-    long bucket = firstBucket;
-    long current = fingerprint;
-    int victim = 0;
-    for (int step = 0; step < maxKicks; step++) {
-      current = moves.swap(table, bucket, victim, current);
-      bucket = alternateBucket(bucket, current);
-      if (table.insert(bucket, current)) {
-        return true;
-      }
-      victim = victim + 1 == bucketSize ? 0 : victim + 1;
-    }
-    moves.undo(table);
-    return false;
-  }
-
-  private boolean kickBreadthFirst(long firstBucket, long fingerprint) {
-    if (maxKicks == 0) {
-      return false;
-    }
-    if (search == null) {
-      search = new PathSearch(4 * maxKicks);
-    }
-    long other = alternateBucket(firstBucket, fingerprint);
-    return search.insert(this, table, firstBucket, other, fingerprint);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -783,6 +714,7 @@ public final class CuckooFilter<T> {
     private Scheme scheme = Scheme.STANDARD;
     private long expectedItems = -1;
     private double falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE;
+    private boolean falsePositiveRateSet;
     private int fingerprintBits = -1;
     private int bucketSize = DEFAULT_BUCKET_SIZE;
     private boolean bucketSizeSet;
@@ -810,7 +742,8 @@ public final class CuckooFilter<T> {
 
     /**
      * Sets the target false-positive rate at {@code expectedItems} items (default 0.01); the
-     * fingerprint width is derived from it. Ignored if {@link #fingerprintBits} is set.
+     * fingerprint width is derived from it. Ignored if {@link #fingerprintBits} is set; rejected by
+     * {@link #build()} for {@link Scheme#REDISBLOOM}, whose fingerprints are 8 bits.
      *
      * @param falsePositiveRate in (0, 1)
      * @return this builder
@@ -822,6 +755,7 @@ public final class CuckooFilter<T> {
           "falsePositiveRate: %s (expected: 0.0 < falsePositiveRate < 1.0)",
           falsePositiveRate);
       this.falsePositiveRate = falsePositiveRate;
+      this.falsePositiveRateSet = true;
       return this;
     }
 
@@ -833,7 +767,8 @@ public final class CuckooFilter<T> {
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> fingerprintBits(int fingerprintBits) {
-      Checks.requireRange("fingerprintBits", fingerprintBits, 4, 32);
+      Checks.requireRange(
+          "fingerprintBits", fingerprintBits, MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS);
       this.fingerprintBits = fingerprintBits;
       return this;
     }
@@ -928,6 +863,11 @@ public final class CuckooFilter<T> {
 
     private CuckooFilter<T> buildRedis() {
       int size = bucketSizeSet ? bucketSize : 2;
+      Checks.requireArgument(
+          !falsePositiveRateSet,
+          "falsePositiveRate: %s (expected: not set for the REDISBLOOM scheme, whose 8-bit"
+              + " fingerprints give about 2 × bucketSize / 255)",
+          falsePositiveRate);
       Checks.requireArgument(
           fingerprintBits < 0 || fingerprintBits == 8,
           "fingerprintBits: %s (expected: 8 for the REDISBLOOM scheme)",

@@ -4,9 +4,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -26,8 +23,6 @@ final class FilterFormat {
   /** Size of the CRC32C trailer. */
   static final int CRC_BYTES = 4;
 
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private FilterFormat() {}
 
@@ -120,7 +115,7 @@ final class FilterFormat {
       input.readAndCheckCrc("crc32c");
     }
     checkUnusedBits(table, payloadOffset);
-    long occupied = countOccupied(table);
+    long occupied = table.countOccupied();
     if (occupied != header.itemCount) {
       throw new FilterFormatException(
           "itemCount",
@@ -129,51 +124,6 @@ final class FilterFormat {
     }
     filter.setSize(occupied);
     return filter;
-  }
-
-  /** Returns the number of non-empty slots of {@code table}. */
-  static long countOccupied(BucketTable table) {
-    int bits = table.fingerprintBits();
-    return 64 % bits == 0 ? countOccupiedByWord(table) : countOccupiedByBucket(table);
-  }
-
-  /** Counts non-empty slots bucket by bucket (any fingerprint width). */
-  static long countOccupiedByBucket(BucketTable table) {
-    long occupied = 0;
-    for (long bucket = 0, n = table.bucketCount(); bucket < n; bucket++) {
-      occupied += table.occupied(bucket);
-    }
-    return occupied;
-  }
-
-  /**
-   * Counts non-empty slots eight payload bytes at a time, for widths that divide 64 (4, 8, 16,
-   * 32), whose slots never straddle a word: pages start on bucket boundaries, and the last word
-   * of a page is read into its padding and masked.
-   */
-  static long countOccupiedByWord(BucketTable table) {
-    int bits = table.fingerprintBits();
-    long lanesLow = 0;
-    for (int lane = 0; lane < 64; lane += bits) {
-      lanesLow |= 1L << lane;
-    }
-    long lanesHigh = lanesLow << (bits - 1);
-    long lanesRest = lanesLow * ((1L << (bits - 1)) - 1);
-    long occupied = 0;
-    for (int i = 0; i < table.pageCount(); i++) {
-      byte[] page = table.page(i);
-      int length = table.pagePayloadBytes(i);
-      for (int offset = 0; offset < length; offset += 8) {
-        long word = (long) LONG_LE.get(page, offset);
-        if (length - offset < 8) {
-          word &= (1L << ((length - offset) * 8)) - 1; // ignore the page padding
-        }
-        // a lane's top bit ends up set iff the lane is non-zero: adding REST to the low f-1 bits
-        // carries into the top bit iff they are non-zero, and cannot carry out of the lane
-        occupied += Long.bitCount((((word & lanesRest) + lanesRest) | word) & lanesHigh);
-      }
-    }
-    return occupied;
   }
 
   /** Fails if bits after the last slot in the last payload byte are set. */

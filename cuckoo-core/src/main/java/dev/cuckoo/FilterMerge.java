@@ -22,60 +22,51 @@ final class FilterMerge {
    */
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
+  private final Indexer indexer;
   private final BucketTable table;
-  private final CuckooFilter<?> target;
   private final int bucketSize;
   private final int maxKicks;
   private final UndoLog log = new UndoLog();
   private long random;
 
-  private FilterMerge(CuckooFilter<?> target) {
-    this.target = target;
-    this.table = target.table();
-    this.bucketSize = target.bucketSize();
-    this.maxKicks = target.maxKicks();
-    this.random = target.seed() ^ target.size();
+  private FilterMerge(Indexer indexer, BucketTable table, int maxKicks, long randomSeed) {
+    this.indexer = indexer;
+    this.table = table;
+    this.bucketSize = table.bucketSize();
+    this.maxKicks = maxKicks;
+    this.random = randomSeed;
   }
 
   /**
-   * Adds every fingerprint of {@code source} to {@code target}; on failure {@code target} is left
-   * exactly as it was.
+   * Adds every fingerprint of {@code source} to {@code target}, a table of the same geometry
+   * indexed by {@code indexer}, kicking at most {@code maxKicks} times per fingerprint with a walk
+   * seeded by {@code randomSeed}; on failure {@code target} is left exactly as it was.
    *
-   * @return true if all fit, false if not (target unchanged)
-   * @throws IllegalArgumentException if the filters differ in scheme, seed, geometry or hasher id,
-   *     or are the same filter
+   * @return the number of fingerprints moved, or −1 if not all fit (target unchanged)
    */
-  static boolean addAll(CuckooFilter<?> target, CuckooFilter<?> source) {
-    Checks.requireNonNull(source, "other");
-    checkCompatible(target, source);
-    long slots = target.bucketCount() * target.bucketSize();
-    if (source.size() > slots - target.size()) {
-      return false;
+  static long addAll(
+      Indexer indexer, BucketTable target, int maxKicks, long randomSeed, BucketTable source) {
+    return new FilterMerge(indexer, target, maxKicks, randomSeed).moveAll(source);
+  }
+
+  /**
+   * Fails unless a filter described by {@code mine} can take the fingerprints of one described by
+   * {@code theirs}: the message names the first parameter that differs.
+   *
+   * @param names the parameter names, in the order of the values
+   */
+  static void requireCompatible(String[] names, Object[] mine, Object[] theirs) {
+    for (int i = 0; i < names.length; i++) {
+      Checks.requireArgument(
+          mine[i].equals(theirs[i]),
+          "%s differs: this filter has %s, the other %s (expected: equal to merge)",
+          names[i],
+          mine[i],
+          theirs[i]);
     }
-    return new FilterMerge(target).moveAll(source.table());
   }
 
-  private static void checkCompatible(CuckooFilter<?> target, CuckooFilter<?> source) {
-    Checks.requireArgument(
-        target != source, "other: the filter itself (expected: a different filter)");
-    differ("scheme", target.scheme(), source.scheme());
-    differ("seed", target.seed(), source.seed());
-    differ("bucketSize", target.bucketSize(), source.bucketSize());
-    differ("fingerprintBits", target.fingerprintBits(), source.fingerprintBits());
-    differ("bucketCount", target.bucketCount(), source.bucketCount());
-    differ("hasher id", target.hasher().id(), source.hasher().id());
-  }
-
-  private static void differ(String parameter, Object mine, Object theirs) {
-    Checks.requireArgument(
-        mine.equals(theirs),
-        "%s differs: this filter has %s, the other %s (expected: equal to merge)",
-        parameter,
-        mine,
-        theirs);
-  }
-
-  private boolean moveAll(BucketTable source) {
+  private long moveAll(BucketTable source) {
     long moved = 0;
     for (long bucket = 0, n = source.bucketCount(); bucket < n; bucket++) {
       for (int slot = 0; slot < bucketSize; slot++) {
@@ -85,18 +76,17 @@ final class FilterMerge {
         }
         if (!place(bucket, fingerprint)) {
           log.undo(table);
-          return false;
+          return -1;
         }
         moved++;
       }
     }
-    target.setSize(target.size() + moved);
-    return true;
+    return moved;
   }
 
   /** Stores {@code fingerprint} in {@code bucket} or its alternate, kicking if both are full. */
   private boolean place(long bucket, long fingerprint) {
-    long other = target.alternateBucket(bucket, fingerprint);
+    long other = indexer.alternateBucket(bucket, fingerprint);
     if (storeInEmpty(bucket, fingerprint) || storeInEmpty(other, fingerprint)) {
       return true;
     }
@@ -107,7 +97,7 @@ final class FilterMerge {
       long evicted = table.get(at, slot);
       write(at, slot, current);
       current = evicted;
-      at = target.alternateBucket(at, current);
+      at = indexer.alternateBucket(at, current);
       if (storeInEmpty(at, current)) {
         return true;
       }
@@ -130,7 +120,7 @@ final class FilterMerge {
   }
 
   private long nextRandom() {
-    // SplitMix64: a deterministic sequence from the target's seed and size
+    // SplitMix64: a deterministic sequence from the target's seed and size (see addAll's caller)
     random += GOLDEN;
     return Sizing.mix(random);
   }

@@ -1,23 +1,75 @@
 package dev.cuckoo;
 
-/** The index arithmetic of a {@link Scheme}: fingerprint, first bucket and alternate bucket. */
+/**
+ * The index arithmetic of a {@link Scheme}: the seed remix, the fingerprint, the first bucket and
+ * the alternate bucket of a 64-bit item hash. Every class that turns hashes into slots asks an
+ * {@code Indexer}; no other class knows these formulas.
+ */
 final class Indexer {
-  private static final long REDIS_ALT_MULTIPLIER = 0x5bd1e995L;
+  /*
+   * STANDARD: the fingerprint from the high 32 bits and the first bucket from the low 32 bits, each
+   * by multiply-shift range reduction; the alternate bucket (−i − r(fp)) mod m with r odd, so the
+   * two buckets of a fingerprint always differ. An optional seed is mixed into the hash first.
+   *
+   * REDISBLOOM (docs/REDISBLOOM.md, "Index arithmetic"): fp = h mod 255 + 1, i1 = h mod m,
+   * i2 = (h XOR fp·0x5bd1e995) mod m, and from a stored slot alt(i, fp) = (i XOR fp·0x5bd1e995)
+   * mod m. A single filter has a power-of-two m; a link of a RedisBloom chain loaded from a dump
+   * may have any m, and then the reduction is a true division, as in RedisBloom.
+   */
+
+  /** RedisBloom's multiplier of a fingerprint in the alternate-bucket XOR. */
+  static final long REDIS_ALT_MULTIPLIER = 0x5bd1e995L;
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
   private final boolean redis;
+  private final long seed;
   private final long bucketCount;
   private final long halfBucketCount;
+  /** bucketCount − 1 if bucketCount is a power of two, otherwise −1 (REDISBLOOM links only). */
   private final long bucketMask;
   private final long fingerprintRange;
 
+  private Indexer(boolean redis, long bucketCount, long fingerprintRange, long seed) {
+    this.redis = redis;
+    this.seed = seed;
+    this.bucketCount = bucketCount;
+    this.halfBucketCount = bucketCount >>> 1;
+    this.bucketMask = Long.bitCount(bucketCount) == 1 ? bucketCount - 1 : -1;
+    this.fingerprintRange = fingerprintRange;
+  }
+
   /**
    * Creates the arithmetic for {@code bucketCount} buckets (STANDARD: even, at most 2^32;
-   * REDISBLOOM: a power of two) and {@code fingerprintBits}-bit fingerprints.
+   * REDISBLOOM: a power of two) and {@code fingerprintBits}-bit fingerprints, without a seed.
    */
   Indexer(Scheme scheme, long bucketCount, int fingerprintBits) {
-    this.redis = scheme == Scheme.REDISBLOOM;
-    if (redis) {
+    this(scheme, bucketCount, fingerprintBits, 0);
+  }
+
+  /**
+   * Creates the arithmetic for {@code bucketCount} buckets (STANDARD: even, at most 2^32;
+   * REDISBLOOM: a power of two), {@code fingerprintBits}-bit fingerprints and a seed (STANDARD
+   * only; 0 means the hash is used as it is).
+   */
+  Indexer(Scheme scheme, long bucketCount, int fingerprintBits, long seed) {
+    this(
+        scheme == Scheme.REDISBLOOM,
+        checkBucketCount(scheme, bucketCount),
+        scheme == Scheme.REDISBLOOM ? 255 : (1L << fingerprintBits) - 1,
+        scheme == Scheme.REDISBLOOM ? 0 : seed);
+  }
+
+  /**
+   * Returns the arithmetic of one link of a RedisBloom chain: REDISBLOOM with any bucket count of
+   * at least 1, reduced by true division when it is not a power of two.
+   */
+  static Indexer redisLink(long bucketCount) {
+    Checks.requireArgument(bucketCount >= 1, "bucketCount: %s (expected: >= 1)", bucketCount);
+    return new Indexer(true, bucketCount, 255, 0);
+  }
+
+  private static long checkBucketCount(Scheme scheme, long bucketCount) {
+    if (scheme == Scheme.REDISBLOOM) {
       Checks.requireArgument(
           Long.bitCount(bucketCount) == 1,
           "bucketCount: %s (expected: a power of two for the REDISBLOOM scheme)",
@@ -28,10 +80,7 @@ final class Indexer {
           "bucketCount: %s (expected: even, 2 <= bucketCount <= 2^32 for the STANDARD scheme)",
           bucketCount);
     }
-    this.bucketCount = bucketCount;
-    this.halfBucketCount = bucketCount >>> 1;
-    this.bucketMask = bucketCount - 1;
-    this.fingerprintRange = redis ? 255 : (1L << fingerprintBits) - 1;
+    return bucketCount;
   }
 
   /** Returns the number of distinct fingerprints: 2^f − 1 (STANDARD) or 255 (REDISBLOOM). */
@@ -39,10 +88,25 @@ final class Indexer {
     return fingerprintRange;
   }
 
-  /** Returns the fingerprint of a hash, in [1, fingerprintRange]. */
+  /** Returns the seed mixed into hashes by {@link #remix} (0: none). */
+  long seed() {
+    return seed;
+  }
+
+  /** Returns true if the bucket count is a power of two, so that a RedisBloom kick retraces exactly. */
+  boolean isPowerOfTwo() {
+    return bucketMask >= 0;
+  }
+
+  /** Applies the seed to an item hash (STANDARD with a non-zero seed); otherwise returns it as is. */
+  long remix(long hash) {
+    return seed == 0 ? hash : Sizing.mix(hash ^ seed);
+  }
+
+  /** Returns the fingerprint of a (remixed) hash, in [1, fingerprintRange]. */
   long fingerprint(long h) {
     if (redis) {
-      return Long.remainderUnsigned(h, 255) + 1;
+      return redisFingerprint(h);
     }
     return standardFingerprint(h, fingerprintRange);
   }
@@ -53,10 +117,15 @@ final class Indexer {
     return (((h >>> 32) * fingerprintRange) >>> 32) + 1;
   }
 
-  /** Returns the first bucket of a hash, in [0, bucketCount). */
+  /** REDISBLOOM {@link #fingerprint}: h mod 255 + 1, h taken as unsigned. */
+  static long redisFingerprint(long h) {
+    return Long.remainderUnsigned(h, 255) + 1;
+  }
+
+  /** Returns the first bucket of a (remixed) hash, in [0, bucketCount). */
   long firstBucket(long h) {
     if (redis) {
-      return h & bucketMask;
+      return redisReduce(h);
     }
     return standardFirstBucket(h, bucketCount);
   }
@@ -68,12 +137,22 @@ final class Indexer {
   }
 
   /**
-   * Returns the other bucket of {@code fingerprint} stored in {@code bucket}. An involution; for
-   * STANDARD never equal to {@code bucket}.
+   * REDISBLOOM: returns the hash whose {@link #firstBucket} is an item's second bucket, {@code h
+   * XOR fp·0x5bd1e995}. For a power-of-two bucket count its bucket equals {@link
+   * #alternateBucket alternateBucket(firstBucket(h), fp)}; RedisBloom's lookups use this form.
+   */
+  static long redisAlternateHash(long h, long fingerprint) {
+    return h ^ (fingerprint * REDIS_ALT_MULTIPLIER);
+  }
+
+  /**
+   * Returns the other bucket of {@code fingerprint} stored in {@code bucket}. An involution (for
+   * REDISBLOOM when the bucket count is a power of two); for STANDARD never equal to {@code
+   * bucket}.
    */
   long alternateBucket(long bucket, long fingerprint) {
     if (redis) {
-      return (bucket ^ (fingerprint * REDIS_ALT_MULTIPLIER)) & bucketMask;
+      return redisReduce(redisAlternateHash(bucket, fingerprint));
     }
     return standardAlternateBucket(bucket, fingerprint, bucketCount, halfBucketCount);
   }
@@ -85,5 +164,10 @@ final class Indexer {
     long r = ((((fingerprint * GOLDEN) >>> 32) * halfBucketCount) >>> 32) * 2 + 1;
     long j = bucketCount - bucket - r;
     return j + ((j >> 63) & bucketCount);
+  }
+
+  /** Returns {@code x mod bucketCount}, x taken as unsigned: a mask for a power of two. */
+  private long redisReduce(long x) {
+    return bucketMask >= 0 ? x & bucketMask : Long.remainderUnsigned(x, bucketCount);
   }
 }

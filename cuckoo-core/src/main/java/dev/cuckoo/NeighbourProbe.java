@@ -50,7 +50,7 @@ final class NeighbourProbe {
    * alternate bucket first (two levels); false, changing nothing, if neither finds an empty slot.
    */
   boolean insert(
-      CuckooFilter<?> filter,
+      Indexer indexer,
       BucketTable table,
       long first,
       long second,
@@ -58,8 +58,8 @@ final class NeighbourProbe {
       int maxMoves) {
     int bucketSize = table.bucketSize();
     int candidates = 2 * bucketSize;
-    addChildren(filter, table, first, table.bucketWord(first), children, 0);
-    addChildren(filter, table, second, table.bucketWord(second), children, bucketSize);
+    addChildren(indexer, table, first, table.bucketWord(first), children, 0);
+    addChildren(indexer, table, second, table.bucketWord(second), children, bucketSize);
     int k = firstWithRoom(table, children, words, candidates);
     int g = -1;
     if (k < 0) {
@@ -69,7 +69,7 @@ final class NeighbourProbe {
       // every child is full: the same again one level further, all grandchildren loaded at once
       for (int child = 0; child < candidates; child++) {
         addChildren(
-            filter, table, children[child], words[child], grandchildren, child * bucketSize);
+            indexer, table, children[child], words[child], grandchildren, child * bucketSize);
       }
       g = firstWithRoom(table, grandchildren, grandchildWords, candidates * bucketSize);
       if (g < 0) {
@@ -95,11 +95,9 @@ final class NeighbourProbe {
    * {@code bucket}, whose bucket word is {@code word}.
    */
   private static void addChildren(
-      CuckooFilter<?> filter, BucketTable table, long bucket, long word, long[] out, int at) {
-    int bits = table.fingerprintBits();
-    long slotMask = (1L << bits) - 1;
+      Indexer indexer, BucketTable table, long bucket, long word, long[] out, int at) {
     for (int slot = 0; slot < table.bucketSize(); slot++) {
-      out[at + slot] = filter.alternateBucket(bucket, (word >>> (slot * bits)) & slotMask);
+      out[at + slot] = indexer.alternateBucket(bucket, table.lane(word, slot));
     }
   }
 

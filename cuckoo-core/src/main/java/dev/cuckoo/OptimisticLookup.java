@@ -48,15 +48,15 @@ final class OptimisticLookup {
   }
 
   /** Returns the lookup for a filter of this shape, or null if it needs the general path. */
-  static OptimisticLookup forShape(CuckooFilter<?> hashing, LockStripes stripes) {
-    BucketTable table = hashing.table();
-    if (hashing.scheme() != Scheme.STANDARD
-        || hashing.seed() != 0
+  static OptimisticLookup forShape(
+      Scheme scheme, Indexer indexer, BucketTable table, LockStripes stripes) {
+    if (scheme != Scheme.STANDARD
+        || indexer.seed() != 0
         || !table.isSwar()
         || table.singlePage() == null) {
       return null;
     }
-    return new OptimisticLookup(table, stripes, hashing.fingerprintRange());
+    return new OptimisticLookup(table, stripes, indexer.fingerprintRange());
   }
 
   /**

@@ -42,7 +42,7 @@ final class PathSearch {
    * a shortest path; returns false, changing nothing, if no path is found within the node limit.
    */
   boolean insert(
-      CuckooFilter<?> filter, BucketTable table, long bucket1, long bucket2, long fingerprint) {
+      Indexer indexer, BucketTable table, long bucket1, long bucket2, long fingerprint) {
     nextStamp();
     int count = 0;
     count = addNode(bucket1, -1, -1, count);
@@ -51,7 +51,7 @@ final class PathSearch {
     for (int head = 0; head < count; head++) {
       long bucket = nodeBucket[head];
       for (int slot = 0; slot < bucketSize && count < maxNodes; slot++) {
-        long child = filter.alternateBucket(bucket, table.get(bucket, slot));
+        long child = indexer.alternateBucket(bucket, table.get(bucket, slot));
         if (!markVisited(child)) {
           continue;
         }

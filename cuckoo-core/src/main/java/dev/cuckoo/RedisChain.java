@@ -8,9 +8,9 @@ import java.util.List;
  * slots end up holding the same fingerprints as in RedisBloom for the same sequence of commands,
  * so {@code CF.DEBUG}, {@code CF.INFO} and {@code CF.SCANDUMP} agree byte for byte.
  */
-final class RedisChain {
+final class RedisChain extends Chain {
   /*
-   * The rules (../shared/spec/redisbloom-cf.md §2; RedisBloom src/cuckoo.c):
+   * The rules (docs/REDISBLOOM.md; the arithmetic is Indexer's, the kick-out Inserter's):
    *
    * fp = h mod 255 + 1; bucket 1 = h mod n; bucket 2 = (h XOR fp·0x5bd1e995) mod n, where n is the
    * link's own bucket count. Link k has base·expansion^k buckets (pow in double).
@@ -59,8 +59,6 @@ final class RedisChain {
   static final long CHAIN_BYTES = 64 + 24 + 24;
   /** Estimated heap bytes of a link besides its table: the RedisLink object. */
   static final long LINK_BYTES = 48;
-
-  private static final long ALT_MULTIPLIER = 0x5bd1e995L;
 
   private final long baseBuckets;
   private final int bucketSize;
@@ -111,6 +109,22 @@ final class RedisChain {
     chain.addLinks(linkCount);
     chain.items = items;
     chain.deletes = deletes;
+    return chain;
+  }
+
+  /**
+   * Creates a chain of one link over {@code table} (shared, not copied) holding {@code items}
+   * items: the chain RedisBloom would hold with the same slots.
+   */
+  static RedisChain over(BucketTable table, int maxIterations, int expansion, long items) {
+    RedisChain chain =
+        new RedisChain(table.bucketCount(), table.bucketSize(), maxIterations, expansion);
+    RedisLink link = new RedisLink(table);
+    link.recount();
+    chain.links.add(link);
+    chain.starts = new long[] {0, link.bytes()};
+    chain.occupancyChanged(0);
+    chain.items = items;
     return chain;
   }
 
@@ -259,23 +273,14 @@ final class RedisChain {
   // ---------------------------------------------------------------------------------------------
   // Commands
 
-  /** Returns RedisBloom's fingerprint of a hash: h mod 255 + 1. */
-  static long fingerprint(long h) {
-    return Long.remainderUnsigned(h, 255) + 1;
-  }
-
-  /** Returns the hash whose bucket is the item's second one: h XOR fp·0x5bd1e995. */
-  static long alternate(long h, long fingerprint) {
-    return h ^ (fingerprint * ALT_MULTIPLIER);
-  }
-
   /** CF.ADD / CF.ADDNX. */
+  @Override
   ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
       return ScalableCuckooFilter.AddResult.EXISTS;
     }
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     while (true) {
       for (int i = hasRoom.previousSetBit(links.size() - 1); i >= 0; i = hasRoom.previousSetBit(i - 1)) {
         RedisLink link = links.get(i);
@@ -317,27 +322,8 @@ final class RedisChain {
 
   /** RedisBloom's kick-out in {@code link}; on failure every slot is restored. */
   private boolean kick(RedisLink link, long h, long fp) {
-    BucketTable table = link.table;
-    long bucket = link.index(h);
-    long current = fp;
-    int victim = 0;
-    for (int step = 0; step < maxIterations; step++) {
-      long evicted = table.get(bucket, victim);
-      table.set(bucket, victim, current);
-      current = evicted;
-      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
-      if (table.insert(bucket, current)) {
-        return true;
-      }
-      victim = victim + 1 == bucketSize ? 0 : victim + 1;
-    }
-    // retrace: step back to the bucket the current fingerprint came from and swap it back in
-    for (int step = 0; step < maxIterations; step++) {
-      victim = victim == 0 ? bucketSize - 1 : victim - 1;
-      bucket = link.index(bucket ^ (current * ALT_MULTIPLIER));
-      long evicted = table.get(bucket, victim);
-      table.set(bucket, victim, current);
-      current = evicted;
+    if (Inserter.redisKickOut(link.indexer, link.table, link.index(h), fp, maxIterations)) {
+      return true;
     }
     if (!link.isPowerOfTwo()) {
       // as in RedisBloom, retracing by (i XOR fp·c) mod n is not exact here: slots may change
@@ -348,9 +334,10 @@ final class RedisChain {
   }
 
   /** CF.EXISTS. */
+  @Override
   boolean mightContain(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       if (link.table.contains(link.index(h), fp) || link.table.contains(link.index(h2), fp)) {
@@ -361,9 +348,10 @@ final class RedisChain {
   }
 
   /** CF.COUNT: both buckets of every link, the same bucket twice if both indexes coincide. */
+  @Override
   long count(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     long count = 0;
     for (RedisLink link : links) {
       count += link.table.count(link.index(h), fp) + link.table.count(link.index(h2), fp);
@@ -372,9 +360,10 @@ final class RedisChain {
   }
 
   /** CF.DEL, with RedisBloom's automatic compaction. */
+  @Override
   boolean remove(long h) {
-    long fp = fingerprint(h);
-    long h2 = alternate(h, fp);
+    long fp = Indexer.redisFingerprint(h);
+    long h2 = Indexer.redisAlternateHash(h, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       if (clearFirst(link, link.index(h), fp) || clearFirst(link, link.index(h2), fp)) {
@@ -405,9 +394,10 @@ final class RedisChain {
    * found as CF.DEL would find it is cleared, the second hash is added as CF.ADD would add it, and
    * if that fails the first is put back in the same slot.
    */
+  @Override
   boolean replace(long oldHash, long newHash) {
-    long fp = fingerprint(oldHash);
-    long h2 = alternate(oldHash, fp);
+    long fp = Indexer.redisFingerprint(oldHash);
+    long h2 = Indexer.redisAlternateHash(oldHash, fp);
     for (int i = links.size() - 1; i >= 0; i--) {
       RedisLink link = links.get(i);
       long bucket = link.index(oldHash);
@@ -471,7 +461,7 @@ final class RedisChain {
   }
 
   private boolean relocate(long fp, long bucket, int below) {
-    long other = bucket ^ (fp * ALT_MULTIPLIER);
+    long other = Indexer.redisAlternateHash(bucket, fp);
     for (int k = 0; k < below; k++) {
       RedisLink link = links.get(k);
       if (link.table.insert(link.index(bucket), fp) || link.table.insert(link.index(other), fp)) {
@@ -484,6 +474,7 @@ final class RedisChain {
   }
 
   /** Empties the chain: one empty link, counters zero. */
+  @Override
   void clear() {
     while (links.size() > 1) {
       removeLastLink();
@@ -506,6 +497,7 @@ final class RedisChain {
     return deletes;
   }
 
+  @Override
   int linkCount() {
     return links.size();
   }
@@ -514,6 +506,7 @@ final class RedisChain {
     return baseBuckets;
   }
 
+  @Override
   int bucketSize() {
     return bucketSize;
   }
@@ -522,6 +515,7 @@ final class RedisChain {
     return maxIterations;
   }
 
+  @Override
   int expansion() {
     return expansion;
   }
@@ -562,6 +556,7 @@ final class RedisChain {
    * Returns the heap bytes of the chain: every link's table and object, and the chain's own
    * objects and arrays (estimated: a list that grew may have more slots than links).
    */
+  @Override
   long sizeInBytes() {
     long bytes = arraysBytes(links.size(), starts.length);
     for (RedisLink link : links) {
@@ -579,6 +574,70 @@ final class RedisChain {
         + " filters:" + links.size()
         + " max_iterations:" + maxIterations
         + " expansion:" + expansion;
+  }
+
+  /** Returns the item count, RedisBloom's numItems. */
+  @Override
+  long size() {
+    return items;
+  }
+
+  @Override
+  long deletedCount() {
+    return deletes;
+  }
+
+  @Override
+  long baseBucketCount() {
+    return baseBuckets;
+  }
+
+  @Override
+  int maxKicks() {
+    return maxIterations;
+  }
+
+  @Override
+  double growthFactor() {
+    return expansion;
+  }
+
+  /** Returns the number of slots: RedisBloom rates a link for as many items as it has slots. */
+  @Override
+  long capacity() {
+    return starts[links.size()];
+  }
+
+  /** Returns the sum of the links' rates when full: about {@code 2 × bucketSize / 255} each. */
+  @Override
+  double falsePositiveRateAtCapacity() {
+    return links.size() * Sizing.falsePositiveRate(255, bucketSize, 1.0);
+  }
+
+  @Override
+  double expectedFalsePositiveRate() {
+    double none = 1;
+    for (RedisLink link : links) {
+      none *= 1 - Sizing.falsePositiveRate(255, bucketSize, (double) link.occupied / link.slots);
+    }
+    return 1 - none;
+  }
+
+  /** Returns the items (as RedisBloom's unsigned count) per slot of all links. */
+  @Override
+  double loadFactor() {
+    return unsignedToDouble(items) / starts[links.size()];
+  }
+
+  /** Returns 8: every slot is one byte and a chain is rated for one item per slot. */
+  @Override
+  double bitsPerItem() {
+    return 8.0;
+  }
+
+  @Override
+  String describe() {
+    return debug();
   }
 
   /** Converts an unsigned 64-bit value to the nearest double, as C does for a u64. */

@@ -13,7 +13,7 @@ final class RedisDump {
    *    0 u64 numItems    8 u64 numBuckets (base link)   16 u64 numDeletes   24 u64 numFilters
    *   32 u16 bucketSize 34 u16 maxIterations            36 u16 expansion
    *
-   * Iterators (../shared/spec/redisbloom-cf.md §3): SCANDUMP 0 gives [1, header]; SCANDUMP it > 0
+   * Iterators (docs/REDISBLOOM.md, "Dump format"): SCANDUMP 0 gives [1, header]; SCANDUMP it > 0
    * reads at payload offset it − 1: the whole link that holds that offset if the link is at most
    * 16 MiB (from the link's start, even if the offset is in its middle), else at most 16 MiB from
    * the offset up to the link's end; the next iterator is it + chunk length. An empty filter

@@ -1,18 +1,17 @@
 package dev.cuckoo;
 
 /**
- * One sub-filter of a RedisBloom chain: a table of 8-bit slots and RedisBloom's bucket index,
- * {@code h mod bucketCount} (a mask when the count is a power of two, as it is for every filter
- * RedisBloom creates; a dump header with an expansion that is not a power of two gives other
- * counts, which RedisBloom then indexes by true division, and so does this class).
+ * One sub-filter of a RedisBloom chain: a table of 8-bit slots and its {@link Indexer} ({@code h
+ * mod bucketCount}: a mask when the count is a power of two, as it is for every filter RedisBloom
+ * creates; a dump header with an expansion that is not a power of two gives other counts, which
+ * RedisBloom then indexes by true division, and so does the indexer).
  */
 final class RedisLink {
   final BucketTable table;
+  final Indexer indexer;
   final long bucketCount;
   /** bucketCount × bucketSize. */
   final long slots;
-  /** bucketCount − 1 if bucketCount is a power of two, otherwise −1. */
-  private final long mask;
   /**
    * Non-empty slots, kept by every operation of the chain, so that inserts can pass over full
    * links: their buckets have no empty slot, so skipping them changes nothing.
@@ -23,12 +22,12 @@ final class RedisLink {
     this.table = table;
     this.bucketCount = table.bucketCount();
     this.slots = bucketCount * table.bucketSize();
-    this.mask = Long.bitCount(bucketCount) == 1 ? bucketCount - 1 : -1;
+    this.indexer = Indexer.redisLink(bucketCount);
   }
 
   /** Returns true if the bucket count is a power of two, so that retracing a kick is exact. */
   boolean isPowerOfTwo() {
-    return mask >= 0;
+    return indexer.isPowerOfTwo();
   }
 
   /** Returns true if no slot is empty. */
@@ -38,12 +37,12 @@ final class RedisLink {
 
   /** Recounts the non-empty slots (after the payload was written directly). */
   void recount() {
-    occupied = FilterFormat.countOccupied(table);
+    occupied = table.countOccupied();
   }
 
   /** Returns {@code h mod bucketCount}, h taken as unsigned. */
   long index(long h) {
-    return mask >= 0 ? h & mask : Long.remainderUnsigned(h, bucketCount);
+    return indexer.firstBucket(h);
   }
 
   /** Returns the number of payload bytes: bucketCount × bucketSize. */

@@ -63,7 +63,7 @@ final class RelocationPath {
    * Searches a path from {@code bucket1} or {@code bucket2} to a bucket with an empty slot; true if
    * found. Reads may race with writers: the result must be checked with {@link #isValid}.
    */
-  boolean search(CuckooFilter<?> hashing, BucketTable table, long bucket1, long bucket2) {
+  boolean search(Indexer indexer, BucketTable table, long bucket1, long bucket2) {
     nextStamp();
     int count = 0;
     count = addNode(bucket1, -1, -1, 0, count);
@@ -82,7 +82,7 @@ final class RelocationPath {
         if (fingerprint == 0) {
           continue;
         }
-        long child = hashing.alternateBucket(bucket, fingerprint);
+        long child = indexer.alternateBucket(bucket, fingerprint);
         if (isVisited(child)) {
           continue;
         }

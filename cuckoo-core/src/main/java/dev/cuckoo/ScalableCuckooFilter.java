@@ -13,7 +13,7 @@ import java.io.OutputStream;
  *
  * <p>{@link #builder} creates a chain of {@link Scheme#STANDARD} filters whose compound
  * false-positive rate stays at or below the configured target however far it grows: link {@code
- * k} is rated for {@code initialCapacity × growthFactor^k} items, and each link gets fingerprints
+ * k} is rated for {@code expectedItems × growthFactor^k} items, and each link gets fingerprints
  * wide enough for a share of what is left of the target rate (a geometric series, as in scalable
  * Bloom filters). Wider fingerprints cost space: grown 1000-fold from its initial capacity with
  * growth factor 2 and a 1% target, the chain uses about 1.4 times the bits per item of a single
@@ -21,7 +21,7 @@ import java.io.OutputStream;
  *
  * <pre>{@code
  * ScalableCuckooFilter<CharSequence> filter = ScalableCuckooFilter.builder(ItemHashers.utf8())
- *     .initialCapacity(1000)
+ *     .expectedItems(1000)
  *     .falsePositiveRate(0.01)
  *     .build();
  * for (int i = 0; i < 100_000; i++) {
@@ -38,7 +38,7 @@ import java.io.OutputStream;
  *
  * <h2>REDISBLOOM</h2>
  *
- * <p>{@link #redisBloom} creates a chain that behaves bit for bit like a RedisBloom cuckoo filter
+ * <p>{@link #builder} with {@link Builder#scheme Scheme.REDISBLOOM} creates a chain that behaves bit for bit like a RedisBloom cuckoo filter
  * ({@code CF.RESERVE key capacity BUCKETSIZE b MAXITERATIONS m EXPANSION e} in Redis 8): items are
  * hashed with MurmurHash64A ({@link ItemHashers#redisBytes()}), 8-bit fingerprints, link {@code k}
  * has {@code base × expansion^k} buckets, lookups and inserts go from the newest link to the
@@ -48,7 +48,10 @@ import java.io.OutputStream;
  * #loadDumpChunk} read a RedisBloom dump.
  *
  * <pre>{@code
- * ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1000, 2, 20, 1);
+ * ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+ *     .scheme(Scheme.REDISBLOOM)
+ *     .expectedItems(1000)   // CF.RESERVE key 1000 (BUCKETSIZE 2 MAXITERATIONS 20 EXPANSION 1)
+ *     .build();
  * filter.tryAdd("item1".getBytes(StandardCharsets.UTF_8));      // ADDED
  * filter.redisDebug();  // "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20 expansion:1"
  * }</pre>
@@ -61,12 +64,17 @@ import java.io.OutputStream;
  *   <li>An add that returns anything but {@link AddResult#ADDED} leaves the filter unchanged.
  *   <li>Duplicates are stored as separate copies; removing an item that was never added can remove
  *       another item's fingerprint.
- *   <li>Not thread-safe.
+ *   <li>Not thread-safe for writes. Reads may run concurrently with each other: {@link
+ *       #mightContain}, {@link #count}, their hash forms, {@link #scanDump}, {@link #writeTo} and
+ *       every property change nothing, so any number of threads may call them at once while no
+ *       {@code add}, {@code tryAdd}, {@code remove}, {@code replace}, {@code compact}, {@code
+ *       clear} or {@code loadDumpChunk} runs (for instance under a read lock whose write lock
+ *       guards those). A write concurrent with anything else needs external synchronization.
  * </ul>
  *
  * @param <T> the item type
  */
-public final class ScalableCuckooFilter<T> {
+public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * The outcome of {@link #tryAdd} and {@link #tryAddIfAbsent}, mapping onto RedisBloom's replies.
    */
@@ -89,31 +97,45 @@ public final class ScalableCuckooFilter<T> {
   /** Default growth factor of a {@link Scheme#STANDARD} chain. */
   public static final double DEFAULT_GROWTH_FACTOR = 2.0;
 
+  /** Smallest {@link Builder#growthFactor}. */
+  public static final double MIN_GROWTH_FACTOR = 1.1;
+
+  /** Largest {@link Builder#growthFactor}. */
+  public static final double MAX_GROWTH_FACTOR = 64;
+
+  /** Largest {@link Builder#expansion}: RedisBloom's. */
+  public static final int MAX_EXPANSION = RedisChain.MAX_EXPANSION;
+
+  /** Largest {@link Builder#maxKicks} of a {@link Scheme#REDISBLOOM} chain: RedisBloom's. */
+  public static final int MAX_REDISBLOOM_KICKS = RedisChain.MAX_ITERATIONS;
+
+  /** Default bucket size of a {@link Scheme#REDISBLOOM} chain, as {@code CF.RESERVE}'s. */
+  private static final int DEFAULT_REDIS_BUCKET_SIZE = 2;
+  /** Largest {@code CF.RESERVE} capacity accepted. */
+  private static final long MAX_REDIS_CAPACITY = 1L << 62;
+
   /** Heap bytes of this object: a 12-byte header and four compressed references. */
   private static final long OBJECT_BYTES = 32;
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
-  private final RedisChain redis;
-  private final StandardChain<T> standard;
+  private final Chain chain;
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain redis) {
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain chain) {
     this.hasher = hasher;
     this.scheme = Scheme.REDISBLOOM;
-    this.redis = redis;
-    this.standard = null;
+    this.chain = chain;
   }
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> standard) {
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> chain) {
     this.hasher = hasher;
     this.scheme = Scheme.STANDARD;
-    this.redis = null;
-    this.standard = standard;
+    this.chain = chain;
   }
 
   /**
-   * Returns a builder for a growing {@link Scheme#STANDARD} filter of items hashed by {@code
-   * hasher}.
+   * Returns a builder for a growing filter of items hashed by {@code hasher}: {@link
+   * Scheme#STANDARD} unless {@link Builder#scheme} says otherwise.
    *
    * @param hasher turns items into 64-bit hashes, e.g. {@link ItemHashers#utf8()}
    * @param <T> the item type
@@ -145,34 +167,52 @@ public final class ScalableCuckooFilter<T> {
    * @throws IllegalArgumentException if a parameter is out of range
    * @throws FilterAllocationException if the table is beyond the table limits or larger than the
    *     maximum heap, or the heap has no room for it (the message names the size and the bound)
+   * @deprecated use {@code builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
+   *     .expectedItems(capacity).bucketSize(bucketSize).maxKicks(maxIterations)
+   *     .expansion(expansion).build()}, which creates the same filter
    */
+  @Deprecated
   public static ScalableCuckooFilter<byte[]> redisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion) {
+    return newRedisBloom(
+        ItemHashers.redisBytes(), capacity, bucketSize, "maxIterations", maxIterations, expansion);
+  }
+
+  /** CF.RESERVE: the checks name {@code maxKicksName} as the caller calls it. */
+  private static <T> ScalableCuckooFilter<T> newRedisBloom(
+      ItemHasher<? super T> hasher,
+      long capacity,
+      int bucketSize,
+      String maxKicksName,
+      int maxKicks,
+      int expansion) {
     long buckets = redisBaseBuckets(capacity, bucketSize);
-    Checks.requireRange("maxIterations", maxIterations, 1, RedisChain.MAX_ITERATIONS);
+    Checks.requireRange(maxKicksName, maxKicks, 1, RedisChain.MAX_ITERATIONS);
     Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
     int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
     return new ScalableCuckooFilter<>(
-        ItemHashers.redisBytes(), RedisChain.create(buckets, bucketSize, maxIterations, rounded));
+        hasher, RedisChain.create(buckets, bucketSize, maxKicks, rounded));
   }
 
   /**
-   * Returns the heap bytes that {@link #redisBloom redisBloom(capacity, bucketSize, ...)} would
+   * Returns the heap bytes that a {@link Scheme#REDISBLOOM} filter built with {@code
+   * expectedItems(capacity)} and {@code bucketSize(bucketSize)} would
    * take, without allocating anything: {@link #sizeInBytes()} of the new filter, whatever its
    * maxIterations and expansion. For admission by a memory limit counted from filters' own sizes
    * (a server's {@code maxmemory}).
    *
    * <pre>{@code
    * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
-   * ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes() == bytes;   // true
+   * ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
+   *     .expectedItems(1 << 30).bucketSize(1).build().sizeInBytes() == bytes;   // true
    * }</pre>
    *
-   * @param capacity the number of items, at least 1, as for {@link #redisBloom}
+   * @param capacity the number of items, at least 1, as for {@link Builder#expectedItems}
    * @param bucketSize slots per bucket, 1 to 255
    * @return the heap bytes of the new filter
    * @throws IllegalArgumentException if a parameter is out of range
    * @throws FilterAllocationException if the table is beyond the table limits, as {@link
-   *     #redisBloom} would throw
+   *     Builder#build()} would throw
    */
   public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
     return RedisChain.newChainBytes(redisBaseBuckets(capacity, bucketSize), bucketSize)
@@ -182,7 +222,7 @@ public final class ScalableCuckooFilter<T> {
   /** Returns CF.RESERVE's bucket count, nextPowerOfTwo(max(1, capacity / bucketSize)). */
   private static long redisBaseBuckets(long capacity, int bucketSize) {
     Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
-    Checks.requireRange("capacity", capacity, 1, 1L << 62);
+    Checks.requireRange("capacity", capacity, 1, MAX_REDIS_CAPACITY);
     return Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
   }
 
@@ -197,8 +237,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAdd(T item) {
-    long h = hash(item);
-    return redis != null ? redis.add(h, false) : standard.add(h, false);
+    return chain.add(hash(item), false);
   }
 
   /**
@@ -210,8 +249,7 @@ public final class ScalableCuckooFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAddIfAbsent(T item) {
-    long h = hash(item);
-    return redis != null ? redis.add(h, true) : standard.add(h, true);
+    return chain.add(hash(item), true);
   }
 
   /**
@@ -221,6 +259,7 @@ public final class ScalableCuckooFilter<T> {
    * @return true if added; false if there was no room (the filter is unchanged)
    * @throws NullPointerException if {@code item} is null
    */
+  @Override
   public boolean add(T item) {
     return tryAdd(item) == AddResult.ADDED;
   }
@@ -232,6 +271,7 @@ public final class ScalableCuckooFilter<T> {
    * @return true if added
    * @throws NullPointerException if {@code item} is null
    */
+  @Override
   public boolean addIfAbsent(T item) {
     return tryAddIfAbsent(item) == AddResult.ADDED;
   }
@@ -244,9 +284,9 @@ public final class ScalableCuckooFilter<T> {
    * @return false only if {@code item} was not added (or was removed as often as added)
    * @throws NullPointerException if {@code item} is null
    */
+  @Override
   public boolean mightContain(T item) {
-    long h = hash(item);
-    return redis != null ? redis.mightContain(h) : standard.mightContain(h);
+    return chain.mightContain(hash(item));
   }
 
   /**
@@ -258,9 +298,9 @@ public final class ScalableCuckooFilter<T> {
    * @return the count
    * @throws NullPointerException if {@code item} is null
    */
+  @Override
   public long count(T item) {
-    long h = hash(item);
-    return redis != null ? redis.count(h) : standard.count(h);
+    return chain.count(hash(item));
   }
 
   /**
@@ -272,9 +312,9 @@ public final class ScalableCuckooFilter<T> {
    * @return true if a copy was removed
    * @throws NullPointerException if {@code item} is null
    */
+  @Override
   public boolean remove(T item) {
-    long h = hash(item);
-    return redis != null ? redis.remove(h) : standard.remove(h);
+    return chain.remove(hash(item));
   }
 
   /**
@@ -287,19 +327,107 @@ public final class ScalableCuckooFilter<T> {
    * @return true if replaced
    * @throws NullPointerException if an item is null
    */
+  @Override
   public boolean replace(T oldItem, T newItem) {
     long oldHash = hash(oldItem);
-    long newHash = hash(newItem);
-    return redis != null ? redis.replace(oldHash, newHash) : standard.replace(oldHash, newHash);
+    return chain.replace(oldHash, hash(newItem));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Hash-level API: the primitive path for callers that hash themselves (no boxing).
+
+  /**
+   * Hash-level {@link #tryAdd}: adds the item whose hash, as this filter's {@link ItemHasher}
+   * computes it, is {@code hash}.
+   *
+   * @param hash the item's hash
+   * @return as {@link #tryAdd}
+   */
+  public AddResult tryAddHash(long hash) {
+    return chain.add(hash, false);
+  }
+
+  /**
+   * Hash-level {@link #tryAddIfAbsent}.
+   *
+   * @param hash the item's hash
+   * @return as {@link #tryAddIfAbsent}
+   */
+  public AddResult tryAddIfAbsentHash(long hash) {
+    return chain.add(hash, true);
+  }
+
+  /**
+   * Hash-level {@link #add}.
+   *
+   * @param hash the item's hash
+   * @return true if added; false if there was no room (the filter is unchanged)
+   */
+  @Override
+  public boolean addHash(long hash) {
+    return chain.add(hash, false) == AddResult.ADDED;
+  }
+
+  /**
+   * Hash-level {@link #addIfAbsent}.
+   *
+   * @param hash the item's hash
+   * @return true if added
+   */
+  @Override
+  public boolean addIfAbsentHash(long hash) {
+    return chain.add(hash, true) == AddResult.ADDED;
+  }
+
+  /**
+   * Hash-level {@link #mightContain}.
+   *
+   * @param hash the item's hash
+   * @return false if definitely absent
+   */
+  @Override
+  public boolean mightContainHash(long hash) {
+    return chain.mightContain(hash);
+  }
+
+  /**
+   * Hash-level {@link #count}.
+   *
+   * @param hash the item's hash
+   * @return the count
+   */
+  @Override
+  public long countHash(long hash) {
+    return chain.count(hash);
+  }
+
+  /**
+   * Hash-level {@link #remove}.
+   *
+   * @param hash the item's hash
+   * @return true if a copy was removed
+   */
+  @Override
+  public boolean removeHash(long hash) {
+    return chain.remove(hash);
+  }
+
+  /**
+   * Hash-level {@link #replace}.
+   *
+   * @param oldHash hash of the item to remove
+   * @param newHash hash of the item to add
+   * @return true if replaced
+   */
+  @Override
+  public boolean replaceHash(long oldHash, long newHash) {
+    return chain.replace(oldHash, newHash);
   }
 
   /** Removes every item: the chain shrinks to its first link, emptied, and the counters are 0. */
+  @Override
   public void clear() {
-    if (redis != null) {
-      redis.clear();
-    } else {
-      standard.clear();
-    }
+    chain.clear();
   }
 
   /**
@@ -322,8 +450,42 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the number of items
    */
+  @Override
   public long size() {
-    return redis != null ? redis.items() : standard.size();
+    return chain.size();
+  }
+
+  /**
+   * Returns true if the filter holds no item.
+   *
+   * @return {@code size() == 0}
+   */
+  @Override
+  public boolean isEmpty() {
+    return chain.size() == 0;
+  }
+
+  /**
+   * Returns the fraction of all links' slots in use ({@link Scheme#REDISBLOOM}: the item count,
+   * as RedisBloom keeps it, per slot).
+   *
+   * @return the load factor
+   */
+  @Override
+  public double loadFactor() {
+    return chain.loadFactor();
+  }
+
+  /**
+   * Returns the expected false-positive rate at the current loads: {@code 1 − Π (1 − ε_i)} over
+   * the links, {@code ε_i} the rate of link {@code i} at its load (see {@link
+   * CuckooFilter#expectedFalsePositiveRate()}).
+   *
+   * @return the expected false-positive rate now
+   */
+  @Override
+  public double expectedFalsePositiveRate() {
+    return chain.expectedFalsePositiveRate();
   }
 
   /**
@@ -333,7 +495,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the delete count
    */
   public long deletedCount() {
-    return redis != null ? redis.deletes() : standard.removes();
+    return chain.deletedCount();
   }
 
   /**
@@ -342,7 +504,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the link count, at least 1
    */
   public int linkCount() {
-    return redis != null ? redis.linkCount() : standard.linkCount();
+    return chain.linkCount();
   }
 
   /**
@@ -351,7 +513,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the base bucket count
    */
   public long baseBucketCount() {
-    return redis != null ? redis.baseBuckets() : standard.links().get(0).bucketCount();
+    return chain.baseBucketCount();
   }
 
   /**
@@ -359,8 +521,9 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the bucket size
    */
+  @Override
   public int bucketSize() {
-    return redis != null ? redis.bucketSize() : standard.bucketSize();
+    return chain.bucketSize();
   }
 
   /**
@@ -368,19 +531,20 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the max kicks
    */
+  @Override
   public int maxKicks() {
-    return redis != null ? redis.maxIterations() : standard.maxKicks();
+    return chain.maxKicks();
   }
 
   /**
    * Returns the growth factor of new links ("Expansion rate"): rounded up to a power of two when
-   * created by {@link #redisBloom}, as stored when loaded from a dump header; for {@link
+   * created by the {@link Builder}, as stored when loaded from a dump header; for {@link
    * Scheme#STANDARD}, {@link #growthFactor()} rounded down.
    *
    * @return the expansion
    */
   public int expansion() {
-    return redis != null ? redis.expansion() : (int) standard.growthFactor();
+    return chain.expansion();
   }
 
   /**
@@ -388,6 +552,7 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the scheme
    */
+  @Override
   public Scheme scheme() {
     return scheme;
   }
@@ -397,6 +562,7 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the hasher
    */
+  @Override
   public ItemHasher<? super T> hasher() {
     return hasher;
   }
@@ -408,7 +574,7 @@ public final class ScalableCuckooFilter<T> {
    * @return the growth factor
    */
   public double growthFactor() {
-    return redis != null ? redis.expansion() : standard.growthFactor();
+    return chain.growthFactor();
   }
 
   /**
@@ -417,11 +583,9 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the capacity of the current links
    */
+  @Override
   public long capacity() {
-    if (redis != null) {
-      return (redis.redisSize() - RedisChain.HEADER_SIZE - RedisChain.LINK_SIZE * redis.linkCount());
-    }
-    return standard.capacity();
+    return chain.capacity();
   }
 
   /**
@@ -431,11 +595,9 @@ public final class ScalableCuckooFilter<T> {
    *
    * @return the compound false-positive bound
    */
+  @Override
   public double falsePositiveRateAtCapacity() {
-    if (redis != null) {
-      return redis.linkCount() * Sizing.falsePositiveRate(255, redis.bucketSize(), 1.0);
-    }
-    return standard.falsePositiveRateAtCapacity();
+    return chain.falsePositiveRateAtCapacity();
   }
 
   /**
@@ -445,10 +607,7 @@ public final class ScalableCuckooFilter<T> {
    * @return bits per item at capacity
    */
   public double bitsPerItem() {
-    if (redis != null) {
-      return 8.0;
-    }
-    return (double) standard.tableBits() / standard.capacity();
+    return chain.bitsPerItem();
   }
 
   /**
@@ -479,13 +638,14 @@ public final class ScalableCuckooFilter<T> {
    * of a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
    * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
    * collector's rounding of an array to whole heap regions are not counted. For {@link
-   * #redisBloom} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
+   * Scheme#REDISBLOOM} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
    * added.
    *
    * @return size in bytes
    */
+  @Override
   public long sizeInBytes() {
-    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
+    return chain.sizeInBytes() + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -513,6 +673,83 @@ public final class ScalableCuckooFilter<T> {
    */
   public ScanDumpChunk scanDump(long iterator) {
     return RedisDump.scan(requireRedis("scanDump"), iterator);
+  }
+
+  /**
+   * Returns the 38-byte header of this filter's RedisBloom dump, as {@code scanDump(0)} returns it;
+   * unlike {@link #scanDump}, also for an empty filter (loaded with {@link #loadDumpHeader} or
+   * {@code CF.LOADCHUNK}, the header alone makes an empty filter of the same geometry).
+   *
+   * @return the header
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
+   */
+  public byte[] dumpHeader() {
+    return RedisDump.header(requireRedis("dumpHeader"));
+  }
+
+  /**
+   * Returns a one-link {@link Scheme#REDISBLOOM} chain over the table of {@code filter}: what
+   * RedisBloom holds after {@code CF.RESERVE} with the filter's geometry, {@code MAXITERATIONS}
+   * {@code filter.maxKicks()} and {@code EXPANSION expansion}, and the same adds; so that a single
+   * filter can be dumped ({@link #scanDump}) into Redis. The chain shares the filter's table, not
+   * a copy: a change to either shows in the other. The expansion is recorded as given.
+   *
+   * @param filter a {@link Scheme#REDISBLOOM} filter whose max kicks are 1 to 65535
+   * @param expansion the expansion to record, 0 to 32768
+   * @param <T> the item type
+   * @return the chain, with the filter's hasher and item count
+   * @throws IllegalArgumentException if the filter is not {@link Scheme#REDISBLOOM}, or its max
+   *     kicks or {@code expansion} are outside RedisBloom's ranges (the message names them)
+   * @throws NullPointerException if {@code filter} is null
+   */
+  public static <T> ScalableCuckooFilter<T> redisBloomOf(CuckooFilter<T> filter, int expansion) {
+    Checks.requireNonNull(filter, "filter");
+    Checks.requireArgument(
+        filter.scheme() == Scheme.REDISBLOOM,
+        "filter: scheme %s (expected: REDISBLOOM)",
+        filter.scheme());
+    Checks.requireRange("maxKicks", filter.maxKicks(), 1, RedisChain.MAX_ITERATIONS);
+    Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
+    return new ScalableCuckooFilter<>(
+        filter.hasher(),
+        RedisChain.over(filter.table(), filter.maxKicks(), expansion, filter.size()));
+  }
+
+  /**
+   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link
+   * chain's slots, items hashed by {@code hasher}: the other direction of {@link #redisBloomOf},
+   * for a dump of a filter that never grew. The filter shares the chain's table, not a copy.
+   *
+   * @param hasher the hasher of the filter's items (its id is what the filter's file records)
+   * @param <U> the item type
+   * @return the filter, with the chain's max kicks and item count
+   * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
+   * @throws IllegalStateException if the chain has more than one link
+   * @throws FilterFormatException if the item count is not the number of occupied slots (a dump
+   *     whose counters disagree with its data)
+   * @throws NullPointerException if {@code hasher} is null
+   */
+  public <U> CuckooFilter<U> singleFilter(ItemHasher<? super U> hasher) {
+    Checks.requireNonNull(hasher, "hasher");
+    RedisChain redis = requireRedis("singleFilter");
+    if (redis.linkCount() != 1) {
+      throw new IllegalStateException(
+          "linkCount: " + redis.linkCount() + " (expected: 1 for a single filter)");
+    }
+    RedisLink link = redis.links().get(0);
+    if (redis.items() != link.occupied) {
+      throw new FilterFormatException(
+          "numItems",
+          RedisDump.OFFSET_ITEMS,
+          Long.toUnsignedString(redis.items())
+              + " (expected: "
+              + link.occupied
+              + ", the occupied slots)");
+    }
+    CuckooFilter<U> filter =
+        new CuckooFilter<>(hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
+    filter.setSize(redis.items());
+    return filter;
   }
 
   /**
@@ -559,6 +796,7 @@ public final class ScalableCuckooFilter<T> {
    * @param out the stream to write to
    * @throws IOException if {@code out} fails
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     ChainFormat.write(this, out);
   }
@@ -583,12 +821,7 @@ public final class ScalableCuckooFilter<T> {
 
   @Override
   public String toString() {
-    return "ScalableCuckooFilter{scheme=" + scheme
-        + (redis != null
-            ? ", " + redis.debug()
-            : ", size=" + standard.size() + ", links=" + standard.linkCount()
-                + ", falsePositiveRate=" + standard.falsePositiveRate())
-        + "}";
+    return "ScalableCuckooFilter{scheme=" + scheme + ", " + chain.describe() + "}";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -608,56 +841,110 @@ public final class ScalableCuckooFilter<T> {
   }
 
   private RedisChain requireRedis(String operation) {
-    if (redis == null) {
+    if (!(chain instanceof RedisChain)) {
       throw new UnsupportedOperationException(operation + " needs the REDISBLOOM scheme");
     }
-    return redis;
+    return (RedisChain) chain;
   }
 
-  /** Returns the RedisBloom chain, or null (package tests). */
+  /** Returns the RedisBloom chain, or null (package tests, ChainFormat). */
   RedisChain redisChain() {
-    return redis;
+    return chain instanceof RedisChain ? (RedisChain) chain : null;
   }
 
-  /** Returns the STANDARD chain, or null (package tests). */
+  /** Returns the STANDARD chain, or null (package tests, ChainFormat). */
+  @SuppressWarnings("unchecked")
   StandardChain<T> standardChain() {
-    return standard;
+    return chain instanceof StandardChain ? (StandardChain<T>) chain : null;
   }
 
   /**
-   * Configures and creates a growing {@link Scheme#STANDARD} filter. {@link #initialCapacity} is
-   * required; everything else has a default.
+   * Configures and creates a {@link ScalableCuckooFilter}. {@link #expectedItems} is required;
+   * everything else has a default, which depends on the {@link #scheme}. Settings that only one
+   * scheme has are rejected by {@link #build()} for the other, with a message naming them:
+   * {@link #falsePositiveRate}, {@link #growthFactor} and {@link #seed} are {@link
+   * Scheme#STANDARD}'s, {@link #expansion} is {@link Scheme#REDISBLOOM}'s.
+   *
+   * <pre>{@code
+   * // CF.RESERVE key 1000 BUCKETSIZE 2 MAXITERATIONS 20 EXPANSION 1
+   * ScalableCuckooFilter<byte[]> redis = ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+   *     .scheme(Scheme.REDISBLOOM)
+   *     .expectedItems(1000)
+   *     .bucketSize(2)
+   *     .maxKicks(20)
+   *     .expansion(1)
+   *     .build();
+   * }</pre>
    *
    * @param <T> the item type
    */
   public static final class Builder<T> {
     private final ItemHasher<? super T> hasher;
-    private long initialCapacity = -1;
-    private double growthFactor = DEFAULT_GROWTH_FACTOR;
-    private double falsePositiveRate = CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE;
-    private int bucketSize = CuckooFilter.DEFAULT_BUCKET_SIZE;
-    private int maxKicks = CuckooFilter.DEFAULT_MAX_KICKS;
+    private Scheme scheme = Scheme.STANDARD;
+    private long expectedItems = -1;
+    private double growthFactor = Double.NaN;
+    private double falsePositiveRate = Double.NaN;
+    private int bucketSize = -1;
+    private int maxKicks = -1;
     private long seed = CuckooFilter.DEFAULT_SEED;
+    private int expansion = -1;
 
     private Builder(ItemHasher<? super T> hasher) {
       this.hasher = hasher;
     }
 
     /**
-     * Sets the rated capacity of the first link (required).
+     * Sets the scheme (default {@link Scheme#STANDARD}). {@link Scheme#REDISBLOOM} creates what
+     * {@code CF.RESERVE} creates; use it with {@link ItemHashers#redisBytes()} or {@link
+     * ItemHashers#redisUtf8()} to answer as RedisBloom does.
      *
-     * @param initialCapacity 1 to 2^36
+     * @param scheme the scheme
      * @return this builder
-     * @throws IllegalArgumentException if out of range
+     * @throws NullPointerException if null
      */
-    public Builder<T> initialCapacity(long initialCapacity) {
-      Checks.requireRange("initialCapacity", initialCapacity, 1, Sizing.MAX_EXPECTED_ITEMS);
-      this.initialCapacity = initialCapacity;
+    public Builder<T> scheme(Scheme scheme) {
+      this.scheme = Checks.requireNonNull(scheme, "scheme");
       return this;
     }
 
     /**
-     * Sets the ratio of each new link's capacity to the previous one's (default 2).
+     * Sets the number of items the first link is rated for (required). For {@link
+     * Scheme#REDISBLOOM} this is {@code CF.RESERVE}'s capacity: the first link has {@code
+     * nextPowerOfTwo(max(1, expectedItems / bucketSize))} buckets.
+     *
+     * @param expectedItems 1 to 2^36 ({@link Scheme#REDISBLOOM}: to 2^62); checked against the
+     *     scheme set so far, and again by {@link #build()}
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> expectedItems(long expectedItems) {
+      Checks.requireRange("expectedItems", expectedItems, 1, maxExpectedItems(scheme));
+      this.expectedItems = expectedItems;
+      return this;
+    }
+
+    private static long maxExpectedItems(Scheme scheme) {
+      return scheme == Scheme.REDISBLOOM ? MAX_REDIS_CAPACITY : Sizing.MAX_EXPECTED_ITEMS;
+    }
+
+    /**
+     * Sets the rated capacity of the first link.
+     *
+     * @param initialCapacity 1 to 2^36
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     * @deprecated use {@link #expectedItems(long)}, the name every builder uses
+     */
+    @Deprecated
+    public Builder<T> initialCapacity(long initialCapacity) {
+      Checks.requireRange("initialCapacity", initialCapacity, 1, Sizing.MAX_EXPECTED_ITEMS);
+      this.expectedItems = initialCapacity;
+      return this;
+    }
+
+    /**
+     * Sets the ratio of each new link's capacity to the previous one's (default 2; {@link
+     * Scheme#STANDARD} only, see {@link #expansion} for {@link Scheme#REDISBLOOM}).
      *
      * @param growthFactor 1.1 to 64
      * @return this builder
@@ -665,7 +952,7 @@ public final class ScalableCuckooFilter<T> {
      */
     public Builder<T> growthFactor(double growthFactor) {
       Checks.requireArgument(
-          growthFactor >= 1.1 && growthFactor <= 64,
+          growthFactor >= MIN_GROWTH_FACTOR && growthFactor <= MAX_GROWTH_FACTOR,
           "growthFactor: %s (expected: 1.1 <= growthFactor <= 64)",
           growthFactor);
       this.growthFactor = growthFactor;
@@ -674,7 +961,8 @@ public final class ScalableCuckooFilter<T> {
 
     /**
      * Sets the target false-positive rate of the whole chain, however many links it grows to
-     * (default 0.01).
+     * (default 0.01; {@link Scheme#STANDARD} only: {@link Scheme#REDISBLOOM} fingerprints are 8
+     * bits, so its rate follows from the bucket size).
      *
      * @param falsePositiveRate in (0, 1)
      * @return this builder
@@ -686,25 +974,37 @@ public final class ScalableCuckooFilter<T> {
     }
 
     /**
-     * Sets the number of slots per bucket (default 4).
+     * Sets the number of slots per bucket (default 4; {@link Scheme#REDISBLOOM}: 2, as {@code
+     * CF.RESERVE}). Checked against the scheme set so far, and again by {@link #build()}: set
+     * {@link #scheme} first for a {@link Scheme#REDISBLOOM} size other than 2, 4 or 8.
      *
-     * @param bucketSize 2, 4 or 8
+     * @param bucketSize 2, 4 or 8 ({@link Scheme#REDISBLOOM}: 1 to 255)
      * @return this builder
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> bucketSize(int bucketSize) {
-      Checks.requireArgument(
-          bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
-          "bucketSize: %s (expected: 2, 4 or 8)",
-          bucketSize);
+      checkBucketSize(scheme, bucketSize);
       this.bucketSize = bucketSize;
       return this;
     }
 
+    private static void checkBucketSize(Scheme scheme, int bucketSize) {
+      if (scheme == Scheme.REDISBLOOM) {
+        Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+      } else {
+        Checks.requireArgument(
+            bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
+            "bucketSize: %s (expected: 2, 4 or 8)",
+            bucketSize);
+      }
+    }
+
     /**
-     * Sets the most relocations one insert may make in the newest link (default 500).
+     * Sets the most relocations one insert may make in the newest link (default 500; {@link
+     * Scheme#REDISBLOOM}: 20, {@code CF.RESERVE}'s MAXITERATIONS).
      *
-     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
+     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT} ({@link Scheme#REDISBLOOM}: 1 to
+     *     65535)
      * @return this builder
      * @throws IllegalArgumentException if out of range
      */
@@ -715,7 +1015,8 @@ public final class ScalableCuckooFilter<T> {
     }
 
     /**
-     * Sets the seed mixed into every item hash (default 0: the hash is used as it is).
+     * Sets the seed mixed into every item hash (default 0: the hash is used as it is; {@link
+     * Scheme#STANDARD} only).
      *
      * @param seed any value
      * @return this builder
@@ -726,21 +1027,78 @@ public final class ScalableCuckooFilter<T> {
     }
 
     /**
+     * Sets the growth factor of new links ({@code CF.RESERVE}'s EXPANSION, default 1; {@link
+     * Scheme#REDISBLOOM} only): rounded up to a power of two; 0 means the filter never grows.
+     *
+     * @param expansion 0 to 32768
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder<T> expansion(int expansion) {
+      Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
+      this.expansion = expansion;
+      return this;
+    }
+
+    /**
      * Creates the filter with its first link.
      *
      * @return a new, empty filter
-     * @throws IllegalStateException if {@link #initialCapacity} was not set
-     * @throws IllegalArgumentException if the target rate needs fingerprints wider than 32 bits
+     * @throws IllegalStateException if {@link #expectedItems} was not set
+     * @throws IllegalArgumentException if a setting does not apply to the scheme or is out of its
+     *     range (the message names the setting and its value), or the target rate needs
+     *     fingerprints wider than 32 bits
      * @throws FilterAllocationException if the first link does not fit in the heap
      */
     public ScalableCuckooFilter<T> build() {
-      if (initialCapacity < 0) {
-        throw new IllegalStateException("initialCapacity must be set");
+      if (expectedItems < 0) {
+        throw new IllegalStateException("expectedItems must be set");
       }
+      if (scheme == Scheme.REDISBLOOM) {
+        return buildRedis();
+      }
+      Checks.requireArgument(
+          expansion < 0,
+          "expansion: %s (expected: not set for the STANDARD scheme, which grows by growthFactor)",
+          expansion);
+      Checks.requireRange("expectedItems", expectedItems, 1, Sizing.MAX_EXPECTED_ITEMS);
+      int size = bucketSize > 0 ? bucketSize : CuckooFilter.DEFAULT_BUCKET_SIZE;
+      checkBucketSize(scheme, size);
       return new ScalableCuckooFilter<>(
           hasher,
           new StandardChain<>(
-              hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed));
+              hasher,
+              expectedItems,
+              Double.isNaN(growthFactor) ? DEFAULT_GROWTH_FACTOR : growthFactor,
+              Double.isNaN(falsePositiveRate)
+                  ? CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE
+                  : falsePositiveRate,
+              size,
+              maxKicks >= 0 ? maxKicks : CuckooFilter.DEFAULT_MAX_KICKS,
+              seed));
+    }
+
+    private ScalableCuckooFilter<T> buildRedis() {
+      Checks.requireArgument(
+          Double.isNaN(falsePositiveRate),
+          "falsePositiveRate: %s (expected: not set for the REDISBLOOM scheme, whose 8-bit"
+              + " fingerprints give about 2 × bucketSize / 255 per link)",
+          falsePositiveRate);
+      Checks.requireArgument(
+          Double.isNaN(growthFactor),
+          "growthFactor: %s (expected: not set for the REDISBLOOM scheme; use expansion)",
+          growthFactor);
+      Checks.requireArgument(
+          seed == 0, "seed: %s (expected: 0, the REDISBLOOM scheme has no seed)", seed);
+      int size = bucketSize > 0 ? bucketSize : DEFAULT_REDIS_BUCKET_SIZE;
+      checkBucketSize(scheme, size);
+      return newRedisBloom(
+          hasher,
+          expectedItems,
+          size,
+          "maxKicks",
+          maxKicks >= 0 ? maxKicks : CuckooFilter.DEFAULT_REDISBLOOM_MAX_KICKS,
+          expansion >= 0 ? expansion : 1);
     }
   }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  * that the false-positive rates of all links, however many there will be, sum to at most the
  * target.
  */
-final class StandardChain<T> {
+final class StandardChain<T> extends Chain {
   /*
    * Tightening (after the scalable Bloom filter, Almeida et al. 2007 [1]). A lookup is a false
    * positive if any link gives one, so the compound rate is at most the sum of the links' rates at
@@ -180,6 +180,7 @@ final class StandardChain<T> {
     return true;
   }
 
+  @Override
   ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent) {
     if (ifAbsent && mightContain(hash)) {
       return ScalableCuckooFilter.AddResult.EXISTS;
@@ -199,6 +200,7 @@ final class StandardChain<T> {
     return ScalableCuckooFilter.AddResult.NO_MEMORY;
   }
 
+  @Override
   boolean mightContain(long hash) {
     for (int i = links.size() - 1; i >= 0; i--) {
       if (links.get(i).mightContainHash(hash)) {
@@ -208,6 +210,7 @@ final class StandardChain<T> {
     return false;
   }
 
+  @Override
   long count(long hash) {
     long count = 0;
     for (CuckooFilter<T> link : links) {
@@ -216,6 +219,7 @@ final class StandardChain<T> {
     return count;
   }
 
+  @Override
   boolean remove(long hash) {
     for (int i = links.size() - 1; i >= 0; i--) {
       if (links.get(i).removeHash(hash)) {
@@ -227,6 +231,7 @@ final class StandardChain<T> {
     return false;
   }
 
+  @Override
   boolean replace(long oldHash, long newHash) {
     for (int i = links.size() - 1; i >= 0; i--) {
       CuckooFilter<T> link = links.get(i);
@@ -248,6 +253,7 @@ final class StandardChain<T> {
     return false;
   }
 
+  @Override
   void clear() {
     while (links.size() > 1) {
       links.remove(links.size() - 1);
@@ -258,6 +264,7 @@ final class StandardChain<T> {
     removes = 0;
   }
 
+  @Override
   long size() {
     return size;
   }
@@ -267,6 +274,7 @@ final class StandardChain<T> {
   }
 
   /** Returns the sum of the links' rated capacities. */
+  @Override
   long capacity() {
     long capacity = 0;
     for (CuckooFilter<T> link : links) {
@@ -275,6 +283,7 @@ final class StandardChain<T> {
     return capacity;
   }
 
+  @Override
   int linkCount() {
     return links.size();
   }
@@ -287,6 +296,7 @@ final class StandardChain<T> {
     return initialCapacity;
   }
 
+  @Override
   double growthFactor() {
     return growthFactor;
   }
@@ -295,10 +305,12 @@ final class StandardChain<T> {
     return falsePositiveRate;
   }
 
+  @Override
   int bucketSize() {
     return bucketSize;
   }
 
+  @Override
   int maxKicks() {
     return maxKicks;
   }
@@ -308,6 +320,7 @@ final class StandardChain<T> {
   }
 
   /** Returns the sum of the links' false-positive rates at capacity: the compound bound. */
+  @Override
   double falsePositiveRateAtCapacity() {
     double sum = 0;
     for (CuckooFilter<T> link : links) {
@@ -317,6 +330,7 @@ final class StandardChain<T> {
   }
 
   /** Returns the expected false-positive rate at the current loads: 1 − Π (1 − rate of link i). */
+  @Override
   double expectedFalsePositiveRate() {
     double none = 1;
     for (CuckooFilter<T> link : links) {
@@ -333,11 +347,47 @@ final class StandardChain<T> {
     return bits;
   }
 
+  @Override
   long sizeInBytes() {
     long bytes = 64;
     for (CuckooFilter<T> link : links) {
       bytes += link.sizeInBytes();
     }
     return bytes;
+  }
+
+  @Override
+  long deletedCount() {
+    return removes;
+  }
+
+  @Override
+  long baseBucketCount() {
+    return links.get(0).bucketCount();
+  }
+
+  /** Returns {@link #growthFactor()} rounded down. */
+  @Override
+  int expansion() {
+    return (int) growthFactor;
+  }
+
+  @Override
+  double loadFactor() {
+    long slots = 0;
+    for (CuckooFilter<T> link : links) {
+      slots += link.bucketCount() * link.bucketSize();
+    }
+    return (double) size / slots;
+  }
+
+  @Override
+  double bitsPerItem() {
+    return (double) tableBits() / capacity();
+  }
+
+  @Override
+  String describe() {
+    return "size=" + size + ", links=" + links.size() + ", falsePositiveRate=" + falsePositiveRate;
   }
 }

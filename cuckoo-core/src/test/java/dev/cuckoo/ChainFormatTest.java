@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 /** writeTo / readFrom of chained filters: round trips and corrupt input. */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class ChainFormatTest {
 
   static byte[] write(ScalableCuckooFilter<?> filter) throws IOException {
@@ -35,7 +36,7 @@ class ChainFormatTest {
 
   static ScalableCuckooFilter<Long> standardChain(long items) {
     ScalableCuckooFilter<Long> filter =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(20).seed(7).build();
+        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(20).seed(7).build();
     for (long i = 0; i < items; i++) {
       filter.add(i);
     }

@@ -184,7 +184,7 @@ class ConcurrentCuckooFilterLinearizabilityTest {
   }
 
   private static long fingerprint(CuckooFilter<Long> hashing, long key) {
-    return hashing.fingerprint(hashing.remix(ItemHashers.hashLong(key)));
+    return hashing.indexer().fingerprint(hashing.indexer().remix(ItemHashers.hashLong(key)));
   }
 
   private static long apply(ConcurrentCuckooFilter<Long> filter, int op, long key) {

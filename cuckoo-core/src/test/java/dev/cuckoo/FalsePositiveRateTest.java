@@ -43,13 +43,13 @@ class FalsePositiveRateTest {
     long falsePositives = 0;
     for (int i = 0; i < queries; i++) {
       long hash = random.nextLong() & ~1L; // even hashes were never added
-      long h = filter.remix(hash);
-      long bucket = filter.firstBucket(h);
-      long other = filter.alternateBucket(bucket, filter.fingerprint(h));
+      long h = filter.indexer().remix(hash);
+      long bucket = filter.indexer().firstBucket(h);
+      long other = filter.indexer().alternateBucket(bucket, filter.indexer().fingerprint(h));
       if (bits <= 8) {
         int matches = 0;
         for (long v = 1; v <= (long) fingerprints; v++) {
-          if (table.contains(bucket, v) || table.contains(filter.alternateBucket(bucket, v), v)) {
+          if (table.contains(bucket, v) || table.contains(filter.indexer().alternateBucket(bucket, v), v)) {
             matches++;
           }
         }

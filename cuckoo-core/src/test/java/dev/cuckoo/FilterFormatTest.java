@@ -245,8 +245,8 @@ class FilterFormatTest {
         }
       }
       String replay = "f=" + bits + " b=" + size + " seed " + seed;
-      assertEquals(expected, FilterFormat.countOccupiedByBucket(table), replay);
-      assertEquals(expected, FilterFormat.countOccupied(table), replay);
+      assertEquals(expected, table.countOccupiedByBucket(), replay);
+      assertEquals(expected, table.countOccupied(), replay);
     }
   }
 

@@ -46,8 +46,8 @@ class FilterMergeTest {
     }
   }
 
-  private static int[] counts(CuckooFilter<CharSequence> filter) {
-    int[] counts = new int[UNIVERSE + 1000];
+  private static long[] counts(CuckooFilter<CharSequence> filter) {
+    long[] counts = new long[UNIVERSE + 1000];
     for (int i = 0; i < counts.length; i++) {
       counts[i] = filter.count("k" + i);
     }
@@ -68,18 +68,18 @@ class FilterMergeTest {
       fill(target, model, random, random.nextInt(slots / 2));
       fill(source, sourceModel, random, random.nextInt(slots * 4 / 10));
       sourceModel.forEach((item, n) -> model.merge(item, n, Integer::sum));
-      int[] targetCounts = counts(target);
-      int[] sourceCounts = counts(source);
+      long[] targetCounts = counts(target);
+      long[] sourceCounts = counts(source);
       byte[] sourceBytes = bytesOf(source);
       long expectedSize = target.size() + source.size();
 
       assertTrue(target.addAll(source), replay);
 
       assertEquals(expectedSize, target.size(), replay);
-      assertEquals(expectedSize, FilterFormat.countOccupied(target.table()), replay);
+      assertEquals(expectedSize, target.table().countOccupied(), replay);
       long modelSize = model.values().stream().mapToLong(Integer::longValue).sum();
       assertEquals(modelSize, target.size(), replay);
-      int[] merged = counts(target);
+      long[] merged = counts(target);
       for (int i = 0; i < merged.length; i++) {
         assertEquals(targetCounts[i] + sourceCounts[i], merged[i], replay + ", item k" + i);
       }
@@ -133,9 +133,9 @@ class FilterMergeTest {
   private static String itemWithLateBuckets(CuckooFilter<CharSequence> filter) {
     for (int i = 0; ; i++) {
       String item = "pair-" + i;
-      long h = filter.remix(filter.hash(item));
-      long b1 = filter.firstBucket(h);
-      long b2 = filter.alternateBucket(b1, filter.fingerprint(h));
+      long h = filter.indexer().remix(filter.hash(item));
+      long b1 = filter.indexer().firstBucket(h);
+      long b2 = filter.indexer().alternateBucket(b1, filter.indexer().fingerprint(h));
       if (Math.min(b1, b2) > filter.bucketCount() / 2) {
         return item;
       }
@@ -158,12 +158,12 @@ class FilterMergeTest {
         continue;
       }
       byte[] before = bytesOf(target);
-      int[] targetCounts = counts(target);
-      int[] sourceCounts = counts(source);
+      long[] targetCounts = counts(target);
+      long[] sourceCounts = counts(source);
       long size = target.size();
       if (target.addAll(source)) {
         assertEquals(size + source.size(), target.size(), replay);
-        int[] merged = counts(target);
+        long[] merged = counts(target);
         for (int i = 0; i < merged.length; i++) {
           assertEquals(targetCounts[i] + sourceCounts[i], merged[i], replay + ", item k" + i);
         }

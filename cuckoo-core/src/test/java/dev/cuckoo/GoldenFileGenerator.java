@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * mvn test-compile}): {@code java -cp target/test-classes:target/classes:<dependencies>
  * dev.cuckoo.GoldenFileGenerator src/test/resources/dev/cuckoo}.
  */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 final class GoldenFileGenerator {
   private GoldenFileGenerator() {}
 

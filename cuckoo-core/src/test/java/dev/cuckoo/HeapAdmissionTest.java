@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Then a filter that really does not fit must fail with {@link FilterAllocationException}, not
  * {@link OutOfMemoryError}, and fit once the live filter is dropped.
  */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class HeapAdmissionTest {
   private static final String HEAP = "-Xmx256m";
 

@@ -129,7 +129,7 @@ class HugeFilterTest {
 
   private static int pageOf(CuckooFilter<?> filter, long hash) {
     BucketTable table = filter.table();
-    long bucket = filter.firstBucket(filter.remix(hash));
+    long bucket = filter.indexer().firstBucket(filter.indexer().remix(hash));
     long bucketsPerPage = (table.pagePayloadBytes(0) * 8L) / (table.bucketSize() * table.fingerprintBits());
     return (int) (bucket / bucketsPerPage);
   }

@@ -36,7 +36,7 @@ class NeighbourProbeTest {
       BucketTable table = probed.table();
       long first = random.nextLong(table.bucketCount());
       long fingerprint = 1 + random.nextLong(probed.fingerprintRange());
-      long second = probed.alternateBucket(first, fingerprint);
+      long second = probed.indexer().alternateBucket(first, fingerprint);
       fillBucket(probed.table(), first, roundSeed);
       fillBucket(probed.table(), second, roundSeed + 1);
       fillBucket(reference.table(), first, roundSeed);
@@ -45,7 +45,7 @@ class NeighbourProbeTest {
 
       boolean inserted =
           new NeighbourProbe(bucketSize)
-              .insert(probed, table, first, second, fingerprint, maxMoves);
+              .insert(probed.indexer(), table, first, second, fingerprint, maxMoves);
       int level = referenceInsert(reference, first, second, fingerprint, maxMoves);
       outcomes[level]++;
       assertEquals(level > 0, inserted, where);
@@ -71,7 +71,7 @@ class NeighbourProbeTest {
       long from = k < b ? first : second;
       int slot = k % b;
       long moved = table.get(from, slot);
-      long target = filter.alternateBucket(from, moved);
+      long target = filter.indexer().alternateBucket(from, moved);
       int empty = table.firstEmpty(target);
       if (empty >= 0) {
         table.set(target, empty, moved);
@@ -85,10 +85,10 @@ class NeighbourProbeTest {
     for (int k = 0; k < 2 * b; k++) {
       long from = k < b ? first : second;
       int slot = k % b;
-      long child = filter.alternateBucket(from, table.get(from, slot));
+      long child = filter.indexer().alternateBucket(from, table.get(from, slot));
       for (int childSlot = 0; childSlot < b; childSlot++) {
         long moved = table.get(child, childSlot);
-        long target = filter.alternateBucket(child, moved);
+        long target = filter.indexer().alternateBucket(child, moved);
         int empty = table.firstEmpty(target);
         if (empty >= 0) {
           table.set(target, empty, moved);

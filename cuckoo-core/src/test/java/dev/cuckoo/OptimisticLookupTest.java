@@ -37,8 +37,7 @@ class OptimisticLookupTest {
                 .bucketSize(bucketSize)
                 .fingerprintBits(bits)
                 .build();
-        CuckooFilter<Long> hashing = hashingOf(filter);
-        OptimisticLookup lookup = OptimisticLookup.forShape(hashing, filter.lockStripes());
+        OptimisticLookup lookup = OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), filter.lockStripes());
         assertNotNull(lookup, "f " + bits + " b " + bucketSize);
         long[] added = new long[3000];
         for (int i = 0; i < added.length; i++) {
@@ -73,7 +72,7 @@ class OptimisticLookupTest {
     long hash = ItemHashers.hashLong(42);
     filter.addHash(hash);
     LockStripes stripes = filter.lockStripes();
-    OptimisticLookup lookup = OptimisticLookup.forShape(hashingOf(filter), stripes);
+    OptimisticLookup lookup = OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), stripes);
     Indexer indexer = new Indexer(Scheme.STANDARD, filter.bucketCount(), filter.fingerprintBits());
     long bucket1 = indexer.firstBucket(hash);
     long bucket2 = indexer.alternateBucket(bucket1, indexer.fingerprint(hash));
@@ -91,10 +90,7 @@ class OptimisticLookupTest {
 
   private static OptimisticLookup lookupOf(CuckooFilter.Builder<Long> builder) {
     CuckooFilter<Long> filter = builder.build();
-    return OptimisticLookup.forShape(filter, new LockStripes(filter.bucketCount(), 64));
-  }
-
-  private static CuckooFilter<Long> hashingOf(ConcurrentCuckooFilter<Long> filter) {
-    return filter.hashingFilter();
+    return OptimisticLookup.forShape(
+        filter.scheme(), filter.indexer(), filter.table(), new LockStripes(filter.bucketCount(), 64));
   }
 }

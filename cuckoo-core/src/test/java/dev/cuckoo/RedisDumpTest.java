@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** SCANDUMP / LOADCHUNK: RedisBloom's iterator rules, round trips and header validation. */
+@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class RedisDumpTest {
 
   /** Dumps with RedisBloom's restore loop: {@code it = 0; loop { (it, data) = SCANDUMP(it) } }. */

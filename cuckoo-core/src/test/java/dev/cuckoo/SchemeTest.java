@@ -83,17 +83,17 @@ class SchemeTest {
     assertEquals(4, filter.bucketCount());
     long h = ItemHashers.redisUtf8().hash("item1");
     assertEquals(0x7930a108c52a9032L, h);
-    assertEquals(7, filter.fingerprint(h));
-    assertEquals(2, filter.firstBucket(h));
-    assertEquals((2 ^ (7 * 0x5bd1e995L)) & 3, filter.alternateBucket(2, 7));
+    assertEquals(7, filter.indexer().fingerprint(h));
+    assertEquals(2, filter.indexer().firstBucket(h));
+    assertEquals((2 ^ (7 * 0x5bd1e995L)) & 3, filter.indexer().alternateBucket(2, 7));
     SplittableRandom random = new SplittableRandom(14);
     for (int i = 0; i < 10_000; i++) {
       long hash = random.nextLong();
-      long fp = filter.fingerprint(hash);
+      long fp = filter.indexer().fingerprint(hash);
       assertEquals(Long.remainderUnsigned(hash, 255) + 1, fp);
-      long bucket = filter.firstBucket(hash);
+      long bucket = filter.indexer().firstBucket(hash);
       assertEquals(Long.remainderUnsigned(hash, 4), bucket);
-      assertEquals(bucket, filter.alternateBucket(filter.alternateBucket(bucket, fp), fp));
+      assertEquals(bucket, filter.indexer().alternateBucket(filter.indexer().alternateBucket(bucket, fp), fp));
     }
   }
 
@@ -107,7 +107,7 @@ class SchemeTest {
     assertTrue(filter.add("item1"));
     byte[] payload = new byte[8];
     filter.table().readPayload(0, payload, 0, 8);
-    // the data chunk of the spec's SCANDUMP example: 00 00 00 00 07 00 00 00
+    // the data chunk of docs/REDISBLOOM.md's dump example: 00 00 00 00 07 00 00 00
     assertEquals("[0, 0, 0, 0, 7, 0, 0, 0]", java.util.Arrays.toString(payload));
   }
 }

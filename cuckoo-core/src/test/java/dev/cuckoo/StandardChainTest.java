@@ -41,7 +41,7 @@ class StandardChainTest {
     int bucketSize = new int[] {2, 4, 8}[random.nextInt(3)];
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs())
-            .initialCapacity(20 + random.nextInt(300))
+            .expectedItems(20 + random.nextInt(300))
             .growthFactor(1.5 + random.nextInt(3))
             .falsePositiveRate(1e-6)
             .bucketSize(bucketSize)
@@ -97,7 +97,7 @@ class StandardChainTest {
   @Test
   void add_sameItemManyTimes_growsAndCountsEveryCopy() {
     ScalableCuckooFilter<Long> filter =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(100).build();
+        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(100).build();
     for (int i = 0; i < 100; i++) {
       assertTrue(filter.add(42L));
     }
@@ -116,7 +116,7 @@ class StandardChainTest {
   void falsePositiveRateAtCapacity_manyLinks_staysBelowTargetWithWideningFingerprints() {
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs())
-            .initialCapacity(16)
+            .expectedItems(16)
             .growthFactor(1.25)
             .falsePositiveRate(0.01)
             .build();
@@ -139,7 +139,7 @@ class StandardChainTest {
   void tryAdd_fingerprintsBeyond32Bits_returnsNoMemoryAndChangesNothing() {
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs())
-            .initialCapacity(10)
+            .expectedItems(10)
             .falsePositiveRate(1e-8)
             .build();
     AddResult result = AddResult.ADDED;
@@ -163,7 +163,7 @@ class StandardChainTest {
   void builder_badArguments_throw() {
     assertThrows(IllegalStateException.class, () -> ScalableCuckooFilter.builder(ItemHashers.longs()).build());
     assertThrows(IllegalArgumentException.class,
-        () -> ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(0));
+        () -> ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(0));
     assertThrows(IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).growthFactor(1.0));
     assertThrows(IllegalArgumentException.class,
@@ -171,7 +171,7 @@ class StandardChainTest {
     assertThrows(IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).falsePositiveRate(0));
     ScalableCuckooFilter<Long> filter =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(10).build();
+        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(10).build();
     assertThrows(UnsupportedOperationException.class, () -> filter.scanDump(0));
     assertThrows(UnsupportedOperationException.class, filter::redisDebug);
     assertThrows(UnsupportedOperationException.class, filter::compact);
@@ -181,7 +181,7 @@ class StandardChainTest {
   void remove_itemsOfTheOldestLink_removedAndOthersKept() {
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs())
-            .initialCapacity(1000)
+            .expectedItems(1000)
             .falsePositiveRate(1e-5)
             .build();
     long first = filter.standardChain().links().get(0).capacity();
@@ -201,7 +201,12 @@ class StandardChainTest {
 
   @Test
   void sizeInBytes_largeRedisBloomChain_withinFewPercentOfRedisSize() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1 << 20, 2, 20, 2);
+    ScalableCuckooFilter<byte[]> filter =
+        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(1 << 20)
+            .expansion(2)
+            .build();
     for (int i = 0; i < 3_000_000; i++) {
       filter.add(RedisChainKnownAnswerTest.bytes(Integer.toString(i)));
     }
@@ -213,7 +218,7 @@ class StandardChainTest {
   @Test
   void clear_grownChain_backToOneEmptyLink() {
     ScalableCuckooFilter<Long> filter =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).initialCapacity(100).build();
+        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(100).build();
     for (long i = 0; i < 5000; i++) {
       filter.add(i);
     }
@@ -289,7 +294,7 @@ class StandardChainTest {
     long start = System.nanoTime();
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs())
-            .initialCapacity(initial)
+            .expectedItems(initial)
             .falsePositiveRate(target)
             .build();
     long items = initial * growth;

@@ -1,6 +1,8 @@
 package dev.cuckoo.bench;
 
+import dev.cuckoo.ItemHashers;
 import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.Scheme;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Creation of an empty RedisBloom-compatible filter, as {@code CF.RESERVE key 1073741824} does in
- * the server: {@code ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 1)}, 1 GiB of
+ * the server: a REDISBLOOM {@code ScalableCuckooFilter} of that capacity and bucket size, 1 GiB of
  * slots for the default capacity and any bucket size that is a power of two. One fresh filter per
  * invocation; the previous one is dropped before it, outside the timed region.
  *
@@ -79,7 +81,7 @@ public class CreateBenchmark {
       if (before == Before.FIVE_DROPPED) {
         List<ScalableCuckooFilter<byte[]>> dropped = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-          dropped.add(ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 1));
+          dropped.add(reserve(capacity, bucketSize));
         }
         dropped.clear();
       }
@@ -89,7 +91,16 @@ public class CreateBenchmark {
   /** Creates the filter; returns its size in bytes. */
   @Benchmark
   public long create(Creation s) {
-    s.created = ScalableCuckooFilter.redisBloom(s.capacity, s.bucketSize, 20, 1);
+    s.created = reserve(s.capacity, s.bucketSize);
     return s.created.sizeInBytes();
+  }
+
+  /** CF.RESERVE key capacity BUCKETSIZE bucketSize (MAXITERATIONS 20, EXPANSION 1: the defaults). */
+  static ScalableCuckooFilter<byte[]> reserve(long capacity, int bucketSize) {
+    return ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+        .scheme(Scheme.REDISBLOOM)
+        .expectedItems(capacity)
+        .bucketSize(bucketSize)
+        .build();
   }
 }

@@ -2,6 +2,9 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterAllocationException;
+import dev.cuckoo.ItemHasher;
+import dev.cuckoo.ItemHashers;
+import dev.cuckoo.MembershipFilter;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.PrintWriter;
@@ -55,21 +58,14 @@ import picocli.CommandLine.Spec;
       "Exit codes: 0 written, 2 usage or input error (then no file is written)."
     })
 final class BuildCommand implements Callable<Integer> {
-  private static final int MAX_FINGERPRINT_BITS = 32;
-  private static final int MIN_FINGERPRINT_BITS = 4;
+  private static final int REDISBLOOM_HEADROOM = 2;
   // built-in hasher ids: text lines are recorded as utf8/redisUtf8, so that the library reads the
   // file with ItemHashers.utf8() or redisUtf8(); hex and Base64 items as bytes/redisBytes
-  private static final int REDISBLOOM_HEADROOM = 2;
-  private static final int ID_UTF8 = 1;
-  private static final int ID_BYTES = 2;
-  private static final int ID_REDIS_UTF8 = 5;
-  private static final int ID_REDIS_BYTES = 6;
+  private static final int ID_UTF8 = ItemHashers.utf8().id();
+  private static final int ID_BYTES = ItemHashers.bytes().id();
+  private static final int ID_REDIS_UTF8 = ItemHashers.redisUtf8().id();
+  private static final int ID_REDIS_BYTES = ItemHashers.redisBytes().id();
   private static final long DEFAULT_INITIAL_CAPACITY = 1024;
-  private static final long MAX_INITIAL_CAPACITY = 1L << 36;
-  private static final double MIN_GROWTH = 1.1;
-  private static final double MAX_GROWTH = 64;
-  private static final int REDIS_DEFAULT_BUCKET_SIZE = 2;
-  private static final int REDIS_DEFAULT_MAX_ITERATIONS = 20;
 
   @Spec private CommandSpec spec;
   @ParentCommand private CuckooCli cli;
@@ -206,7 +202,7 @@ final class BuildCommand implements Callable<Integer> {
       // users do with CF.RESERVE
       size = Math.multiplyExact(size, REDISBLOOM_HEADROOM);
     }
-    CliFilter filter;
+    MembershipFilter<byte[]> filter;
     try {
       filter = scalable ? newChain(Math.max(1, size)) : newFilter(Math.max(1, size));
     } catch (OutOfMemoryError | FilterAllocationException e) {
@@ -232,19 +228,21 @@ final class BuildCommand implements Callable<Integer> {
     long total = unknownTotal ? -1 : size;
     Progress progress = Progress.onConsole(spec.commandLine().getErr(), "building", total);
     try (ItemInput items = ItemInput.open(input, cli.stdin(), format)) {
+      ItemHasher<? super byte[]> hasher = filter.hasher();
       for (byte[] item = items.next(); item != null; item = items.next()) {
         read++;
+        long hash = hasher.hash(item);
         if (failed > 0) {
           // full: the build has failed; only count what else would have needed a slot
-          if (keepDuplicates || !filter.mightContain(item)) {
+          if (keepDuplicates || !filter.mightContainHash(hash)) {
             failed++;
           }
           continue;
         }
-        CliFilter.AddOutcome outcome = filter.add(item, !keepDuplicates);
-        if (outcome == CliFilter.AddOutcome.PRESENT) {
+        AddOutcome outcome = add(filter, hash, !keepDuplicates);
+        if (outcome == AddOutcome.PRESENT) {
           skipped++;
-        } else if (outcome == CliFilter.AddOutcome.FULL) {
+        } else if (outcome == AddOutcome.FULL) {
           failed++;
           fullAt = read;
         }
@@ -256,8 +254,9 @@ final class BuildCommand implements Callable<Integer> {
     if (failed > 0) {
       throw new CliException(fullMessage(filter, read, failed, fullAt));
     }
-    long fileBytes = FilterFile.write(filter, output);
+    long fileBytes = FilterFiles.write(filter, output);
     long nanos = System.nanoTime() - start;
+    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
     out.printf(
         "wrote %s: %s items from %s lines (%s not stored: might already be present) in %s%n",
         output,
@@ -267,26 +266,50 @@ final class BuildCommand implements Callable<Integer> {
         Text.seconds(nanos));
     out.printf(
         "  %sload %s of capacity %s, %s bits/item, %s %s, file %s%n",
-        filter instanceof ChainFilter
-            ? Text.count(((ChainFilter) filter).filter().linkCount()) + " links, "
-            : "",
-        Text.percent(filter.loadFactor()),
+        chain != null ? Text.count(chain.linkCount()) + " links, " : "",
+        Text.percent(FilterSummary.loadFactor(filter)),
         Text.count(filter.capacity()),
-        Text.decimal(filter.bitsPerStoredItem(), 2),
-        filter.rateLabel(),
-        Text.percent(filter.expectedFalsePositiveRate()),
+        Text.decimal(FilterSummary.bitsPerStoredItem(filter), 2),
+        FilterSummary.rateLabel(filter),
+        Text.percent(FilterSummary.reportedRate(filter)),
         Text.bytes(fileBytes));
     out.flush();
     return ExitCode.OK;
   }
 
-  private String fullMessage(CliFilter filter, long read, long failed, long fullAt) {
-    if (filter instanceof ChainFilter) {
-      ChainFilter chain = (ChainFilter) filter;
+  /** What an add did. */
+  private enum AddOutcome {
+    /** A new fingerprint was stored. */
+    ADDED,
+    /** The item might already be present, and duplicates are skipped: nothing was stored. */
+    PRESENT,
+    /** There was no room: the filter is unchanged. */
+    FULL
+  }
+
+  /** Adds the item of {@code hash}, unless {@code skipDuplicates} and it might be present. */
+  private static AddOutcome add(MembershipFilter<byte[]> filter, long hash, boolean skipDuplicates) {
+    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
+    if (chain != null) {
+      ScalableCuckooFilter.AddResult result =
+          skipDuplicates ? chain.tryAddIfAbsentHash(hash) : chain.tryAddHash(hash);
+      return result == ScalableCuckooFilter.AddResult.ADDED
+          ? AddOutcome.ADDED
+          : result == ScalableCuckooFilter.AddResult.EXISTS ? AddOutcome.PRESENT : AddOutcome.FULL;
+    }
+    if (skipDuplicates && filter.mightContainHash(hash)) {
+      return AddOutcome.PRESENT;
+    }
+    return filter.addHash(hash) ? AddOutcome.ADDED : AddOutcome.FULL;
+  }
+
+  private String fullMessage(MembershipFilter<byte[]> filter, long read, long failed, long fullAt) {
+    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
+    if (chain != null) {
       return "the scalable filter could not grow: item "
           + Text.count(fullAt)
           + " did not fit and no link could be added after "
-          + Text.count(chain.filter().linkCount())
+          + Text.count(chain.linkCount())
           + " links (capacity "
           + Text.count(filter.capacity())
           + ": the link limit, the heap, or fingerprints wider than 32 bits), and "
@@ -300,7 +323,7 @@ final class BuildCommand implements Callable<Integer> {
     return "the filter is full: item "
         + Text.count(fullAt)
         + " did not fit at "
-        + Text.percent(filter.loadFactor())
+        + Text.percent(FilterSummary.loadFactor(filter))
         + " load (capacity "
         + Text.count(filter.capacity())
         + "), and "
@@ -320,21 +343,31 @@ final class BuildCommand implements Callable<Integer> {
     return ItemInput.countItems(input);
   }
 
+  /**
+   * Checks the options before any input is read: which options go together here, and every value
+   * against the core builders' own ranges (a probe builder is configured, never built), worded
+   * with the option names.
+   */
   private void validate() {
     boolean redis = scheme == SchemeOption.REDISBLOOM;
-    if (rate.fpp != null && !(rate.fpp > 0 && rate.fpp < 1)) {
-      fail("--fpp: " + rate.fpp + " (expected: 0 < fpp < 1)");
+    Scheme coreScheme = redis ? Scheme.REDISBLOOM : Scheme.STANDARD;
+    CuckooFilter.Builder<byte[]> single = CuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
+    ScalableCuckooFilter.Builder<byte[]> chain =
+        ScalableCuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
+    if (rate.fpp != null) {
+      check(
+          () -> single.falsePositiveRate(rate.fpp),
+          "--fpp: " + rate.fpp + " (expected: 0 < fpp < 1)");
     }
-    if (rate.fingerprintBits != null
-        && (rate.fingerprintBits < MIN_FINGERPRINT_BITS
-            || rate.fingerprintBits > MAX_FINGERPRINT_BITS)) {
-      fail(
+    if (rate.fingerprintBits != null) {
+      check(
+          () -> single.fingerprintBits(rate.fingerprintBits),
           "--fingerprint-bits: "
               + rate.fingerprintBits
               + " (expected: "
-              + MIN_FINGERPRINT_BITS
+              + CuckooFilter.MIN_FINGERPRINT_BITS
               + " to "
-              + MAX_FINGERPRINT_BITS
+              + CuckooFilter.MAX_FINGERPRINT_BITS
               + ")");
     }
     if (redis && (rate.fpp != null || rate.fingerprintBits != null)) {
@@ -346,14 +379,11 @@ final class BuildCommand implements Callable<Integer> {
       fail("--seed does not apply to --scheme redisbloom (RedisBloom hashes have no seed)");
     }
     if (bucketSize != null) {
-      if (redis
-          ? bucketSize < 1 || bucketSize > 255
-          : bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
-        fail(
-            "--bucket-size: "
-                + bucketSize
-                + (redis ? " (expected: 1 to 255 for redisbloom)" : " (expected: 2, 4 or 8)"));
-      }
+      check(
+          () -> chain.bucketSize(bucketSize),
+          "--bucket-size: "
+              + bucketSize
+              + (redis ? " (expected: 1 to 255 for redisbloom)" : " (expected: 2, 4 or 8)"));
     }
     if (scalable && rate.fingerprintBits != null) {
       fail("--fingerprint-bits does not apply to --scalable (each link's width follows --fpp)");
@@ -361,34 +391,69 @@ final class BuildCommand implements Callable<Integer> {
     if (growthFactor != null && (!scalable || redis)) {
       fail("--growth-factor needs --scalable and --scheme standard (redisbloom: --expansion)");
     }
-    if (growthFactor != null && !(growthFactor >= MIN_GROWTH && growthFactor <= MAX_GROWTH)) {
-      fail("--growth-factor: " + growthFactor + " (expected: 1.1 to 64)");
+    if (growthFactor != null) {
+      check(
+          () -> chain.growthFactor(growthFactor),
+          "--growth-factor: "
+              + growthFactor
+              + " (expected: "
+              + Text.decimal(ScalableCuckooFilter.MIN_GROWTH_FACTOR, 1)
+              + " to "
+              + Text.decimal(ScalableCuckooFilter.MAX_GROWTH_FACTOR, 0)
+              + ")");
     }
     if (expansion != null && (!scalable || !redis)) {
       fail("--expansion needs --scalable and --scheme redisbloom (standard: --growth-factor)");
     }
-    if (expansion != null && (expansion < 1 || expansion > RedisDumpHeader.MAX_EXPANSION)) {
-      fail(
+    if (expansion != null) {
+      // 0 (never grow) is the core's too, but here it is what leaving out --scalable means
+      check(
+          () -> chain.expansion(expansion < 1 ? -1 : expansion),
           "--expansion: "
               + expansion
               + " (expected: 1 to "
-              + RedisDumpHeader.MAX_EXPANSION
+              + ScalableCuckooFilter.MAX_EXPANSION
               + "; without --scalable the filter never grows)");
     }
     if (scalable
         && redis
         && maxKicks != null
-        && (maxKicks < 1 || maxKicks > RedisDumpHeader.MAX_ITERATIONS)) {
-      fail("--max-kicks: " + maxKicks + " (expected: 1 to 65535 for --scalable redisbloom)");
-    }
-    if (scalable && !redis && expected != null && expected > MAX_INITIAL_CAPACITY) {
-      fail("--expected: " + expected + " (expected: 1 to " + MAX_INITIAL_CAPACITY + ")");
+        && (maxKicks < 1 || maxKicks > ScalableCuckooFilter.MAX_REDISBLOOM_KICKS)) {
+      fail(
+          "--max-kicks: "
+              + maxKicks
+              + " (expected: 1 to "
+              + ScalableCuckooFilter.MAX_REDISBLOOM_KICKS
+              + " for --scalable redisbloom)");
     }
     if (expected != null && expected < 1) {
       fail("--expected: " + expected + " (expected: at least 1)");
     }
-    if (maxKicks != null && (maxKicks < 0 || maxKicks > CuckooFilter.MAX_KICKS_LIMIT)) {
-      fail("--max-kicks: " + maxKicks + " (expected: 0 to " + CuckooFilter.MAX_KICKS_LIMIT + ")");
+    if (expected != null) {
+      // the first link's capacity (--scalable) or the filter's: each builder knows its bound
+      try {
+        if (scalable) {
+          chain.expectedItems(expected);
+        } else {
+          single.expectedItems(expected);
+        }
+      } catch (IllegalArgumentException e) {
+        fail("--expected: " + expected + " (" + e.getMessage() + ")");
+      }
+    }
+    if (maxKicks != null) {
+      check(
+          () -> single.maxKicks(maxKicks),
+          "--max-kicks: " + maxKicks + " (expected: 0 to " + CuckooFilter.MAX_KICKS_LIMIT + ")");
+    }
+  }
+
+  /** Runs a probe builder's setter; if the core rejects the value, fails with {@code message}. */
+  private void check(Runnable setter, String message) {
+    try {
+      setter.run();
+    } catch (IllegalArgumentException e) {
+      fail(message);
     }
   }
 
@@ -396,23 +461,29 @@ final class BuildCommand implements Callable<Integer> {
     throw new ParameterException(spec.commandLine(), message);
   }
 
-  private CliFilter newChain(long size) {
+  private MembershipFilter<byte[]> newChain(long size) {
     if (scheme == SchemeOption.REDISBLOOM) {
-      // the chain hashes with redisBytes (id 6), which equals redisUtf8 on a line's UTF-8 bytes
+      // the chain hashes with redisBytes (id 6), which equals redisUtf8 on a line's UTF-8 bytes;
+      // what is not set takes CF.RESERVE's defaults (the builder's)
       CompatibleHasher hasher = CompatibleHasher.forId(ID_REDIS_BYTES, output.toString());
-      return new ChainFilter(
-          ScalableCuckooFilter.redisBloom(
-              size,
-              bucketSize != null ? bucketSize : REDIS_DEFAULT_BUCKET_SIZE,
-              maxKicks != null ? maxKicks : REDIS_DEFAULT_MAX_ITERATIONS,
-              expansion != null ? expansion : 1),
-          hasher.describe());
+      ScalableCuckooFilter.Builder<byte[]> builder =
+          ScalableCuckooFilter.builder(hasher).scheme(Scheme.REDISBLOOM).expectedItems(size);
+      if (bucketSize != null) {
+        builder.bucketSize(bucketSize);
+      }
+      if (maxKicks != null) {
+        builder.maxKicks(maxKicks);
+      }
+      if (expansion != null) {
+        builder.expansion(expansion);
+      }
+      return builder.build();
     }
     int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
     CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
     ScalableCuckooFilter.Builder<byte[]> builder =
         ScalableCuckooFilter.builder(hasher)
-            .initialCapacity(size)
+            .expectedItems(size)
             .falsePositiveRate(rate.fpp != null ? rate.fpp : 0.001)
             .bucketSize(bucketSize != null ? bucketSize : 4)
             .growthFactor(growthFactor != null ? growthFactor : 2.0);
@@ -422,10 +493,10 @@ final class BuildCommand implements Callable<Integer> {
     if (seed != null) {
       builder.seed(seed);
     }
-    return new ChainFilter(builder.build(), hasher.describe());
+    return builder.build();
   }
 
-  private CliFilter newFilter(long size) {
+  private MembershipFilter<byte[]> newFilter(long size) {
     if (scheme == SchemeOption.REDISBLOOM) {
       int id = format == ItemFormat.LINES ? ID_REDIS_UTF8 : ID_REDIS_BYTES;
       CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
@@ -437,7 +508,7 @@ final class BuildCommand implements Callable<Integer> {
       if (maxKicks != null) {
         builder.maxKicks(maxKicks);
       }
-      return new SingleFilter(builder.build(), hasher.describe());
+      return builder.build();
     }
     int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
     CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
@@ -454,6 +525,6 @@ final class BuildCommand implements Callable<Integer> {
     if (seed != null) {
       builder.seed(seed);
     }
-    return new SingleFilter(builder.build(), hasher.describe());
+    return builder.build();
   }
 }

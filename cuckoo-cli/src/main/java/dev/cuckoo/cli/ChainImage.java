@@ -1,15 +1,18 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHashers;
+import dev.cuckoo.MembershipFilter;
 import dev.cuckoo.ScalableCuckooFilter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
 /**
- * Assembles a chain file from a RedisBloom SCANDUMP of a filter that grew into several
- * sub-filters: {@link ScalableCuckooFilter#loadDumpHeader} allocates the links (after checking
- * the header as {@code CF.LOADCHUNK} does, and the heap), {@link
- * ScalableCuckooFilter#loadDumpChunk} fills them, and the chain is written in the chain format.
+ * Assembles a filter file from a RedisBloom SCANDUMP: {@link ScalableCuckooFilter#loadDumpHeader}
+ * allocates the links (after checking the header as {@code CF.LOADCHUNK} does, and the heap),
+ * {@link ScalableCuckooFilter#loadDumpChunk} fills them; a filter that grew into several
+ * sub-filters is written in the chain format, one that never grew as a single {@code REDISBLOOM}
+ * filter ({@link ScalableCuckooFilter#singleFilter}) hashing lines as {@code redisUtf8}.
  */
 final class ChainImage implements DumpAssembly {
   private final ScalableCuckooFilter<byte[]> chain;
@@ -59,9 +62,19 @@ final class ChainImage implements DumpAssembly {
               + chain.capacity()
               + " bytes");
     }
+    MembershipFilter<byte[]> filter = chain;
+    if (chain.linkCount() == 1) {
+      try {
+        filter =
+            chain.singleFilter(CompatibleHasher.forId(ItemHashers.redisUtf8().id(), key));
+      } catch (FilterFormatException e) {
+        throw new CliException(
+            "key '" + key + "': the dump is inconsistent: " + e.getMessage(), e);
+      }
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
-      chain.writeTo(out);
+      filter.writeTo(out);
     } catch (IOException e) {
       throw new IllegalStateException("writing to memory failed", e);
     }

@@ -31,30 +31,35 @@ final class CompatibleHasher implements ItemHasher<byte[]> {
    * @throws CliException if the command line cannot query items of that hasher
    */
   static CompatibleHasher forId(int id, String file) {
-    switch (id) {
-      case 1:
-        return new CompatibleHasher(1, "utf8 (XXH3-64)", ItemHashers.bytes());
-      case 2:
-        return new CompatibleHasher(2, "bytes (XXH3-64)", ItemHashers.bytes());
-      case 3:
-        return new CompatibleHasher(3, "byteBuffers (XXH3-64)", ItemHashers.bytes());
-      case 5:
-        return new CompatibleHasher(5, "redisUtf8 (MurmurHash64A)", ItemHashers.redisBytes());
-      case 6:
-        return new CompatibleHasher(6, "redisBytes (MurmurHash64A)", ItemHashers.redisBytes());
-      case 4:
-        throw new CliException(
-            file
-                + " holds long keys (ItemHashers.longs()); the command line handles text and"
-                + " byte items only");
-      case 0:
-        throw new CliException(
-            file
-                + " was built with a custom ItemHasher; the command line can only hash items"
-                + " with the built-in hashers");
-      default:
-        throw new CliException(file + " names an unknown hasher id " + id);
+    // text and byte buffers hash as their bytes (UTF-8 for text), so byte items answer alike
+    if (id == ItemHashers.utf8().id()) {
+      return new CompatibleHasher(id, "utf8 (XXH3-64)", ItemHashers.bytes());
     }
+    if (id == ItemHashers.bytes().id()) {
+      return new CompatibleHasher(id, "bytes (XXH3-64)", ItemHashers.bytes());
+    }
+    if (id == ItemHashers.byteBuffers().id()) {
+      return new CompatibleHasher(id, "byteBuffers (XXH3-64)", ItemHashers.bytes());
+    }
+    if (id == ItemHashers.redisUtf8().id()) {
+      return new CompatibleHasher(id, "redisUtf8 (MurmurHash64A)", ItemHashers.redisBytes());
+    }
+    if (id == ItemHashers.redisBytes().id()) {
+      return new CompatibleHasher(id, "redisBytes (MurmurHash64A)", ItemHashers.redisBytes());
+    }
+    if (id == ItemHashers.longs().id()) {
+      throw new CliException(
+          file
+              + " holds long keys (ItemHashers.longs()); the command line handles text and"
+              + " byte items only");
+    }
+    if (id == 0) {
+      throw new CliException(
+          file
+              + " was built with a custom ItemHasher; the command line can only hash items"
+              + " with the built-in hashers");
+    }
+    throw new CliException(file + " names an unknown hasher id " + id);
   }
 
   @Override

@@ -32,8 +32,9 @@ interface DumpAssembly {
   long links();
 
   /**
-   * Starts the assembly for a dump header: a one-link dump becomes a single-filter file ({@link
-   * DumpImage}), a chain of several links a chain file ({@link ChainImage}).
+   * Starts the assembly for a dump header: the core checks the header as {@code CF.LOADCHUNK}
+   * does; a one-link dump becomes a single-filter file, a chain of several links a chain file
+   * ({@link ChainImage}).
    *
    * @param header the header, as CF.SCANDUMP returned it for iterator 0
    * @param key the key, for messages
@@ -41,11 +42,6 @@ interface DumpAssembly {
    * @throws CliException if the header is malformed or too large for this JVM
    */
   static DumpAssembly fromHeader(byte[] header, String key) {
-    if (header != null
-        && header.length == RedisDumpHeader.BYTES
-        && RedisDumpHeader.numFilters(header) != 1) {
-      return ChainImage.fromHeader(header, key);
-    }
-    return DumpImage.fromHeader(header, key);
+    return ChainImage.fromHeader(header, key);
   }
 }

@@ -1,5 +1,7 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.ScalableCuckooFilter;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -92,19 +94,19 @@ final class ExportCommand implements Callable<Integer> {
     if (format == Format.REDISBLOOM && (key == null || key.isEmpty())) {
       throw new ParameterException(spec.commandLine(), "--key is required for --format redisbloom");
     }
-    if (expansion < 0 || expansion > RedisDumpHeader.MAX_EXPANSION) {
+    if (expansion < 0 || expansion > ScalableCuckooFilter.MAX_EXPANSION) {
       throw new ParameterException(
           spec.commandLine(),
           "--expansion: "
               + expansion
               + " (expected: 0 to "
-              + RedisDumpHeader.MAX_EXPANSION
+              + ScalableCuckooFilter.MAX_EXPANSION
               + ", as CF.RESERVE)");
     }
     if (replace && format != Format.REDISBLOOM) {
       throw new ParameterException(spec.commandLine(), "--replace needs --format redisbloom");
     }
-    CliFilter filter = FilterFile.read(file);
+    MembershipFilter<byte[]> filter = FilterFiles.read(file);
     long[] counts = new long[2];
     if ("-".equals(output)) {
       OutputStream out = new BufferedOutputStream(cli.stdout(), 1 << 16);
@@ -131,7 +133,12 @@ final class ExportCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
-  private void write(CliFilter filter, OutputStream out, long[] counts) throws IOException {
+  /**
+   * Writes the dump; {@code counts} receives the chunks written (the header included) and the
+   * bytes of the data chunks.
+   */
+  private void write(MembershipFilter<byte[]> filter, OutputStream out, long[] counts)
+      throws IOException {
     if (format == Format.REDISBLOOM) {
       RespWriter resp = new RespWriter(out);
       byte[] command = RespWriter.text("CF.LOADCHUNK");
@@ -139,28 +146,35 @@ final class ExportCommand implements Callable<Integer> {
       if (replace) {
         resp.command(RespWriter.text("DEL"), name);
       }
-      filter.scanDump(
+      RedisExport.scanDump(
+          filter,
           (iterator, data) -> {
             resp.command(command, name, RespWriter.text(Long.toString(iterator)), data);
-            counts[0]++;
-            counts[1] += data.length;
+            count(counts, iterator, data);
           },
           expansion);
     } else {
       DataOutputStream raw = new DataOutputStream(out);
       ByteBuffer frame = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-      filter.scanDump(
+      RedisExport.scanDump(
+          filter,
           (iterator, data) -> {
             frame.clear();
             frame.putLong(iterator).putInt(data.length);
             raw.write(frame.array());
             raw.write(data);
-            counts[0]++;
-            counts[1] += data.length;
+            count(counts, iterator, data);
           },
           expansion);
       raw.flush();
     }
-    counts[1] -= RedisDumpHeader.BYTES;
+  }
+
+  /** Counts a chunk, and its bytes unless it is the header (iterator 1). */
+  private static void count(long[] counts, long iterator, byte[] data) {
+    counts[0]++;
+    if (iterator != 1) {
+      counts[1] += data.length;
+    }
   }
 }

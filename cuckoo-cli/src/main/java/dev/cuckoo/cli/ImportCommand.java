@@ -1,5 +1,6 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.MembershipFilter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
@@ -146,7 +147,7 @@ final class ImportCommand implements Callable<Integer> {
       throw new CliException("talking to " + from + " failed: " + ErrorHandler.describe(e), e);
     }
     long fileBytes = AtomicFile.write(output, out -> out.write(image));
-    CliFilter filter = FilterFile.read(output);
+    MembershipFilter<byte[]> filter = FilterFiles.read(output);
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         "wrote %s: key '%s' from %s, %s%s items, %s data chunks, load %s, file %s%n",
@@ -156,7 +157,7 @@ final class ImportCommand implements Callable<Integer> {
         links > 1 ? Text.count(links) + " sub-filters, " : "",
         Text.count(filter.size()),
         Text.count(chunks),
-        Text.percent(filter.loadFactor()),
+        Text.percent(FilterSummary.loadFactor(filter)),
         Text.bytes(fileBytes));
     out.flush();
     return ExitCode.OK;

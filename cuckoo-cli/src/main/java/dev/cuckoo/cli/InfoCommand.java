@@ -1,5 +1,6 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.MembershipFilter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,12 +38,12 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CliFilter filter = FilterFile.read(file);
+    MembershipFilter<byte[]> filter = FilterFiles.read(file);
     List<Property> properties = new ArrayList<>();
     properties.add(Property.of("file", "file", file.toString()));
     long fileBytes = Files.size(file);
     properties.add(new Property("fileBytes", "file size", fileBytes, Text.bytes(fileBytes)));
-    properties.addAll(filter.describe());
+    properties.addAll(FilterSummary.describe(filter));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.object(properties));

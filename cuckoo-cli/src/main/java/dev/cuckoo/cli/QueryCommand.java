@@ -1,5 +1,6 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.MembershipFilter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ final class QueryCommand implements Callable<Integer> {
     for (String item : items) {
       arguments.add(format.decodeArgument(item));
     }
-    CliFilter filter = FilterFile.read(filterFile);
+    MembershipFilter<byte[]> filter = FilterFiles.read(filterFile);
     PrintWriter out = spec.commandLine().getOut();
     boolean allMaybe = true;
     // open the input before printing anything, so a missing file fails cleanly

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.ItemHashers;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
+import dev.cuckoo.Scheme;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,11 @@ import org.junit.jupiter.api.Test;
 /** Assembling chain files from SCANDUMP streams, and the ways a stream can be unusable. */
 class ChainImageTest {
   private static ScalableCuckooFilter<byte[]> grownChain() {
-    ScalableCuckooFilter<byte[]> chain = ScalableCuckooFilter.redisBloom(64, 2, 20, 1);
+    ScalableCuckooFilter<byte[]> chain =
+        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(64)
+            .build();
     for (int i = 0; i < 300; i++) {
       chain.tryAdd(("x" + i).getBytes(StandardCharsets.UTF_8));
     }

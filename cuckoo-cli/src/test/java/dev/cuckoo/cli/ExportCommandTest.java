@@ -83,8 +83,21 @@ class ExportCommandTest {
   }
 
   @Test
+  void export_emptySingleFilter_writesTheHeaderAlone() throws IOException {
+    // SCANDUMP sends nothing for an empty filter; the header alone loads as an empty filter
+    Path filter = redisFilter("empty", List.of(), "--expected", "8");
+    CliRun run = CliRun.run("export", "--format", "scandump", filter.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    List<Chunk> chunks = parseScandump(run.binary);
+    assertEquals(1, chunks.size());
+    assertEquals(1, chunks.get(0).iterator);
+    assertEquals(38, chunks.get(0).data.length);
+  }
+
+  @Test
   void export_scandump_matchesRedisBloomKnownAnswer() throws IOException {
-    // spec §3: CF.RESERVE cf 8; CF.ADD cf item1; SCANDUMP 0 -> header, SCANDUMP 1 -> [9, data]
+    // docs/REDISBLOOM.md, dump format: CF.RESERVE cf 8; CF.ADD cf item1; SCANDUMP 0 -> header,
+    // SCANDUMP 1 -> [9, data]
     Path filter = redisFilter("one", List.of("item1"), "--expected", "8");
     CliRun run = CliRun.run("export", "--format", "scandump", filter.toString());
     assertEquals(0, run.exitCode, run.toString());

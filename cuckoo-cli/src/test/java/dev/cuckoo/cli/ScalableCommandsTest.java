@@ -62,7 +62,12 @@ class ScalableCommandsTest {
         TestFilters.build(
             dir, "r", words, "--scheme", "redisbloom", "--scalable", "--expected", "500",
             "--expansion", "2");
-    ScalableCuckooFilter<byte[]> reference = ScalableCuckooFilter.redisBloom(500, 2, 20, 2);
+    ScalableCuckooFilter<byte[]> reference =
+        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(500)
+            .expansion(2)
+            .build();
     for (String word : words) {
       assertEquals(
           ScalableCuckooFilter.AddResult.ADDED,

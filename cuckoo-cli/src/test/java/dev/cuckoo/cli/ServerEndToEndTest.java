@@ -106,7 +106,7 @@ class ServerEndToEndTest {
         RespWriter.text("CF.LOADCHUNK"),
         RespWriter.text("k"),
         RespWriter.text("1"),
-        new byte[RedisDumpHeader.BYTES]);
+        new byte[38]); // a RedisBloom dump header's length
     RespClient.ErrorReply exists = assertThrows(RespClient.ErrorReply.class, client::read);
     assertEquals("ERR item exists", exists.getMessage());
     byte[] replacing =

@@ -155,6 +155,7 @@ final class CfCommands {
   }
 
   /** Creates a filter, or writes RedisBloom's creation error and returns null. */
+  @SuppressWarnings("deprecation") // ScalableCuckooFilter.redisBloom, kept for this caller
   private ScalableCuckooFilter<byte[]> create(
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
     ScalableCuckooFilter<byte[]> filter;

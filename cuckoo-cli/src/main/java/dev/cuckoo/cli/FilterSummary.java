@@ -1,0 +1,171 @@
+package dev.cuckoo.cli;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.Scheme;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the commands report about a filter: the properties {@code cuckoo info} prints and the
+ * figures of {@code build}'s and {@code import}'s summary lines. A chain's load and rate are
+ * reported against its rated capacity (the rate as the bound with every link full).
+ */
+final class FilterSummary {
+  private FilterSummary() {}
+
+  /**
+   * Returns the chain, or null for a single filter.
+   *
+   * @param filter a filter read or built by the command line
+   * @return the chain or null
+   */
+  static ScalableCuckooFilter<byte[]> chainOrNull(MembershipFilter<byte[]> filter) {
+    return filter instanceof ScalableCuckooFilter ? (ScalableCuckooFilter<byte[]>) filter : null;
+  }
+
+  /**
+   * Returns the load: the fraction of slots in use, or for a chain the items per rated item.
+   *
+   * @param filter the filter
+   * @return the load
+   */
+  static double loadFactor(MembershipFilter<byte[]> filter) {
+    if (chainOrNull(filter) != null) {
+      return filter.capacity() == 0 ? 0 : (double) filter.size() / filter.capacity();
+    }
+    return filter.loadFactor();
+  }
+
+  /**
+   * Returns the rate the summary line reports: the expected false-positive rate now, or a chain's
+   * bound once every current link is full.
+   *
+   * @param filter the filter
+   * @return the rate
+   */
+  static double reportedRate(MembershipFilter<byte[]> filter) {
+    return chainOrNull(filter) != null
+        ? filter.falsePositiveRateAtCapacity()
+        : filter.expectedFalsePositiveRate();
+  }
+
+  /**
+   * Returns how {@link #reportedRate} is worded.
+   *
+   * @param filter the filter
+   * @return the label
+   */
+  static String rateLabel(MembershipFilter<byte[]> filter) {
+    return chainOrNull(filter) != null
+        ? "false-positive rate at most"
+        : "expected false-positive rate";
+  }
+
+  /**
+   * Returns heap bits per stored item (heap size × 8 / items), or 0 when empty.
+   *
+   * @param filter the filter
+   * @return bits per item
+   */
+  static double bitsPerStoredItem(MembershipFilter<byte[]> filter) {
+    return filter.size() == 0 ? 0 : filter.sizeInBytes() * 8.0 / filter.size();
+  }
+
+  /**
+   * Returns the parameters and state for {@code cuckoo info}, in display order.
+   *
+   * @param filter the filter
+   * @return the properties
+   */
+  static List<Property> describe(MembershipFilter<byte[]> filter) {
+    ScalableCuckooFilter<byte[]> chain = chainOrNull(filter);
+    List<Property> properties =
+        chain != null ? describeChain(chain) : describeSingle((CuckooFilter<byte[]>) filter);
+    properties.add(Property.of("maxKicks", "max kicks", filter.maxKicks()));
+    properties.add(
+        new Property(
+            "sizeInBytes",
+            "size in memory",
+            filter.sizeInBytes(),
+            Text.bytes(filter.sizeInBytes())));
+    return properties;
+  }
+
+  private static List<Property> head(MembershipFilter<byte[]> filter, String type) {
+    List<Property> properties = new ArrayList<>();
+    properties.add(Property.of("type", "type", type));
+    properties.add(Property.of("scheme", "scheme", filter.scheme().name()));
+    properties.add(Property.of("hasher", "hasher", filter.hasher().toString()));
+    return properties;
+  }
+
+  private static Property bitsPerItemAtCapacity(double bitsPerItem) {
+    return new Property(
+        "bitsPerItemAtCapacity",
+        "bits/item at capacity",
+        bitsPerItem,
+        Text.decimal(bitsPerItem, 2));
+  }
+
+  private static List<Property> describeSingle(CuckooFilter<byte[]> filter) {
+    List<Property> properties = head(filter, "CuckooFilter");
+    properties.add(Property.of("fingerprintBits", "fingerprint bits", filter.fingerprintBits()));
+    properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
+    properties.add(Property.of("buckets", "buckets", filter.bucketCount()));
+    properties.add(Property.of("capacity", "capacity", filter.capacity()));
+    properties.add(Property.of("items", "items", filter.size()));
+    properties.add(
+        new Property("load", "load", filter.loadFactor(), Text.percent(filter.loadFactor())));
+    properties.add(bitsPerItemAtCapacity(filter.bitsPerItem()));
+    properties.add(
+        new Property(
+            "expectedFalsePositiveRate",
+            "expected false-positive rate now",
+            filter.expectedFalsePositiveRate(),
+            Text.percent(filter.expectedFalsePositiveRate())));
+    properties.add(
+        new Property(
+            "falsePositiveRateAtCapacity",
+            "expected false-positive rate at capacity",
+            filter.falsePositiveRateAtCapacity(),
+            Text.percent(filter.falsePositiveRateAtCapacity())));
+    properties.add(Property.of("seed", "seed", filter.seed()));
+    return properties;
+  }
+
+  private static List<Property> describeChain(ScalableCuckooFilter<byte[]> filter) {
+    List<Property> properties = head(filter, "ScalableCuckooFilter");
+    properties.add(Property.of("links", "links", filter.linkCount()));
+    properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
+    properties.add(
+        Property.of("baseBuckets", "buckets of the first link", filter.baseBucketCount()));
+    if (filter.scheme() == Scheme.REDISBLOOM) {
+      properties.add(Property.of("expansion", "expansion", filter.expansion()));
+    } else {
+      properties.add(
+          new Property(
+              "growthFactor",
+              "growth factor",
+              filter.growthFactor(),
+              Text.decimal(filter.growthFactor(), 2)));
+    }
+    properties.add(Property.of("capacity", "capacity of the current links", filter.capacity()));
+    properties.add(Property.of("items", "items", filter.size()));
+    properties.add(Property.of("deletes", "deletes", filter.deletedCount()));
+    double load = loadFactor(filter);
+    properties.add(new Property("load", "load", load, Text.percent(load)));
+    properties.add(bitsPerItemAtCapacity(filter.bitsPerItem()));
+    double stored = bitsPerStoredItem(filter);
+    properties.add(
+        new Property("bitsPerStoredItem", "bits/item stored", stored, Text.decimal(stored, 2)));
+    properties.add(
+        new Property(
+            "falsePositiveRateAtCapacity",
+            "expected false-positive rate, at most (all links full)",
+            filter.falsePositiveRateAtCapacity(),
+            Text.percent(filter.falsePositiveRateAtCapacity())));
+    return properties;
+  }
+}

@@ -1,0 +1,71 @@
+package dev.cuckoo;
+
+/**
+ * The links behind a {@link ScalableCuckooFilter}, one implementation per scheme ({@link
+ * StandardChain}, {@link RedisChain}): every operation the filter offers for both schemes, on item
+ * hashes. Not thread-safe; see {@link ScalableCuckooFilter} for the concurrent uses that are safe.
+ */
+abstract class Chain {
+  /** Adds one copy of the item of {@code hash}, or none if {@code ifAbsent} and it might be present. */
+  abstract ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent);
+
+  /** Returns true if the item of {@code hash} might be in a link. */
+  abstract boolean mightContain(long hash);
+
+  /** Returns the number of copies of the item's fingerprint in its buckets of every link. */
+  abstract long count(long hash);
+
+  /** Removes one copy of the item's fingerprint, newest link first. */
+  abstract boolean remove(long hash);
+
+  /** Replaces one copy of the first item by the second; on failure nothing changes. */
+  abstract boolean replace(long oldHash, long newHash);
+
+  /** Empties the chain down to its first link. */
+  abstract void clear();
+
+  /** Returns the number of items: adds minus removes that succeeded. */
+  abstract long size();
+
+  /** Returns the number of removes counted since creation, the last clear or compaction. */
+  abstract long deletedCount();
+
+  /** Returns the number of links. */
+  abstract int linkCount();
+
+  /** Returns the bucket count of the first link. */
+  abstract long baseBucketCount();
+
+  /** Returns the number of slots per bucket. */
+  abstract int bucketSize();
+
+  /** Returns the most relocations one insert may make. */
+  abstract int maxKicks();
+
+  /** Returns the growth factor of new links as an integer ("Expansion rate"). */
+  abstract int expansion();
+
+  /** Returns the growth factor of new links. */
+  abstract double growthFactor();
+
+  /** Returns the number of items the current links are rated for. */
+  abstract long capacity();
+
+  /** Returns the compound false-positive bound once every current link is at capacity. */
+  abstract double falsePositiveRateAtCapacity();
+
+  /** Returns the expected false-positive rate at the current loads: 1 − Π (1 − rate of link i). */
+  abstract double expectedFalsePositiveRate();
+
+  /** Returns the fraction of all links' slots in use. */
+  abstract double loadFactor();
+
+  /** Returns the table bits per rated item. */
+  abstract double bitsPerItem();
+
+  /** Returns the heap bytes of the links and the chain's own objects. */
+  abstract long sizeInBytes();
+
+  /** Returns the chain's state for {@code toString}, e.g. {@code "size=3, links=1"}. */
+  abstract String describe();
+}
