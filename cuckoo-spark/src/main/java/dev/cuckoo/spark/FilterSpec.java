@@ -109,6 +109,11 @@ final class FilterSpec implements Serializable {
     return (redis ? ItemHashers.redisUtf8() : ItemHashers.utf8()).hash((CharSequence) value);
   }
 
+  /** Returns the SQL name of the aggregate that builds filters of this scheme. */
+  String functionName() {
+    return scheme == Scheme.REDISBLOOM ? CuckooFunctions.REDISBLOOM_AGG : CuckooFunctions.FILTER_AGG;
+  }
+
   @Override
   public String toString() {
     return scheme == Scheme.REDISBLOOM

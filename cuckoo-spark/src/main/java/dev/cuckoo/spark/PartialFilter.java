@@ -111,7 +111,8 @@ public final class PartialFilter implements Externalizable {
     // addIfAbsentHash is false for a value already present and for a full filter
     if (!target.addIfAbsentHash(hash) && !target.mightContainHash(hash)) {
       throw new IllegalStateException(
-          "cuckoo_filter_agg: the "
+          spec.functionName()
+              + ": the "
               + spec
               + " is full: "
               + target.size()
@@ -128,7 +129,8 @@ public final class PartialFilter implements Externalizable {
     long mine = filter.size();
     if (!filter.addAll(other)) {
       throw new IllegalStateException(
-          "cuckoo_filter_agg: cannot merge two partial filters of the "
+          spec.functionName()
+              + ": cannot merge two partial filters of the "
               + spec
               + ": "
               + mine
