@@ -28,22 +28,32 @@ final class Arguments {
   /** Checks {@code expectedItems} (named {@code parameter}) against the scheme's bound. */
   static long expectedItems(
       String function, String parameter, long expectedItems, Scheme scheme, double fpp) {
-    long max = FilterSpec.maxExpectedItems(scheme, fpp);
-    if (expectedItems < 1 || expectedItems > max) {
+    return range(
+        function,
+        parameter,
+        expectedItems,
+        FilterSpec.maxExpectedItems(scheme, fpp),
+        (scheme == Scheme.STANDARD ? " at fpp " + fpp : "")
+            + ", so that the filter fits in one BINARY value of at most 2 GiB");
+  }
+
+  /** Checks {@code 1 <= value <= max}; {@code why} explains the bound in the message. */
+  static long range(String function, String parameter, long value, long max, String why) {
+    if (value < 1 || value > max) {
       throw new IllegalArgumentException(
           function
               + ": "
               + parameter
               + ": "
-              + expectedItems
+              + value
               + " (expected: 1 <= "
               + parameter
               + " <= "
               + max
-              + (scheme == Scheme.STANDARD ? " at fpp " + fpp : "")
-              + ", so that the filter fits in one BINARY value of at most 2 GiB)");
+              + why
+              + ")");
     }
-    return expectedItems;
+    return value;
   }
 
   /** Returns the value of a constant integral argument. */

@@ -4,8 +4,10 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.Scheme;
+import dev.cuckoo.ShardedCuckooFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -178,6 +180,60 @@ public final class CuckooFunctions {
       ItemHasher<? super T> hasher) {
     Row row = data.agg(cuckooFilterAgg(column, expectedItems, fpp)).first();
     return readFilter(row.getAs(0), hasher);
+  }
+
+  /**
+   * Builds a sharded filter of every non-null value of {@code column} where the data is: Spark
+   * shuffles the values' 8-byte hashes by shard (the top {@code shardBits} bits of the hash), each
+   * task builds whole shards, and the driver assembles them. For filters too large for one
+   * aggregation buffer or one task; the driver holds the whole filter (see {@link
+   * #writeShardedFilter} to hold one shard at a time).
+   *
+   * @param data the rows
+   * @param column a {@code string}, integral or {@code binary} column of {@code data}
+   * @param expectedItems the number of distinct values the filter must hold; at least 1
+   * @param fpp the target false-positive rate, in [1e-8, 1)
+   * @param shardBits 0 to 16: 2^shardBits shards, each built by one task
+   * @param hasher {@code ItemHashers.utf8()}, {@code longs()} or {@code bytes()}, as the column's
+   *     type requires
+   * @param <T> the item type of the filter
+   * @return the filter
+   * @throws IllegalArgumentException if a parameter is out of range or {@code hasher} is not the
+   *     one of the column's type
+   */
+  public static <T> ShardedCuckooFilter<T> buildShardedFilter(
+      Dataset<?> data,
+      Column column,
+      long expectedItems,
+      double fpp,
+      int shardBits,
+      ItemHasher<? super T> hasher) {
+    return new ShardedBuild(data, column, expectedItems, fpp, shardBits).collect(hasher);
+  }
+
+  /**
+   * Builds a sharded filter as {@link #buildShardedFilter} does and writes it to {@code out} in
+   * the sharded format ({@code ShardedCuckooFilter.readFrom} reads it), receiving the shards one
+   * at a time in order, so the driver never holds more than one.
+   *
+   * @param data the rows
+   * @param column a {@code string}, integral or {@code binary} column of {@code data}
+   * @param expectedItems the number of distinct values the filter must hold; at least 1
+   * @param fpp the target false-positive rate, in [1e-8, 1)
+   * @param shardBits 0 to 16: 2^shardBits shards, each built by one task
+   * @param out where to write; not closed
+   * @throws IllegalArgumentException if a parameter is out of range
+   * @throws IOException if {@code out} fails
+   */
+  public static void writeShardedFilter(
+      Dataset<?> data,
+      Column column,
+      long expectedItems,
+      double fpp,
+      int shardBits,
+      OutputStream out)
+      throws IOException {
+    new ShardedBuild(data, column, expectedItems, fpp, shardBits).writeTo(out);
   }
 
   /**

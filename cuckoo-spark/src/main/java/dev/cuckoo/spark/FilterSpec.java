@@ -4,6 +4,7 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.Scheme;
+import dev.cuckoo.ShardedCuckooFilter;
 import java.io.Serializable;
 
 /**
@@ -84,6 +85,17 @@ final class FilterSpec implements Serializable {
       builder.falsePositiveRate(falsePositiveRate);
     }
     return builder.build();
+  }
+
+  /**
+   * Returns the builder of a sharded filter of this specification with 2^shardBits shards, typed
+   * for {@code hasher} (which must be {@link #hasher()} or have its id).
+   */
+  <T> ShardedCuckooFilter.Builder<T> shardedBuilder(int shardBits, ItemHasher<? super T> hasher) {
+    return ShardedCuckooFilter.<T>builder(hasher)
+        .expectedItems(expectedItems)
+        .falsePositiveRate(falsePositiveRate)
+        .shardBits(shardBits);
   }
 
   /**
