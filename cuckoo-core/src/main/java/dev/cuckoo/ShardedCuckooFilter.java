@@ -219,12 +219,12 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
-   * Adds many items by their hashes, the shards in parallel on {@code threads} threads. Thread
-   * {@code t} of {@code T} owns the shards {@code s} with {@code s mod T == t}: it reads every
-   * hash, groups those of its shards by shard (a counting sort, in the order given), then fills
-   * its shards one after the other, so no two threads touch the same shard and each shard's table
-   * is filled while it is in cache. The result is the same, bit for bit, as adding the hashes one
-   * by one.
+   * Adds many items by their hashes, the shards in parallel on {@code threads} threads: a
+   * parallel partition by shard (each thread counts the shards of its slice of the input, then
+   * copies its slice to the shards' ranges of one grouped array), then each thread fills whole
+   * shards, so no two threads touch the same shard and a shard's table is filled while it is in
+   * cache. Every shard receives its hashes in the order given, so the result is the same, bit for
+   * bit, as adding the hashes one by one. Needs a temporary array of {@code to − from} longs.
    *
    * @param hashes the items' hashes
    * @param from first index, inclusive
@@ -239,66 +239,107 @@ public final class ShardedCuckooFilter<T> {
     Checks.requireNonNull(hashes, "hashes");
     java.util.Objects.checkFromToIndex(from, to, hashes.length);
     Checks.requireRange("threads", threads, 1, 1024);
-    int workers = Math.min(threads, shards.size());
-    if (workers == 1) {
-      return addOwned(hashes, from, to, 0, 1);
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(workers);
+    int workers = Math.max(1, Math.min(threads, Math.min(shards.size(), (to - from) / 4096)));
+    ExecutorService pool = workers == 1 ? null : Executors.newFixedThreadPool(workers);
     try {
-      List<Future<Long>> results = new ArrayList<>(workers);
-      for (int t = 0; t < workers; t++) {
-        int worker = t;
-        results.add(pool.submit(() -> addOwned(hashes, from, to, worker, workers)));
+      int shardCount = shards.size();
+      // counts[t][s]: hashes of shard s in slice t; then where slice t writes shard s
+      int[][] counts = new int[workers][shardCount];
+      run(
+          pool,
+          workers,
+          t -> count(hashes, slice(from, to, t, workers), slice(from, to, t + 1, workers), counts[t]));
+      int[] shardStarts = new int[shardCount + 1];
+      int position = 0;
+      for (int s = 0; s < shardCount; s++) {
+        shardStarts[s] = position;
+        for (int t = 0; t < workers; t++) {
+          int count = counts[t][s];
+          counts[t][s] = position;
+          position += count;
+        }
       }
-      long failed = 0;
-      for (Future<Long> result : results) {
-        failed += result.get();
+      shardStarts[shardCount] = position;
+      long[] grouped = new long[to - from];
+      run(
+          pool,
+          workers,
+          t ->
+              scatter(
+                  hashes,
+                  slice(from, to, t, workers),
+                  slice(from, to, t + 1, workers),
+                  counts[t],
+                  grouped));
+      long[] failed = new long[workers];
+      run(pool, workers, t -> failed[t] = fill(grouped, shardStarts, t, workers));
+      long total = 0;
+      for (long f : failed) {
+        total += f;
       }
-      return failed;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while adding in parallel", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a shard failed while adding in parallel", e.getCause());
+      return total;
     } finally {
-      pool.shutdownNow();
+      if (pool != null) {
+        pool.shutdownNow();
+      }
     }
   }
 
-  /** Groups and adds the hashes of the shards {@code worker} owns (shard mod workers). */
-  private long addOwned(long[] hashes, int from, int to, int worker, int workers) {
-    int shardCount = shards.size();
-    // starts[s + 1] counts shard s; shards of other workers stay empty ranges
-    int[] starts = new int[shardCount + 1];
+  private static int slice(int from, int to, int index, int slices) {
+    return from + (int) ((long) (to - from) * index / slices);
+  }
+
+  private void count(long[] hashes, int from, int to, int[] counts) {
     for (int i = from; i < to; i++) {
-      int shard = shardOf(hashes[i], shardBits);
-      if (shard % workers == worker) {
-        starts[shard + 1]++;
-      }
+      counts[shardOf(hashes[i], shardBits)]++;
     }
-    for (int s = 0; s < shardCount; s++) {
-      starts[s + 1] += starts[s];
-    }
-    long[] grouped = new long[starts[shardCount]];
-    int[] next = starts.clone();
+  }
+
+  private void scatter(long[] hashes, int from, int to, int[] next, long[] grouped) {
     for (int i = from; i < to; i++) {
-      int shard = shardOf(hashes[i], shardBits);
-      if (shard % workers == worker) {
-        grouped[next[shard]++] = hashes[i];
-      }
+      grouped[next[shardOf(hashes[i], shardBits)]++] = hashes[i];
     }
-    // measured: 257 ms for 10^7 hashes into 64 shards, 719 ms into one plain filter of the same
-    // size (ShardedBuildBenchmark, one thread): a shard's table stays in cache while it fills
+  }
+
+  /** Fills the shards {@code s} with {@code s mod workers == worker}; returns the failures. */
+  private long fill(long[] grouped, int[] shardStarts, int worker, int workers) {
+    // measured: 10^7 hashes into 64 shards take a third of the time of one plain filter of the
+    // same size (ShardedBuildBenchmark, one thread): a shard's table stays in cache while it fills
     long failed = 0;
-    for (int s = worker; s < shardCount; s += workers) {
+    for (int s = worker; s < shards.size(); s += workers) {
       CuckooFilter<T> shard = shards.get(s);
-      for (int i = starts[s]; i < starts[s + 1]; i++) {
+      for (int i = shardStarts[s]; i < shardStarts[s + 1]; i++) {
         if (!shard.addHash(grouped[i])) {
           failed++;
         }
       }
     }
     return failed;
+  }
+
+  /** Runs {@code task} for 0 … workers − 1, on the pool (or this thread) and waits for all. */
+  private static void run(ExecutorService pool, int workers, java.util.function.IntConsumer task) {
+    if (pool == null) {
+      for (int t = 0; t < workers; t++) {
+        task.accept(t);
+      }
+      return;
+    }
+    List<Future<?>> results = new ArrayList<>(workers);
+    for (int t = 0; t < workers; t++) {
+      int worker = t;
+      results.add(pool.submit(() -> task.accept(worker)));
+    }
+    try {
+      for (Future<?> result : results) {
+        result.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while adding in parallel", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a shard failed while adding in parallel", e.getCause());
+    }
   }
 
   /**
