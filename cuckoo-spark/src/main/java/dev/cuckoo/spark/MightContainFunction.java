@@ -1,0 +1,97 @@
+package dev.cuckoo.spark;
+
+import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHasher;
+import dev.cuckoo.ItemHashers;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.spark.sql.api.java.UDF2;
+
+/**
+ * The Spark UDF behind {@code cuckoo_might_contain(filter, value)}: reads the filter once and
+ * answers {@code mightContain} for each value, null for a null value or filter.
+ *
+ * <p>The filter is read again only when its bytes change: a filter given as a literal or a scalar
+ * subquery is the same array on every row (compared by identity); one that comes from a column is
+ * compared by content. The filter is read with the hasher of the value's type ({@code utf8},
+ * {@code longs}, {@code bytes}, or their RedisBloom counterparts), so the core's hasher check
+ * rejects a filter built from a column of another type.
+ */
+final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
+  private static final long serialVersionUID = 1L;
+
+  /** The last filter read, with the bytes it was read from; replaced whole, so safe to share. */
+  private transient volatile Loaded last;
+
+  @Override
+  public Boolean call(byte[] filterBytes, Object value) throws IOException {
+    if (filterBytes == null || value == null) {
+      return null;
+    }
+    Loaded loaded = last;
+    if (loaded == null
+        || (loaded.bytes != filterBytes && !Arrays.equals(loaded.bytes, filterBytes))) {
+      loaded = new Loaded(filterBytes, read(filterBytes, value));
+      last = loaded;
+    }
+    return loaded.filter.mightContainHash(FilterSpec.hash(loaded.filter.scheme(), value));
+  }
+
+  private static CuckooFilter<?> read(byte[] bytes, Object value) throws IOException {
+    boolean binary = value instanceof byte[];
+    if (!binary && !(value instanceof CharSequence) && !isIntegral(value)) {
+      throw new IllegalArgumentException(
+          CuckooFunctions.MIGHT_CONTAIN
+              + ": a value of type "
+              + value.getClass().getSimpleName()
+              + " (expected: "
+              + ColumnKind.SUPPORTED
+              + ")");
+    }
+    ItemHasher<?> standard =
+        binary ? ItemHashers.bytes() : isIntegral(value) ? ItemHashers.longs() : ItemHashers.utf8();
+    try {
+      return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), standard);
+    } catch (FilterFormatException wrongHasher) {
+      if (!"hasherId".equals(wrongHasher.field())) {
+        throw wrongHasher;
+      }
+      ItemHasher<?> redis = binary ? ItemHashers.redisBytes() : ItemHashers.redisUtf8();
+      try {
+        return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), redis);
+      } catch (FilterFormatException e) {
+        if ("hasherId".equals(e.field())) {
+          throw new IllegalArgumentException(
+              CuckooFunctions.MIGHT_CONTAIN
+                  + ": the filter was built from another type of column than this "
+                  + value.getClass().getSimpleName()
+                  + " value ("
+                  + wrongHasher.getMessage()
+                  + ")",
+              wrongHasher);
+        }
+        throw e;
+      }
+    }
+  }
+
+  private static boolean isIntegral(Object value) {
+    return value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
+        || value instanceof Byte;
+  }
+
+  /** A filter and the bytes it was read from. */
+  private static final class Loaded {
+    final byte[] bytes;
+    final CuckooFilter<?> filter;
+
+    Loaded(byte[] bytes, CuckooFilter<?> filter) {
+      this.bytes = bytes;
+      this.filter = filter;
+    }
+  }
+}
