@@ -35,6 +35,11 @@ final class StandardChain<T> extends Chain {
    * log2(1/(1 − r)) + (k − 2)·log2(1/r) for k links (the mean link index is k − 2), at best
    * log2(k − 1) + 1.4 bits: 4.5 bits for k = 10, i.e. a 1000-fold growth.
    *
+   * With a hint of the final count the chain knows the shares in advance for the links up to the
+   * hint, and GrowthPlan gives those links the widths of that lower bound (rounded to integers and
+   * with a small reserve for later links); links past the hint use the tightening above over what
+   * is left of the budget.
+   *
    * A link is full when it holds its rated capacity (so its load never exceeds the design load its
    * rate was computed for), or earlier if an insert fails in it.
    *
