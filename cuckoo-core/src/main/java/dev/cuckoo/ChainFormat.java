@@ -30,6 +30,8 @@ final class ChainFormat {
   static final int OFFSET_BUCKET_SIZE = 24;
   static final int OFFSET_EXPANSION = 26;
   static final int OFFSET_RESERVED = 28;
+  /** STANDARD: the {@code reserved} field holds the links a final-size hint covers (0: none). */
+  static final int OFFSET_HINTED_LINKS = OFFSET_RESERVED;
   static final int OFFSET_BASE = 32;
   static final int OFFSET_GROWTH = 40;
   static final int OFFSET_RATE = 48;
@@ -65,6 +67,7 @@ final class ChainFormat {
       header.putDouble(OFFSET_GROWTH, chain.growthFactor());
       header.putDouble(OFFSET_RATE, chain.falsePositiveRate());
       header.putLong(OFFSET_SEED, chain.seed());
+      header.putInt(OFFSET_HINTED_LINKS, chain.hintedLinks());
       output.write(header.array(), 0, HEADER_BYTES);
       for (CuckooFilter<?> link : chain.links()) {
         FilterFormat.writeLink(link, output);
@@ -89,7 +92,6 @@ final class ChainFormat {
     int version = header.getShort(OFFSET_VERSION) & 0xFFFF;
     require("version", OFFSET_VERSION, version, VERSION, VERSION);
     require("flags", OFFSET_FLAGS, header.get(OFFSET_FLAGS), 0, 0);
-    require("reserved", OFFSET_RESERVED, header.getInt(OFFSET_RESERVED), 0, 0);
     int hasherId = header.getInt(OFFSET_HASHER_ID);
     require("hasherId", OFFSET_HASHER_ID, hasherId, 0, Integer.MAX_VALUE);
     if (hasherId != 0 && hasher.id() > 0 && hasher.id() != hasherId) {
@@ -112,6 +114,7 @@ final class ChainFormat {
 
   private static <T> ScalableCuckooFilter<T> readRedis(
       ByteBuffer header, FormatInput input, ItemHasher<? super T> hasher) throws IOException {
+    require("reserved", OFFSET_RESERVED, header.getInt(OFFSET_RESERVED), 0, 0);
     require("growthFactor", OFFSET_GROWTH, header.getLong(OFFSET_GROWTH), 0, 0);
     require("falsePositiveRate", OFFSET_RATE, header.getLong(OFFSET_RATE), 0, 0);
     require("seed", OFFSET_SEED, header.getLong(OFFSET_SEED), 0, 0);
@@ -197,9 +200,19 @@ final class ChainFormat {
     long items = header.getLong(OFFSET_ITEMS);
     long removes = header.getLong(OFFSET_DELETES);
     require("deletes", OFFSET_DELETES, removes, 0, Long.MAX_VALUE);
+    int hinted = header.getInt(OFFSET_HINTED_LINKS);
+    require("hintedLinks", OFFSET_HINTED_LINKS, hinted, 0, MAX_STANDARD_LINKS);
     // a chain of no links yet, to replay the sizing of each link as it is read
-    StandardChain<T> shape =
-        new StandardChain<>(hasher, initial, growth, rate, bucketSize, maxKicks, seed, List.of(), 0);
+    StandardChain<T> shape;
+    try {
+      shape =
+          new StandardChain<>(
+              hasher, initial, growth, rate, bucketSize, maxKicks, seed, List.of(), 0, hinted);
+    } catch (IllegalArgumentException e) {
+      throw new FilterFormatException(
+          "hintedLinks", OFFSET_HINTED_LINKS, hinted + " (expected: links the chain can plan: "
+              + e.getMessage() + ")", e);
+    }
     List<CuckooFilter<T>> read = new ArrayList<>();
     long size = 0;
     for (int k = 0; k < links; k++) {
@@ -237,7 +250,8 @@ final class ChainFormat {
     }
     return ScalableCuckooFilter.of(
         hasher,
-        new StandardChain<>(hasher, initial, growth, rate, bucketSize, maxKicks, seed, read, removes));
+        new StandardChain<>(
+            hasher, initial, growth, rate, bucketSize, maxKicks, seed, read, removes, hinted));
   }
 
   private static void require(String field, int offset, long value, long min, long max) {

@@ -35,6 +35,11 @@ final class StandardChain<T> extends Chain {
    * log2(1/(1 − r)) + (k − 2)·log2(1/r) for k links (the mean link index is k − 2), at best
    * log2(k − 1) + 1.4 bits: 4.5 bits for k = 10, i.e. a 1000-fold growth.
    *
+   * With a hint of the final count the chain knows the shares in advance for the links up to the
+   * hint, and GrowthPlan gives those links the widths of that lower bound (rounded to integers and
+   * with a small reserve for later links); links past the hint use the tightening above over what
+   * is left of the budget.
+   *
    * A link is full when it holds its rated capacity (so its load never exceeds the design load its
    * rate was computed for), or earlier if an insert fails in it.
    *
@@ -53,6 +58,8 @@ final class StandardChain<T> extends Chain {
   private final int maxKicks;
   private final long seed;
   private final ArrayList<CuckooFilter<T>> links = new ArrayList<>();
+  /** Widths of the links a final-size hint covers ({@link GrowthPlan}); empty without a hint. */
+  private final int[] plannedBits;
   private double remainingRate;
   private long size;
   private long removes;
@@ -67,6 +74,28 @@ final class StandardChain<T> extends Chain {
       long seed,
       List<CuckooFilter<T>> links,
       long removes) {
+    this(hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed, links,
+        removes, 0);
+  }
+
+  /**
+   * Creates a chain whose first {@code hintedLinks} links take their widths from {@link
+   * GrowthPlan} (0: none, the tightening alone).
+   *
+   * @throws IllegalArgumentException if the hinted links cannot be sized or would need
+   *     fingerprints wider than 32 bits
+   */
+  StandardChain(
+      ItemHasher<? super T> hasher,
+      long initialCapacity,
+      double growthFactor,
+      double falsePositiveRate,
+      int bucketSize,
+      int maxKicks,
+      long seed,
+      List<CuckooFilter<T>> links,
+      long removes,
+      int hintedLinks) {
     // links == null: a new chain of one empty link; otherwise the links read back, in order
     this.hasher = hasher;
     this.initialCapacity = initialCapacity;
@@ -76,6 +105,11 @@ final class StandardChain<T> extends Chain {
     this.maxKicks = maxKicks;
     this.seed = seed;
     this.remainingRate = falsePositiveRate;
+    this.plannedBits = hintedLinks == 0 ? new int[0] : plan(hintedLinks);
+    if (plannedBits == null) {
+      throw new IllegalArgumentException(
+          "hintedLinks: " + hintedLinks + " (its links would need fingerprints wider than 32 bits)");
+    }
     if (links == null) {
       CuckooFilter<T> first = newLink(0);
       if (first == null) {
@@ -106,6 +140,9 @@ final class StandardChain<T> extends Chain {
 
   /** Returns the fingerprint width of the next link, or -1 if more than 32 bits are needed. */
   int nextLinkBits() {
+    if (links.size() < plannedBits.length) {
+      return plannedBits[links.size()];
+    }
     try {
       return Sizing.fingerprintBits(
           remainingRate * (1 - TIGHTENING), bucketSize, Sizing.designLoad(bucketSize));
@@ -118,6 +155,60 @@ final class StandardChain<T> extends Chain {
   long linkItems(int k) {
     double capacity = Math.ceil(initialCapacity * Math.pow(growthFactor, k));
     return capacity >= Sizing.MAX_EXPECTED_ITEMS ? Sizing.MAX_EXPECTED_ITEMS : (long) capacity;
+  }
+
+  /**
+   * Returns the rated capacity of link {@code k}, as {@link CuckooFilter.Builder#build()} rates it.
+   *
+   * @throws IllegalArgumentException if the link is beyond the table limits
+   */
+  long linkCapacity(int k) {
+    long items = linkItems(k);
+    long buckets = linkBuckets(items);
+    return Math.max(
+        items, (long) Math.floor(buckets * bucketSize * Sizing.designLoad(bucketSize, buckets * bucketSize)));
+  }
+
+  /**
+   * Returns the fewest links whose rated capacities sum to at least {@code finalItems}, or -1 if
+   * more than {@code maxLinks} links, or a link beyond the table limits, would be needed.
+   */
+  int linksToHold(long finalItems, int maxLinks) {
+    long total = 0;
+    for (int k = 0; k < maxLinks; k++) {
+      try {
+        total += linkCapacity(k);
+      } catch (IllegalArgumentException e) {
+        return -1;
+      }
+      if (total >= finalItems) {
+        return k + 1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Returns the widths {@link GrowthPlan} gives the first {@code count} links, or null if they
+   * cannot be sized or would need more than 32 bits.
+   */
+  int[] plan(int count) {
+    long[] capacities = new long[count];
+    long[] slots = new long[count];
+    try {
+      for (int k = 0; k < count; k++) {
+        capacities[k] = linkCapacity(k);
+        slots[k] = linkBuckets(linkItems(k)) * bucketSize;
+      }
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return GrowthPlan.widths(capacities, slots, bucketSize, falsePositiveRate);
+  }
+
+  /** Returns the number of links whose widths come from a final-size hint (0: no hint). */
+  int hintedLinks() {
+    return plannedBits.length;
   }
 
   /** Returns the bucket count of a link sized for {@code items}. */
@@ -388,6 +479,7 @@ final class StandardChain<T> extends Chain {
 
   @Override
   String describe() {
-    return "size=" + size + ", links=" + links.size() + ", falsePositiveRate=" + falsePositiveRate;
+    return "size=" + size + ", links=" + links.size() + ", falsePositiveRate=" + falsePositiveRate
+        + (plannedBits.length > 0 ? ", hintedLinks=" + plannedBits.length : "");
   }
 }
