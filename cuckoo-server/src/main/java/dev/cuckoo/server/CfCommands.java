@@ -2,8 +2,10 @@ package dev.cuckoo.server;
 
 import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHashers;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
+import dev.cuckoo.Scheme;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
@@ -155,7 +157,6 @@ final class CfCommands {
   }
 
   /** Creates a filter, or writes RedisBloom's creation error and returns null. */
-  @SuppressWarnings("deprecation") // ScalableCuckooFilter.redisBloom, kept for this caller
   private ScalableCuckooFilter<byte[]> create(
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
     ScalableCuckooFilter<byte[]> filter;
@@ -167,7 +168,9 @@ final class CfCommands {
         session.reply().error(Commands.OOM);
         return null;
       }
-      filter = ScalableCuckooFilter.redisBloom(capacity, bucketSize, maxIterations, expansion);
+      filter = ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
+          .expectedItems(capacity).bucketSize(bucketSize).maxKicks(maxIterations)
+          .expansion(expansion).build();
     } catch (FilterAllocationException e) {
       session.reply().error(ERR_CREATE_NO_MEMORY);
       return null;
