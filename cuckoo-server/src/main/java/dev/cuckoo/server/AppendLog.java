@@ -64,7 +64,6 @@ final class AppendLog implements Closeable {
 
   private final Object appendLock = new Object();
   private final Object ioLock = new Object();
-  private final CRC32C crc = new CRC32C();
   private final Path path;
   private final FileChannels files;
   private FileChannel channel;
@@ -73,6 +72,9 @@ final class AppendLog implements Closeable {
   private byte[] pending = new byte[INITIAL_BUFFER];
   private int pendingLength;
   private long lastLsn;
+  // lastLsn as last seen, read without the lock to guess the next record's number (a stale value
+  // only costs a second checksum under the lock)
+  private volatile long lastLsnGuess;
   // guarded by ioLock
   private byte[] spare = new byte[INITIAL_BUFFER];
   private byte[] unsynced = EMPTY;
@@ -93,6 +95,7 @@ final class AppendLog implements Closeable {
     this.writtenPosition = end;
     this.syncedPosition = end;
     this.lastLsn = lastLsn;
+    this.lastLsnGuess = lastLsn;
     this.writtenLsn = lastLsn;
     this.syncedLsn = lastLsn;
   }
@@ -171,32 +174,68 @@ final class AppendLog implements Closeable {
     if (size > Integer.MAX_VALUE - 64) {
       throw new IllegalArgumentException("log record too large: " + size + " bytes");
     }
+    // the record is encoded and checksummed outside the lock with the number it will most likely
+    // get; under the lock only a wrong guess (another thread appended meanwhile) is redone
+    Encoder encoder = ENCODER.get();
+    byte[] record = encoder.buffer((int) size);
+    int length = (int) size - RECORD_HEADER_BYTES;
+    long guess = lastLsnGuess + 1;
+    ByteBuffer out = ByteBuffer.wrap(record, 0, (int) size).order(ByteOrder.LITTLE_ENDIAN);
+    out.putInt(length).putInt(lengthCrc(encoder.crc, length)).putInt(0).putLong(guess).putInt(db)
+        .putInt(args.length);
+    for (byte[] arg : args) {
+      out.putInt(arg.length);
+      out.put(arg);
+    }
+    encoder.checksum(record, length);
     synchronized (appendLock) {
+      long lsn = lastLsn + 1;
+      if (lsn != guess) {
+        out.putLong(RECORD_HEADER_BYTES, lsn);
+        encoder.checksum(record, length);
+      }
       int need = pendingLength + (int) size;
       if (need > pending.length || need < 0) {
         pending = Arrays.copyOf(pending, (int) Math.min(Integer.MAX_VALUE - 64,
             Math.max((long) need, 2L * pending.length)));
       }
-      long lsn = lastLsn + 1;
-      int start = pendingLength;
-      int length = (int) size - RECORD_HEADER_BYTES;
-      ByteBuffer out = ByteBuffer.wrap(pending, start, (int) size).order(ByteOrder.LITTLE_ENDIAN);
-      out.putInt(length).putInt(lengthCrc(crc, length)).putInt(0).putLong(lsn).putInt(db)
-          .putInt(args.length);
-      for (byte[] arg : args) {
-        out.putInt(arg.length);
-        out.put(arg);
-      }
-      crc.reset();
-      crc.update(pending, start + RECORD_HEADER_BYTES, length);
-      // absolute indexes of a wrapped buffer count from the start of the array
-      ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN)
-          .putInt(start + 8, (int) crc.getValue());
+      System.arraycopy(record, 0, pending, pendingLength, (int) size);
       pendingLength = need;
       lastLsn = lsn;
+      lastLsnGuess = lsn;
       return lsn;
     }
   }
+
+  /** A thread's buffer and checksum for encoding records before they are appended. */
+  private static final class Encoder {
+    final CRC32C crc = new CRC32C();
+    private byte[] buffer = new byte[256];
+
+    byte[] buffer(int size) {
+      if (buffer.length < size) {
+        byte[] grown = new byte[Math.max(size, buffer.length * 2)];
+        if (size > 1 << 20) {
+          return grown; // a huge record's buffer is not kept
+        }
+        buffer = grown;
+      }
+      return buffer;
+    }
+
+    /** Writes the CRC32C of the payload (after the record header) into the header. */
+    void checksum(byte[] record, int length) {
+      crc.reset();
+      crc.update(record, RECORD_HEADER_BYTES, length);
+      int value = (int) crc.getValue();
+      record[8] = (byte) value;
+      record[9] = (byte) (value >>> 8);
+      record[10] = (byte) (value >>> 16);
+      record[11] = (byte) (value >>> 24);
+    }
+  }
+
+  private static final ThreadLocal<Encoder> ENCODER = ThreadLocal.withInitial(Encoder::new);
 
   /** Returns the CRC32C of a record's length field (four little-endian bytes). */
   static int lengthCrc(CRC32C crc, int length) {

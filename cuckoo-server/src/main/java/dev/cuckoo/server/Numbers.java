@@ -28,6 +28,17 @@ final class Numbers {
       return null;
     }
     long value = 0;
+    if (length - i <= 18) {
+      // at most 18 digits cannot overflow: no range checks (request headers take this path)
+      for (; i < length; i++) {
+        int digit = text[i] - '0';
+        if (digit < 0 || digit > 9) {
+          return null;
+        }
+        value = value * 10 + digit;
+      }
+      return negative ? -value : value;
+    }
     for (; i < length; i++) {
       int digit = text[i] - '0';
       if (digit < 0 || digit > 9) {

@@ -104,7 +104,8 @@ final class Persistence implements WriteLog, Closeable {
   private volatile boolean moversLogged;
   private final AtomicBoolean saving = new AtomicBoolean();
   private final AtomicBoolean recovering = new AtomicBoolean();
-  private final AtomicLong changes = new AtomicLong();
+  private final java.util.concurrent.atomic.LongAdder changes =
+      new java.util.concurrent.atomic.LongAdder();
   // ranges of record numbers undone after log failures (copy on write: read on every commit)
   private volatile long[][] discarded = new long[0][];
   private volatile long generation;
@@ -457,7 +458,7 @@ final class Persistence implements WriteLog, Closeable {
 
   @Override
   public long append(int db, byte[][] args) {
-    changes.incrementAndGet();
+    changes.increment();
     if (!moversLogged && Replay.movesData(args)) {
       moversLogged = true;
     }
@@ -746,7 +747,7 @@ final class Persistence implements WriteLog, Closeable {
         refusal = null;
         handledFailure = null;
       }
-      changes.set(0);
+      changes.reset();
       lastSaveSeconds = System.currentTimeMillis() / 1000;
       rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
     } finally {
@@ -822,7 +823,7 @@ final class Persistence implements WriteLog, Closeable {
 
   /** Returns the number of writes logged since the last save. */
   long changesSinceSave() {
-    return changes.get();
+    return changes.sum();
   }
 
   /** Returns the current snapshot generation. */
