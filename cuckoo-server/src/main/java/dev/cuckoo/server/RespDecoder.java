@@ -38,6 +38,8 @@ final class RespDecoder extends ByteToMessageDecoder {
 
   /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
   static final int MAX_LINE = 64 * 1024;
+  // a type byte, up to 18 digits, CR, LF and a byte of slack: what quickHeader copies at most
+  private static final int QUICK_HEADER_BYTES = 22;
 
   /** Most arguments in one request before AUTH, as in Redis (processMultibulkBuffer). */
   static final int MAX_UNAUTHENTICATED_ARGS = 10;
@@ -72,7 +74,8 @@ final class RespDecoder extends ByteToMessageDecoder {
   private final int maxArrayLength;
   private final long maxRequestBytes;
   private final Authentication authentication;
-  private final byte[] digits = new byte[20];
+  private final byte[] digits = new byte[QUICK_HEADER_BYTES];
+  private int headerEnd;
 
   private State state = State.START;
   private byte[][] args = NO_ARGS;
@@ -169,19 +172,58 @@ final class RespDecoder extends ByteToMessageDecoder {
     return Numbers.parseLong(digits, length);
   }
 
+  /**
+   * Reads the common header shape, a type byte, 1 to 18 digits without a leading zero (or a lone
+   * 0) and CRLF, in one copy of at most 22 bytes: returns the number and sets {@link #headerEnd}
+   * to the index after the LF, or returns -1 for anything else (incomplete, signed, longer or
+   * malformed lines take the general path, with its errors).
+   */
+  private long quickHeader(ByteBuf in) {
+    int n = Math.min(in.readableBytes(), QUICK_HEADER_BYTES);
+    if (n < 4) {
+      return -1;
+    }
+    in.getBytes(in.readerIndex(), digits, 0, n);
+    long value = 0;
+    int i = 1;
+    for (; i < n && i <= 18; i++) {
+      int digit = digits[i] - '0';
+      if (digit < 0 || digit > 9) {
+        break;
+      }
+      value = value * 10 + digit;
+    }
+    int count = i - 1;
+    if (count == 0 || (digits[1] == '0' && count > 1) || i + 1 >= n || digits[i] != '\r'
+        || digits[i + 1] != '\n') {
+      return -1;
+    }
+    headerEnd = in.readerIndex() + i + 2;
+    return value;
+  }
+
   private static int contentEnd(ByteBuf in, int lf) {
     return lf > in.readerIndex() && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
   }
 
   private boolean readArrayHeader(ByteBuf in) {
-    int lf = findLineEnd(in);
-    if (lf < 0) {
-      if (in.readableBytes() > MAX_LINE) {
-        fail(in, "too big mbulk count string");
+    long quick = quickHeader(in);
+    Long count;
+    int end;
+    if (quick >= 0) {
+      count = quick;
+      end = headerEnd;
+    } else {
+      int lf = findLineEnd(in);
+      if (lf < 0) {
+        if (in.readableBytes() > MAX_LINE) {
+          fail(in, "too big mbulk count string");
+        }
+        return false;
       }
-      return false;
+      count = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      end = lf + 1;
     }
-    Long count = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
     if (count == null || count > maxArrayLength) {
       fail(in, "invalid multibulk length");
       return true;
@@ -190,7 +232,7 @@ final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "unauthenticated multibulk length");
       return true;
     }
-    in.readerIndex(lf + 1);
+    in.readerIndex(end);
     if (count > 0) {
       expectedArgs = (int) (long) count;
       args = new byte[Math.min(expectedArgs, 16)][];
@@ -207,14 +249,23 @@ final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "expected '$', got '" + (char) (first & 0xff) + "'");
       return true;
     }
-    int lf = findLineEnd(in);
-    if (lf < 0) {
-      if (in.readableBytes() > MAX_LINE) {
-        fail(in, "too big bulk count string");
+    long quick = quickHeader(in);
+    Long length;
+    int end;
+    if (quick >= 0) {
+      length = quick;
+      end = headerEnd;
+    } else {
+      int lf = findLineEnd(in);
+      if (lf < 0) {
+        if (in.readableBytes() > MAX_LINE) {
+          fail(in, "too big bulk count string");
+        }
+        return false;
       }
-      return false;
+      length = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      end = lf + 1;
     }
-    Long length = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
     if (length == null || length < 0 || length > maxBulkLength) {
       fail(in, "invalid bulk length");
       return true;
@@ -227,7 +278,7 @@ final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "too big request");
       return true;
     }
-    in.readerIndex(lf + 1);
+    in.readerIndex(end);
     bulkLength = (int) (long) length;
     state = State.BULK_BODY;
     return true;

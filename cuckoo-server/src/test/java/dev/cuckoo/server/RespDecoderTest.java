@@ -102,6 +102,48 @@ class RespDecoderTest {
     }
   }
 
+  /**
+   * Header lines in every shape, each followed by a PING, fed whole and byte by byte: the
+   * commands or the error Redis's rules give (string2ll: no sign but '-', no leading zero).
+   */
+  @Test
+  void decode_headerShapes_answerByRedisRules() {
+    String bulkError = "ERR Protocol error: invalid bulk length";
+    String[][] cases = {
+      {"*1\r\n$4\r\nPING\r\n", "[PING]", "[PING]"},
+      {"*2\r\n$0\r\n\r\n$1\r\nx\r\n", "[][x]", "[PING]"},
+      {"*1\r\n$01\r\nx\r\n", bulkError},
+      {"*01\r\n$1\r\nx\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*1\r\n$-0\r\n", bulkError},
+      {"*1\r\n$+1\r\nx\r\n", bulkError},
+      {"*1\r\n$1 \r\nx\r\n", bulkError},
+      {"*1\r\n$999999999999999999\r\n", bulkError},
+      {"*1\r\n$9999999999999999999\r\n", bulkError},
+      {"*0\r\n*1\r\n$1\r\nx\r\n", "[x]", "[PING]"},
+      {"*3\r\n$6\r\nCF.ADD\r\n$2\r\ncf\r\n$10\r\n1234567890\r\n",
+          "[CF.ADD][cf][1234567890]", "[PING]"},
+    };
+    for (String[] c : cases) {
+      List<String> expected = List.of(c).subList(1, c.length);
+      byte[] input = bytes(c[0] + "*1\r\n$4\r\nPING\r\n");
+      EmbeddedChannel whole = channel();
+      whole.writeInbound(Unpooled.wrappedBuffer(input));
+      List<String> wholeOut = new ArrayList<>();
+      for (Object message; (message = whole.readInbound()) != null; ) {
+        wholeOut.add(message instanceof byte[][] ? join(message) : protocolError(message));
+      }
+      assertEquals(expected, wholeOut, "whole: " + c[0]);
+      EmbeddedChannel split = channel();
+      List<String> splitOut = new ArrayList<>();
+      for (Object message : feedByteByByte(split, input)) {
+        splitOut.add(message instanceof byte[][] ? join(message) : protocolError(message));
+      }
+      assertEquals(expected, splitOut, "byte by byte: " + c[0]);
+      whole.finish();
+      split.finish();
+    }
+  }
+
   @Test
   void decode_badLengths_protocolErrorsThenInputDiscarded() {
     String[][] cases = {
