@@ -24,10 +24,14 @@ import org.apache.spark.sql.types.DataTypes;
  *
  * <pre>{@code
  * CuckooFunctions.register(spark);
- * byte[] filter = spark.sql("SELECT cuckoo_filter_agg(id, 1000000, 0.001) FROM users")
+ * byte[] filter = spark.sql("SELECT cuckoo_filter_agg(v, 20000, 0.01) FROM strings")
  *     .first().getAs(0);
- * spark.sql("SELECT * FROM events WHERE cuckoo_might_contain(X'...', user_id)");
+ * CuckooFilter<CharSequence> read = CuckooFunctions.readFilter(filter, ItemHashers.utf8());
+ * spark.sql("SELECT count(*) FROM big WHERE cuckoo_might_contain("
+ *     + "(SELECT cuckoo_filter_agg(v, 1000, 0.0001) FROM small), v)");
  * }</pre>
+ *
+ * <p>(From {@code FilterAggregateTest}.)
  *
  * <h2>Hashing</h2>
  *
