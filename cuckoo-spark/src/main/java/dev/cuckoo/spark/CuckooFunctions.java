@@ -14,6 +14,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.expressions.SparkUserDefinedFunction;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -95,7 +96,10 @@ public final class CuckooFunctions {
         FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD), "scala_udf");
     registry.createOrReplaceTempFunction(
         REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM), "scala_udf");
-    spark.udf().register(MIGHT_CONTAIN, MIGHT_CONTAIN_UDF);
+    registry.createOrReplaceTempFunction(
+        MIGHT_CONTAIN,
+        new MightContainBuilder((SparkUserDefinedFunction) MIGHT_CONTAIN_UDF),
+        "scala_udf");
   }
 
   /**
@@ -150,7 +154,8 @@ public final class CuckooFunctions {
 
   /**
    * Returns {@value #MIGHT_CONTAIN}{@code (filter, value)}: true if the filter might contain the
-   * value, false if it definitely does not, null if either is null. Give the filter as a literal
+   * value, false if it definitely does not, null if either is null. Registers the functions in
+   * the active session if they are not registered yet. Give the filter as a literal
    * ({@code functions.lit(bytes)}) or a scalar subquery, so that it is read once per task.
    *
    * @param filter a BINARY column holding a filter built from a column of the value's type
@@ -158,7 +163,8 @@ public final class CuckooFunctions {
    * @return the BOOLEAN column
    */
   public static Column mightContain(Column filter, Column value) {
-    return MIGHT_CONTAIN_UDF.apply(filter, value);
+    registerInActiveSession();
+    return functions.call_function(MIGHT_CONTAIN, filter, value);
   }
 
   /**
@@ -264,7 +270,7 @@ public final class CuckooFunctions {
 
   private static void registerInActiveSession() {
     SparkSession spark = SparkSession.active();
-    if (!spark.catalog().functionExists(FILTER_AGG)) {
+    if (!spark.catalog().functionExists(MIGHT_CONTAIN)) {
       register(spark);
     }
   }
