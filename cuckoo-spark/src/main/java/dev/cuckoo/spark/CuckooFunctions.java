@@ -9,15 +9,20 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.expressions.SparkUserDefinedFunction;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
+import scala.Function1;
+import scala.collection.immutable.Seq;
 
 /**
  * Cuckoo filters in Spark SQL and the Dataset API: an aggregate that builds a filter from a
@@ -76,7 +81,8 @@ public final class CuckooFunctions {
 
   /**
    * Registers {@value #FILTER_AGG}, {@value #REDISBLOOM_AGG} and {@value #MIGHT_CONTAIN} as
-   * temporary functions of {@code spark}; calling it again replaces them.
+   * temporary functions of {@code spark}; calling it again replaces them. ({@link
+   * CuckooSparkExtensions} registers them in every session instead.)
    *
    * @param spark a classic (not Spark Connect) session
    * @throws IllegalArgumentException if {@code spark} is a Spark Connect session
@@ -92,14 +98,20 @@ public final class CuckooFunctions {
     }
     FunctionRegistry registry =
         ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().functionRegistry();
-    registry.createOrReplaceTempFunction(
-        FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD), "scala_udf");
-    registry.createOrReplaceTempFunction(
-        REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM), "scala_udf");
-    registry.createOrReplaceTempFunction(
-        MIGHT_CONTAIN,
-        new MightContainBuilder((SparkUserDefinedFunction) MIGHT_CONTAIN_UDF),
-        "scala_udf");
+    for (Map.Entry<String, Function1<Seq<Expression>, Expression>> function :
+        builders().entrySet()) {
+      registry.createOrReplaceTempFunction(function.getKey(), function.getValue(), "scala_udf");
+    }
+  }
+
+  /** Returns the expression builder of each SQL function, by name. */
+  static Map<String, Function1<Seq<Expression>, Expression>> builders() {
+    Map<String, Function1<Seq<Expression>, Expression>> builders = new LinkedHashMap<>();
+    builders.put(FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD));
+    builders.put(REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM));
+    builders.put(
+        MIGHT_CONTAIN, new MightContainBuilder((SparkUserDefinedFunction) MIGHT_CONTAIN_UDF));
+    return builders;
   }
 
   /**
