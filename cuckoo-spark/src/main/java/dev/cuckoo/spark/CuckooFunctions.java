@@ -34,7 +34,7 @@ import scala.collection.immutable.Seq;
  *     .first().getAs(0);
  * CuckooFilter<CharSequence> read = CuckooFunctions.readFilter(filter, ItemHashers.utf8());
  * spark.sql("SELECT count(*) FROM big WHERE cuckoo_might_contain("
- *     + "(SELECT cuckoo_filter_agg(v, 1000, 0.0001) FROM small), v)");
+ *     + "(SELECT cuckoo_filter_agg(DISTINCT v, 1000, 0.0001) FROM small), v)");
  * }</pre>
  *
  * <p>(From {@code FilterAggregateTest}.)

@@ -282,7 +282,7 @@ class FilterAggregateTest {
     long found =
         spark.sql(
                 "SELECT count(*) FROM big WHERE cuckoo_might_contain("
-                    + "(SELECT cuckoo_filter_agg(v, 1000, 0.0001) FROM small), v)")
+                    + "(SELECT cuckoo_filter_agg(DISTINCT v, 1000, 0.0001) FROM small), v)")
             .first()
             .getLong(0);
     // 1000 members; 4000 non-members pass with probability about 1e-4 each
