@@ -239,6 +239,8 @@ public final class ShardedCuckooFilter<T> {
     Checks.requireNonNull(hashes, "hashes");
     java.util.Objects.checkFromToIndex(from, to, hashes.length);
     Checks.requireRange("threads", threads, 1, 1024);
+    // no more threads than shards, and one per 4096 hashes at most: below that, starting a
+    // thread costs more than it saves
     int workers = Math.max(1, Math.min(threads, Math.min(shards.size(), (to - from) / 4096)));
     ExecutorService pool = workers == 1 ? null : Executors.newFixedThreadPool(workers);
     try {

@@ -9,14 +9,20 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.expressions.SparkUserDefinedFunction;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
+import scala.Function1;
+import scala.collection.immutable.Seq;
 
 /**
  * Cuckoo filters in Spark SQL and the Dataset API: an aggregate that builds a filter from a
@@ -24,10 +30,14 @@ import org.apache.spark.sql.types.DataTypes;
  *
  * <pre>{@code
  * CuckooFunctions.register(spark);
- * byte[] filter = spark.sql("SELECT cuckoo_filter_agg(id, 1000000, 0.001) FROM users")
+ * byte[] filter = spark.sql("SELECT cuckoo_filter_agg(v, 20000, 0.01) FROM strings")
  *     .first().getAs(0);
- * spark.sql("SELECT * FROM events WHERE cuckoo_might_contain(X'...', user_id)");
+ * CuckooFilter<CharSequence> read = CuckooFunctions.readFilter(filter, ItemHashers.utf8());
+ * spark.sql("SELECT count(*) FROM big WHERE cuckoo_might_contain("
+ *     + "(SELECT cuckoo_filter_agg(DISTINCT v, 1000, 0.0001) FROM small), v)");
  * }</pre>
+ *
+ * <p>(From {@code FilterAggregateTest}.)
  *
  * <h2>Hashing</h2>
  *
@@ -71,7 +81,8 @@ public final class CuckooFunctions {
 
   /**
    * Registers {@value #FILTER_AGG}, {@value #REDISBLOOM_AGG} and {@value #MIGHT_CONTAIN} as
-   * temporary functions of {@code spark}; calling it again replaces them.
+   * temporary functions of {@code spark}; calling it again replaces them. ({@link
+   * CuckooSparkExtensions} registers them in every session instead.)
    *
    * @param spark a classic (not Spark Connect) session
    * @throws IllegalArgumentException if {@code spark} is a Spark Connect session
@@ -87,11 +98,20 @@ public final class CuckooFunctions {
     }
     FunctionRegistry registry =
         ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().functionRegistry();
-    registry.createOrReplaceTempFunction(
-        FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD), "scala_udf");
-    registry.createOrReplaceTempFunction(
-        REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM), "scala_udf");
-    spark.udf().register(MIGHT_CONTAIN, MIGHT_CONTAIN_UDF);
+    for (Map.Entry<String, Function1<Seq<Expression>, Expression>> function :
+        builders().entrySet()) {
+      registry.createOrReplaceTempFunction(function.getKey(), function.getValue(), "scala_udf");
+    }
+  }
+
+  /** Returns the expression builder of each SQL function, by name. */
+  static Map<String, Function1<Seq<Expression>, Expression>> builders() {
+    Map<String, Function1<Seq<Expression>, Expression>> builders = new LinkedHashMap<>();
+    builders.put(FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD));
+    builders.put(REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM));
+    builders.put(
+        MIGHT_CONTAIN, new MightContainBuilder((SparkUserDefinedFunction) MIGHT_CONTAIN_UDF));
+    return builders;
   }
 
   /**
@@ -146,7 +166,8 @@ public final class CuckooFunctions {
 
   /**
    * Returns {@value #MIGHT_CONTAIN}{@code (filter, value)}: true if the filter might contain the
-   * value, false if it definitely does not, null if either is null. Give the filter as a literal
+   * value, false if it definitely does not, null if either is null. Registers the functions in
+   * the active session if they are not registered yet. Give the filter as a literal
    * ({@code functions.lit(bytes)}) or a scalar subquery, so that it is read once per task.
    *
    * @param filter a BINARY column holding a filter built from a column of the value's type
@@ -154,7 +175,8 @@ public final class CuckooFunctions {
    * @return the BOOLEAN column
    */
   public static Column mightContain(Column filter, Column value) {
-    return MIGHT_CONTAIN_UDF.apply(filter, value);
+    registerInActiveSession();
+    return functions.call_function(MIGHT_CONTAIN, filter, value);
   }
 
   /**
@@ -260,7 +282,7 @@ public final class CuckooFunctions {
 
   private static void registerInActiveSession() {
     SparkSession spark = SparkSession.active();
-    if (!spark.catalog().functionExists(FILTER_AGG)) {
+    if (!spark.catalog().functionExists(MIGHT_CONTAIN)) {
       register(spark);
     }
   }

@@ -21,12 +21,17 @@ final class FilterAggregator<IN> extends Aggregator<IN, PartialFilter, byte[]> {
     this.spec = spec;
   }
 
-  /** Returns the encoder of the values this aggregator takes, for {@code functions.udaf}. */
+  /**
+   * Returns the encoder of the values this aggregator takes, for {@code functions.udaf}. Strings
+   * are taken as BINARY (Spark casts a string to its UTF-8 bytes): the core hashes text as its
+   * UTF-8 bytes, {@code utf8().hash(s) == bytes().hash(s.getBytes(UTF_8))}, so the hash is the
+   * same without decoding every value into a Java {@code String} and encoding it again.
+   */
   @SuppressWarnings("unchecked")
   Encoder<IN> inputEncoder() {
     switch (spec.kind) {
       case STRING:
-        return (Encoder<IN>) Encoders.STRING();
+        return (Encoder<IN>) Encoders.BINARY();
       case INTEGRAL:
         return (Encoder<IN>) Encoders.LONG();
       default:

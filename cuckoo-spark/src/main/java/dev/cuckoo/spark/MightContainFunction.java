@@ -7,6 +7,7 @@ import dev.cuckoo.ItemHashers;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.spark.sql.api.java.UDF2;
 
 /**
@@ -50,31 +51,37 @@ final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
               + ColumnKind.SUPPORTED
               + ")");
     }
-    ItemHasher<?> standard =
-        binary ? ItemHashers.bytes() : isIntegral(value) ? ItemHashers.longs() : ItemHashers.utf8();
-    try {
-      return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), standard);
-    } catch (FilterFormatException wrongHasher) {
-      if (!"hasherId".equals(wrongHasher.field())) {
-        throw wrongHasher;
-      }
-      ItemHasher<?> redis = binary ? ItemHashers.redisBytes() : ItemHashers.redisUtf8();
+    // the hashers that hash this value as FilterSpec.hash does (text is hashed as its UTF-8
+    // bytes, so a string given as bytes fits a utf8 filter); the filter's header names one
+    List<ItemHasher<?>> candidates =
+        binary
+            ? List.of(
+                ItemHashers.bytes(),
+                ItemHashers.utf8(),
+                ItemHashers.redisBytes(),
+                ItemHashers.redisUtf8())
+            : isIntegral(value)
+                ? List.of(ItemHashers.longs(), ItemHashers.redisUtf8())
+                : List.of(ItemHashers.utf8(), ItemHashers.redisUtf8());
+    FilterFormatException first = null;
+    for (ItemHasher<?> hasher : candidates) {
       try {
-        return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), redis);
+        return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), hasher);
       } catch (FilterFormatException e) {
-        if ("hasherId".equals(e.field())) {
-          throw new IllegalArgumentException(
-              CuckooFunctions.MIGHT_CONTAIN
-                  + ": the filter was built from another type of column than this "
-                  + value.getClass().getSimpleName()
-                  + " value ("
-                  + wrongHasher.getMessage()
-                  + ")",
-              wrongHasher);
+        if (!"hasherId".equals(e.field())) {
+          throw e;
         }
-        throw e;
+        first = first == null ? e : first;
       }
     }
+    throw new IllegalArgumentException(
+        CuckooFunctions.MIGHT_CONTAIN
+            + ": the filter was built from another type of column than this "
+            + (binary ? "string or binary" : value.getClass().getSimpleName())
+            + " value ("
+            + first.getMessage()
+            + ")",
+        first);
   }
 
   private static boolean isIntegral(Object value) {

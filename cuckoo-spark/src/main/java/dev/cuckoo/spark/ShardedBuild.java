@@ -74,7 +74,8 @@ final class ShardedBuild {
   }
 
   private Dataset<Tuple2<Integer, byte[]>> shards(Dataset<?> data, Column column) {
-    Column hash = HASH_UDF.apply(column);
+    // strings as their UTF-8 bytes: the same hash as the text, without a Java String per value
+    Column hash = HASH_UDF.apply(spec.kind == ColumnKind.STRING ? column.cast("binary") : column);
     Column shard =
         shardBits == 0
             ? functions.lit(0)

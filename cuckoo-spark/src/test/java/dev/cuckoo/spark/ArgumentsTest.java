@@ -127,6 +127,9 @@ class ArgumentsTest {
             sql(
                 "SELECT cuckoo_might_contain((SELECT cuckoo_filter_agg(id, 10) FROM range(10)),"
                     + " CAST(id AS DOUBLE)) FROM range(3)"),
-        "a value of type Double");
+        "cuckoo_might_contain: a column of type double");
+    assertFails(
+        () -> sql("SELECT cuckoo_might_contain(X'00') FROM range(3)"),
+        "cuckoo_might_contain: 1 arguments (expected: cuckoo_might_contain(filter, col))");
   }
 }

@@ -72,6 +72,24 @@ class RedisBloomExportTest {
   }
 
   @Test
+  void partialRedisBloomFilters_mergeWithAddAll() {
+    spark.conf().set(HashBuffering.CONF, "filter");
+    try {
+      byte[] bytes =
+          spark.sql("SELECT cuckoo_redisbloom_agg(id, 8000) FROM range(0, 4000, 1, 4)")
+              .first()
+              .getAs(0);
+      CuckooFilter<CharSequence> filter =
+          CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
+      for (int i = 0; i < 4000; i++) {
+        assertTrue(filter.mightContain(Integer.toString(i)), Integer.toString(i));
+      }
+    } finally {
+      spark.conf().unset(HashBuffering.CONF);
+    }
+  }
+
+  @Test
   void redisBloomFilterTooSmall_failsNamingTheFunction() {
     // RedisBloom's 20 kicks at bucket size 2 do not fill a table to 97%; Redis would expand
     Throwable thrown =

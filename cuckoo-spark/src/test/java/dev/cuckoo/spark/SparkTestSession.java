@@ -11,7 +11,10 @@ final class SparkTestSession {
   /** Returns the shared session, creating it (and registering the functions) on first use. */
   static synchronized SparkSession get() {
     if (spark == null) {
-      spark = create("cuckoo-spark-tests", 4);
+      spark =
+          builder("cuckoo-spark-tests", 4)
+              .config("spark.sql.extensions", CuckooSparkExtensions.class.getName())
+              .getOrCreate();
       CuckooFunctions.register(spark);
     }
     return spark;
@@ -19,6 +22,10 @@ final class SparkTestSession {
 
   /** Creates a local[2] session on loopback only, without UI. */
   static SparkSession create(String name, int shufflePartitions) {
+    return builder(name, shufflePartitions).getOrCreate();
+  }
+
+  private static SparkSession.Builder builder(String name, int shufflePartitions) {
     return SparkSession.builder()
         .appName(name)
         .master("local[2]")
@@ -26,7 +33,6 @@ final class SparkTestSession {
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", shufflePartitions)
-        .config("spark.sql.adaptive.enabled", "false")
-        .getOrCreate();
+        .config("spark.sql.adaptive.enabled", "false");
   }
 }
