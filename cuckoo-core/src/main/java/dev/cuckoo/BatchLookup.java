@@ -141,8 +141,13 @@ final class BatchLookup {
     int words = (int) (((long) to - from + 63) >>> 6);
     if (resultBits.length < words) {
       throw new IllegalArgumentException(
-          "resultBits.length: " + resultBits.length + " (expected: >= " + words
-              + " words for " + (to - from) + " results)");
+          "resultBits.length: "
+              + resultBits.length
+              + " (expected: >= "
+              + words
+              + " words for "
+              + (to - from)
+              + " results)");
     }
   }
 }

@@ -71,16 +71,22 @@ final class BucketTable {
    * region size (1 to 32 MiB).
    */
   static final long PAGE_OBJECT_BYTES = 1L << 28;
+
   /** Heap bytes of a byte[]'s header: mark word, compressed class pointer, length. */
   static final int ARRAY_HEADER_BYTES = 16;
+
   /** Length of a full page's byte[] (payload and padding). */
   static final int PAGE_ARRAY_BYTES = (int) (PAGE_OBJECT_BYTES - ARRAY_HEADER_BYTES);
+
   /** Bytes after each page's payload so that 8-byte reads near its end stay in bounds. */
   static final int PAGE_PADDING_BYTES = 8;
+
   /** Most heap bytes of a table the three-argument constructor keeps in one array. */
   static final long ONE_ARRAY_MAX_BYTES = 1L << 30;
+
   /** Most buckets of one page, so that bucket · bucketsPerPage < 2^64 for bucket < 2^32 ([2]). */
   private static final long MAX_BUCKETS_PER_PAGE = 1L << 31;
+
   /**
    * Estimated heap bytes of a BucketTable object itself (12-byte header, 9 longs, 3 ints, 2
    * compressed references, a boolean, padded to 8).
@@ -92,22 +98,28 @@ final class BucketTable {
   private final int fingerprintBits;
   private final int bucketBits;
   private final long slotMask;
+
   /**
-   * Bits of the buckets of a full page (all buckets if there is one page): page i starts at bit
-   * i × pageBits of the payload.
+   * Bits of the buckets of a full page (all buckets if there is one page): page i starts at bit i ×
+   * pageBits of the payload.
    */
   private final long pageBits;
+
   /** floor((2^64 - 1) / buckets per page) + 1, or 0 if there is one page ({@link #pageIndex}). */
   private final long pageReciprocal;
+
   private final byte[][] pages;
+
   /** The only page of a one-page table, else null: lookups then skip the page-array load. */
   private final byte[] singlePage;
+
   private final long payloadBytes;
 
   private final boolean swar;
   private final long lanesLow;
   private final long lanesHigh;
   private final long lanesRest;
+
   /** ceil(2^16 / f): (x · divideByF) >>> 16 == x / f for x = q·f, q <= 64. */
   private final long divideByF;
 
@@ -177,8 +189,10 @@ final class BucketTable {
       this.singlePage = null;
       for (int i = 0; i < pageCount; i++) {
         long buckets = Math.min(perPage, bucketCount - i * perPage);
-        pages[i] = new byte[Math.toIntExact(payloadBytes(buckets, bucketSize, fingerprintBits)
-            + PAGE_PADDING_BYTES)];
+        pages[i] =
+            new byte
+                [Math.toIntExact(
+                    payloadBytes(buckets, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES)];
       }
     }
   }
@@ -201,10 +215,10 @@ final class BucketTable {
 
   /**
    * Returns the heap bytes a table of this geometry made by the three-argument constructor
-   * occupies: its arrays (headers, payload, padding), the array of pages and the table object,
-   * as {@link #sizeInBytes()} returns for it. Not counted: the collector's rounding of an array
-   * to whole regions (G1 keeps an array of half a region or more in whole regions; full pages
-   * fill theirs exactly).
+   * occupies: its arrays (headers, payload, padding), the array of pages and the table object, as
+   * {@link #sizeInBytes()} returns for it. Not counted: the collector's rounding of an array to
+   * whole regions (G1 keeps an array of half a region or more in whole regions; full pages fill
+   * theirs exactly).
    */
   static long heapBytes(long bucketCount, int bucketSize, int fingerprintBits) {
     return heapBytes(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES);
@@ -224,11 +238,12 @@ final class BucketTable {
         isOneArray(bucketCount, perPage, payload, oneArrayMaxBytes) ? 0 : bucketCount / perPage;
     long lastBuckets = bucketCount - fullPages * perPage;
     long pageCount = fullPages + (lastBuckets > 0 ? 1 : 0);
-    long bytes = fullPages
-        * arrayBytes(payloadBytes(perPage, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES);
+    long bytes =
+        fullPages
+            * arrayBytes(payloadBytes(perPage, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES);
     if (lastBuckets > 0) {
-      bytes += arrayBytes(payloadBytes(lastBuckets, bucketSize, fingerprintBits)
-          + PAGE_PADDING_BYTES);
+      bytes +=
+          arrayBytes(payloadBytes(lastBuckets, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES);
     }
     return bytes + referenceArrayBytes(pageCount) + OBJECT_BYTES;
   }
@@ -245,8 +260,8 @@ final class BucketTable {
 
   /**
    * Returns the largest bucket count a table with this bucket size supports: 2^32 buckets and 2^40
-   * slots. The fingerprint width does not matter: even at 32 bits, 2^40 slots are 2^45 bits, so
-   * bit offsets and page indices stay far from overflow.
+   * slots. The fingerprint width does not matter: even at 32 bits, 2^40 slots are 2^45 bits, so bit
+   * offsets and page indices stay far from overflow.
    */
   static long maxBucketCount(int bucketSize) {
     return Math.min(1L << 32, (1L << 40) / Math.max(1, bucketSize));
@@ -309,11 +324,11 @@ final class BucketTable {
   }
 
   /**
-   * Returns true if {@code fingerprint} is stored in {@code first} or {@code second}. Both words are
-   * loaded unconditionally and the two tests are or-ed as words, with no branch on either answer:
-   * a lookup then costs the same whether it hits in the first bucket, the second or neither.
-   * (LookupBenchmark, CUCKOO, 10^4 long keys, ε = 0.1%, two alternating runs each: with two
-   * contains calls, hits 37.7 and 52.9 ns vs misses 23.5 and 32.5 ns; with this, hits 29.2 and
+   * Returns true if {@code fingerprint} is stored in {@code first} or {@code second}. Both words
+   * are loaded unconditionally and the two tests are or-ed as words, with no branch on either
+   * answer: a lookup then costs the same whether it hits in the first bucket, the second or
+   * neither. (LookupBenchmark, CUCKOO, 10^4 long keys, ε = 0.1%, two alternating runs each: with
+   * two contains calls, hits 37.7 and 52.9 ns vs misses 23.5 and 32.5 ns; with this, hits 29.2 and
    * 31.9 ns vs misses 28.2 and 24.8 ns. The machine was heavily loaded, so only the ratios count.)
    */
   boolean containsEither(long first, long second, long fingerprint) {
@@ -399,9 +414,8 @@ final class BucketTable {
    * directly (no slot number, no second address computation as {@link #set} needs).
    * InsertBenchmark, ε = 0.1%, ns per insert filling to rated capacity, two alternating rounds,
    * fastfilter Cuckoo16 in the same runs: 10^6 keys 57.9 / 56.1 -> 44.3 / 44.2 (Cuckoo16
-   * 49.4-62.5); 10^7 keys 247 / 226 -> 151 / 148 (Cuckoo16 130-224); 3.2·10^7 keys 301 / 288 ->
-   * 219 / 198 (Cuckoo16 233-246). Fewer instructions per insert let more inserts' cache misses
-   * overlap.
+   * 49.4-62.5); 10^7 keys 247 / 226 -> 151 / 148 (Cuckoo16 130-224); 3.2·10^7 keys 301 / 288 -> 219
+   * / 198 (Cuckoo16 233-246). Fewer instructions per insert let more inserts' cache misses overlap.
    */
   private boolean insertSwar(long bucket, long fingerprint) {
     byte[] page = pageOf(bucket);
@@ -439,9 +453,9 @@ final class BucketTable {
   }
 
   /**
-   * Counts non-empty slots eight payload bytes at a time, for widths that divide 64 (4, 8, 16,
-   * 32), whose slots never straddle a word: pages start on bucket boundaries, and the last word
-   * of a page is read into its padding and masked.
+   * Counts non-empty slots eight payload bytes at a time, for widths that divide 64 (4, 8, 16, 32),
+   * whose slots never straddle a word: pages start on bucket boundaries, and the last word of a
+   * page is read into its padding and masked.
    */
   long countOccupiedByWord() {
     int bits = fingerprintBits;
@@ -463,7 +477,8 @@ final class BucketTable {
         }
         // a lane's top bit ends up set iff the lane is non-zero: adding REST to the low f-1 bits
         // carries into the top bit iff they are non-zero, and cannot carry out of the lane
-        occupied += Long.bitCount((((word & wordLanesRest) + wordLanesRest) | word) & wordLanesHigh);
+        occupied +=
+            Long.bitCount((((word & wordLanesRest) + wordLanesRest) | word) & wordLanesHigh);
       }
     }
     return occupied;
@@ -656,10 +671,16 @@ final class BucketTable {
     copyPayload(offset, src, srcOffset, length, true);
   }
 
-  private void copyPayload(long offset, byte[] buffer, int bufferOffset, int length, boolean write) {
+  private void copyPayload(
+      long offset, byte[] buffer, int bufferOffset, int length, boolean write) {
     if (offset < 0 || length < 0 || offset > payloadBytes - length) {
       throw new IndexOutOfBoundsException(
-          "payload range [" + offset + ", " + (offset + length) + ") outside [0, " + payloadBytes
+          "payload range ["
+              + offset
+              + ", "
+              + (offset + length)
+              + ") outside [0, "
+              + payloadBytes
               + ")");
     }
     long pageStart = 0;

@@ -6,7 +6,9 @@ package dev.cuckoo;
  * hashes. Not thread-safe; see {@link ScalableCuckooFilter} for the concurrent uses that are safe.
  */
 abstract class Chain {
-  /** Adds one copy of the item of {@code hash}, or none if {@code ifAbsent} and it might be present. */
+  /**
+   * Adds one copy of the item of {@code hash}, or none if {@code ifAbsent} and it might be present.
+   */
   abstract ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent);
 
   /** Returns true if the item of {@code hash} might be in a link. */

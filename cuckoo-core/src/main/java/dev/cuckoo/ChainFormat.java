@@ -9,15 +9,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads and writes the binary form of a {@link ScalableCuckooFilter}: an 80-byte chain header,
- * the links, and one CRC32C of everything (docs/FORMAT.md, "Chained filters").
+ * Reads and writes the binary form of a {@link ScalableCuckooFilter}: an 80-byte chain header, the
+ * links, and one CRC32C of everything (docs/FORMAT.md, "Chained filters").
  */
 final class ChainFormat {
   /** 0x89, "CKCHAIN": the chain's magic, distinct from a single filter's. */
   static final long MAGIC = 0x4E494148434B4389L;
+
   static final int VERSION = 1;
   static final int HEADER_BYTES = 80;
-  /** Most links of a STANDARD chain a reader accepts (growth 1.1 from 1 item reaches 2^36 in 264). */
+
+  /**
+   * Most links of a STANDARD chain a reader accepts (growth 1.1 from 1 item reaches 2^36 in 264).
+   */
   static final int MAX_STANDARD_LINKS = 1024;
 
   static final int OFFSET_MAGIC = 0;
@@ -30,8 +34,10 @@ final class ChainFormat {
   static final int OFFSET_BUCKET_SIZE = 24;
   static final int OFFSET_EXPANSION = 26;
   static final int OFFSET_RESERVED = 28;
+
   /** STANDARD: the {@code reserved} field holds the links a final-size hint covers (0: none). */
   static final int OFFSET_HINTED_LINKS = OFFSET_RESERVED;
+
   static final int OFFSET_BASE = 32;
   static final int OFFSET_GROWTH = 40;
   static final int OFFSET_RATE = 48;
@@ -86,7 +92,10 @@ final class ChainFormat {
     ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     if (header.getLong(OFFSET_MAGIC) != MAGIC) {
       throw new FilterFormatException(
-          "magic", OFFSET_MAGIC, String.format("0x%016x (expected: 0x%016x, a chained filter)",
+          "magic",
+          OFFSET_MAGIC,
+          String.format(
+              "0x%016x (expected: 0x%016x, a chained filter)",
               header.getLong(OFFSET_MAGIC), MAGIC));
     }
     int version = header.getShort(OFFSET_VERSION) & 0xFFFF;
@@ -98,8 +107,13 @@ final class ChainFormat {
       throw new FilterFormatException(
           "hasherId",
           OFFSET_HASHER_ID,
-          "the filter was written with hasher id " + hasherId + " but is being read with "
-              + hasher + " (id " + hasher.id() + "); read it with the same hasher");
+          "the filter was written with hasher id "
+              + hasherId
+              + " but is being read with "
+              + hasher
+              + " (id "
+              + hasher.id()
+              + "); read it with the same hasher");
     }
     Scheme scheme = Scheme.byId(header.get(OFFSET_SCHEME) & 0xFF);
     if (scheme == null) {
@@ -107,7 +121,9 @@ final class ChainFormat {
           "scheme", OFFSET_SCHEME, (header.get(OFFSET_SCHEME) & 0xFF) + " (expected: 1 or 2)");
     }
     ScalableCuckooFilter<T> filter =
-        scheme == Scheme.REDISBLOOM ? readRedis(header, input, hasher) : readStandard(header, input, hasher);
+        scheme == Scheme.REDISBLOOM
+            ? readRedis(header, input, hasher)
+            : readStandard(header, input, hasher);
     input.readAndCheckCrc("crc32c");
     return filter;
   }
@@ -210,8 +226,10 @@ final class ChainFormat {
               hasher, initial, growth, rate, bucketSize, maxKicks, seed, List.of(), 0, hinted);
     } catch (IllegalArgumentException e) {
       throw new FilterFormatException(
-          "hintedLinks", OFFSET_HINTED_LINKS, hinted + " (expected: links the chain can plan: "
-              + e.getMessage() + ")", e);
+          "hintedLinks",
+          OFFSET_HINTED_LINKS,
+          hinted + " (expected: links the chain can plan: " + e.getMessage() + ")",
+          e);
     }
     List<CuckooFilter<T>> read = new ArrayList<>();
     long size = 0;
@@ -224,7 +242,10 @@ final class ChainFormat {
         buckets = shape.linkBuckets(shape.linkItems(k));
       } catch (IllegalArgumentException e) {
         throw new FilterFormatException(
-            "initialCapacity", OFFSET_BASE, "link " + k + " would be too large: " + e.getMessage(), e);
+            "initialCapacity",
+            OFFSET_BASE,
+            "link " + k + " would be too large: " + e.getMessage(),
+            e);
       }
       if (link.scheme() != Scheme.STANDARD
           || link.fingerprintBits() != bits
@@ -236,9 +257,20 @@ final class ChainFormat {
         throw new FilterFormatException(
             "link",
             at,
-            "link " + k + " (" + link + ") does not match the chain: expected " + buckets
-                + " buckets of " + bucketSize + " slots of " + bits + " bits, maxKicks " + maxKicks
-                + ", seed " + seed);
+            "link "
+                + k
+                + " ("
+                + link
+                + ") does not match the chain: expected "
+                + buckets
+                + " buckets of "
+                + bucketSize
+                + " slots of "
+                + bits
+                + " bits, maxKicks "
+                + maxKicks
+                + ", seed "
+                + seed);
       }
       shape.appendLink(link);
       read.add(link);

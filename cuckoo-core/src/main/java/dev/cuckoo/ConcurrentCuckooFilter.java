@@ -25,16 +25,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #mightContain} and {@link #count} take no lock. A lookup never misses an item whose
  *       {@link #add} returned true before the lookup started and whose {@link #remove} had not
  *       started when the lookup returned, even while concurrent inserts relocate that item's
- *       fingerprint. A lookup retries only while a write to one of its item's two bucket stripes
- *       is in progress (a few stores); after many retries it yields the processor.
+ *       fingerprint. A lookup retries only while a write to one of its item's two bucket stripes is
+ *       in progress (a few stores); after many retries it yields the processor.
  *   <li>{@link #add}, {@link #addIfAbsent}, {@link #remove}, {@link #replace}, {@link #count},
- *       {@link #mightContain} and {@link #clear} are linearizable: each takes effect at one
- *       instant between its call and its return, as if the operations ran one at a time in that
- *       order on a {@link CuckooFilter} holding the same fingerprints (a failed add means the
- *       relocation search found no room at that instant, as in a plain filter).
- *   <li>{@link #size()}, {@link #loadFactor()} and {@link #isEmpty()} are exact when no write is
- *       in progress; during writes they lie between the values before and after the writes in
- *       flight.
+ *       {@link #mightContain} and {@link #clear} are linearizable: each takes effect at one instant
+ *       between its call and its return, as if the operations ran one at a time in that order on a
+ *       {@link CuckooFilter} holding the same fingerprints (a failed add means the relocation
+ *       search found no room at that instant, as in a plain filter).
+ *   <li>{@link #size()}, {@link #loadFactor()} and {@link #isEmpty()} are exact when no write is in
+ *       progress; during writes they lie between the values before and after the writes in flight.
  *   <li>Everything else in {@link CuckooFilter}'s contract holds unchanged (false-positive rate,
  *       capacity, duplicates, removing only what was added).
  * </ul>
@@ -45,8 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * failed add is exact. Adds into a nearly full filter are therefore slower and serialize.
  *
  * <p>Only {@link Scheme#STANDARD} is supported. Relocation uses breadth-first search (not the
- * random walk of {@link CuckooFilter}), so the table layout can differ from a plain filter's for the
- * same adds; answers for stored items cannot.
+ * random walk of {@link CuckooFilter}), so the table layout can differ from a plain filter's for
+ * the same adds; answers for stored items cannot.
  *
  * @param <T> the item type
  */
@@ -104,6 +103,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
 
   /** Default number of lock stripes (fewer for tables of less than 8 buckets per stripe). */
   public static final int DEFAULT_STRIPES = 1024;
+
   /** Largest number of lock stripes. */
   public static final int MAX_STRIPES = 1 << 16;
 
@@ -122,14 +122,18 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   private final long capacity;
   private final boolean swar;
   private final LockStripes stripes;
+
   /** The lookup of the commonest shape (one-page STANDARD SWAR tables, no seed), or null. */
   private final OptimisticLookup optimisticLookup;
+
   private final int maxSearchNodes;
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong relocations = new AtomicLong();
   private final ThreadLocal<RelocationPath> paths;
 
-  /** Takes over the table, arithmetic and settings of {@code filter}, which must not be used again. */
+  /**
+   * Takes over the table, arithmetic and settings of {@code filter}, which must not be used again.
+   */
   private ConcurrentCuckooFilter(CuckooFilter<T> filter, int stripeCount) {
     this.hasher = filter.hasher();
     this.scheme = filter.scheme();
@@ -173,8 +177,8 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Adds {@code item} unless it might already be present, atomically: of several threads adding
-   * the same absent item this way at once, exactly one succeeds.
+   * Adds {@code item} unless it might already be present, atomically: of several threads adding the
+   * same absent item this way at once, exactly one succeeds.
    *
    * @param item the item
    * @return true if added; false if it might already be present or the filter is full
@@ -425,7 +429,9 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
     return replaceWithRelocation(old, item);
   }
 
-  /** Removes every item; concurrent lookups wait for it (they retry) and then see an empty filter. */
+  /**
+   * Removes every item; concurrent lookups wait for it (they retry) and then see an empty filter.
+   */
   public void clear() {
     stripes.lockAll();
     try {
@@ -614,11 +620,11 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   // Serialization (the single-filter format of CuckooFilter, docs/FORMAT.md)
 
   /**
-   * Writes this filter in the binary format of {@link CuckooFilter#writeTo(OutputStream)}, so
-   * that {@link CuckooFilter#readFrom(InputStream, ItemHasher)} reads it back as a plain filter and
+   * Writes this filter in the binary format of {@link CuckooFilter#writeTo(OutputStream)}, so that
+   * {@link CuckooFilter#readFrom(InputStream, ItemHasher)} reads it back as a plain filter and
    * {@link #readFrom(InputStream, ItemHasher)} as a concurrent one; does not close {@code out}.
-   * Writes wait until it is done (it holds every stripe's lock); lookups go on meanwhile. The
-   * bytes are those of one instant: a {@link CuckooFilter} holding the same fingerprints.
+   * Writes wait until it is done (it holds every stripe's lock); lookups go on meanwhile. The bytes
+   * are those of one instant: a {@link CuckooFilter} holding the same fingerprints.
    *
    * @param out the stream to write to
    * @throws IOException if {@code out} fails

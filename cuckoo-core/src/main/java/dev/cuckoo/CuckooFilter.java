@@ -28,17 +28,17 @@ import java.nio.file.Path;
  * <h2>Contract</h2>
  *
  * <ul>
- *   <li>{@link #mightContain} never returns false for an item that was added and not removed
- *       (no false negatives), provided only items that were added are removed.
+ *   <li>{@link #mightContain} never returns false for an item that was added and not removed (no
+ *       false negatives), provided only items that were added are removed.
  *   <li>It returns true for an item that was never added with probability at most about {@link
  *       #falsePositiveRateAtCapacity()} once the filter holds {@link #capacity()} items; {@link
  *       #expectedFalsePositiveRate()} gives the rate at the current load.
- *   <li>Inserting {@link #capacity()} distinct items always succeeds. Beyond that {@link #add}
- *       may return false, and then the filter is exactly as it was before the call: nothing
- *       added, nothing lost.
- *   <li>Duplicates are stored as separate copies. The same item (or items with the same
- *       fingerprint and buckets) can be added at most {@code 2 × bucketSize()} times; the next
- *       add fails. {@link #addIfAbsent} avoids duplicates.
+ *   <li>Inserting {@link #capacity()} distinct items always succeeds. Beyond that {@link #add} may
+ *       return false, and then the filter is exactly as it was before the call: nothing added,
+ *       nothing lost.
+ *   <li>Duplicates are stored as separate copies. The same item (or items with the same fingerprint
+ *       and buckets) can be added at most {@code 2 × bucketSize()} times; the next add fails.
+ *       {@link #addIfAbsent} avoids duplicates.
  *   <li>Removing an item that was never added can remove another item's fingerprint, which then
  *       becomes a false negative. Remove only what you added.
  *   <li>Not thread-safe for writes: use external synchronization or {@link
@@ -52,9 +52,9 @@ import java.nio.file.Path;
  *
  * <p>Load reached before the first failed insert with the default 500 kicks (random keys, {@link
  * Scheme#STANDARD}, large tables): about 88.9% for b = 2, 97.4% for b = 4, 99.2% for b = 8 (see
- * {@link Builder#bucketSize(int)}). The builder sizes tables for a load below that, so that
- * {@code expectedItems} always fit: at b = 4 and ε = 0.1% that is 13 bits per fingerprint and
- * 13.76 bits per item at any size from 10^4 items up (no power-of-two rounding).
+ * {@link Builder#bucketSize(int)}). The builder sizes tables for a load below that, so that {@code
+ * expectedItems} always fit: at b = 4 and ε = 0.1% that is 13 bits per fingerprint and 13.76 bits
+ * per item at any size from 10^4 items up (no power-of-two rounding).
  *
  * @param <T> the item type
  */
@@ -78,20 +78,28 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
 
   /** Default maximum number of kicks per insert. */
   public static final int DEFAULT_MAX_KICKS = 500;
+
   /** Default maximum number of kicks for {@link Scheme#REDISBLOOM} (RedisBloom's default). */
   public static final int DEFAULT_REDISBLOOM_MAX_KICKS = 20;
+
   /** Default target false-positive rate. */
   public static final double DEFAULT_FALSE_POSITIVE_RATE = 0.01;
+
   /** Default bucket size. */
   public static final int DEFAULT_BUCKET_SIZE = 4;
+
   /** Default seed of {@link Scheme#STANDARD} filters: 0, meaning the item hash is used as is. */
   public static final long DEFAULT_SEED = 0L;
+
   /** Largest allowed {@code maxKicks}. */
   public static final int MAX_KICKS_LIMIT = 1 << 20;
+
   /** Narrowest fingerprint of {@link Builder#fingerprintBits}. */
   public static final int MIN_FINGERPRINT_BITS = 4;
+
   /** Widest fingerprint of {@link Builder#fingerprintBits}. */
   public static final int MAX_FINGERPRINT_BITS = 32;
+
   /** Largest {@link Builder#expectedItems}: 2^36. */
   public static final long MAX_EXPECTED_ITEMS = Sizing.MAX_EXPECTED_ITEMS;
 
@@ -250,8 +258,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   // Hash-level API: the primitive path for callers that hash themselves (no boxing).
 
   /**
-   * Adds an item given by its 64-bit hash, as computed by this filter's {@link ItemHasher} (or,
-   * for {@code long} keys without boxing, {@link ItemHashers#hashLong(long)}).
+   * Adds an item given by its 64-bit hash, as computed by this filter's {@link ItemHasher} (or, for
+   * {@code long} keys without boxing, {@link ItemHashers#hashLong(long)}).
    *
    * @param hash the item's hash
    * @return true if stored; false if full (filter unchanged)
@@ -299,9 +307,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    * answers are exactly those of single lookups; they come faster for large tables because the
    * bucket loads of a block of keys are issued together and their cache misses overlap.
    *
-   * <p>The first {@code ceil((to − from) / 64)} words of {@code resultBits} are overwritten
-   * (unused high bits of the last one are cleared); later words are not touched. Allocation-free
-   * (a small per-thread scratch array).
+   * <p>The first {@code ceil((to − from) / 64)} words of {@code resultBits} are overwritten (unused
+   * high bits of the last one are cleared); later words are not touched. Allocation-free (a small
+   * per-thread scratch array).
    *
    * @param hashes the items' hashes, as for {@link #mightContainHash}
    * @param from first index to test, inclusive
@@ -312,14 +320,18 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    */
   public void mightContainAll(long[] hashes, int from, int to, long[] resultBits) {
     BatchLookup.mightContainAll(
-        indexer, table, Checks.requireNonNull(hashes, "hashes"), from, to,
+        indexer,
+        table,
+        Checks.requireNonNull(hashes, "hashes"),
+        from,
+        to,
         Checks.requireNonNull(resultBits, "resultBits"));
   }
 
   /**
    * Tests many items at once: sets bit {@code i − from} of {@code resultBits} iff {@link
-   * #mightContain mightContain(items[i])}, for every {@code i} in {@code [from, to)}, with the
-   * same bit layout and the same guarantees as {@link #mightContainAll(long[], int, int, long[])}.
+   * #mightContain mightContain(items[i])}, for every {@code i} in {@code [from, to)}, with the same
+   * bit layout and the same guarantees as {@link #mightContainAll(long[], int, int, long[])}.
    *
    * @param items the items
    * @param from first index to test, inclusive
@@ -327,12 +339,17 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    * @param resultBits receives the answers; at least {@code ceil((to − from) / 64)} words
    * @throws IndexOutOfBoundsException if {@code [from, to)} is not a range of {@code items}
    * @throws IllegalArgumentException if {@code resultBits} is too short
-   * @throws NullPointerException if an item in the range is null (some results may then have
-   *     been written)
+   * @throws NullPointerException if an item in the range is null (some results may then have been
+   *     written)
    */
   public void mightContainAll(T[] items, int from, int to, long[] resultBits) {
     BatchLookup.mightContainAll(
-        indexer, table, hasher, Checks.requireNonNull(items, "items"), from, to,
+        indexer,
+        table,
+        hasher,
+        Checks.requireNonNull(items, "items"),
+        from,
+        to,
         Checks.requireNonNull(resultBits, "resultBits"));
   }
 
@@ -406,18 +423,17 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    *
    * @param other a filter of the same scheme, seed, bucket count, bucket size, fingerprint width
    *     and hasher
-   * @return true if every fingerprint fit; false if not, in which case this filter is exactly as
-   *     it was
-   * @throws IllegalArgumentException if a parameter differs (the message names it) or {@code
-   *     other} is this filter
+   * @return true if every fingerprint fit; false if not, in which case this filter is exactly as it
+   *     was
+   * @throws IllegalArgumentException if a parameter differs (the message names it) or {@code other}
+   *     is this filter
    * @throws NullPointerException if {@code other} is null
    */
   public boolean addAll(CuckooFilter<T> other) {
     Checks.requireNonNull(other, "other");
     Checks.requireArgument(
         other != this, "other: the filter itself (expected: a different filter)");
-    FilterMerge.requireCompatible(
-        MERGE_PARAMETERS, mergeParameters(), other.mergeParameters());
+    FilterMerge.requireCompatible(MERGE_PARAMETERS, mergeParameters(), other.mergeParameters());
     if (other.size > bucketCount * bucketSize - size) {
       return false;
     }
@@ -462,10 +478,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the number of items the filter is rated for: inserting this many distinct items
-   * always succeeds, and the false-positive rate is then at most {@link
-   * #falsePositiveRateAtCapacity()}. For {@link Scheme#REDISBLOOM} filters it is the number of
-   * slots, as in RedisBloom.
+   * Returns the number of items the filter is rated for: inserting this many distinct items always
+   * succeeds, and the false-positive rate is then at most {@link #falsePositiveRateAtCapacity()}.
+   * For {@link Scheme#REDISBLOOM} filters it is the number of slots, as in RedisBloom.
    *
    * @return the rated capacity
    */
@@ -520,8 +535,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the expected false-positive rate at the current load: the probability that a lookup
-   * of an item never added matches one of the fingerprints in its two buckets, {@code 1 − (1 −
+   * Returns the expected false-positive rate at the current load: the probability that a lookup of
+   * an item never added matches one of the fingerprints in its two buckets, {@code 1 − (1 −
    * 1/F)^(2·b·load)} with {@code F} the number of distinct fingerprints.
    *
    * @return the expected false-positive rate now
@@ -650,9 +665,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Reads a filter from the file {@code path}, which must hold exactly one filter written by
-   * {@link #writeTo(Path)}; its length is checked against the header before anything is
-   * allocated.
+   * Reads a filter from the file {@code path}, which must hold exactly one filter written by {@link
+   * #writeTo(Path)}; its length is checked against the header before anything is allocated.
    *
    * @param path the file to read
    * @param hasher the hasher the filter was written with
@@ -777,9 +791,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      * Sets the number of slots per bucket (default 4). Larger buckets reach a higher load but need
      * longer fingerprints for the same false-positive rate. Measured load at the first failed
      * insert, random keys, 500 kicks, 2^18 buckets, 8 runs ({@code LoadFactorTest}): b = 2: 88.6%
-     * worst / 88.9% mean, b = 4: 97.2% / 97.4%, b = 8: 99.1% / 99.3%. Tables of at least 4096
-     * slots are sized for 84%, 94.5% and 97.5%; smaller tables for less (their failure load varies
-     * much more), so that {@code expectedItems} always fit.
+     * worst / 88.9% mean, b = 4: 97.2% / 97.4%, b = 8: 99.1% / 99.3%. Tables of at least 4096 slots
+     * are sized for 84%, 94.5% and 97.5%; smaller tables for less (their failure load varies much
+     * more), so that {@code expectedItems} always fit.
      *
      * @param bucketSize 2, 4 or 8 ({@link Scheme#REDISBLOOM}: 1 to 255)
      * @return this builder

@@ -2,11 +2,11 @@ package dev.cuckoo;
 
 /**
  * Thrown when a filter's table cannot be allocated: it is beyond the library's table limits or
- * larger than the maximum heap (both refused before anything is allocated), or the heap has no
- * room for it even after the full garbage collection the JVM makes before giving up. Garbage
- * never causes it: whether a table fits is decided by allocating it, not by the free heap. It
- * replaces the {@link OutOfMemoryError} that a size taken from untrusted input (a command
- * argument, a dump header) would otherwise cause; the filter is left as it was.
+ * larger than the maximum heap (both refused before anything is allocated), or the heap has no room
+ * for it even after the full garbage collection the JVM makes before giving up. Garbage never
+ * causes it: whether a table fits is decided by allocating it, not by the free heap. It replaces
+ * the {@link OutOfMemoryError} that a size taken from untrusted input (a command argument, a dump
+ * header) would otherwise cause; the filter is left as it was.
  */
 public final class FilterAllocationException extends RuntimeException {
   private static final long serialVersionUID = 1L;

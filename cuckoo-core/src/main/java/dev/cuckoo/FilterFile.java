@@ -82,8 +82,8 @@ public final class FilterFile<T> {
    *     an id
    * @param <T> the item type
    * @return the filter and what the stream said about it
-   * @throws FilterFormatException if the bytes are not a filter (the message names the magic
-   *     bytes found) or are corrupt
+   * @throws FilterFormatException if the bytes are not a filter (the message names the magic bytes
+   *     found) or are corrupt
    * @throws IOException if {@code in} fails
    */
   public static <T> FilterFile<T> read(
@@ -116,7 +116,11 @@ public final class FilterFile<T> {
       throw new FilterFormatException(
           "magic",
           0,
-          "only " + head.length + " bytes (expected: a filter header, at least " + PEEK_BYTES + ")");
+          "only "
+              + head.length
+              + " bytes (expected: a filter header, at least "
+              + PEEK_BYTES
+              + ")");
     }
     ByteBuffer bytes = littleEndian(head);
     long magic = bytes.getLong(0);
@@ -148,8 +152,8 @@ public final class FilterFile<T> {
   }
 
   /**
-   * Returns true if the file holds a chain ({@link ScalableCuckooFilter}), false if a single
-   * filter ({@link CuckooFilter}).
+   * Returns true if the file holds a chain ({@link ScalableCuckooFilter}), false if a single filter
+   * ({@link CuckooFilter}).
    *
    * @return whether the file holds a chain
    */
@@ -193,8 +197,8 @@ public final class FilterFile<T> {
   }
 
   /**
-   * Returns the id of the hasher the file was written with ({@link ItemHasher#id()}; 0 for a
-   * custom hasher).
+   * Returns the id of the hasher the file was written with ({@link ItemHasher#id()}; 0 for a custom
+   * hasher).
    *
    * @return the hasher id
    */
@@ -204,7 +208,12 @@ public final class FilterFile<T> {
 
   @Override
   public String toString() {
-    return "FilterFile{" + (isChain() ? "chain" : "single") + ", scheme=" + scheme()
-        + ", hasherId=" + hasherId + "}";
+    return "FilterFile{"
+        + (isChain() ? "chain" : "single")
+        + ", scheme="
+        + scheme()
+        + ", hasherId="
+        + hasherId
+        + "}";
   }
 }

@@ -14,15 +14,14 @@ import java.nio.file.StandardOpenOption;
  * Reads and writes the binary form of a {@link CuckooFilter}: a {@link FilterHeader}, the table
  * payload, and a CRC32C of both (docs/FORMAT.md).
  *
- * <p>The payload is streamed page by page between the stream and the table, so writing or reading
- * a filter of any size needs no second copy of its table. Reading validates every header field
- * before allocating, checks the CRC, and recounts the occupied slots, so corrupt input raises
- * {@link FilterFormatException} rather than yielding a filter that answers wrong.
+ * <p>The payload is streamed page by page between the stream and the table, so writing or reading a
+ * filter of any size needs no second copy of its table. Reading validates every header field before
+ * allocating, checks the CRC, and recounts the occupied slots, so corrupt input raises {@link
+ * FilterFormatException} rather than yielding a filter that answers wrong.
  */
 final class FilterFormat {
   /** Size of the CRC32C trailer. */
   static final int CRC_BYTES = 4;
-
 
   private FilterFormat() {}
 
@@ -49,8 +48,7 @@ final class FilterFormat {
   }
 
   /** Reads one filter (header, payload, CRC32C) from {@code in}, leaving it just after the CRC. */
-  static <T> CuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher)
-      throws IOException {
+  static <T> CuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher) throws IOException {
     return read(FormatInput.of(in), hasher);
   }
 
@@ -93,8 +91,8 @@ final class FilterFormat {
    * the item count).
    *
    * @param checkCrc if true, a CRC32C of the bytes read since the input's last {@link
-   *     FormatInput#resetCrc()} follows the payload and is checked before the payload is
-   *     inspected; if false the caller checks a CRC that covers these bytes later
+   *     FormatInput#resetCrc()} follows the payload and is checked before the payload is inspected;
+   *     if false the caller checks a CRC that covers these bytes later
    */
   static <T> CuckooFilter<T> readLink(
       FormatInput input, ItemHasher<? super T> hasher, boolean checkCrc) throws IOException {

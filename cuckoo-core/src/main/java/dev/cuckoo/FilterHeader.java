@@ -12,12 +12,17 @@ import java.nio.ByteOrder;
  * docs/FORMAT.md documents the layout byte by byte.
  */
 final class FilterHeader {
-  /** The magic bytes at offset 0: 0x89 "CUCKOO" 0x0A (the high byte and LF catch text-mode copies). */
+  /**
+   * The magic bytes at offset 0: 0x89 "CUCKOO" 0x0A (the high byte and LF catch text-mode copies).
+   */
   static final long MAGIC = 0x0A4F4F4B43554389L;
+
   /** The format version this library writes. */
   static final int VERSION = 1;
+
   /** The oldest format version this library reads. */
   static final int OLDEST_READABLE_VERSION = 1;
+
   /** Size of the header in bytes. */
   static final int BYTES = 64;
 
@@ -137,7 +142,8 @@ final class FilterHeader {
     int schemeId = Byte.toUnsignedInt(buffer.get(OFFSET_SCHEME));
     Scheme scheme = Scheme.byId(schemeId);
     if (scheme == null) {
-      throw bad("scheme", base + OFFSET_SCHEME, schemeId + " (expected: 1 STANDARD or 2 REDISBLOOM)");
+      throw bad(
+          "scheme", base + OFFSET_SCHEME, schemeId + " (expected: 1 STANDARD or 2 REDISBLOOM)");
     }
     boolean redis = scheme == Scheme.REDISBLOOM;
     int fingerprintBits = Byte.toUnsignedInt(buffer.get(OFFSET_FINGERPRINT_BITS));
@@ -266,7 +272,11 @@ final class FilterHeader {
       throw bad(
           "payloadLength",
           base + OFFSET_PAYLOAD_LENGTH,
-          payloadLength + " bytes need " + needed + " bytes of heap (expected: <= " + bound
+          payloadLength
+              + " bytes need "
+              + needed
+              + " bytes of heap (expected: <= "
+              + bound
               + ", the maximum heap less a margin)");
     }
     try {
@@ -276,8 +286,12 @@ final class FilterHeader {
       throw new FilterFormatException(
           "payloadLength",
           base + OFFSET_PAYLOAD_LENGTH,
-          payloadLength + " bytes need " + needed + " bytes of heap: out of heap ("
-              + Runtime.getRuntime().maxMemory() + " bytes at most) after a full collection",
+          payloadLength
+              + " bytes need "
+              + needed
+              + " bytes of heap: out of heap ("
+              + Runtime.getRuntime().maxMemory()
+              + " bytes at most) after a full collection",
           e);
     }
   }

@@ -83,9 +83,7 @@ final class FormatInput {
       int n = in.read(dst, dstOffset + done, Math.min(length - done, CHUNK_BYTES));
       if (n < 0) {
         throw new FilterFormatException(
-            field,
-            offset,
-            "input ends after " + done + " of " + length + " bytes (truncated)");
+            field, offset, "input ends after " + done + " of " + length + " bytes (truncated)");
       }
       crc.update(dst, dstOffset + done, n);
       done += n;

@@ -43,6 +43,9 @@ final class FormatOutput {
   /** Writes the CRC32C of the bytes written since the last reset, little-endian (not covered). */
   void writeCrc() throws IOException {
     int value = (int) crc.getValue();
-    out.write(new byte[] {(byte) value, (byte) (value >>> 8), (byte) (value >>> 16), (byte) (value >>> 24)});
+    out.write(
+        new byte[] {
+          (byte) value, (byte) (value >>> 8), (byte) (value >>> 16), (byte) (value >>> 24)
+        });
   }
 }

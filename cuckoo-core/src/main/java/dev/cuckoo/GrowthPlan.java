@@ -49,6 +49,7 @@ final class GrowthPlan {
 
   /** Narrowest fingerprint the builders accept. */
   private static final int MIN_BITS = 4;
+
   /** Widest fingerprint a table holds. */
   private static final int MAX_BITS = 32;
 
@@ -119,7 +120,8 @@ final class GrowthPlan {
 
   /** Returns a link's false-positive rate at capacity, as {@link CuckooFilter} computes it. */
   static double rate(int bits, long capacity, long slots, int bucketSize) {
-    return Sizing.falsePositiveRate((1L << bits) - 1, bucketSize, Math.min(1.0, (double) capacity / slots));
+    return Sizing.falsePositiveRate(
+        (1L << bits) - 1, bucketSize, Math.min(1.0, (double) capacity / slots));
   }
 
   private static double total(long[] capacities) {

@@ -44,8 +44,12 @@ final class HeapBudget {
     if (bytes < 0 || bytes > bound) {
       throw new FilterAllocationException(
           bytes < 0 ? -1 : bytes,
-          what + " needs " + (bytes < 0 ? "more than 2^63" : Long.toString(bytes))
-              + " bytes (expected: <= " + bound + ", the maximum heap less a margin)");
+          what
+              + " needs "
+              + (bytes < 0 ? "more than 2^63" : Long.toString(bytes))
+              + " bytes (expected: <= "
+              + bound
+              + ", the maximum heap less a margin)");
     }
   }
 
@@ -53,8 +57,8 @@ final class HeapBudget {
    * Allocates a {@link BucketTable#paged} table after checking its geometry against the table
    * limits and its size against the maximum heap.
    *
-   * @throws FilterAllocationException if it is too large, or the allocation itself runs out of
-   *     heap (after the collection the JVM makes before giving up)
+   * @throws FilterAllocationException if it is too large, or the allocation itself runs out of heap
+   *     (after the collection the JVM makes before giving up)
    */
   static BucketTable allocate(long bucketCount, int bucketSize, int fingerprintBits, String what) {
     requireWithinLimits(bucketCount, bucketSize, what);
@@ -76,7 +80,8 @@ final class HeapBudget {
     long max = BucketTable.maxBucketCount(bucketSize);
     if (bucketCount < 1 || bucketCount > max) {
       throw new FilterAllocationException(
-          -1, what + ": bucketCount " + bucketCount + " (expected: 1 <= bucketCount <= " + max + ")");
+          -1,
+          what + ": bucketCount " + bucketCount + " (expected: 1 <= bucketCount <= " + max + ")");
     }
   }
 
@@ -84,8 +89,12 @@ final class HeapBudget {
   static FilterAllocationException outOfHeap(long bytes, String what, OutOfMemoryError cause) {
     return new FilterAllocationException(
         bytes,
-        what + " needs " + bytes + " bytes: out of heap ("
-            + Runtime.getRuntime().maxMemory() + " bytes at most) after a full collection",
+        what
+            + " needs "
+            + bytes
+            + " bytes: out of heap ("
+            + Runtime.getRuntime().maxMemory()
+            + " bytes at most) after a full collection",
         cause);
   }
 }

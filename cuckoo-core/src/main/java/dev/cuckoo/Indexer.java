@@ -19,14 +19,17 @@ final class Indexer {
 
   /** RedisBloom's multiplier of a fingerprint in the alternate-bucket XOR. */
   static final long REDIS_ALT_MULTIPLIER = 0x5bd1e995L;
+
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
   private final boolean redis;
   private final long seed;
   private final long bucketCount;
   private final long halfBucketCount;
+
   /** bucketCount − 1 if bucketCount is a power of two, otherwise −1 (REDISBLOOM links only). */
   private final long bucketMask;
+
   private final long fingerprintRange;
 
   private Indexer(boolean redis, long bucketCount, long fingerprintRange, long seed) {
@@ -76,7 +79,9 @@ final class Indexer {
           bucketCount);
     } else {
       Checks.requireArgument(
-          bucketCount >= 2 && bucketCount <= Sizing.MAX_STANDARD_BUCKETS + 2 && bucketCount % 2 == 0,
+          bucketCount >= 2
+              && bucketCount <= Sizing.MAX_STANDARD_BUCKETS + 2
+              && bucketCount % 2 == 0,
           "bucketCount: %s (expected: even, 2 <= bucketCount <= 2^32 for the STANDARD scheme)",
           bucketCount);
     }
@@ -93,12 +98,16 @@ final class Indexer {
     return seed;
   }
 
-  /** Returns true if the bucket count is a power of two, so that a RedisBloom kick retraces exactly. */
+  /**
+   * Returns true if the bucket count is a power of two, so that a RedisBloom kick retraces exactly.
+   */
   boolean isPowerOfTwo() {
     return bucketMask >= 0;
   }
 
-  /** Applies the seed to an item hash (STANDARD with a non-zero seed); otherwise returns it as is. */
+  /**
+   * Applies the seed to an item hash (STANDARD with a non-zero seed); otherwise returns it as is.
+   */
   long remix(long hash) {
     return seed == 0 ? hash : Sizing.mix(hash ^ seed);
   }
@@ -138,8 +147,8 @@ final class Indexer {
 
   /**
    * REDISBLOOM: returns the hash whose {@link #firstBucket} is an item's second bucket, {@code h
-   * XOR fp·0x5bd1e995}. For a power-of-two bucket count its bucket equals {@link
-   * #alternateBucket alternateBucket(firstBucket(h), fp)}; RedisBloom's lookups use this form.
+   * XOR fp·0x5bd1e995}. For a power-of-two bucket count its bucket equals {@link #alternateBucket
+   * alternateBucket(firstBucket(h), fp)}; RedisBloom's lookups use this form.
    */
   static long redisAlternateHash(long h, long fingerprint) {
     return h ^ (fingerprint * REDIS_ALT_MULTIPLIER);

@@ -31,8 +31,10 @@ final class Inserter {
   private final boolean redis;
   private final int maxKicks;
   private long random;
+
   /** Allocated on the first insert that needs them, so filters that never fill up stay small. */
   private KickPath path;
+
   private PathSearch search;
   private NeighbourProbe neighbours;
 

@@ -1,14 +1,14 @@
 package dev.cuckoo;
 
 /**
- * A function that turns an item into a well-mixed 64-bit hash, the only thing a cuckoo filter
- * needs to know about its items.
+ * A function that turns an item into a well-mixed 64-bit hash, the only thing a cuckoo filter needs
+ * to know about its items.
  *
  * <p>Implementations must be deterministic (equal items give equal hashes, in every JVM and on
- * every run: a filter written to disk is read back with the same hasher), thread-safe, and
- * should not allocate. All 64 bits are used: the filter takes the fingerprint from the high bits
- * and the bucket index from the low bits, so a weak hash (such as {@link Object#hashCode()}) raises
- * the false-positive rate. The built-in hashers in {@link ItemHashers} use XXH3-64 (hash4j).
+ * every run: a filter written to disk is read back with the same hasher), thread-safe, and should
+ * not allocate. All 64 bits are used: the filter takes the fingerprint from the high bits and the
+ * bucket index from the low bits, so a weak hash (such as {@link Object#hashCode()}) raises the
+ * false-positive rate. The built-in hashers in {@link ItemHashers} use XXH3-64 (hash4j).
  *
  * @param <T> the item type
  */

@@ -10,9 +10,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Protocol. A writer holds the stripe's lock, calls {@link #beginWrite} (the version becomes
  * odd), changes the stripe's buckets, then calls {@link #endWrite} (the version becomes even
- * again). A reader calls {@link #readVersion}, then {@link #startRead}, reads, and accepts what it read only if {@link
- * #isUnchanged} confirms that the version was even and has not moved. Writers that need several
- * stripes lock them in ascending stripe order.
+ * again). A reader calls {@link #readVersion}, then {@link #startRead}, reads, and accepts what it
+ * read only if {@link #isUnchanged} confirms that the version was even and has not moved. Writers
+ * that need several stripes lock them in ascending stripe order.
  */
 final class LockStripes {
   /*
@@ -57,7 +57,8 @@ final class LockStripes {
   /** Creates about {@code stripes} stripes (fewer for small tables) over {@code bucketCount}. */
   LockStripes(long bucketCount, int stripes) {
     long perStripe =
-        Math.max(MIN_BUCKETS_PER_STRIPE, Sizing.nextPowerOfTwo((bucketCount + stripes - 1) / stripes));
+        Math.max(
+            MIN_BUCKETS_PER_STRIPE, Sizing.nextPowerOfTwo((bucketCount + stripes - 1) / stripes));
     this.shift = Long.numberOfTrailingZeros(perStripe);
     int count = (int) ((bucketCount + perStripe - 1) >>> shift);
     this.versions = new long[count];
@@ -96,8 +97,8 @@ final class LockStripes {
   // Readers
 
   /**
-   * Returns the stripe's version before an optimistic read; odd means a write is open. Call
-   * {@link #startRead()} after the version loads and before reading data.
+   * Returns the stripe's version before an optimistic read; odd means a write is open. Call {@link
+   * #startRead()} after the version loads and before reading data.
    */
   long readVersion(int stripe) {
     return readVersion(versions, stripe);

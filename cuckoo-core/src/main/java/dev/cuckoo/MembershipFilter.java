@@ -21,22 +21,21 @@ import java.io.OutputStream;
  *
  * <ul>
  *   <li>{@link #mightContain} never returns false for an item that was added and not removed (no
- *       false negatives), provided only items that were added are removed; for an item never
- *       added it returns true with a small probability (see {@link
- *       #expectedFalsePositiveRate()}).
+ *       false negatives), provided only items that were added are removed; for an item never added
+ *       it returns true with a small probability (see {@link #expectedFalsePositiveRate()}).
  *   <li>An add that returns false leaves the filter unchanged.
  *   <li>Duplicates are stored as separate copies; {@link #addIfAbsent} avoids them.
  *   <li>Removing an item that was never added can remove another item's fingerprint, which then
  *       becomes a false negative. Remove only what you added.
- *   <li>Every {@code xxxHash} method takes an item's 64-bit hash as this filter's {@link
- *       #hasher()} computes it, and does exactly what the item method does with that hash; callers
- *       that hash once can use the hash everywhere.
+ *   <li>Every {@code xxxHash} method takes an item's 64-bit hash as this filter's {@link #hasher()}
+ *       computes it, and does exactly what the item method does with that hash; callers that hash
+ *       once can use the hash everywhere.
  *   <li>Thread safety is the implementation's: {@link ConcurrentCuckooFilter} may be shared by any
  *       number of threads; {@link CuckooFilter} and {@link ScalableCuckooFilter} allow concurrent
- *       calls of the methods that only read ({@code mightContain}, {@code count}, their hash
- *       forms, the properties and {@code writeTo}) while no write is in progress, for instance
- *       under the read lock of a {@link java.util.concurrent.locks.ReadWriteLock} whose write lock
- *       guards {@code add}, {@code remove}, {@code replace} and {@code clear}.
+ *       calls of the methods that only read ({@code mightContain}, {@code count}, their hash forms,
+ *       the properties and {@code writeTo}) while no write is in progress, for instance under the
+ *       read lock of a {@link java.util.concurrent.locks.ReadWriteLock} whose write lock guards
+ *       {@code add}, {@code remove}, {@code replace} and {@code clear}.
  * </ul>
  *
  * @param <T> the item type
@@ -230,8 +229,8 @@ public interface MembershipFilter<T> {
 
   /**
    * Writes this filter in the project's versioned binary format ({@code docs/FORMAT.md}): a single
-   * filter for {@link CuckooFilter} and {@link ConcurrentCuckooFilter}, a chained filter for
-   * {@link ScalableCuckooFilter}; {@link FilterFile#read} reads either. Does not close {@code out}.
+   * filter for {@link CuckooFilter} and {@link ConcurrentCuckooFilter}, a chained filter for {@link
+   * ScalableCuckooFilter}; {@link FilterFile#read} reads either. Does not close {@code out}.
    *
    * @param out the stream to write to
    * @throws IOException if {@code out} fails

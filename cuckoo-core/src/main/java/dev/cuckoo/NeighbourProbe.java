@@ -1,8 +1,8 @@
 package dev.cuckoo;
 
 /**
- * Relocation by one or two moves with every candidate of a level probed at once: the first thing
- * a STANDARD insert tries when both of an item's buckets are full, before the random walk.
+ * Relocation by one or two moves with every candidate of a level probed at once: the first thing a
+ * STANDARD insert tries when both of an item's buckets are full, before the random walk.
  * Preallocated; one per filter; not thread-safe.
  */
 final class NeighbourProbe {
@@ -50,12 +50,7 @@ final class NeighbourProbe {
    * alternate bucket first (two levels); false, changing nothing, if neither finds an empty slot.
    */
   boolean insert(
-      Indexer indexer,
-      BucketTable table,
-      long first,
-      long second,
-      long fingerprint,
-      int maxMoves) {
+      Indexer indexer, BucketTable table, long first, long second, long fingerprint, int maxMoves) {
     int bucketSize = table.bucketSize();
     int candidates = 2 * bucketSize;
     addChildren(indexer, table, first, table.bucketWord(first), children, 0);

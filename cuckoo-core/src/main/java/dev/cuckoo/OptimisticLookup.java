@@ -1,9 +1,9 @@
 package dev.cuckoo;
 
 /**
- * The seqlock lookup of {@link ConcurrentCuckooFilter} for its commonest shape, with every
- * constant it needs in this one object: a STANDARD filter without a seed whose table is one page
- * of one-word (SWAR) buckets (b = 4 with f <= 16 and tables up to 2^30 bytes, about 600 M items).
+ * The seqlock lookup of {@link ConcurrentCuckooFilter} for its commonest shape, with every constant
+ * it needs in this one object: a STANDARD filter without a seed whose table is one page of one-word
+ * (SWAR) buckets (b = 4 with f <= 16 and tables up to 2^30 bytes, about 600 M items).
  *
  * <p>It computes exactly what the general path computes (the Indexer's STANDARD arithmetic, the
  * bucket words of BucketTable, the version protocol of LockStripes); it only skips the tests that
@@ -60,8 +60,8 @@ final class OptimisticLookup {
   }
 
   /**
-   * Returns 1 if the item of {@code hash} might be present, 0 if it is absent, or {@link #RETRY}
-   * if a write was open on one of its stripes during the read.
+   * Returns 1 if the item of {@code hash} might be present, 0 if it is absent, or {@link #RETRY} if
+   * a write was open on one of its stripes during the read.
    */
   int probe(long hash) {
     long fingerprint = Indexer.standardFingerprint(hash, fingerprintRange);

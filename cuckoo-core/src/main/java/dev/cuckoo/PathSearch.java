@@ -41,8 +41,7 @@ final class PathSearch {
    * Stores {@code fingerprint} in {@code bucket1} or {@code bucket2} after relocating others along
    * a shortest path; returns false, changing nothing, if no path is found within the node limit.
    */
-  boolean insert(
-      Indexer indexer, BucketTable table, long bucket1, long bucket2, long fingerprint) {
+  boolean insert(Indexer indexer, BucketTable table, long bucket1, long bucket2, long fingerprint) {
     nextStamp();
     int count = 0;
     count = addNode(bucket1, -1, -1, count);

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * RedisBloom's scalable cuckoo filter (a chain of sub-filters, "links"), bit for bit: the same
- * slots end up holding the same fingerprints as in RedisBloom for the same sequence of commands,
- * so {@code CF.DEBUG}, {@code CF.INFO} and {@code CF.SCANDUMP} agree byte for byte.
+ * slots end up holding the same fingerprints as in RedisBloom for the same sequence of commands, so
+ * {@code CF.DEBUG}, {@code CF.INFO} and {@code CF.SCANDUMP} agree byte for byte.
  */
 final class RedisChain extends Chain {
   /*
@@ -34,29 +34,38 @@ final class RedisChain extends Chain {
 
   /** Most links a chain can have (RedisBloom's u16 numFilters). */
   static final int MAX_LINKS = 65535;
+
   /** Most buckets RedisBloom allows in one link (a 56-bit field). */
   static final long MAX_REDIS_BUCKETS = (1L << 56) - 1;
+
   /**
-   * Most slots of one link here: 2^32. RedisBloom computes slot offsets in 32 bits, so larger
-   * links would behave differently; they could not be allocated on most heaps anyway.
+   * Most slots of one link here: 2^32. RedisBloom computes slot offsets in 32 bits, so larger links
+   * would behave differently; they could not be allocated on most heaps anyway.
    */
   static final long MAX_LINK_SLOTS = 1L << 32;
+
   /** Largest bucket size. */
   static final int MAX_BUCKET_SIZE = 255;
+
   /** Largest maxIterations. */
   static final int MAX_ITERATIONS = 65535;
+
   /** Largest expansion. */
   static final int MAX_EXPANSION = 32768;
+
   /** RedisBloom's sizeof(CuckooFilter), counted by CF.INFO's "Size". */
   static final long HEADER_SIZE = 40;
+
   /** RedisBloom's sizeof(SubCF), counted by CF.INFO's "Size" for every link. */
   static final long LINK_SIZE = 16;
+
   /**
    * Estimated heap bytes of a chain's fixed objects (compressed oops, 12-byte headers): this object
    * 64, the list of links 24 and the room index 24; their arrays are counted by {@link
    * #sizeInBytes()}.
    */
   static final long CHAIN_BYTES = 64 + 24 + 24;
+
   /** Estimated heap bytes of a link besides its table: the RedisLink object. */
   static final long LINK_BYTES = 48;
 
@@ -65,10 +74,15 @@ final class RedisChain extends Chain {
   private final int maxIterations;
   private final int expansion;
   private final ArrayList<RedisLink> links = new ArrayList<>();
-  /** Byte offset of link i in the concatenation of all links' payloads, i <= links (room beyond). */
+
+  /**
+   * Byte offset of link i in the concatenation of all links' payloads, i <= links (room beyond).
+   */
   private long[] starts = new long[] {0};
+
   /** Bit i set iff link i has an empty slot: inserts jump over full links (same result, O(1)). */
   private final java.util.BitSet hasRoom = new java.util.BitSet();
+
   private long items;
   private long deletes;
 
@@ -91,9 +105,9 @@ final class RedisChain extends Chain {
   }
 
   /**
-   * Creates a chain of {@code linkCount} empty links with the given counters, as LOADCHUNK's
-   * header does. Every link's size is checked, and their total against the maximum heap, before
-   * the first is allocated.
+   * Creates a chain of {@code linkCount} empty links with the given counters, as LOADCHUNK's header
+   * does. Every link's size is checked, and their total against the maximum heap, before the first
+   * is allocated.
    *
    * @throws FilterAllocationException if the links cannot be allocated
    */
@@ -187,15 +201,23 @@ final class RedisChain extends Chain {
       long baseBuckets, int bucketSize, int expansion, int k) {
     return new FilterAllocationException(
         -1,
-        "link " + k + ": base " + baseBuckets + " × expansion " + expansion + "^" + k
-            + " buckets (expected: <= " + Math.min(MAX_REDIS_BUCKETS, maxLinkBuckets(bucketSize))
+        "link "
+            + k
+            + ": base "
+            + baseBuckets
+            + " × expansion "
+            + expansion
+            + "^"
+            + k
+            + " buckets (expected: <= "
+            + Math.min(MAX_REDIS_BUCKETS, maxLinkBuckets(bucketSize))
             + ")");
   }
 
   /**
-   * Returns the heap bytes of the chain's fixed objects and arrays with {@code linkCount} links
-   * and {@code startsLength} link offsets: the list's array counts as its default 10 slots or one
-   * per link, the room index as one bit per link.
+   * Returns the heap bytes of the chain's fixed objects and arrays with {@code linkCount} links and
+   * {@code startsLength} link offsets: the list's array counts as its default 10 slots or one per
+   * link, the room index as one bit per link.
    */
   private static long arraysBytes(int linkCount, int startsLength) {
     return CHAIN_BYTES
@@ -210,8 +232,8 @@ final class RedisChain extends Chain {
   }
 
   /**
-   * Allocates {@code count} new links. Every link's bucket count is checked against the limits,
-   * and their total size against the maximum heap, before the first is allocated; a link whose
+   * Allocates {@code count} new links. Every link's bucket count is checked against the limits, and
+   * their total size against the maximum heap, before the first is allocated; a link whose
    * allocation runs out of heap fails the whole call.
    *
    * @throws FilterAllocationException if a link is out of limits, the links are larger than the
@@ -282,7 +304,9 @@ final class RedisChain extends Chain {
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
     while (true) {
-      for (int i = hasRoom.previousSetBit(links.size() - 1); i >= 0; i = hasRoom.previousSetBit(i - 1)) {
+      for (int i = hasRoom.previousSetBit(links.size() - 1);
+          i >= 0;
+          i = hasRoom.previousSetBit(i - 1)) {
         RedisLink link = links.get(i);
         if (link.table.insert(link.index(h), fp) || link.table.insert(link.index(h2), fp)) {
           link.occupied++;
@@ -424,7 +448,9 @@ final class RedisChain extends Chain {
     return false;
   }
 
-  /** CF.COMPACT ({@code cont} true) and the automatic compaction after deletes ({@code cont} false). */
+  /**
+   * CF.COMPACT ({@code cont} true) and the automatic compaction after deletes ({@code cont} false).
+   */
   void compact(boolean cont) {
     for (int k = links.size() - 1; k >= 1; k--) {
       if (!compactLink(k) && !cont) {
@@ -524,7 +550,10 @@ final class RedisChain extends Chain {
     return links;
   }
 
-  /** Returns the byte offset of link {@code i} in the dump's concatenated payload; i may be linkCount. */
+  /**
+   * Returns the byte offset of link {@code i} in the dump's concatenated payload; i may be
+   * linkCount.
+   */
   long linkStart(int i) {
     return starts[i];
   }
@@ -553,8 +582,8 @@ final class RedisChain extends Chain {
   }
 
   /**
-   * Returns the heap bytes of the chain: every link's table and object, and the chain's own
-   * objects and arrays (estimated: a list that grew may have more slots than links).
+   * Returns the heap bytes of the chain: every link's table and object, and the chain's own objects
+   * and arrays (estimated: a list that grew may have more slots than links).
    */
   @Override
   long sizeInBytes() {
@@ -567,13 +596,20 @@ final class RedisChain extends Chain {
 
   /** CF.DEBUG's string. */
   String debug() {
-    return "bktsize:" + bucketSize
-        + " buckets:" + baseBuckets
-        + " items:" + Long.toUnsignedString(items)
-        + " deletes:" + Long.toUnsignedString(deletes)
-        + " filters:" + links.size()
-        + " max_iterations:" + maxIterations
-        + " expansion:" + expansion;
+    return "bktsize:"
+        + bucketSize
+        + " buckets:"
+        + baseBuckets
+        + " items:"
+        + Long.toUnsignedString(items)
+        + " deletes:"
+        + Long.toUnsignedString(deletes)
+        + " filters:"
+        + links.size()
+        + " max_iterations:"
+        + maxIterations
+        + " expansion:"
+        + expansion;
   }
 
   /** Returns the item count, RedisBloom's numItems. */

@@ -23,8 +23,10 @@ final class RedisDump {
 
   /** Length of the header. */
   static final int HEADER_BYTES = 38;
+
   /** Largest chunk of slot bytes (RedisBloom's MAX_SCANDUMP_SIZE). */
   static final long MAX_CHUNK_BYTES = 16L << 20;
+
   /** Largest numFilters a header may hold (it is stored in 16 bits, so 65536 becomes 0). */
   static final long MAX_HEADER_LINKS = 65536;
 
@@ -102,7 +104,8 @@ final class RedisDump {
     int expansion = buffer.getShort(OFFSET_EXPANSION) & 0xFFFF;
     requireField("bucketSize", OFFSET_BUCKET_SIZE, bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
     requireField("numFilters", OFFSET_LINKS, links, 1, MAX_HEADER_LINKS);
-    requireField("maxIterations", OFFSET_MAX_ITERATIONS, maxIterations, 1, RedisChain.MAX_ITERATIONS);
+    requireField(
+        "maxIterations", OFFSET_MAX_ITERATIONS, maxIterations, 1, RedisChain.MAX_ITERATIONS);
     requireField("expansion", OFFSET_EXPANSION, expansion, 0, RedisChain.MAX_EXPANSION);
     if (expansion == 0 && links > 1) {
       throw new FilterFormatException(
@@ -131,7 +134,14 @@ final class RedisDump {
       throw new FilterFormatException(
           field,
           offset,
-          Long.toUnsignedString(value) + " (expected: " + min + " <= " + field + " <= " + max + ")");
+          Long.toUnsignedString(value)
+              + " (expected: "
+              + min
+              + " <= "
+              + field
+              + " <= "
+              + max
+              + ")");
     }
   }
 
@@ -152,7 +162,10 @@ final class RedisDump {
       throw new FilterFormatException(
           "data",
           -1,
-          "length " + length + " with iterator " + iterator
+          "length "
+              + length
+              + " with iterator "
+              + iterator
               + " (expected: 1 <= length <= iterator - 1)");
     }
     long offset = iterator - length - 1;
@@ -161,7 +174,11 @@ final class RedisDump {
       throw new FilterFormatException(
           "iterator",
           -1,
-          iterator + ": offset " + offset + " (expected: < " + chain.linkStart(chain.linkCount())
+          iterator
+              + ": offset "
+              + offset
+              + " (expected: < "
+              + chain.linkStart(chain.linkCount())
               + ", the dump's length)");
     }
     RedisLink link = chain.links().get(index);
@@ -170,8 +187,14 @@ final class RedisDump {
       throw new FilterFormatException(
           "data",
           -1,
-          "length " + length + " at offset " + offset + " crosses the end of link " + index
-              + " at " + chain.linkStart(index + 1));
+          "length "
+              + length
+              + " at offset "
+              + offset
+              + " crosses the end of link "
+              + index
+              + " at "
+              + chain.linkStart(index + 1));
     }
     link.occupied -= nonZero(link, from, data.length);
     link.table.writePayload(from, data, 0, data.length);

@@ -10,8 +10,10 @@ final class RedisLink {
   final BucketTable table;
   final Indexer indexer;
   final long bucketCount;
+
   /** bucketCount × bucketSize. */
   final long slots;
+
   /**
    * Non-empty slots, kept by every operation of the chain, so that inserts can pass over full
    * links: their buckets have no empty slot, so skipping them changes nothing.

@@ -38,6 +38,7 @@ final class RelocationPath {
 
   /** Buckets of the path, root first; moves = buckets − 1. */
   private long[] pathBucket = new long[8];
+
   private int[] pathSlot = new int[8];
   private long[] pathFingerprint = new long[8];
   private int moves;

@@ -13,15 +13,15 @@ import java.util.List;
  * <h2>STANDARD</h2>
  *
  * <p>{@link #builder} creates a chain of {@link Scheme#STANDARD} filters whose compound
- * false-positive rate stays at or below the configured target however far it grows: link {@code
- * k} is rated for {@code expectedItems × growthFactor^k} items, and each link gets fingerprints
- * wide enough for a share of what is left of the target rate (a geometric series, as in scalable
- * Bloom filters). Wider fingerprints cost space: grown 1000-fold from its initial capacity with
- * growth factor 2 and a 1% target, the chain uses about 1.4 times the bits per item of a single
- * filter sized for the final count (see {@code StandardChainTest} for the measurement). With a
- * hint of the final count ({@link Builder#expectedFinalItems}) the budget is split by the links'
- * shares of the items instead, and the same growth costs about 1.2 times (see {@code
- * GrowthHintTest}); the bound still holds past the hint.
+ * false-positive rate stays at or below the configured target however far it grows: link {@code k}
+ * is rated for {@code expectedItems × growthFactor^k} items, and each link gets fingerprints wide
+ * enough for a share of what is left of the target rate (a geometric series, as in scalable Bloom
+ * filters). Wider fingerprints cost space: grown 1000-fold from its initial capacity with growth
+ * factor 2 and a 1% target, the chain uses about 1.4 times the bits per item of a single filter
+ * sized for the final count (see {@code StandardChainTest} for the measurement). With a hint of the
+ * final count ({@link Builder#expectedFinalItems}) the budget is split by the links' shares of the
+ * items instead, and the same growth costs about 1.2 times (see {@code GrowthHintTest}); the bound
+ * still holds past the hint.
  *
  * <pre>{@code
  * ScalableCuckooFilter<CharSequence> filter = ScalableCuckooFilter.builder(ItemHashers.utf8())
@@ -34,22 +34,21 @@ import java.util.List;
  * filter.mightContain("key42"); // true
  * }</pre>
  *
- * <p>Items are added to the newest link only. A remove takes the item's fingerprint from the
- * newest link where one is found; if another item added later collides with it there (the
- * false-positive event, probability at most about the target rate), that item's copy is the one
- * removed and it can become a false negative. Keep the target rate small when removes are
- * frequent.
+ * <p>Items are added to the newest link only. A remove takes the item's fingerprint from the newest
+ * link where one is found; if another item added later collides with it there (the false-positive
+ * event, probability at most about the target rate), that item's copy is the one removed and it can
+ * become a false negative. Keep the target rate small when removes are frequent.
  *
  * <h2>REDISBLOOM</h2>
  *
- * <p>{@link #builder} with {@link Builder#scheme Scheme.REDISBLOOM} creates a chain that behaves bit for bit like a RedisBloom cuckoo filter
- * ({@code CF.RESERVE key capacity BUCKETSIZE b MAXITERATIONS m EXPANSION e} in Redis 8): items are
- * hashed with MurmurHash64A ({@link ItemHashers#redisBytes()}), 8-bit fingerprints, link {@code k}
- * has {@code base × expansion^k} buckets, lookups and inserts go from the newest link to the
- * oldest, only the newest link relocates fingerprints, deletes go newest first and compact the
- * chain when deletes exceed 10% of the items. Its {@link #redisDebug()}, {@link #redisSize()} and
- * {@link #scanDump(long)} output equal RedisBloom's, and {@link #loadDumpHeader} / {@link
- * #loadDumpChunk} read a RedisBloom dump.
+ * <p>{@link #builder} with {@link Builder#scheme Scheme.REDISBLOOM} creates a chain that behaves
+ * bit for bit like a RedisBloom cuckoo filter ({@code CF.RESERVE key capacity BUCKETSIZE b
+ * MAXITERATIONS m EXPANSION e} in Redis 8): items are hashed with MurmurHash64A ({@link
+ * ItemHashers#redisBytes()}), 8-bit fingerprints, link {@code k} has {@code base × expansion^k}
+ * buckets, lookups and inserts go from the newest link to the oldest, only the newest link
+ * relocates fingerprints, deletes go newest first and compact the chain when deletes exceed 10% of
+ * the items. Its {@link #redisDebug()}, {@link #redisSize()} and {@link #scanDump(long)} output
+ * equal RedisBloom's, and {@link #loadDumpHeader} / {@link #loadDumpChunk} read a RedisBloom dump.
  *
  * <pre>{@code
  * ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.builder(ItemHashers.redisBytes())
@@ -90,10 +89,10 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
     FULL,
     /**
-     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is
-     * reached, its table is beyond the table limits or larger than the maximum heap, the heap
-     * has no room for it even after a full garbage collection, or ({@link Scheme#STANDARD}) its
-     * fingerprints would need more than 32 bits.
+     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is reached,
+     * its table is beyond the table limits or larger than the maximum heap, the heap has no room
+     * for it even after a full garbage collection, or ({@link Scheme#STANDARD}) its fingerprints
+     * would need more than 32 bits.
      */
     NO_MEMORY
   }
@@ -118,6 +117,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /** Default bucket size of a {@link Scheme#REDISBLOOM} chain, as {@code CF.RESERVE}'s. */
   private static final int DEFAULT_REDIS_BUCKET_SIZE = 2;
+
   /** Largest {@code CF.RESERVE} capacity accepted. */
   private static final long MAX_REDIS_CAPACITY = 1L << 62;
 
@@ -155,15 +155,15 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Creates an empty RedisBloom-compatible filter, as {@code CF.RESERVE key capacity BUCKETSIZE
-   * bucketSize MAXITERATIONS maxIterations EXPANSION expansion} does: {@code
-   * nextPowerOfTwo(max(1, capacity / bucketSize))} buckets of {@code bucketSize} 8-bit slots, and
-   * the expansion rounded up to a power of two (0 stays 0: the filter never grows).
+   * bucketSize MAXITERATIONS maxIterations EXPANSION expansion} does: {@code nextPowerOfTwo(max(1,
+   * capacity / bucketSize))} buckets of {@code bucketSize} 8-bit slots, and the expansion rounded
+   * up to a power of two (0 stays 0: the filter never grows).
    *
    * <p>Whether the table fits is decided by allocating it, not by the free heap (which counts
    * garbage): sizes beyond the table limits or larger than the maximum heap ({@link
    * Runtime#maxMemory()} less 1/16 of it, at least 16 MiB) are refused before anything is
-   * allocated; any other size is allocated, and if the heap has no room for it even after the
-   * full garbage collection the JVM makes first, the {@link OutOfMemoryError} becomes a {@link
+   * allocated; any other size is allocated, and if the heap has no room for it even after the full
+   * garbage collection the JVM makes first, the {@link OutOfMemoryError} becomes a {@link
    * FilterAllocationException}. {@link #redisBloomSizeInBytes} gives the size beforehand.
    *
    * @param capacity the number of items, at least 1 (Redis accepts 2 × bucketSize to 2^30)
@@ -203,10 +203,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Returns the heap bytes that a {@link Scheme#REDISBLOOM} filter built with {@code
-   * expectedItems(capacity)} and {@code bucketSize(bucketSize)} would
-   * take, without allocating anything: {@link #sizeInBytes()} of the new filter, whatever its
-   * maxIterations and expansion. For admission by a memory limit counted from filters' own sizes
-   * (a server's {@code maxmemory}).
+   * expectedItems(capacity)} and {@code bucketSize(bucketSize)} would take, without allocating
+   * anything: {@link #sizeInBytes()} of the new filter, whatever its maxIterations and expansion.
+   * For admission by a memory limit counted from filters' own sizes (a server's {@code maxmemory}).
    *
    * <pre>{@code
    * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
@@ -297,9 +296,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the number of copies of {@code item}'s fingerprint in its buckets of every link
-   * ({@code CF.COUNT}): at least the times it was added and not removed. As in RedisBloom, a link
-   * where both of the item's buckets are the same bucket counts it twice.
+   * Returns the number of copies of {@code item}'s fingerprint in its buckets of every link ({@code
+   * CF.COUNT}): at least the times it was added and not removed. As in RedisBloom, a link where
+   * both of the item's buckets are the same bucket counts it twice.
    *
    * @param item the item
    * @return the count
@@ -438,9 +437,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Relocates fingerprints from newer links into older ones and frees the newest links that
-   * become empty ({@code CF.COMPACT}); resets {@link #deletedCount()}. {@link Scheme#REDISBLOOM}
-   * only.
+   * Relocates fingerprints from newer links into older ones and frees the newest links that become
+   * empty ({@code CF.COMPACT}); resets {@link #deletedCount()}. {@link Scheme#REDISBLOOM} only.
    *
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
@@ -473,8 +471,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the fraction of all links' slots in use ({@link Scheme#REDISBLOOM}: the item count,
-   * as RedisBloom keeps it, per slot).
+   * Returns the fraction of all links' slots in use ({@link Scheme#REDISBLOOM}: the item count, as
+   * RedisBloom keeps it, per slot).
    *
    * @return the load factor
    */
@@ -484,8 +482,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the expected false-positive rate at the current loads: {@code 1 − Π (1 − ε_i)} over
-   * the links, {@code ε_i} the rate of link {@code i} at its load (see {@link
+   * Returns the expected false-positive rate at the current loads: {@code 1 − Π (1 − ε_i)} over the
+   * links, {@code ε_i} the rate of link {@code i} at its load (see {@link
    * CuckooFilter#expectedFalsePositiveRate()}).
    *
    * @return the expected false-positive rate now
@@ -496,8 +494,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the number of removes since the last compaction ("Number of items deleted"); for
-   * {@link Scheme#STANDARD}, since creation or the last {@link #clear()}.
+   * Returns the number of removes since the last compaction ("Number of items deleted"); for {@link
+   * Scheme#STANDARD}, since creation or the last {@link #clear()}.
    *
    * @return the delete count
    */
@@ -585,8 +583,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the sum of the links' rated capacities: the number of items the chain holds before
-   * it grows again ({@link Scheme#REDISBLOOM}: the number of slots).
+   * Returns the sum of the links' rated capacities: the number of items the chain holds before it
+   * grows again ({@link Scheme#REDISBLOOM}: the number of slots).
    *
    * @return the capacity of the current links
    */
@@ -596,9 +594,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the bound on the false-positive rate once every current link is at capacity: the sum
-   * of the links' rates ({@link Scheme#STANDARD}: at most the target rate, for any number of
-   * links; {@link Scheme#REDISBLOOM}: about {@code 2 × bucketSize / 255} per link).
+   * Returns the bound on the false-positive rate once every current link is at capacity: the sum of
+   * the links' rates ({@link Scheme#STANDARD}: at most the target rate, for any number of links;
+   * {@link Scheme#REDISBLOOM}: about {@code 2 × bucketSize / 255} per link).
    *
    * @return the compound false-positive bound
    */
@@ -608,8 +606,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the table bits per rated item: every link's slots times its fingerprint width,
-   * divided by {@link #capacity()}.
+   * Returns the table bits per rated item: every link's slots times its fingerprint width, divided
+   * by {@link #capacity()}.
    *
    * @return bits per item at capacity
    */
@@ -618,8 +616,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns RedisBloom's computed size ({@code CF.INFO} "Size"): {@code 40 + 16 × links + Σ
-   * buckets × bucketSize}.
+   * Returns RedisBloom's computed size ({@code CF.INFO} "Size"): {@code 40 + 16 × links + Σ buckets
+   * × bucketSize}.
    *
    * @return the size RedisBloom reports
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
@@ -641,8 +639,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Returns the heap bytes of the filter: every link's table (its page arrays with their headers
-   * and padding) and the objects of the links and of the chain, computed from the object layout
-   * of a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
+   * and padding) and the objects of the links and of the chain, computed from the object layout of
+   * a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
    * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
    * collector's rounding of an array to whole heap regions are not counted. For {@link
    * Scheme#REDISBLOOM} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
@@ -698,8 +696,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * Returns a one-link {@link Scheme#REDISBLOOM} chain over the table of {@code filter}: what
    * RedisBloom holds after {@code CF.RESERVE} with the filter's geometry, {@code MAXITERATIONS}
    * {@code filter.maxKicks()} and {@code EXPANSION expansion}, and the same adds; so that a single
-   * filter can be dumped ({@link #scanDump}) into Redis. The chain shares the filter's table, not
-   * a copy: a change to either shows in the other. The expansion is recorded as given.
+   * filter can be dumped ({@link #scanDump}) into Redis. The chain shares the filter's table, not a
+   * copy: a change to either shows in the other. The expansion is recorded as given.
    *
    * @param filter a {@link Scheme#REDISBLOOM} filter whose max kicks are 1 to 65535
    * @param expansion the expansion to record, 0 to 32768
@@ -723,9 +721,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link
-   * chain's slots, items hashed by {@code hasher}: the other direction of {@link #redisBloomOf},
-   * for a dump of a filter that never grew. The filter shares the chain's table, not a copy.
+   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link chain's
+   * slots, items hashed by {@code hasher}: the other direction of {@link #redisBloomOf}, for a dump
+   * of a filter that never grew. The filter shares the chain's table, not a copy.
    *
    * @param hasher the hasher of the filter's items (its id is what the filter's file records)
    * @param <U> the item type
@@ -754,7 +752,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
               + ", the occupied slots)");
     }
     CuckooFilter<U> filter =
-        new CuckooFilter<>(hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
+        new CuckooFilter<>(
+            hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
     filter.setSize(redis.items());
     return filter;
   }
@@ -769,8 +768,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @param header the 38-byte header, as {@code scanDump(0)} returns it
    * @return a filter whose links are allocated and empty, ready for {@link #loadDumpChunk}
    * @throws FilterFormatException if the header is invalid or its links are beyond the limits or
-   *     larger than the maximum heap (nothing is then allocated), or the heap has no room for
-   *     them even after a full garbage collection
+   *     larger than the maximum heap (nothing is then allocated), or the heap has no room for them
+   *     even after a full garbage collection
    * @throws NullPointerException if {@code header} is null
    */
   public static ScalableCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
@@ -779,8 +778,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Writes a chunk of a RedisBloom dump into the links ({@code CF.LOADCHUNK key iterator data}):
-   * the bytes go to offset {@code iterator − data.length − 1} of the links' concatenated slots
-   * and must lie inside one link.
+   * the bytes go to offset {@code iterator − data.length − 1} of the links' concatenated slots and
+   * must lie inside one link.
    *
    * @param iterator the iterator returned with the chunk, at least 2
    * @param data the chunk
@@ -868,9 +867,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Configures and creates a {@link ScalableCuckooFilter}. {@link #expectedItems} is required;
    * everything else has a default, which depends on the {@link #scheme}. Settings that only one
-   * scheme has are rejected by {@link #build()} for the other, with a message naming them:
-   * {@link #falsePositiveRate}, {@link #growthFactor}, {@link #expectedFinalItems} and {@link
-   * #seed} are {@link Scheme#STANDARD}'s, {@link #expansion} is {@link Scheme#REDISBLOOM}'s.
+   * scheme has are rejected by {@link #build()} for the other, with a message naming them: {@link
+   * #falsePositiveRate}, {@link #growthFactor}, {@link #expectedFinalItems} and {@link #seed} are
+   * {@link Scheme#STANDARD}'s, {@link #expansion} is {@link Scheme#REDISBLOOM}'s.
    *
    * <pre>{@code
    * // CF.RESERVE key 1000 BUCKETSIZE 2 MAXITERATIONS 20 EXPANSION 1
@@ -952,14 +951,14 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
     /**
      * Sets a hint of the number of items the filter is expected to hold in the end ({@link
-     * Scheme#STANDARD} only; default none). The hint changes only the fingerprint widths: the
-     * links up to the one that takes the count past the hint share the false-positive budget by
-     * their shares of the items, the largest (newest) links getting the largest shares, so the
-     * bits per item come close to those of one filter sized for the final count (within 1.2
-     * times after growing 1000-fold with growth factor 2, against about 1.4 without a hint). A
-     * small part of the budget is kept for links beyond the hint, so the compound false-positive
-     * rate stays at or below the target however far the filter grows; but those links get wide
-     * fingerprints, so a hint well below the final count costs more bits than no hint.
+     * Scheme#STANDARD} only; default none). The hint changes only the fingerprint widths: the links
+     * up to the one that takes the count past the hint share the false-positive budget by their
+     * shares of the items, the largest (newest) links getting the largest shares, so the bits per
+     * item come close to those of one filter sized for the final count (within 1.2 times after
+     * growing 1000-fold with growth factor 2, against about 1.4 without a hint). A small part of
+     * the budget is kept for links beyond the hint, so the compound false-positive rate stays at or
+     * below the target however far the filter grows; but those links get wide fingerprints, so a
+     * hint well below the final count costs more bits than no hint.
      *
      * <pre>{@code
      * ScalableCuckooFilter<Long> filter = ScalableCuckooFilter.builder(ItemHashers.longs())
@@ -969,10 +968,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
      *     .build();
      * }</pre>
      *
-     * @param expectedFinalItems {@code expectedItems} to 2^40;
-     *     {@link #build()} also refuses a hint whose links would be beyond the table limits,
-     *     more than 1024, or need fingerprints wider than 32 bits for the target rate (the
-     *     message gives the largest hint it accepts)
+     * @param expectedFinalItems {@code expectedItems} to 2^40; {@link #build()} also refuses a hint
+     *     whose links would be beyond the table limits, more than 1024, or need fingerprints wider
+     *     than 32 bits for the target rate (the message gives the largest hint it accepts)
      * @return this builder
      * @throws IllegalArgumentException if below 1 or above {@link #MAX_EXPECTED_FINAL_ITEMS}
      */
@@ -1106,7 +1104,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
       checkBucketSize(scheme, size);
       double growth = Double.isNaN(growthFactor) ? DEFAULT_GROWTH_FACTOR : growthFactor;
       double rate =
-          Double.isNaN(falsePositiveRate) ? CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE : falsePositiveRate;
+          Double.isNaN(falsePositiveRate)
+              ? CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE
+              : falsePositiveRate;
       int kicks = maxKicks >= 0 ? maxKicks : CuckooFilter.DEFAULT_MAX_KICKS;
       int hinted = hintedLinks(growth, rate, size);
       return new ScalableCuckooFilter<>(
@@ -1122,8 +1122,13 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
       }
       if (expectedFinalItems < expectedItems) {
         throw new IllegalArgumentException(
-            "expectedFinalItems: " + expectedFinalItems + " (expected: expectedItems "
-                + expectedItems + " <= expectedFinalItems <= " + MAX_EXPECTED_FINAL_ITEMS + ")");
+            "expectedFinalItems: "
+                + expectedFinalItems
+                + " (expected: expectedItems "
+                + expectedItems
+                + " <= expectedFinalItems <= "
+                + MAX_EXPECTED_FINAL_ITEMS
+                + ")");
       }
       StandardChain<T> shape =
           new StandardChain<>(hasher, expectedItems, growth, rate, size, 0, seed, List.of(), 0);
@@ -1138,9 +1143,18 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
         largest = total;
       }
       throw new IllegalArgumentException(
-          "expectedFinalItems: " + expectedFinalItems + " (expected: expectedItems " + expectedItems
-              + " <= expectedFinalItems <= " + largest + ", the most that links of bucketSize "
-              + size + " and growthFactor " + growth + " can hold with falsePositiveRate " + rate
+          "expectedFinalItems: "
+              + expectedFinalItems
+              + " (expected: expectedItems "
+              + expectedItems
+              + " <= expectedFinalItems <= "
+              + largest
+              + ", the most that links of bucketSize "
+              + size
+              + " and growthFactor "
+              + growth
+              + " can hold with falsePositiveRate "
+              + rate
               + " in fingerprints of at most 32 bits)");
     }
 

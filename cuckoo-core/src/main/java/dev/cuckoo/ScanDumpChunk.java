@@ -30,8 +30,8 @@ public final class ScanDumpChunk {
   }
 
   /**
-   * Returns a copy of the chunk's bytes: the 38-byte header for the first chunk, then table
-   * bytes; null when the dump is complete.
+   * Returns a copy of the chunk's bytes: the 38-byte header for the first chunk, then table bytes;
+   * null when the dump is complete.
    *
    * @return the bytes, or null
    */
@@ -46,6 +46,10 @@ public final class ScanDumpChunk {
 
   @Override
   public String toString() {
-    return "ScanDumpChunk{iterator=" + iterator + ", bytes=" + (data == null ? "null" : data.length) + "}";
+    return "ScanDumpChunk{iterator="
+        + iterator
+        + ", bytes="
+        + (data == null ? "null" : data.length)
+        + "}";
   }
 }

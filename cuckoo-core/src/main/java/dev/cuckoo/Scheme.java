@@ -14,11 +14,11 @@ public enum Scheme {
    */
   STANDARD(1),
   /**
-   * Bit-exact with RedisBloom's cuckoo filter (Redis 8 {@code CF.*} commands): 8-bit
-   * fingerprints {@code hash mod 255 + 1}, bucket index {@code hash mod m}, alternate bucket {@code
-   * (i XOR fp·0x5bd1e995) mod m}, a power-of-two bucket count, bucket sizes 1 to 255, and
-   * RedisBloom's deterministic kick-out with rollback. Use it with {@link
-   * ItemHashers#redisUtf8()} or {@link ItemHashers#redisBytes()} (MurmurHash64A, seed 0).
+   * Bit-exact with RedisBloom's cuckoo filter (Redis 8 {@code CF.*} commands): 8-bit fingerprints
+   * {@code hash mod 255 + 1}, bucket index {@code hash mod m}, alternate bucket {@code (i XOR
+   * fp·0x5bd1e995) mod m}, a power-of-two bucket count, bucket sizes 1 to 255, and RedisBloom's
+   * deterministic kick-out with rollback. Use it with {@link ItemHashers#redisUtf8()} or {@link
+   * ItemHashers#redisBytes()} (MurmurHash64A, seed 0).
    */
   REDISBLOOM(2);
 

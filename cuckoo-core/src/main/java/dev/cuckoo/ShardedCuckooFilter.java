@@ -16,11 +16,11 @@ import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
- * A cuckoo filter made of 2^k independent {@link CuckooFilter} shards: the top k bits of an
- * item's hash choose its shard, so a lookup probes one shard, the false-positive rate is the one
- * of a single filter, and the shards can be built at the same time — by threads on one machine
- * ({@link #addAllHashes(long[], int, int, int)}) or by separate tasks of a cluster job, each
- * building one shard ({@link Builder#buildShard()}) that {@link #of} then assembles.
+ * A cuckoo filter made of 2^k independent {@link CuckooFilter} shards: the top k bits of an item's
+ * hash choose its shard, so a lookup probes one shard, the false-positive rate is the one of a
+ * single filter, and the shards can be built at the same time — by threads on one machine ({@link
+ * #addAllHashes(long[], int, int, int)}) or by separate tasks of a cluster job, each building one
+ * shard ({@link Builder#buildShard()}) that {@link #of} then assembles.
  *
  * <pre>{@code
  * ShardedCuckooFilter<CharSequence> filter = ShardedCuckooFilter.builder(ItemHashers.utf8())
@@ -35,8 +35,8 @@ import java.util.zip.CRC32C;
  * <h2>Contract</h2>
  *
  * <p>The same as {@link CuckooFilter}'s: no false negatives for items added and not removed; a
- * false positive with probability about {@link #expectedFalsePositiveRate()}; the same item can
- * be added at most {@code 2 × bucketSize} times; a failed add leaves the filter unchanged. Not
+ * false positive with probability about {@link #expectedFalsePositiveRate()}; the same item can be
+ * added at most {@code 2 × bucketSize} times; a failed add leaves the filter unchanged. Not
  * thread-safe, except that {@link #addAllHashes} uses its own threads, each on its own shards.
  */
 public final class ShardedCuckooFilter<T> {
@@ -59,11 +59,13 @@ public final class ShardedCuckooFilter<T> {
 
   /** The seed of every shard unless another (non-zero) one is set. */
   public static final long DEFAULT_SHARD_SEED = 0x5EED_5A4D_C0C0_F11EL;
+
   /** The most shard bits: 2^16 shards. */
   public static final int MAX_SHARD_BITS = 16;
 
   static final int HEADER_BYTES = 28;
   static final int VERSION = 1;
+
   /** 0x89, "CKSHARD": the first 8 bytes of a sharded file (read as a little-endian long). */
   static final long HEADER_MAGIC = 0x44524148534B4389L;
 
@@ -73,7 +75,10 @@ public final class ShardedCuckooFilter<T> {
   private final List<CuckooFilter<T>> shards;
 
   private ShardedCuckooFilter(
-      ItemHasher<? super T> hasher, int shardBits, long expectedItems, List<CuckooFilter<T>> shards) {
+      ItemHasher<? super T> hasher,
+      int shardBits,
+      long expectedItems,
+      List<CuckooFilter<T>> shards) {
     this.hasher = hasher;
     this.shardBits = shardBits;
     this.expectedItems = expectedItems;
@@ -94,8 +99,8 @@ public final class ShardedCuckooFilter<T> {
 
   /**
    * Assembles a sharded filter from shards built separately, e.g. by the tasks of a cluster job,
-   * each created by {@link Builder#buildShard()} of equal builders and filled with the items of
-   * its shard ({@link #shardOf(long)}).
+   * each created by {@link Builder#buildShard()} of equal builders and filled with the items of its
+   * shard ({@link #shardOf(long)}).
    *
    * @param builder the builder the shards were created with
    * @param shards the 2^shardBits shards, in order; used as they are, not copied
@@ -219,12 +224,12 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
-   * Adds many items by their hashes, the shards in parallel on {@code threads} threads: a
-   * parallel partition by shard (each thread counts the shards of its slice of the input, then
-   * copies its slice to the shards' ranges of one grouped array), then each thread fills whole
-   * shards, so no two threads touch the same shard and a shard's table is filled while it is in
-   * cache. Every shard receives its hashes in the order given, so the result is the same, bit for
-   * bit, as adding the hashes one by one. Needs a temporary array of {@code to − from} longs.
+   * Adds many items by their hashes, the shards in parallel on {@code threads} threads: a parallel
+   * partition by shard (each thread counts the shards of its slice of the input, then copies its
+   * slice to the shards' ranges of one grouped array), then each thread fills whole shards, so no
+   * two threads touch the same shard and a shard's table is filled while it is in cache. Every
+   * shard receives its hashes in the order given, so the result is the same, bit for bit, as adding
+   * the hashes one by one. Needs a temporary array of {@code to − from} longs.
    *
    * @param hashes the items' hashes
    * @param from first index, inclusive
@@ -250,7 +255,9 @@ public final class ShardedCuckooFilter<T> {
       run(
           pool,
           workers,
-          t -> count(hashes, slice(from, to, t, workers), slice(from, to, t + 1, workers), counts[t]));
+          t ->
+              count(
+                  hashes, slice(from, to, t, workers), slice(from, to, t + 1, workers), counts[t]));
       int[] shardStarts = new int[shardCount + 1];
       int position = 0;
       for (int s = 0; s < shardCount; s++) {
@@ -396,8 +403,8 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
-   * Returns the probability that a lookup of an item never added answers true at the current
-   * load: the mean of the shards' rates, since each item probes one shard chosen by its hash.
+   * Returns the probability that a lookup of an item never added answers true at the current load:
+   * the mean of the shards' rates, since each item probes one shard chosen by its hash.
    *
    * @return the expected false-positive rate
    */
@@ -496,9 +503,9 @@ public final class ShardedCuckooFilter<T> {
    * @param hasher the hasher the filter was written with
    * @param <T> the item type
    * @return the filter
-   * @throws FilterFormatException if the bytes are corrupt or truncated (the field is named
-   *     {@code shards[i].field} for a field of shard {@code i}), the shards differ in geometry,
-   *     or a shard needs more memory than the heap has
+   * @throws FilterFormatException if the bytes are corrupt or truncated (the field is named {@code
+   *     shards[i].field} for a field of shard {@code i}), the shards differ in geometry, or a shard
+   *     needs more memory than the heap has
    * @throws IOException if {@code in} fails
    */
   public static <T> ShardedCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
@@ -577,9 +584,7 @@ public final class ShardedCuckooFilter<T> {
         }
       } else if (shard.scheme() != Scheme.STANDARD || shard.seed() == 0) {
         throw new FilterFormatException(
-            "shards[0]",
-            start,
-            shard + " (expected: the STANDARD scheme and a non-zero seed)");
+            "shards[0]", start, shard + " (expected: the STANDARD scheme and a non-zero seed)");
       }
       shards.add(shard);
     }
@@ -726,9 +731,8 @@ public final class ShardedCuckooFilter<T> {
     }
 
     /**
-     * Creates one empty shard: a {@link CuckooFilter} with the geometry every shard of this
-     * builder has. Tasks that each build one shard call it; {@link ShardedCuckooFilter#of}
-     * assembles them.
+     * Creates one empty shard: a {@link CuckooFilter} with the geometry every shard of this builder
+     * has. Tasks that each build one shard call it; {@link ShardedCuckooFilter#of} assembles them.
      *
      * @return a new, empty shard
      * @throws IllegalStateException if {@link #expectedItems} was not set

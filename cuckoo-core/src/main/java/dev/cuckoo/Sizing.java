@@ -4,26 +4,33 @@ package dev.cuckoo;
 final class Sizing {
   /** Largest {@code expectedItems} the builder accepts before checking the bucket count. */
   static final long MAX_EXPECTED_ITEMS = 1L << 36;
+
   /** Largest STANDARD bucket count: even and at most 2^32 for the multiply-shift reduction. */
   static final long MAX_STANDARD_BUCKETS = (1L << 32) - 2;
 
   private Sizing() {}
 
   /**
-   * Returns the load a table of this bucket size and slot count is sized for, below the lowest
-   * load at which an insert failed in 2000 fills of random keys (LoadScan: random walk of 500
-   * kicks, then breadth-first search). Large tables fail at about 88.9% (b=2), 97.4% (b=4) and
-   * 99.2% (b=8); small ones fail earlier and much more variably, because a few items can share the
-   * same pair of buckets, so they are sized for less.
+   * Returns the load a table of this bucket size and slot count is sized for, below the lowest load
+   * at which an insert failed in 2000 fills of random keys (LoadScan: random walk of 500 kicks,
+   * then breadth-first search). Large tables fail at about 88.9% (b=2), 97.4% (b=4) and 99.2%
+   * (b=8); small ones fail earlier and much more variably, because a few items can share the same
+   * pair of buckets, so they are sized for less.
    */
   static double designLoad(int bucketSize, long slots) {
     switch (bucketSize) {
       case 2:
-        return slots >= 4096 ? 0.84 : slots >= 1024 ? 0.80 : slots >= 256 ? 0.70 : slots >= 128 ? 0.60 : 0.30;
+        return slots >= 4096
+            ? 0.84
+            : slots >= 1024 ? 0.80 : slots >= 256 ? 0.70 : slots >= 128 ? 0.60 : 0.30;
       case 4:
-        return slots >= 4096 ? 0.945 : slots >= 1024 ? 0.92 : slots >= 256 ? 0.88 : slots >= 64 ? 0.80 : 0.60;
+        return slots >= 4096
+            ? 0.945
+            : slots >= 1024 ? 0.92 : slots >= 256 ? 0.88 : slots >= 64 ? 0.80 : 0.60;
       case 8:
-        return slots >= 4096 ? 0.975 : slots >= 1024 ? 0.95 : slots >= 256 ? 0.92 : slots >= 64 ? 0.85 : 0.75;
+        return slots >= 4096
+            ? 0.975
+            : slots >= 1024 ? 0.95 : slots >= 256 ? 0.92 : slots >= 64 ? 0.85 : 0.75;
       default:
         throw new IllegalArgumentException("bucketSize: " + bucketSize + " (expected: 2, 4 or 8)");
     }

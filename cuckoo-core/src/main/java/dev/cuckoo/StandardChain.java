@@ -58,8 +58,10 @@ final class StandardChain<T> extends Chain {
   private final int maxKicks;
   private final long seed;
   private final ArrayList<CuckooFilter<T>> links = new ArrayList<>();
+
   /** Widths of the links a final-size hint covers ({@link GrowthPlan}); empty without a hint. */
   private final int[] plannedBits;
+
   private double remainingRate;
   private long size;
   private long removes;
@@ -74,16 +76,25 @@ final class StandardChain<T> extends Chain {
       long seed,
       List<CuckooFilter<T>> links,
       long removes) {
-    this(hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed, links,
-        removes, 0);
+    this(
+        hasher,
+        initialCapacity,
+        growthFactor,
+        falsePositiveRate,
+        bucketSize,
+        maxKicks,
+        seed,
+        links,
+        removes,
+        0);
   }
 
   /**
-   * Creates a chain whose first {@code hintedLinks} links take their widths from {@link
-   * GrowthPlan} (0: none, the tightening alone).
+   * Creates a chain whose first {@code hintedLinks} links take their widths from {@link GrowthPlan}
+   * (0: none, the tightening alone).
    *
-   * @throws IllegalArgumentException if the hinted links cannot be sized or would need
-   *     fingerprints wider than 32 bits
+   * @throws IllegalArgumentException if the hinted links cannot be sized or would need fingerprints
+   *     wider than 32 bits
    */
   StandardChain(
       ItemHasher<? super T> hasher,
@@ -108,7 +119,9 @@ final class StandardChain<T> extends Chain {
     this.plannedBits = hintedLinks == 0 ? new int[0] : plan(hintedLinks);
     if (plannedBits == null) {
       throw new IllegalArgumentException(
-          "hintedLinks: " + hintedLinks + " (its links would need fingerprints wider than 32 bits)");
+          "hintedLinks: "
+              + hintedLinks
+              + " (its links would need fingerprints wider than 32 bits)");
     }
     if (links == null) {
       CuckooFilter<T> first = newLink(0);
@@ -135,7 +148,16 @@ final class StandardChain<T> extends Chain {
       int bucketSize,
       int maxKicks,
       long seed) {
-    this(hasher, initialCapacity, growthFactor, falsePositiveRate, bucketSize, maxKicks, seed, null, 0);
+    this(
+        hasher,
+        initialCapacity,
+        growthFactor,
+        falsePositiveRate,
+        bucketSize,
+        maxKicks,
+        seed,
+        null,
+        0);
   }
 
   /** Returns the fingerprint width of the next link, or -1 if more than 32 bits are needed. */
@@ -166,7 +188,9 @@ final class StandardChain<T> extends Chain {
     long items = linkItems(k);
     long buckets = linkBuckets(items);
     return Math.max(
-        items, (long) Math.floor(buckets * bucketSize * Sizing.designLoad(bucketSize, buckets * bucketSize)));
+        items,
+        (long)
+            Math.floor(buckets * bucketSize * Sizing.designLoad(bucketSize, buckets * bucketSize)));
   }
 
   /**
@@ -479,7 +503,12 @@ final class StandardChain<T> extends Chain {
 
   @Override
   String describe() {
-    return "size=" + size + ", links=" + links.size() + ", falsePositiveRate=" + falsePositiveRate
+    return "size="
+        + size
+        + ", links="
+        + links.size()
+        + ", falsePositiveRate="
+        + falsePositiveRate
         + (plannedBits.length > 0 ? ", hintedLinks=" + plannedBits.length : "");
   }
 }

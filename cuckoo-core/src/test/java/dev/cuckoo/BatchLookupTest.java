@@ -19,13 +19,23 @@ class BatchLookupTest {
   /** Filters of every table shape: SWAR words of several widths, a non-SWAR one, both schemes. */
   private static List<CuckooFilter<CharSequence>> filters() {
     return List.of(
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).falsePositiveRate(0.001).build(),
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(4).build(),
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(16).build(),
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(32).build(),
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).bucketSize(2).seed(42).build(),
-          CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).bucketSize(8).fingerprintBits(7).build(),
-          CuckooFilter.builder(ItemHashers.redisUtf8()).expectedItems(3000).scheme(Scheme.REDISBLOOM).build());
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(3000)
+            .falsePositiveRate(0.001)
+            .build(),
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(4).build(),
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(16).build(),
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).fingerprintBits(32).build(),
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(3000).bucketSize(2).seed(42).build(),
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(3000)
+            .bucketSize(8)
+            .fingerprintBits(7)
+            .build(),
+        CuckooFilter.builder(ItemHashers.redisUtf8())
+            .expectedItems(3000)
+            .scheme(Scheme.REDISBLOOM)
+            .build());
   }
 
   @Test
@@ -70,7 +80,8 @@ class BatchLookupTest {
 
   @Test
   void mightContainAll_emptyRange_touchesNoWord() {
-    CuckooFilter<CharSequence> filter = CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
     long[] bits = {-1L};
     filter.mightContainAll(new long[] {1, 2, 3}, 2, 2, bits);
     filter.mightContainAll(new String[] {"a"}, 1, 1, bits);
@@ -109,13 +120,16 @@ class BatchLookupTest {
 
   @Test
   void mightContainAll_badRange_throwsNamingTheRange() {
-    CuckooFilter<CharSequence> filter = CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
     long[] bits = new long[4];
     long[] hashes = new long[10];
     IndexOutOfBoundsException e =
-        assertThrows(IndexOutOfBoundsException.class, () -> filter.mightContainAll(hashes, 5, 11, bits));
+        assertThrows(
+            IndexOutOfBoundsException.class, () -> filter.mightContainAll(hashes, 5, 11, bits));
     assertTrue(e.getMessage().contains("[5, 11)"), e.getMessage());
-    assertThrows(IndexOutOfBoundsException.class, () -> filter.mightContainAll(hashes, -1, 3, bits));
+    assertThrows(
+        IndexOutOfBoundsException.class, () -> filter.mightContainAll(hashes, -1, 3, bits));
     assertThrows(IndexOutOfBoundsException.class, () -> filter.mightContainAll(hashes, 4, 3, bits));
     assertThrows(
         IndexOutOfBoundsException.class, () -> filter.mightContainAll(new String[2], 0, 3, bits));
@@ -123,16 +137,19 @@ class BatchLookupTest {
 
   @Test
   void mightContainAll_shortResult_throwsNamingTheLength() {
-    CuckooFilter<CharSequence> filter = CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).build();
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
             () -> filter.mightContainAll(new long[65], 0, 65, new long[1]));
     assertTrue(e.getMessage().contains("resultBits.length: 1"), e.getMessage());
-    assertThrows(NullPointerException.class, () -> filter.mightContainAll((long[]) null, 0, 0, new long[1]));
+    assertThrows(
+        NullPointerException.class, () -> filter.mightContainAll((long[]) null, 0, 0, new long[1]));
     assertThrows(NullPointerException.class, () -> filter.mightContainAll(new long[1], 0, 1, null));
     assertThrows(
-        NullPointerException.class, () -> filter.mightContainAll(new String[] {"a", null}, 0, 2, new long[1]));
+        NullPointerException.class,
+        () -> filter.mightContainAll(new String[] {"a", null}, 0, 2, new long[1]));
   }
 
   private static void assertRange(CuckooFilter<?> filter, long[] hashes, int from, int to) {

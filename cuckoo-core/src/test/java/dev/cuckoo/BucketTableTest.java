@@ -30,8 +30,8 @@ class BucketTableTest {
 
   private static void checkAgainstModel(
       long buckets, int bucketSize, int bits, long pageBytes, long seed) {
-    String where = "b=" + bucketSize + " f=" + bits + " m=" + buckets + " page=" + pageBytes
-        + " seed=" + seed;
+    String where =
+        "b=" + bucketSize + " f=" + bits + " m=" + buckets + " page=" + pageBytes + " seed=" + seed;
     BucketTable table = new BucketTable(buckets, bucketSize, bits, pageBytes);
     long[][] model = new long[(int) buckets][bucketSize];
     SplittableRandom random = new SplittableRandom(seed);
@@ -186,13 +186,22 @@ class BucketTableTest {
     SplittableRandom random = new SplittableRandom(seed);
     for (int trial = 0; trial < 2000; trial++) {
       long divisor =
-          trial < 4 ? new long[] {8, 9, 1L << 31, (1L << 31) - 1}[trial]
+          trial < 4
+              ? new long[] {8, 9, 1L << 31, (1L << 31) - 1}[trial]
               : 8 + random.nextLong((1L << 31) - 7);
       long reciprocal = BucketTable.reciprocal(divisor);
       long last = (1L << 32) - 1;
       long top = last / divisor * divisor;
       long[] dividends = {
-        0, 1, divisor - 1, divisor, divisor + 1, top - 1, top, last, random.nextLong(1L << 32),
+        0,
+        1,
+        divisor - 1,
+        divisor,
+        divisor + 1,
+        top - 1,
+        top,
+        last,
+        random.nextLong(1L << 32),
         random.nextLong(1L << 32) / divisor * divisor - 1
       };
       for (long dividend : dividends) {

@@ -87,15 +87,32 @@ class ChainFormatTest {
     ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 1);
     filter.add(bytes("item1"));
     String expected =
-        "89434b434841494e" + "0100" + "02" + "00" + "06000000" + "01000000" + "14000000" + "0200"
-            + "0100" + "00000000" + "0400000000000000" + "0000000000000000" + "0000000000000000"
-            + "0000000000000000" + "0100000000000000" + "0000000000000000" + "0000000007000000";
+        "89434b434841494e"
+            + "0100"
+            + "02"
+            + "00"
+            + "06000000"
+            + "01000000"
+            + "14000000"
+            + "0200"
+            + "0100"
+            + "00000000"
+            + "0400000000000000"
+            + "0000000000000000"
+            + "0000000000000000"
+            + "0000000000000000"
+            + "0100000000000000"
+            + "0000000000000000"
+            + "0000000007000000";
     byte[] body = RedisChainKnownAnswerTest.hex(expected);
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(body);
     byte[] golden =
-        ByteBuffer.allocate(body.length + 4).order(ByteOrder.LITTLE_ENDIAN)
-            .put(body).putInt((int) crc.getValue()).array();
+        ByteBuffer.allocate(body.length + 4)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
     assertArrayEquals(golden, write(filter));
   }
 
@@ -106,7 +123,9 @@ class ChainFormatTest {
         byte[] truncated = java.util.Arrays.copyOf(written, length);
         assertThrows(
             FilterFormatException.class,
-            () -> ScalableCuckooFilter.readFrom(new ByteArrayInputStream(truncated), ItemHashers.longs()),
+            () ->
+                ScalableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(truncated), ItemHashers.longs()),
             "length " + length);
       }
     }
@@ -114,7 +133,9 @@ class ChainFormatTest {
 
   @Test
   void readFrom_everyBitFlipped_throwsFormatException() throws IOException {
-    byte[][] inputs = {write(ScalableCuckooFilter.redisBloom(8, 2, 20, 1)), write(standardChain(30))};
+    byte[][] inputs = {
+      write(ScalableCuckooFilter.redisBloom(8, 2, 20, 1)), write(standardChain(30))
+    };
     ScalableCuckooFilter<byte[]> small = ScalableCuckooFilter.redisBloom(8, 2, 20, 2);
     for (int i = 0; i < 20; i++) {
       small.add(bytes("x" + i));
@@ -125,7 +146,9 @@ class ChainFormatTest {
         flipped[bit >>> 3] ^= (byte) (1 << (bit & 7));
         assertThrows(
             FilterFormatException.class,
-            () -> ScalableCuckooFilter.readFrom(new ByteArrayInputStream(flipped), ItemHashers.longs()),
+            () ->
+                ScalableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(flipped), ItemHashers.longs()),
             "bit " + bit);
       }
     }
@@ -163,7 +186,9 @@ class ChainFormatTest {
       FilterFormatException e =
           assertThrows(
               FilterFormatException.class,
-              () -> ScalableCuckooFilter.readFrom(new ByteArrayInputStream(bytes), ItemHashers.redisBytes()));
+              () ->
+                  ScalableCuckooFilter.readFrom(
+                      new ByteArrayInputStream(bytes), ItemHashers.redisBytes()));
       assertTrue(e.offset() >= 0, e.getMessage());
     }
     // the standard chain refuses a different built-in hasher
@@ -171,7 +196,9 @@ class ChainFormatTest {
     FilterFormatException e =
         assertThrows(
             FilterFormatException.class,
-            () -> ScalableCuckooFilter.readFrom(new ByteArrayInputStream(standard), ItemHashers.utf8()));
+            () ->
+                ScalableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(standard), ItemHashers.utf8()));
     assertEquals("hasherId", e.field());
   }
 }

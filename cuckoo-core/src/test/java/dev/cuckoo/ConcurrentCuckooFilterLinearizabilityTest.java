@@ -68,7 +68,11 @@ class ConcurrentCuckooFilterLinearizabilityTest {
             .stripes(16)
             .build();
     CuckooFilter<Long> hashing =
-        CuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(400).fingerprintBits(16).seed(seed).build();
+        CuckooFilter.<Long>builder(ItemHashers.longs())
+            .expectedItems(400)
+            .fingerprintBits(16)
+            .seed(seed)
+            .build();
     assertEquals(hashing.bucketCount(), filter.bucketCount());
 
     // background keys fill ~88% of the slots; test keys have fingerprints no other key has
@@ -94,7 +98,8 @@ class ConcurrentCuckooFilterLinearizabilityTest {
     }
 
     int[] model = new int[KEYS];
-    long[][] history = new long[THREADS * OPS_PER_THREAD][]; // {op, key, result, callTick, returnTick}
+    long[][] history =
+        new long[THREADS * OPS_PER_THREAD][]; // {op, key, result, callTick, returnTick}
     AtomicLong clock = new AtomicLong();
     AtomicReference<String> failure = new AtomicReference<>();
     long[] rounds = new long[1];
@@ -138,7 +143,8 @@ class ConcurrentCuckooFilterLinearizabilityTest {
                       long call = clock.incrementAndGet();
                       long result = apply(filter, op, keys[key]);
                       long ret = clock.incrementAndGet();
-                      history[thread * OPS_PER_THREAD + i] = new long[] {op, key, result, call, ret};
+                      history[thread * OPS_PER_THREAD + i] =
+                          new long[] {op, key, result, call, ret};
                     }
                   }
                 } catch (Exception e) {
@@ -158,7 +164,8 @@ class ConcurrentCuckooFilterLinearizabilityTest {
                   failure.compareAndSet(null, "background key lost");
                 }
                 if (!filter.add(background.get(out))) {
-                  failure.compareAndSet(null, "background add failed at load " + filter.loadFactor());
+                  failure.compareAndSet(
+                      null, "background add failed at load " + filter.loadFactor());
                 }
                 in = (in + 1) % background.size();
                 out = (out + 1) % background.size();
@@ -212,10 +219,11 @@ class ConcurrentCuckooFilterLinearizabilityTest {
       System.arraycopy(state, 0, model, 0, model.length);
       return null;
     }
-    StringBuilder text = new StringBuilder("not linearizable from counts " + Arrays.toString(model) + ":");
+    StringBuilder text =
+        new StringBuilder("not linearizable from counts " + Arrays.toString(model) + ":");
     for (long[] op : history) {
-      text.append(String.format(
-          " [%s(k%d)=%d @%d..%d]", NAMES[(int) op[0]], op[1], op[2], op[3], op[4]));
+      text.append(
+          String.format(" [%s(k%d)=%d @%d..%d]", NAMES[(int) op[0]], op[1], op[2], op[3], op[4]));
     }
     return text.toString();
   }

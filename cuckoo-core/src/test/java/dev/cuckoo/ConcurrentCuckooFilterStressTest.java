@@ -80,7 +80,8 @@ class ConcurrentCuckooFilterStressTest {
             .bucketSize(bucketSize)
             .stripes(64)
             .build();
-    int keysPerWriter = targetPresent < 64 ? 2 * targetPresent : Math.max(KEYS_PER_WRITER, 2 * targetPresent);
+    int keysPerWriter =
+        targetPresent < 64 ? 2 * targetPresent : Math.max(KEYS_PER_WRITER, 2 * targetPresent);
     AtomicIntegerArray epochs = new AtomicIntegerArray(writers * keysPerWriter);
     AtomicReference<String> failure = new AtomicReference<>();
     AtomicLong checks = new AtomicLong();
@@ -123,7 +124,8 @@ class ConcurrentCuckooFilterStressTest {
       threads.add(
           new Thread(
               () -> {
-                SplittableRandom random = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (reader + 1)));
+                SplittableRandom random =
+                    new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (reader + 1)));
                 long local = 0;
                 while (System.nanoTime() < deadline && failure.get() == null) {
                   int index = random.nextInt(epochs.length());
@@ -136,7 +138,13 @@ class ConcurrentCuckooFilterStressTest {
                     local++;
                     if (!found) {
                       failure.compareAndSet(
-                          null, where + ": present key " + index + " reported absent (epoch " + before + ")");
+                          null,
+                          where
+                              + ": present key "
+                              + index
+                              + " reported absent (epoch "
+                              + before
+                              + ")");
                     }
                   }
                 }
@@ -176,7 +184,8 @@ class ConcurrentCuckooFilterStressTest {
         "%s: %d checks of present keys, %d relocating adds, %d failed adds%n",
         where, checks.get(), filter.relocations(), failedAdds.get());
     if (expectedItems <= 4096 && expectedItems > 100) {
-      assertTrue(filter.relocations() > 100, where + ": only " + filter.relocations() + " relocations");
+      assertTrue(
+          filter.relocations() > 100, where + ": only " + filter.relocations() + " relocations");
     }
   }
 }

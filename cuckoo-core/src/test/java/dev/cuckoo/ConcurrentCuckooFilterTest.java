@@ -12,11 +12,16 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Single-threaded behaviour of {@link ConcurrentCuckooFilter}: the same contract as the plain filter. */
+/**
+ * Single-threaded behaviour of {@link ConcurrentCuckooFilter}: the same contract as the plain
+ * filter.
+ */
 class ConcurrentCuckooFilterTest {
 
   private static ConcurrentCuckooFilter<Long> filter(long expectedItems) {
-    return ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(expectedItems).build();
+    return ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+        .expectedItems(expectedItems)
+        .build();
   }
 
   @Test
@@ -67,7 +72,9 @@ class ConcurrentCuckooFilterTest {
             IllegalArgumentException.class,
             () -> ConcurrentCuckooFilter.builder(ItemHashers.utf8()).stripes(0));
     assertEquals("stripes: 0 (expected: 1 <= stripes <= 65536)", e.getMessage());
-    assertThrows(IllegalStateException.class, () -> ConcurrentCuckooFilter.builder(ItemHashers.utf8()).build());
+    assertThrows(
+        IllegalStateException.class,
+        () -> ConcurrentCuckooFilter.builder(ItemHashers.utf8()).build());
   }
 
   @Test
@@ -75,7 +82,10 @@ class ConcurrentCuckooFilterTest {
     ConcurrentCuckooFilter<Long> tiny = filter(10);
     assertEquals(1, tiny.stripes());
     ConcurrentCuckooFilter<Long> large =
-        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(1_000_000).stripes(100).build();
+        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+            .expectedItems(1_000_000)
+            .stripes(100)
+            .build();
     // 100 stripes requested: ranges of nextPowerOfTwo(ceil(m / 100)) buckets
     long perStripe = Sizing.nextPowerOfTwo((large.bucketCount() + 99) / 100);
     assertEquals((large.bucketCount() + perStripe - 1) / perStripe, large.stripes());
@@ -83,10 +93,11 @@ class ConcurrentCuckooFilterTest {
 
   @Test
   void javadocExample_runsAsDocumented() throws InterruptedException {
-    ConcurrentCuckooFilter<CharSequence> filter = ConcurrentCuckooFilter.builder(ItemHashers.utf8())
-        .expectedItems(1_000_000)
-        .falsePositiveRate(0.001)
-        .build();
+    ConcurrentCuckooFilter<CharSequence> filter =
+        ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(1_000_000)
+            .falsePositiveRate(0.001)
+            .build();
     Thread writer = new Thread(() -> filter.add("https://example.com/"));
     writer.start();
     writer.join();
@@ -114,14 +125,18 @@ class ConcurrentCuckooFilterTest {
     long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     ConcurrentCuckooFilter<Long> f =
-        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(3000).stripes(16).build();
+        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+            .expectedItems(3000)
+            .stripes(16)
+            .build();
     Map<Long, Integer> model = new HashMap<>();
     List<Long> copies = new ArrayList<>(); // one entry per stored copy
     for (int step = 0; step < 200_000; step++) {
       // mostly fresh keys (the capacity promise is for distinct items), some duplicates
-      long key = random.nextInt(8) == 0 && !copies.isEmpty()
-          ? copies.get(random.nextInt(copies.size()))
-          : random.nextLong(1 << 20);
+      long key =
+          random.nextInt(8) == 0 && !copies.isEmpty()
+              ? copies.get(random.nextInt(copies.size()))
+              : random.nextLong(1 << 20);
       int op = random.nextInt(10);
       String where = "seed " + seed + " step " + step + " key " + key;
       // duplicates need a little slack, and one key's copies share 2b slots: keep them <= 3
@@ -189,7 +204,10 @@ class ConcurrentCuckooFilterTest {
   @Test
   void add_whenFull_returnsFalseAndKeepsEveryItem() {
     ConcurrentCuckooFilter<Long> f =
-        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(2000).maxKicks(50).build();
+        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+            .expectedItems(2000)
+            .maxKicks(50)
+            .build();
     long added = 0;
     long next = 0;
     int failures = 0;
@@ -215,7 +233,10 @@ class ConcurrentCuckooFilterTest {
   @Test
   void maxKicksZero_noRelocation() {
     ConcurrentCuckooFilter<Long> f =
-        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(1000).maxKicks(0).build();
+        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+            .expectedItems(1000)
+            .maxKicks(0)
+            .build();
     for (long i = 0; i < 2000; i++) {
       f.addHash(ItemHashers.hashLong(i));
     }

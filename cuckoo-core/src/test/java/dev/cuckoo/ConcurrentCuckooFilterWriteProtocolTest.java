@@ -73,7 +73,8 @@ class ConcurrentCuckooFilterWriteProtocolTest {
 
   /** The payload bytes of each stripe: stripes are byte-aligned ranges of buckets. */
   private static byte[][] stripeBytes(BucketTable table, LockStripes stripes) {
-    long bytesPerStripe = stripes.bucketsPerStripe() * table.bucketSize() * table.fingerprintBits() / 8;
+    long bytesPerStripe =
+        stripes.bucketsPerStripe() * table.bucketSize() * table.fingerprintBits() / 8;
     byte[][] result = new byte[stripes.count()][];
     for (int s = 0; s < result.length; s++) {
       long from = s * bytesPerStripe;

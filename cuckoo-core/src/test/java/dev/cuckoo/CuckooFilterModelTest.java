@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random operation sequences against a HashMap multiset, on small tables that fill up so that
- * kicks and failed inserts happen constantly. The seed is printed in every failure message; set
- * {@code -Dcuckoo.model.seed=N} to replay one.
+ * Random operation sequences against a HashMap multiset, on small tables that fill up so that kicks
+ * and failed inserts happen constantly. The seed is printed in every failure message; set {@code
+ * -Dcuckoo.model.seed=N} to replay one.
  */
 class CuckooFilterModelTest {
 
@@ -98,7 +98,8 @@ class CuckooFilterModelTest {
           }
         } else if (op < 70 && !present.isEmpty()) {
           long victim = present.get(random.nextInt(present.size()));
-          assertTrue(filter.remove(victim), where + " step " + step + " remove of present " + victim);
+          assertTrue(
+              filter.remove(victim), where + " step " + step + " remove of present " + victim);
           removeOne(model, present, victim);
           modelSize--;
         } else if (op < 78 && !present.isEmpty()) {

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,13 +20,14 @@ class CuckooFilterTest {
   /** The README's usage example, compiled and run. */
   @Test
   void readmeExample_runs() {
-    CuckooFilter<CharSequence> filter = CuckooFilter.builder(ItemHashers.utf8())
-        .expectedItems(1_000_000)
-        .falsePositiveRate(0.001)
-        .build();
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(1_000_000)
+            .falsePositiveRate(0.001)
+            .build();
     filter.add("https://example.com/");
-    assertTrue(filter.mightContain("https://example.com/"));   // never a false negative
-    assertFalse(filter.mightContain("https://example.org/"));  // true only with probability <= 0.1%
+    assertTrue(filter.mightContain("https://example.com/")); // never a false negative
+    assertFalse(filter.mightContain("https://example.org/")); // true only with probability <= 0.1%
     assertEquals(1, filter.count("https://example.com/"));
     assertTrue(filter.remove("https://example.com/"));
     assertTrue(filter.isEmpty());
@@ -142,7 +143,8 @@ class CuckooFilterTest {
 
   @Test
   void clear_afterAdds_emptiesEverything() {
-    CuckooFilter<Long> filter = CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).build();
+    CuckooFilter<Long> filter =
+        CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).build();
     for (long i = 0; i < 900; i++) {
       filter.add(i);
     }
@@ -157,7 +159,8 @@ class CuckooFilterTest {
 
   @Test
   void properties_defaultBuilder_documentedDefaults() {
-    CuckooFilter<Long> filter = CuckooFilter.builder(ItemHashers.longs()).expectedItems(100_000).build();
+    CuckooFilter<Long> filter =
+        CuckooFilter.builder(ItemHashers.longs()).expectedItems(100_000).build();
     assertEquals(Scheme.STANDARD, filter.scheme());
     assertEquals(4, filter.bucketSize());
     assertEquals(500, filter.maxKicks());
@@ -173,8 +176,10 @@ class CuckooFilterTest {
 
   @Test
   void hashLevel_longKeys_equalItemLevel() {
-    CuckooFilter<Long> a = CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).seed(9).build();
-    CuckooFilter<Long> b = CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).seed(9).build();
+    CuckooFilter<Long> a =
+        CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).seed(9).build();
+    CuckooFilter<Long> b =
+        CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).seed(9).build();
     for (long key = 0; key < 900; key++) {
       a.add(key);
       b.addHash(ItemHashers.hashLong(key));
@@ -188,8 +193,18 @@ class CuckooFilterTest {
 
   @Test
   void seed_differentSeeds_independentFalsePositives() {
-    CuckooFilter<Long> a = CuckooFilter.builder(ItemHashers.longs()).expectedItems(10_000).fingerprintBits(6).seed(1).build();
-    CuckooFilter<Long> b = CuckooFilter.builder(ItemHashers.longs()).expectedItems(10_000).fingerprintBits(6).seed(2).build();
+    CuckooFilter<Long> a =
+        CuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(10_000)
+            .fingerprintBits(6)
+            .seed(1)
+            .build();
+    CuckooFilter<Long> b =
+        CuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(10_000)
+            .fingerprintBits(6)
+            .seed(2)
+            .build();
     for (long key = 0; key < 10_000; key++) {
       a.add(key);
       b.add(key);
@@ -210,27 +225,64 @@ class CuckooFilterTest {
   @Test
   void builder_badArguments_namedInMessage() {
     CuckooFilter.Builder<Long> builder = CuckooFilter.builder(ItemHashers.longs());
-    assertMessage(IllegalArgumentException.class, () -> builder.expectedItems(0), "expectedItems: 0");
-    assertMessage(IllegalArgumentException.class, () -> builder.expectedItems(-5), "expectedItems: -5");
-    assertMessage(IllegalArgumentException.class, () -> builder.expectedItems(Long.MAX_VALUE), "expectedItems");
-    assertMessage(IllegalArgumentException.class, () -> builder.falsePositiveRate(0), "falsePositiveRate: 0.0");
-    assertMessage(IllegalArgumentException.class, () -> builder.falsePositiveRate(1), "falsePositiveRate: 1.0");
-    assertMessage(IllegalArgumentException.class, () -> builder.falsePositiveRate(Double.NaN), "falsePositiveRate: NaN");
-    assertMessage(IllegalArgumentException.class, () -> builder.fingerprintBits(40), "fingerprintBits: 40");
-    assertMessage(IllegalArgumentException.class, () -> builder.fingerprintBits(3), "fingerprintBits: 3");
+    assertMessage(
+        IllegalArgumentException.class, () -> builder.expectedItems(0), "expectedItems: 0");
+    assertMessage(
+        IllegalArgumentException.class, () -> builder.expectedItems(-5), "expectedItems: -5");
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> builder.expectedItems(Long.MAX_VALUE),
+        "expectedItems");
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> builder.falsePositiveRate(0),
+        "falsePositiveRate: 0.0");
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> builder.falsePositiveRate(1),
+        "falsePositiveRate: 1.0");
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> builder.falsePositiveRate(Double.NaN),
+        "falsePositiveRate: NaN");
+    assertMessage(
+        IllegalArgumentException.class, () -> builder.fingerprintBits(40), "fingerprintBits: 40");
+    assertMessage(
+        IllegalArgumentException.class, () -> builder.fingerprintBits(3), "fingerprintBits: 3");
     assertMessage(IllegalArgumentException.class, () -> builder.maxKicks(-1), "maxKicks: -1");
-    assertMessage(IllegalArgumentException.class,
-        () -> CuckooFilter.builder(ItemHashers.longs()).expectedItems(10).bucketSize(3).build(), "bucketSize: 3");
-    assertMessage(IllegalArgumentException.class,
-        () -> CuckooFilter.builder(ItemHashers.longs()).expectedItems(10).falsePositiveRate(1e-12).build(),
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> CuckooFilter.builder(ItemHashers.longs()).expectedItems(10).bucketSize(3).build(),
+        "bucketSize: 3");
+    assertMessage(
+        IllegalArgumentException.class,
+        () ->
+            CuckooFilter.builder(ItemHashers.longs())
+                .expectedItems(10)
+                .falsePositiveRate(1e-12)
+                .build(),
         "falsePositiveRate: 1.0E-12");
-    assertMessage(IllegalArgumentException.class,
-        () -> CuckooFilter.builder(ItemHashers.longs()).expectedItems(60_000_000_000L).bucketSize(2).build(),
+    assertMessage(
+        IllegalArgumentException.class,
+        () ->
+            CuckooFilter.builder(ItemHashers.longs())
+                .expectedItems(60_000_000_000L)
+                .bucketSize(2)
+                .build(),
         "expectedItems: 60000000000");
-    assertMessage(IllegalArgumentException.class,
-        () -> CuckooFilter.builder(ItemHashers.longs()).scheme(Scheme.REDISBLOOM).expectedItems(10).fingerprintBits(12).build(),
+    assertMessage(
+        IllegalArgumentException.class,
+        () ->
+            CuckooFilter.builder(ItemHashers.longs())
+                .scheme(Scheme.REDISBLOOM)
+                .expectedItems(10)
+                .fingerprintBits(12)
+                .build(),
         "fingerprintBits: 12");
-    assertMessage(IllegalStateException.class, () -> CuckooFilter.builder(ItemHashers.longs()).build(), "expectedItems");
+    assertMessage(
+        IllegalStateException.class,
+        () -> CuckooFilter.builder(ItemHashers.longs()).build(),
+        "expectedItems");
     assertMessage(NullPointerException.class, () -> CuckooFilter.builder(null), "hasher");
     assertMessage(NullPointerException.class, () -> builder.scheme(null), "scheme");
     CuckooFilter<Long> filter = CuckooFilter.builder(ItemHashers.longs()).expectedItems(10).build();
@@ -242,7 +294,9 @@ class CuckooFilterTest {
 
   private static void assertMessage(Class<? extends Throwable> type, Executable call, String text) {
     Throwable thrown = assertThrows(type, call);
-    assertTrue(thrown.getMessage().contains(text), "message '" + thrown.getMessage() + "' lacks '" + text + "'");
+    assertTrue(
+        thrown.getMessage().contains(text),
+        "message '" + thrown.getMessage() + "' lacks '" + text + "'");
   }
 
   @ParameterizedTest
@@ -254,14 +308,21 @@ class CuckooFilterTest {
   @Test
   void redisBloom_geometry_likeRedisBloom() {
     CuckooFilter<CharSequence> filter =
-        CuckooFilter.builder(ItemHashers.redisUtf8()).scheme(Scheme.REDISBLOOM).expectedItems(1000).build();
+        CuckooFilter.builder(ItemHashers.redisUtf8())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(1000)
+            .build();
     assertEquals(512, filter.bucketCount());
     assertEquals(2, filter.bucketSize());
     assertEquals(8, filter.fingerprintBits());
     assertEquals(20, filter.maxKicks());
     assertEquals(1024, filter.capacity());
     CuckooFilter<CharSequence> wide =
-        CuckooFilter.builder(ItemHashers.redisUtf8()).scheme(Scheme.REDISBLOOM).expectedItems(200).bucketSize(10).build();
+        CuckooFilter.builder(ItemHashers.redisUtf8())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(200)
+            .bucketSize(10)
+            .build();
     assertEquals(32, wide.bucketCount());
   }
 }

@@ -13,16 +13,23 @@ import org.junit.jupiter.params.provider.CsvSource;
  * bucket i, and is a false positive iff v is stored in bucket i or in alt(i, v). For small F the
  * test computes that probability exactly, (1/F)·Σ_v [v ∈ B(i) ∪ B(alt(i, v))]; for large F it uses
  * 1 − (1 − 1/F)^k with k the occupied slots of the two buckets (duplicate fingerprints within a
- * pair are then rare). Summing over the queries gives the expected count E of false positives; the count
- * X is a sum of independent Bernoulli variables, so Var X ≤ E and, by a Chernoff bound, |X − E| >
- * 5·sqrt(E) + 5 has probability below 10^-5. A biased fingerprint or index function fails this.
+ * pair are then rare). Summing over the queries gives the expected count E of false positives; the
+ * count X is a sum of independent Bernoulli variables, so Var X ≤ E and, by a Chernoff bound, |X −
+ * E| > 5·sqrt(E) + 5 has probability below 10^-5. A biased fingerprint or index function fails
+ * this.
  */
 class FalsePositiveRateTest {
 
   @ParameterizedTest(name = "b={0} f={1} {2} queries")
   @CsvSource({
-    "2, 8, 100000", "4, 8, 100000", "8, 8, 100000", "4, 12, 2000000", "4, 13, 2000000",
-    "2, 16, 2000000", "8, 6, 200000", "4, 4, 200000"
+    "2, 8, 100000",
+    "4, 8, 100000",
+    "8, 8, 100000",
+    "4, 12, 2000000",
+    "4, 13, 2000000",
+    "2, 16, 2000000",
+    "8, 6, 200000",
+    "4, 4, 200000"
   })
   void mightContain_neverAddedKeys_matchesExactExpectation(int bucketSize, int bits, int queries) {
     long seed = 31L * bucketSize + bits;
@@ -49,7 +56,8 @@ class FalsePositiveRateTest {
       if (bits <= 8) {
         int matches = 0;
         for (long v = 1; v <= (long) fingerprints; v++) {
-          if (table.contains(bucket, v) || table.contains(filter.indexer().alternateBucket(bucket, v), v)) {
+          if (table.contains(bucket, v)
+              || table.contains(filter.indexer().alternateBucket(bucket, v), v)) {
             matches++;
           }
         }
@@ -65,8 +73,12 @@ class FalsePositiveRateTest {
     double slack = 5 * Math.sqrt(expected) + 5;
     System.out.printf(
         "b=%d f=%d load=%.4f: measured FPR %.6f, expected %.6f, at capacity %.6f%n",
-        bucketSize, bits, filter.loadFactor(), (double) falsePositives / queries,
-        expected / queries, filter.falsePositiveRateAtCapacity());
+        bucketSize,
+        bits,
+        filter.loadFactor(),
+        (double) falsePositives / queries,
+        expected / queries,
+        filter.falsePositiveRateAtCapacity());
     assertTrue(
         Math.abs(falsePositives - expected) <= slack,
         "false positives " + falsePositives + ", expected " + expected + " ± " + slack);
@@ -96,7 +108,11 @@ class FalsePositiveRateTest {
     double measured = (double) falsePositives / queries;
     System.out.printf(
         "requested %.4f b=%d f=%d: measured %.6f (expected %.6f) bits/item %.2f%n",
-        rate, bucketSize, filter.fingerprintBits(), measured, filter.expectedFalsePositiveRate(),
+        rate,
+        bucketSize,
+        filter.fingerprintBits(),
+        measured,
+        filter.expectedFalsePositiveRate(),
         filter.bitsPerItem());
     assertTrue(measured <= rate, "measured " + measured + " > requested " + rate);
   }

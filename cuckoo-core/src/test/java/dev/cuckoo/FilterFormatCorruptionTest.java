@@ -23,7 +23,6 @@ import static dev.cuckoo.FormatTestSupport.withLong;
 import static dev.cuckoo.FormatTestSupport.withShort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -106,7 +105,9 @@ class FilterFormatCorruptionTest {
 
   static Stream<Arguments> hostileLengths() {
     long[] values = {1L << 31, 1L << 62, -1L, Long.MIN_VALUE, (1L << 31) - 1, 1L << 32};
-    int[] offsets = {OFFSET_BUCKET_COUNT, OFFSET_CAPACITY, OFFSET_ITEM_COUNT, OFFSET_PAYLOAD_LENGTH};
+    int[] offsets = {
+      OFFSET_BUCKET_COUNT, OFFSET_CAPACITY, OFFSET_ITEM_COUNT, OFFSET_PAYLOAD_LENGTH
+    };
     return Arrays.stream(offsets)
         .boxed()
         .flatMap(offset -> Arrays.stream(values).mapToObj(v -> Arguments.of(offset, v)));
@@ -121,8 +122,7 @@ class FilterFormatCorruptionTest {
         expectFormatError(() -> readUnknownLength(bytes, ItemHashers.utf8()), "");
     // the patched field itself, or the payload length it no longer agrees with
     for (FilterFormatException e : new FilterFormatException[] {known, unknown}) {
-      assertTrue(
-          e.offset() == offset || e.offset() == OFFSET_PAYLOAD_LENGTH, e.getMessage());
+      assertTrue(e.offset() == offset || e.offset() == OFFSET_PAYLOAD_LENGTH, e.getMessage());
     }
   }
 
@@ -154,7 +154,8 @@ class FilterFormatCorruptionTest {
     patched = withLong(patched, OFFSET_CAPACITY, buckets * 2);
     patched = withLong(patched, OFFSET_PAYLOAD_LENGTH, buckets * 2);
     byte[] bytes = withFixedCrc(patched);
-    assertEquals("payloadLength", expectFormatError(() -> read(bytes, ItemHashers.redisUtf8()), "").field());
+    assertEquals(
+        "payloadLength", expectFormatError(() -> read(bytes, ItemHashers.redisUtf8()), "").field());
     assertEquals(
         "payloadLength",
         expectFormatError(() -> readUnknownLength(bytes, ItemHashers.redisUtf8()), "").field());
@@ -171,8 +172,26 @@ class FilterFormatCorruptionTest {
     };
     int[] widths = {2, 1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 8};
     long[] interesting = {
-      0, 1, 2, 4, 8, 12, 32, 33, 255, 256, 0xFFFF, 1L << 31, (1L << 31) - 1, 1L << 32,
-      (1L << 32) - 2, 1L << 40, 1L << 62, -1, Long.MIN_VALUE, Long.MAX_VALUE
+      0,
+      1,
+      2,
+      4,
+      8,
+      12,
+      32,
+      33,
+      255,
+      256,
+      0xFFFF,
+      1L << 31,
+      (1L << 31) - 1,
+      1L << 32,
+      (1L << 32) - 2,
+      1L << 40,
+      1L << 62,
+      -1,
+      Long.MIN_VALUE,
+      Long.MAX_VALUE
     };
     long fuzzSeed = 20_261_122L;
     java.util.Random random = new java.util.Random(fuzzSeed);
@@ -190,7 +209,8 @@ class FilterFormatCorruptionTest {
         bytes = withField(bytes, offsets[field], widths[field], value);
       }
       byte[] candidate = withFixedCrc(bytes);
-      ItemHasher<CharSequence> hasher = (round & 1) == 0 ? ItemHashers.utf8() : ItemHashers.redisUtf8();
+      ItemHasher<CharSequence> hasher =
+          (round & 1) == 0 ? ItemHashers.utf8() : ItemHashers.redisUtf8();
       String replay = "fuzz seed " + fuzzSeed + ", round " + round;
       for (boolean knownLength : new boolean[] {true, false}) {
         try {
@@ -266,12 +286,19 @@ class FilterFormatCorruptionTest {
   void readFrom_redisBloomInvalidFields_throw() {
     byte[] bytes = bytesOf(redis());
     ItemHasher<CharSequence> hasher = ItemHashers.redisUtf8();
-    assertField("fingerprintBits", OFFSET_FINGERPRINT_BITS, withByte(bytes, OFFSET_FINGERPRINT_BITS, 12), hasher);
+    assertField(
+        "fingerprintBits",
+        OFFSET_FINGERPRINT_BITS,
+        withByte(bytes, OFFSET_FINGERPRINT_BITS, 12),
+        hasher);
     assertField("bucketSize", OFFSET_BUCKET_SIZE, withShort(bytes, OFFSET_BUCKET_SIZE, 0), hasher);
-    assertField("bucketSize", OFFSET_BUCKET_SIZE, withShort(bytes, OFFSET_BUCKET_SIZE, 256), hasher);
+    assertField(
+        "bucketSize", OFFSET_BUCKET_SIZE, withShort(bytes, OFFSET_BUCKET_SIZE, 256), hasher);
     assertField("seed", OFFSET_SEED, withLong(bytes, OFFSET_SEED, 1), hasher);
-    assertField("bucketCount", OFFSET_BUCKET_COUNT, withLong(bytes, OFFSET_BUCKET_COUNT, 48), hasher);
-    assertField("bucketCount", OFFSET_BUCKET_COUNT, withLong(bytes, OFFSET_BUCKET_COUNT, 0), hasher);
+    assertField(
+        "bucketCount", OFFSET_BUCKET_COUNT, withLong(bytes, OFFSET_BUCKET_COUNT, 48), hasher);
+    assertField(
+        "bucketCount", OFFSET_BUCKET_COUNT, withLong(bytes, OFFSET_BUCKET_COUNT, 0), hasher);
     assertField("capacity", OFFSET_CAPACITY, withLong(bytes, OFFSET_CAPACITY, 63), hasher);
   }
 
@@ -298,7 +325,9 @@ class FilterFormatCorruptionTest {
     assertField("payloadLength", OFFSET_PAYLOAD_LENGTH, withLong(bytes, OFFSET_PAYLOAD_LENGTH, 0));
     long payload = bytes.length - FilterHeader.BYTES - 4;
     assertField(
-        "payloadLength", OFFSET_PAYLOAD_LENGTH, withLong(bytes, OFFSET_PAYLOAD_LENGTH, payload + 1));
+        "payloadLength",
+        OFFSET_PAYLOAD_LENGTH,
+        withLong(bytes, OFFSET_PAYLOAD_LENGTH, payload + 1));
   }
 
   @Test
@@ -362,8 +391,7 @@ class FilterFormatCorruptionTest {
     assertField(field, offset, bytes, ItemHashers.utf8());
   }
 
-  private static void assertField(
-      String field, long offset, byte[] bytes, ItemHasher<?> hasher) {
+  private static void assertField(String field, long offset, byte[] bytes, ItemHasher<?> hasher) {
     for (boolean knownLength : new boolean[] {true, false}) {
       FilterFormatException e =
           expectFormatError(

@@ -28,8 +28,18 @@ class FilterFormatTest {
 
   @ParameterizedTest(name = "f={0} b={1} seed={2}")
   @CsvSource({
-    "4,2,0", "5,4,0", "7,8,99", "8,4,0", "9,2,1", "12,4,42", "13,4,0", "16,8,-7", "17,2,0",
-    "23,4,5", "31,8,0", "32,4,123456789"
+    "4,2,0",
+    "5,4,0",
+    "7,8,99",
+    "8,4,0",
+    "9,2,1",
+    "12,4,42",
+    "13,4,0",
+    "16,8,-7",
+    "17,2,0",
+    "23,4,5",
+    "31,8,0",
+    "32,4,123456789"
   })
   void writeTo_standardGeometries_roundTripsAnswersAndBytes(int bits, int size, long seed)
       throws IOException {
@@ -161,8 +171,7 @@ class FilterFormatTest {
     CuckooFilter<CharSequence> viaCustom = read(bytesOf(filter), custom);
     assertTrue(viaCustom.mightContain("item-7"));
 
-    CuckooFilter<CharSequence> written =
-        CuckooFilter.builder(custom).expectedItems(100).build();
+    CuckooFilter<CharSequence> written = CuckooFilter.builder(custom).expectedItems(100).build();
     written.add("x");
     assertEquals(0, ByteBuffer.wrap(bytesOf(written)).order(ByteOrder.LITTLE_ENDIAN).getInt(16));
     assertTrue(read(bytesOf(written), ItemHashers.utf8()).mightContain("x"));

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The committed golden files: version-1 files must stay readable with the same answers for as
- * long as the library reads version 1, and writing the same filter must give the same bytes (a
- * silent change of the format, the hashing or the mapping fails here). Never regenerate them;
- * see {@link GoldenFileGenerator}.
+ * The committed golden files: version-1 files must stay readable with the same answers for as long
+ * as the library reads version 1, and writing the same filter must give the same bytes (a silent
+ * change of the format, the hashing or the mapping fails here). Never regenerate them; see {@link
+ * GoldenFileGenerator}.
  */
 class GoldenFileTest {
 
@@ -59,9 +59,7 @@ class GoldenFileTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
-  void readFrom_goldenFile_answersAsPinned(
-Golden golden)
-      throws IOException {
+  void readFrom_goldenFile_answersAsPinned(Golden golden) throws IOException {
     byte[] bytes = resource(golden.name());
     assertEquals(1, bytes[FilterHeader.OFFSET_VERSION], "golden files are version 1 forever");
     CuckooFilter<CharSequence> filter = read(bytes, golden.hasher());
@@ -81,17 +79,13 @@ Golden golden)
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
-  void writeTo_sameFilterBuiltAgain_givesGoldenBytes(
-Golden golden)
-      throws IOException {
+  void writeTo_sameFilterBuiltAgain_givesGoldenBytes(Golden golden) throws IOException {
     assertArrayEquals(resource(golden.name()), bytesOf(golden.rebuild().get()));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldenFiles")
-  void writeTo_goldenFileReadBack_givesSameBytes(
-Golden golden)
-      throws IOException {
+  void writeTo_goldenFileReadBack_givesSameBytes(Golden golden) throws IOException {
     byte[] bytes = resource(golden.name());
     assertArrayEquals(bytes, bytesOf(read(bytes, golden.hasher())));
   }

@@ -3,16 +3,18 @@ package dev.cuckoo;
 /**
  * The filters pinned by the golden files in {@code src/test/resources/dev/cuckoo/golden}: fixed
  * geometry (not derived from the builder's sizing rules) and fixed items. The STANDARD filter
- * allows no kicks (an insert that needed one would fail the generator), so its bytes depend only
- * on hashing, the fingerprint and bucket mapping and the slot order; the REDISBLOOM one uses
+ * allows no kicks (an insert that needed one would fail the generator), so its bytes depend only on
+ * hashing, the fingerprint and bucket mapping and the slot order; the REDISBLOOM one uses
  * RedisBloom's deterministic kick-out.
  */
 @SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 final class GoldenFilters {
   /** Items "golden-0" to "golden-319" are added, then the last {@link #REMOVED} removed. */
   static final int ADDED = 320;
+
   /** Items removed again: "golden-300" to "golden-319". */
   static final int REMOVED = 20;
+
   /** Probes "probe-0" to "probe-9999", never added. */
   static final int PROBES = 10_000;
 

@@ -27,8 +27,8 @@ class GrowthHintTest {
 
   /**
    * Grown 1000-fold from 1000 items to the hint: no false negatives at 1x, 10x, 100x and 1000x,
-   * measured rate within the binomial bound of the target, and at most 1.2 times the bits per
-   * item of one filter sized for 10^6 items.
+   * measured rate within the binomial bound of the target, and at most 1.2 times the bits per item
+   * of one filter sized for 10^6 items.
    */
   @Test
   void add_grown1000FoldToHint_withinRateAndBitsTargets() {
@@ -106,7 +106,10 @@ class GrowthHintTest {
   @Test
   void build_withoutHint_sameWidthsAsBefore() {
     StandardChain<Long> chain =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).build().standardChain();
+        ScalableCuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(1000)
+            .build()
+            .standardChain();
     assertEquals(0, chain.hintedLinks());
     assertEquals(12, chain.links().get(0).fingerprintBits());
   }
@@ -132,7 +135,10 @@ class GrowthHintTest {
     IllegalArgumentException tooLarge =
         assertThrows(IllegalArgumentException.class, () -> slowGrowthAtOnePerMillion(1L << 40));
     assertTrue(
-        tooLarge.getMessage().startsWith("expectedFinalItems: 1099511627776 (expected: expectedItems 1 <= expectedFinalItems <= "),
+        tooLarge
+            .getMessage()
+            .startsWith(
+                "expectedFinalItems: 1099511627776 (expected: expectedItems 1 <= expectedFinalItems <= "),
         tooLarge.getMessage());
     long largest =
         Long.parseLong(tooLarge.getMessage().replaceAll(".*expectedFinalItems <= (\\d+),.*", "$1"));
@@ -263,15 +269,26 @@ class GrowthHintTest {
       return String.format(
           "seed %d (-D%s), items %d, hint %d, links %d (hinted %d), target %.4g: bound %.6f,"
               + " measured FPR %.6f (%d of %d), bits/item %.2f vs fixed %.2f = %.3f",
-          seed, TestSeeds.PROPERTY, items, hint, links, hintedLinks, target, bound,
-          (double) falsePositives / probes, falsePositives, probes, chainBitsPerItem,
-          fixedBitsPerItem, bitsRatio());
+          seed,
+          TestSeeds.PROPERTY,
+          items,
+          hint,
+          links,
+          hintedLinks,
+          target,
+          bound,
+          (double) falsePositives / probes,
+          falsePositives,
+          probes,
+          chainBitsPerItem,
+          fixedBitsPerItem,
+          bitsRatio());
     }
   }
 
   /**
-   * Builds a hinted chain, adds {@code items} distinct items checking all of them at every
-   * power of ten of growth, then probes {@code items} absent ones.
+   * Builds a hinted chain, adds {@code items} distinct items checking all of them at every power of
+   * ten of growth, then probes {@code items} absent ones.
    */
   static Result grow(long seed, long initial, long hint, long items, double target) {
     ScalableCuckooFilter<Long> filter = hinted(initial, hint, target);
@@ -301,7 +318,10 @@ class GrowthHintTest {
     }
     r.chainBitsPerItem = (double) filter.standardChain().tableBits() / items;
     CuckooFilter<Long> fixed =
-        CuckooFilter.builder(ItemHashers.longs()).expectedItems(items).falsePositiveRate(target).build();
+        CuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(items)
+            .falsePositiveRate(target)
+            .build();
     r.fixedBitsPerItem =
         (double) fixed.bucketCount() * fixed.bucketSize() * fixed.fingerprintBits() / items;
     System.out.println("GrowthHintTest: " + r);

@@ -24,13 +24,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Garbage never makes a filter allocation fail: in a child JVM with a 256 MiB heap, half of it
- * held by a live filter, filters of a quarter of the heap are created (and read back from files)
- * and dropped, eight heaps' worth in all, and every creation must succeed. The free heap that
- * {@code Runtime} reports counts the dropped filters as used until a collection runs; a check
- * against it refused the second creation under G1 and the tenth under the parallel collector.
- * Then a filter that really does not fit must fail with {@link FilterAllocationException}, not
- * {@link OutOfMemoryError}, and fit once the live filter is dropped.
+ * Garbage never makes a filter allocation fail: in a child JVM with a 256 MiB heap, half of it held
+ * by a live filter, filters of a quarter of the heap are created (and read back from files) and
+ * dropped, eight heaps' worth in all, and every creation must succeed. The free heap that {@code
+ * Runtime} reports counts the dropped filters as used until a collection runs; a check against it
+ * refused the second creation under G1 and the tenth under the parallel collector. Then a filter
+ * that really does not fit must fail with {@link FilterAllocationException}, not {@link
+ * OutOfMemoryError}, and fit once the live filter is dropped.
  */
 @SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class HeapAdmissionTest {
@@ -62,8 +62,9 @@ class HeapAdmissionTest {
   private static String classPath() throws URISyntaxException {
     List<String> entries = new ArrayList<>();
     for (Class<?> type :
-        new Class<?>[] {HeapAdmissionTest.class, ScalableCuckooFilter.class, Hashing.class,
-            MurmurHash2.class}) {
+        new Class<?>[] {
+          HeapAdmissionTest.class, ScalableCuckooFilter.class, Hashing.class, MurmurHash2.class
+        }) {
       String entry =
           Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
       if (!entries.contains(entry)) {
@@ -92,8 +93,15 @@ class HeapAdmissionTest {
       long quarter = half / 2;
       int rounds = (int) (8 * max / quarter);
       System.out.println(
-          "max heap " + (max >> 20) + " MiB, live " + (live.sizeInBytes() >> 20) + " MiB, "
-              + rounds + " filters of " + (quarter >> 20) + " MiB");
+          "max heap "
+              + (max >> 20)
+              + " MiB, live "
+              + (live.sizeInBytes() >> 20)
+              + " MiB, "
+              + rounds
+              + " filters of "
+              + (quarter >> 20)
+              + " MiB");
 
       // created, as CF.RESERVE does
       for (int i = 0; i < rounds; i++) {
@@ -111,14 +119,15 @@ class HeapAdmissionTest {
       byte[] header = saved.scanDump(0).data();
       saved = null;
       CuckooFilter<byte[]> single =
-          new CuckooFilter<>(ItemHashers.redisBytes(), Scheme.REDISBLOOM, quarter / 2, 2, 8, 20,
-              0, quarter);
+          new CuckooFilter<>(
+              ItemHashers.redisBytes(), Scheme.REDISBLOOM, quarter / 2, 2, 8, 20, 0, quarter);
       Path singleFile = Path.of(args[0], "single.bin");
       single.writeTo(singleFile);
       single = null;
       for (int i = 0; i < rounds; i++) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(chain))) {
-          require(ScalableCuckooFilter.readFrom(in, ItemHashers.redisBytes()).mightContain(item),
+          require(
+              ScalableCuckooFilter.readFrom(in, ItemHashers.redisBytes()).mightContain(item),
               "chain read back");
         } catch (FilterFormatException e) {
           fail("read " + i, e);
@@ -141,8 +150,10 @@ class HeapAdmissionTest {
       }
       int bucketSize = (int) Math.min(255, (max / 20 * 11) >> 20);
       long capacity = (long) bucketSize << 20;
-      require(ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
-          <= HeapBudget.maxRequestBytes(), "within the maximum heap");
+      require(
+          ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+              <= HeapBudget.maxRequestBytes(),
+          "within the maximum heap");
       try {
         ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 1);
         fail("no refusal with " + ballast.size() + " ballast arrays", null);

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Filters whose table exceeds 2^31 bytes (several pages): inserts, lookups across every page, and
- * a streaming round trip through the format. The huge test needs a heap of about 5 GiB: {@code mvn
+ * Filters whose table exceeds 2^31 bytes (several pages): inserts, lookups across every page, and a
+ * streaming round trip through the format. The huge test needs a heap of about 5 GiB: {@code mvn
  * -pl cuckoo-core -am verify -Dtest=HugeFilterTest -Dtest.excludedTags= -Dtest.argLine=-Xmx5g
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
@@ -130,7 +130,8 @@ class HugeFilterTest {
   private static int pageOf(CuckooFilter<?> filter, long hash) {
     BucketTable table = filter.table();
     long bucket = filter.indexer().firstBucket(filter.indexer().remix(hash));
-    long bucketsPerPage = (table.pagePayloadBytes(0) * 8L) / (table.bucketSize() * table.fingerprintBits());
+    long bucketsPerPage =
+        (table.pagePayloadBytes(0) * 8L) / (table.bucketSize() * table.fingerprintBits());
     return (int) (bucket / bucketsPerPage);
   }
 

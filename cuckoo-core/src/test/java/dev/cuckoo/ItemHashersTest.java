@@ -55,8 +55,16 @@ class ItemHashersTest {
   @Test
   void utf8_anyText_equalsHashOfJavaUtf8Bytes() {
     String[] texts = {
-      "", "ascii", "é ü ß", "日本語", "emoji \uD83D\uDE00 pair", "lone \uD800 high", "lone \uDC00 low",
-      "end high \uD800", "x".repeat(5000), "日".repeat(30_000)
+      "",
+      "ascii",
+      "é ü ß",
+      "日本語",
+      "emoji \uD83D\uDE00 pair",
+      "lone \uD800 high",
+      "lone \uDC00 low",
+      "end high \uD800",
+      "x".repeat(5000),
+      "日".repeat(30_000)
     };
     for (String text : texts) {
       byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
@@ -79,7 +87,9 @@ class ItemHashersTest {
     direct.position(10).limit(60);
     assertEquals(expected, ItemHashers.byteBuffers().hash(direct));
     assertEquals(10, direct.position());
-    assertEquals(expected, ItemHashers.byteBuffers().hash(ByteBuffer.wrap(data).position(10).slice().limit(50)));
+    assertEquals(
+        expected,
+        ItemHashers.byteBuffers().hash(ByteBuffer.wrap(data).position(10).slice().limit(50)));
   }
 
   @Test
@@ -97,8 +107,12 @@ class ItemHashersTest {
   void byId_builtins_roundTrip() {
     for (ItemHasher<?> hasher :
         new ItemHasher<?>[] {
-          ItemHashers.utf8(), ItemHashers.bytes(), ItemHashers.byteBuffers(), ItemHashers.longs(),
-          ItemHashers.redisUtf8(), ItemHashers.redisBytes()
+          ItemHashers.utf8(),
+          ItemHashers.bytes(),
+          ItemHashers.byteBuffers(),
+          ItemHashers.longs(),
+          ItemHashers.redisUtf8(),
+          ItemHashers.redisBytes()
         }) {
       assertNotNull(hasher.toString());
       assertSame(hasher, ItemHashers.byId(hasher.id()));

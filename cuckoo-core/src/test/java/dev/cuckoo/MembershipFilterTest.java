@@ -199,7 +199,11 @@ class MembershipFilterTest {
                 .build());
     assertRejected(
         "expansion: 2",
-        () -> ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).expansion(2).build());
+        () ->
+            ScalableCuckooFilter.builder(ItemHashers.utf8())
+                .expectedItems(100)
+                .expansion(2)
+                .build());
     assertRejected(
         "maxKicks: 0",
         () ->
@@ -219,7 +223,8 @@ class MembershipFilterTest {
                 .build());
     assertRejected(
         "expectedItems: 68719476737",
-        () -> ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems((1L << 36) + 1).build());
+        () ->
+            ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems((1L << 36) + 1).build());
   }
 
   @Test

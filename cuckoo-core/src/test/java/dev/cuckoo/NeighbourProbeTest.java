@@ -12,10 +12,10 @@ class NeighbourProbeTest {
   private static final double[] FILLS = {0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 1.0};
 
   /**
-   * Runs the probe on one table and a slot-by-slot reference on an identical one: the first of
-   * the 2·b candidates (first's slots in order, then second's) whose alternate bucket has an empty
-   * slot moves there, and the new fingerprint takes its slot; else, with two moves allowed, the
-   * first of the 2·b·b fingerprints of those (full) alternate buckets, in the same order, whose own
+   * Runs the probe on one table and a slot-by-slot reference on an identical one: the first of the
+   * 2·b candidates (first's slots in order, then second's) whose alternate bucket has an empty slot
+   * moves there, and the new fingerprint takes its slot; else, with two moves allowed, the first of
+   * the 2·b·b fingerprints of those (full) alternate buckets, in the same order, whose own
    * alternate bucket has room moves on and frees a slot for the first level's move; with no such
    * candidate nothing changes.
    */

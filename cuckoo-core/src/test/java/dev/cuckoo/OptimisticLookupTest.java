@@ -17,7 +17,8 @@ class OptimisticLookupTest {
         lookupOf(CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).bucketSize(2)));
     assertNull(lookupOf(CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).seed(7)));
     assertNull(
-        lookupOf(CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).fingerprintBits(17)));
+        lookupOf(
+            CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).fingerprintBits(17)));
     assertNull(
         lookupOf(
             CuckooFilter.builder(ItemHashers.longs())
@@ -37,7 +38,9 @@ class OptimisticLookupTest {
                 .bucketSize(bucketSize)
                 .fingerprintBits(bits)
                 .build();
-        OptimisticLookup lookup = OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), filter.lockStripes());
+        OptimisticLookup lookup =
+            OptimisticLookup.forShape(
+                Scheme.STANDARD, filter.indexer(), filter.table(), filter.lockStripes());
         assertNotNull(lookup, "f " + bits + " b " + bucketSize);
         long[] added = new long[3000];
         for (int i = 0; i < added.length; i++) {
@@ -53,7 +56,8 @@ class OptimisticLookupTest {
           boolean expected =
               filter
                   .table()
-                  .containsEither(bucket, indexer.alternateBucket(bucket, fingerprint), fingerprint);
+                  .containsEither(
+                      bucket, indexer.alternateBucket(bucket, fingerprint), fingerprint);
           int answer = lookup.probe(hash);
           String where = "seed " + seed + " f " + bits + " b " + bucketSize + " hash " + hash;
           assertEquals(expected ? 1 : 0, answer, where);
@@ -72,7 +76,8 @@ class OptimisticLookupTest {
     long hash = ItemHashers.hashLong(42);
     filter.addHash(hash);
     LockStripes stripes = filter.lockStripes();
-    OptimisticLookup lookup = OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), stripes);
+    OptimisticLookup lookup =
+        OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), stripes);
     Indexer indexer = new Indexer(Scheme.STANDARD, filter.bucketCount(), filter.fingerprintBits());
     long bucket1 = indexer.firstBucket(hash);
     long bucket2 = indexer.alternateBucket(bucket1, indexer.fingerprint(hash));
@@ -91,6 +96,9 @@ class OptimisticLookupTest {
   private static OptimisticLookup lookupOf(CuckooFilter.Builder<Long> builder) {
     CuckooFilter<Long> filter = builder.build();
     return OptimisticLookup.forShape(
-        filter.scheme(), filter.indexer(), filter.table(), new LockStripes(filter.bucketCount(), 64));
+        filter.scheme(),
+        filter.indexer(),
+        filter.table(),
+        new LockStripes(filter.bucketCount(), 64));
   }
 }

@@ -190,8 +190,14 @@ class RedisChainKnownAnswerTest {
     ScanDumpChunk header = filter.scanDump(0);
     assertEquals(1, header.iterator());
     assertArrayEquals(
-        hex("0100000000000000" + "0400000000000000" + "0000000000000000" + "0100000000000000"
-            + "0200" + "1400" + "0100"),
+        hex(
+            "0100000000000000"
+                + "0400000000000000"
+                + "0000000000000000"
+                + "0100000000000000"
+                + "0200"
+                + "1400"
+                + "0100"),
         header.data());
     ScanDumpChunk chunk = filter.scanDump(1);
     assertEquals(9, chunk.iterator());
@@ -251,13 +257,20 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void redisBloom_outOfRangeArguments_throwIllegalArgument() {
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(0, 2, 20, 1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 0, 20, 1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 256, 20, 1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 65536, 1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, -1));
-    assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, 32769));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(0, 2, 20, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 0, 20, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 256, 20, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 0, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 65536, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, -1));
+    assertThrows(
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, 32769));
   }
 
   @Test
@@ -309,7 +322,7 @@ class RedisChainKnownAnswerTest {
   /** The example in redisBloomSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
   @Test
   void redisBloomSizeInBytes_oneGibibyte_javadocExample() {
-    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1); // 2^30 + 576
     assertEquals((1L << 30) + 576, bytes);
     assertEquals(bytes, ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes());
   }
@@ -321,8 +334,7 @@ class RedisChainKnownAnswerTest {
     assertThrows(
         IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 0));
     assertThrows(
-        IllegalArgumentException.class,
-        () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 256));
+        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 256));
     FilterAllocationException e =
         assertThrows(
             FilterAllocationException.class,
@@ -344,7 +356,10 @@ class RedisChainKnownAnswerTest {
     assertEquals(link + 16, grown);
   }
 
-  /** A link too large for the limits or the heap makes the add fail with NO_MEMORY, changing nothing. */
+  /**
+   * A link too large for the limits or the heap makes the add fail with NO_MEMORY, changing
+   * nothing.
+   */
   @Test
   void tryAdd_nextLinkTooLarge_returnsNoMemoryAndChangesNothing() {
     // RESERVE 4 EXPANSION 30000 (rounded to 32768): links of 2, 65536 and 2^31 buckets; the

@@ -111,7 +111,8 @@ class RedisChainModelTest {
     checkModel(filter, model, -1);
   }
 
-  private static void checkModel(ScalableCuckooFilter<byte[]> filter, Map<String, Integer> model, int step) {
+  private static void checkModel(
+      ScalableCuckooFilter<byte[]> filter, Map<String, Integer> model, int step) {
     long total = 0;
     for (Map.Entry<String, Integer> entry : model.entrySet()) {
       int copies = entry.getValue();

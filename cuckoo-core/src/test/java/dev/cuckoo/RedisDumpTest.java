@@ -43,7 +43,8 @@ class RedisDumpTest {
     return filter;
   }
 
-  static void assertSameFilter(ScalableCuckooFilter<byte[]> expected, ScalableCuckooFilter<byte[]> actual) {
+  static void assertSameFilter(
+      ScalableCuckooFilter<byte[]> expected, ScalableCuckooFilter<byte[]> actual) {
     assertEquals(expected.redisDebug(), actual.redisDebug());
     assertEquals(expected.redisSize(), actual.redisSize());
     List<ScanDumpChunk> a = dump(expected);
@@ -87,7 +88,8 @@ class RedisDumpTest {
     }
     // the loaded filter keeps working like the original
     for (int i = adds; i < adds + 300; i++) {
-      assertEquals(filter.tryAdd(bytes(Integer.toString(i))), loaded.tryAdd(bytes(Integer.toString(i))));
+      assertEquals(
+          filter.tryAdd(bytes(Integer.toString(i))), loaded.tryAdd(bytes(Integer.toString(i))));
     }
     assertSameFilter(filter, loaded);
   }
@@ -159,7 +161,8 @@ class RedisDumpTest {
     for (int i = 0; i < 200; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
-    ScalableCuckooFilter<byte[]> target = ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
+    ScalableCuckooFilter<byte[]> target =
+        ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
     long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     int loaded = 0;
@@ -177,7 +180,9 @@ class RedisDumpTest {
         refused++;
       }
     }
-    assertTrue(loaded > 0 && refused > 0, "seed " + seed + ": " + loaded + " loaded, " + refused + " refused");
+    assertTrue(
+        loaded > 0 && refused > 0,
+        "seed " + seed + ": " + loaded + " loaded, " + refused + " refused");
     assertEquals(filter.redisDebug(), target.redisDebug(), "chunks never change the counters");
   }
 
@@ -185,14 +190,17 @@ class RedisDumpTest {
   void loadDumpChunk_badIteratorOrLength_throwsFormatException() {
     ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 1);
     filter.add(bytes("item1"));
-    ScalableCuckooFilter<byte[]> target = ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
+    ScalableCuckooFilter<byte[]> target =
+        ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
     byte[] eight = new byte[8];
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(0, eight));
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(1, eight));
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(9, new byte[0]));
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(8, eight), "it - 1 < len");
-    assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(10, eight), "past the link");
-    assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(100, eight), "past the end");
+    assertThrows(
+        FilterFormatException.class, () -> target.loadDumpChunk(10, eight), "past the link");
+    assertThrows(
+        FilterFormatException.class, () -> target.loadDumpChunk(100, eight), "past the end");
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(Long.MAX_VALUE, eight));
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(-5, eight));
     target.loadDumpChunk(9, filter.scanDump(1).data());
@@ -200,35 +208,54 @@ class RedisDumpTest {
     assertTrue(target.mightContain(bytes("item1")));
   }
 
-  static byte[] header(long items, long buckets, long deletes, long links, int bucketSize,
-      int maxIterations, int expansion) {
-    return ByteBuffer.allocate(38).order(ByteOrder.LITTLE_ENDIAN)
-        .putLong(items).putLong(buckets).putLong(deletes).putLong(links)
-        .putShort((short) bucketSize).putShort((short) maxIterations).putShort((short) expansion)
+  static byte[] header(
+      long items,
+      long buckets,
+      long deletes,
+      long links,
+      int bucketSize,
+      int maxIterations,
+      int expansion) {
+    return ByteBuffer.allocate(38)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(items)
+        .putLong(buckets)
+        .putLong(deletes)
+        .putLong(links)
+        .putShort((short) bucketSize)
+        .putShort((short) maxIterations)
+        .putShort((short) expansion)
         .array();
   }
 
-  @ParameterizedTest(name = "items {0} buckets {1} deletes {2} filters {3} bs {4} maxit {5} exp {6}")
+  @ParameterizedTest(
+      name = "items {0} buckets {1} deletes {2} filters {3} bs {4} maxit {5} exp {6}")
   @CsvSource({
-    "1, 0, 0, 1, 2, 20, 1",           // numBuckets 0
-    "1, 3, 0, 1, 2, 20, 1",           // not a power of two
+    "1, 0, 0, 1, 2, 20, 1", // numBuckets 0
+    "1, 3, 0, 1, 2, 20, 1", // not a power of two
     "1, 72057594037927936, 0, 1, 2, 20, 1", // 2^56
     "1, -9223372036854775808, 0, 1, 2, 20, 1", // 2^63
     "1, 281474976710656, 0, 1, 2, 20, 1", // 2^48: valid, but no heap holds it
-    "1, 4, 0, 0, 2, 20, 1",           // no links
-    "1, 4, 0, 65536, 2, 20, 1",       // RedisBloom truncates it to 0 links
+    "1, 4, 0, 0, 2, 20, 1", // no links
+    "1, 4, 0, 65536, 2, 20, 1", // RedisBloom truncates it to 0 links
     "1, 4, 0, 65537, 2, 20, 1",
-    "1, 4, 0, -1, 2, 20, 1",          // 2^64 - 1
-    "1, 4, 0, 1, 0, 20, 1",           // bucket size 0
+    "1, 4, 0, -1, 2, 20, 1", // 2^64 - 1
+    "1, 4, 0, 1, 0, 20, 1", // bucket size 0
     "1, 4, 0, 1, 256, 20, 1",
-    "1, 4, 0, 1, 2, 0, 1",            // max iterations 0
-    "1, 4, 0, 1, 2, 20, 32769",       // expansion too large
-    "1, 4, 0, 2, 2, 20, 0",           // expansion 0 with two links
-    "1, 4, 0, 65535, 2, 20, 2",       // link 56 would exceed 2^56 buckets
-    "1, 1048576, 0, 64, 255, 20, 1"   // 64 links of 255 MiB
+    "1, 4, 0, 1, 2, 0, 1", // max iterations 0
+    "1, 4, 0, 1, 2, 20, 32769", // expansion too large
+    "1, 4, 0, 2, 2, 20, 0", // expansion 0 with two links
+    "1, 4, 0, 65535, 2, 20, 2", // link 56 would exceed 2^56 buckets
+    "1, 1048576, 0, 64, 255, 20, 1" // 64 links of 255 MiB
   })
-  void loadDumpHeader_invalid_throwsFormatException(long items, long buckets, long deletes,
-      long links, int bucketSize, int maxIterations, int expansion) {
+  void loadDumpHeader_invalid_throwsFormatException(
+      long items,
+      long buckets,
+      long deletes,
+      long links,
+      int bucketSize,
+      int maxIterations,
+      int expansion) {
     byte[] header = header(items, buckets, deletes, links, bucketSize, maxIterations, expansion);
     assertThrows(FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(header));
   }
@@ -247,11 +274,15 @@ class RedisDumpTest {
     for (int[] field : fields) {
       byte[] header = valid.clone();
       java.util.Arrays.fill(header, field[0], field[0] + field[1], (byte) 0);
-      assertThrows(FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(header),
+      assertThrows(
+          FilterFormatException.class,
+          () -> ScalableCuckooFilter.loadDumpHeader(header),
           "zeroed bytes " + field[0] + ".." + (field[0] + field[1] - 1));
     }
-    assertThrows(FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[37]));
-    assertThrows(FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[46]));
+    assertThrows(
+        FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[37]));
+    assertThrows(
+        FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[46]));
   }
 
   /** Expansion is kept as the header gives it: 3 gives links of 4, 12 and 36 buckets. */
@@ -262,7 +293,8 @@ class RedisDumpTest {
     assertEquals(3, filter.expansion());
     assertEquals(3, filter.linkCount());
     assertEquals(40 + 16 * 3 + (4 + 12 + 36) * 2, filter.redisSize());
-    assertEquals("bktsize:2 buckets:4 items:7 deletes:2 filters:3 max_iterations:20 expansion:3",
+    assertEquals(
+        "bktsize:2 buckets:4 items:7 deletes:2 filters:3 max_iterations:20 expansion:3",
         filter.redisDebug());
     // chunks follow the link sizes
     filter.loadDumpChunk(1 + 8, new byte[8]);

@@ -93,7 +93,9 @@ class SchemeTest {
       assertEquals(Long.remainderUnsigned(hash, 255) + 1, fp);
       long bucket = filter.indexer().firstBucket(hash);
       assertEquals(Long.remainderUnsigned(hash, 4), bucket);
-      assertEquals(bucket, filter.indexer().alternateBucket(filter.indexer().alternateBucket(bucket, fp), fp));
+      assertEquals(
+          bucket,
+          filter.indexer().alternateBucket(filter.indexer().alternateBucket(bucket, fp), fp));
     }
   }
 

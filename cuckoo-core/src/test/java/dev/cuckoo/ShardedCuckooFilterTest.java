@@ -74,7 +74,10 @@ class ShardedCuckooFilterTest {
     ShardedCuckooFilter<CharSequence> filter = builder(items, 3).build();
     assertEquals(0, filter.addAllHashes(randomHashes(items, SEED), 0, items, 2));
     CuckooFilter<CharSequence> single =
-        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(items).falsePositiveRate(0.001).build();
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(items)
+            .falsePositiveRate(0.001)
+            .build();
     // the same fingerprint width as one filter for the shard's items: the same rate
     assertEquals(single.fingerprintBits(), filter.shard(0).fingerprintBits());
     long[] probes = randomHashes(1_000_000, SEED + 1);
@@ -165,7 +168,8 @@ class ShardedCuckooFilterTest {
         assertThrows(IllegalArgumentException.class, () -> ShardedCuckooFilter.of(builder, shards));
     assertTrue(wrong.getMessage().startsWith("shards[5]: "), wrong.getMessage());
     assertThrows(
-        IllegalArgumentException.class, () -> ShardedCuckooFilter.of(builder, shards.subList(0, 4)));
+        IllegalArgumentException.class,
+        () -> ShardedCuckooFilter.of(builder, shards.subList(0, 4)));
   }
 
   @Test
@@ -177,7 +181,8 @@ class ShardedCuckooFilterTest {
     FilterFormatException hasher =
         assertThrows(
             FilterFormatException.class,
-            () -> ShardedCuckooFilter.readFrom(new ByteArrayInputStream(bytes), ItemHashers.bytes()));
+            () ->
+                ShardedCuckooFilter.readFrom(new ByteArrayInputStream(bytes), ItemHashers.bytes()));
     assertEquals("hasherId", hasher.field());
 
     byte[] flipped = bytes.clone();
@@ -214,8 +219,7 @@ class ShardedCuckooFilterTest {
             .getMessage()
             .startsWith("seed: 0"));
     assertThrows(
-        IllegalStateException.class,
-        () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).build());
+        IllegalStateException.class, () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).build());
     assertFalse(builder(10, 0).build().mightContain("absent"));
   }
 }

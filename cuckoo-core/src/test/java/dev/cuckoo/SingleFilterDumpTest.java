@@ -55,8 +55,10 @@ class SingleFilterDumpTest {
   void singleFilter_loadedDumpOfSingleFilter_sameFileBytes() throws IOException {
     CuckooFilter<byte[]> single = filled(500);
     ScalableCuckooFilter<byte[]> view = ScalableCuckooFilter.redisBloomOf(single, 1);
-    ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(view.scanDump(0).data());
-    for (ScanDumpChunk chunk = view.scanDump(1); chunk.iterator() != 0;
+    ScalableCuckooFilter<byte[]> loaded =
+        ScalableCuckooFilter.loadDumpHeader(view.scanDump(0).data());
+    for (ScanDumpChunk chunk = view.scanDump(1);
+        chunk.iterator() != 0;
         chunk = view.scanDump(chunk.iterator())) {
       loaded.loadDumpChunk(chunk.iterator(), chunk.data());
     }
@@ -76,15 +78,18 @@ class SingleFilterDumpTest {
     ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
     loaded.loadDumpChunk(view.scanDump(1).iterator(), view.scanDump(1).data());
     FilterFormatException e =
-        assertThrows(FilterFormatException.class, () -> loaded.singleFilter(ItemHashers.redisBytes()));
+        assertThrows(
+            FilterFormatException.class, () -> loaded.singleFilter(ItemHashers.redisBytes()));
     assertEquals("numItems", e.field());
   }
 
   @Test
   void redisBloomOf_outOfRedisRanges_rejectedNamingIt() {
-    CuckooFilter<byte[]> standard = CuckooFilter.builder(ItemHashers.bytes()).expectedItems(10).build();
+    CuckooFilter<byte[]> standard =
+        CuckooFilter.builder(ItemHashers.bytes()).expectedItems(10).build();
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(standard, 1));
+        assertThrows(
+            IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(standard, 1));
     assertEquals("filter: scheme STANDARD (expected: REDISBLOOM)", e.getMessage());
     CuckooFilter<byte[]> noKicks =
         CuckooFilter.builder(ItemHashers.redisBytes())
@@ -92,11 +97,14 @@ class SingleFilterDumpTest {
             .expectedItems(10)
             .maxKicks(0)
             .build();
-    e = assertThrows(IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(noKicks, 1));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(noKicks, 1));
     assertEquals(true, e.getMessage().startsWith("maxKicks: 0"), e.getMessage());
     e =
         assertThrows(
-            IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(filled(1), 40000));
+            IllegalArgumentException.class,
+            () -> ScalableCuckooFilter.redisBloomOf(filled(1), 40000));
     assertEquals(true, e.getMessage().startsWith("expansion: 40000"), e.getMessage());
   }
 }

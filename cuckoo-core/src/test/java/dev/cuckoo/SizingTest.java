@@ -43,8 +43,16 @@ class SizingTest {
         long hash = keys.nextLong();
         assertTrue(
             filter.addHash(hash),
-            "insert " + i + " of capacity " + filter.capacity() + " failed: n=" + n + " b="
-                + bucketSize + " seed=" + seed);
+            "insert "
+                + i
+                + " of capacity "
+                + filter.capacity()
+                + " failed: n="
+                + n
+                + " b="
+                + bucketSize
+                + " seed="
+                + seed);
       }
     }
   }

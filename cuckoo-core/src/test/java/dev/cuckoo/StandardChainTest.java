@@ -83,7 +83,8 @@ class StandardChainTest {
           for (Map.Entry<Long, Integer> entry : model.entrySet()) {
             if (entry.getValue() > 0) {
               assertTrue(filter.mightContain(entry.getKey()), "false negative " + entry.getKey());
-              assertTrue(filter.count(entry.getKey()) >= entry.getValue(), "count " + entry.getKey());
+              assertTrue(
+                  filter.count(entry.getKey()) >= entry.getValue(), "count " + entry.getKey());
             }
           }
         }
@@ -124,7 +125,8 @@ class StandardChainTest {
       assertTrue(filter.add(i));
     }
     assertTrue(filter.linkCount() >= 25, "links: " + filter.linkCount());
-    assertTrue(filter.falsePositiveRateAtCapacity() <= 0.01, "" + filter.falsePositiveRateAtCapacity());
+    assertTrue(
+        filter.falsePositiveRateAtCapacity() <= 0.01, "" + filter.falsePositiveRateAtCapacity());
     int previous = 0;
     for (CuckooFilter<Long> link : filter.standardChain().links()) {
       assertTrue(link.fingerprintBits() >= previous);
@@ -161,14 +163,20 @@ class StandardChainTest {
 
   @Test
   void builder_badArguments_throw() {
-    assertThrows(IllegalStateException.class, () -> ScalableCuckooFilter.builder(ItemHashers.longs()).build());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalStateException.class,
+        () -> ScalableCuckooFilter.builder(ItemHashers.longs()).build());
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(0));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).growthFactor(1.0));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).bucketSize(3));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ScalableCuckooFilter.builder(ItemHashers.longs()).falsePositiveRate(0));
     ScalableCuckooFilter<Long> filter =
         ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(10).build();
@@ -192,7 +200,10 @@ class StandardChainTest {
     for (long i = 0; i < first; i++) {
       assertTrue(filter.remove(i), "remove " + i);
     }
-    assertEquals(0, filter.standardChain().links().get(0).size(), "the first link's items were removed from it");
+    assertEquals(
+        0,
+        filter.standardChain().links().get(0).size(),
+        "the first link's items were removed from it");
     assertEquals(10_000 - first, filter.size());
     for (long i = first; i < 10_000; i++) {
       assertTrue(filter.mightContain(i));
@@ -285,8 +296,17 @@ class StandardChainTest {
       return String.format(
           "items %d, links %d, target %.4g: measured FPR %.6f (%d of %d probes; expected %.6f), "
               + "bits/item chain %.2f vs fixed %.2f = %.3f, %d ms",
-          items, links, target, rate(), falsePositives, probes, expectedRate, chainBitsPerItem,
-          fixedBitsPerItem, bitsRatio(), millis);
+          items,
+          links,
+          target,
+          rate(),
+          falsePositives,
+          probes,
+          expectedRate,
+          chainBitsPerItem,
+          fixedBitsPerItem,
+          bitsRatio(),
+          millis);
     }
   }
 
@@ -314,7 +334,10 @@ class StandardChainTest {
     m.expectedRate = filter.standardChain().expectedFalsePositiveRate();
     m.chainBitsPerItem = (double) filter.standardChain().tableBits() / items;
     CuckooFilter<Long> fixed =
-        CuckooFilter.builder(ItemHashers.longs()).expectedItems(items).falsePositiveRate(target).build();
+        CuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(items)
+            .falsePositiveRate(target)
+            .build();
     m.fixedBitsPerItem =
         (double) fixed.bucketCount() * fixed.bucketSize() * fixed.fingerprintBits() / items;
     m.millis = (System.nanoTime() - start) / 1_000_000;

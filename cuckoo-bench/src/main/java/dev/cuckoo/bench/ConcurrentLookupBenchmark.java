@@ -23,9 +23,9 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Lookups in a {@link ConcurrentCuckooFilter} next to the same lookups in a plain {@link
  * CuckooFilter} of the same geometry, with 1 and 2 threads sharing one filter (no writers).
- * Throughput: compare {@code lookup1} of CONCURRENT with {@code lookup1} of PLAIN for the cost
- * of the seqlock validation, and {@code lookup2} with {@code lookup1} of CONCURRENT for scaling.
- * Half of the probes were inserted. Keys are longs, hashed in the loop for both filters.
+ * Throughput: compare {@code lookup1} of CONCURRENT with {@code lookup1} of PLAIN for the cost of
+ * the seqlock validation, and {@code lookup2} with {@code lookup1} of CONCURRENT for scaling. Half
+ * of the probes were inserted. Keys are longs, hashed in the loop for both filters.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -37,6 +37,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class ConcurrentLookupBenchmark {
   /** Keys looked up per benchmark invocation. */
   public static final int BATCH = 1024;
+
   /** Number of distinct probe keys (a power of two). */
   static final int PROBES = 1 << 20;
 
@@ -62,6 +63,7 @@ public class ConcurrentLookupBenchmark {
     CuckooFilter<Long> plain;
     ConcurrentCuckooFilter<Long> concurrent;
     long[] probes;
+
     /** Whether probe j was inserted. */
     boolean[] hit;
 
@@ -71,7 +73,8 @@ public class ConcurrentLookupBenchmark {
       if (kind == Kind.PLAIN) {
         plain = CuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(size).build();
       } else {
-        concurrent = ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(size).build();
+        concurrent =
+            ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(size).build();
       }
       for (long i = 0; i < size; i++) {
         long hash = ItemHashers.hashLong(Keys.longKey(i));
@@ -114,7 +117,8 @@ public class ConcurrentLookupBenchmark {
       int found = 0;
       for (int i = start; i < start + BATCH; i++) {
         long hash = ItemHashers.hashLong(probes[i]);
-        boolean answer = plain != null ? plain.mightContainHash(hash) : concurrent.mightContainHash(hash);
+        boolean answer =
+            plain != null ? plain.mightContainHash(hash) : concurrent.mightContainHash(hash);
         found += answer ? 1 : 0;
       }
       return found;
@@ -129,7 +133,8 @@ public class ConcurrentLookupBenchmark {
     /** Places the cursor at a random block. */
     @Setup(Level.Trial)
     public void setUp(Shared shared) {
-      position = (int) (Keys.mix(System.identityHashCode(this)) & (shared.probes.length - 1)) & -BATCH;
+      position =
+          (int) (Keys.mix(System.identityHashCode(this)) & (shared.probes.length - 1)) & -BATCH;
     }
 
     int next(Shared shared) {

@@ -33,11 +33,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * change that part a lot: compare with {@code -jvmArgsAppend -XX:+UseTransparentHugePages} or
  * {@code -jvmArgsAppend -XX:+AlwaysPreTouch} (replacing the {@code -Xmx8g} unless repeated).
  *
- * <p>Measured on a 2-vCPU VM shared with other builds, 3 forks × 8 iterations, bucket sizes
- * 1, 2 and 4 alike: the first iteration of a fork 0.41-0.48 s, the others median 21-23 ms; with
- * {@code FIVE_DROPPED}, 0.2-1.1 s while the heap grows into memory not touched yet (the first one
- * to three iterations), then median 23 ms. With {@code -Xms8g -Xmx8g -XX:+AlwaysPreTouch} (which
- * touches the whole heap at startup, 6-7 s here) every creation took at most 85 ms, median 21.
+ * <p>Measured on a 2-vCPU VM shared with other builds, 3 forks × 8 iterations, bucket sizes 1, 2
+ * and 4 alike: the first iteration of a fork 0.41-0.48 s, the others median 21-23 ms; with {@code
+ * FIVE_DROPPED}, 0.2-1.1 s while the heap grows into memory not touched yet (the first one to three
+ * iterations), then median 23 ms. With {@code -Xms8g -Xmx8g -XX:+AlwaysPreTouch} (which touches the
+ * whole heap at startup, 6-7 s here) every creation took at most 85 ms, median 21.
  *
  * <pre>
  * java -jar cuckoo-bench/target/benchmarks.jar CreateBenchmark
@@ -47,7 +47,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 8)
-@Fork(value = 3, jvmArgsAppend = {"-Xmx8g"})
+@Fork(
+    value = 3,
+    jvmArgsAppend = {"-Xmx8g"})
 public class CreateBenchmark {
   /** What the heap held before the creation. */
   public enum Before {
@@ -95,7 +97,9 @@ public class CreateBenchmark {
     return s.created.sizeInBytes();
   }
 
-  /** CF.RESERVE key capacity BUCKETSIZE bucketSize (MAXITERATIONS 20, EXPANSION 1: the defaults). */
+  /**
+   * CF.RESERVE key capacity BUCKETSIZE bucketSize (MAXITERATIONS 20, EXPANSION 1: the defaults).
+   */
   static ScalableCuckooFilter<byte[]> reserve(long capacity, int bucketSize) {
     return ScalableCuckooFilter.builder(ItemHashers.redisBytes())
         .scheme(Scheme.REDISBLOOM)

@@ -4,8 +4,8 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
 
 /**
- * This project's {@link CuckooFilter} (b = 4, sized from the target rate). Long keys go through
- * the hash-level API with {@link ItemHashers#hashLong(long)} (no boxing); strings through {@link
+ * This project's {@link CuckooFilter} (b = 4, sized from the target rate). Long keys go through the
+ * hash-level API with {@link ItemHashers#hashLong(long)} (no boxing); strings through {@link
  * ItemHashers#utf8()} (XXH3-64 of the UTF-8 bytes).
  */
 final class CuckooSubject extends Subject {

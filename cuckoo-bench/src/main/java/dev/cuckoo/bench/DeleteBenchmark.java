@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Deletes on a full filter: each operation removes an inserted key and adds it back, so the
- * filter stays full and the benchmark can run indefinitely. The score is per remove-and-add pair.
- * Only filters that can delete take part (fastfilter 1.0.2's cuckoo filters cannot).
+ * Deletes on a full filter: each operation removes an inserted key and adds it back, so the filter
+ * stays full and the benchmark can run indefinitely. The score is per remove-and-add pair. Only
+ * filters that can delete take part (fastfilter 1.0.2's cuckoo filters cannot).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

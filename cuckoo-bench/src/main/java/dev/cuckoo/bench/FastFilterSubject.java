@@ -6,8 +6,8 @@ import org.fastfilter.Filter;
 
 /**
  * A fastfilter_java filter. It takes 64-bit keys only and hashes them again internally; long keys
- * are passed as they are, strings as XXH3-64 of their UTF-8 bytes ({@link ItemHashers#utf8()},
- * the same hash this project's filter computes for them).
+ * are passed as they are, strings as XXH3-64 of their UTF-8 bytes ({@link ItemHashers#utf8()}, the
+ * same hash this project's filter computes for them).
  */
 final class FastFilterSubject extends Subject {
   private final Filter filter;

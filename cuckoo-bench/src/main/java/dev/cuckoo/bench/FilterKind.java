@@ -10,7 +10,8 @@ import org.fastfilter.xor.Xor8;
 /**
  * The filters under test. fastfilter's filters have a fixed fingerprint width (their rate does not
  * depend on the target); its cuckoo filters are sized for {@code n / 0.95} entries, as its own
- * {@code construct} does; its blocked Bloom filter gets {@code ceil(1.44 · log2(1/ε))} bits per key.
+ * {@code construct} does; its blocked Bloom filter gets {@code ceil(1.44 · log2(1/ε))} bits per
+ * key.
  */
 public enum FilterKind {
   /** This project's cuckoo filter, b = 4, fingerprint width from the target rate. */

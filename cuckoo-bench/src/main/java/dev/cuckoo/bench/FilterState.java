@@ -12,8 +12,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The parameters every benchmark shares — filter, key type, number of keys, target rate — and
- * the filter built from them, with its measured bits per key and false-positive rate.
+ * The parameters every benchmark shares — filter, key type, number of keys, target rate — and the
+ * filter built from them, with its measured bits per key and false-positive rate.
  *
  * <p>The measured rate comes from {@value #FPR_PROBES} keys that were never inserted, probed once
  * at setup; it is printed and, if the system property {@value #STATS_PROPERTY} names a file,
@@ -23,8 +23,10 @@ import org.openjdk.jmh.annotations.State;
 public abstract class FilterState {
   /** System property naming the CSV file the filter statistics are appended to. */
   public static final String STATS_PROPERTY = "cuckoo.bench.stats";
+
   /** Number of never-inserted keys the false-positive rate is measured with. */
   public static final int FPR_PROBES = 1_000_000;
+
   /** Index of the first miss key that probes use; FPR keys come after the probes. */
   static final long MISS_BASE = 1L << 40;
 
@@ -45,10 +47,14 @@ public abstract class FilterState {
 
   /** Bits of table per inserted key, set by {@link #buildFilter}. */
   public double bitsPerKey;
+
   /** False-positive rate measured after {@link #buildFilter}. */
   public double measuredFpr;
 
-  /** Returns the filter under test (each benchmark declares its own list as parameter {@code filter}). */
+  /**
+   * Returns the filter under test (each benchmark declares its own list as parameter {@code
+   * filter}).
+   */
   protected abstract FilterKind kind();
 
   /** Returns the inserted long keys (LONG key type). */
@@ -99,7 +105,14 @@ public abstract class FilterState {
   private void record() {
     String line =
         String.format(
-            Locale.ROOT, "%s,%s,%d,%s,%.4f,%.6f%n", kind(), keys, size, fpr, bitsPerKey, measuredFpr);
+            Locale.ROOT,
+            "%s,%s,%d,%s,%.4f,%.6f%n",
+            kind(),
+            keys,
+            size,
+            fpr,
+            bitsPerKey,
+            measuredFpr);
     System.out.print("filter-stats: " + line);
     String file = System.getProperty(STATS_PROPERTY);
     if (file != null && !file.isEmpty()) {

@@ -34,8 +34,14 @@ public class InsertBenchmark {
   public static class Inserts extends FilterState {
     /** The filter under test (the memory floor has nothing to insert into). */
     @Param({
-      "CUCKOO", "GUAVA", "CUCKOOFILTER4J", "FF_CUCKOO16", "FF_CUCKOO8", "FF_CUCKOOPLUS16",
-      "FF_BLOCKED_BLOOM", "FF_XOR8"
+      "CUCKOO",
+      "GUAVA",
+      "CUCKOOFILTER4J",
+      "FF_CUCKOO16",
+      "FF_CUCKOO8",
+      "FF_CUCKOOPLUS16",
+      "FF_BLOCKED_BLOOM",
+      "FF_XOR8"
     })
     public FilterKind filter;
 

@@ -1,8 +1,8 @@
 package dev.cuckoo.bench;
 
 /**
- * Deterministic benchmark keys: key {@code i} of a key type is the same in every run and every
- * JVM. Keys {@code 0 .. n−1} are inserted; keys from {@code n} on are never inserted and serve as
+ * Deterministic benchmark keys: key {@code i} of a key type is the same in every run and every JVM.
+ * Keys {@code 0 .. n−1} are inserted; keys from {@code n} on are never inserted and serve as
  * misses. Long keys are a bijective mix of the index, so distinct indexes give distinct keys; URL
  * keys contain the index, so they are distinct too.
  */

@@ -31,6 +31,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class LookupBenchmark {
   /** Keys looked up per benchmark invocation. */
   public static final int BATCH = 1024;
+
   /** Number of distinct probe keys cycled through. */
   static final int PROBES = 1 << 20;
 
@@ -39,8 +40,15 @@ public class LookupBenchmark {
   public static class Lookups extends FilterState {
     /** The filter under test. */
     @Param({
-      "CUCKOO", "GUAVA", "CUCKOOFILTER4J", "FF_CUCKOO16", "FF_CUCKOO8", "FF_CUCKOOPLUS16",
-      "FF_BLOCKED_BLOOM", "FF_XOR8", "MEMORY_FLOOR"
+      "CUCKOO",
+      "GUAVA",
+      "CUCKOOFILTER4J",
+      "FF_CUCKOO16",
+      "FF_CUCKOO8",
+      "FF_CUCKOOPLUS16",
+      "FF_BLOCKED_BLOOM",
+      "FF_XOR8",
+      "MEMORY_FLOOR"
     })
     public FilterKind filter;
 
@@ -51,8 +59,10 @@ public class LookupBenchmark {
     Subject subject;
     long[] longProbes;
     String[] urlProbes;
+
     /** Whether probe j is a key that was inserted. */
     boolean[] hit;
+
     long[] resultBits = new long[BATCH / 64];
     int cursor;
 
@@ -92,11 +102,11 @@ public class LookupBenchmark {
    * Single lookups of BATCH keys, each answer handed to the blackhole.
    *
    * <p>Not counted: a loop that adds up the answers was compiled with a conditional branch on each
-   * answer, and with 50% hits that branch is mispredicted half the time; a mispredicted branch
-   * that waits for a cache miss discards the lookups issued after it, so the lookups of a mixed
-   * batch were no longer independent. CUCKOO, 10^6 keys, ε = 0.1%: 14.3 ns (no hits), 13.9 ns (all
-   * hits), 23.0 ns (50% hits); 10^7 keys: 25.0 / 28.3 ns vs 60.8 ns mixed, and fastfilter Cuckoo16
-   * alike. A compiler blackhole takes each answer without a branch.
+   * answer, and with 50% hits that branch is mispredicted half the time; a mispredicted branch that
+   * waits for a cache miss discards the lookups issued after it, so the lookups of a mixed batch
+   * were no longer independent. CUCKOO, 10^6 keys, ε = 0.1%: 14.3 ns (no hits), 13.9 ns (all hits),
+   * 23.0 ns (50% hits); 10^7 keys: 25.0 / 28.3 ns vs 60.8 ns mixed, and fastfilter Cuckoo16 alike.
+   * A compiler blackhole takes each answer without a branch.
    */
   @Benchmark
   @OperationsPerInvocation(BATCH)
@@ -130,8 +140,8 @@ public class LookupBenchmark {
   }
 
   /**
-   * One batch lookup of BATCH keys (this project's {@code mightContainAll}; filters without a
-   * batch API answer key by key); returns how many were reported present.
+   * One batch lookup of BATCH keys (this project's {@code mightContainAll}; filters without a batch
+   * API answer key by key); returns how many were reported present.
    */
   @Benchmark
   @OperationsPerInvocation(BATCH)

@@ -1,10 +1,10 @@
 package dev.cuckoo.bench;
 
 /**
- * The memory floor: not a filter but a {@code long[]} of the same byte size as this project's
- * table for the same size and rate, and a "lookup" that does two independent random 8-byte loads
- * (indexes from the low and high halves of the key) and nothing else. No filter that reads two
- * random buckets per key can beat it; batched lookups are measured against it.
+ * The memory floor: not a filter but a {@code long[]} of the same byte size as this project's table
+ * for the same size and rate, and a "lookup" that does two independent random 8-byte loads (indexes
+ * from the low and high halves of the key) and nothing else. No filter that reads two random
+ * buckets per key can beat it; batched lookups are measured against it.
  */
 final class MemoryFloorSubject extends Subject {
   private final long[] words;

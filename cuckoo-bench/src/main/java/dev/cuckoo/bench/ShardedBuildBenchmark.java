@@ -19,11 +19,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The bulk build of a {@link ShardedCuckooFilter} from precomputed 64-bit hashes on 1 and 2
- * threads ({@code addAllHashes}), next to filling one plain {@link CuckooFilter} of the same size
- * with {@code addHash}: the speed-up of building shards in parallel on one machine. A fresh empty
- * filter per invocation, allocated outside the timed region; the time includes grouping the hashes
- * by shard.
+ * The bulk build of a {@link ShardedCuckooFilter} from precomputed 64-bit hashes on 1 and 2 threads
+ * ({@code addAllHashes}), next to filling one plain {@link CuckooFilter} of the same size with
+ * {@code addHash}: the speed-up of building shards in parallel on one machine. A fresh empty filter
+ * per invocation, allocated outside the timed region; the time includes grouping the hashes by
+ * shard.
  *
  * <pre>
  * java -jar cuckoo-bench/target/benchmarks.jar ShardedBuildBenchmark
@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
 @Measurement(iterations = 8)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx3g"})
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xmx3g"})
 public class ShardedBuildBenchmark {
   /** The hashes and an empty filter for each invocation. */
   @State(Scope.Thread)

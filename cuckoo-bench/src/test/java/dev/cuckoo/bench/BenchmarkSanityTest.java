@@ -9,7 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.infra.Blackhole;
 
-/** Runs every benchmark method once per filter and key type on small sizes and checks the answer. */
+/**
+ * Runs every benchmark method once per filter and key type on small sizes and checks the answer.
+ */
 class BenchmarkSanityTest {
   private static final int SIZE = 3000;
   private static final Blackhole BLACKHOLE =
@@ -143,7 +145,8 @@ class BenchmarkSanityTest {
         s.fprProbes = 1000;
         s.setUp();
         for (int block = 0; block < 3; block++) {
-          assertEquals(2 * DeleteBenchmark.BATCH, benchmark.deleteAndReinsert(s), kind + " " + keys);
+          assertEquals(
+              2 * DeleteBenchmark.BATCH, benchmark.deleteAndReinsert(s), kind + " " + keys);
         }
         for (int i = 0; i < SIZE; i++) {
           boolean present =

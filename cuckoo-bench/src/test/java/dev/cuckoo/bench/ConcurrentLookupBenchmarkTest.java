@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.infra.Blackhole;
 
-/** Runs each {@link ConcurrentLookupBenchmark} method once per filter kind and checks the answer. */
+/**
+ * Runs each {@link ConcurrentLookupBenchmark} method once per filter kind and checks the answer.
+ */
 class ConcurrentLookupBenchmarkTest {
   private static final Blackhole BLACKHOLE =
       new Blackhole(
@@ -33,7 +35,9 @@ class ConcurrentLookupBenchmarkTest {
       int found = shared.countFound(0);
       assertTrue(found >= hits, kind + ": found " + found + " < hits " + hits);
       assertTrue(found - hits <= ConcurrentLookupBenchmark.BATCH / 20, kind + ": found " + found);
-      assertTrue(hits > ConcurrentLookupBenchmark.BATCH / 3 && hits < 2 * ConcurrentLookupBenchmark.BATCH / 3);
+      assertTrue(
+          hits > ConcurrentLookupBenchmark.BATCH / 3
+              && hits < 2 * ConcurrentLookupBenchmark.BATCH / 3);
       cursor.position = 0;
       benchmark.lookup2(shared, cursor, BLACKHOLE);
       assertEquals(ConcurrentLookupBenchmark.BATCH, cursor.position, kind.name());

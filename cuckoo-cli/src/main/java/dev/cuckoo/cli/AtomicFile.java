@@ -18,12 +18,12 @@ import java.util.Set;
 
 /**
  * Writes a file through a temporary file in the same directory that is then renamed over it, so a
- * failed write never leaves a half-written file and never clobbers the old one. Every command
- * that writes a file ({@code build}, {@code export}, {@code import}) writes it here.
+ * failed write never leaves a half-written file and never clobbers the old one. Every command that
+ * writes a file ({@code build}, {@code export}, {@code import}) writes it here.
  *
- * <p>A new file gets the permissions that the process umask gives any newly created file
- * (typically {@code rw-r--r--}); a replaced file keeps the permissions of the file it replaces.
- * The temporary file is named and cleaned up by {@link TempFiles}.
+ * <p>A new file gets the permissions that the process umask gives any newly created file (typically
+ * {@code rw-r--r--}); a replaced file keeps the permissions of the file it replaces. The temporary
+ * file is named and cleaned up by {@link TempFiles}.
  */
 final class AtomicFile {
   /*

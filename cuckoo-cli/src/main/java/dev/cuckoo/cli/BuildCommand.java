@@ -177,8 +177,7 @@ final class BuildCommand implements Callable<Integer> {
 
     @Option(
         names = "--skip-duplicates",
-        description =
-            "Do not store a line that might already be present (default for standard).")
+        description = "Do not store a line that might already be present (default for standard).")
     boolean skip;
   }
 
@@ -223,8 +222,7 @@ final class BuildCommand implements Callable<Integer> {
     long fullAt = 0;
     // the progress total: unknown for standard input without --expected, and with --scalable
     // --expected is the first link's capacity, not the item count
-    boolean unknownTotal =
-        expected == null ? ItemInput.isStdin(input) : scalable;
+    boolean unknownTotal = expected == null ? ItemInput.isStdin(input) : scalable;
     long total = unknownTotal ? -1 : size;
     Progress progress = Progress.onConsole(spec.commandLine().getErr(), "building", total);
     try (ItemInput items = ItemInput.open(input, cli.stdin(), format)) {
@@ -288,7 +286,8 @@ final class BuildCommand implements Callable<Integer> {
   }
 
   /** Adds the item of {@code hash}, unless {@code skipDuplicates} and it might be present. */
-  private static AddOutcome add(MembershipFilter<byte[]> filter, long hash, boolean skipDuplicates) {
+  private static AddOutcome add(
+      MembershipFilter<byte[]> filter, long hash, boolean skipDuplicates) {
     ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
     if (chain != null) {
       ScalableCuckooFilter.AddResult result =
@@ -345,13 +344,14 @@ final class BuildCommand implements Callable<Integer> {
 
   /**
    * Checks the options before any input is read: which options go together here, and every value
-   * against the core builders' own ranges (a probe builder is configured, never built), worded
-   * with the option names.
+   * against the core builders' own ranges (a probe builder is configured, never built), worded with
+   * the option names.
    */
   private void validate() {
     boolean redis = scheme == SchemeOption.REDISBLOOM;
     Scheme coreScheme = redis ? Scheme.REDISBLOOM : Scheme.STANDARD;
-    CuckooFilter.Builder<byte[]> single = CuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
+    CuckooFilter.Builder<byte[]> single =
+        CuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
     ScalableCuckooFilter.Builder<byte[]> chain =
         ScalableCuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
     if (rate.fpp != null) {

@@ -65,11 +65,9 @@ final class ChainImage implements DumpAssembly {
     MembershipFilter<byte[]> filter = chain;
     if (chain.linkCount() == 1) {
       try {
-        filter =
-            chain.singleFilter(CompatibleHasher.forId(ItemHashers.redisUtf8().id(), key));
+        filter = chain.singleFilter(CompatibleHasher.forId(ItemHashers.redisUtf8().id(), key));
       } catch (FilterFormatException e) {
-        throw new CliException(
-            "key '" + key + "': the dump is inconsistent: " + e.getMessage(), e);
+        throw new CliException("key '" + key + "': the dump is inconsistent: " + e.getMessage(), e);
       }
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -1,8 +1,8 @@
 package dev.cuckoo.cli;
 
 /**
- * Assembles a filter file from a RedisBloom SCANDUMP stream: the header starts it, every data
- * chunk is loaded into it, and {@link #finish} checks it and returns the file's bytes.
+ * Assembles a filter file from a RedisBloom SCANDUMP stream: the header starts it, every data chunk
+ * is loaded into it, and {@link #finish} checks it and returns the file's bytes.
  */
 interface DumpAssembly {
   /**
@@ -32,9 +32,9 @@ interface DumpAssembly {
   long links();
 
   /**
-   * Starts the assembly for a dump header: the core checks the header as {@code CF.LOADCHUNK}
-   * does; a one-link dump becomes a single-filter file, a chain of several links a chain file
-   * ({@link ChainImage}).
+   * Starts the assembly for a dump header: the core checks the header as {@code CF.LOADCHUNK} does;
+   * a one-link dump becomes a single-filter file, a chain of several links a chain file ({@link
+   * ChainImage}).
    *
    * @param header the header, as CF.SCANDUMP returned it for iterator 0
    * @param key the key, for messages

@@ -45,7 +45,9 @@ final class ExportCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
   @ParentCommand private CuckooCli cli;
 
-  @Parameters(paramLabel = "FILE", description = "The filter file (REDISBLOOM scheme, single or chain).")
+  @Parameters(
+      paramLabel = "FILE",
+      description = "The filter file (REDISBLOOM scheme, single or chain).")
   private Path file;
 
   @Option(
@@ -134,8 +136,8 @@ final class ExportCommand implements Callable<Integer> {
   }
 
   /**
-   * Writes the dump; {@code counts} receives the chunks written (the header included) and the
-   * bytes of the data chunks.
+   * Writes the dump; {@code counts} receives the chunks written (the header included) and the bytes
+   * of the data chunks.
    */
   private void write(MembershipFilter<byte[]> filter, OutputStream out, long[] counts)
       throws IOException {

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 /**
  * Reads and writes filter files through the core ({@link FilterFile}, docs/FORMAT.md), turning
  * every problem into a {@link CliException} that names the file. The file's header names the
- * built-in hasher it was written with, and the filter is read with the {@link CompatibleHasher}
- * for that id, so a filter built by the library from strings answers the command line's queries.
+ * built-in hasher it was written with, and the filter is read with the {@link CompatibleHasher} for
+ * that id, so a filter built by the library from strings answers the command line's queries.
  */
 final class FilterFiles {
   private FilterFiles() {}

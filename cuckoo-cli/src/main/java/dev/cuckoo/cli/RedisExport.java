@@ -10,16 +10,15 @@ import java.io.IOException;
 /**
  * Writes a filter as RedisBloom's SCANDUMP stream (the header, then the data chunks), all bytes
  * coming from the core: a chain's own {@link ScalableCuckooFilter#scanDump}, a single filter's
- * through {@link ScalableCuckooFilter#redisBloomOf} (which shares its table, so nothing is
- * copied but the chunks).
+ * through {@link ScalableCuckooFilter#redisBloomOf} (which shares its table, so nothing is copied
+ * but the chunks).
  */
 final class RedisExport {
   private RedisExport() {}
 
   /**
    * Writes the dump of {@code filter} to {@code sink}. An empty filter, for which SCANDUMP sends
-   * nothing, is written as its header alone, which {@code CF.LOADCHUNK} turns into an empty
-   * filter.
+   * nothing, is written as its header alone, which {@code CF.LOADCHUNK} turns into an empty filter.
    *
    * @param filter a {@code REDISBLOOM} filter
    * @param sink receives the chunks

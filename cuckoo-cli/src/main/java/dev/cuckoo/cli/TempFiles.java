@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * left behind.
  *
  * <p>The temporary file of target {@code dir/name} is {@code dir/.name.<pid>-<16 hex digits>.tmp}:
- * in the target's directory (so the rename is atomic), hidden, and naming the process that
- * writes it.
+ * in the target's directory (so the rename is atomic), hidden, and naming the process that writes
+ * it.
  */
 final class TempFiles {
   /*
@@ -56,15 +56,13 @@ final class TempFiles {
   static Path newName(Path target) {
     String random = String.format("%016x", ThreadLocalRandom.current().nextLong());
     long pid = ProcessHandle.current().pid();
-    return target.resolveSibling(
-        "." + target.getFileName() + "." + pid + "-" + random + SUFFIX);
+    return target.resolveSibling("." + target.getFileName() + "." + pid + "-" + random + SUFFIX);
   }
 
   /**
-   * Deletes the stale temporary files of {@code target}: regular files whose process is not
-   * running and that have not been modified for {@link #STALE_AFTER}. Best effort: a file or
-   * directory that cannot be read or deleted is left alone, as the write itself does not need it
-   * gone.
+   * Deletes the stale temporary files of {@code target}: regular files whose process is not running
+   * and that have not been modified for {@link #STALE_AFTER}. Best effort: a file or directory that
+   * cannot be read or deleted is left alone, as the write itself does not need it gone.
    *
    * @param target an absolute file path with a parent directory
    * @return the number of files deleted

@@ -94,8 +94,7 @@ class ImportCommandTest {
     String debugText = new String((byte[]) debug, StandardCharsets.UTF_8);
     assertTrue(debugText.contains("filters:4"), debugText);
     Path output = dir.resolve("grown.cuckoo");
-    CliRun run =
-        CliRun.run("import", "--key", "grown", "--from", from, "-o", output.toString());
+    CliRun run = CliRun.run("import", "--key", "grown", "--from", from, "-o", output.toString());
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.out.contains("4 sub-filters, 1,499 items"), run.out);
     ScalableCuckooFilter<byte[]> chain;

@@ -60,8 +60,16 @@ class ScalableCommandsTest {
     List<String> words = BuildCommandTest.words(3000, "r");
     Path path =
         TestFilters.build(
-            dir, "r", words, "--scheme", "redisbloom", "--scalable", "--expected", "500",
-            "--expansion", "2");
+            dir,
+            "r",
+            words,
+            "--scheme",
+            "redisbloom",
+            "--scalable",
+            "--expected",
+            "500",
+            "--expansion",
+            "2");
     ScalableCuckooFilter<byte[]> reference =
         ScalableCuckooFilter.builder(ItemHashers.redisBytes())
             .scheme(Scheme.REDISBLOOM)
@@ -114,8 +122,7 @@ class ScalableCommandsTest {
     assertTrue(info.out.matches("(?s).*\ntype: +ScalableCuckooFilter\n.*"), info.out);
     assertTrue(info.out.matches("(?s).*\nlinks: +" + chain.linkCount() + "\n.*"), info.out);
     assertTrue(info.out.matches("(?s).*\nitems: +" + Text.count(chain.size()) + "\n.*"), info.out);
-    assertTrue(
-        info.out.contains(Text.percent(chain.falsePositiveRateAtCapacity())), info.out);
+    assertTrue(info.out.contains(Text.percent(chain.falsePositiveRateAtCapacity())), info.out);
     CliRun json = CliRun.run("info", "--json", path.toString());
     assertTrue(json.out.contains("\"links\": " + chain.linkCount() + ","), json.out);
     assertTrue(json.out.contains("\"bitsPerItemAtCapacity\": " + chain.bitsPerItem()), json.out);
@@ -131,8 +138,14 @@ class ScalableCommandsTest {
   void export_redisbloomChain_chunksOfTheLibraryScanDump() throws IOException {
     Path path =
         TestFilters.build(
-            dir, "e", BuildCommandTest.words(2000, "e"), "--scheme", "redisbloom", "--scalable",
-            "--expected", "300");
+            dir,
+            "e",
+            BuildCommandTest.words(2000, "e"),
+            "--scheme",
+            "redisbloom",
+            "--scalable",
+            "--expected",
+            "300");
     ScalableCuckooFilter<byte[]> chain = readChain(path, ItemHashers.redisBytes());
     assertTrue(chain.linkCount() > 1, "links " + chain.linkCount());
     CliRun run = CliRun.run("export", "--format", "scandump", path.toString());
@@ -199,14 +212,32 @@ class ScalableCommandsTest {
     String[][] cases = {
       {"--fingerprint-bits does not apply to --scalable", "--scalable", "--fingerprint-bits", "8"},
       {"--growth-factor needs --scalable", "--growth-factor", "2"},
-      {"--growth-factor needs --scalable", "--scalable", "--scheme", "redisbloom",
-        "--growth-factor", "2"},
+      {
+        "--growth-factor needs --scalable",
+        "--scalable",
+        "--scheme",
+        "redisbloom",
+        "--growth-factor",
+        "2"
+      },
       {"--growth-factor: 1.0 (expected: 1.1 to 64)", "--scalable", "--growth-factor", "1"},
       {"--expansion needs --scalable and --scheme redisbloom", "--scalable", "--expansion", "2"},
-      {"--expansion: 0 (expected: 1 to 32768", "--scalable", "--scheme", "redisbloom",
-        "--expansion", "0"},
-      {"--max-kicks: 0 (expected: 1 to 65535", "--scalable", "--scheme", "redisbloom",
-        "--max-kicks", "0"},
+      {
+        "--expansion: 0 (expected: 1 to 32768",
+        "--scalable",
+        "--scheme",
+        "redisbloom",
+        "--expansion",
+        "0"
+      },
+      {
+        "--max-kicks: 0 (expected: 1 to 65535",
+        "--scalable",
+        "--scheme",
+        "redisbloom",
+        "--max-kicks",
+        "0"
+      },
       {"mutually exclusive", "--keep-duplicates", "--skip-duplicates"},
     };
     for (String[] c : cases) {

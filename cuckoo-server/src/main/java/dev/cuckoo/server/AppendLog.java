@@ -16,14 +16,14 @@ import java.util.zip.CRC32C;
  * One append-only log file of write commands.
  *
  * <p>File layout (little-endian), version 4: a 32-byte header {@code magic "CKOOLOG4", u64
- * generation, u64 baseLsn, u32 CRC32C of the 24 bytes before it, u32 zero}, then records. A
- * record is {@code u32 length, u32 lengthCrc, u32 payloadCrc, payload}, where the payload is
- * {@code u64 lsn, u32 db, u32 argc} followed by {@code argc} times {@code u32 len, bytes} (the
- * command and the database it ran in; version 3, magic {@code CKOOLOG3}, is the same without the
- * database, which is then 0). A transaction is one record (see {@link Transaction}). lengthCrc is
- * the CRC32C of the length field alone and payloadCrc the CRC32C of the payload. The separate
- * length checksum makes record boundaries self-checking; the header checksum makes a damaged
- * generation or base detectable instead of being taken at its word.
+ * generation, u64 baseLsn, u32 CRC32C of the 24 bytes before it, u32 zero}, then records. A record
+ * is {@code u32 length, u32 lengthCrc, u32 payloadCrc, payload}, where the payload is {@code u64
+ * lsn, u32 db, u32 argc} followed by {@code argc} times {@code u32 len, bytes} (the command and the
+ * database it ran in; version 3, magic {@code CKOOLOG3}, is the same without the database, which is
+ * then 0). A transaction is one record (see {@link Transaction}). lengthCrc is the CRC32C of the
+ * length field alone and payloadCrc the CRC32C of the payload. The separate length checksum makes
+ * record boundaries self-checking; the header checksum makes a damaged generation or base
+ * detectable instead of being taken at its word.
  *
  * <p>Every record carries its log sequence number (lsn): numbers grow by one per record across
  * every log file of a data directory. {@code baseLsn} is the number of the last record written
@@ -36,27 +36,35 @@ import java.util.zip.CRC32C;
  * <p>Appends go to an in-memory buffer under a short lock; {@link #flush} writes the buffer to the
  * file (and forces it to disk if asked) before the replies of a batch are sent. Concurrent flushes
  * coalesce: one write and one fsync cover every record appended before it (group commit). A write
- * or fsync that fails leaves the log failed: nothing more is written to this file, the records
- * that are not known to be on disk stay available to {@link #discardUnacknowledged} so that their
+ * or fsync that fails leaves the log failed: nothing more is written to this file, the records that
+ * are not known to be on disk stay available to {@link #discardUnacknowledged} so that their
  * effects can be undone, and only {@link #rotate} (a new file) ends the failed state.
  */
 final class AppendLog implements Closeable {
   /** File magic of version 4, the version appended to. */
   static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '4'};
+
   /** File magic of version 3. */
   static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
+
   /** The format version appended to. */
   static final int VERSION = 4;
+
   /** File magic of version 2. */
   static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
+
   /** File magic of version 1. */
   static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
+
   /** Bytes before the first record (versions 3 and 4). */
   static final int HEADER_BYTES = 32;
+
   /** Bytes before the first record in versions 1 and 2. */
   static final int LEGACY_HEADER_BYTES = 16;
+
   /** Bytes of a record's length, length crc and payload crc fields. */
   static final int RECORD_HEADER_BYTES = 12;
+
   /** Bytes of a version-1 record's length and crc fields. */
   static final int V1_RECORD_HEADER_BYTES = 8;
 
@@ -87,8 +95,8 @@ final class AppendLog implements Closeable {
   private volatile long syncedLsn;
   private volatile IOException failure;
 
-  private AppendLog(Path path, FileChannels files, FileChannel channel, long generation,
-      long end, long lastLsn) {
+  private AppendLog(
+      Path path, FileChannels files, FileChannel channel, long generation, long end, long lastLsn) {
     this.path = path;
     this.files = files;
     this.channel = channel;
@@ -102,8 +110,8 @@ final class AppendLog implements Closeable {
   }
 
   /**
-   * Opens an existing current-version log for appending after its last valid byte {@code end}; bytes
-   * after it are cut off and the cut is forced to disk.
+   * Opens an existing current-version log for appending after its last valid byte {@code end};
+   * bytes after it are cut off and the cut is forced to disk.
    */
   static AppendLog openAt(Path path, FileChannels files, long generation, long end, long lastLsn)
       throws IOException {
@@ -141,8 +149,12 @@ final class AppendLog implements Closeable {
   private static void writeEmpty(Path path, FileChannels files, long generation, long baseLsn)
       throws IOException {
     Path temp = path.resolveSibling(path.getFileName() + ".tmp");
-    try (FileChannel out = files.open(temp, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel out =
+        files.open(
+            temp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       ByteBuffer header = ByteBuffer.wrap(header(generation, baseLsn));
       while (header.hasRemaining()) {
         out.write(header);
@@ -182,7 +194,11 @@ final class AppendLog implements Closeable {
     int length = (int) size - RECORD_HEADER_BYTES;
     long guess = lastLsnGuess + 1;
     ByteBuffer out = ByteBuffer.wrap(record, 0, (int) size).order(ByteOrder.LITTLE_ENDIAN);
-    out.putInt(length).putInt(lengthCrc(encoder.crc, length)).putInt(0).putLong(guess).putInt(db)
+    out.putInt(length)
+        .putInt(lengthCrc(encoder.crc, length))
+        .putInt(0)
+        .putLong(guess)
+        .putInt(db)
         .putInt(args.length);
     for (byte[] arg : args) {
       out.putInt(arg.length);
@@ -197,8 +213,10 @@ final class AppendLog implements Closeable {
       }
       int need = pendingLength + (int) size;
       if (need > pending.length || need < 0) {
-        pending = Arrays.copyOf(pending, (int) Math.min(Integer.MAX_VALUE - 64,
-            Math.max((long) need, 2L * pending.length)));
+        pending =
+            Arrays.copyOf(
+                pending,
+                (int) Math.min(Integer.MAX_VALUE - 64, Math.max((long) need, 2L * pending.length)));
       }
       System.arraycopy(record, 0, pending, pendingLength, (int) size);
       pendingLength = need;
@@ -237,12 +255,13 @@ final class AppendLog implements Closeable {
   }
 
   // network threads are Netty's: a FastThreadLocal is an array index there
-  private static final FastThreadLocal<Encoder> ENCODER = new FastThreadLocal<>() {
-    @Override
-    protected Encoder initialValue() {
-      return new Encoder();
-    }
-  };
+  private static final FastThreadLocal<Encoder> ENCODER =
+      new FastThreadLocal<>() {
+        @Override
+        protected Encoder initialValue() {
+          return new Encoder();
+        }
+      };
 
   /** Returns the CRC32C of a record's length field (four little-endian bytes). */
   static int lengthCrc(CRC32C crc, int length) {
@@ -351,9 +370,9 @@ final class AppendLog implements Closeable {
   }
 
   /**
-   * After a failure: returns the bytes of every record that is not acknowledged, and forgets
-   * them. With {@code forced} acknowledgement (appendfsync always) those are the records written
-   * since the last successful fsync, the batch whose write failed and everything buffered since;
+   * After a failure: returns the bytes of every record that is not acknowledged, and forgets them.
+   * With {@code forced} acknowledgement (appendfsync always) those are the records written since
+   * the last successful fsync, the batch whose write failed and everything buffered since;
    * otherwise the failed batch and everything buffered since. The log stays failed.
    */
   byte[] discardUnacknowledged(boolean forced) {
@@ -375,15 +394,15 @@ final class AppendLog implements Closeable {
   }
 
   /**
-   * Ends this file and starts a new one: the records appended so far are written and forced (or,
-   * if the log failed, the file is cut back to its last acknowledged record), the file is renamed
-   * to {@code retired}, and an empty file of generation {@code newGeneration} takes its place.
-   * Appends wait meanwhile, so every record up to the returned number is in the retired file and
-   * every later one in the new file.
+   * Ends this file and starts a new one: the records appended so far are written and forced (or, if
+   * the log failed, the file is cut back to its last acknowledged record), the file is renamed to
+   * {@code retired}, and an empty file of generation {@code newGeneration} takes its place. Appends
+   * wait meanwhile, so every record up to the returned number is in the retired file and every
+   * later one in the new file.
    *
    * @return the sequence number of the last record in the retired file
-   * @throws IOException if the old file cannot be finished or the new one created; the log is
-   *     then failed
+   * @throws IOException if the old file cannot be finished or the new one created; the log is then
+   *     failed
    */
   long rotate(long newGeneration, Path retired) throws IOException {
     synchronized (ioLock) {

@@ -7,8 +7,10 @@ import java.util.Locale;
 final class Args {
   /** Redis's reply to a malformed option list. */
   static final String SYNTAX_ERROR = "ERR syntax error";
+
   /** Redis's reply to an argument that is not a 64-bit integer. */
   static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+
   /** Redis's reply to a database index outside 0..databases-1. */
   static final String DB_OUT_OF_RANGE = "ERR DB index is out of range";
 

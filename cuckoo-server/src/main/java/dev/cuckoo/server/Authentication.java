@@ -5,8 +5,8 @@ import io.netty.util.AttributeKey;
 import java.util.Objects;
 
 /**
- * Whether one connection has authenticated. AUTH and HELLO set it through the connection's
- * {@link Session}; the connection's {@link RespDecoder} reads it to hold clients that have not
+ * Whether one connection has authenticated. AUTH and HELLO set it through the connection's {@link
+ * Session}; the connection's {@link RespDecoder} reads it to hold clients that have not
  * authenticated to Redis's small pre-AUTH request limits. Both run on the connection's network
  * thread, so no synchronisation is needed.
  */

@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
  * The CF.* commands with RedisBloom's argument parsing, error order, error texts and reply types.
  *
  * <p>Each command holds its key's stripe lock while it runs and while it appends its log record.
- * Write commands are logged in a replay-safe form: a key created implicitly by CF.ADD or
- * CF.INSERT is logged as an explicit CF.RESERVE with the parameters used, and CF.INSERT is logged
- * without its creation options, so replay does not depend on cf-* settings changed later.
+ * Write commands are logged in a replay-safe form: a key created implicitly by CF.ADD or CF.INSERT
+ * is logged as an explicit CF.RESERVE with the parameters used, and CF.INSERT is logged without its
+ * creation options, so replay does not depend on cf-* settings changed later.
  */
 final class CfCommands {
   static final String ERR_NOT_FOUND = "ERR not found";
@@ -53,8 +53,8 @@ final class CfCommands {
   private final LongSupplier maxMemory;
 
   /**
-   * Creates the command set over a keyspace, its cf-* configuration, its write log and the
-   * memory limit for new filters.
+   * Creates the command set over a keyspace, its cf-* configuration, its write log and the memory
+   * limit for new filters.
    */
   CfCommands(Keyspace keyspace, CfConfig config, WriteLog log, LongSupplier maxMemory) {
     this.keyspace = keyspace;
@@ -129,19 +129,18 @@ final class CfCommands {
   }
 
   /** Runs a read-only action on an existing filter, or replies {@code missingError}. */
-  private void existing(Session session, byte[] keyBytes, String missingError,
-      FilterAction action) {
+  private void existing(
+      Session session, byte[] keyBytes, String missingError, FilterAction action) {
     reading(session, keyBytes, present(session, missingError, action));
   }
 
   /** Runs a writing action on an existing filter, or replies {@code missingError}. */
-  private void existingForWrite(Session session, byte[] keyBytes, String missingError,
-      FilterAction action) {
+  private void existingForWrite(
+      Session session, byte[] keyBytes, String missingError, FilterAction action) {
     locked(session, keyBytes, present(session, missingError, action));
   }
 
-  private static FilterAction present(Session session, String missingError,
-      FilterAction action) {
+  private static FilterAction present(Session session, String missingError, FilterAction action) {
     return (key, filter) -> {
       if (filter == null) {
         session.reply().error(missingError);
@@ -162,15 +161,20 @@ final class CfCommands {
     ScalableCuckooFilter<byte[]> filter;
     try {
       // admission by the filter's own size, before anything is allocated (never while replaying)
-      if (!session.replaying() && keyspace.usedBytes()
-          + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
-          > maxMemory.getAsLong()) {
+      if (!session.replaying()
+          && keyspace.usedBytes() + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+              > maxMemory.getAsLong()) {
         session.reply().error(Commands.OOM);
         return null;
       }
-      filter = ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
-          .expectedItems(capacity).bucketSize(bucketSize).maxKicks(maxIterations)
-          .expansion(expansion).build();
+      filter =
+          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+              .scheme(Scheme.REDISBLOOM)
+              .expectedItems(capacity)
+              .bucketSize(bucketSize)
+              .maxKicks(maxIterations)
+              .expansion(expansion)
+              .build();
     } catch (FilterAllocationException e) {
       session.reply().error(ERR_CREATE_NO_MEMORY);
       return null;
@@ -179,11 +183,19 @@ final class CfCommands {
       return null;
     }
     keyspace.put(key, filter);
-    log.record(session, new byte[][] {
-        RESERVE, key.bytes(), ascii(Long.toString(capacity)),
-        BUCKETSIZE, ascii(Integer.toString(bucketSize)),
-        MAXITERATIONS, ascii(Integer.toString(maxIterations)),
-        EXPANSION, ascii(Integer.toString(expansion))});
+    log.record(
+        session,
+        new byte[][] {
+          RESERVE,
+          key.bytes(),
+          ascii(Long.toString(capacity)),
+          BUCKETSIZE,
+          ascii(Integer.toString(bucketSize)),
+          MAXITERATIONS,
+          ascii(Integer.toString(maxIterations)),
+          EXPANSION,
+          ascii(Integer.toString(expansion))
+        });
     return filter;
   }
 
@@ -257,14 +269,18 @@ final class CfCommands {
       reply.error(RESERVE_CAPACITY_RANGE);
       return;
     }
-    locked(session, args[1], (key, filter) -> {
-      if (filter != null) {
-        reply.error(ERR_ITEM_EXISTS);
-      } else if (create(session, key, capacity, (int) bucketSize, (int) maxIterations,
-          (int) expansion) != null) {
-        reply.ok();
-      }
-    });
+    locked(
+        session,
+        args[1],
+        (key, filter) -> {
+          if (filter != null) {
+            reply.error(ERR_ITEM_EXISTS);
+          } else if (create(
+                  session, key, capacity, (int) bucketSize, (int) maxIterations, (int) expansion)
+              != null) {
+            reply.ok();
+          }
+        });
   }
 
   /** Returns the filter for a write command, creating it with the defaults; null on error. */
@@ -277,7 +293,12 @@ final class CfCommands {
         return null;
       }
       filter =
-          create(session, key, capacity, config.bucketSize(), config.maxIterations(),
+          create(
+              session,
+              key,
+              capacity,
+              config.bucketSize(),
+              config.maxIterations(),
               config.expansionFactor());
       if (filter == null) {
         return null;
@@ -293,30 +314,33 @@ final class CfCommands {
   /** CF.ADD key item and CF.ADDNX key item. */
   void add(Session session, byte[][] args, boolean ifAbsent) {
     Reply reply = session.reply();
-    locked(session, args[1], (key, existing) -> {
-      ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
-      if (filter == null) {
-        return;
-      }
-      ScalableCuckooFilter.AddResult result =
-          ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
-      switch (result) {
-        case ADDED:
-          log.record(session, args);
-          reply.bool(true);
-          break;
-        case EXISTS:
-          reply.bool(false);
-          break;
-        case FULL:
-          reply.error(FULL);
-          break;
-        case NO_MEMORY:
-        default:
-          reply.error(ERR_NO_MEMORY);
-          break;
-      }
-    });
+    locked(
+        session,
+        args[1],
+        (key, existing) -> {
+          ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
+          if (filter == null) {
+            return;
+          }
+          ScalableCuckooFilter.AddResult result =
+              ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
+          switch (result) {
+            case ADDED:
+              log.record(session, args);
+              reply.bool(true);
+              break;
+            case EXISTS:
+              reply.bool(false);
+              break;
+            case FULL:
+              reply.error(FULL);
+              break;
+            case NO_MEMORY:
+            default:
+              reply.error(ERR_NO_MEMORY);
+              break;
+          }
+        });
   }
 
   /** CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...]. */
@@ -363,97 +387,119 @@ final class CfCommands {
     long createCapacity = capacity;
     boolean createForbidden = noCreate;
     int firstItem = itemsFrom;
-    locked(session, args[1], (key, existing) -> {
-      ScalableCuckooFilter<byte[]> filter = forWrite(session, key, createCapacity, createForbidden);
-      if (filter == null) {
-        return;
-      }
-      boolean resp3 = reply.protocol() == 3;
-      boolean changed = false;
-      reply.array(args.length - firstItem);
-      for (int item = firstItem; item < args.length; item++) {
-        ScalableCuckooFilter.AddResult result =
-            ifAbsent ? filter.tryAddIfAbsent(args[item]) : filter.tryAdd(args[item]);
-        boolean added = result == ScalableCuckooFilter.AddResult.ADDED;
-        changed |= added;
-        if (!ifAbsent && resp3) {
-          reply.bool(added);
-        } else {
-          reply.integer(added ? 1 : result == ScalableCuckooFilter.AddResult.EXISTS ? 0 : -1);
-        }
-      }
-      if (changed) {
-        byte[][] record = new byte[args.length - firstItem + 3][];
-        record[0] = args[0];
-        record[1] = args[1];
-        record[2] = ITEMS;
-        System.arraycopy(args, firstItem, record, 3, args.length - firstItem);
-        log.record(session, record);
-      }
-    });
+    locked(
+        session,
+        args[1],
+        (key, existing) -> {
+          ScalableCuckooFilter<byte[]> filter =
+              forWrite(session, key, createCapacity, createForbidden);
+          if (filter == null) {
+            return;
+          }
+          boolean resp3 = reply.protocol() == 3;
+          boolean changed = false;
+          reply.array(args.length - firstItem);
+          for (int item = firstItem; item < args.length; item++) {
+            ScalableCuckooFilter.AddResult result =
+                ifAbsent ? filter.tryAddIfAbsent(args[item]) : filter.tryAdd(args[item]);
+            boolean added = result == ScalableCuckooFilter.AddResult.ADDED;
+            changed |= added;
+            if (!ifAbsent && resp3) {
+              reply.bool(added);
+            } else {
+              reply.integer(added ? 1 : result == ScalableCuckooFilter.AddResult.EXISTS ? 0 : -1);
+            }
+          }
+          if (changed) {
+            byte[][] record = new byte[args.length - firstItem + 3][];
+            record[0] = args[0];
+            record[1] = args[1];
+            record[2] = ITEMS;
+            System.arraycopy(args, firstItem, record, 3, args.length - firstItem);
+            log.record(session, record);
+          }
+        });
   }
 
   /** CF.EXISTS key item. */
   void exists(Session session, byte[][] args) {
-    reading(session, args[1], (key, filter) ->
-        session.reply().bool(filter != null && filter.mightContain(args[2])));
+    reading(
+        session,
+        args[1],
+        (key, filter) -> session.reply().bool(filter != null && filter.mightContain(args[2])));
   }
 
   /** CF.MEXISTS key item [item ...]. */
   void mexists(Session session, byte[][] args) {
-    reading(session, args[1], (key, filter) -> {
-      Reply reply = session.reply();
-      reply.array(args.length - 2);
-      for (int i = 2; i < args.length; i++) {
-        reply.bool(filter != null && filter.mightContain(args[i]));
-      }
-    });
+    reading(
+        session,
+        args[1],
+        (key, filter) -> {
+          Reply reply = session.reply();
+          reply.array(args.length - 2);
+          for (int i = 2; i < args.length; i++) {
+            reply.bool(filter != null && filter.mightContain(args[i]));
+          }
+        });
   }
 
   /** CF.COUNT key item. */
   void count(Session session, byte[][] args) {
-    reading(session, args[1], (key, filter) ->
-        session.reply().integer(filter == null ? 0 : filter.count(args[2])));
+    reading(
+        session,
+        args[1],
+        (key, filter) -> session.reply().integer(filter == null ? 0 : filter.count(args[2])));
   }
 
   /** CF.DEL key item. */
   void del(Session session, byte[][] args) {
-    existingForWrite(session, args[1], NOT_FOUND, (key, filter) -> {
-      boolean removed = filter.remove(args[2]);
-      if (removed) {
-        log.record(session, args);
-      }
-      session.reply().bool(removed);
-    });
+    existingForWrite(
+        session,
+        args[1],
+        NOT_FOUND,
+        (key, filter) -> {
+          boolean removed = filter.remove(args[2]);
+          if (removed) {
+            log.record(session, args);
+          }
+          session.reply().bool(removed);
+        });
   }
 
   /** CF.INFO key. */
   void info(Session session, byte[][] args) {
-    existing(session, args[1], ERR_NOT_FOUND, (key, filter) -> {
-      Reply reply = session.reply();
-      reply.map(8);
-      reply.simple("Size");
-      reply.integer(filter.redisSize());
-      reply.simple("Number of buckets");
-      reply.integer(filter.baseBucketCount());
-      reply.simple("Number of filters");
-      reply.integer(filter.linkCount());
-      reply.simple("Number of items inserted");
-      reply.integer(filter.size());
-      reply.simple("Number of items deleted");
-      reply.integer(filter.deletedCount());
-      reply.simple("Bucket size");
-      reply.integer(filter.bucketSize());
-      reply.simple("Expansion rate");
-      reply.integer(filter.expansion());
-      reply.simple("Max iterations");
-      reply.integer(filter.maxKicks());
-    });
+    existing(
+        session,
+        args[1],
+        ERR_NOT_FOUND,
+        (key, filter) -> {
+          Reply reply = session.reply();
+          reply.map(8);
+          reply.simple("Size");
+          reply.integer(filter.redisSize());
+          reply.simple("Number of buckets");
+          reply.integer(filter.baseBucketCount());
+          reply.simple("Number of filters");
+          reply.integer(filter.linkCount());
+          reply.simple("Number of items inserted");
+          reply.integer(filter.size());
+          reply.simple("Number of items deleted");
+          reply.integer(filter.deletedCount());
+          reply.simple("Bucket size");
+          reply.integer(filter.bucketSize());
+          reply.simple("Expansion rate");
+          reply.integer(filter.expansion());
+          reply.simple("Max iterations");
+          reply.integer(filter.maxKicks());
+        });
   }
 
   /** CF.DEBUG key. */
   void debug(Session session, byte[][] args) {
-    existing(session, args[1], ERR_NOT_FOUND,
+    existing(
+        session,
+        args[1],
+        ERR_NOT_FOUND,
         (key, filter) -> session.reply().bulk(filter.redisDebug()));
   }
 
@@ -463,11 +509,15 @@ final class CfCommands {
       session.reply().error(arityError("cf.compact"));
       return;
     }
-    existingForWrite(session, args[1], COMPACT_NOT_FOUND, (key, filter) -> {
-      filter.compact();
-      log.record(session, args);
-      session.reply().ok();
-    });
+    existingForWrite(
+        session,
+        args[1],
+        COMPACT_NOT_FOUND,
+        (key, filter) -> {
+          filter.compact();
+          log.record(session, args);
+          session.reply().ok();
+        });
   }
 
   /** CF.SCANDUMP key iterator. */
@@ -477,17 +527,21 @@ final class CfCommands {
       session.reply().error(INVALID_POSITION);
       return;
     }
-    existing(session, args[1], ERR_NOT_FOUND, (key, filter) -> {
-      Reply reply = session.reply();
-      ScanDumpChunk chunk = filter.scanDump(iterator);
-      reply.array(2);
-      reply.integer(chunk.iterator());
-      if (chunk.data() == null) {
-        reply.nullValue();
-      } else {
-        reply.bulk(chunk.data());
-      }
-    });
+    existing(
+        session,
+        args[1],
+        ERR_NOT_FOUND,
+        (key, filter) -> {
+          Reply reply = session.reply();
+          ScanDumpChunk chunk = filter.scanDump(iterator);
+          reply.array(2);
+          reply.integer(chunk.iterator());
+          if (chunk.data() == null) {
+            reply.nullValue();
+          } else {
+            reply.bulk(chunk.data());
+          }
+        });
   }
 
   /** CF.LOADCHUNK key iterator data. */
@@ -497,20 +551,25 @@ final class CfCommands {
       session.reply().error(INVALID_POSITION);
       return;
     }
-    locked(session, args[1], (key, filter) -> {
-      String error = iterator == 1 ? loadHeader(session, key, filter, args[3])
-          : loadChunk(filter, iterator, args[3]);
-      if (error != null) {
-        session.reply().error(error);
-        return;
-      }
-      log.record(session, args);
-      session.reply().ok();
-    });
+    locked(
+        session,
+        args[1],
+        (key, filter) -> {
+          String error =
+              iterator == 1
+                  ? loadHeader(session, key, filter, args[3])
+                  : loadChunk(filter, iterator, args[3]);
+          if (error != null) {
+            session.reply().error(error);
+            return;
+          }
+          log.record(session, args);
+          session.reply().ok();
+        });
   }
 
-  private String loadHeader(Session session, Key key, ScalableCuckooFilter<byte[]> existing,
-      byte[] header) {
+  private String loadHeader(
+      Session session, Key key, ScalableCuckooFilter<byte[]> existing, byte[] header) {
     if (existing != null) {
       return ERR_ITEM_EXISTS;
     }
@@ -531,8 +590,7 @@ final class CfCommands {
     }
   }
 
-  private static String loadChunk(ScalableCuckooFilter<byte[]> filter, long iterator,
-      byte[] data) {
+  private static String loadChunk(ScalableCuckooFilter<byte[]> filter, long iterator, byte[] data) {
     if (filter == null) {
       return ERR_NOT_FOUND;
     }

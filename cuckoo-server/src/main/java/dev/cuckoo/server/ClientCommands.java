@@ -23,8 +23,11 @@ final class ClientCommands {
 
   /** The kinds of client CLIENT LIST TYPE and CLIENT KILL TYPE name (getClientTypeByName). */
   private static boolean knownType(String type) {
-    return type.equals("normal") || type.equals("slave") || type.equals("replica")
-        || type.equals("pubsub") || type.equals("master");
+    return type.equals("normal")
+        || type.equals("slave")
+        || type.equals("replica")
+        || type.equals("pubsub")
+        || type.equals("master");
   }
 
   /** Every client of this server is a normal one: no replicas, masters or pub/sub clients. */
@@ -37,8 +40,8 @@ final class ClientCommands {
   }
 
   /**
-   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI,
-   * 'e' no-evict, 'T' no-touch, 'N' for none.
+   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI, 'e'
+   * no-evict, 'T' no-touch, 'N' for none.
    */
   private static String flags(Session session) {
     StringBuilder flags = new StringBuilder();
@@ -55,46 +58,62 @@ final class ClientCommands {
   }
 
   /**
-   * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's
-   * {@code catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944).
-   * Runs on the session's event loop. Fields about buffers, memory and network bytes that Redis
-   * measures and this server does not are 0; there are no subscriptions, ACL users or client
-   * tracking, so {@code sub=0 psub=0 ssub=0 user=default redir=-1}. {@code tot-cmds} counts
-   * completed commands, so the caller's own line leaves out the command asking ({@code self}).
+   * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's {@code
+   * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
+   * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
+   * and this server does not are 0; there are no subscriptions, ACL users or client tracking, so
+   * {@code sub=0 psub=0 ssub=0 user=default redir=-1}. {@code tot-cmds} counts completed commands,
+   * so the caller's own line leaves out the command asking ({@code self}).
    */
   static String describe(ClientRegistry.Client client, boolean self, long nowMillis) {
     Session session = client.session();
     CommandSpec last = session.lastExecuted();
-    return "id=" + client.id()
-        + " addr=" + client.addr()
-        + " laddr=" + client.laddr()
-        + " fd=" + client.fd()
-        + " name=" + orEmpty(session.name())
-        + " age=" + (nowMillis / 1000 - client.createdMillis() / 1000)
-        + " idle=" + (nowMillis / 1000 - session.lastInteractionMillis() / 1000)
-        + " flags=" + flags(session)
-        + " db=" + session.db()
+    return "id="
+        + client.id()
+        + " addr="
+        + client.addr()
+        + " laddr="
+        + client.laddr()
+        + " fd="
+        + client.fd()
+        + " name="
+        + orEmpty(session.name())
+        + " age="
+        + (nowMillis / 1000 - client.createdMillis() / 1000)
+        + " idle="
+        + (nowMillis / 1000 - session.lastInteractionMillis() / 1000)
+        + " flags="
+        + flags(session)
+        + " db="
+        + session.db()
         + " sub=0 psub=0 ssub=0"
-        + " multi=" + session.queuedCommands()
-        + " watch=" + session.watchedKeys()
+        + " multi="
+        + session.queuedCommands()
+        + " watch="
+        + session.watchedKeys()
         + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0"
         + " events=r"
-        + " cmd=" + (last == null ? "NULL" : last.name())
+        + " cmd="
+        + (last == null ? "NULL" : last.name())
         + " user=default redir=-1"
-        + " resp=" + session.reply().protocol()
-        + " lib-name=" + orEmpty(session.libName())
-        + " lib-ver=" + orEmpty(session.libVersion())
+        + " resp="
+        + session.reply().protocol()
+        + " lib-name="
+        + orEmpty(session.libName())
+        + " lib-ver="
+        + orEmpty(session.libVersion())
         + " io-thread=0"
         + " tot-net-in=0 tot-net-out=0"
-        + " tot-cmds=" + (session.commandsProcessed() - (self ? 1 : 0));
+        + " tot-cmds="
+        + (session.commandsProcessed() - (self ? 1 : 0));
   }
 
   /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
   void info(Session session, byte[][] args) {
     ClientRegistry.Client self = clients.get(session.id());
     if (self == null) {
-      self = new ClientRegistry.Client(session.id(), session, null, "", "", -1,
-          context.startMillis());
+      self =
+          new ClientRegistry.Client(session.id(), session, null, "", "", -1, context.startMillis());
     }
     session.reply().verbatimText(describe(self, true, System.currentTimeMillis()) + "\n");
   }
@@ -146,15 +165,19 @@ final class ClientCommands {
       reply.verbatimText(text.toString());
       return;
     }
-    session.defer(ClientRegistry.describeAll(targets,
-        client -> describe(client, client.id() == session.id(), System.currentTimeMillis()))
-        .thenApply(lines -> out -> {
-          StringBuilder text = new StringBuilder();
-          for (String line : lines) {
-            text.append(line).append('\n');
-          }
-          out.verbatimText(text.toString());
-        }));
+    session.defer(
+        ClientRegistry.describeAll(
+                targets,
+                client -> describe(client, client.id() == session.id(), System.currentTimeMillis()))
+            .thenApply(
+                lines ->
+                    out -> {
+                      StringBuilder text = new StringBuilder();
+                      for (String line : lines) {
+                        text.append(line).append('\n');
+                      }
+                      out.verbatimText(text.toString());
+                    }));
   }
 
   /** The filters of CLIENT KILL's new form; null fields match every client. */
@@ -304,10 +327,10 @@ final class ClientCommands {
   }
 
   /**
-   * RESET: the connection back to its state after connect, as Redis's
-   * {@code clearClientConnectionState} (a transaction discarded, no keys watched, RESP2, not authenticated when a password is set, no
-   * name, database 0, no NO-EVICT/NO-TOUCH; the library name and version stay), then
-   * {@code +RESET}.
+   * RESET: the connection back to its state after connect, as Redis's {@code
+   * clearClientConnectionState} (a transaction discarded, no keys watched, RESP2, not authenticated
+   * when a password is set, no name, database 0, no NO-EVICT/NO-TOUCH; the library name and version
+   * stay), then {@code +RESET}.
    */
   void reset(Session session, byte[][] args) {
     if (session.inMulti()) {

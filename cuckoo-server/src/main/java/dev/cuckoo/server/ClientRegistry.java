@@ -15,13 +15,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 /**
- * The live client connections of a server, by client id (so in connection order, as Redis's
- * {@code server.clients} list).
+ * The live client connections of a server, by client id (so in connection order, as Redis's {@code
+ * server.clients} list).
  *
- * <p>Connections live on different network threads, and a {@link Session} may only be read by
- * its own thread. So the registry keeps, besides the session, only what never changes for a
- * connection (id, addresses, creation time), which any thread may read; anything read from a
- * session runs as a task on that session's event loop ({@link #describeAll}).
+ * <p>Connections live on different network threads, and a {@link Session} may only be read by its
+ * own thread. So the registry keeps, besides the session, only what never changes for a connection
+ * (id, addresses, creation time), which any thread may read; anything read from a session runs as a
+ * task on that session's event loop ({@link #describeAll}).
  */
 final class ClientRegistry {
   /**
@@ -35,7 +35,13 @@ final class ClientRegistry {
    * @param fd the socket's file descriptor (with the epoll transport; else a stand-in)
    * @param createdMillis when the connection was accepted
    */
-  record Client(long id, Session session, Channel channel, String addr, String laddr, int fd,
+  record Client(
+      long id,
+      Session session,
+      Channel channel,
+      String addr,
+      String laddr,
+      int fd,
       long createdMillis) {}
 
   /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
@@ -45,9 +51,16 @@ final class ClientRegistry {
 
   /** Registers a new connection (on its event loop, when it becomes active). */
   void add(Session session, Channel channel) {
-    clients.put(session.id(), new Client(session.id(), session, channel,
-        address(channel.remoteAddress()), address(channel.localAddress()), fd(channel, session),
-        System.currentTimeMillis()));
+    clients.put(
+        session.id(),
+        new Client(
+            session.id(),
+            session,
+            channel,
+            address(channel.remoteAddress()),
+            address(channel.localAddress()),
+            fd(channel, session),
+            System.currentTimeMillis()));
   }
 
   /** Removes a closed connection; nothing happens if it was not registered. */
@@ -79,8 +92,8 @@ final class ClientRegistry {
   }
 
   /**
-   * Formats an address as Redis's {@code formatPeer}: {@code ip:port}, IPv6 addresses in
-   * brackets; other address kinds (in-memory channels) as their text.
+   * Formats an address as Redis's {@code formatPeer}: {@code ip:port}, IPv6 addresses in brackets;
+   * other address kinds (in-memory channels) as their text.
    */
   static String address(SocketAddress address) {
     if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
@@ -98,49 +111,61 @@ final class ClientRegistry {
    * Describes each given connection on its own event loop and completes with the descriptions in
    * the given order; a connection closed meanwhile is left out.
    */
-  static CompletableFuture<List<String>> describeAll(List<Client> targets,
-      Function<Client, String> describe) {
+  static CompletableFuture<List<String>> describeAll(
+      List<Client> targets, Function<Client, String> describe) {
     List<CompletableFuture<String>> lines = new ArrayList<>();
     for (Client client : targets) {
       CompletableFuture<String> line = new CompletableFuture<>();
       try {
-        client.channel().eventLoop().execute(() -> {
-          try {
-            line.complete(client.channel().isActive() ? describe.apply(client) : null);
-          } catch (RuntimeException e) {
-            line.completeExceptionally(e);
-          }
-        });
+        client
+            .channel()
+            .eventLoop()
+            .execute(
+                () -> {
+                  try {
+                    line.complete(client.channel().isActive() ? describe.apply(client) : null);
+                  } catch (RuntimeException e) {
+                    line.completeExceptionally(e);
+                  }
+                });
       } catch (RejectedExecutionException e) {
         line.complete(null);
       }
       lines.add(line);
     }
-    return CompletableFuture.allOf(lines.toArray(new CompletableFuture<?>[0])).thenApply(done -> {
-      List<String> described = new ArrayList<>();
-      for (CompletableFuture<String> line : lines) {
-        String text = line.join();
-        if (text != null) {
-          described.add(text);
-        }
-      }
-      return described;
-    });
+    return CompletableFuture.allOf(lines.toArray(new CompletableFuture<?>[0]))
+        .thenApply(
+            done -> {
+              List<String> described = new ArrayList<>();
+              for (CompletableFuture<String> line : lines) {
+                String text = line.join();
+                if (text != null) {
+                  described.add(text);
+                }
+              }
+              return described;
+            });
   }
 
   /**
-   * Closes another connection after the replies it has already been sent are written: the
-   * session stops running requests and the channel closes once its outbound data is flushed. The
-   * work runs on the connection's event loop; the connection leaves the registry at once.
+   * Closes another connection after the replies it has already been sent are written: the session
+   * stops running requests and the channel closes once its outbound data is flushed. The work runs
+   * on the connection's event loop; the connection leaves the registry at once.
    */
   void kill(Client client) {
     clients.remove(client.id());
     try {
-      client.channel().eventLoop().execute(() -> {
-        client.session().requestClose();
-        client.channel().writeAndFlush(Unpooled.EMPTY_BUFFER)
-            .addListener(ChannelFutureListener.CLOSE);
-      });
+      client
+          .channel()
+          .eventLoop()
+          .execute(
+              () -> {
+                client.session().requestClose();
+                client
+                    .channel()
+                    .writeAndFlush(Unpooled.EMPTY_BUFFER)
+                    .addListener(ChannelFutureListener.CLOSE);
+              });
     } catch (RejectedExecutionException e) {
       client.channel().close();
     }

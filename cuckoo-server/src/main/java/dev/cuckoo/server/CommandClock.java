@@ -8,12 +8,13 @@ import io.netty.util.concurrent.FastThreadLocal;
  * already looked at it. Outside a command, the wall clock.
  */
 final class CommandClock {
-  private static final FastThreadLocal<long[]> FROZEN = new FastThreadLocal<>() {
-    @Override
-    protected long[] initialValue() {
-      return new long[2];
-    }
-  };
+  private static final FastThreadLocal<long[]> FROZEN =
+      new FastThreadLocal<>() {
+        @Override
+        protected long[] initialValue() {
+          return new long[2];
+        }
+      };
 
   private CommandClock() {}
 

@@ -15,16 +15,16 @@ import java.util.function.Consumer;
 /**
  * Runs the decoded requests of one connection and writes their replies.
  *
- * <p>Requests are executed in arrival order on the connection's network thread; their replies
- * are collected in one buffer and written when the decoder has no more complete requests
+ * <p>Requests are executed in arrival order on the connection's network thread; their replies are
+ * collected in one buffer and written when the decoder has no more complete requests
  * (channelReadComplete), so a pipeline of requests costs one socket write. Before replies that
  * acknowledge writes go out, the write log is committed (written, and with appendfsync always
  * forced to disk). When the socket stops being writable the connection stops reading until it
  * drains, so a client that does not read its replies cannot grow the server's memory. A command
  * whose work runs elsewhere (SAVE) defers its reply, and a write to a filter a snapshot is writing
  * asks to run again once the filter is thawed: either way the connection stops reading and queues
- * the requests already decoded until then, so replies stay in request order and the event loop
- * goes on serving other connections meanwhile.
+ * the requests already decoded until then, so replies stay in request order and the event loop goes
+ * on serving other connections meanwhile.
  */
 final class CommandHandler extends ChannelInboundHandlerAdapter {
   private static final System.Logger LOGGER = System.getLogger(CommandHandler.class.getName());
@@ -34,8 +34,10 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final Commands commands;
   private Session session;
   private boolean counted;
+
   /** Per write command of the current batch: reply start, reply end (as longs) and last lsn. */
   private long[] writes = new long[24];
+
   private int writeCount;
   private boolean waiting;
   private final ArrayDeque<Object> queued = new ArrayDeque<>();
@@ -48,8 +50,12 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     context.totalConnections().incrementAndGet();
-    session = new Session(context.nextClientId(), new Reply(ctx.alloc()),
-        Authentication.of(ctx.channel()), false);
+    session =
+        new Session(
+            context.nextClientId(),
+            new Reply(ctx.alloc()),
+            Authentication.of(ctx.channel()),
+            false);
     session.allowRetries();
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.config().maxClients()) {
@@ -88,19 +94,25 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
       if (deferred != null) {
         waiting = true;
         ctx.channel().config().setAutoRead(false);
-        deferred.whenComplete((fill, error) ->
-            ctx.executor().execute(() -> resume(ctx, () -> {
-              if (fill != null) {
-                fill.accept(session.reply());
-              } else {
-                session.reply().error("ERR " + error);
-              }
-            })));
+        deferred.whenComplete(
+            (fill, error) ->
+                ctx.executor()
+                    .execute(
+                        () ->
+                            resume(
+                                ctx,
+                                () -> {
+                                  if (fill != null) {
+                                    fill.accept(session.reply());
+                                  } else {
+                                    session.reply().error("ERR " + error);
+                                  }
+                                })));
       } else if (retry != null) {
         waiting = true;
         ctx.channel().config().setAutoRead(false);
-        retry.whenComplete((ready, error) ->
-            ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
+        retry.whenComplete(
+            (ready, error) -> ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
       }
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
@@ -112,8 +124,8 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Ends a wait: {@code next} writes the deferred reply or runs the command again (which may
-   * wait once more), then the requests that arrived meanwhile run.
+   * Ends a wait: {@code next} writes the deferred reply or runs the command again (which may wait
+   * once more), then the requests that arrived meanwhile run.
    */
   private void resume(ChannelHandlerContext ctx, Runnable next) {
     if (!ctx.channel().isActive()) {
@@ -158,8 +170,12 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
         int end = (int) writes[i * 3 + 1];
         if (!persistence.acknowledged(writes[i * 3 + 2])) {
           session.reply().raw(replies, copied, start);
-          session.reply().error(error != null ? error
-              : "MISCONF Errors writing to the AOF file: the write was undone");
+          session
+              .reply()
+              .error(
+                  error != null
+                      ? error
+                      : "MISCONF Errors writing to the AOF file: the write was undone");
           copied = end;
         }
       }
@@ -182,9 +198,9 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * The connections of one event loop whose replies wait for the log: written by one task that
-   * runs after the loop has handled its ready connections (Netty runs tasks after I/O), so one
-   * log write (and with appendfsync always one fsync) serves them all.
+   * The connections of one event loop whose replies wait for the log: written by one task that runs
+   * after the loop has handled its ready connections (Netty runs tasks after I/O), so one log write
+   * (and with appendfsync always one fsync) serves them all.
    */
   private static final class PendingCommits implements Runnable {
     private final ArrayDeque<CommandHandler> handlers = new ArrayDeque<>();
@@ -211,16 +227,18 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private static final FastThreadLocal<PendingCommits> PENDING = new FastThreadLocal<>() {
-    @Override
-    protected PendingCommits initialValue() {
-      return new PendingCommits();
-    }
-  };
+  private static final FastThreadLocal<PendingCommits> PENDING =
+      new FastThreadLocal<>() {
+        @Override
+        protected PendingCommits initialValue() {
+          return new PendingCommits();
+        }
+      };
 
   private void writeReplies(ChannelHandlerContext ctx) {
     Persistence persistence = context.persistence();
-    if (session.lastLogged() != 0 && persistence != null
+    if (session.lastLogged() != 0
+        && persistence != null
         && !persistence.commit(session.firstLogged(), session.lastLogged())) {
       replaceUndoneReplies(persistence);
     }

@@ -92,8 +92,8 @@ final class CommandInfo {
   }
 
   /**
-   * Finds the command a COMMAND GETKEYS line names (args[2] on), with its subcommand when the
-   * line has one, as Redis's {@code lookupCommand}; null if there is no such command.
+   * Finds the command a COMMAND GETKEYS line names (args[2] on), with its subcommand when the line
+   * has one, as Redis's {@code lookupCommand}; null if there is no such command.
    */
   private CommandSpec lookupLine(byte[][] args) {
     CommandSpec top = commands.find(Args.lower(args[2]));
@@ -104,9 +104,9 @@ final class CommandInfo {
   }
 
   /**
-   * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg ...]: the keys of a command line found by
-   * its key specs, with their flags if asked; errors in the order of Redis's
-   * {@code getKeysSubcommandImpl}.
+   * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg ...]: the keys of a command line found by its
+   * key specs, with their flags if asked; errors in the order of Redis's {@code
+   * getKeysSubcommandImpl}.
    */
   private void keys(Session session, byte[][] args, boolean withFlags) {
     Reply reply = session.reply();

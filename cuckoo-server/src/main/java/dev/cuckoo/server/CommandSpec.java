@@ -27,8 +27,17 @@ final class CommandSpec {
   private final Action action;
   private final Map<String, CommandSpec> subcommands;
 
-  CommandSpec(String name, int arity, List<String> flags, int firstKey, int lastKey, int keyStep,
-      List<String> categories, String group, String summary, Action action,
+  CommandSpec(
+      String name,
+      int arity,
+      List<String> flags,
+      int firstKey,
+      int lastKey,
+      int keyStep,
+      List<String> categories,
+      String group,
+      String summary,
+      Action action,
       Map<String, CommandSpec> subcommands) {
     this.name = name;
     this.arity = arity;

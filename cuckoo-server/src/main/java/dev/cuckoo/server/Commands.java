@@ -10,13 +10,14 @@ import java.util.Map;
 import java.util.concurrent.locks.Lock;
 
 /**
- * The command table and dispatcher: finds a request's command, checks arity and authentication
- * in Redis's order (unknown command, then arity, then NOAUTH) and runs it.
+ * The command table and dispatcher: finds a request's command, checks arity and authentication in
+ * Redis's order (unknown command, then arity, then NOAUTH) and runs it.
  */
 final class Commands {
   private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
   private static final String GROUP_CF = "cf";
   private static final List<String> NONE = List.of();
+
   /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
   static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
@@ -33,8 +34,8 @@ final class Commands {
   Commands(ServerContext context, WriteLog log) {
     this.context = context;
     this.log = log;
-    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig(), log,
-        context::memoryLimit);
+    CfCommands cf =
+        new CfCommands(context.keyspace(), context.cfConfig(), log, context::memoryLimit);
     ConnectionCommands connection = new ConnectionCommands(context);
     DatabaseCommands database = new DatabaseCommands(context, log);
     PersistenceCommands persistence = new PersistenceCommands(context);
@@ -46,30 +47,79 @@ final class Commands {
     List<String> writeCats = List.of("write", "cuckoo", "slow");
     List<String> readCats = List.of("read", "cuckoo", "fast");
     cf("cf.reserve", -3, write, writeCats, "Creates a new Cuckoo Filter", cf::reserve);
-    cf("cf.add", 3, write, writeCats, "Adds an item to a Cuckoo Filter",
+    cf(
+        "cf.add",
+        3,
+        write,
+        writeCats,
+        "Adds an item to a Cuckoo Filter",
         (s, a) -> cf.add(s, a, false));
-    cf("cf.addnx", 3, write, writeCats,
+    cf(
+        "cf.addnx",
+        3,
+        write,
+        writeCats,
         "Adds an item to a Cuckoo Filter if the item did not exist previously.",
         (s, a) -> cf.add(s, a, true));
-    cf("cf.insert", -4, write, writeCats,
+    cf(
+        "cf.insert",
+        -4,
+        write,
+        writeCats,
         "Adds one or more items to a Cuckoo Filter. A filter will be created if it does not"
-            + " exist", (s, a) -> cf.insert(s, a, false));
-    cf("cf.insertnx", -4, write, writeCats,
+            + " exist",
+        (s, a) -> cf.insert(s, a, false));
+    cf(
+        "cf.insertnx",
+        -4,
+        write,
+        writeCats,
         "Adds one or more items to a Cuckoo Filter if the items did not exist previously. A"
-            + " filter will be created if it does not exist", (s, a) -> cf.insert(s, a, true));
-    cf("cf.exists", 3, readFast, readCats,
-        "Checks whether one or more items exist in a Cuckoo Filter", cf::exists);
-    cf("cf.mexists", -3, readFast, readCats,
-        "Checks whether one or more items exist in a Cuckoo Filter", cf::mexists);
-    cf("cf.count", 3, readFast, readCats,
-        "Return the number of times an item might be in a Cuckoo Filter", cf::count);
-    cf("cf.del", 3, writeFast, List.of("write", "cuckoo", "fast"),
-        "Deletes an item from a Cuckoo Filter", cf::del);
+            + " filter will be created if it does not exist",
+        (s, a) -> cf.insert(s, a, true));
+    cf(
+        "cf.exists",
+        3,
+        readFast,
+        readCats,
+        "Checks whether one or more items exist in a Cuckoo Filter",
+        cf::exists);
+    cf(
+        "cf.mexists",
+        -3,
+        readFast,
+        readCats,
+        "Checks whether one or more items exist in a Cuckoo Filter",
+        cf::mexists);
+    cf(
+        "cf.count",
+        3,
+        readFast,
+        readCats,
+        "Return the number of times an item might be in a Cuckoo Filter",
+        cf::count);
+    cf(
+        "cf.del",
+        3,
+        writeFast,
+        List.of("write", "cuckoo", "fast"),
+        "Deletes an item from a Cuckoo Filter",
+        cf::del);
     cf("cf.info", 2, readFast, readCats, "Returns information about a Cuckoo Filter", cf::info);
-    cf("cf.scandump", 3, readFast, readCats,
-        "Begins an incremental save of the bloom filter", cf::scanDump);
-    cf("cf.loadchunk", 4, write, writeCats,
-        "Restores a filter previously saved using SCANDUMP", cf::loadChunk);
+    cf(
+        "cf.scandump",
+        3,
+        readFast,
+        readCats,
+        "Begins an incremental save of the bloom filter",
+        cf::scanDump);
+    cf(
+        "cf.loadchunk",
+        4,
+        write,
+        writeCats,
+        "Restores a filter previously saved using SCANDUMP",
+        cf::loadChunk);
     // RedisBloom registers CF.COMPACT "readonly fast" and COMMAND INFO must match; it still
     // changes the filter, so CfCommands.compact takes the write path and logs it.
     cf("cf.compact", -1, readFast, readCats, "Compacts a Cuckoo Filter", cf::compact);
@@ -77,124 +127,492 @@ final class Commands {
 
     List<String> connectionCats = List.of("fast", "connection");
     List<String> noAuth = List.of("noscript", "loading", "stale", "fast", "no_auth");
-    add(spec("ping", -1, List.of("fast"), 0, 0, 0, connectionCats, "connection",
-        "Returns the server's liveliness response.", connection::ping));
-    add(spec("echo", 2, List.of("fast"), 0, 0, 0, connectionCats, "connection",
-        "Returns the given string.", connection::echo));
-    add(spec("hello", -1, noAuth, 0, 0, 0, connectionCats, "connection",
-        "Handshakes with the Redis server.", connection::hello));
-    add(spec("auth", -2, noAuth, 0, 0, 0, connectionCats, "connection",
-        "Authenticates the connection.", connection::auth));
-    add(spec("quit", -1, noAuth, 0, 0, 0, connectionCats, "connection",
-        "Closes the connection.", connection::quit));
-    add(spec("select", 2, List.of("loading", "stale", "fast"), 0, 0, 0, connectionCats,
-        "connection", "Changes the selected database.", connection::select));
+    add(
+        spec(
+            "ping",
+            -1,
+            List.of("fast"),
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Returns the server's liveliness response.",
+            connection::ping));
+    add(
+        spec(
+            "echo",
+            2,
+            List.of("fast"),
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Returns the given string.",
+            connection::echo));
+    add(
+        spec(
+            "hello",
+            -1,
+            noAuth,
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Handshakes with the Redis server.",
+            connection::hello));
+    add(
+        spec(
+            "auth",
+            -2,
+            noAuth,
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Authenticates the connection.",
+            connection::auth));
+    add(
+        spec(
+            "quit",
+            -1,
+            noAuth,
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Closes the connection.",
+            connection::quit));
+    add(
+        spec(
+            "select",
+            2,
+            List.of("loading", "stale", "fast"),
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Changes the selected database.",
+            connection::select));
     ClientCommands clients = new ClientCommands(context);
     List<String> clientAdmin = List.of("admin", "noscript", "loading", "stale");
     List<String> clientAdminCats = List.of("admin", "slow", "dangerous", "connection");
-    add(container("client", "connection", "A container for client connection commands.",
-        sub("client|setinfo", 4, connection::clientSetInfo, "Sets information specific to the client"
-            + " or connection."),
-        sub("client|setname", 3, connection::clientSetName, "Sets the connection name."),
-        sub("client|getname", 2, connection::clientGetName, "Returns the name of the connection."),
-        sub("client|id", 2, connection::clientId, "Returns the unique client ID of the connection."),
-        spec("client|info", 2, List.of("noscript", "loading", "stale"), 0, 0, 0,
-            List.of("slow", "connection"), "connection",
-            "Returns information about the connection.", clients::info),
-        spec("client|list", -2, clientAdmin, 0, 0, 0, clientAdminCats, "connection",
-            "Lists open connections.", clients::list),
-        spec("client|kill", -3, clientAdmin, 0, 0, 0, clientAdminCats, "connection",
-            "Terminates open connections.", clients::kill),
-        sub("client|no-evict", 3, clients::flag, "Sets the client eviction mode."),
-        sub("client|no-touch", 3, clients::flag,
-            "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
-    add(spec("reset", 1, List.of("noscript", "loading", "stale", "fast", "no_auth",
-        "allow_busy"), 0, 0, 0, connectionCats, "connection", "Resets the connection.",
-        clients::reset));
+    add(
+        container(
+            "client",
+            "connection",
+            "A container for client connection commands.",
+            sub(
+                "client|setinfo",
+                4,
+                connection::clientSetInfo,
+                "Sets information specific to the client" + " or connection."),
+            sub("client|setname", 3, connection::clientSetName, "Sets the connection name."),
+            sub(
+                "client|getname",
+                2,
+                connection::clientGetName,
+                "Returns the name of the connection."),
+            sub(
+                "client|id",
+                2,
+                connection::clientId,
+                "Returns the unique client ID of the connection."),
+            spec(
+                "client|info",
+                2,
+                List.of("noscript", "loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "connection",
+                "Returns information about the connection.",
+                clients::info),
+            spec(
+                "client|list",
+                -2,
+                clientAdmin,
+                0,
+                0,
+                0,
+                clientAdminCats,
+                "connection",
+                "Lists open connections.",
+                clients::list),
+            spec(
+                "client|kill",
+                -3,
+                clientAdmin,
+                0,
+                0,
+                0,
+                clientAdminCats,
+                "connection",
+                "Terminates open connections.",
+                clients::kill),
+            sub("client|no-evict", 3, clients::flag, "Sets the client eviction mode."),
+            sub(
+                "client|no-touch",
+                3,
+                clients::flag,
+                "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
+    add(
+        spec(
+            "reset",
+            1,
+            List.of("noscript", "loading", "stale", "fast", "no_auth", "allow_busy"),
+            0,
+            0,
+            0,
+            connectionCats,
+            "connection",
+            "Resets the connection.",
+            clients::reset));
     List<String> keyRead = List.of("keyspace", "read", "fast");
     List<String> keyWrite = List.of("keyspace", "write", "slow");
-    add(spec("dbsize", 1, readFast, 0, 0, 0, keyRead, "server",
-        "Returns the number of keys in the database.", database::dbsize));
-    add(spec("type", 2, readFast, 1, 1, 1, keyRead, "generic",
-        "Determines the type of value stored at a key.", database::type));
-    add(spec("del", -2, List.of("write"), 1, -1, 1, keyWrite, "generic",
-        "Deletes one or more keys.", database::del));
-    add(spec("exists", -2, readFast, 1, -1, 1, keyRead, "generic",
-        "Determines whether one or more keys exist.", database::exists));
-    add(spec("keys", 2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow",
-        "dangerous"), "generic", "Returns all key names that match a pattern.", database::keys));
-    add(spec("scan", -2, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
-        "generic", "Iterates over the key names in the database.", database::scan));
+    add(
+        spec(
+            "dbsize",
+            1,
+            readFast,
+            0,
+            0,
+            0,
+            keyRead,
+            "server",
+            "Returns the number of keys in the database.",
+            database::dbsize));
+    add(
+        spec(
+            "type",
+            2,
+            readFast,
+            1,
+            1,
+            1,
+            keyRead,
+            "generic",
+            "Determines the type of value stored at a key.",
+            database::type));
+    add(
+        spec(
+            "del",
+            -2,
+            List.of("write"),
+            1,
+            -1,
+            1,
+            keyWrite,
+            "generic",
+            "Deletes one or more keys.",
+            database::del));
+    add(
+        spec(
+            "exists",
+            -2,
+            readFast,
+            1,
+            -1,
+            1,
+            keyRead,
+            "generic",
+            "Determines whether one or more keys exist.",
+            database::exists));
+    add(
+        spec(
+            "keys",
+            2,
+            List.of("readonly"),
+            0,
+            0,
+            0,
+            List.of("keyspace", "read", "slow", "dangerous"),
+            "generic",
+            "Returns all key names that match a pattern.",
+            database::keys));
+    add(
+        spec(
+            "scan",
+            -2,
+            List.of("readonly"),
+            0,
+            0,
+            0,
+            List.of("keyspace", "read", "slow"),
+            "generic",
+            "Iterates over the key names in the database.",
+            database::scan));
     List<String> dangerous = List.of("keyspace", "write", "slow", "dangerous");
-    add(spec("flushdb", -1, List.of("write"), 0, 0, 0, dangerous, "server",
-        "Removes all keys from the current database.", database::flush));
-    add(spec("flushall", -1, List.of("write"), 0, 0, 0, dangerous, "server",
-        "Removes all keys from all databases.", database::flush));
+    add(
+        spec(
+            "flushdb",
+            -1,
+            List.of("write"),
+            0,
+            0,
+            0,
+            dangerous,
+            "server",
+            "Removes all keys from the current database.",
+            database::flush));
+    add(
+        spec(
+            "flushall",
+            -1,
+            List.of("write"),
+            0,
+            0,
+            0,
+            dangerous,
+            "server",
+            "Removes all keys from all databases.",
+            database::flush));
     List<String> admin = List.of("admin", "slow", "dangerous");
     // SAVE and SHUTDOWN wait for every key: inside EXEC, which holds them all, they could not
-    add(spec("save", 1, List.of("admin", "noscript", "no_multi"), 0, 0, 0, admin, "server",
-        "Synchronously saves the database(s) to disk.", persistence::save));
-    add(spec("bgsave", -1, List.of("admin", "noscript"), 0, 0, 0, admin, "server",
-        "Asynchronously saves the database(s) to disk.", persistence::bgsave));
-    add(spec("lastsave", 1, List.of("loading", "stale", "fast"), 0, 0, 0,
-        List.of("admin", "fast", "dangerous"), "server",
-        "Returns the Unix timestamp of the last successful save to disk.", persistence::lastsave));
-    add(spec("shutdown", -1, List.of("admin", "noscript", "loading", "stale", "no_multi"), 0, 0,
-        0, admin,
-        "server", "Synchronously saves the database(s) to disk and shuts down the server.",
-        persistence::shutdown));
-    add(spec("info", -1, List.of("loading", "stale"), 0, 0, 0, List.of("slow", "dangerous"),
-        "server", "Returns information and statistics about the server.", info::info));
-    add(container("config", "server", "A container for server configuration commands.",
-        sub("config|get", -3, config::configGet,
-            "Returns the effective values of configuration parameters."),
-        sub("config|set", -4, config::configSet, "Sets configuration parameters in-flight."),
-        sub("config|resetstat", 2, config::configResetStat, "Resets the server's statistics."),
-        sub("config|rewrite", 2, config::configRewrite,
-            "Persists the effective configuration to file.")));
+    add(
+        spec(
+            "save",
+            1,
+            List.of("admin", "noscript", "no_multi"),
+            0,
+            0,
+            0,
+            admin,
+            "server",
+            "Synchronously saves the database(s) to disk.",
+            persistence::save));
+    add(
+        spec(
+            "bgsave",
+            -1,
+            List.of("admin", "noscript"),
+            0,
+            0,
+            0,
+            admin,
+            "server",
+            "Asynchronously saves the database(s) to disk.",
+            persistence::bgsave));
+    add(
+        spec(
+            "lastsave",
+            1,
+            List.of("loading", "stale", "fast"),
+            0,
+            0,
+            0,
+            List.of("admin", "fast", "dangerous"),
+            "server",
+            "Returns the Unix timestamp of the last successful save to disk.",
+            persistence::lastsave));
+    add(
+        spec(
+            "shutdown",
+            -1,
+            List.of("admin", "noscript", "loading", "stale", "no_multi"),
+            0,
+            0,
+            0,
+            admin,
+            "server",
+            "Synchronously saves the database(s) to disk and shuts down the server.",
+            persistence::shutdown));
+    add(
+        spec(
+            "info",
+            -1,
+            List.of("loading", "stale"),
+            0,
+            0,
+            0,
+            List.of("slow", "dangerous"),
+            "server",
+            "Returns information and statistics about the server.",
+            info::info));
+    add(
+        container(
+            "config",
+            "server",
+            "A container for server configuration commands.",
+            sub(
+                "config|get",
+                -3,
+                config::configGet,
+                "Returns the effective values of configuration parameters."),
+            sub("config|set", -4, config::configSet, "Sets configuration parameters in-flight."),
+            sub("config|resetstat", 2, config::configResetStat, "Resets the server's statistics."),
+            sub(
+                "config|rewrite",
+                2,
+                config::configRewrite,
+                "Persists the effective configuration to file.")));
     expiry = new ExpiryCommands(context, log);
     registerKeyCommands(connection, database);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
-    add(spec("randomkey", 1, List.of("readonly"), 0, 0, 0, List.of("keyspace", "read", "slow"),
-        "generic", "Returns a random key name from the database.", keys::randomKey));
-    add(spec("touch", -2, readFast, 1, -1, 1, keyRead, "generic", "Returns the number of"
-        + " existing keys out of those specified after updating the time they were last"
-        + " accessed.", keys::touch));
+    add(
+        spec(
+            "randomkey",
+            1,
+            List.of("readonly"),
+            0,
+            0,
+            0,
+            List.of("keyspace", "read", "slow"),
+            "generic",
+            "Returns a random key name from the database.",
+            keys::randomKey));
+    add(
+        spec(
+            "touch",
+            -2,
+            readFast,
+            1,
+            -1,
+            1,
+            keyRead,
+            "generic",
+            "Returns the number of"
+                + " existing keys out of those specified after updating the time they were last"
+                + " accessed.",
+            keys::touch));
     List<String> readSlow = List.of("keyspace", "read", "slow");
-    add(container("memory", "server", "A container for memory diagnostics commands.",
-        spec("memory|usage", -3, List.of("readonly"), 2, 2, 1, List.of("read", "slow"),
-            "server", "Estimates the memory usage of a key.", keys::memoryUsage)));
-    add(container("object", "generic", "A container for object introspection commands.",
-        spec("object|encoding", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
-            "Returns the internal encoding of a Redis object.", keys::objectEncoding),
-        spec("object|freq", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
-            "Returns the logarithmic access frequency counter of a Redis object.",
-            keys::objectFreq),
-        spec("object|refcount", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
-            "Returns the reference count of a value of a key.", keys::objectRefcount),
-        spec("object|idletime", 3, List.of("readonly"), 2, 2, 1, readSlow, "generic",
-            "Returns the time since the last access to a Redis object.", keys::objectIdleTime)));
-    add(spec("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0,
-        List.of("admin", "fast", "dangerous"), "server",
-        "Returns the replication role.", info::role));
-    add(spec("time", 1, List.of("loading", "stale", "fast"), 0, 0, 0, List.of("fast"),
-        "server", "Returns the server time.", info::time));
+    add(
+        container(
+            "memory",
+            "server",
+            "A container for memory diagnostics commands.",
+            spec(
+                "memory|usage",
+                -3,
+                List.of("readonly"),
+                2,
+                2,
+                1,
+                List.of("read", "slow"),
+                "server",
+                "Estimates the memory usage of a key.",
+                keys::memoryUsage)));
+    add(
+        container(
+            "object",
+            "generic",
+            "A container for object introspection commands.",
+            spec(
+                "object|encoding",
+                3,
+                List.of("readonly"),
+                2,
+                2,
+                1,
+                readSlow,
+                "generic",
+                "Returns the internal encoding of a Redis object.",
+                keys::objectEncoding),
+            spec(
+                "object|freq",
+                3,
+                List.of("readonly"),
+                2,
+                2,
+                1,
+                readSlow,
+                "generic",
+                "Returns the logarithmic access frequency counter of a Redis object.",
+                keys::objectFreq),
+            spec(
+                "object|refcount",
+                3,
+                List.of("readonly"),
+                2,
+                2,
+                1,
+                readSlow,
+                "generic",
+                "Returns the reference count of a value of a key.",
+                keys::objectRefcount),
+            spec(
+                "object|idletime",
+                3,
+                List.of("readonly"),
+                2,
+                2,
+                1,
+                readSlow,
+                "generic",
+                "Returns the time since the last access to a Redis object.",
+                keys::objectIdleTime)));
+    add(
+        spec(
+            "role",
+            1,
+            List.of("noscript", "loading", "stale", "fast"),
+            0,
+            0,
+            0,
+            List.of("admin", "fast", "dangerous"),
+            "server",
+            "Returns the replication role.",
+            info::role));
+    add(
+        spec(
+            "time",
+            1,
+            List.of("loading", "stale", "fast"),
+            0,
+            0,
+            0,
+            List.of("fast"),
+            "server",
+            "Returns the server time.",
+            info::time));
     CommandInfo commandInfo = new CommandInfo(this);
-    table.put("command", container("command", "server",
-        "Returns detailed information about all commands.", commandInfo::all,
-        sub("command|count", 2, commandInfo::count, "Returns a count of commands."),
-        sub("command|docs", -2, commandInfo::docs,
-            "Returns documentary information about one, multiple or all commands."),
-        sub("command|info", -2, commandInfo::info,
-            "Returns information about one, multiple or all commands."),
-        sub("command|list", -2, commandInfo::list, "Returns a list of command names."),
-        spec("command|getkeys", -3, List.of("loading", "stale"), 0, 0, 0,
-            List.of("slow", "connection"), "server",
-            "Extracts the key names from an arbitrary command.", commandInfo::getKeys),
-        spec("command|getkeysandflags", -3, List.of("loading", "stale"), 0, 0, 0,
-            List.of("slow", "connection"), "server",
-            "Extracts the key names and access flags for an arbitrary command.",
-            commandInfo::getKeysAndFlags)));
+    table.put(
+        "command",
+        container(
+            "command",
+            "server",
+            "Returns detailed information about all commands.",
+            commandInfo::all,
+            sub("command|count", 2, commandInfo::count, "Returns a count of commands."),
+            sub(
+                "command|docs",
+                -2,
+                commandInfo::docs,
+                "Returns documentary information about one, multiple or all commands."),
+            sub(
+                "command|info",
+                -2,
+                commandInfo::info,
+                "Returns information about one, multiple or all commands."),
+            sub("command|list", -2, commandInfo::list, "Returns a list of command names."),
+            spec(
+                "command|getkeys",
+                -3,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "server",
+                "Extracts the key names from an arbitrary command.",
+                commandInfo::getKeys),
+            spec(
+                "command|getkeysandflags",
+                -3,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "server",
+                "Extracts the key names and access flags for an arbitrary command.",
+                commandInfo::getKeysAndFlags)));
   }
 
   /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */
@@ -202,55 +620,251 @@ final class Commands {
     TransactionCommands tx = new TransactionCommands(this, context, log);
     List<String> control = List.of("noscript", "loading", "stale", "fast", "allow_busy");
     List<String> txCats = List.of("fast", "transaction");
-    add(spec("multi", 1, control, 0, 0, 0, txCats, "transactions",
-        "Starts a transaction.", tx::multi));
-    add(spec("exec", 1, List.of("noscript", "loading", "stale", "skip_slowlog"), 0, 0, 0,
-        List.of("slow", "transaction"), "transactions",
-        "Executes all commands in a transaction.", tx::exec));
-    add(spec("discard", 1, control, 0, 0, 0, txCats, "transactions",
-        "Discards a transaction.", tx::discard));
-    add(spec("watch", -2, control, 1, -1, 1, txCats, "transactions", "Monitors changes to keys"
-        + " to determine the execution of a transaction.", tx::watch));
-    add(spec("unwatch", 1, control, 0, 0, 0, txCats, "transactions",
-        "Forgets about watched keys of a transaction.", tx::unwatch));
+    add(
+        spec(
+            "multi",
+            1,
+            control,
+            0,
+            0,
+            0,
+            txCats,
+            "transactions",
+            "Starts a transaction.",
+            tx::multi));
+    add(
+        spec(
+            "exec",
+            1,
+            List.of("noscript", "loading", "stale", "skip_slowlog"),
+            0,
+            0,
+            0,
+            List.of("slow", "transaction"),
+            "transactions",
+            "Executes all commands in a transaction.",
+            tx::exec));
+    add(
+        spec(
+            "discard",
+            1,
+            control,
+            0,
+            0,
+            0,
+            txCats,
+            "transactions",
+            "Discards a transaction.",
+            tx::discard));
+    add(
+        spec(
+            "watch",
+            -2,
+            control,
+            1,
+            -1,
+            1,
+            txCats,
+            "transactions",
+            "Monitors changes to keys" + " to determine the execution of a transaction.",
+            tx::watch));
+    add(
+        spec(
+            "unwatch",
+            1,
+            control,
+            0,
+            0,
+            0,
+            txCats,
+            "transactions",
+            "Forgets about watched keys of a transaction.",
+            tx::unwatch));
     List<String> writeFast = List.of("write", "fast");
     List<String> keyWriteFast = List.of("keyspace", "write", "fast");
     List<String> readFast = List.of("readonly", "fast");
     List<String> keyReadFast = List.of("keyspace", "read", "fast");
-    add(spec("expire", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Sets the expiration time of a key in seconds.", expiry::expire));
-    add(spec("pexpire", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Sets the expiration time of a key in milliseconds.", expiry::pexpire));
-    add(spec("expireat", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Sets the expiration time of a key to a Unix timestamp.", expiry::expireAt));
-    add(spec("pexpireat", -3, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Sets the expiration time of a key to a Unix milliseconds timestamp.",
-        expiry::pexpireAt));
-    add(spec("persist", 2, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Removes the expiration time of a key.", expiry::persist));
-    add(spec("ttl", 2, readFast, 1, 1, 1, keyReadFast, "generic",
-        "Returns the expiration time in seconds of a key.", expiry::ttl));
-    add(spec("pttl", 2, readFast, 1, 1, 1, keyReadFast, "generic",
-        "Returns the expiration time in milliseconds of a key.", expiry::pttl));
-    add(spec("expiretime", 2, readFast, 1, 1, 1, keyReadFast, "generic",
-        "Returns the expiration time of a key as a Unix timestamp.", expiry::expireTime));
-    add(spec("pexpiretime", 2, readFast, 1, 1, 1, keyReadFast, "generic",
-        "Returns the expiration time of a key as a Unix milliseconds timestamp.",
-        expiry::pexpireTime));
+    add(
+        spec(
+            "expire",
+            -3,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Sets the expiration time of a key in seconds.",
+            expiry::expire));
+    add(
+        spec(
+            "pexpire",
+            -3,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Sets the expiration time of a key in milliseconds.",
+            expiry::pexpire));
+    add(
+        spec(
+            "expireat",
+            -3,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Sets the expiration time of a key to a Unix timestamp.",
+            expiry::expireAt));
+    add(
+        spec(
+            "pexpireat",
+            -3,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Sets the expiration time of a key to a Unix milliseconds timestamp.",
+            expiry::pexpireAt));
+    add(
+        spec(
+            "persist",
+            2,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Removes the expiration time of a key.",
+            expiry::persist));
+    add(
+        spec(
+            "ttl",
+            2,
+            readFast,
+            1,
+            1,
+            1,
+            keyReadFast,
+            "generic",
+            "Returns the expiration time in seconds of a key.",
+            expiry::ttl));
+    add(
+        spec(
+            "pttl",
+            2,
+            readFast,
+            1,
+            1,
+            1,
+            keyReadFast,
+            "generic",
+            "Returns the expiration time in milliseconds of a key.",
+            expiry::pttl));
+    add(
+        spec(
+            "expiretime",
+            2,
+            readFast,
+            1,
+            1,
+            1,
+            keyReadFast,
+            "generic",
+            "Returns the expiration time of a key as a Unix timestamp.",
+            expiry::expireTime));
+    add(
+        spec(
+            "pexpiretime",
+            2,
+            readFast,
+            1,
+            1,
+            1,
+            keyReadFast,
+            "generic",
+            "Returns the expiration time of a key as a Unix milliseconds timestamp.",
+            expiry::pexpireTime));
     MoveCommands moves = new MoveCommands(context, log, connection);
-    add(spec("rename", 3, List.of("write"), 1, 2, 1, List.of("keyspace", "write", "slow"),
-        "generic", "Renames a key and overwrites the destination.", moves::rename));
-    add(spec("renamenx", 3, writeFast, 1, 2, 1, keyWriteFast, "generic",
-        "Renames a key only when the target key name doesn't exist.", moves::renameNx));
-    add(spec("move", 3, writeFast, 1, 1, 1, keyWriteFast, "generic",
-        "Moves a key to another database.", moves::move));
-    add(spec("swapdb", 3, writeFast, 0, 0, 0, List.of("keyspace", "write", "fast", "dangerous"),
-        "server", "Swaps two Redis databases.", moves::swapDb));
-    add(spec("copy", -3, List.of("write", "denyoom"), 1, 2, 1,
-        List.of("keyspace", "write", "slow"), "generic", "Copies the value of a key to a new key.",
-        moves::copy));
-    add(spec("unlink", -2, writeFast, 1, -1, 1, keyWriteFast, "generic",
-        "Asynchronously deletes one or more keys.", database::del));
+    add(
+        spec(
+            "rename",
+            3,
+            List.of("write"),
+            1,
+            2,
+            1,
+            List.of("keyspace", "write", "slow"),
+            "generic",
+            "Renames a key and overwrites the destination.",
+            moves::rename));
+    add(
+        spec(
+            "renamenx",
+            3,
+            writeFast,
+            1,
+            2,
+            1,
+            keyWriteFast,
+            "generic",
+            "Renames a key only when the target key name doesn't exist.",
+            moves::renameNx));
+    add(
+        spec(
+            "move",
+            3,
+            writeFast,
+            1,
+            1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Moves a key to another database.",
+            moves::move));
+    add(
+        spec(
+            "swapdb",
+            3,
+            writeFast,
+            0,
+            0,
+            0,
+            List.of("keyspace", "write", "fast", "dangerous"),
+            "server",
+            "Swaps two Redis databases.",
+            moves::swapDb));
+    add(
+        spec(
+            "copy",
+            -3,
+            List.of("write", "denyoom"),
+            1,
+            2,
+            1,
+            List.of("keyspace", "write", "slow"),
+            "generic",
+            "Copies the value of a key to a new key.",
+            moves::copy));
+    add(
+        spec(
+            "unlink",
+            -2,
+            writeFast,
+            1,
+            -1,
+            1,
+            keyWriteFast,
+            "generic",
+            "Asynchronously deletes one or more keys.",
+            database::del));
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -259,36 +873,68 @@ final class Commands {
     expiry.expireCycle(25);
   }
 
-  private void cf(String name, int arity, List<String> flags, List<String> categories,
-      String summary, CommandSpec.Action action) {
+  private void cf(
+      String name,
+      int arity,
+      List<String> flags,
+      List<String> categories,
+      String summary,
+      CommandSpec.Action action) {
     add(spec(name, arity, flags, 1, 1, 1, categories, GROUP_CF, summary, action));
   }
 
-  private static CommandSpec spec(String name, int arity, List<String> flags, int first,
-      int last, int step, List<String> categories, String group, String summary,
+  private static CommandSpec spec(
+      String name,
+      int arity,
+      List<String> flags,
+      int first,
+      int last,
+      int step,
+      List<String> categories,
+      String group,
+      String summary,
       CommandSpec.Action action) {
-    return new CommandSpec(name, arity, flags, first, last, step, categories, group, summary,
-        action, Map.of());
+    return new CommandSpec(
+        name, arity, flags, first, last, step, categories, group, summary, action, Map.of());
   }
 
-  private static CommandSpec sub(String name, int arity, CommandSpec.Action action,
-      String summary) {
-    return spec(name, arity, List.of("loading", "stale"), 0, 0, 0, List.of("slow"), "server",
-        summary, action);
+  private static CommandSpec sub(
+      String name, int arity, CommandSpec.Action action, String summary) {
+    return spec(
+        name,
+        arity,
+        List.of("loading", "stale"),
+        0,
+        0,
+        0,
+        List.of("slow"),
+        "server",
+        summary,
+        action);
   }
 
   private CommandSpec container(String name, String group, String summary, CommandSpec... subs) {
     return container(name, group, summary, null, subs);
   }
 
-  private CommandSpec container(String name, String group, String summary,
-      CommandSpec.Action bare, CommandSpec... subs) {
+  private CommandSpec container(
+      String name, String group, String summary, CommandSpec.Action bare, CommandSpec... subs) {
     Map<String, CommandSpec> map = new LinkedHashMap<>();
     for (CommandSpec s : subs) {
       map.put(s.name().substring(s.name().indexOf('|') + 1), s);
     }
-    return new CommandSpec(name, bare == null ? -2 : -1, List.of(), 0, 0, 0, List.of("slow"),
-        group, summary, bare, map);
+    return new CommandSpec(
+        name,
+        bare == null ? -2 : -1,
+        List.of(),
+        0,
+        0,
+        0,
+        List.of("slow"),
+        group,
+        summary,
+        bare,
+        map);
   }
 
   private void add(CommandSpec spec) {
@@ -313,13 +959,14 @@ final class Commands {
       list.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
     }
     String name = Args.text(args[0]);
-    return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
-        + "', with args beginning with: " + list;
+    return "ERR unknown command '"
+        + name.substring(0, Math.min(name.length(), 128))
+        + "', with args beginning with: "
+        + list;
   }
 
   /**
-   * Returns the command (or subcommand) a request names if it exists and its arity fits, else
-   * null.
+   * Returns the command (or subcommand) a request names if it exists and its arity fits, else null.
    */
   CommandSpec resolve(byte[][] args) {
     CommandSpec spec = table.get(Args.lower(args[0]));
@@ -335,8 +982,8 @@ final class Commands {
 
   /**
    * Runs one request for the session, writing exactly one reply (or none for SHUTDOWN, or for a
-   * command that asked to run again later). Inside MULTI, queues it instead (answering QUEUED);
-   * a request refused while queueing makes EXEC abort, as in Redis.
+   * command that asked to run again later). Inside MULTI, queues it instead (answering QUEUED); a
+   * request refused while queueing makes EXEC abort, as in Redis.
    */
   void execute(Session session, byte[][] args) {
     context.totalCommands().increment();
@@ -363,8 +1010,12 @@ final class Commands {
       String subName = Args.lower(args[1]);
       CommandSpec sub = spec.subcommands().get(subName);
       if (sub == null) {
-        reply.error("ERR unknown subcommand '" + Args.text(args[1]) + "'. Try "
-            + spec.name().toUpperCase(Locale.ROOT) + " HELP.");
+        reply.error(
+            "ERR unknown subcommand '"
+                + Args.text(args[1])
+                + "'. Try "
+                + spec.name().toUpperCase(Locale.ROOT)
+                + " HELP.");
         session.failQueue();
         return;
       }
@@ -399,8 +1050,7 @@ final class Commands {
     }
     CommandClock.enter();
     try {
-      if (write && !session.replaying()
-          && context.keyspace().hasExpiries()) {
+      if (write && !session.replaying() && context.keyspace().hasExpiries()) {
         runDeletingExpired(session, spec, args);
       } else {
         spec.action().run(session, args);
@@ -439,22 +1089,25 @@ final class Commands {
 
   /**
    * Runs a write with the stripes of its keys held and its expired keys deleted first (each
-   * deletion logged as DEL before the write's own record), so the write meets the keys a replay
-   * of the log will meet.
+   * deletion logged as DEL before the write's own record), so the write meets the keys a replay of
+   * the log will meet.
    */
   private void runDeletingExpired(Session session, CommandSpec spec, byte[][] args) {
     List<Key> keys = new ArrayList<>(2);
-    Replay.keysOf(session.db(), args, new Replay.KeySink() {
-      @Override
-      public void key(Key key) {
-        keys.add(key);
-      }
+    Replay.keysOf(
+        session.db(),
+        args,
+        new Replay.KeySink() {
+          @Override
+          public void key(Key key) {
+            keys.add(key);
+          }
 
-      @Override
-      public void database(int db) {
-        // flushes and swaps take every stripe themselves; expired keys need no deleting first
-      }
-    });
+          @Override
+          public void database(int db) {
+            // flushes and swaps take every stripe themselves; expired keys need no deleting first
+          }
+        });
     Lock[] locks = context.keyspace().lockKeys(keys.toArray(new Key[0]));
     try {
       for (Key key : keys) {

@@ -8,8 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * CONFIG GET, SET, RESETSTAT and REWRITE over the server's and the RedisBloom module's
- * parameters.
+ * CONFIG GET, SET, RESETSTAT and REWRITE over the server's and the RedisBloom module's parameters.
  */
 final class ConfigCommands {
   private final ServerContext context;
@@ -61,7 +60,8 @@ final class ConfigCommands {
   }
 
   private static boolean isServerParameter(String name) {
-    return name.equals("maxmemory") || name.equals("auto-aof-rewrite-percentage")
+    return name.equals("maxmemory")
+        || name.equals("auto-aof-rewrite-percentage")
         || name.equals("auto-aof-rewrite-min-size");
   }
 
@@ -78,8 +78,10 @@ final class ConfigCommands {
     for (int i = 2; i < args.length; i += 2) {
       String name = Args.lower(args[i]);
       if (!CfConfig.isParameter(name) && !isServerParameter(name)) {
-        reply.error("ERR Unknown option or number of arguments for CONFIG SET - '"
-            + Args.text(args[i]) + "'");
+        reply.error(
+            "ERR Unknown option or number of arguments for CONFIG SET - '"
+                + Args.text(args[i])
+                + "'");
         return;
       }
     }
@@ -90,14 +92,20 @@ final class ConfigCommands {
       String name = Args.lower(args[i]);
       String value = Args.text(args[i + 1]);
       if (isServerParameter(name)) {
-        Long number = name.equals("auto-aof-rewrite-percentage")
-            ? Numbers.parseLong(value) : Numbers.parseMemory(value);
-        if (number == null || number < 0
+        Long number =
+            name.equals("auto-aof-rewrite-percentage")
+                ? Numbers.parseLong(value)
+                : Numbers.parseMemory(value);
+        if (number == null
+            || number < 0
             || (name.equals("auto-aof-rewrite-percentage") && number > Integer.MAX_VALUE)) {
-          reply.error("ERR CONFIG SET failed (possibly related to argument '" + name
-              + "') - " + (name.equals("auto-aof-rewrite-percentage")
-                  ? "argument couldn't be parsed into an integer"
-                  : "argument must be a memory value"));
+          reply.error(
+              "ERR CONFIG SET failed (possibly related to argument '"
+                  + name
+                  + "') - "
+                  + (name.equals("auto-aof-rewrite-percentage")
+                      ? "argument couldn't be parsed into an integer"
+                      : "argument must be a memory value"));
           return;
         }
         server.put(name, number);
@@ -106,22 +114,26 @@ final class ConfigCommands {
         cfValues.add(value);
       }
     }
-    Map.Entry<Integer, String> error = context.cfConfig().setAll(
-        cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
+    Map.Entry<Integer, String> error =
+        context.cfConfig().setAll(cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
     if (error != null) {
-      reply.error("ERR CONFIG SET failed (possibly related to argument '"
-          + cfNames.get(error.getKey()) + "') - " + error.getValue());
+      reply.error(
+          "ERR CONFIG SET failed (possibly related to argument '"
+              + cfNames.get(error.getKey())
+              + "') - "
+              + error.getValue());
       return;
     }
-    server.forEach((name, value) -> {
-      if (name.equals("maxmemory")) {
-        context.maxMemory(value);
-      } else if (name.equals("auto-aof-rewrite-percentage")) {
-        context.rewritePercentage((int) (long) value);
-      } else {
-        context.rewriteMinSize(value);
-      }
-    });
+    server.forEach(
+        (name, value) -> {
+          if (name.equals("maxmemory")) {
+            context.maxMemory(value);
+          } else if (name.equals("auto-aof-rewrite-percentage")) {
+            context.rewritePercentage((int) (long) value);
+          } else {
+            context.rewriteMinSize(value);
+          }
+        });
     reply.ok();
   }
 

@@ -4,8 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * Connection commands: PING, ECHO, AUTH, HELLO, QUIT, SELECT and CLIENT
- * SETNAME/GETNAME/SETINFO/ID.
+ * Connection commands: PING, ECHO, AUTH, HELLO, QUIT, SELECT and CLIENT SETNAME/GETNAME/SETINFO/ID.
  */
 final class ConnectionCommands {
   private final ServerContext context;
@@ -50,8 +49,9 @@ final class ConnectionCommands {
       return;
     }
     if (args.length == 2 && context.config().requirePass() == null) {
-      reply.error("ERR AUTH <password> called without any password configured for the default"
-          + " user. Are you sure your configuration is correct?");
+      reply.error(
+          "ERR AUTH <password> called without any password configured for the default"
+              + " user. Are you sure your configuration is correct?");
       return;
     }
     byte[] user = args.length == 3 ? args[1] : "default".getBytes(StandardCharsets.US_ASCII);
@@ -105,9 +105,10 @@ final class ConnectionCommands {
       session.authenticate();
     }
     if (!session.authenticated()) {
-      reply.error("NOAUTH HELLO must be called with the client already authenticated, otherwise"
-          + " the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client"
-          + " and select the RESP protocol version at the same time");
+      reply.error(
+          "NOAUTH HELLO must be called with the client already authenticated, otherwise"
+              + " the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client"
+              + " and select the RESP protocol version at the same time");
       return;
     }
     if (clientName != null && !setName(session, clientName)) {
@@ -154,8 +155,9 @@ final class ConnectionCommands {
 
   private boolean setName(Session session, String name) {
     if (!validName(name)) {
-      session.reply().error(
-          "ERR Client names cannot contain spaces, newlines or special characters.");
+      session
+          .reply()
+          .error("ERR Client names cannot contain spaces, newlines or special characters.");
       return false;
     }
     session.name(name.isEmpty() ? null : name);
@@ -218,8 +220,8 @@ final class ConnectionCommands {
   }
 
   /**
-   * Returns the database index an argument names, or -1 after answering with Redis's error (not
-   * an integer; out of range).
+   * Returns the database index an argument names, or -1 after answering with Redis's error (not an
+   * integer; out of range).
    */
   int databaseIndex(Session session, byte[] arg) {
     Long index = Numbers.parseLong(arg);

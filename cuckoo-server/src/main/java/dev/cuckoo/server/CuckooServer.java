@@ -54,8 +54,11 @@ public final class CuckooServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
 
-  private CuckooServer(ServerContext context, EventLoopGroup bossGroup,
-      EventLoopGroup workerGroup, Channel serverChannel) {
+  private CuckooServer(
+      ServerContext context,
+      EventLoopGroup bossGroup,
+      EventLoopGroup workerGroup,
+      Channel serverChannel) {
     this.context = context;
     this.bossGroup = bossGroup;
     this.workerGroup = workerGroup;
@@ -81,31 +84,35 @@ public final class CuckooServer implements AutoCloseable {
         throw new IllegalArgumentException(error);
       }
     }
-    ServerContext context =
-        new ServerContext(config, cfConfig, new Keyspace(config.databases()));
-    WriteLog log = new WriteLog() {
-      @Override
-      public long append(int db, byte[][] args) {
-        Persistence persistence = context.persistence();
-        return persistence == null ? 0 : persistence.append(db, args);
-      }
+    ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
+    WriteLog log =
+        new WriteLog() {
+          @Override
+          public long append(int db, byte[][] args) {
+            Persistence persistence = context.persistence();
+            return persistence == null ? 0 : persistence.append(db, args);
+          }
 
-      @Override
-      public void touched(int db, byte[][] args) {
-        context.watches().touched(db, args);
-      }
+          @Override
+          public void touched(int db, byte[][] args) {
+            context.watches().touched(db, args);
+          }
 
-      @Override
-      public String refusal() {
-        Persistence persistence = context.persistence();
-        return persistence == null ? null : persistence.refusal();
-      }
-    };
+          @Override
+          public String refusal() {
+            Persistence persistence = context.persistence();
+            return persistence == null ? null : persistence.refusal();
+          }
+        };
     Commands commands = new Commands(context, log);
     if (config.appendOnly()) {
       context.keyspace().loading(true);
-      context.persistence(Persistence.open(context, files,
-          keyspace -> new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
+      context.persistence(
+          Persistence.open(
+              context,
+              files,
+              keyspace ->
+                  new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
     }
     context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
@@ -117,31 +124,40 @@ public final class CuckooServer implements AutoCloseable {
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     InetSocketAddress listenAddress = new InetSocketAddress(config.bind(), config.port());
-    boolean protectedMode = listenAddress.getAddress() != null
-        && ProtectedMode.appliesTo(config, listenAddress.getAddress());
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(channelType)
-        .option(ChannelOption.SO_BACKLOG, 1024)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childOption(ChannelOption.SO_KEEPALIVE, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            group[0].add(ch);
-            if (protectedMode) {
-              ch.pipeline().addLast(new ProtectedMode());
-            }
-            if (config.timeoutSeconds() > 0) {
-              ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
-            }
-            Authentication authentication = new Authentication(config.requirePass() == null);
-            ch.attr(Authentication.KEY).set(authentication);
-            ch.pipeline().addLast(new RespDecoder(config.maxBulkLength(), config.maxArrayLength(),
-                Math.max(config.maxBulkLength(), 1L << 30), authentication));
-            ch.pipeline().addLast(new CommandHandler(context, commands));
-          }
-        });
+    boolean protectedMode =
+        listenAddress.getAddress() != null
+            && ProtectedMode.appliesTo(config, listenAddress.getAddress());
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(channelType)
+            .option(ChannelOption.SO_BACKLOG, 1024)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_KEEPALIVE, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    group[0].add(ch);
+                    if (protectedMode) {
+                      ch.pipeline().addLast(new ProtectedMode());
+                    }
+                    if (config.timeoutSeconds() > 0) {
+                      ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
+                    }
+                    Authentication authentication =
+                        new Authentication(config.requirePass() == null);
+                    ch.attr(Authentication.KEY).set(authentication);
+                    ch.pipeline()
+                        .addLast(
+                            new RespDecoder(
+                                config.maxBulkLength(),
+                                config.maxArrayLength(),
+                                Math.max(config.maxBulkLength(), 1L << 30),
+                                authentication));
+                    ch.pipeline().addLast(new CommandHandler(context, commands));
+                  }
+                });
     Channel channel;
     try {
       channel = bootstrap.bind(listenAddress).syncUninterruptibly().channel();
@@ -157,11 +173,17 @@ public final class CuckooServer implements AutoCloseable {
     group[0] = server.channels;
     context.port(((InetSocketAddress) channel.localAddress()).getPort());
     context.shutdown(save -> server.close(save));
-    LOGGER.log(Level.INFO, "listening on {0}:{1} ({2})", config.bind(),
-        Integer.toString(server.port()), epoll ? "epoll" : "nio");
+    LOGGER.log(
+        Level.INFO,
+        "listening on {0}:{1} ({2})",
+        config.bind(),
+        Integer.toString(server.port()),
+        epoll ? "epoll" : "nio");
     if (protectedMode && !listenAddress.getAddress().isLoopbackAddress()) {
-      LOGGER.log(Level.INFO, "protected mode: no password is set, so clients that do not connect"
-          + " over the loopback interface are refused (--protected-mode no allows them)");
+      LOGGER.log(
+          Level.INFO,
+          "protected mode: no password is set, so clients that do not connect"
+              + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
   }
@@ -222,7 +244,8 @@ public final class CuckooServer implements AutoCloseable {
         && System.getProperty("io.netty.leakDetectionLevel") == null) {
       // the tests run with paranoid leak detection; in service its sampled stack traces only
       // cost time (set -Dio.netty.leakDetection.level to have it back)
-      io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+      io.netty.util.ResourceLeakDetector.setLevel(
+          io.netty.util.ResourceLeakDetector.Level.DISABLED);
     }
     ServerConfig config;
     try {

@@ -27,7 +27,9 @@ final class DatabaseCommands {
   private static final byte[] FLUSHDB = "FLUSHDB".getBytes(StandardCharsets.US_ASCII);
   private static final int SCAN_DEFAULT_COUNT = 10;
 
-  /** DBSIZE: the keys of the selected database (expired keys not yet deleted count, as in Redis). */
+  /**
+   * DBSIZE: the keys of the selected database (expired keys not yet deleted count, as in Redis).
+   */
   void dbsize(Session session, byte[][] args) {
     session.reply().integer(keyspace.size(session.db()));
   }
@@ -112,9 +114,9 @@ final class DatabaseCommands {
   }
 
   /**
-   * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is a position in the
-   * unsigned 32-bit key-hash order, so a key present for the whole iteration is returned exactly
-   * once however the keyspace changes meanwhile.
+   * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is a position in the unsigned
+   * 32-bit key-hash order, so a key present for the whole iteration is returned exactly once
+   * however the keyspace changes meanwhile.
    */
   void scan(Session session, byte[][] args) {
     Reply reply = session.reply();

@@ -14,8 +14,8 @@ import java.io.InputStream;
  * (little-endian), ended by iterator 0. Loading replays the stream through LOADCHUNK's code, so
  * every check LOADCHUNK makes also guards the snapshot.
  *
- * <p>Version 1 stored a filter holding no items as its header alone, because SCANDUMP dumps
- * nothing then; current snapshots store every filter in the core chain format instead.
+ * <p>Version 1 stored a filter holding no items as its header alone, because SCANDUMP dumps nothing
+ * then; current snapshots store every filter in the core chain format instead.
  */
 final class DumpStream {
   private static final int HEADER_BYTES = 38;

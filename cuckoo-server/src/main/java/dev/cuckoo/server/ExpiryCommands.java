@@ -6,8 +6,8 @@ import java.util.concurrent.locks.Lock;
 /**
  * Key expiry: EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT (with NX, XX, GT, LT), TTL, PTTL, EXPIRETIME,
  * PEXPIRETIME and PERSIST, answered as Redis 8 answers them. An expiry is logged as PEXPIREAT with
- * the absolute time, as Redis logs it, so a restart neither extends nor shortens it; an expiry
- * time already past deletes the key and is logged as DEL.
+ * the absolute time, as Redis logs it, so a restart neither extends nor shortens it; an expiry time
+ * already past deletes the key and is logged as DEL.
  */
 final class ExpiryCommands {
   private static final byte[] PEXPIREAT = "PEXPIREAT".getBytes(StandardCharsets.US_ASCII);
@@ -104,7 +104,8 @@ final class ExpiryCommands {
       }
       long current = keyspace.expireAt(key);
       boolean none = current == Keyspace.NO_EXPIRY;
-      if ((flags & NX) != 0 && !none || (flags & XX) != 0 && none
+      if ((flags & NX) != 0 && !none
+          || (flags & XX) != 0 && none
           || (flags & GT) != 0 && (none || when <= current)
           || (flags & LT) != 0 && !none && when >= current) {
         reply.integer(0);
@@ -115,8 +116,11 @@ final class ExpiryCommands {
         log.record(session, new byte[][] {DEL, key.bytes()});
       } else {
         keyspace.expireAt(key, when);
-        log.record(session, new byte[][] {PEXPIREAT, key.bytes(),
-            Long.toString(when).getBytes(StandardCharsets.US_ASCII)});
+        log.record(
+            session,
+            new byte[][] {
+              PEXPIREAT, key.bytes(), Long.toString(when).getBytes(StandardCharsets.US_ASCII)
+            });
       }
       reply.integer(1);
     } finally {

@@ -1,8 +1,8 @@
 package dev.cuckoo.server;
 
 /**
- * Redis-style glob matching for KEYS, SCAN MATCH and CONFIG GET: {@code *}, {@code ?},
- * {@code [abc]}, {@code [^abc]}, {@code [a-z]} and backslash escapes, on bytes.
+ * Redis-style glob matching for KEYS, SCAN MATCH and CONFIG GET: {@code *}, {@code ?}, {@code
+ * [abc]}, {@code [^abc]}, {@code [a-z]} and backslash escapes, on bytes.
  */
 final class Glob {
   private Glob() {}

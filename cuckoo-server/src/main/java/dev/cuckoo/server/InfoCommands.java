@@ -9,23 +9,45 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What the server says about itself: ROLE, TIME and INFO, whose sections, headers and field
- * names follow Redis so that clients and monitoring tools that parse INFO (redis-py, exporters)
- * find the fields they expect.
+ * What the server says about itself: ROLE, TIME and INFO, whose sections, headers and field names
+ * follow Redis so that clients and monitoring tools that parse INFO (redis-py, exporters) find the
+ * fields they expect.
  *
  * <p>Fields a cuckoo server has no counterpart for carry Redis's idle values (no replicas, no
- * forks, no blocked clients). Which sections a request selects follows Redis's
- * {@code genInfoSectionDict}: no argument and {@code default} give the default sections,
- * {@code all} adds Commandstats and Latencystats, {@code everything} adds module-generated
- * sections as well (there are none); a name that is not a section adds nothing.
+ * forks, no blocked clients). Which sections a request selects follows Redis's {@code
+ * genInfoSectionDict}: no argument and {@code default} give the default sections, {@code all} adds
+ * Commandstats and Latencystats, {@code everything} adds module-generated sections as well (there
+ * are none); a name that is not a section adds nothing.
  */
 final class InfoCommands {
-  private static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory",
-      "persistence", "stats", "replication", "cpu", "modules", "errorstats", "cluster",
-      "keyspace");
-  private static final List<String> ALL_SECTIONS = List.of("server", "clients", "memory",
-      "persistence", "stats", "replication", "cpu", "modules", "commandstats", "errorstats",
-      "latencystats", "cluster", "keyspace");
+  private static final List<String> DEFAULT_SECTIONS =
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cpu",
+          "modules",
+          "errorstats",
+          "cluster",
+          "keyspace");
+  private static final List<String> ALL_SECTIONS =
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cpu",
+          "modules",
+          "commandstats",
+          "errorstats",
+          "latencystats",
+          "cluster",
+          "keyspace");
 
   private final ServerContext context;
   private final String runId = randomHex40();
@@ -130,9 +152,10 @@ final class InfoCommands {
       case "stats" -> stats(out);
       case "replication" -> replication(out);
       case "cpu" -> cpu(out);
-      case "modules" -> out.append("# Modules\r\nmodule:name=bf,ver=")
-          .append(ServerVersion.MODULE_VERSION)
-          .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
+      case "modules" ->
+          out.append("# Modules\r\nmodule:name=bf,ver=")
+              .append(ServerVersion.MODULE_VERSION)
+              .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
       case "commandstats" -> out.append("# Commandstats\r\n");
       case "errorstats" -> out.append("# Errorstats\r\n");
       case "latencystats" -> out.append("# Latencystats\r\n");
@@ -205,14 +228,18 @@ final class InfoCommands {
     out.append("# Persistence\r\n");
     field(out, "loading", 0);
     field(out, "async_loading", 0);
-    field(out, "rdb_changes_since_last_save",
+    field(
+        out,
+        "rdb_changes_since_last_save",
         persistence == null ? 0 : persistence.changesSinceSave());
     field(out, "rdb_bgsave_in_progress", saving ? 1 : 0);
     field(out, "rdb_last_save_time", persistence == null ? 0 : persistence.lastSaveSeconds());
     field(out, "aof_enabled", persistence == null ? 0 : 1);
     field(out, "aof_rewrite_in_progress", saving ? 1 : 0);
     field(out, "aof_rewrite_scheduled", 0);
-    field(out, "aof_last_write_status",
+    field(
+        out,
+        "aof_last_write_status",
         persistence != null && persistence.refusal() != null ? "err" : "ok");
     field(out, "module_fork_in_progress", 0);
     field(out, "aof_current_size", persistence == null ? 0 : persistence.logBytes());
@@ -264,13 +291,15 @@ final class InfoCommands {
 
   private static void cpu(StringBuilder out) {
     java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
-    long cpuNanos = bean instanceof com.sun.management.OperatingSystemMXBean sun
-        ? sun.getProcessCpuTime() : -1;
+    long cpuNanos =
+        bean instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     out.append("# CPU\r\n");
     // the JVM reports user and system time together; Redis's used_cpu_user carries their sum
     field(out, "used_cpu_sys", "0.000000");
-    field(out, "used_cpu_user", cpuNanos < 0 ? "0.000000"
-        : String.format(Locale.ROOT, "%.6f", cpuNanos / 1e9));
+    field(
+        out,
+        "used_cpu_user",
+        cpuNanos < 0 ? "0.000000" : String.format(Locale.ROOT, "%.6f", cpuNanos / 1e9));
     field(out, "used_cpu_sys_children", "0.000000");
     field(out, "used_cpu_user_children", "0.000000");
     field(out, "available_processors", Runtime.getRuntime().availableProcessors());
@@ -283,8 +312,13 @@ final class InfoCommands {
     for (int db = 0; db < keyspace.databases(); db++) {
       int keys = keyspace.size(db);
       if (keys > 0) {
-        out.append("db").append(db).append(":keys=").append(keys).append(",expires=")
-            .append(keyspace.expiring(db)).append(",avg_ttl=0,subexpiry=0\r\n");
+        out.append("db")
+            .append(db)
+            .append(":keys=")
+            .append(keys)
+            .append(",expires=")
+            .append(keyspace.expiring(db))
+            .append(",avg_ttl=0,subexpiry=0\r\n");
       }
     }
   }

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits an inline command line into arguments the way redis-cli users expect: whitespace
- * separates arguments; double quotes allow backslash escapes ({@code \n \r \t \b \a \\ \" \xHH});
- * single quotes allow {@code \'}. A closing quote must be followed by whitespace or the end.
+ * Splits an inline command line into arguments the way redis-cli users expect: whitespace separates
+ * arguments; double quotes allow backslash escapes ({@code \n \r \t \b \a \\ \" \xHH}); single
+ * quotes allow {@code \'}. A closing quote must be followed by whitespace or the end.
  */
 final class InlineParser {
   private InlineParser() {}
@@ -34,7 +34,10 @@ final class InlineParser {
             return null;
           }
           byte c = line[i];
-          if (c == '\\' && i + 3 < n && line[i + 1] == 'x' && isHex(line[i + 2])
+          if (c == '\\'
+              && i + 3 < n
+              && line[i + 1] == 'x'
+              && isHex(line[i + 2])
               && isHex(line[i + 3])) {
             current.write(hex(line[i + 2]) * 16 + hex(line[i + 3]));
             i += 3;

@@ -45,7 +45,8 @@ final class Key implements Comparable<Key> {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof Key && ((Key) other).db == db
+    return other instanceof Key
+        && ((Key) other).db == db
         && Arrays.equals(bytes, ((Key) other).bytes);
   }
 

@@ -10,12 +10,12 @@ import java.util.Map;
  * arguments are and what the command does to them. COMMAND INFO reports them and COMMAND GETKEYS
  * finds keys with them, as Redis's {@code getKeysUsingKeySpecs} does.
  *
- * <p>A command gets one spec derived from its legacy first/last/step positions in
- * {@link CommandSpec}, with the flags listed here for its name; a command that is not listed gets
- * the flags Redis gives a module command registered without key specs ({@code RW access update})
- * if it has the {@code write} flag, {@code RO access} otherwise. A command whose keys cannot be
- * described by one range (RENAME: a source and a destination) lists its specs explicitly with
- * {@link #explicit}.
+ * <p>A command gets one spec derived from its legacy first/last/step positions in {@link
+ * CommandSpec}, with the flags listed here for its name; a command that is not listed gets the
+ * flags Redis gives a module command registered without key specs ({@code RW access update}) if it
+ * has the {@code write} flag, {@code RO access} otherwise. A command whose keys cannot be described
+ * by one range (RENAME: a source and a destination) lists its specs explicitly with {@link
+ * #explicit}.
  */
 final class KeySpecs {
   /** One key spec: flags, begin_search by index, find_keys by range. */
@@ -23,8 +23,10 @@ final class KeySpecs {
 
   private static final List<String> RO = List.of("RO");
   private static final List<String> RW = List.of("RW");
+
   /** Redis's CMD_KEY_FULL_ACCESS, the flags of a module command's legacy range spec. */
   private static final List<String> FULL_ACCESS = List.of("RW", "access", "update");
+
   private static final List<String> READ_ACCESS = List.of("RO", "access");
 
   private static final Map<String, List<String>> FLAGS = new HashMap<>();
@@ -39,10 +41,25 @@ final class KeySpecs {
    */
   static {
     flags(List.of("RM", "delete"), "del", "unlink");
-    flags(RO, "exists", "type", "touch", "memory|usage", "object|encoding", "object|freq",
+    flags(
+        RO,
+        "exists",
+        "type",
+        "touch",
+        "memory|usage",
+        "object|encoding",
+        "object|freq",
         "object|refcount");
-    flags(RW, "cf.reserve", "cf.add", "cf.addnx", "cf.insert", "cf.insertnx", "cf.del",
-        "cf.loadchunk", "cf.scandump");
+    flags(
+        RW,
+        "cf.reserve",
+        "cf.add",
+        "cf.addnx",
+        "cf.insert",
+        "cf.insertnx",
+        "cf.del",
+        "cf.loadchunk",
+        "cf.scandump");
     flags(RO, "cf.exists", "cf.mexists", "cf.count", "cf.info", "cf.debug");
     flags(FULL_ACCESS, "cf.compact");
     // keyspace commands of issue 14, from the same JSON files: ready for when they register
@@ -63,8 +80,8 @@ final class KeySpecs {
   }
 
   /**
-   * Declares the specs of a command whose keys one range cannot describe, e.g.
-   * {@code explicit("rename", spec(1, "RW", "access", "delete"), spec(2, "OW", "update"))}.
+   * Declares the specs of a command whose keys one range cannot describe, e.g. {@code
+   * explicit("rename", spec(1, "RW", "access", "delete"), spec(2, "OW", "update"))}.
    */
   private static void explicit(String name, KeySpec... specs) {
     EXPLICIT.put(name, List.of(specs));
@@ -91,17 +108,16 @@ final class KeySpecs {
     int first = command.firstKey();
     int last = command.lastKey();
     // Redis's populateCommandLegacyRangeSpec: lastkey is relative to the first key
-    return List.of(new KeySpec(flags, first, last < 0 ? last : last - first,
-        command.keyStep(), 0));
+    return List.of(new KeySpec(flags, first, last < 0 ? last : last - first, command.keyStep(), 0));
   }
 
   /** One key found in a command line: its argument position and its spec's flags. */
   record KeyPosition(int position, List<String> flags) {}
 
   /**
-   * Returns the keys of a command line ({@code argc} arguments, the command name at 0) found by
-   * the specs, in spec order, as Redis's {@code getKeysUsingKeySpecs} finds them: positions past
-   * the end of the line are skipped.
+   * Returns the keys of a command line ({@code argc} arguments, the command name at 0) found by the
+   * specs, in spec order, as Redis's {@code getKeysUsingKeySpecs} finds them: positions past the
+   * end of the line are skipped.
    */
   static List<KeyPosition> find(List<KeySpec> specs, int argc) {
     List<KeyPosition> keys = new ArrayList<>();
@@ -127,8 +143,8 @@ final class KeySpecs {
 
   /**
    * Writes the key specs as COMMAND INFO's ninth element: a set (RESP3 {@code ~}) of maps with
-   * {@code flags}, {@code begin_search} and {@code find_keys}, as Redis's
-   * {@code addReplyCommandKeySpecs}.
+   * {@code flags}, {@code begin_search} and {@code find_keys}, as Redis's {@code
+   * addReplyCommandKeySpecs}.
    */
   static void write(Reply reply, CommandSpec command) {
     List<KeySpec> specs = of(command);

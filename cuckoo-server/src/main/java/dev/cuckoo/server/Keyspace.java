@@ -4,38 +4,41 @@ import dev.cuckoo.ScalableCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The databases: keys (a database index and a name) mapped to cuckoo filters, with optional
- * expiry times, guarded by striped locks.
+ * The databases: keys (a database index and a name) mapped to cuckoo filters, with optional expiry
+ * times, guarded by striped locks.
  *
  * <p>Expiry: a key whose expiry time has passed (by the {@link CommandClock} of the command
  * looking) is invisible to {@link #get} although it is still stored; it is deleted, and the
- * deletion logged, by the next write command on it or by the active expiry cycle. While
- * {@link #loading} (replaying the log), nothing expires, as the records must meet the keys they
- * met when they were written.
+ * deletion logged, by the next write command on it or by the active expiry cycle. While {@link
+ * #loading} (replaying the log), nothing expires, as the records must meet the keys they met when
+ * they were written.
  *
- * <p>Execution model: commands run on the network thread that read them. A command on one key
- * holds that key's stripe lock for its whole execution, including its append-log record, so each
- * command is atomic. Stripes are read-write locks: commands that only read a filter (CF.EXISTS,
- * CF.MEXISTS, CF.COUNT, CF.INFO, CF.DEBUG, CF.SCANDUMP, TYPE) share the read lock, so lookups on
- * one key proceed on several threads at once, while writers hold the write lock alone and the log holds the writes of one key in the order they were applied.
- * Commands on several keys lock their stripes in ascending stripe order; commands on the whole
- * database (FLUSHALL, KEYS, SCAN, DBSIZE, SAVE) lock every stripe in that order, so no lock order
- * cycle exists. Commands of one connection run in order on one thread, so pipelined replies come
- * back in request order. Different keys proceed in parallel on different threads.
+ * <p>Execution model: commands run on the network thread that read them. A command on one key holds
+ * that key's stripe lock for its whole execution, including its append-log record, so each command
+ * is atomic. Stripes are read-write locks: commands that only read a filter (CF.EXISTS, CF.MEXISTS,
+ * CF.COUNT, CF.INFO, CF.DEBUG, CF.SCANDUMP, TYPE) share the read lock, so lookups on one key
+ * proceed on several threads at once, while writers hold the write lock alone and the log holds the
+ * writes of one key in the order they were applied. Commands on several keys lock their stripes in
+ * ascending stripe order; commands on the whole database (FLUSHALL, KEYS, SCAN, DBSIZE, SAVE) lock
+ * every stripe in that order, so no lock order cycle exists. Commands of one connection run in
+ * order on one thread, so pipelined replies come back in request order. Different keys proceed in
+ * parallel on different threads.
  */
 final class Keyspace {
   /** Number of lock stripes (a power of two). */
   static final int STRIPES = 256;
+
   /** Databases of a keyspace built without a count (Redis's default). */
   static final int DEFAULT_DATABASES = 16;
+
   /** No expiry time. */
   static final long NO_EXPIRY = -1;
 
@@ -175,8 +178,8 @@ final class Keyspace {
   }
 
   /**
-   * Returns the filter stored under the key even if it has expired, or null, without counting
-   * it as accessed (snapshots, OBJECT IDLETIME).
+   * Returns the filter stored under the key even if it has expired, or null, without counting it as
+   * accessed (snapshots, OBJECT IDLETIME).
    */
   ScalableCuckooFilter<byte[]> stored(Key key) {
     Entry entry = filters.get(key);
@@ -362,9 +365,8 @@ final class Keyspace {
   }
 
   /**
-   * Marks a filter as being written by a snapshot: commands that would change it wait until
-   * {@link #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the
-   * key's lock.
+   * Marks a filter as being written by a snapshot: commands that would change it wait until {@link
+   * #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the key's lock.
    */
   void freeze(ScalableCuckooFilter<byte[]> filter) {
     frozen.put(filter, new CompletableFuture<>());
@@ -379,16 +381,16 @@ final class Keyspace {
   }
 
   /**
-   * Returns what completes when the filter is thawed (wait for it without holding the key's
-   * lock before changing the filter), or null if it is not frozen.
+   * Returns what completes when the filter is thawed (wait for it without holding the key's lock
+   * before changing the filter), or null if it is not frozen.
    */
   CompletableFuture<Void> frozen(ScalableCuckooFilter<byte[]> filter) {
     return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
   /**
-   * Returns a snapshot of the stored keys of every database, expired ones included (consistent
-   * if the caller holds every lock).
+   * Returns a snapshot of the stored keys of every database, expired ones included (consistent if
+   * the caller holds every lock).
    */
   List<Key> keys() {
     return new ArrayList<>(filters.keySet());
@@ -405,7 +407,9 @@ final class Keyspace {
     return keys;
   }
 
-  /** Returns a copy of every stored key with its filter (consistent if the caller holds every lock). */
+  /**
+   * Returns a copy of every stored key with its filter (consistent if the caller holds every lock).
+   */
   Map<Key, ScalableCuckooFilter<byte[]>> entries() {
     Map<Key, ScalableCuckooFilter<byte[]>> view = new java.util.HashMap<>();
     filters.forEach((key, entry) -> view.put(key, entry.filter));
@@ -413,8 +417,8 @@ final class Keyspace {
   }
 
   /**
-   * Returns the heap bytes of every filter, as counted when filters were stored, removed or
-   * changed size (the figure {@code maxmemory} is compared with; garbage is not counted).
+   * Returns the heap bytes of every filter, as counted when filters were stored, removed or changed
+   * size (the figure {@code maxmemory} is compared with; garbage is not counted).
    */
   long usedBytes() {
     return usedBytes.get();

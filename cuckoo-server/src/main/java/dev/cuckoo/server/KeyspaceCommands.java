@@ -5,8 +5,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Read-only commands about keys that clients and tools use beside CF.*: RANDOMKEY, TOUCH,
- * MEMORY USAGE and OBJECT ENCODING/FREQ/REFCOUNT, with Redis's replies for a module type.
+ * Read-only commands about keys that clients and tools use beside CF.*: RANDOMKEY, TOUCH, MEMORY
+ * USAGE and OBJECT ENCODING/FREQ/REFCOUNT, with Redis's replies for a module type.
  */
 final class KeyspaceCommands {
   /**
@@ -14,10 +14,12 @@ final class KeyspaceCommands {
    * dictionary entry (24) and the string header with its terminator, rounded up (16).
    */
   static final long KEY_OVERHEAD_BYTES = 56;
+
   /** Redis's OBJECT FREQ error while the maxmemory policy is not an LFU one (always here). */
-  static final String NO_LFU = "ERR An LFU maxmemory policy is not selected, access frequency"
-      + " not tracked. Please note that when switching between policies at runtime LRU and LFU"
-      + " data will take some time to adjust.";
+  static final String NO_LFU =
+      "ERR An LFU maxmemory policy is not selected, access frequency"
+          + " not tracked. Please note that when switching between policies at runtime LRU and LFU"
+          + " data will take some time to adjust.";
 
   private final Keyspace keyspace;
 
@@ -55,8 +57,8 @@ final class KeyspaceCommands {
   }
 
   /**
-   * Returns the key's filter, read under the key's shared lock without counting as an access,
-   * or null.
+   * Returns the key's filter, read under the key's shared lock without counting as an access, or
+   * null.
    */
   private ScalableCuckooFilter<byte[]> filter(Key key) {
     Lock lock = keyspace.readLockFor(key);
@@ -74,8 +76,7 @@ final class KeyspaceCommands {
     lock.lock();
     try {
       ScalableCuckooFilter<byte[]> filter = keyspace.get(key);
-      return filter == null ? -1
-          : filter.sizeInBytes() + key.bytes().length + KEY_OVERHEAD_BYTES;
+      return filter == null ? -1 : filter.sizeInBytes() + key.bytes().length + KEY_OVERHEAD_BYTES;
     } finally {
       lock.unlock();
     }
@@ -83,8 +84,8 @@ final class KeyspaceCommands {
 
   /**
    * MEMORY USAGE key [SAMPLES count]: the filter's {@code sizeInBytes} plus the key's name and
-   * {@link #KEY_OVERHEAD_BYTES}; null for a missing key. SAMPLES is checked as Redis checks it
-   * and otherwise ignored (a filter's size is exact).
+   * {@link #KEY_OVERHEAD_BYTES}; null for a missing key. SAMPLES is checked as Redis checks it and
+   * otherwise ignored (a filter's size is exact).
    */
   void memoryUsage(Session session, byte[][] args) {
     Reply reply = session.reply();

@@ -22,13 +22,13 @@ import java.util.zip.CRC32C;
  * before the bad record.
  *
  * <p>Version-1 logs, whose length is covered only by the record's single checksum, are read with
- * the rules of that version: a length that runs past the end of the file is taken for a torn
- * write. Every length is checked against the bytes left in the file before anything is allocated.
+ * the rules of that version: a length that runs past the end of the file is taken for a torn write.
+ * Every length is checked against the bytes left in the file before anything is allocated.
  *
  * <p>A version-3 header whose checksum fails is damage, never a reason to drop the log: reading
- * refuses with {@link CorruptLogException} unless repair is allowed, and then the records are
- * read with the generation and base the caller supplies. A file shorter than its header (a crash
- * while it was being created holds no records) is likewise refused unless repair is allowed.
+ * refuses with {@link CorruptLogException} unless repair is allowed, and then the records are read
+ * with the generation and base the caller supplies. A file shorter than its header (a crash while
+ * it was being created holds no records) is likewise refused unless repair is allowed.
  */
 final class LogReader {
   /** Receives the records read. */
@@ -85,6 +85,7 @@ final class LogReader {
       return version >= 3 ? AppendLog.HEADER_BYTES : AppendLog.LEGACY_HEADER_BYTES;
     }
   }
+
   /** Thrown when a record in the middle of the log is corrupt. */
   static final class CorruptLogException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -104,8 +105,14 @@ final class LogReader {
     private final long lastLsn;
     private final String problem;
 
-    Result(int version, long generation, long validEnd, long fileSize, long records,
-        long lastLsn, String problem) {
+    Result(
+        int version,
+        long generation,
+        long validEnd,
+        long fileSize,
+        long records,
+        long lastLsn,
+        String problem) {
       this.version = version;
       this.generation = generation;
       this.validEnd = validEnd;
@@ -172,22 +179,36 @@ final class LogReader {
     header.flip();
     byte[] magic = new byte[AppendLog.MAGIC.length];
     if (read < magic.length) {
-      throw new CorruptLogException(path + ": log header cut off at offset " + size
-          + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
+      throw new CorruptLogException(
+          path
+              + ": log header cut off at offset "
+              + size
+              + " (expected "
+              + AppendLog.HEADER_BYTES
+              + " bytes)");
     }
     header.get(magic);
     int damagedVersion = read >= AppendLog.HEADER_BYTES ? damagedHeaderVersion(header.array()) : 0;
     if (damagedVersion != 0) {
       // "CKOOLOG3"/"4" are a bit or two away from "CKOOLOG1"/"2": a header whose checksum holds
       // with a checksummed version's magic is a damaged header of that version, not an old log
-      return new Header(damagedVersion, header.getLong(8), header.getLong(16),
+      return new Header(
+          damagedVersion,
+          header.getLong(8),
+          header.getLong(16),
           "log header magic damaged at offset 7 (the header checksum matches a version "
-              + damagedVersion + " header)");
+              + damagedVersion
+              + " header)");
     }
     if (Arrays.equals(magic, AppendLog.MAGIC_V2) || Arrays.equals(magic, AppendLog.MAGIC_V1)) {
       if (read < AppendLog.LEGACY_HEADER_BYTES) {
-        throw new CorruptLogException(path + ": log header cut off at offset " + size
-            + " (expected " + AppendLog.LEGACY_HEADER_BYTES + " bytes)");
+        throw new CorruptLogException(
+            path
+                + ": log header cut off at offset "
+                + size
+                + " (expected "
+                + AppendLog.LEGACY_HEADER_BYTES
+                + " bytes)");
       }
       return new Header(magic[7] - '0', header.getLong(), 0, null);
     }
@@ -196,8 +217,13 @@ final class LogReader {
       throw new CorruptLogException(path + ": not an append-only log (bad magic at offset 0)");
     }
     if (read < AppendLog.HEADER_BYTES) {
-      throw new CorruptLogException(path + ": log header cut off at offset " + size
-          + " (expected " + AppendLog.HEADER_BYTES + " bytes)");
+      throw new CorruptLogException(
+          path
+              + ": log header cut off at offset "
+              + size
+              + " (expected "
+              + AppendLog.HEADER_BYTES
+              + " bytes)");
     }
     long generation = header.getLong();
     long base = header.getLong();
@@ -207,15 +233,19 @@ final class LogReader {
     crc.update(header.array(), 0, 24);
     String damage = null;
     if (stored != (int) crc.getValue() || reserved != 0) {
-      damage = "log header checksum failed at offset 24 (generation field " + generation
-          + ", base " + base + ")";
+      damage =
+          "log header checksum failed at offset 24 (generation field "
+              + generation
+              + ", base "
+              + base
+              + ")";
     }
     return new Header(v3 ? 3 : AppendLog.VERSION, generation, base, damage);
   }
 
   /**
-   * Returns the version (3 or 4) whose magic makes the header's checksum hold when the header's
-   * own magic is another, or 0.
+   * Returns the version (3 or 4) whose magic makes the header's checksum hold when the header's own
+   * magic is another, or 0.
    */
   private static int damagedHeaderVersion(byte[] header) {
     byte[] magic = Arrays.copyOf(header, 8);
@@ -307,10 +337,16 @@ final class LogReader {
       if (repair) {
         return stop(position, what);
       }
-      throw new CorruptLogException(path + ": " + what + " with " + (size - position)
-          + " bytes from there to the end of the log; refusing to start. Restart with"
-          + " --repair-log yes to truncate the log at offset " + position
-          + " (the records from there on are lost).");
+      throw new CorruptLogException(
+          path
+              + ": "
+              + what
+              + " with "
+              + (size - position)
+              + " bytes from there to the end of the log; refusing to start. Restart with"
+              + " --repair-log yes to truncate the log at offset "
+              + position
+              + " (the records from there on are lost).");
     }
 
     Result run(RecordSink sink) throws IOException {
@@ -327,13 +363,25 @@ final class LogReader {
         int rawLength = recordHeader.getInt();
         long length = rawLength & 0xffffffffL;
         if (version != 1 && recordHeader.getInt() != AppendLog.lengthCrc(crc, rawLength)) {
-          return corrupt(position, "record header checksum failed at offset " + position
-              + " (length field " + length + ")");
+          return corrupt(
+              position,
+              "record header checksum failed at offset "
+                  + position
+                  + " (length field "
+                  + length
+                  + ")");
         }
         int stored = recordHeader.getInt();
         if (length > left - headerBytes) {
-          return stop(position, "torn record at offset " + position + " (length " + length
-              + ", " + (left - headerBytes) + " bytes left)");
+          return stop(
+              position,
+              "torn record at offset "
+                  + position
+                  + " (length "
+                  + length
+                  + ", "
+                  + (left - headerBytes)
+                  + " bytes left)");
         }
         long end = position + headerBytes + length;
         byte[][] args = null;
@@ -355,8 +403,10 @@ final class LogReader {
               db = version == 4 ? payload.getInt() : 0;
               payload.compact();
             }
-            args = fields > 0 && (length < fields || lsn <= lastLsn || db < 0) ? null
-                : decode(payload);
+            args =
+                fields > 0 && (length < fields || lsn <= lastLsn || db < 0)
+                    ? null
+                    : decode(payload);
           }
         }
         if (args == null) {

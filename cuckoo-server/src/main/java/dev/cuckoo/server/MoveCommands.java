@@ -5,8 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Commands that move a filter between keys or databases: RENAME, RENAMENX, MOVE, SWAPDB, and
- * COPY (which Redis 8 refuses for this module's keys). A filter moves with its expiry.
+ * Commands that move a filter between keys or databases: RENAME, RENAMENX, MOVE, SWAPDB, and COPY
+ * (which Redis 8 refuses for this module's keys). A filter moves with its expiry.
  *
  * <p>These are logged as given and replayed whole, which is only exact if no snapshot is being
  * written meanwhile (a fuzzy snapshot could hold the source before the move and the destination
@@ -127,26 +127,28 @@ final class MoveCommands {
       session.reply().error(SAME_OBJECT);
       return;
     }
-    gated(session, () -> {
-      Key source = session.key(args[1]);
-      Key target = source.in(db);
-      Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
-      try {
-        if (log.refuses(session)) {
-          return;
-        }
-        ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
-        if (filter == null || keyspace.get(target) != null) {
-          session.reply().integer(0);
-          return;
-        }
-        transfer(source, target, filter);
-        log.record(session, args);
-        session.reply().integer(1);
-      } finally {
-        Keyspace.unlock(locks);
-      }
-    });
+    gated(
+        session,
+        () -> {
+          Key source = session.key(args[1]);
+          Key target = source.in(db);
+          Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
+          try {
+            if (log.refuses(session)) {
+              return;
+            }
+            ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
+            if (filter == null || keyspace.get(target) != null) {
+              session.reply().integer(0);
+              return;
+            }
+            transfer(source, target, filter);
+            log.record(session, args);
+            session.reply().integer(1);
+          } finally {
+            Keyspace.unlock(locks);
+          }
+        });
   }
 
   /** SWAPDB index1 index2. */
@@ -161,37 +163,41 @@ final class MoveCommands {
       session.reply().error("ERR invalid second DB index");
       return;
     }
-    if (first < 0 || first >= keyspace.databases() || second < 0
+    if (first < 0
+        || first >= keyspace.databases()
+        || second < 0
         || second >= keyspace.databases()) {
       session.reply().error(Args.DB_OUT_OF_RANGE);
       return;
     }
     int a = (int) (long) first;
     int b = (int) (long) second;
-    gated(session, () -> {
-      keyspace.lockAll();
-      try {
-        if (log.refuses(session)) {
-          return;
-        }
-        if (a != b) {
-          context.watches().touchDatabase(a, keyspace);
-          context.watches().touchDatabase(b, keyspace);
-          keyspace.swap(a, b);
-          context.watches().touchDatabase(a, keyspace);
-          context.watches().touchDatabase(b, keyspace);
-          log.record(session, args);
-        }
-        session.reply().ok();
-      } finally {
-        keyspace.unlockAll();
-      }
-    });
+    gated(
+        session,
+        () -> {
+          keyspace.lockAll();
+          try {
+            if (log.refuses(session)) {
+              return;
+            }
+            if (a != b) {
+              context.watches().touchDatabase(a, keyspace);
+              context.watches().touchDatabase(b, keyspace);
+              keyspace.swap(a, b);
+              context.watches().touchDatabase(a, keyspace);
+              context.watches().touchDatabase(b, keyspace);
+              log.record(session, args);
+            }
+            session.reply().ok();
+          } finally {
+            keyspace.unlockAll();
+          }
+        });
   }
 
   /**
-   * COPY source destination [DB index] [REPLACE]: Redis's checks in Redis's order; copying a
-   * filter is refused as Redis 8 refuses it for this module's keys.
+   * COPY source destination [DB index] [REPLACE]: Redis's checks in Redis's order; copying a filter
+   * is refused as Redis 8 refuses it for this module's keys.
    */
   void copy(Session session, byte[][] args) {
     Reply reply = session.reply();

@@ -65,9 +65,9 @@ final class Numbers {
   }
 
   /**
-   * Parses a memory amount as Redis's config does (memtoull): digits with an optional unit, b,
-   * k (1000), kb (1024), m, mb, g, gb, case-insensitive. Returns null for anything else or a
-   * value beyond 2^63 - 1.
+   * Parses a memory amount as Redis's config does (memtoull): digits with an optional unit, b, k
+   * (1000), kb (1024), m, mb, g, gb, case-insensitive. Returns null for anything else or a value
+   * beyond 2^63 - 1.
    */
   static Long parseMemory(String text) {
     String lower = text.trim().toLowerCase(java.util.Locale.ROOT);

@@ -24,7 +24,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -38,52 +37,55 @@ import java.util.function.Predicate;
  * written (and, with {@code appendfsync always}, forced to disk): see {@link #commit}. A write
  * whose record cannot be written is undone and its client gets an error.
  *
- * <p><b>Files.</b> {@code dump.cuckoo} (the snapshot, {@link SnapshotFile}), {@code
- * appendonly.log} (the active log, {@link AppendLog}) and, while or after a snapshot is being
- * taken, retired logs {@code appendonly.log.<generation>}. Every record carries a sequence number.
+ * <p><b>Files.</b> {@code dump.cuckoo} (the snapshot, {@link SnapshotFile}), {@code appendonly.log}
+ * (the active log, {@link AppendLog}) and, while or after a snapshot is being taken, retired logs
+ * {@code appendonly.log.<generation>}. Every record carries a sequence number.
  *
  * <p><b>Snapshots do not stop the world</b> (a fuzzy checkpoint). SAVE (a) retires the active log
- * and starts generation g+1, remembering the number of the last record retired ({@code
- * startLsn}); (b) writes the keys one at a time with the number of the last record applied at
- * that moment (a key deleted meanwhile as a tombstone): a small filter under its stripe's read
- * lock, a big one (1 MiB or more) frozen instead, so that only commands changing that filter wait
- * (reads of it, and commands on every other key, go on); (c) forces the log (so the
- * snapshot never holds a write that is not in the log), forces and renames the snapshot, and
- * deletes the retired logs. A crash at any point leaves either the old snapshot with every log
- * since, or the new snapshot with the logs it needs.
+ * and starts generation g+1, remembering the number of the last record retired ({@code startLsn});
+ * (b) writes the keys one at a time with the number of the last record applied at that moment (a
+ * key deleted meanwhile as a tombstone): a small filter under its stripe's read lock, a big one (1
+ * MiB or more) frozen instead, so that only commands changing that filter wait (reads of it, and
+ * commands on every other key, go on); (c) forces the log (so the snapshot never holds a write that
+ * is not in the log), forces and renames the snapshot, and deletes the retired logs. A crash at any
+ * point leaves either the old snapshot with every log since, or the new snapshot with the logs it
+ * needs.
  *
- * <p><b>Recovery</b> loads the snapshot and replays the logs of its generation and later, in
- * order, skipping every record the snapshot already holds ({@link Replay}). It refuses to start,
- * naming the file and offset and the repair option, when a file is damaged: a log header whose
- * checksum fails, a log whose generation does not fit the snapshot, a missing log between them, a
- * corrupt record in the middle of a log, a corrupt snapshot, a record that fails to replay.
- * {@code --repair-log yes} replays what can be read instead. Replay ignores {@code maxmemory}:
- * memory admission applies to new commands only.
+ * <p><b>Recovery</b> loads the snapshot and replays the logs of its generation and later, in order,
+ * skipping every record the snapshot already holds ({@link Replay}). It refuses to start, naming
+ * the file and offset and the repair option, when a file is damaged: a log header whose checksum
+ * fails, a log whose generation does not fit the snapshot, a missing log between them, a corrupt
+ * record in the middle of a log, a corrupt snapshot, a record that fails to replay. {@code
+ * --repair-log yes} replays what can be read instead. Replay ignores {@code maxmemory}: memory
+ * admission applies to new commands only.
  *
  * <p><b>Failures.</b> When a log write or fsync fails, writes are refused with {@code -MISCONF}
  * (reads go on), the records that were not acknowledged are dropped from the log buffer and the
- * keys they touched are rebuilt from the files, so memory again equals what a restart would
- * load. A background task then retries every second to take a snapshot into a new log
- * generation; once one succeeds, writes are accepted again.
+ * keys they touched are rebuilt from the files, so memory again equals what a restart would load. A
+ * background task then retries every second to take a snapshot into a new log generation; once one
+ * succeeds, writes are accepted again.
  *
  * <p><b>Automatic rewrite</b>, Redis's rule and defaults adapted to a log that holds only what
- * changed since the snapshot: when the active log is at least {@code auto-aof-rewrite-min-size}
- * and at least {@code auto-aof-rewrite-percentage} percent of the snapshot's size (Redis: the log
- * grew by that percentage over its size after the last rewrite, which is the data's image), a
- * snapshot is taken in the background. The log therefore stays below the larger of the minimum
- * size and the percentage of the live data, plus what is written while one snapshot runs.
+ * changed since the snapshot: when the active log is at least {@code auto-aof-rewrite-min-size} and
+ * at least {@code auto-aof-rewrite-percentage} percent of the snapshot's size (Redis: the log grew
+ * by that percentage over its size after the last rewrite, which is the data's image), a snapshot
+ * is taken in the background. The log therefore stays below the larger of the minimum size and the
+ * percentage of the live data, plus what is written while one snapshot runs.
  */
 final class Persistence implements WriteLog, Closeable {
   /** Snapshot file name inside the data directory. */
   static final String SNAPSHOT = "dump.cuckoo";
+
   /** Active log file name inside the data directory. */
   static final String LOG = "appendonly.log";
 
   private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
+
   /** Filters at least this big are written by a snapshot without holding their stripe lock. */
   private static final long FREEZE_BYTES = 1 << 20;
-  private static final String REPAIR_HINT = "; refusing to start. Restart with --repair-log yes"
-      + " to ";
+
+  private static final String REPAIR_HINT =
+      "; refusing to start. Restart with --repair-log yes" + " to ";
 
   private final Path dir;
   private final Keyspace keyspace;
@@ -92,10 +94,13 @@ final class Persistence implements WriteLog, Closeable {
   private final Function<Keyspace, Commands> commandsFor;
   private final ServerContext context;
   private final AppendLog log;
+
   /** Snapshots and recovery attempts. */
   private final ScheduledExecutorService background;
+
   /** The everysec fsync, on its own thread so that a long snapshot never delays it. */
   private final ScheduledExecutorService syncer;
+
   private final ReentrantLock saveLock = new ReentrantLock();
   // held shared by commands that move data between keys, exclusively while a snapshot is written
   private final ReentrantReadWriteLock moveGate = new ReentrantReadWriteLock();
@@ -114,8 +119,13 @@ final class Persistence implements WriteLog, Closeable {
   private volatile String refusal;
   private IOException handledFailure;
 
-  private Persistence(ServerContext context, Keyspace keyspace, FileChannels files,
-      Function<Keyspace, Commands> commandsFor, AppendLog log, long generation) {
+  private Persistence(
+      ServerContext context,
+      Keyspace keyspace,
+      FileChannels files,
+      Function<Keyspace, Commands> commandsFor,
+      AppendLog log,
+      long generation) {
     this.context = context;
     this.dir = context.config().dir();
     this.keyspace = keyspace;
@@ -142,11 +152,12 @@ final class Persistence implements WriteLog, Closeable {
   }
 
   private static ScheduledExecutorService daemonExecutor(String name) {
-    return Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** A log file found in the data directory. */
@@ -180,20 +191,32 @@ final class Persistence implements WriteLog, Closeable {
    * @param commandsFor builds the command table over a keyspace (used to replay records)
    * @throws IOException if the files cannot be read, or are damaged and repair is not allowed
    */
-  static Persistence open(ServerContext context, FileChannels files,
-      Function<Keyspace, Commands> commandsFor) throws IOException {
+  static Persistence open(
+      ServerContext context, FileChannels files, Function<Keyspace, Commands> commandsFor)
+      throws IOException {
     ServerConfig config = context.config();
     Path dir = config.dir();
     Files.createDirectories(dir);
-    for (Path stale : new Path[] {SnapshotFile.tempOf(dir.resolve(SNAPSHOT)),
-        dir.resolve(LOG + ".tmp"), dir.resolve(LOG + ".new")}) {
+    for (Path stale :
+        new Path[] {
+          SnapshotFile.tempOf(dir.resolve(SNAPSHOT)),
+          dir.resolve(LOG + ".tmp"),
+          dir.resolve(LOG + ".new")
+        }) {
       if (Files.deleteIfExists(stale)) {
         LOGGER.log(Level.INFO, "removed {0} left by an interrupted write", stale);
       }
     }
     Keyspace keyspace = context.keyspace();
-    Recovered found = recover(dir, keyspace, commandsFor.apply(keyspace), key -> true,
-        Long.MAX_VALUE, config.repairLog(), true);
+    Recovered found =
+        recover(
+            dir,
+            keyspace,
+            commandsFor.apply(keyspace),
+            key -> true,
+            Long.MAX_VALUE,
+            config.repairLog(),
+            true);
     long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
     AppendLog log;
@@ -203,9 +226,14 @@ final class Persistence implements WriteLog, Closeable {
       // fold what was replayed into a snapshot of a new generation, then start an empty log of
       // it (a crash in between leaves a log older than the snapshot, which refuses to start
       // unless repaired, and repair skips what the snapshot holds)
-      LOGGER.log(Level.INFO, legacy ? "{0} is in log format version {1}; saving a snapshot to"
-          + " start a current-format log" : "{0} was repaired; saving a snapshot to start a"
-          + " sound log", logPath, legacy ? found.active.header.version() : AppendLog.VERSION);
+      LOGGER.log(
+          Level.INFO,
+          legacy
+              ? "{0} is in log format version {1}; saving a snapshot to"
+                  + " start a current-format log"
+              : "{0} was repaired; saving a snapshot to start a" + " sound log",
+          logPath,
+          legacy ? found.active.header.version() : AppendLog.VERSION);
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
@@ -215,15 +243,21 @@ final class Persistence implements WriteLog, Closeable {
         }
       }
     } else if (found.active == null) {
-      log = AppendLog.create(logPath, files, Math.max(generation, lastGeneration(found)),
-          found.lastLsn);
+      log =
+          AppendLog.create(
+              logPath, files, Math.max(generation, lastGeneration(found)), found.lastLsn);
     } else {
       if (found.activeProblem != null) {
-        LOGGER.log(Level.WARNING, "{0}: {1}; truncating at offset {2}", logPath,
-            found.activeProblem, found.activeEnd);
+        LOGGER.log(
+            Level.WARNING,
+            "{0}: {1}; truncating at offset {2}",
+            logPath,
+            found.activeProblem,
+            found.activeEnd);
       }
-      log = AppendLog.openAt(logPath, files, found.active.header.generation(), found.activeEnd,
-          found.lastLsn);
+      log =
+          AppendLog.openAt(
+              logPath, files, found.active.header.generation(), found.activeEnd, found.lastLsn);
     }
     for (Path obsolete : found.obsolete) {
       Files.deleteIfExists(obsolete);
@@ -242,10 +276,8 @@ final class Persistence implements WriteLog, Closeable {
   }
 
   private static void rewriteHeader(Path path, LogReader.Header header) throws IOException {
-    try (FileChannel channel = FileChannel.open(path,
-        StandardOpenOption.WRITE)) {
-      ByteBuffer bytes =
-          ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+      ByteBuffer bytes = ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
       while (bytes.hasRemaining()) {
         channel.write(bytes, bytes.position());
       }
@@ -257,8 +289,14 @@ final class Persistence implements WriteLog, Closeable {
    * Loads the snapshot and replays the logs into {@code target}, for the keys {@code wanted}
    * accepts; the active log is read up to {@code activeLimit}.
    */
-  private static Recovered recover(Path dir, Keyspace target, Commands commands,
-      Predicate<Key> wanted, long activeLimit, boolean repair, boolean startup)
+  private static Recovered recover(
+      Path dir,
+      Keyspace target,
+      Commands commands,
+      Predicate<Key> wanted,
+      long activeLimit,
+      boolean repair,
+      boolean startup)
       throws IOException {
     Recovered found = new Recovered();
     Path snapshotPath = dir.resolve(SNAPSHOT);
@@ -266,21 +304,32 @@ final class Persistence implements WriteLog, Closeable {
       try {
         found.snapshot = SnapshotFile.read(snapshotPath, target, wanted);
       } catch (FilterFormatException e) {
-        throw new IOException(snapshotPath + ": corrupt snapshot at offset " + e.offset()
-            + " (" + e.field() + "): " + e.getMessage() + "; refusing to start. Move the file"
-            + " away to start from the logs alone (what only the snapshot held is then lost)",
+        throw new IOException(
+            snapshotPath
+                + ": corrupt snapshot at offset "
+                + e.offset()
+                + " ("
+                + e.field()
+                + "): "
+                + e.getMessage()
+                + "; refusing to start. Move the file"
+                + " away to start from the logs alone (what only the snapshot held is then lost)",
             e);
       } catch (IOException e) {
         throw new IOException(snapshotPath + ": " + e.getMessage(), e);
       }
       if (startup) {
-        LOGGER.log(Level.INFO, "loaded {0} keys from {1} (generation {2})",
-            found.snapshot.keys(), snapshotPath, found.snapshot.generation());
+        LOGGER.log(
+            Level.INFO,
+            "loaded {0} keys from {1} (generation {2})",
+            found.snapshot.keys(),
+            snapshotPath,
+            found.snapshot.generation());
       }
     }
     scan(dir, found, repair);
-    Replay replay = new Replay(commands, target, found.snapshot.lsns(),
-        found.snapshot.startLsn(), wanted);
+    Replay replay =
+        new Replay(commands, target, found.snapshot.lsns(), found.snapshot.startLsn(), wanted);
     found.lastLsn = Math.max(found.snapshot.startLsn(), maxLsn(found.snapshot.lsns()));
     for (LogFile file : found.needed) {
       replay.file(file.path);
@@ -288,15 +337,20 @@ final class Persistence implements WriteLog, Closeable {
       if (header.damage() != null) {
         header = new LogReader.Header(header.version(), header.generation(), 0, null);
       }
-      LogReader.Result result = LogReader.read(file.path, header,
-          file.active ? activeLimit : Long.MAX_VALUE, repair, replay);
+      LogReader.Result result =
+          LogReader.read(
+              file.path, header, file.active ? activeLimit : Long.MAX_VALUE, repair, replay);
       found.lastLsn = Math.max(found.lastLsn, result.lastLsn());
       if (file.active) {
         found.activeEnd = result.validEnd();
         found.activeProblem = result.problem();
       } else if (result.problem() != null && startup) {
-        LOGGER.log(Level.WARNING, "{0}: {1}; the records after offset {2} were never"
-            + " acknowledged", file.path, result.problem(), result.validEnd());
+        LOGGER.log(
+            Level.WARNING,
+            "{0}: {1}; the records after offset {2} were never" + " acknowledged",
+            file.path,
+            result.problem(),
+            result.validEnd());
       }
       if (startup) {
         LOGGER.log(Level.INFO, "replayed {0} records from {1}", result.records(), file.path);
@@ -316,8 +370,8 @@ final class Persistence implements WriteLog, Closeable {
 
   /**
    * Finds the logs the snapshot needs and checks that they fit together: the active log's
-   * generation is the snapshot's or later, every retired generation in between is present, and
-   * the first needed log starts at or before the snapshot's start number.
+   * generation is the snapshot's or later, every retired generation in between is present, and the
+   * first needed log starts at or before the snapshot's start number.
    */
   private static void scan(Path dir, Recovered found, boolean repair) throws IOException {
     long snapshotGeneration = found.snapshot.generation();
@@ -326,15 +380,19 @@ final class Persistence implements WriteLog, Closeable {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
       for (Path path : entries) {
         String suffix = path.getFileName().toString().substring(LOG.length() + 1);
-        if (!suffix.chars().allMatch(Character::isDigit) || suffix.isEmpty()
+        if (!suffix.chars().allMatch(Character::isDigit)
+            || suffix.isEmpty()
             || suffix.length() > 18) {
           continue;
         }
         long number = Long.parseLong(suffix);
         LogReader.Header header = headerOf(path, repair, number);
         if (header.version() < 3) {
-          throw new IOException(path + ": a retired log in format version "
-              + header.version() + " (only version 3 logs are retired); refusing to start");
+          throw new IOException(
+              path
+                  + ": a retired log in format version "
+                  + header.version()
+                  + " (only version 3 logs are retired); refusing to start");
         }
         if (header.generation() < snapshotGeneration) {
           found.obsolete.add(path);
@@ -361,10 +419,17 @@ final class Persistence implements WriteLog, Closeable {
       }
       found.repaired |= logGeneration > snapshotGeneration;
       if (logGeneration > snapshotGeneration && !repair) {
-        throw new IOException(activePath + " continues snapshot generation " + logGeneration
-            + " but " + snapshotPath + " has generation " + snapshotGeneration
-            + "; the snapshot is missing or older than the log" + REPAIR_HINT
-            + "replay the log on what the snapshot holds");
+        throw new IOException(
+            activePath
+                + " continues snapshot generation "
+                + logGeneration
+                + " but "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + "; the snapshot is missing or older than the log"
+                + REPAIR_HINT
+                + "replay the log on what the snapshot holds");
       }
       found.needed.add(active);
       return;
@@ -373,10 +438,19 @@ final class Persistence implements WriteLog, Closeable {
     for (LogFile file : retired.values()) {
       found.repaired |= file.header.generation() != expected || file.header.damage() != null;
       if (file.header.generation() != expected && !repair) {
-        throw new IOException(file.path + " continues generation " + file.header.generation()
-            + " but generation " + expected + " is missing (snapshot " + snapshotPath
-            + " has generation " + snapshotGeneration + ")" + REPAIR_HINT
-            + "replay the logs that exist");
+        throw new IOException(
+            file.path
+                + " continues generation "
+                + file.header.generation()
+                + " but generation "
+                + expected
+                + " is missing (snapshot "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + ")"
+                + REPAIR_HINT
+                + "replay the logs that exist");
       }
       found.needed.add(file);
       expected = file.header.generation() + 1;
@@ -385,15 +459,26 @@ final class Persistence implements WriteLog, Closeable {
       long activeGeneration = active.header.generation();
       found.repaired |= activeGeneration != expected || active.header.damage() != null;
       if (activeGeneration != expected && !repair) {
-        String why = activeGeneration < snapshotGeneration
-            ? "the log is older than the snapshot"
-            : "the snapshot is missing or older than the log";
-        throw new IOException(activePath + " continues snapshot generation " + activeGeneration
-            + " but " + snapshotPath + " has generation " + snapshotGeneration
-            + (activeGeneration > snapshotGeneration && !retired.isEmpty()
-                ? " and the retired logs end at " + (expected - 1) : "")
-            + "; " + why + REPAIR_HINT + "replay the log (records the snapshot holds are"
-            + " skipped)");
+        String why =
+            activeGeneration < snapshotGeneration
+                ? "the log is older than the snapshot"
+                : "the snapshot is missing or older than the log";
+        throw new IOException(
+            activePath
+                + " continues snapshot generation "
+                + activeGeneration
+                + " but "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + (activeGeneration > snapshotGeneration && !retired.isEmpty()
+                    ? " and the retired logs end at " + (expected - 1)
+                    : "")
+                + "; "
+                + why
+                + REPAIR_HINT
+                + "replay the log (records the snapshot holds are"
+                + " skipped)");
       }
       found.needed.add(active);
     }
@@ -403,10 +488,17 @@ final class Persistence implements WriteLog, Closeable {
         found.repaired = true;
       }
       if (found.repaired && !repair) {
-        throw new IOException(found.needed.get(0).path + " starts after record "
-            + first.baseLsn() + " but " + snapshotPath + " holds records up to "
-            + found.snapshot.startLsn() + " only; a log is missing" + REPAIR_HINT
-            + "replay the logs that exist");
+        throw new IOException(
+            found.needed.get(0).path
+                + " starts after record "
+                + first.baseLsn()
+                + " but "
+                + snapshotPath
+                + " holds records up to "
+                + found.snapshot.startLsn()
+                + " only; a log is missing"
+                + REPAIR_HINT
+                + "replay the logs that exist");
       }
     }
   }
@@ -418,17 +510,23 @@ final class Persistence implements WriteLog, Closeable {
       header = LogReader.header(path);
     } catch (LogReader.CorruptLogException e) {
       if (!repair) {
-        throw new IOException(e.getMessage() + REPAIR_HINT + "rewrite the header and replay"
-            + " the records (those the snapshot holds are skipped)", e);
+        throw new IOException(
+            e.getMessage()
+                + REPAIR_HINT
+                + "rewrite the header and replay"
+                + " the records (those the snapshot holds are skipped)",
+            e);
       }
       if (Files.size(path) >= AppendLog.HEADER_BYTES) {
         // a damaged magic: read the records as the current format's
         return new LogReader.Header(AppendLog.VERSION, generationGuess, 0, e.getMessage());
       }
-      LOGGER.log(Level.WARNING, "{0}; writing a new header (repair allowed; a log shorter than"
-          + " its header holds no records)", e.getMessage());
-      try (FileChannel channel = FileChannel.open(path,
-          StandardOpenOption.WRITE)) {
+      LOGGER.log(
+          Level.WARNING,
+          "{0}; writing a new header (repair allowed; a log shorter than"
+              + " its header holds no records)",
+          e.getMessage());
+      try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
       rewriteHeader(path, new LogReader.Header(AppendLog.VERSION, generationGuess, 0, null));
@@ -437,20 +535,25 @@ final class Persistence implements WriteLog, Closeable {
     }
     if (header.damage() != null) {
       if (!repair) {
-        throw new IOException(path + ": " + header.damage() + REPAIR_HINT + "rewrite the"
-            + " header and replay the records (those the snapshot holds are skipped)");
+        throw new IOException(
+            path
+                + ": "
+                + header.damage()
+                + REPAIR_HINT
+                + "rewrite the"
+                + " header and replay the records (those the snapshot holds are skipped)");
       }
       return new LogReader.Header(header.version(), generationGuess, 0, header.damage());
     }
     return header;
   }
 
-  private static void writeWholeSnapshot(Path target, FileChannels files, long generation,
-      long startLsn, Keyspace keyspace) throws IOException {
+  private static void writeWholeSnapshot(
+      Path target, FileChannels files, long generation, long startLsn, Keyspace keyspace)
+      throws IOException {
     try (SnapshotFile.Writer writer = SnapshotFile.open(target, files, generation, startLsn)) {
       for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
-        writer.write(entry.getKey(), startLsn, keyspace.expireAt(entry.getKey()),
-            entry.getValue());
+        writer.write(entry.getKey(), startLsn, keyspace.expireAt(entry.getKey()), entry.getValue());
       }
       writer.commit();
     }
@@ -518,8 +621,8 @@ final class Persistence implements WriteLog, Closeable {
   }
 
   /**
-   * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not
-   * undone after a log failure (records before it are then acknowledged too).
+   * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not undone
+   * after a log failure (records before it are then acknowledged too).
    */
   boolean acknowledged(long lsn) {
     if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
@@ -555,8 +658,12 @@ final class Persistence implements WriteLog, Closeable {
       handledFailure = cause;
       refusal = "MISCONF Errors writing to the AOF file: " + describe(cause);
     }
-    LOGGER.log(Level.ERROR, "append-only log write failed; refusing writes until a new log"
-        + " generation can be written: " + describe(cause), cause);
+    LOGGER.log(
+        Level.ERROR,
+        "append-only log write failed; refusing writes until a new log"
+            + " generation can be written: "
+            + describe(cause),
+        cause);
     // a snapshot in progress must not commit or delete logs while the files are read back
     // (it cannot commit: its final flush fails now); keys are locked after it, as it locks keys
     saveLock.lock();
@@ -568,20 +675,25 @@ final class Persistence implements WriteLog, Closeable {
       // a record that moves data makes a key's history depend on other keys: rebuild them all
       boolean[] all = {moversLogged};
       long[] first = {Long.MAX_VALUE};
-      LogReader.parse(records, (lsn, db, args, offset) -> {
-        first[0] = Math.min(first[0], lsn);
-        Replay.keysOf(db, args, new Replay.KeySink() {
-          @Override
-          public void key(Key key) {
-            affected.add(key);
-          }
+      LogReader.parse(
+          records,
+          (lsn, db, args, offset) -> {
+            first[0] = Math.min(first[0], lsn);
+            Replay.keysOf(
+                db,
+                args,
+                new Replay.KeySink() {
+                  @Override
+                  public void key(Key key) {
+                    affected.add(key);
+                  }
 
-          @Override
-          public void database(int which) {
-            all[0] = true;
-          }
-        });
-      });
+                  @Override
+                  public void database(int which) {
+                    all[0] = true;
+                  }
+                });
+          });
       if (first[0] <= before) {
         long[][] ranges = Arrays.copyOf(discarded, discarded.length + 1);
         ranges[ranges.length - 1] = new long[] {first[0], before};
@@ -589,12 +701,15 @@ final class Persistence implements WriteLog, Closeable {
       }
       if (all[0] || !affected.isEmpty()) {
         rebuild(all[0] ? key -> true : affected::contains, all[0] ? null : affected);
-        LOGGER.log(Level.WARNING, "undid {0} write(s) that were not acknowledged",
-            before - first[0] + 1);
+        LOGGER.log(
+            Level.WARNING, "undid {0} write(s) that were not acknowledged", before - first[0] + 1);
       }
     } catch (IOException | RuntimeException | OutOfMemoryError e) {
-      LOGGER.log(Level.ERROR, "could not undo the writes that were not acknowledged; the data in"
-          + " memory may hold them until a restart", e);
+      LOGGER.log(
+          Level.ERROR,
+          "could not undo the writes that were not acknowledged; the data in"
+              + " memory may hold them until a restart",
+          e);
     } finally {
       keyspace.unlockAll();
       saveLock.unlock();
@@ -651,8 +766,8 @@ final class Persistence implements WriteLog, Closeable {
     }
     try {
       save();
-      LOGGER.log(Level.INFO, "the log is writable again (generation {0}); accepting writes",
-          generation);
+      LOGGER.log(
+          Level.INFO, "the log is writable again (generation {0}); accepting writes", generation);
     } catch (IOException | RuntimeException e) {
       LOGGER.log(Level.WARNING, "still cannot write a new log generation: " + describe(e));
       scheduleRecovery(1);
@@ -676,15 +791,19 @@ final class Persistence implements WriteLog, Closeable {
     long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
     if (size >= context.rewriteMinSize() && size >= base / 100 * percentage) {
       if (saveInBackground()) {
-        LOGGER.log(Level.INFO, "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new"
-            + " snapshot", size, size * 100 / base, base);
+        LOGGER.log(
+            Level.INFO,
+            "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new" + " snapshot",
+            size,
+            size * 100 / base,
+            base);
       }
     }
   }
 
   /**
-   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile; a key pauses
-   * only while its own filter is written.
+   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile; a key pauses only
+   * while its own filter is written.
    *
    * @throws IOException if the snapshot cannot be written (the logs still hold everything)
    */
@@ -762,7 +881,8 @@ final class Persistence implements WriteLog, Closeable {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
       for (Path path : entries) {
         String suffix = path.getFileName().toString().substring(LOG.length() + 1);
-        if (!suffix.isEmpty() && suffix.length() <= 18
+        if (!suffix.isEmpty()
+            && suffix.length() <= 18
             && suffix.chars().allMatch(Character::isDigit)
             && Long.parseLong(suffix) < generation) {
           Files.deleteIfExists(path);
@@ -788,22 +908,22 @@ final class Persistence implements WriteLog, Closeable {
     if (!saving.compareAndSet(false, true)) {
       return null;
     }
-    CompletableFuture<String> done =
-        new CompletableFuture<>();
+    CompletableFuture<String> done = new CompletableFuture<>();
     try {
-      background.execute(() -> {
-        String error = null;
-        try {
-          save();
-        } catch (IOException | RuntimeException | OutOfMemoryError e) {
-          LOGGER.log(Level.ERROR, "background save failed", e);
-          error = describe(e);
-        } finally {
-          // cleared before the reply goes out: a SAVE right after it must not find one running
-          saving.set(false);
-        }
-        done.complete(error);
-      });
+      background.execute(
+          () -> {
+            String error = null;
+            try {
+              save();
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+              LOGGER.log(Level.ERROR, "background save failed", e);
+              error = describe(e);
+            } finally {
+              // cleared before the reply goes out: a SAVE right after it must not find one running
+              saving.set(false);
+            }
+            done.complete(error);
+          });
     } catch (RejectedExecutionException e) {
       saving.set(false);
       return null;

@@ -26,13 +26,16 @@ final class PersistenceCommands {
       session.reply().error("ERR Background save already in progress");
       return;
     }
-    session.defer(done.thenApply(error -> reply -> {
-      if (error == null) {
-        reply.ok();
-      } else {
-        reply.error("ERR " + error);
-      }
-    }));
+    session.defer(
+        done.thenApply(
+            error ->
+                reply -> {
+                  if (error == null) {
+                    reply.ok();
+                  } else {
+                    reply.error("ERR " + error);
+                  }
+                }));
   }
 
   /** BGSAVE [SCHEDULE]. */
@@ -52,8 +55,10 @@ final class PersistenceCommands {
   /** LASTSAVE. */
   void lastsave(Session session, byte[][] args) {
     Persistence persistence = context.persistence();
-    session.reply().integer(persistence == null
-        ? context.startMillis() / 1000 : persistence.lastSaveSeconds());
+    session
+        .reply()
+        .integer(
+            persistence == null ? context.startMillis() / 1000 : persistence.lastSaveSeconds());
   }
 
   /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]: no reply; the server stops. */

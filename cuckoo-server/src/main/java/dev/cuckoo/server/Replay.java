@@ -16,17 +16,17 @@ import java.util.function.Predicate;
  *
  * <p>A record numbered {@code lsn} changes key {@code k} only if {@code lsn} is greater than the
  * number the snapshot stored for {@code k} (or, for a key the snapshot did not visit, than the
- * snapshot's start number). Multi-key records (DEL, FLUSHALL, FLUSHDB, a transaction's writes)
- * are applied key by key under the same rule; records that move data between keys (RENAME,
- * MOVE, SWAPDB) are applied whole if they come after the snapshot's start and skipped otherwise,
- * which is exact because they never run while a snapshot is being written. Records carry the
- * database they ran in. Records of logs older than version 3 carry no number and are always applied. Only
- * keys {@code wanted} accepts are touched, so the same code rebuilds a few keys after a failed
- * log write and the whole keyspace at startup.
+ * snapshot's start number). Multi-key records (DEL, FLUSHALL, FLUSHDB, a transaction's writes) are
+ * applied key by key under the same rule; records that move data between keys (RENAME, MOVE,
+ * SWAPDB) are applied whole if they come after the snapshot's start and skipped otherwise, which is
+ * exact because they never run while a snapshot is being written. Records carry the database they
+ * ran in. Records of logs older than version 3 carry no number and are always applied. Only keys
+ * {@code wanted} accepts are touched, so the same code rebuilds a few keys after a failed log write
+ * and the whole keyspace at startup.
  *
- * <p>A record that fails to apply stops recovery with an {@link IOException} naming the file,
- * the offset and the command: a log that replays with errors would start the server with less
- * than was acknowledged.
+ * <p>A record that fails to apply stops recovery with an {@link IOException} naming the file, the
+ * offset and the command: a log that replays with errors would start the server with less than was
+ * acknowledged.
  */
 final class Replay implements LogReader.RecordSink {
   private final Commands commands;
@@ -35,8 +35,7 @@ final class Replay implements LogReader.RecordSink {
   private final long startLsn;
   private final Predicate<Key> wanted;
   private final Session session =
-      new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true),
-          true);
+      new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), true);
   private Path file;
   private long applied;
 
@@ -48,7 +47,11 @@ final class Replay implements LogReader.RecordSink {
    * @param startLsn the last record number the whole snapshot holds
    * @param wanted the keys to change
    */
-  Replay(Commands commands, Keyspace target, Map<Key, Long> snapshotLsns, long startLsn,
+  Replay(
+      Commands commands,
+      Keyspace target,
+      Map<Key, Long> snapshotLsns,
+      long startLsn,
       Predicate<Key> wanted) {
     this.commands = commands;
     this.target = target;
@@ -81,11 +84,11 @@ final class Replay implements LogReader.RecordSink {
   }
 
   /**
-   * Hands {@code sink} the keys a logged command run in database {@code db} changes: DEL and
-   * UNLINK all their arguments, RENAME and RENAMENX both names, MOVE the key in both databases,
-   * FLUSHDB and SWAPDB whole databases, FLUSHALL every database, a transaction record the keys
-   * of each of its writes, every other write its first argument. The one place that knows which
-   * keys a record touches, for replay, for undoing failed writes and for WATCH.
+   * Hands {@code sink} the keys a logged command run in database {@code db} changes: DEL and UNLINK
+   * all their arguments, RENAME and RENAMENX both names, MOVE the key in both databases, FLUSHDB
+   * and SWAPDB whole databases, FLUSHALL every database, a transaction record the keys of each of
+   * its writes, every other write its first argument. The one place that knows which keys a record
+   * touches, for replay, for undoing failed writes and for WATCH.
    */
   static void keysOf(int db, byte[][] args, KeySink sink) {
     if (Transaction.isRecord(args)) {
@@ -113,17 +116,20 @@ final class Replay implements LogReader.RecordSink {
       default:
         break;
     }
-    int last = name.equals("del") || name.equals("unlink") ? args.length - 1
-        : name.equals("rename") || name.equals("renamenx") ? Math.min(2, args.length - 1)
-        : Math.min(1, args.length - 1);
+    int last =
+        name.equals("del") || name.equals("unlink")
+            ? args.length - 1
+            : name.equals("rename") || name.equals("renamenx")
+                ? Math.min(2, args.length - 1)
+                : Math.min(1, args.length - 1);
     for (int i = 1; i <= last; i++) {
       sink.key(new Key(db, args[i]));
     }
   }
 
   /**
-   * Returns true if a logged command moves data between keys (RENAME, RENAMENX, MOVE, SWAPDB, or
-   * a transaction holding one): its effect on one key depends on another key's state, so it is
+   * Returns true if a logged command moves data between keys (RENAME, RENAMENX, MOVE, SWAPDB, or a
+   * transaction holding one): its effect on one key depends on another key's state, so it is
    * replayed whole or not at all, and never runs while a snapshot is being written.
    */
   static boolean movesData(byte[][] args) {
@@ -141,7 +147,9 @@ final class Replay implements LogReader.RecordSink {
     if (first != 'r' && first != 'm' && first != 's') {
       return false;
     }
-    return named(name, "rename") || named(name, "renamenx") || named(name, "move")
+    return named(name, "rename")
+        || named(name, "renamenx")
+        || named(name, "move")
         || named(name, "swapdb");
   }
 
@@ -174,8 +182,13 @@ final class Replay implements LogReader.RecordSink {
       try {
         writes = Transaction.decode(args);
       } catch (IllegalArgumentException e) {
-        throw new IOException(file + ": the record at offset " + offset + ": " + e.getMessage()
-            + "; refusing to start");
+        throw new IOException(
+            file
+                + ": the record at offset "
+                + offset
+                + ": "
+                + e.getMessage()
+                + "; refusing to start");
       }
       for (Transaction.Write write : writes) {
         apply(lsn, write.db, write.args, offset);
@@ -188,23 +201,36 @@ final class Replay implements LogReader.RecordSink {
 
   private void apply(long lsn, int db, byte[][] args, long offset) throws IOException {
     if (db < 0 || db >= target.databases()) {
-      throw new IOException(file + ": the record at offset " + offset + " (" + describe(args)
-          + ") is for database " + db + " but the server has " + target.databases()
-          + " databases; restart with --databases " + (db + 1) + " or more");
+      throw new IOException(
+          file
+              + ": the record at offset "
+              + offset
+              + " ("
+              + describe(args)
+              + ") is for database "
+              + db
+              + " but the server has "
+              + target.databases()
+              + " databases; restart with --databases "
+              + (db + 1)
+              + " or more");
     }
     List<Key> changing = new ArrayList<>(1);
     int[] wholeDatabases = {-2, -2};
-    keysOf(db, args, new KeySink() {
-      @Override
-      public void key(Key key) {
-        changing.add(key);
-      }
+    keysOf(
+        db,
+        args,
+        new KeySink() {
+          @Override
+          public void key(Key key) {
+            changing.add(key);
+          }
 
-      @Override
-      public void database(int which) {
-        wholeDatabases[wholeDatabases[0] == -2 ? 0 : 1] = which;
-      }
-    });
+          @Override
+          public void database(int which) {
+            wholeDatabases[wholeDatabases[0] == -2 ? 0 : 1] = which;
+          }
+        });
     if (movesData(args)) {
       // replayed whole or not at all: movers never run during a snapshot, so every key the
       // snapshot holds is either before the record or after it
@@ -247,9 +273,16 @@ final class Replay implements LogReader.RecordSink {
     try {
       if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
         String error = out.toString(StandardCharsets.UTF_8).trim().substring(1);
-        throw new IOException(file + ": replaying the record at offset " + offset + " ("
-            + describe(args) + ") failed: " + error + memoryAdvice(error, args)
-            + "; refusing to start with less than was acknowledged");
+        throw new IOException(
+            file
+                + ": replaying the record at offset "
+                + offset
+                + " ("
+                + describe(args)
+                + ") failed: "
+                + error
+                + memoryAdvice(error, args)
+                + "; refusing to start with less than was acknowledged");
       }
     } finally {
       out.release();
@@ -265,9 +298,12 @@ final class Replay implements LogReader.RecordSink {
       filters += filter.sizeInBytes();
     }
     long requested = requestedBytes(args);
-    return ". The filters replayed so far take " + filters + " bytes"
+    return ". The filters replayed so far take "
+        + filters
+        + " bytes"
         + (requested > 0 ? ", this one needs " + requested + " more" : "")
-        + " and the maximum heap is " + Runtime.getRuntime().maxMemory()
+        + " and the maximum heap is "
+        + Runtime.getRuntime().maxMemory()
         + " bytes: restart with a larger -Xmx";
   }
 
@@ -285,7 +321,8 @@ final class Replay implements LogReader.RecordSink {
       }
     }
     try {
-      return capacity == null ? 0
+      return capacity == null
+          ? 0
           : ScalableCuckooFilter.redisBloomSizeInBytes(capacity, (int) bucketSize);
     } catch (RuntimeException e) {
       return 0;

@@ -136,8 +136,8 @@ final class Reply {
   }
 
   /**
-   * Appends a verbatim string of format {@code txt} ({@code =len txt:...} in RESP3), a bulk
-   * string in RESP2.
+   * Appends a verbatim string of format {@code txt} ({@code =len txt:...} in RESP3), a bulk string
+   * in RESP2.
    */
   void verbatimText(String value) {
     if (protocol != 3) {

@@ -8,19 +8,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A bounded RESP2 request decoder: turns arrays of bulk strings and inline commands into
- * {@code byte[][]} argument vectors.
+ * A bounded RESP2 request decoder: turns arrays of bulk strings and inline commands into {@code
+ * byte[][]} argument vectors.
  *
  * <p>It is an explicit state machine that keeps its place between reads, so a request that arrives
  * a byte at a time costs no re-parsing. Nothing is allocated in proportion to a length a client
  * claims: the argument vector grows as arguments arrive, and a bulk string that is not buffered
  * whole is copied out of each read as it arrives, into an array of less than four times what has
- * arrived (see growBody). Limits: bulk length, argument count, total bytes per request and the
- * 64 KiB header/inline line; before the connection authenticates (when a password is set),
- * Redis's pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation
- * emits one {@link ProtocolError} (answered with an error reply and a close by the handler) and
- * every later byte is discarded. Each call emits at most one request, so the handler runs it
- * before the next is decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
+ * arrived (see growBody). Limits: bulk length, argument count, total bytes per request and the 64
+ * KiB header/inline line; before the connection authenticates (when a password is set), Redis's
+ * pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation emits one {@link
+ * ProtocolError} (answered with an error reply and a close by the handler) and every later byte is
+ * discarded. Each call emits at most one request, so the handler runs it before the next is
+ * decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
  */
 final class RespDecoder extends ByteToMessageDecoder {
   /*
@@ -38,6 +38,7 @@ final class RespDecoder extends ByteToMessageDecoder {
 
   /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
   static final int MAX_LINE = 64 * 1024;
+
   // a type byte, up to 18 digits, CR, LF and a byte of slack: what quickHeader copies at most
   private static final int QUICK_HEADER_BYTES = 22;
 
@@ -83,8 +84,10 @@ final class RespDecoder extends ByteToMessageDecoder {
   private int expectedArgs;
   private int bulkLength;
   private long requestBytes;
+
   /** The bulk string being copied out read by read, or null; never longer than bulkLength. */
   private byte[] body;
+
   private int bodyFilled;
   private ProtocolError failure;
 
@@ -96,8 +99,8 @@ final class RespDecoder extends ByteToMessageDecoder {
    * @param maxRequestBytes most argument bytes accepted in one request
    * @param authentication whether the connection has authenticated (pre-AUTH limits apply until)
    */
-  RespDecoder(long maxBulkLength, int maxArrayLength, long maxRequestBytes,
-      Authentication authentication) {
+  RespDecoder(
+      long maxBulkLength, int maxArrayLength, long maxRequestBytes, Authentication authentication) {
     this.maxBulkLength = maxBulkLength;
     this.maxArrayLength = maxArrayLength;
     this.maxRequestBytes = maxRequestBytes;
@@ -157,8 +160,8 @@ final class RespDecoder extends ByteToMessageDecoder {
 
   /** Returns the index of the '\n' ending the line at the reader index, or -1 if not buffered. */
   private static int findLineEnd(ByteBuf in) {
-    return in.forEachByte(in.readerIndex(), Math.min(in.readableBytes(), MAX_LINE + 2),
-        ByteProcessor.FIND_LF);
+    return in.forEachByte(
+        in.readerIndex(), Math.min(in.readableBytes(), MAX_LINE + 2), ByteProcessor.FIND_LF);
   }
 
   /** Parses the decimal number in [from, to) like Redis's string2ll; returns null if invalid. */
@@ -173,9 +176,9 @@ final class RespDecoder extends ByteToMessageDecoder {
   }
 
   /**
-   * Reads the common header shape, a type byte, 1 to 18 digits without a leading zero (or a lone
-   * 0) and CRLF, in one copy of at most 22 bytes: returns the number and sets {@link #headerEnd}
-   * to the index after the LF, or returns -1 for anything else (incomplete, signed, longer or
+   * Reads the common header shape, a type byte, 1 to 18 digits without a leading zero (or a lone 0)
+   * and CRLF, in one copy of at most 22 bytes: returns the number and sets {@link #headerEnd} to
+   * the index after the LF, or returns -1 for anything else (incomplete, signed, longer or
    * malformed lines take the general path, with its errors).
    */
   private long quickHeader(ByteBuf in) {
@@ -194,7 +197,10 @@ final class RespDecoder extends ByteToMessageDecoder {
       value = value * 10 + digit;
     }
     int count = i - 1;
-    if (count == 0 || (digits[1] == '0' && count > 1) || i + 1 >= n || digits[i] != '\r'
+    if (count == 0
+        || (digits[1] == '0' && count > 1)
+        || i + 1 >= n
+        || digits[i] != '\r'
         || digits[i + 1] != '\n') {
       return -1;
     }
@@ -323,8 +329,8 @@ final class RespDecoder extends ByteToMessageDecoder {
    * Makes room for {@code needed} body bytes. The array's sizes are the claimed length divided by
    * powers of 4 (rounded up), the smallest that holds {@code needed}: less than four times what has
    * arrived, and when the full length is allocated the array it replaces is at most a quarter of
-   * it. Doubling instead held up to 1.64x a 400 MiB bulk at once (256 + 400 MiB, both humongous
-   * G1 regions that a full GC does not move) and failed with OutOfMemoryError under -Xmx1g in
+   * it. Doubling instead held up to 1.64x a 400 MiB bulk at once (256 + 400 MiB, both humongous G1
+   * regions that a full GC does not move) and failed with OutOfMemoryError under -Xmx1g in
    * big-bulk.sh; with quarters the peak is 1.25x.
    */
   private void growBody(int needed) {

@@ -13,10 +13,10 @@ import java.util.Map;
 /**
  * The settings of a {@link CuckooServer}: network, limits, persistence and the cf-* defaults.
  *
- * <p>Built with {@link #builder()} or parsed from command-line options with {@link #parse}.
- * Options are {@code --name value}; a config file ({@code --config file}) holds one
- * {@code name value} pair per line with the same names, {@code #} starts a comment, and options
- * given on the command line after {@code --config} override the file.
+ * <p>Built with {@link #builder()} or parsed from command-line options with {@link #parse}. Options
+ * are {@code --name value}; a config file ({@code --config file}) holds one {@code name value} pair
+ * per line with the same names, {@code #} starts a comment, and options given on the command line
+ * after {@code --config} override the file.
  */
 public final class ServerConfig {
   /** How often the append-only log is forced to disk. */
@@ -160,8 +160,8 @@ public final class ServerConfig {
 
   /**
    * Returns true if protected mode is on: when no password is set, clients from other than the
-   * loopback interface get Redis's {@code -DENIED} error and are disconnected, whatever address
-   * the server listens on (as in Redis 7 and later).
+   * loopback interface get Redis's {@code -DENIED} error and are disconnected, whatever address the
+   * server listens on (as in Redis 7 and later).
    */
   public boolean protectedMode() {
     return protectedMode;
@@ -349,16 +349,18 @@ public final class ServerConfig {
 
     /** Sets auto-aof-rewrite-min-size in bytes, 0 or more. */
     public Builder autoAofRewriteMinSize(long bytes) {
-      this.autoAofRewriteMinSize =
-          rangeLong("auto-aof-rewrite-min-size", bytes, 0, Long.MAX_VALUE);
+      this.autoAofRewriteMinSize = rangeLong("auto-aof-rewrite-min-size", bytes, 0, Long.MAX_VALUE);
       return this;
     }
 
     private static long memory(String name, String value) {
       Long bytes = Numbers.parseMemory(value);
       if (bytes == null) {
-        throw new IllegalArgumentException(name + ": '" + value
-            + "' (expected: bytes, optionally with a unit k, kb, m, mb, g or gb)");
+        throw new IllegalArgumentException(
+            name
+                + ": '"
+                + value
+                + "' (expected: bytes, optionally with a unit k, kb, m, mb, g or gb)");
       }
       return bytes;
     }
@@ -444,8 +446,8 @@ public final class ServerConfig {
         case "max-array-length":
           return maxArrayLength((int) rangeLong(option, number(option, value), 1024, 1 << 27));
         case "timeout":
-          return timeoutSeconds((int) rangeLong(option, number(option, value), 0,
-              Integer.MAX_VALUE));
+          return timeoutSeconds(
+              (int) rangeLong(option, number(option, value), 0, Integer.MAX_VALUE));
         case "threads":
           return threads((int) rangeLong(option, number(option, value), 1, 256));
         case "maxmemory":

@@ -22,7 +22,7 @@ final class ServerContext {
   private volatile int rewritePercentage;
   private volatile long rewriteMinSize;
   private volatile int port;
-  private volatile Consumer<Boolean> shutdown = save -> { };
+  private volatile Consumer<Boolean> shutdown = save -> {};
 
   ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -34,8 +34,8 @@ final class ServerContext {
   }
 
   /**
-   * Returns the most bytes of filters that new commands may make the keyspace hold (Redis's
-   * {@code maxmemory}; 0: no limit but the heap).
+   * Returns the most bytes of filters that new commands may make the keyspace hold (Redis's {@code
+   * maxmemory}; 0: no limit but the heap).
    */
   long maxMemory() {
     return maxMemory;

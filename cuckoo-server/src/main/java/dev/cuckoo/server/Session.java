@@ -1,8 +1,8 @@
 package dev.cuckoo.server;
 
 /**
- * The state of one client connection: its reply stream, protocol version, authentication and
- * name. Used only by the network thread of that connection.
+ * The state of one client connection: its reply stream, protocol version, authentication and name.
+ * Used only by the network thread of that connection.
  */
 final class Session {
   private final long id;
@@ -78,12 +78,13 @@ final class Session {
   }
 
   /**
-   * Returns the command last looked up under exactly this name (same bytes), or null: a
-   * connection usually repeats the same few commands, so this skips the name lookup.
+   * Returns the command last looked up under exactly this name (same bytes), or null: a connection
+   * usually repeats the same few commands, so this skips the name lookup.
    */
   CommandSpec lastCommand(byte[] name) {
     return lastCommandName != null && java.util.Arrays.equals(lastCommandName, name)
-        ? lastCommand : null;
+        ? lastCommand
+        : null;
   }
 
   /** Remembers the command found for a name. */
@@ -137,9 +138,8 @@ final class Session {
   }
 
   /**
-   * Asks for the current command to run again once {@code ready} completes, without a reply
-   * now; returns false (and asks nothing) if this session cannot retry, and the caller must
-   * wait itself.
+   * Asks for the current command to run again once {@code ready} completes, without a reply now;
+   * returns false (and asks nothing) if this session cannot retry, and the caller must wait itself.
    */
   boolean retryAfter(java.util.concurrent.CompletableFuture<Void> ready) {
     if (!retries) {
@@ -360,10 +360,10 @@ final class Session {
   }
 
   /**
-   * Puts the connection back in the state it had when it connected (RESET), as Redis's
-   * {@code clearClientConnectionState}: database 0, RESP2, authenticated only if no password is
-   * required, no name, NO-EVICT and NO-TOUCH off. The library name and version stay: they still
-   * describe the client behind the connection.
+   * Puts the connection back in the state it had when it connected (RESET), as Redis's {@code
+   * clearClientConnectionState}: database 0, RESP2, authenticated only if no password is required,
+   * no name, NO-EVICT and NO-TOUCH off. The library name and version stay: they still describe the
+   * client behind the connection.
    *
    * @param noPassword true if the server requires no password
    */

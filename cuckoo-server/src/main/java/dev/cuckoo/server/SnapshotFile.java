@@ -29,21 +29,21 @@ import java.util.zip.CRC32C;
  * <p>Layout (little-endian), version 4: magic {@code CKOOSNP4}, u64 generation, u64 startLsn, u64
  * entry count, u32 CRC32C of those 32 bytes; then per entry: u32 key length, key bytes, u64 lsn,
  * u32 database index, i64 expiry time (Unix milliseconds, -1 for none), u64 filter length, the
- * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database,
- * expiry and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records
- * that the key did not exist when the snapshot visited it. Version 3 ({@code CKOOSNP3}) is the
- * same without the database index and expiry (every key in database 0, none expiring).
+ * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database, expiry
+ * and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records that the
+ * key did not exist when the snapshot visited it. Version 3 ({@code CKOOSNP3}) is the same without
+ * the database index and expiry (every key in database 0, none expiring).
  *
  * <p>The snapshot is fuzzy: keys are written one at a time while commands go on. {@code startLsn}
- * is the sequence number of the last log record written before the snapshot began, so the
- * snapshot holds the effect of every record up to it; each entry's {@code lsn} is the number of
- * the last record applied when the key was written, so it holds the key's records up to that
- * number too. Recovery replays only records past those numbers (see {@link Persistence}).
- * Written to a temporary file, forced to disk and renamed over the old snapshot.
+ * is the sequence number of the last log record written before the snapshot began, so the snapshot
+ * holds the effect of every record up to it; each entry's {@code lsn} is the number of the last
+ * record applied when the key was written, so it holds the key's records up to that number too.
+ * Recovery replays only records past those numbers (see {@link Persistence}). Written to a
+ * temporary file, forced to disk and renamed over the old snapshot.
  *
  * <p>Versions 1 and 2 (magics {@code CKOOSNP1}, {@code CKOOSNP2}: a 28-byte header without
- * startLsn, entries without lsn, filters stored as their {@link DumpStream} in version 1) are
- * still read, with every number taken as 0.
+ * startLsn, entries without lsn, filters stored as their {@link DumpStream} in version 1) are still
+ * read, with every number taken as 0.
  */
 final class SnapshotFile {
   /** The filter length that marks a key absent when it was visited. */
@@ -156,8 +156,12 @@ final class SnapshotFile {
   static Writer open(Path target, FileChannels files, long generation, long startLsn)
       throws IOException {
     Path temp = tempOf(target);
-    FileChannel channel = files.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING);
+    FileChannel channel =
+        files.open(
+            temp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING);
     return new Writer(target, temp, channel, generation, startLsn);
   }
 
@@ -170,12 +174,22 @@ final class SnapshotFile {
     return header.array();
   }
 
-  private static long writeEntry(FileChannel channel, long position, Key name, long lsn,
-      long expireAt, ScalableCuckooFilter<byte[]> filter) throws IOException {
+  private static long writeEntry(
+      FileChannel channel,
+      long position,
+      Key name,
+      long lsn,
+      long expireAt,
+      ScalableCuckooFilter<byte[]> filter)
+      throws IOException {
     byte[] key = name.bytes();
-    ByteBuffer prefix = ByteBuffer.allocate(4 + key.length + ENTRY_FIELDS_BYTES)
-        .order(ByteOrder.LITTLE_ENDIAN);
-    prefix.putInt(key.length).put(key).putLong(lsn).putInt(name.db())
+    ByteBuffer prefix =
+        ByteBuffer.allocate(4 + key.length + ENTRY_FIELDS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    prefix
+        .putInt(key.length)
+        .put(key)
+        .putLong(lsn)
+        .putInt(name.db())
         .putLong(filter == null ? Keyspace.NO_EXPIRY : expireAt)
         .putLong(filter == null ? TOMBSTONE : 0);
     prefix.flip();
@@ -187,9 +201,10 @@ final class SnapshotFile {
     long blobLength = 0;
     if (filter != null) {
       channel.position(blobStart);
-      CountingCrcOutputStream counter = new CountingCrcOutputStream(
-          Channels.newOutputStream(channel), crc);
-      try (BufferedOutputStream out = new BufferedOutputStream(counter, 1 << 16) {
+      CountingCrcOutputStream counter =
+          new CountingCrcOutputStream(Channels.newOutputStream(channel), crc);
+      try (BufferedOutputStream out =
+          new BufferedOutputStream(counter, 1 << 16) {
             @Override
             public void close() throws IOException {
               flush();
@@ -217,11 +232,11 @@ final class SnapshotFile {
   }
 
   /**
-   * Loads a snapshot into the map: every key, or only those {@code wanted} accepts (the others
-   * are skipped without being read into memory or checked).
+   * Loads a snapshot into the map: every key, or only those {@code wanted} accepts (the others are
+   * skipped without being read into memory or checked).
    *
-   * @throws FilterFormatException if the file is damaged, naming the offset (no partial result
-   *     is usable then)
+   * @throws FilterFormatException if the file is damaged, naming the offset (no partial result is
+   *     usable then)
    */
   static Loaded read(Path file, Keyspace into, Predicate<Key> wanted) throws IOException {
     long size = Files.size(file);
@@ -230,8 +245,12 @@ final class SnapshotFile {
       DataInputStream in = new DataInputStream(raw);
       byte[] magic = new byte[8];
       in.readFully(magic);
-      int version = Arrays.equals(magic, MAGIC) ? 4 : Arrays.equals(magic, MAGIC_V3) ? 3
-          : Arrays.equals(magic, MAGIC_V2) ? 2 : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
+      int version =
+          Arrays.equals(magic, MAGIC)
+              ? 4
+              : Arrays.equals(magic, MAGIC_V3)
+                  ? 3
+                  : Arrays.equals(magic, MAGIC_V2) ? 2 : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
       if (version == 0) {
         throw new FilterFormatException("magic", 0, "not a snapshot file");
       }
@@ -262,8 +281,15 @@ final class SnapshotFile {
     }
   }
 
-  private static long readEntry(DataInputStream in, long position, long size, int version,
-      Keyspace into, Map<Key, Long> lsns, Predicate<Key> wanted) throws IOException {
+  private static long readEntry(
+      DataInputStream in,
+      long position,
+      long size,
+      int version,
+      Keyspace into,
+      Map<Key, Long> lsns,
+      Predicate<Key> wanted)
+      throws IOException {
     long keyLength = Integer.reverseBytes(in.readInt()) & 0xffffffffL;
     if (keyLength > size - position - 16) {
       throw new FilterFormatException("keyLength", position, "key length " + keyLength);
@@ -286,16 +312,24 @@ final class SnapshotFile {
           throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db);
         }
         if (db >= into.databases()) {
-          throw new IOException("a key of database " + db + " at offset " + position
-              + " but the server has " + into.databases() + " databases; restart with"
-              + " --databases " + (db + 1) + " or more");
+          throw new IOException(
+              "a key of database "
+                  + db
+                  + " at offset "
+                  + position
+                  + " but the server has "
+                  + into.databases()
+                  + " databases; restart with"
+                  + " --databases "
+                  + (db + 1)
+                  + " or more");
         }
       }
       crc.update(fields.array(), 0, fields.position());
     }
     long blobLength = Long.reverseBytes(in.readLong());
-    long blobStart = position + 4 + keyLength
-        + (version == 4 ? ENTRY_FIELDS_BYTES : version == 3 ? 16 : 8);
+    long blobStart =
+        position + 4 + keyLength + (version == 4 ? ENTRY_FIELDS_BYTES : version == 3 ? 16 : 8);
     Key key = new Key(db, keyBytes);
     boolean tombstone = version >= 3 && blobLength == TOMBSTONE;
     if (!tombstone && (blobLength < 0 || blobLength > size - blobStart - 4)) {
@@ -309,8 +343,10 @@ final class SnapshotFile {
     ScalableCuckooFilter<byte[]> filter = null;
     if (!tombstone) {
       BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-      filter = version == 1 ? DumpStream.read(bounded)
-          : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+      filter =
+          version == 1
+              ? DumpStream.read(bounded)
+              : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
       if (bounded.remaining() != 0) {
         throw new FilterFormatException("filter", blobStart, "filter length mismatch");
       }

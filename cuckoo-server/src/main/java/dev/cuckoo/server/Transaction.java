@@ -9,8 +9,8 @@ import java.util.List;
  * recovery applies all of them or none.
  *
  * <p>The record's arguments are {@code MULTI} followed, per write, by its database index, its
- * argument count and its arguments, the numbers in decimal ASCII. {@code MULTI} is never logged
- * as a command of its own, so the first argument tells a transaction record apart.
+ * argument count and its arguments, the numbers in decimal ASCII. {@code MULTI} is never logged as
+ * a command of its own, so the first argument tells a transaction record apart.
  */
 final class Transaction {
   /** The first argument of a transaction record. */
@@ -77,7 +77,11 @@ final class Transaction {
       }
       Long db = Numbers.parseLong(args[at]);
       Long argc = Numbers.parseLong(args[at + 1]);
-      if (db == null || db < 0 || db > Integer.MAX_VALUE || argc == null || argc < 1
+      if (db == null
+          || db < 0
+          || db > Integer.MAX_VALUE
+          || argc == null
+          || argc < 1
           || argc > args.length - at - 2) {
         throw new IllegalArgumentException("malformed transaction record at argument " + at);
       }

@@ -10,10 +10,10 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>EXEC runs the queued commands with every stripe locked, so no other client sees or changes
  * anything in between, and logs their writes as one record (see {@link Transaction}): recovery
- * replays all of them or none, and a failed log write undoes all of them. A transaction that
- * moves data between keys (RENAME, MOVE, SWAPDB) first takes the persistence's move gate, as
- * those commands do alone. A WATCHed key changed by anyone (or expired) since WATCH makes EXEC
- * answer a null array without running anything.
+ * replays all of them or none, and a failed log write undoes all of them. A transaction that moves
+ * data between keys (RENAME, MOVE, SWAPDB) first takes the persistence's move gate, as those
+ * commands do alone. A WATCHed key changed by anyone (or expired) since WATCH makes EXEC answer a
+ * null array without running anything.
  */
 final class TransactionCommands {
   static final String EXECABORT_QUEUED =

@@ -7,13 +7,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The keys connections WATCH, and which connections watch each: any change to a watched key
- * (a write from any connection, a deletion by expiry, a flush that removes it) marks its
- * watchers so that their next EXEC fails.
+ * The keys connections WATCH, and which connections watch each: any change to a watched key (a
+ * write from any connection, a deletion by expiry, a flush that removes it) marks its watchers so
+ * that their next EXEC fails.
  *
- * <p>A key is registered while its stripe lock is held and touched while the writer holds it
- * too, so a write either happens before WATCH (and is not seen) or after it (and marks it).
- * EXEC checks the mark with every stripe locked.
+ * <p>A key is registered while its stripe lock is held and touched while the writer holds it too,
+ * so a write either happens before WATCH (and is not seen) or after it (and marks it). EXEC checks
+ * the mark with every stripe locked.
  */
 final class Watches {
   private final ConcurrentHashMap<Key, Set<Session>> watchers = new ConcurrentHashMap<>();
@@ -28,10 +28,12 @@ final class Watches {
   /** Forgets every key the session watches and clears its mark. */
   void unwatchAll(Session session) {
     for (Key key : session.unwatchAll()) {
-      watchers.computeIfPresent(key, (k, set) -> {
-        set.remove(session);
-        return set.isEmpty() ? null : set;
-      });
+      watchers.computeIfPresent(
+          key,
+          (k, set) -> {
+            set.remove(session);
+            return set.isEmpty() ? null : set;
+          });
     }
   }
 
@@ -44,17 +46,20 @@ final class Watches {
     if (watchers.isEmpty()) {
       return;
     }
-    Replay.keysOf(db, args, new Replay.KeySink() {
-      @Override
-      public void key(Key key) {
-        touch(key);
-      }
+    Replay.keysOf(
+        db,
+        args,
+        new Replay.KeySink() {
+          @Override
+          public void key(Key key) {
+            touch(key);
+          }
 
-      @Override
-      public void database(int which) {
-        // done by the command itself, before the change
-      }
-    });
+          @Override
+          public void database(int which) {
+            // done by the command itself, before the change
+          }
+        });
   }
 
   /** Marks the key's watchers. */
@@ -71,9 +76,9 @@ final class Watches {
   }
 
   /**
-   * Marks the watchers of every watched key of database {@code db} (-1: every database) that
-   * exists now, as a flush or swap of it changes exactly those (caller holds every lock, before
-   * the change).
+   * Marks the watchers of every watched key of database {@code db} (-1: every database) that exists
+   * now, as a flush or swap of it changes exactly those (caller holds every lock, before the
+   * change).
    */
   void touchDatabase(int db, Keyspace keyspace) {
     List<Key> affected = new ArrayList<>();

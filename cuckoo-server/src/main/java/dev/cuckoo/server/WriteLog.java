@@ -3,22 +3,23 @@ package dev.cuckoo.server;
 /** Where executed write commands are recorded for recovery (the append-only log). */
 interface WriteLog {
   /** A log that records nothing and refuses nothing (persistence disabled). */
-  WriteLog NONE = new WriteLog() {
-    @Override
-    public long append(int db, byte[][] args) {
-      return 0;
-    }
+  WriteLog NONE =
+      new WriteLog() {
+        @Override
+        public long append(int db, byte[][] args) {
+          return 0;
+        }
 
-    @Override
-    public String refusal() {
-      return null;
-    }
-  };
+        @Override
+        public String refusal() {
+          return null;
+        }
+      };
 
   /**
    * Records one write command run in database {@code db} and returns its sequence number (0 if
-   * nothing is recorded). Called while the command's key locks are held, so records of one key
-   * are in the order the writes were applied.
+   * nothing is recorded). Called while the command's key locks are held, so records of one key are
+   * in the order the writes were applied.
    */
   long append(int db, byte[][] args);
 

@@ -8,29 +8,32 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What clients were told about their writes across kill -9 rounds: per key, the items whose
- * CF.ADD or CF.INSERT was acknowledged and not deleted since, and the counts CF.INFO must show.
+ * What clients were told about their writes across kill -9 rounds: per key, the items whose CF.ADD
+ * or CF.INSERT was acknowledged and not deleted since, and the counts CF.INFO must show.
  *
- * <p>Every item is distinct and is added at most once and deleted at most once, by the writer
- * that added it, so the filter's counters are exact (no multiset ambiguity; fingerprint
- * collisions within one filter link cannot remove another item, and keys never expand). After a
- * crash, per key: {@code items} ("Number of items inserted", adds minus deletes) lies between
- * {@code base + adds - dels - delsInFlight} and {@code base + adds - dels + addsInFlight}, and
- * {@code deletes} between {@code baseDeletes + dels} and that plus {@code delsInFlight}, where
- * adds and dels count acknowledged operations and "in flight" the operations sent whose reply
- * never came (each may or may not have happened). Every live item must answer CF.EXISTS 1.
- * After each check the observed counters become the new base, and items touched by an
- * operation in flight become unknown: they are never deleted and never checked again.
+ * <p>Every item is distinct and is added at most once and deleted at most once, by the writer that
+ * added it, so the filter's counters are exact (no multiset ambiguity; fingerprint collisions
+ * within one filter link cannot remove another item, and keys never expand). After a crash, per
+ * key: {@code items} ("Number of items inserted", adds minus deletes) lies between {@code base +
+ * adds - dels - delsInFlight} and {@code base + adds - dels + addsInFlight}, and {@code deletes}
+ * between {@code baseDeletes + dels} and that plus {@code delsInFlight}, where adds and dels count
+ * acknowledged operations and "in flight" the operations sent whose reply never came (each may or
+ * may not have happened). Every live item must answer CF.EXISTS 1. After each check the observed
+ * counters become the new base, and items touched by an operation in flight become unknown: they
+ * are never deleted and never checked again.
  */
 final class AckModel {
   /** One key's known state. */
   static final class KeyState {
     final String name;
     final int capacity;
+
     /** Items added (acknowledged) and neither deleted nor being deleted. */
     final List<String> live = new ArrayList<>();
+
     /** Items stored or possibly stored, for keeping the filter far from full. */
     final AtomicInteger occupancy = new AtomicInteger();
+
     long baseItems;
     long baseDeletes;
     long adds;
@@ -62,8 +65,8 @@ final class AckModel {
   }
 
   /**
-   * Hands each key's live items to {@code writers} owners round-robin and returns, per writer,
-   * the items it owns; the keys' live lists are empty until {@link #merge} returns them.
+   * Hands each key's live items to {@code writers} owners round-robin and returns, per writer, the
+   * items it owns; the keys' live lists are empty until {@link #merge} returns them.
    */
   synchronized List<Map<String, List<String>>> distribute(int writers) {
     List<Map<String, List<String>>> owned = new ArrayList<>();
@@ -72,7 +75,9 @@ final class AckModel {
     }
     for (KeyState key : keys.values()) {
       for (int i = 0; i < key.live.size(); i++) {
-        owned.get(i % writers).computeIfAbsent(key.name, k -> new ArrayList<>())
+        owned
+            .get(i % writers)
+            .computeIfAbsent(key.name, k -> new ArrayList<>())
             .add(key.live.get(i));
       }
       key.live.clear();
@@ -124,15 +129,40 @@ final class AckModel {
       long low = expected - key.delsInFlight;
       long high = expected + key.addsInFlight;
       if (items < low || items > high) {
-        violations.add(round + ": key " + key.name + " holds " + items + " items, expected "
-            + low + ".." + high + " (base " + key.baseItems + ", acknowledged adds " + key.adds
-            + ", dels " + key.dels + ", in flight adds " + key.addsInFlight + ", dels "
-            + key.delsInFlight + ")");
+        violations.add(
+            round
+                + ": key "
+                + key.name
+                + " holds "
+                + items
+                + " items, expected "
+                + low
+                + ".."
+                + high
+                + " (base "
+                + key.baseItems
+                + ", acknowledged adds "
+                + key.adds
+                + ", dels "
+                + key.dels
+                + ", in flight adds "
+                + key.addsInFlight
+                + ", dels "
+                + key.delsInFlight
+                + ")");
       }
       long deletesLow = key.baseDeletes + key.dels;
       if (deletes < deletesLow || deletes > deletesLow + key.delsInFlight) {
-        violations.add(round + ": key " + key.name + " counts " + deletes + " deletes, expected "
-            + deletesLow + ".." + (deletesLow + key.delsInFlight));
+        violations.add(
+            round
+                + ": key "
+                + key.name
+                + " counts "
+                + deletes
+                + " deletes, expected "
+                + deletesLow
+                + ".."
+                + (deletesLow + key.delsInFlight));
       }
       lost += missing(client, key, round, violations);
       key.baseItems = items;
@@ -146,8 +176,8 @@ final class AckModel {
   }
 
   /** Returns how many live items of the key answer CF.MEXISTS 0 (in batches of 500). */
-  private static long missing(RespClient client, KeyState key, String round,
-      List<String> violations) throws IOException {
+  private static long missing(
+      RespClient client, KeyState key, String round, List<String> violations) throws IOException {
     long missing = 0;
     for (int from = 0; from < key.live.size(); from += 500) {
       List<String> batch = key.live.subList(from, Math.min(key.live.size(), from + 500));
@@ -162,8 +192,8 @@ final class AckModel {
         if (!Long.valueOf(1).equals(reply.get(i))) {
           missing++;
           if (violations.size() < 20) {
-            violations.add(round + ": acknowledged item " + batch.get(i) + " of " + key.name
-                + " is missing");
+            violations.add(
+                round + ": acknowledged item " + batch.get(i) + " of " + key.name + " is missing");
           }
         }
       }

@@ -71,8 +71,12 @@ class CfCommandsTest {
     assertEquals(1L, call("CF.ADD", "cf", "item1"));
     List<?> header = (List<?>) call("CF.SCANDUMP", "cf", "0");
     assertEquals(1L, header.get(0));
-    assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 20, 0, 1, 0}, (byte[]) header.get(1));
+    assertArrayEquals(
+        new byte[] {
+          1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+          0, 0, 2, 0, 20, 0, 1, 0
+        },
+        (byte[]) header.get(1));
     List<?> chunk = (List<?>) call("CF.SCANDUMP", "cf", "1");
     assertEquals(9L, chunk.get(0));
     assertArrayEquals(new byte[] {0, 0, 0, 0, 7, 0, 0, 0}, (byte[]) chunk.get(1));
@@ -84,23 +88,31 @@ class CfCommandsTest {
     assertEquals(err(arity("cf.reserve")), call("CF.RESERVE", "cf"));
     assertEquals(err(arity("cf.reserve")), call("CF.RESERVE", "cf", "10", "BUCKETSIZE"));
     assertEquals(err("Bad capacity"), call("CF.RESERVE", "cf", "str"));
-    assertEquals(err("Couldn't parse MAXITERATIONS"),
+    assertEquals(
+        err("Couldn't parse MAXITERATIONS"),
         call("CF.RESERVE", "cf", "10", "MAXITERATIONS", "x", "BUCKETSIZE", "x"));
-    assertEquals(err("MAXITERATIONS: value must be in the range [1, 65535]"),
+    assertEquals(
+        err("MAXITERATIONS: value must be in the range [1, 65535]"),
         call("CF.RESERVE", "cf", "10", "MAXITERATIONS", "0"));
-    assertEquals(err("MAXITERATIONS: value must be in the range [1, 65535]"),
+    assertEquals(
+        err("MAXITERATIONS: value must be in the range [1, 65535]"),
         call("CF.RESERVE", "cf", "10", "MAXITERATIONS", "-1"));
-    assertEquals(err("Couldn't parse BUCKETSIZE"),
+    assertEquals(
+        err("Couldn't parse BUCKETSIZE"),
         call("CF.RESERVE", "cf", "10", "BUCKETSIZE", "x", "EXPANSION", "x"));
-    assertEquals(err("BUCKETSIZE: value must be in the range [1, 255]"),
+    assertEquals(
+        err("BUCKETSIZE: value must be in the range [1, 255]"),
         call("CF.RESERVE", "cf", "10", "BUCKETSIZE", "256"));
-    assertEquals(err("BUCKETSIZE: value must be in the range [1, 255]"),
+    assertEquals(
+        err("BUCKETSIZE: value must be in the range [1, 255]"),
         call("CF.RESERVE", "cf", "10", "bucketsize", "0"));
-    assertEquals(err("Couldn't parse EXPANSION"), call("CF.RESERVE", "cf", "10", "EXPANSION",
-        "1.5"));
-    assertEquals(err("EXPANSION: value must be in the range [0, 32768]"),
+    assertEquals(
+        err("Couldn't parse EXPANSION"), call("CF.RESERVE", "cf", "10", "EXPANSION", "1.5"));
+    assertEquals(
+        err("EXPANSION: value must be in the range [0, 32768]"),
         call("CF.RESERVE", "cf", "10", "EXPANSION", "-1"));
-    assertEquals(err("EXPANSION: value must be in the range [0, 32768]"),
+    assertEquals(
+        err("EXPANSION: value must be in the range [0, 32768]"),
         call("CF.RESERVE", "cf", "10", "EXPANSION", "32769"));
     String range = "Capacity must be in the range [2 * BUCKETSIZE, 1073741824]";
     assertEquals(err(range), call("CF.RESERVE", "cf", "1"));
@@ -116,14 +128,25 @@ class CfCommandsTest {
   void reserve_optionNameAsKey_readsValueFromNextArgument() throws IOException {
     // RMUtil_ArgIndex searches all of argv: the key "MAXITERATIONS" makes "100" the value
     assertEquals(OK, call("CF.RESERVE", "MAXITERATIONS", "100"));
-    assertEquals("bktsize:2 buckets:64 items:0 deletes:0 filters:1 max_iterations:100"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "MAXITERATIONS")));
+    assertEquals(
+        "bktsize:2 buckets:64 items:0 deletes:0 filters:1 max_iterations:100" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "MAXITERATIONS")));
   }
 
   @Test
   void reserve_limits_acceptedAndReportedByInfo() throws IOException {
-    assertEquals(OK, call("CF.RESERVE", "cf", "67108864", "BUCKETSIZE", "255",
-        "MAXITERATIONS", "65535", "EXPANSION", "32768"));
+    assertEquals(
+        OK,
+        call(
+            "CF.RESERVE",
+            "cf",
+            "67108864",
+            "BUCKETSIZE",
+            "255",
+            "MAXITERATIONS",
+            "65535",
+            "EXPANSION",
+            "32768"));
     List<?> info = (List<?>) call("CF.INFO", "cf");
     assertEquals(255L, info.get(11));
     assertEquals(32768L, info.get(13));
@@ -133,10 +156,24 @@ class CfCommandsTest {
   @Test
   void info_afterReserve_sizesMatchRedisBloom() throws IOException {
     assertEquals(OK, call("CF.RESERVE", "a", "1000"));
-    assertEquals(List.of(new Simple("Size"), 1080L, new Simple("Number of buckets"), 512L,
-        new Simple("Number of filters"), 1L, new Simple("Number of items inserted"), 0L,
-        new Simple("Number of items deleted"), 0L, new Simple("Bucket size"), 2L,
-        new Simple("Expansion rate"), 1L, new Simple("Max iterations"), 20L),
+    assertEquals(
+        List.of(
+            new Simple("Size"),
+            1080L,
+            new Simple("Number of buckets"),
+            512L,
+            new Simple("Number of filters"),
+            1L,
+            new Simple("Number of items inserted"),
+            0L,
+            new Simple("Number of items deleted"),
+            0L,
+            new Simple("Bucket size"),
+            2L,
+            new Simple("Expansion rate"),
+            1L,
+            new Simple("Max iterations"),
+            20L),
         call("CF.INFO", "a"));
     assertEquals(OK, call("CF.RESERVE", "b", "10"));
     assertEquals(72L, ((List<?>) call("CF.INFO", "b")).get(1));
@@ -204,9 +241,11 @@ class CfCommandsTest {
   void count_flowTest_matchesRedisBloom() throws IOException {
     assertEquals(OK, call("CF.RESERVE", "cf", "1000"));
     assertEquals(err("ERR item exists"), call("CF.RESERVE", "cf", "1000"));
-    assertEquals(err("Capacity must be in the range [cf-bucket-size * 2, 1073741824]"),
+    assertEquals(
+        err("Capacity must be in the range [cf-bucket-size * 2, 1073741824]"),
         call("CF.INSERT", "cf", "CAPACITY", "-1", "ITEMS", "k0"));
-    assertEquals(err("Capacity must be in the range [cf-bucket-size * 2, 1073741824]"),
+    assertEquals(
+        err("Capacity must be in the range [cf-bucket-size * 2, 1073741824]"),
         call("CF.INSERTNX", "cf", "CAPACITY", "3", "ITEMS", "k0"));
     assertEquals(0L, call("CF.EXISTS", "cf", "k1"));
     assertEquals(1L, call("CF.ADD", "cf", "k1"));
@@ -235,8 +274,9 @@ class CfCommandsTest {
     assertEquals(1L, call("CF.COUNT", "nx", "k1"));
     assertEquals(1L, call("CF.ADD", "nx", "k1"));
     assertEquals(2L, call("CF.COUNT", "nx", "k1"));
-    assertEquals("bktsize:2 buckets:512 items:2 deletes:0 filters:1 max_iterations:20"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "nx")));
+    assertEquals(
+        "bktsize:2 buckets:512 items:2 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "nx")));
   }
 
   @Test
@@ -246,13 +286,14 @@ class CfCommandsTest {
     assertArrayEquals((byte[]) call("CF.DEBUG", "f1"), (byte[]) call("CF.DEBUG", "f2"));
     assertEquals(List.of(0L), call("CF.INSERTNX", "f1", "items", "foo"));
     assertEquals(List.of(1L), call("CF.INSERT", "f3", "CAPACITY", "10000", "ITEMS", "foo"));
-    assertEquals("bktsize:2 buckets:8192 items:1 deletes:0 filters:1 max_iterations:20"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "f3")));
+    assertEquals(
+        "bktsize:2 buckets:8192 items:1 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "f3")));
     assertEquals(List.of(0L, 1L, 1L), call("CF.INSERTNX", "f3", "ITEMS", "foo", "bar", "baz"));
     assertEquals(err(arity("cf.insert")), call("CF.INSERT", "f1", "NOCREATE", "CAPACITY"));
     assertEquals(err("Bad capacity"), call("CF.INSERT", "f1", "CAPACITY", "str", "ITEMS", "x"));
-    assertEquals(err("Unknown argument received"),
-        call("CF.INSERT", "f1", "DONTEXIST", "ITEMS", "x"));
+    assertEquals(
+        err("Unknown argument received"), call("CF.INSERT", "f1", "DONTEXIST", "ITEMS", "x"));
     assertEquals(err("Unknown argument received"), call("CF.INSERT", "f1", "", "ITEMS", "x"));
     assertEquals(err(arity("cf.insert")), call("CF.INSERT", "f1", "NOCREATE", "ITEMS"));
     assertEquals(err(arity("cf.insertnx")), call("CF.INSERTNX", "f1", "ITEMS"));
@@ -260,7 +301,9 @@ class CfCommandsTest {
     assertEquals(err("ERR not found"), call("CF.INSERTNX", "f4", "NOCREATE", "ITEMS", "foo"));
     assertEquals(OK, call("CF.RESERVE", "f4", "100"));
     assertEquals(List.of(1L), call("CF.INSERT", "f4", "nocreate", "items", "foo"));
-    assertEquals(List.of(1L), call("CF.INSERT", "f5", "cap", "100", "i", "x"),
+    assertEquals(
+        List.of(1L),
+        call("CF.INSERT", "f5", "cap", "100", "i", "x"),
         "options are recognised by their first character");
   }
 
@@ -297,16 +340,21 @@ class CfCommandsTest {
   void debug_bucketSizeAndExpansionScenarios_bitExactFilterCounts() throws IOException {
     assertEquals(OK, call("CONFIG", "SET", "cf-max-expansions", "65536"));
     try {
-      assertEquals("bktsize:1 buckets:64 items:1000 deletes:0 filters:18 max_iterations:20"
-          + " expansion:1", fillDebug("64", "BUCKETSIZE", "1"));
-      assertEquals("bktsize:2 buckets:32 items:1000 deletes:0 filters:17 max_iterations:20"
-          + " expansion:1", fillDebug("64", "BUCKETSIZE", "2"));
-      assertEquals("bktsize:4 buckets:64 items:1000 deletes:0 filters:4 max_iterations:500"
-          + " expansion:1", fillDebug("256", "BUCKETSIZE", "4", "MAXITERATIONS", "500"));
-      assertEquals("bktsize:2 buckets:32 items:1000 deletes:0 filters:5 max_iterations:20"
-          + " expansion:2", fillDebug("64", "EXPANSION", "2"));
-      assertEquals("bktsize:2 buckets:32 items:1000 deletes:0 filters:3 max_iterations:500"
-          + " expansion:4", fillDebug("64", "EXPANSION", "4", "MAXITERATIONS", "500"));
+      assertEquals(
+          "bktsize:1 buckets:64 items:1000 deletes:0 filters:18 max_iterations:20" + " expansion:1",
+          fillDebug("64", "BUCKETSIZE", "1"));
+      assertEquals(
+          "bktsize:2 buckets:32 items:1000 deletes:0 filters:17 max_iterations:20" + " expansion:1",
+          fillDebug("64", "BUCKETSIZE", "2"));
+      assertEquals(
+          "bktsize:4 buckets:64 items:1000 deletes:0 filters:4 max_iterations:500" + " expansion:1",
+          fillDebug("256", "BUCKETSIZE", "4", "MAXITERATIONS", "500"));
+      assertEquals(
+          "bktsize:2 buckets:32 items:1000 deletes:0 filters:5 max_iterations:20" + " expansion:2",
+          fillDebug("64", "EXPANSION", "2"));
+      assertEquals(
+          "bktsize:2 buckets:32 items:1000 deletes:0 filters:3 max_iterations:500" + " expansion:4",
+          fillDebug("64", "EXPANSION", "4", "MAXITERATIONS", "500"));
     } finally {
       assertEquals(OK, call("CONFIG", "SET", "cf-max-expansions", "32"));
     }
@@ -315,12 +363,15 @@ class CfCommandsTest {
   @Test
   void maxIterations_debugStrings_andParseError() throws IOException {
     assertEquals(OK, call("CF.RESERVE", "a", "10", "MAXITERATIONS", "10"));
-    assertEquals("bktsize:2 buckets:8 items:0 deletes:0 filters:1 max_iterations:10"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "a")));
+    assertEquals(
+        "bktsize:2 buckets:8 items:0 deletes:0 filters:1 max_iterations:10" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "a")));
     assertEquals(OK, call("CF.RESERVE", "b", "10"));
-    assertEquals("bktsize:2 buckets:8 items:0 deletes:0 filters:1 max_iterations:20"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "b")));
-    assertEquals(err("Couldn't parse MAXITERATIONS"),
+    assertEquals(
+        "bktsize:2 buckets:8 items:0 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "b")));
+    assertEquals(
+        err("Couldn't parse MAXITERATIONS"),
         call("CF.RESERVE", "c", "10", "MAXITERATIONS", "string"));
     assertEquals(err("ERR not found"), call("CF.DEBUG", "missing"));
     assertEquals(err(arity("cf.debug")), call("CF.DEBUG"));
@@ -431,12 +482,23 @@ class CfCommandsTest {
     assertEquals(OK, call("CF.LOADCHUNK", "cf", "9", new byte[8]));
   }
 
-  private static byte[] header(long items, long buckets, long deletes, long filters,
-      int bucketSize, int maxIterations, int expansion) {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(38)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    b.putLong(items).putLong(buckets).putLong(deletes).putLong(filters)
-        .putShort((short) bucketSize).putShort((short) maxIterations).putShort((short) expansion);
+  private static byte[] header(
+      long items,
+      long buckets,
+      long deletes,
+      long filters,
+      int bucketSize,
+      int maxIterations,
+      int expansion) {
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.allocate(38).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putLong(items)
+        .putLong(buckets)
+        .putLong(deletes)
+        .putLong(filters)
+        .putShort((short) bucketSize)
+        .putShort((short) maxIterations)
+        .putShort((short) expansion);
     return b.array();
   }
 
@@ -447,26 +509,35 @@ class CfCommandsTest {
     for (int[] field : zeroedFields) {
       byte[] broken = valid.clone();
       java.util.Arrays.fill(broken, field[0], field[1], (byte) 0);
-      assertEquals(err("Couldn't create filter!"), call("CF.LOADCHUNK", "h", "1", broken),
+      assertEquals(
+          err("Couldn't create filter!"),
+          call("CF.LOADCHUNK", "h", "1", broken),
           "bytes " + field[0] + ".." + field[1] + " zeroed");
     }
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "z", "1", header(1, 4, 0, 1, 0, 20, 1)));
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "z", "1", header(1, 4, 0, 0, 2, 20, 1)));
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "z", "1", header(1, 4, 0, 1, 2, 0, 1)));
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "z", "1", header(1, 4, 0, 2, 2, 20, 0)));
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "z", "1", header(1, 3, 0, 1, 2, 20, 1)));
-    assertEquals(err("Couldn't create filter!"),
+    assertEquals(
+        err("Couldn't create filter!"),
         call("CF.LOADCHUNK", "huge", "1", header(1, 1L << 48, 0, 1, 1, 1, 1)),
         "2^48 buckets must fail gracefully");
     assertEquals(0L, call("EXISTS", "z", "huge"));
     assertEquals(OK, call("CF.LOADCHUNK", "z", "1", valid));
-    assertEquals("bktsize:2 buckets:4 items:1 deletes:0 filters:1 max_iterations:20"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "z")));
+    assertEquals(
+        "bktsize:2 buckets:4 items:1 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "z")));
   }
 
   @Test
@@ -489,7 +560,9 @@ class CfCommandsTest {
     }
   }
 
-  /** RedisBloom flow test "scandump scan big": expansion 30000 rounds to 32768, chunks of 16 MiB. */
+  /**
+   * RedisBloom flow test "scandump scan big": expansion 30000 rounds to 32768, chunks of 16 MiB.
+   */
   @Test
   void scanDump_expansion30000_randomPositionsChunkedAndNeverError() throws IOException {
     java.util.Random random = new java.util.Random(26);
@@ -535,7 +608,8 @@ class CfCommandsTest {
       random.nextBytes(blob);
       long position = 2 + (random.nextLong() >>> 2);
       Object reply = call("CF.LOADCHUNK", "cf", position, blob);
-      assertEquals(err("Couldn't load chunk!"), reply, "blob of " + blob.length + " at " + position);
+      assertEquals(
+          err("Couldn't load chunk!"), reply, "blob of " + blob.length + " at " + position);
     }
     assertEquals(new Simple("PONG"), call("PING"));
     assertEquals(1L, call("CF.EXISTS", "cf", "v0"));
@@ -555,8 +629,11 @@ class CfCommandsTest {
       Object reply = call("CF.LOADCHUNK", "cf", position, blob);
       if (reply instanceof Err) {
         String text = ((Err) reply).text();
-        assertTrue(text.equals("Couldn't load chunk!") || text.equals("Invalid position")
-            || text.equals("ERR item exists"), text);
+        assertTrue(
+            text.equals("Couldn't load chunk!")
+                || text.equals("Invalid position")
+                || text.equals("ERR item exists"),
+            text);
       } else {
         assertEquals(OK, reply);
       }
@@ -566,13 +643,15 @@ class CfCommandsTest {
   @Test
   void add_autoCreate_usesConfigDefaults() throws IOException {
     assertEquals(1L, call("CF.ADD", "auto", "x"));
-    assertEquals("bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20"
-        + " expansion:1", RespClient.text(call("CF.DEBUG", "auto")));
+    assertEquals(
+        "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+        RespClient.text(call("CF.DEBUG", "auto")));
     assertEquals(OK, call("CONFIG", "SET", "cf-bucket-size", "4", "cf-initial-size", "4096"));
     try {
       assertEquals(1L, call("CF.ADD", "auto2", "x"));
-      assertEquals("bktsize:4 buckets:1024 items:1 deletes:0 filters:1 max_iterations:20"
-          + " expansion:1", RespClient.text(call("CF.DEBUG", "auto2")));
+      assertEquals(
+          "bktsize:4 buckets:1024 items:1 deletes:0 filters:1 max_iterations:20" + " expansion:1",
+          RespClient.text(call("CF.DEBUG", "auto2")));
     } finally {
       assertEquals(OK, call("CONFIG", "SET", "cf-bucket-size", "2", "cf-initial-size", "1024"));
     }
@@ -583,7 +662,8 @@ class CfCommandsTest {
   @Test
   void config_getAndSet_rangesLikeRedisBloom() throws IOException {
     List<?> one = (List<?>) call("CONFIG", "GET", "cf-bucket-size");
-    assertEquals(List.of("cf-bucket-size", "2"),
+    assertEquals(
+        List.of("cf-bucket-size", "2"),
         List.of(RespClient.text(one.get(0)), RespClient.text(one.get(1))));
     List<?> all = (List<?>) call("CONFIG", "GET", "cf-*");
     assertEquals(10, all.size());
@@ -594,8 +674,10 @@ class CfCommandsTest {
     assertEquals("32", RespClient.text(all.get(9)));
     Object reply = call("CONFIG", "SET", "cf-max-iterations", "0");
     assertTrue(((Err) reply).text().contains("must be in the range"), reply.toString());
-    assertTrue(((Err) call("CONFIG", "SET", "cf-bucket-size", "256")).text()
-        .contains("must be in the range"));
+    assertTrue(
+        ((Err) call("CONFIG", "SET", "cf-bucket-size", "256"))
+            .text()
+            .contains("must be in the range"));
     assertTrue(((Err) call("CONFIG", "SET", "nope", "1")).text().startsWith("ERR Unknown"));
   }
 
@@ -610,13 +692,30 @@ class CfCommandsTest {
   @Test
   void configSet_laterPairInvalid_nothingChanged() throws IOException {
     List<String> before = cfConfig();
-    Object reply = call("CONFIG", "SET", "cf-max-iterations", "77", "cf-expansion-factor", "4",
-        "cf-bucket-size", "0");
+    Object reply =
+        call(
+            "CONFIG",
+            "SET",
+            "cf-max-iterations",
+            "77",
+            "cf-expansion-factor",
+            "4",
+            "cf-bucket-size",
+            "0");
     assertTrue(((Err) reply).text().contains("'cf-bucket-size'"), reply.toString());
     assertEquals(before, cfConfig(), "a failed CONFIG SET changes nothing");
     // pairs are checked against the values the pairs before them set
-    assertTrue(call("CONFIG", "SET", "cf-initial-size", "4096", "cf-bucket-size", "1024",
-        "cf-max-iterations", "0") instanceof Err);
+    assertTrue(
+        call(
+                "CONFIG",
+                "SET",
+                "cf-initial-size",
+                "4096",
+                "cf-bucket-size",
+                "1024",
+                "cf-max-iterations",
+                "0")
+            instanceof Err);
     assertEquals(before, cfConfig());
     assertEquals(OK, call("CONFIG", "SET", "cf-initial-size", "4096", "cf-bucket-size", "255"));
     assertEquals(OK, call("CONFIG", "SET", "cf-bucket-size", "2", "cf-initial-size", "1024"));

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cuckoo-server running in a child JVM (the test class path, {@link CuckooServer#main}), so
- * that tests can kill it with SIGKILL ({@link Process#destroyForcibly}) at any moment.
+ * A cuckoo-server running in a child JVM (the test class path, {@link CuckooServer#main}), so that
+ * tests can kill it with SIGKILL ({@link Process#destroyForcibly}) at any moment.
  *
  * <p>The child's stdout and stderr go to a file (a pipe nobody reads would fill up and stall the
  * child); {@link #output} returns what it printed, for failure messages.
@@ -38,12 +38,23 @@ final class ChildServer implements AutoCloseable {
   static ChildServer launch(String heap, Path outputFile, String... options) throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     // C1 only: the child starts faster, and speed is not what these tests measure
-    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heap,
-        "-XX:TieredStopAtLevel=1", "-cp",
-        System.getProperty("java.class.path"), CuckooServer.class.getName(), "--port", "0"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                "-Xmx" + heap,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CuckooServer.class.getName(),
+                "--port",
+                "0"));
     command.addAll(List.of(options));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(outputFile.toFile()).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(outputFile.toFile())
+            .start();
     return new ChildServer(process, outputFile);
   }
 
@@ -67,8 +78,11 @@ final class ChildServer implements AutoCloseable {
       }
       Thread.sleep(10);
     }
-    throw new IOException("child server neither listened nor exited within " + timeoutMillis
-        + " ms; output:\n" + output());
+    throw new IOException(
+        "child server neither listened nor exited within "
+            + timeoutMillis
+            + " ms; output:\n"
+            + output());
   }
 
   /** Starts a child and waits until it listens; fails with the child's output otherwise. */
@@ -76,8 +90,8 @@ final class ChildServer implements AutoCloseable {
       throws IOException, InterruptedException {
     ChildServer child = launch(heap, outputFile, options);
     if (!child.awaitListening(30_000)) {
-      throw new IOException("child server exited with " + child.process.exitValue()
-          + "; output:\n" + child.output());
+      throw new IOException(
+          "child server exited with " + child.process.exitValue() + "; output:\n" + child.output());
     }
     return child;
   }
@@ -95,7 +109,8 @@ final class ChildServer implements AutoCloseable {
   /** Returns everything the child printed so far. */
   String output() throws IOException {
     return Files.exists(outputFile)
-        ? new String(Files.readAllBytes(outputFile), StandardCharsets.UTF_8) : "";
+        ? new String(Files.readAllBytes(outputFile), StandardCharsets.UTF_8)
+        : "";
   }
 
   /** Kills the child with SIGKILL and waits until it is gone. */

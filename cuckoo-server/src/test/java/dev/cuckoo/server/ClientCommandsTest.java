@@ -18,15 +18,48 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class ClientCommandsTest {
   private static final Simple OK = new Simple("OK");
+
   /**
    * Redis 8.2's catClientInfoString field order (redis.io CLIENT LIST, history up to 8.0, and
    * redis#13944's tot-net-in, tot-net-out, tot-cmds after io-thread).
    */
-  private static final List<String> FIELDS = List.of("id", "addr", "laddr", "fd", "name", "age",
-      "idle", "flags", "db", "sub", "psub", "ssub", "multi", "watch", "qbuf", "qbuf-free",
-      "argv-mem", "multi-mem", "rbs", "rbp", "obl", "oll", "omem", "tot-mem", "events", "cmd",
-      "user", "redir", "resp", "lib-name", "lib-ver", "io-thread", "tot-net-in", "tot-net-out",
-      "tot-cmds");
+  private static final List<String> FIELDS =
+      List.of(
+          "id",
+          "addr",
+          "laddr",
+          "fd",
+          "name",
+          "age",
+          "idle",
+          "flags",
+          "db",
+          "sub",
+          "psub",
+          "ssub",
+          "multi",
+          "watch",
+          "qbuf",
+          "qbuf-free",
+          "argv-mem",
+          "multi-mem",
+          "rbs",
+          "rbp",
+          "obl",
+          "oll",
+          "omem",
+          "tot-mem",
+          "events",
+          "cmd",
+          "user",
+          "redir",
+          "resp",
+          "lib-name",
+          "lib-ver",
+          "io-thread",
+          "tot-net-in",
+          "tot-net-out",
+          "tot-cmds");
 
   /** Parses one CLIENT LIST line into its fields, in order. */
   private static Map<String, String> fields(String line) {
@@ -74,9 +107,9 @@ class ClientCommandsTest {
       assertEquals(2, lines.size());
       // in id order, as Redis lists server.clients (ids are given as connections become
       // active on their event loops, so the two sockets may get them in either order)
-      assertEquals(List.of(Math.min(firstId, secondId), Math.max(firstId, secondId)),
-          List.of(Long.parseLong(lines.get(0).get("id")),
-              Long.parseLong(lines.get(1).get("id"))));
+      assertEquals(
+          List.of(Math.min(firstId, secondId), Math.max(firstId, secondId)),
+          List.of(Long.parseLong(lines.get(0).get("id")), Long.parseLong(lines.get(1).get("id"))));
       Map<String, String> one = byId(lines, firstId);
       Map<String, String> two = byId(lines, secondId);
       assertEquals(FIELDS, new ArrayList<>(one.keySet()));
@@ -141,18 +174,20 @@ class ClientCommandsTest {
       List<Map<String, String>> one = lines(second.call("CLIENT", "LIST", "ID", firstId));
       assertEquals(1, one.size());
       assertEquals(Long.toString(firstId), one.get(0).get("id"));
-      List<Map<String, String>> both = lines(second.call("CLIENT", "LIST", "ID", secondId,
-          "999999", firstId));
-      assertEquals(List.of(Long.toString(secondId), Long.toString(firstId)),
+      List<Map<String, String>> both =
+          lines(second.call("CLIENT", "LIST", "ID", secondId, "999999", firstId));
+      assertEquals(
+          List.of(Long.toString(secondId), Long.toString(firstId)),
           List.of(both.get(0).get("id"), both.get(1).get("id")));
-      assertEquals(new Err("ERR Unknown client type 'bogus'"),
+      assertEquals(
+          new Err("ERR Unknown client type 'bogus'"),
           second.call("CLIENT", "LIST", "TYPE", "bogus"));
-      assertEquals(new Err("ERR Invalid client ID"),
-          second.call("CLIENT", "LIST", "ID", firstId, "x"));
+      assertEquals(
+          new Err("ERR Invalid client ID"), second.call("CLIENT", "LIST", "ID", firstId, "x"));
       assertEquals(new Err("ERR syntax error"), second.call("CLIENT", "LIST", "foo"));
       assertEquals(new Err("ERR syntax error"), second.call("CLIENT", "LIST", "TYPE"));
-      assertEquals(new Err("ERR syntax error"),
-          second.call("CLIENT", "LIST", "TYPE", "normal", "x"));
+      assertEquals(
+          new Err("ERR syntax error"), second.call("CLIENT", "LIST", "TYPE", "normal", "x"));
     }
   }
 
@@ -183,7 +218,9 @@ class ClientCommandsTest {
       long victimId = (Long) victim.call("CLIENT", "ID");
       victim.send("PING", payload);
       // wait (bounded only by the socket timeout) until the victim's PING has run
-      while (!lines(killer.call("CLIENT", "LIST", "ID", victimId)).get(0).get("cmd")
+      while (!lines(killer.call("CLIENT", "LIST", "ID", victimId))
+          .get(0)
+          .get("cmd")
           .equals("ping")) {
         Thread.onSpinWait();
       }
@@ -235,17 +272,20 @@ class ClientCommandsTest {
       Err idError = new Err("ERR client-id should be greater than 0");
       assertEquals(idError, client.call("CLIENT", "KILL", "ID", "0"));
       assertEquals(idError, client.call("CLIENT", "KILL", "ID", "x"));
-      assertEquals(new Err("ERR Unknown client type 'bogus'"),
+      assertEquals(
+          new Err("ERR Unknown client type 'bogus'"),
           client.call("CLIENT", "KILL", "TYPE", "bogus"));
-      assertEquals(new Err("ERR No such user 'nobody'"),
-          client.call("CLIENT", "KILL", "USER", "nobody"));
+      assertEquals(
+          new Err("ERR No such user 'nobody'"), client.call("CLIENT", "KILL", "USER", "nobody"));
       Err syntax = new Err("ERR syntax error");
       assertEquals(syntax, client.call("CLIENT", "KILL", "SKIPME", "maybe"));
       assertEquals(syntax, client.call("CLIENT", "KILL", "ID", "1", "SKIPME"));
       assertEquals(syntax, client.call("CLIENT", "KILL", "NAME", "x"));
-      assertEquals(new Err("ERR value is not an integer or out of range"),
+      assertEquals(
+          new Err("ERR value is not an integer or out of range"),
           client.call("CLIENT", "KILL", "MAXAGE", "x"));
-      assertEquals(new Err("ERR wrong number of arguments for 'client|kill' command"),
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'client|kill' command"),
           client.call("CLIENT", "KILL"));
       assertEquals(new Simple("PONG"), client.call("PING"));
     }
@@ -256,22 +296,20 @@ class ClientCommandsTest {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
       assertEquals(OK, client.call("CLIENT", "NO-EVICT", "on"));
-      assertEquals("e", fields(RespClient.text(client.call("CLIENT", "INFO")).trim())
-          .get("flags"));
+      assertEquals("e", fields(RespClient.text(client.call("CLIENT", "INFO")).trim()).get("flags"));
       assertEquals(OK, client.call("CLIENT", "NO-TOUCH", "ON"));
-      assertEquals("eT", fields(RespClient.text(client.call("CLIENT", "INFO")).trim())
-          .get("flags"));
+      assertEquals(
+          "eT", fields(RespClient.text(client.call("CLIENT", "INFO")).trim()).get("flags"));
       assertEquals(OK, client.call("CLIENT", "NO-EVICT", "off"));
-      assertEquals("T", fields(RespClient.text(client.call("CLIENT", "INFO")).trim())
-          .get("flags"));
+      assertEquals("T", fields(RespClient.text(client.call("CLIENT", "INFO")).trim()).get("flags"));
       assertEquals(new Err("ERR syntax error"), client.call("CLIENT", "NO-TOUCH", "maybe"));
     }
   }
 
   @Test
   void reset_withPassword_backToResp2NoNameAndAuthRequired() throws IOException {
-    try (CuckooServer server = CuckooServer.start(
-            TestServers.memoryOnly().requirePass("s3cret").build());
+    try (CuckooServer server =
+            CuckooServer.start(TestServers.memoryOnly().requirePass("s3cret").build());
         RespClient client = new RespClient(server.port())) {
       assertEquals(new Simple("RESET"), client.call("RESET"));
       assertEquals(OK, client.call("AUTH", "s3cret"));
@@ -283,8 +321,7 @@ class ClientCommandsTest {
       assertEquals(Boolean.TRUE, client.call("CF.ADD", "k", "v"));
       assertEquals(new Simple("RESET"), client.call("RESET"));
       assertEquals(new Err("NOAUTH Authentication required."), client.call("PING"));
-      assertEquals(new Err("NOAUTH Authentication required."), client.call("CF.EXISTS", "k",
-          "v"));
+      assertEquals(new Err("NOAUTH Authentication required."), client.call("CF.EXISTS", "k", "v"));
       assertEquals(OK, client.call("AUTH", "s3cret"));
       assertEquals(1L, client.call("CF.EXISTS", "k", "v"));
       assertEquals(null, client.call("CLIENT", "GETNAME"));
@@ -305,13 +342,20 @@ class ClientCommandsTest {
       assertEquals(Boolean.TRUE, client.call("CF.ADD", "k", "v"));
       assertEquals(new Simple("RESET"), client.call("RESET"));
       assertEquals(1L, client.call("CF.EXISTS", "k", "v"));
-      assertEquals(new Err("ERR wrong number of arguments for 'reset' command"),
-          client.call("RESET", "x"));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'reset' command"), client.call("RESET", "x"));
       List<?> info = (List<?>) ((List<?>) client.call("COMMAND", "INFO", "reset")).get(0);
       assertEquals(1L, info.get(1));
       List<Object> flags = new ArrayList<>((List<?>) info.get(2));
-      assertEquals(List.of(new Simple("noscript"), new Simple("loading"), new Simple("stale"),
-          new Simple("fast"), new Simple("no_auth"), new Simple("allow_busy")), flags);
+      assertEquals(
+          List.of(
+              new Simple("noscript"),
+              new Simple("loading"),
+              new Simple("stale"),
+              new Simple("fast"),
+              new Simple("no_auth"),
+              new Simple("allow_busy")),
+          flags);
     }
   }
 }

@@ -37,15 +37,16 @@ class CommandKeysTest {
   void getKeys_delCfAndSubcommands_returnTheKeyArguments() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      assertEquals(List.of("a", "b", "c"), texts(client.call("COMMAND", "GETKEYS", "DEL", "a",
-          "b", "c")));
+      assertEquals(
+          List.of("a", "b", "c"), texts(client.call("COMMAND", "GETKEYS", "DEL", "a", "b", "c")));
       assertEquals(List.of("k"), texts(client.call("COMMAND", "GETKEYS", "cf.add", "k", "item")));
-      assertEquals(List.of("k"), texts(client.call("COMMAND", "GETKEYS", "CF.INSERT", "k",
-          "ITEMS", "a", "b")));
-      assertEquals(List.of("k"), texts(client.call("COMMAND", "GETKEYS", "MEMORY", "USAGE",
-          "k", "SAMPLES", "5")));
-      assertEquals(List.of("x", "y"), texts(client.call("COMMAND", "GETKEYS", "EXISTS", "x",
-          "y")));
+      assertEquals(
+          List.of("k"),
+          texts(client.call("COMMAND", "GETKEYS", "CF.INSERT", "k", "ITEMS", "a", "b")));
+      assertEquals(
+          List.of("k"),
+          texts(client.call("COMMAND", "GETKEYS", "MEMORY", "USAGE", "k", "SAMPLES", "5")));
+      assertEquals(List.of("x", "y"), texts(client.call("COMMAND", "GETKEYS", "EXISTS", "x", "y")));
       assertEquals(List.of("t"), texts(client.call("COMMAND", "GETKEYS", "TYPE", "t")));
     }
   }
@@ -66,12 +67,15 @@ class CommandKeysTest {
       Err arity = new Err("ERR Invalid number of arguments specified for command");
       assertEquals(arity, client.call("COMMAND", "GETKEYS", "CF.ADD", "k"));
       assertEquals(arity, client.call("COMMAND", "GETKEYS", "TYPE", "a", "b"));
-      assertEquals(new Err("ERR Invalid arguments specified for command"),
+      assertEquals(
+          new Err("ERR Invalid arguments specified for command"),
           client.call("COMMAND", "GETKEYS", "CF.COMPACT"));
-      assertEquals(new Err("ERR wrong number of arguments for 'command|getkeys' command"),
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'command|getkeys' command"),
           client.call("COMMAND", "GETKEYS"));
-      assertEquals(new Err("ERR wrong number of arguments for 'command|getkeysandflags'"
-          + " command"), client.call("COMMAND", "GETKEYSANDFLAGS"));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'command|getkeysandflags'" + " command"),
+          client.call("COMMAND", "GETKEYSANDFLAGS"));
     }
   }
 
@@ -85,26 +89,30 @@ class CommandKeysTest {
       assertEquals("a", RespClient.text(first.get(0)));
       assertEquals(simples("RM", "delete"), first.get(1));
       assertEquals("b", RespClient.text(((List<?>) del.get(1)).get(0)));
-      List<?> exists = (List<?>) ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS",
-          "CF.EXISTS", "k", "i")).get(0);
+      List<?> exists =
+          (List<?>)
+              ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS", "CF.EXISTS", "k", "i")).get(0);
       assertEquals(simples("RO"), exists.get(1));
       client.call("HELLO", "3");
-      List<?> add = (List<?>) ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS", "CF.ADD",
-          "k", "i")).get(0);
+      List<?> add =
+          (List<?>)
+              ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS", "CF.ADD", "k", "i")).get(0);
       assertEquals(Set.of(new Simple("RW")), add.get(1));
-      List<?> compact = (List<?>) ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS",
-          "CF.COMPACT", "k")).get(0);
+      List<?> compact =
+          (List<?>) ((List<?>) client.call("COMMAND", "GETKEYSANDFLAGS", "CF.COMPACT", "k")).get(0);
       assertEquals(new LinkedHashSet<>(simples("RW", "access", "update")), compact.get(1));
     }
   }
 
   /** The RESP2 key-spec map of a single range spec, flattened as Redis sends it. */
   private static List<Object> rangeSpec2(List<Simple> flags, long index, long lastKey) {
-    return List.of("flags", flags, "begin_search",
+    return List.of(
+        "flags",
+        flags,
+        "begin_search",
         List.of("type", "index", "spec", List.of("index", index)),
         "find_keys",
-        List.of("type", "range", "spec",
-            List.of("lastkey", lastKey, "keystep", 1L, "limit", 0L)));
+        List.of("type", "range", "spec", List.of("lastkey", lastKey, "keystep", 1L, "limit", 0L)));
   }
 
   /** Turns byte[] into String recursively so replies compare with equals. */
@@ -138,10 +146,20 @@ class CommandKeysTest {
   void commandInfo_keySpecs_derivedFromPositionsWithRedisFlags() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      List<?> infos = (List<?>) plain(client.call("COMMAND", "INFO", "del", "cf.add",
-          "memory|usage", "ping", "cf.scandump", "touch"));
-      assertEquals(List.of(rangeSpec2(simples("RM", "delete"), 1, -1)),
-          ((List<?>) infos.get(0)).get(8));
+      List<?> infos =
+          (List<?>)
+              plain(
+                  client.call(
+                      "COMMAND",
+                      "INFO",
+                      "del",
+                      "cf.add",
+                      "memory|usage",
+                      "ping",
+                      "cf.scandump",
+                      "touch"));
+      assertEquals(
+          List.of(rangeSpec2(simples("RM", "delete"), 1, -1)), ((List<?>) infos.get(0)).get(8));
       assertEquals(List.of(rangeSpec2(simples("RW"), 1, 0)), ((List<?>) infos.get(1)).get(8));
       assertEquals(List.of(rangeSpec2(simples("RO"), 2, 0)), ((List<?>) infos.get(2)).get(8));
       assertEquals(List.of(), ((List<?>) infos.get(3)).get(8));
@@ -155,29 +173,66 @@ class CommandKeysTest {
       assertEquals(Set.of(), del.get(9));
       Map<?, ?> spec = (Map<?, ?>) specs.iterator().next();
       assertEquals(new LinkedHashSet<>(simples("RM", "delete")), spec.get("flags"));
-      assertEquals(Map.of("type", "index", "spec", Map.of("index", 1L)),
-          spec.get("begin_search"));
-      assertEquals(Map.of("type", "range", "spec",
-          Map.of("lastkey", -1L, "keystep", 1L, "limit", 0L)), spec.get("find_keys"));
+      assertEquals(Map.of("type", "index", "spec", Map.of("index", 1L)), spec.get("begin_search"));
+      assertEquals(
+          Map.of("type", "range", "spec", Map.of("lastkey", -1L, "keystep", 1L, "limit", 0L)),
+          spec.get("find_keys"));
     }
   }
 
   @Test
   void keySpecs_explicit_overrideTheLegacyRange() {
-    CommandSpec rename = new CommandSpec("rename", 3, List.of("write"), 1, 2, 1,
-        List.of("keyspace", "write", "slow"), "generic", "Renames a key.", null, Map.of());
+    CommandSpec rename =
+        new CommandSpec(
+            "rename",
+            3,
+            List.of("write"),
+            1,
+            2,
+            1,
+            List.of("keyspace", "write", "slow"),
+            "generic",
+            "Renames a key.",
+            null,
+            Map.of());
     List<KeySpecs.KeySpec> specs = KeySpecs.of(rename);
-    assertEquals(List.of(KeySpecs.spec(1, "RW", "access", "delete"),
-        KeySpecs.spec(2, "OW", "update")), specs);
+    assertEquals(
+        List.of(KeySpecs.spec(1, "RW", "access", "delete"), KeySpecs.spec(2, "OW", "update")),
+        specs);
     List<KeySpecs.KeyPosition> keys = KeySpecs.find(specs, 3);
-    assertEquals(List.of(new KeySpecs.KeyPosition(1, List.of("RW", "access", "delete")),
-        new KeySpecs.KeyPosition(2, List.of("OW", "update"))), keys);
-    CommandSpec expire = new CommandSpec("expire", -3, List.of("write", "fast"), 1, 1, 1,
-        List.of("keyspace", "write", "fast"), "generic", "Sets a timeout.", null, Map.of());
-    assertEquals(List.of(new KeySpecs.KeySpec(List.of("RW", "update"), 1, 0, 1, 0)),
-        KeySpecs.of(expire));
-    CommandSpec unlisted = new CommandSpec("new.write", 2, List.of("write"), 1, 1, 1,
-        List.of("write"), "generic", "A command not in the table.", null, Map.of());
+    assertEquals(
+        List.of(
+            new KeySpecs.KeyPosition(1, List.of("RW", "access", "delete")),
+            new KeySpecs.KeyPosition(2, List.of("OW", "update"))),
+        keys);
+    CommandSpec expire =
+        new CommandSpec(
+            "expire",
+            -3,
+            List.of("write", "fast"),
+            1,
+            1,
+            1,
+            List.of("keyspace", "write", "fast"),
+            "generic",
+            "Sets a timeout.",
+            null,
+            Map.of());
+    assertEquals(
+        List.of(new KeySpecs.KeySpec(List.of("RW", "update"), 1, 0, 1, 0)), KeySpecs.of(expire));
+    CommandSpec unlisted =
+        new CommandSpec(
+            "new.write",
+            2,
+            List.of("write"),
+            1,
+            1,
+            1,
+            List.of("write"),
+            "generic",
+            "A command not in the table.",
+            null,
+            Map.of());
     assertEquals(List.of("RW", "access", "update"), KeySpecs.of(unlisted).get(0).flags());
   }
 

@@ -27,20 +27,22 @@ class ConcurrencyTest {
         List<Future<?>> futures = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
           int writer = w;
-          futures.add(pool.submit(() -> {
-            try (RespClient client = new RespClient(server.port());
-                RespClient reader = new RespClient(server.port())) {
-              for (int i = 0; i < perWriter; i++) {
-                String item = "w" + writer + ":" + i;
-                assertEquals(1L, client.call("CF.ADD", "shared", item));
-                assertEquals(1L, reader.call("CF.EXISTS", "shared", item), item);
-                if (i % 10 == 0) {
-                  client.call("CF.ADD", "other" + (i % 7), item);
-                }
-              }
-            }
-            return null;
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    try (RespClient client = new RespClient(server.port());
+                        RespClient reader = new RespClient(server.port())) {
+                      for (int i = 0; i < perWriter; i++) {
+                        String item = "w" + writer + ":" + i;
+                        assertEquals(1L, client.call("CF.ADD", "shared", item));
+                        assertEquals(1L, reader.call("CF.EXISTS", "shared", item), item);
+                        if (i % 10 == 0) {
+                          client.call("CF.ADD", "other" + (i % 7), item);
+                        }
+                      }
+                    }
+                    return null;
+                  }));
         }
         for (Future<?> future : futures) {
           future.get(120, TimeUnit.SECONDS);
@@ -48,8 +50,7 @@ class ConcurrencyTest {
       } finally {
         pool.shutdownNow();
       }
-      assertEquals((long) writers * perWriter,
-          ((List<?>) setup.call("CF.INFO", "shared")).get(7));
+      assertEquals((long) writers * perWriter, ((List<?>) setup.call("CF.INFO", "shared")).get(7));
       for (int w = 0; w < writers; w++) {
         for (int i = 0; i < perWriter; i++) {
           assertEquals(1L, setup.call("CF.EXISTS", "shared", "w" + w + ":" + i));

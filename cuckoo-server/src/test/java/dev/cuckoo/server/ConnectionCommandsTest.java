@@ -33,29 +33,35 @@ class ConnectionCommandsTest {
       assertEquals(new Err("ERR DB index is out of range"), client.call("SELECT", "16"));
       assertEquals(new Err("ERR DB index is out of range"), client.call("SELECT", "-1"));
       assertEquals(OK, client.call("SELECT", "0"));
-      assertEquals(new Err("ERR value is not an integer or out of range"),
-          client.call("SELECT", "x"));
+      assertEquals(
+          new Err("ERR value is not an integer or out of range"), client.call("SELECT", "x"));
       assertEquals(OK, client.call("CLIENT", "SETINFO", "LIB-NAME", "test"));
       assertEquals(OK, client.call("CLIENT", "SETINFO", "lib-ver", "1.0"));
-      assertEquals(new Err("ERR Unrecognized option 'foo'"),
-          client.call("CLIENT", "SETINFO", "foo", "x"));
+      assertEquals(
+          new Err("ERR Unrecognized option 'foo'"), client.call("CLIENT", "SETINFO", "foo", "x"));
       assertEquals(null, client.call("CLIENT", "GETNAME"));
       assertEquals(OK, client.call("CLIENT", "SETNAME", "me"));
       assertEquals("me", RespClient.text(client.call("CLIENT", "GETNAME")));
-      assertEquals(new Err("ERR Client names cannot contain spaces, newlines or special"
-          + " characters."), client.call("CLIENT", "SETNAME", "a b"));
-      assertEquals(new Err("ERR unknown subcommand 'nope'. Try CLIENT HELP."),
+      assertEquals(
+          new Err("ERR Client names cannot contain spaces, newlines or special" + " characters."),
+          client.call("CLIENT", "SETNAME", "a b"));
+      assertEquals(
+          new Err("ERR unknown subcommand 'nope'. Try CLIENT HELP."),
           client.call("CLIENT", "nope"));
-      assertEquals(new Err("ERR wrong number of arguments for 'client|setname' command"),
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'client|setname' command"),
           client.call("CLIENT", "SETNAME"));
-      assertEquals(new Err("ERR wrong number of arguments for 'client' command"),
-          client.call("CLIENT"));
-      assertEquals(new Err("ERR unknown command 'GET', with args beginning with: 'k' "),
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'client' command"), client.call("CLIENT"));
+      assertEquals(
+          new Err("ERR unknown command 'GET', with args beginning with: 'k' "),
           client.call("GET", "k"));
-      assertEquals(new Err("ERR unknown command 'nosuch', with args beginning with: "),
+      assertEquals(
+          new Err("ERR unknown command 'nosuch', with args beginning with: "),
           client.call("nosuch"));
       assertEquals(new Err("NOPROTO unsupported protocol version"), client.call("HELLO", "4"));
-      assertEquals(new Err("ERR Protocol version is not an integer or out of range"),
+      assertEquals(
+          new Err("ERR Protocol version is not an integer or out of range"),
           client.call("HELLO", "x"));
       List<?> hello2 = (List<?>) client.call("HELLO", "2", "SETNAME", "viahello");
       assertEquals("proto", RespClient.text(hello2.get(4)));
@@ -64,8 +70,10 @@ class ConnectionCommandsTest {
       Map<?, ?> hello3 = (Map<?, ?>) client.call("HELLO", "3");
       assertEquals(3L, hello3.get("proto"));
       assertEquals(Boolean.TRUE, client.call("CF.ADD", "k", "v"));
-      assertEquals(new Err("ERR AUTH <password> called without any password configured for"
-          + " the default user. Are you sure your configuration is correct?"),
+      assertEquals(
+          new Err(
+              "ERR AUTH <password> called without any password configured for"
+                  + " the default user. Are you sure your configuration is correct?"),
           client.call("AUTH", "pw"));
       assertEquals(OK, client.call("QUIT"));
       assertTrue(client.closedByServer());
@@ -124,17 +132,20 @@ class ConnectionCommandsTest {
 
   @Test
   void requirePass_everyCommandNeedsAuth_wrongPassword() throws IOException {
-    try (CuckooServer server = CuckooServer.start(
-        TestServers.memoryOnly().requirePass("s3cret").build());
+    try (CuckooServer server =
+            CuckooServer.start(TestServers.memoryOnly().requirePass("s3cret").build());
         RespClient client = new RespClient(server.port())) {
       assertEquals(new Err("NOAUTH Authentication required."), client.call("CF.ADD", "k", "v"));
       assertEquals(new Err("NOAUTH Authentication required."), client.call("PING"));
-      assertEquals(new Err("ERR unknown command 'nosuch', with args beginning with: "),
+      assertEquals(
+          new Err("ERR unknown command 'nosuch', with args beginning with: "),
           client.call("nosuch"));
       assertTrue(((Err) client.call("HELLO", "3")).text().startsWith("NOAUTH HELLO must be"));
-      assertEquals(new Err("WRONGPASS invalid username-password pair or user is disabled."),
+      assertEquals(
+          new Err("WRONGPASS invalid username-password pair or user is disabled."),
           client.call("AUTH", "wrong"));
-      assertEquals(new Err("WRONGPASS invalid username-password pair or user is disabled."),
+      assertEquals(
+          new Err("WRONGPASS invalid username-password pair or user is disabled."),
           client.call("AUTH", "other", "s3cret"));
       assertEquals(OK, client.call("AUTH", "s3cret"));
       assertEquals(1L, client.call("CF.ADD", "k", "v"));
@@ -150,21 +161,28 @@ class ConnectionCommandsTest {
   void malformedFrames_errorAndClose_serverKeepsServing() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient healthy = new RespClient(server.port())) {
-      String[] bad = {"*-5\r\n*1\r\n$-7\r\n", "*2147483648\r\n", "*1\r\n$4294967296\r\n",
-          "*1\r\n+OK\r\n", "\"unbalanced\r\n", "*2\r\n$1\r\na\r\n$garbage\r\n"};
+      String[] bad = {
+        "*-5\r\n*1\r\n$-7\r\n",
+        "*2147483648\r\n",
+        "*1\r\n$4294967296\r\n",
+        "*1\r\n+OK\r\n",
+        "\"unbalanced\r\n",
+        "*2\r\n$1\r\na\r\n$garbage\r\n"
+      };
       for (String frame : bad) {
         try (RespClient client = new RespClient(server.port())) {
           client.sendRaw(frame.getBytes(StandardCharsets.ISO_8859_1));
           Object reply = client.read();
-          assertTrue(reply instanceof Err && ((Err) reply).text().startsWith(
-              "ERR Protocol error"), frame + " -> " + reply);
+          assertTrue(
+              reply instanceof Err && ((Err) reply).text().startsWith("ERR Protocol error"),
+              frame + " -> " + reply);
           assertTrue(client.closedByServer(), frame);
         }
         assertEquals(new Simple("PONG"), healthy.call("PING"));
       }
       try (RespClient client = new RespClient(server.port())) {
-        client.sendRaw("*3\r\n$6\r\nCF.ADD\r\n$1\r\nk\r\n$100\r\nhalf".getBytes(
-            StandardCharsets.ISO_8859_1));
+        client.sendRaw(
+            "*3\r\n$6\r\nCF.ADD\r\n$1\r\nk\r\n$100\r\nhalf".getBytes(StandardCharsets.ISO_8859_1));
       }
       try (RespClient client = new RespClient(server.port())) {
         client.sendRaw("*1000000\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -191,8 +209,7 @@ class ConnectionCommandsTest {
   void largeRequest_insertOf140000Copies_reachesSubFilterCap() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      assertEquals(OK, client.call("CF.RESERVE", "cf", "2", "BUCKETSIZE", "1",
-          "EXPANSION", "1"));
+      assertEquals(OK, client.call("CF.RESERVE", "cf", "2", "BUCKETSIZE", "1", "EXPANSION", "1"));
       Object[] args = new Object[3 + 140_000];
       args[0] = "CF.INSERT";
       args[1] = "cf";
@@ -203,7 +220,9 @@ class ConnectionCommandsTest {
       client.send(args);
       List<?> results = (List<?>) client.readWithin(java.time.Duration.ofMinutes(30));
       assertEquals(140_000, results.size());
-      assertEquals(131_070, results.stream().filter(r -> r.equals(1L)).count(),
+      assertEquals(
+          131_070,
+          results.stream().filter(r -> r.equals(1L)).count(),
           "RedisBloom stops at 65535 sub-filters of 2 slots");
       assertEquals(140_000 - 131_070, results.stream().filter(r -> r.equals(-1L)).count());
     }
@@ -215,10 +234,9 @@ class ConnectionCommandsTest {
         RespClient client = new RespClient(server.port())) {
       StringBuilder batch = new StringBuilder();
       for (int i = 0; i < 2000; i++) {
-        batch.append(new String(RespClient.encode("CF.ADD", "p", "item" + i),
-            StandardCharsets.ISO_8859_1));
-        batch.append(new String(RespClient.encode("ECHO", "n" + i),
-            StandardCharsets.ISO_8859_1));
+        batch.append(
+            new String(RespClient.encode("CF.ADD", "p", "item" + i), StandardCharsets.ISO_8859_1));
+        batch.append(new String(RespClient.encode("ECHO", "n" + i), StandardCharsets.ISO_8859_1));
       }
       client.sendRaw(batch.toString().getBytes(StandardCharsets.ISO_8859_1));
       for (int i = 0; i < 2000; i++) {
@@ -230,8 +248,8 @@ class ConnectionCommandsTest {
 
   @Test
   void idleTimeout_closesSilentClientOnly() throws Exception {
-    try (CuckooServer server = CuckooServer.start(TestServers.memoryOnly().timeoutSeconds(1)
-        .build());
+    try (CuckooServer server =
+            CuckooServer.start(TestServers.memoryOnly().timeoutSeconds(1).build());
         RespClient idle = new RespClient(server.port());
         RespClient busy = new RespClient(server.port())) {
       assertEquals(new Simple("PONG"), idle.call("PING"));

@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * One client of a kill -9 round: sends random CF.ADD, CF.INSERT (NOCREATE), CF.DEL and
- * CF.RESERVE requests one at a time until the connection dies, and tallies what was
- * acknowledged and what was in flight when it died (see {@link AckModel}).
+ * One client of a kill -9 round: sends random CF.ADD, CF.INSERT (NOCREATE), CF.DEL and CF.RESERVE
+ * requests one at a time until the connection dies, and tallies what was acknowledged and what was
+ * in flight when it died (see {@link AckModel}).
  *
- * <p>Items are named {@code prefix + counter}, so every item is new; a writer deletes only items
- * it owns (added by it, or handed to it at the start of the round), so two writers never race
- * on one item.
+ * <p>Items are named {@code prefix + counter}, so every item is new; a writer deletes only items it
+ * owns (added by it, or handed to it at the start of the round), so two writers never race on one
+ * item.
  */
 final class CrashWriter implements Runnable {
   /** Capacity of the keys writers reserve. */
@@ -46,7 +46,11 @@ final class CrashWriter implements Runnable {
    * @param keys the keys known to exist when the round starts
    * @param owned per key, the live items this writer may delete
    */
-  CrashWriter(int port, long seed, String prefix, List<AckModel.KeyState> keys,
+  CrashWriter(
+      int port,
+      long seed,
+      String prefix,
+      List<AckModel.KeyState> keys,
       Map<String, List<String>> owned) {
     this.port = port;
     this.random = new Random(seed);
@@ -143,8 +147,10 @@ final class CrashWriter implements Runnable {
     }
     tally.addsInFlight -= count;
     inFlight = 0;
-    boolean added = count == 1 ? Long.valueOf(1).equals(reply)
-        : reply instanceof List && ((List<?>) reply).stream().allMatch(Long.valueOf(1)::equals);
+    boolean added =
+        count == 1
+            ? Long.valueOf(1).equals(reply)
+            : reply instanceof List && ((List<?>) reply).stream().allMatch(Long.valueOf(1)::equals);
     if (!added) {
       unexpected.add("add " + items + " to " + key.name + ": " + describe(reply));
       return;

@@ -24,8 +24,7 @@ class DeploymentCommandsTest {
   private static final Simple OK = new Simple("OK");
   private static final Simple QUEUED = new Simple("QUEUED");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
     return ServerConfig.builder().port(0).threads(2).dir(dir);
@@ -91,12 +90,14 @@ class DeploymentCommandsTest {
       assertEquals(OK, client.call("MULTI"));
       assertEquals(QUEUED, client.call("CF.ADD", "doomed", "a"));
       assertTrue(((Err) client.call("NOSUCHCOMMAND")).text().startsWith("ERR unknown command"));
-      assertEquals(new Err("EXECABORT Transaction discarded because of previous errors."),
+      assertEquals(
+          new Err("EXECABORT Transaction discarded because of previous errors."),
           client.call("EXEC"));
       assertEquals(0L, client.call("EXISTS", "doomed"));
       assertEquals(OK, client.call("MULTI"));
       assertEquals(new Err("ERR Command not allowed inside a transaction"), client.call("SAVE"));
-      assertEquals(new Err("EXECABORT Transaction discarded because of previous errors."),
+      assertEquals(
+          new Err("EXECABORT Transaction discarded because of previous errors."),
           client.call("EXEC"));
 
       assertEquals(OK, client.call("MULTI"));
@@ -219,15 +220,19 @@ class DeploymentCommandsTest {
       assertEquals(0L, client.call("PERSIST", "k"));
       assertEquals(-1L, client.call("TTL", "k"));
       assertEquals(new Err("ERR Unsupported option foo"), client.call("EXPIRE", "k", "1", "foo"));
-      assertEquals(new Err("ERR NX and XX, GT or LT options at the same time are not compatible"),
+      assertEquals(
+          new Err("ERR NX and XX, GT or LT options at the same time are not compatible"),
           client.call("EXPIRE", "k", "1", "NX", "XX"));
-      assertEquals(new Err("ERR GT and LT options at the same time are not compatible"),
+      assertEquals(
+          new Err("ERR GT and LT options at the same time are not compatible"),
           client.call("EXPIRE", "k", "1", "GT", "LT"));
-      assertEquals(new Err("ERR value is not an integer or out of range"),
-          client.call("EXPIRE", "k", "x"));
-      assertEquals(new Err("ERR invalid expire time in 'expire' command"),
+      assertEquals(
+          new Err("ERR value is not an integer or out of range"), client.call("EXPIRE", "k", "x"));
+      assertEquals(
+          new Err("ERR invalid expire time in 'expire' command"),
           client.call("EXPIRE", "k", "9223372036854775807"));
-      assertEquals(new Err("ERR invalid expire time in 'pexpire' command"),
+      assertEquals(
+          new Err("ERR invalid expire time in 'pexpire' command"),
           client.call("PEXPIRE", "k", "9223372036854775807"));
 
       // a time in the past deletes at once
@@ -276,11 +281,12 @@ class DeploymentCommandsTest {
       assertEquals(0L, client.call("CF.EXISTS", "c", "y"));
       assertEquals(1L, client.call("CF.EXISTS", "c", "x"));
 
-      assertEquals(new Err("ERR source and destination objects are the same"),
+      assertEquals(
+          new Err("ERR source and destination objects are the same"),
           client.call("MOVE", "c", "0"));
       assertEquals(new Err("ERR DB index is out of range"), client.call("MOVE", "c", "16"));
-      assertEquals(new Err("ERR value is not an integer or out of range"),
-          client.call("MOVE", "c", "x"));
+      assertEquals(
+          new Err("ERR value is not an integer or out of range"), client.call("MOVE", "c", "x"));
       assertEquals(1L, client.call("MOVE", "c", "5"));
       assertEquals(0L, client.call("MOVE", "c", "5"));
       assertEquals(OK, client.call("SELECT", "5"));
@@ -293,10 +299,11 @@ class DeploymentCommandsTest {
       assertEquals(new Err("ERR invalid second DB index"), client.call("SWAPDB", "0", "x"));
       assertEquals(new Err("ERR DB index is out of range"), client.call("SWAPDB", "0", "99"));
 
-      assertEquals(new Err("ERR not supported for this module key"),
-          client.call("COPY", "c", "copy"));
+      assertEquals(
+          new Err("ERR not supported for this module key"), client.call("COPY", "c", "copy"));
       assertEquals(0L, client.call("COPY", "missing", "copy"));
-      assertEquals(new Err("ERR source and destination objects are the same"),
+      assertEquals(
+          new Err("ERR source and destination objects are the same"),
           client.call("COPY", "c", "c"));
       assertEquals(new Err("ERR syntax error"), client.call("COPY", "c", "e", "bogus"));
       assertEquals(1L, client.call("CF.ADD", "u1", "x"));
@@ -373,18 +380,19 @@ class DeploymentCommandsTest {
       assertEquals(1L, client.call("CF.ADD", "in5", "a"));
       stopWithoutSnapshot(server, client);
     }
-    java.io.IOException fromLog = org.junit.jupiter.api.Assertions.assertThrows(
-        java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
+    java.io.IOException fromLog =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
     assertTrue(fromLog.getMessage().contains("--databases 6"), fromLog.getMessage());
     try (CuckooServer server = CuckooServer.start(persistent().build());
         RespClient client = new RespClient(server.port())) {
       assertEquals(OK, client.call("SAVE"));
     }
-    java.io.IOException fromSnapshot = org.junit.jupiter.api.Assertions.assertThrows(
-        java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
+    java.io.IOException fromSnapshot =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.IOException.class, () -> CuckooServer.start(persistent().databases(4).build()));
     assertTrue(fromSnapshot.getMessage().contains("--databases 6"), fromSnapshot.getMessage());
-    assertTrue(fromSnapshot.getMessage().contains(Persistence.SNAPSHOT),
-        fromSnapshot.getMessage());
+    assertTrue(fromSnapshot.getMessage().contains(Persistence.SNAPSHOT), fromSnapshot.getMessage());
   }
 
   /**
@@ -470,8 +478,7 @@ class DeploymentCommandsTest {
   }
 
   /** Stops the server as a crash would leave its files, but with the log written: no snapshot. */
-  private static void stopWithoutSnapshot(CuckooServer server, RespClient client)
-      throws Exception {
+  private static void stopWithoutSnapshot(CuckooServer server, RespClient client) throws Exception {
     client.send("SHUTDOWN", "NOSAVE");
     server.awaitTermination();
   }
@@ -492,9 +499,13 @@ class DeploymentCommandsTest {
             dump.writeBytes((byte[]) chunk.get(1));
           }
         } while (iterator != 0);
-        state.put(db + "/" + name, RespClient.text(client.call("CF.DEBUG", name)) + " expires "
-            + client.call("PEXPIRETIME", name) + " dump " + java.util.Arrays.hashCode(
-                dump.toByteArray()));
+        state.put(
+            db + "/" + name,
+            RespClient.text(client.call("CF.DEBUG", name))
+                + " expires "
+                + client.call("PEXPIRETIME", name)
+                + " dump "
+                + java.util.Arrays.hashCode(dump.toByteArray()));
       }
     }
     client.call("SELECT", 0);

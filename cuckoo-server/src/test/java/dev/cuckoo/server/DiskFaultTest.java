@@ -23,17 +23,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Failed log and snapshot writes (ENOSPC, EIO, short writes, failed fsync) injected through
- * {@link FaultyChannels}: the failed write is undone and answered with MISCONF, further writes
- * are refused while reads go on, the server recovers by itself once the disk accepts writes, and
- * a restart finds exactly the acknowledged writes.
+ * Failed log and snapshot writes (ENOSPC, EIO, short writes, failed fsync) injected through {@link
+ * FaultyChannels}: the failed write is undone and answered with MISCONF, further writes are refused
+ * while reads go on, the server recovers by itself once the disk accepts writes, and a restart
+ * finds exactly the acknowledged writes.
  */
 @ExtendWith(LeakCheck.class)
 class DiskFaultTest {
   private static final Simple OK = new Simple("OK");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ServerConfig.Builder config(ServerConfig.Fsync fsync) {
     return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(fsync);
@@ -93,8 +92,9 @@ class DiskFaultTest {
       assertTrue(isMisconf(client.call("CF.ADD", "k", "refused")), "writes refused");
       assertTrue(isMisconf(client.call("CF.RESERVE", "other", 100)), "writes refused");
       assertEquals(1L, client.call("CF.EXISTS", "k", "a7"), "reads go on");
-      assertTrue(RespClient.text(client.call("INFO", "persistence"))
-          .contains("aof_last_write_status:err"));
+      assertTrue(
+          RespClient.text(client.call("INFO", "persistence"))
+              .contains("aof_last_write_status:err"));
       faults.heal();
       acked += addUntilAccepted(client, "k", "after");
       for (int i = 0; i < 50; i++) {
@@ -158,8 +158,7 @@ class DiskFaultTest {
   void backgroundFsyncFails_everysec_acknowledgedKeptAndRecovered() throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
-    CuckooServer server =
-        CuckooServer.start(config(ServerConfig.Fsync.EVERYSEC).build(), faults);
+    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.EVERYSEC).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       faults.failForce(0);
       long deadline = System.nanoTime() + 10_000_000_000L;
@@ -206,9 +205,9 @@ class DiskFaultTest {
   }
 
   /**
-   * Random faults while three clients write: every reply is either an acknowledgement or
-   * MISCONF, and the counts after recovery and after a restart equal the acknowledged adds minus
-   * the acknowledged deletes, key by key.
+   * Random faults while three clients write: every reply is either an acknowledgement or MISCONF,
+   * and the counts after recovery and after a restart equal the acknowledged adds minus the
+   * acknowledged deletes, key by key.
    */
   @Test
   void randomFaults_concurrentClients_noAcknowledgedWriteLost() throws Exception {
@@ -220,46 +219,54 @@ class DiskFaultTest {
     AtomicLong refused = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CuckooServer server = CuckooServer.start(config(
-        random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
-        .autoAofRewriteMinSize(4096).autoAofRewritePercentage(50).build(), faults);
+    CuckooServer server =
+        CuckooServer.start(
+            config(random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
+                .autoAofRewriteMinSize(4096)
+                .autoAofRewritePercentage(50)
+                .build(),
+            faults);
     List<Thread> writers = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       long threadSeed = random.nextLong();
       int thread = t;
-      writers.add(new Thread(() -> {
-        Random r = new Random(threadSeed);
-        List<String> present = new ArrayList<>();
-        try (RespClient client = new RespClient(server.port())) {
-          for (int i = 0; !stop.get(); i++) {
-            String key = "k" + r.nextInt(4);
-            boolean delete = !present.isEmpty() && r.nextInt(5) == 0;
-            String item = delete ? present.get(r.nextInt(present.size()))
-                : "t" + thread + "-" + i;
-            if (delete && !item.startsWith(key + "/")) {
-              continue;
-            }
-            Object reply = delete ? client.call("CF.DEL", key, item)
-                : client.call("CF.ADD", key, key + "/" + item);
-            if (Long.valueOf(1).equals(reply)) {
-              acknowledged.incrementAndGet();
-              model.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(delete ? -1 : 1);
-              if (delete) {
-                present.remove(item);
-              } else {
-                present.add(key + "/" + item);
-              }
-            } else if (isMisconf(reply)) {
-              refused.incrementAndGet();
-              Thread.sleep(5);
-            } else {
-              throw new AssertionError("seed " + seed + ": unexpected reply " + reply);
-            }
-          }
-        } catch (Throwable e) {
-          errors.add(e);
-        }
-      }));
+      writers.add(
+          new Thread(
+              () -> {
+                Random r = new Random(threadSeed);
+                List<String> present = new ArrayList<>();
+                try (RespClient client = new RespClient(server.port())) {
+                  for (int i = 0; !stop.get(); i++) {
+                    String key = "k" + r.nextInt(4);
+                    boolean delete = !present.isEmpty() && r.nextInt(5) == 0;
+                    String item =
+                        delete ? present.get(r.nextInt(present.size())) : "t" + thread + "-" + i;
+                    if (delete && !item.startsWith(key + "/")) {
+                      continue;
+                    }
+                    Object reply =
+                        delete
+                            ? client.call("CF.DEL", key, item)
+                            : client.call("CF.ADD", key, key + "/" + item);
+                    if (Long.valueOf(1).equals(reply)) {
+                      acknowledged.incrementAndGet();
+                      model.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(delete ? -1 : 1);
+                      if (delete) {
+                        present.remove(item);
+                      } else {
+                        present.add(key + "/" + item);
+                      }
+                    } else if (isMisconf(reply)) {
+                      refused.incrementAndGet();
+                      Thread.sleep(5);
+                    } else {
+                      throw new AssertionError("seed " + seed + ": unexpected reply " + reply);
+                    }
+                  }
+                } catch (Throwable e) {
+                  errors.add(e);
+                }
+              }));
     }
     writers.forEach(Thread::start);
     FaultyChannels.Fault[] kinds = FaultyChannels.Fault.values();
@@ -286,34 +293,53 @@ class DiskFaultTest {
     assertTrue(errors.isEmpty(), "seed " + seed + ": " + errors);
     try (RespClient client = new RespClient(server.port())) {
       for (Map.Entry<String, AtomicLong> entry : model.entrySet()) {
-        assertEquals(entry.getValue().get(), items(client, entry.getKey()),
+        assertEquals(
+            entry.getValue().get(),
+            items(client, entry.getKey()),
             "seed " + seed + ", key " + entry.getKey() + ", live");
       }
       client.send("SHUTDOWN", "NOSAVE");
       server.awaitTermination();
     }
-    System.out.println("DiskFaultTest.randomFaults seed " + seed + ": " + acknowledged.get()
-        + " acknowledged, " + refused.get() + " refused, " + faults.injected()
-        + " faults injected, 0 lost");
+    System.out.println(
+        "DiskFaultTest.randomFaults seed "
+            + seed
+            + ": "
+            + acknowledged.get()
+            + " acknowledged, "
+            + refused.get()
+            + " refused, "
+            + faults.injected()
+            + " faults injected, 0 lost");
     try (CuckooServer restarted = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
         RespClient client = new RespClient(restarted.port())) {
       for (Map.Entry<String, AtomicLong> entry : model.entrySet()) {
-        assertEquals(entry.getValue().get(), items(client, entry.getKey()),
+        assertEquals(
+            entry.getValue().get(),
+            items(client, entry.getKey()),
             "seed " + seed + ", key " + entry.getKey() + ", after restart");
       }
     }
-    assertTrue(acknowledged.get() > 100 && faults.injected() > 0,
-        "seed " + seed + ": " + acknowledged.get() + " acknowledged, " + faults.injected()
+    assertTrue(
+        acknowledged.get() > 100 && faults.injected() > 0,
+        "seed "
+            + seed
+            + ": "
+            + acknowledged.get()
+            + " acknowledged, "
+            + faults.injected()
             + " faults");
-    Stream.of(dir.toFile().list()).forEach(name ->
-        assertFalse(name.endsWith(".tmp"), "seed " + seed + ": temp file left: " + name));
+    Stream.of(dir.toFile().list())
+        .forEach(
+            name ->
+                assertFalse(name.endsWith(".tmp"), "seed " + seed + ": temp file left: " + name));
   }
 
   /**
    * Random faults while one client runs transactions, renames, moves between databases and
    * expiries: a write answered with its result is in the model, one answered MISCONF (or EXEC
-   * answered EXECABORT because of it) is not; live state, and state after a restart from the
-   * log, equal the model in every database — no acknowledged write lost, none half-applied.
+   * answered EXECABORT because of it) is not; live state, and state after a restart from the log,
+   * equal the model in every database — no acknowledged write lost, none half-applied.
    */
   @Test
   void randomFaults_transactionsMovesAndExpiry_noAcknowledgedWriteLost() throws Exception {
@@ -324,9 +350,11 @@ class DiskFaultTest {
     Map<String, Long> model = new java.util.TreeMap<>();
     long acknowledged = 0;
     long refused = 0;
-    CuckooServer server = CuckooServer.start(config(
-        random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
-        .build(), faults);
+    CuckooServer server =
+        CuckooServer.start(
+            config(random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
+                .build(),
+            faults);
     try (RespClient client = new RespClient(server.port())) {
       long faultAt = System.nanoTime() + 300_000_000L;
       long end = System.nanoTime() + 6_000_000_000L;
@@ -336,8 +364,10 @@ class DiskFaultTest {
           if (random.nextInt(3) == 0) {
             faults.failForce(random.nextInt(3));
           } else {
-            faults.failWrite(random.nextInt(6),
-                FaultyChannels.Fault.values()[random.nextInt(FaultyChannels.Fault.values().length)]);
+            faults.failWrite(
+                random.nextInt(6),
+                FaultyChannels.Fault.values()[
+                    random.nextInt(FaultyChannels.Fault.values().length)]);
           }
         }
         int db = random.nextInt(3);
@@ -381,8 +411,9 @@ class DiskFaultTest {
         }
         // EXEC aborts when a queued write was refused (MISCONF while queueing: "previous
         // errors") or when writes are refused at EXEC ("because of: MISCONF ...")
-        if (isMisconf(reply) || reply instanceof RespClient.Err
-            && ((RespClient.Err) reply).text().startsWith("EXECABORT Transaction discarded")) {
+        if (isMisconf(reply)
+            || reply instanceof RespClient.Err
+                && ((RespClient.Err) reply).text().startsWith("EXECABORT Transaction discarded")) {
           refused++;
           Thread.sleep(5);
           continue;
@@ -401,9 +432,16 @@ class DiskFaultTest {
       client.send("SHUTDOWN", "NOSAVE");
       server.awaitTermination();
     }
-    System.out.println("DiskFaultTest.transactionsMovesAndExpiry seed " + seed + ": "
-        + acknowledged + " acknowledged, " + refused + " refused, " + faults.injected()
-        + " faults injected, 0 lost");
+    System.out.println(
+        "DiskFaultTest.transactionsMovesAndExpiry seed "
+            + seed
+            + ": "
+            + acknowledged
+            + " acknowledged, "
+            + refused
+            + " refused, "
+            + faults.injected()
+            + " faults injected, 0 lost");
     assertTrue(faults.injected() > 0 && refused > 0, "faults were injected and refused writes");
     try (CuckooServer restarted = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
         RespClient client = new RespClient(restarted.port())) {

@@ -13,14 +13,14 @@ import java.util.concurrent.locks.LockSupport;
  * The load generator of {@code cuckoo-server/bench/durability-bench.sh} (a tool, not a test).
  *
  * <p>{@code latency PORT SAVE|BGSAVE RATE CONNECTIONS}: CONNECTIONS clients each send CF.ADD of
- * random items to their own key ({@code lat0}, {@code lat1}, ...; reserved with capacity 10^6)
- * on a fixed schedule, RATE requests per second in total. Latency is measured from the moment a
- * request was scheduled, not sent, so a stalled server is charged for every request it delayed
- * (no coordinated omission). After 2 s of warm-up and 3 s of baseline, another connection sends
- * SAVE (which returns when the snapshot is written) or BGSAVE (then {@code INFO persistence} is
- * polled until {@code rdb_bgsave_in_progress:0}); the load goes on for 1 s after the snapshot.
- * Prints one line: the snapshot's duration and the p50, p99 and maximum latency of the requests
- * scheduled before it (baseline) and while it ran.
+ * random items to their own key ({@code lat0}, {@code lat1}, ...; reserved with capacity 10^6) on a
+ * fixed schedule, RATE requests per second in total. Latency is measured from the moment a request
+ * was scheduled, not sent, so a stalled server is charged for every request it delayed (no
+ * coordinated omission). After 2 s of warm-up and 3 s of baseline, another connection sends SAVE
+ * (which returns when the snapshot is written) or BGSAVE (then {@code INFO persistence} is polled
+ * until {@code rdb_bgsave_in_progress:0}); the load goes on for 1 s after the snapshot. Prints one
+ * line: the snapshot's duration and the p50, p99 and maximum latency of the requests scheduled
+ * before it (baseline) and while it ran.
  *
  * <p>{@code time PORT ARG...}: sends one command and prints the milliseconds until its reply, and
  * the reply.
@@ -38,11 +38,15 @@ final class DurabilityBench {
         System.out.printf(Locale.ROOT, "%.1f %s%n", millis, describe(reply));
       }
     } else if (args.length == 5 && args[0].equals("latency")) {
-      latency(Integer.parseInt(args[1]), args[2].toUpperCase(Locale.ROOT),
-          Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+      latency(
+          Integer.parseInt(args[1]),
+          args[2].toUpperCase(Locale.ROOT),
+          Integer.parseInt(args[3]),
+          Integer.parseInt(args[4]));
     } else {
-      System.err.println("usage: DurabilityBench latency PORT SAVE|BGSAVE RATE CONNECTIONS\n"
-          + "       DurabilityBench time PORT ARG...");
+      System.err.println(
+          "usage: DurabilityBench latency PORT SAVE|BGSAVE RATE CONNECTIONS\n"
+              + "       DurabilityBench time PORT ARG...");
       System.exit(2);
     }
   }
@@ -117,8 +121,13 @@ final class DurabilityBench {
     List<Pacer> pacers = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < connections; c++) {
-      Pacer pacer = new Pacer(port, "lat" + c, 1_000_000_000L * connections / rate,
-          start + c * 1_000_000_000L / rate, stop);
+      Pacer pacer =
+          new Pacer(
+              port,
+              "lat" + c,
+              1_000_000_000L * connections / rate,
+              start + c * 1_000_000_000L / rate,
+              stop);
       pacers.add(pacer);
       threads.add(new Thread(pacer, "pacer-" + c));
     }
@@ -161,12 +170,22 @@ final class DurabilityBench {
         }
       }
     }
-    System.out.printf(Locale.ROOT, "%s save_ms=%.0f rate=%d connections=%d baseline_n=%d"
-        + " baseline_p50_ms=%.2f baseline_p99_ms=%.2f baseline_max_ms=%.1f during_n=%d"
-        + " during_p50_ms=%.2f during_p99_ms=%.2f during_max_ms=%.1f%n", command,
-        (saveEnd - saveStart) / 1e6, rate, connections, baseline.size(),
-        percentile(baseline, 50), percentile(baseline, 99), percentile(baseline, 100),
-        during.size(), percentile(during, 50), percentile(during, 99),
+    System.out.printf(
+        Locale.ROOT,
+        "%s save_ms=%.0f rate=%d connections=%d baseline_n=%d"
+            + " baseline_p50_ms=%.2f baseline_p99_ms=%.2f baseline_max_ms=%.1f during_n=%d"
+            + " during_p50_ms=%.2f during_p99_ms=%.2f during_max_ms=%.1f%n",
+        command,
+        (saveEnd - saveStart) / 1e6,
+        rate,
+        connections,
+        baseline.size(),
+        percentile(baseline, 50),
+        percentile(baseline, 99),
+        percentile(baseline, 100),
+        during.size(),
+        percentile(during, 50),
+        percentile(during, 99),
         percentile(during, 100));
   }
 

@@ -9,9 +9,9 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * A file channel that forwards every call to a real one: the base of the test channels that
- * make writes fail or slow ({@link FaultyChannels}, {@link SlowSnapshotChannels}), which
- * override only the writes and forces.
+ * A file channel that forwards every call to a real one: the base of the test channels that make
+ * writes fail or slow ({@link FaultyChannels}, {@link SlowSnapshotChannels}), which override only
+ * the writes and forces.
  */
 class ForwardingFileChannel extends FileChannel {
   /** The real channel. */
@@ -79,14 +79,12 @@ class ForwardingFileChannel extends FileChannel {
   }
 
   @Override
-  public long transferTo(long position, long count, WritableByteChannel target)
-      throws IOException {
+  public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
     return delegate.transferTo(position, count, target);
   }
 
   @Override
-  public long transferFrom(ReadableByteChannel src, long position, long count)
-      throws IOException {
+  public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
     throw new IOException("transferFrom is not used by persistence");
   }
 

@@ -6,27 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A filter a snapshot is writing without its stripe lock ({@link Keyspace#freeze}): commands
- * that change it wait until it is thawed; its reads and commands on other keys of the same
- * stripe go on.
+ * A filter a snapshot is writing without its stripe lock ({@link Keyspace#freeze}): commands that
+ * change it wait until it is thawed; its reads and commands on other keys of the same stripe go on.
  */
 class FrozenFilterTest {
   private final Keyspace keyspace = new Keyspace();
-  private final Commands commands = new Commands(
-      new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace),
-      WriteLog.NONE);
+  private final Commands commands =
+      new Commands(
+          new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace),
+          WriteLog.NONE);
 
   private String run(String... args) {
-    Session session = new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT),
-        new Authentication(true), false);
+    Session session =
+        new Session(
+            1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
     byte[][] argv = new byte[args.length][];
     for (int i = 0; i < args.length; i++) {
       argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
@@ -56,10 +57,13 @@ class FrozenFilterTest {
     EmbeddedChannel channel = new EmbeddedChannel(false, false);
     Authentication authentication = new Authentication(true);
     channel.attr(Authentication.KEY).set(authentication);
-    ServerContext context = new ServerContext(TestServers.memoryOnly().build(), new CfConfig(),
-        keyspace);
-    channel.pipeline().addLast(new RespDecoder(1 << 20, 1024, 1 << 20, authentication),
-        new CommandHandler(context, commands));
+    ServerContext context =
+        new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace);
+    channel
+        .pipeline()
+        .addLast(
+            new RespDecoder(1 << 20, 1024, 1 << 20, authentication),
+            new CommandHandler(context, commands));
     channel.register();
     return channel;
   }
@@ -79,10 +83,15 @@ class FrozenFilterTest {
     var filter = keyspace.get(new Key("big".getBytes(StandardCharsets.UTF_8)));
     keyspace.freeze(filter);
     EmbeddedChannel channel = connection();
-    CompletableFuture<Void> written = CompletableFuture.runAsync(() -> channel.writeInbound(
-        Unpooled.copiedBuffer("*2\r\n$4\r\nPING\r\n$1\r\na\r\n"
-            + "*3\r\n$6\r\nCF.ADD\r\n$3\r\nbig\r\n$1\r\nx\r\n"
-            + "*2\r\n$4\r\nECHO\r\n$5\r\nafter\r\n", StandardCharsets.UTF_8)));
+    CompletableFuture<Void> written =
+        CompletableFuture.runAsync(
+            () ->
+                channel.writeInbound(
+                    Unpooled.copiedBuffer(
+                        "*2\r\n$4\r\nPING\r\n$1\r\na\r\n"
+                            + "*3\r\n$6\r\nCF.ADD\r\n$3\r\nbig\r\n$1\r\nx\r\n"
+                            + "*2\r\n$4\r\nECHO\r\n$5\r\nafter\r\n",
+                        StandardCharsets.UTF_8)));
     // the write to the frozen filter does not block the connection's event loop
     written.get(10, TimeUnit.SECONDS);
     channel.runPendingTasks();

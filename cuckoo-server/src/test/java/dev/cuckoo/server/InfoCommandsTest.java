@@ -15,12 +15,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** INFO over TCP: Redis's section headers, field names and section selection. */
 @ExtendWith(LeakCheck.class)
 class InfoCommandsTest {
-  private static final List<String> DEFAULT_HEADERS = List.of("# Server", "# Clients",
-      "# Memory", "# Persistence", "# Stats", "# Replication", "# CPU", "# Modules",
-      "# Errorstats", "# Cluster", "# Keyspace");
-  private static final List<String> ALL_HEADERS = List.of("# Server", "# Clients", "# Memory",
-      "# Persistence", "# Stats", "# Replication", "# CPU", "# Modules", "# Commandstats",
-      "# Errorstats", "# Latencystats", "# Cluster", "# Keyspace");
+  private static final List<String> DEFAULT_HEADERS =
+      List.of(
+          "# Server",
+          "# Clients",
+          "# Memory",
+          "# Persistence",
+          "# Stats",
+          "# Replication",
+          "# CPU",
+          "# Modules",
+          "# Errorstats",
+          "# Cluster",
+          "# Keyspace");
+  private static final List<String> ALL_HEADERS =
+      List.of(
+          "# Server",
+          "# Clients",
+          "# Memory",
+          "# Persistence",
+          "# Stats",
+          "# Replication",
+          "# CPU",
+          "# Modules",
+          "# Commandstats",
+          "# Errorstats",
+          "# Latencystats",
+          "# Cluster",
+          "# Keyspace");
 
   private static List<String> headers(String info) {
     List<String> headers = new ArrayList<>();
@@ -87,14 +109,44 @@ class InfoCommandsTest {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
       Map<String, String> fields = fields(info(client, "everything"));
-      for (String name : List.of("redis_version", "redis_mode", "os", "arch_bits", "process_id",
-          "run_id", "tcp_port", "server_time_usec", "uptime_in_seconds", "uptime_in_days", "hz",
-          "executable", "config_file", "connected_clients", "blocked_clients", "maxclients",
-          "used_memory", "used_memory_human", "used_memory_peak", "maxmemory",
-          "maxmemory_human", "maxmemory_policy", "used_memory_filters", "max_heap", "loading",
-          "aof_rewrite_in_progress", "total_connections_received", "total_commands_processed",
-          "instantaneous_ops_per_sec", "keyspace_hits", "keyspace_misses", "role",
-          "connected_slaves", "master_replid", "master_repl_offset", "cluster_enabled")) {
+      for (String name :
+          List.of(
+              "redis_version",
+              "redis_mode",
+              "os",
+              "arch_bits",
+              "process_id",
+              "run_id",
+              "tcp_port",
+              "server_time_usec",
+              "uptime_in_seconds",
+              "uptime_in_days",
+              "hz",
+              "executable",
+              "config_file",
+              "connected_clients",
+              "blocked_clients",
+              "maxclients",
+              "used_memory",
+              "used_memory_human",
+              "used_memory_peak",
+              "maxmemory",
+              "maxmemory_human",
+              "maxmemory_policy",
+              "used_memory_filters",
+              "max_heap",
+              "loading",
+              "aof_rewrite_in_progress",
+              "total_connections_received",
+              "total_commands_processed",
+              "instantaneous_ops_per_sec",
+              "keyspace_hits",
+              "keyspace_misses",
+              "role",
+              "connected_slaves",
+              "master_replid",
+              "master_repl_offset",
+              "cluster_enabled")) {
         assertTrue(fields.containsKey(name), name);
       }
       assertTrue(fields.get("run_id").matches("[0-9a-f]{40}"), fields.get("run_id"));
@@ -103,7 +155,8 @@ class InfoCommandsTest {
       assertEquals(Integer.toString(server.port()), fields.get("tcp_port"));
       assertEquals("0", fields.get("cluster_enabled"));
       assertEquals("master", fields.get("role"));
-      assertEquals(InfoCommands.bytesToHuman(Long.parseLong(fields.get("maxmemory"))),
+      assertEquals(
+          InfoCommands.bytesToHuman(Long.parseLong(fields.get("maxmemory"))),
           fields.get("maxmemory_human"));
     }
   }
@@ -115,12 +168,13 @@ class InfoCommandsTest {
       assertEquals("# Keyspace\r\n", info(client, "keyspace"));
       client.call("CF.ADD", "a", "x");
       client.call("CF.ADD", "b", "x");
-      assertEquals("# Keyspace\r\ndb0:keys=2,expires=0,avg_ttl=0,subexpiry=0\r\n",
-          info(client, "keyspace"));
+      assertEquals(
+          "# Keyspace\r\ndb0:keys=2,expires=0,avg_ttl=0,subexpiry=0\r\n", info(client, "keyspace"));
       Map<String, String> memory = fields(info(client, "memory"));
       assertTrue(Long.parseLong(memory.get("used_memory")) > 0);
-      assertTrue(Long.parseLong(memory.get("used_memory_peak"))
-          >= Long.parseLong(memory.get("used_memory")));
+      assertTrue(
+          Long.parseLong(memory.get("used_memory_peak"))
+              >= Long.parseLong(memory.get("used_memory")));
     }
   }
 

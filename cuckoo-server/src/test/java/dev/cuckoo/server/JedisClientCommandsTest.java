@@ -25,8 +25,8 @@ import redis.clients.jedis.util.KeyValue;
 @ExtendWith(LeakCheck.class)
 class JedisClientCommandsTest {
   private static Jedis connect(CuckooServer server, String protocol) {
-    DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-        .timeoutMillis(10_000).clientName("jedis-" + protocol);
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder().timeoutMillis(10_000).clientName("jedis-" + protocol);
     if (!protocol.equals("auto")) {
       config.protocol(RedisProtocol.valueOf(protocol));
     }
@@ -49,14 +49,16 @@ class JedisClientCommandsTest {
       assertTrue(list.contains("id=" + otherId + " "), list);
       assertTrue(list.contains("id=" + ownId + " "), list);
       assertEquals(1, jedis.clientList(otherId).split("\n").length);
-      assertEquals(1L, jedis.clientKill(ClientKillParams.clientKillParams()
-          .id(Long.toString(otherId))));
+      assertEquals(
+          1L, jedis.clientKill(ClientKillParams.clientKillParams().id(Long.toString(otherId))));
       assertTrue(!jedis.clientList().contains("id=" + otherId + " "));
       // the close runs on the victim's event loop: a request already read may still be answered
-      assertThrows(JedisConnectionException.class, () -> {
-        other.ping();
-        other.ping();
-      });
+      assertThrows(
+          JedisConnectionException.class,
+          () -> {
+            other.ping();
+            other.ping();
+          });
       assertEquals(List.of("a", "b"), jedis.commandGetKeys("DEL", "a", "b"));
       assertEquals(List.of("k"), jedis.commandGetKeys("CF.ADD", "k", "item"));
       List<KeyValue<String, List<String>>> flags =

@@ -47,15 +47,16 @@ class JedisCuckooTest {
   }
 
   private static RedisClient client(String protocol) {
-    DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-        .timeoutMillis(10_000);
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder().timeoutMillis(10_000);
     if (!protocol.equals("auto")) {
       config.protocol(RedisProtocol.valueOf(protocol));
     }
-    RedisClient client = RedisClient.builder()
-        .hostAndPort(new HostAndPort("127.0.0.1", server.port()))
-        .clientConfig(config.build())
-        .build();
+    RedisClient client =
+        RedisClient.builder()
+            .hostAndPort(new HostAndPort("127.0.0.1", server.port()))
+            .clientConfig(config.build())
+            .build();
     client.flushAll();
     return client;
   }
@@ -74,8 +75,12 @@ class JedisCuckooTest {
       assertEquals(20L, info.get("Max iterations"));
       assertEquals(0L, info.get("Number of items inserted"));
       assertEquals(0L, info.get("Number of items deleted"));
-      assertEquals("OK", jedis.cfReserve("cuckoo2", 200,
-          CFReserveParams.reserveParams().bucketSize(10).maxIterations(20).expansion(4)));
+      assertEquals(
+          "OK",
+          jedis.cfReserve(
+              "cuckoo2",
+              200,
+              CFReserveParams.reserveParams().bucketSize(10).maxIterations(20).expansion(4)));
       Map<String, Object> info2 = jedis.cfInfo("cuckoo2");
       assertEquals(32L, info2.get("Number of buckets"));
       assertEquals(376L, info2.get("Size"));
@@ -94,18 +99,25 @@ class JedisCuckooTest {
       assertTrue(jedis.cfAddNx("addnx", "foo"));
       assertFalse(jedis.cfAddNx("addnx", "foo"));
       assertEquals(List.of(true), jedis.cfInsert("ins", "foo"));
-      assertEquals(List.of(true),
+      assertEquals(
+          List.of(true),
           jedis.cfInsert("ins2", CFInsertParams.insertParams().capacity(1000), "foo"));
-      JedisDataException noCreate = assertThrows(JedisDataException.class,
-          () -> jedis.cfInsert("missing", CFInsertParams.insertParams().noCreate(), "a"));
+      JedisDataException noCreate =
+          assertThrows(
+              JedisDataException.class,
+              () -> jedis.cfInsert("missing", CFInsertParams.insertParams().noCreate(), "a"));
       assertEquals("ERR not found", noCreate.getMessage());
-      JedisDataException noCreateNx = assertThrows(JedisDataException.class,
-          () -> jedis.cfInsertNx("missing", CFInsertParams.insertParams().noCreate(), "a"));
+      JedisDataException noCreateNx =
+          assertThrows(
+              JedisDataException.class,
+              () -> jedis.cfInsertNx("missing", CFInsertParams.insertParams().noCreate(), "a"));
       assertEquals("ERR not found", noCreateNx.getMessage());
-      assertEquals(List.of(true, true),
+      assertEquals(
+          List.of(true, true),
           jedis.cfInsert("ins", CFInsertParams.insertParams().noCreate(), "a", "b"));
       assertEquals(List.of(true), jedis.cfInsertNx("nx", "foo"));
-      assertEquals(List.of(false),
+      assertEquals(
+          List.of(false),
           jedis.cfInsertNx("nx", CFInsertParams.insertParams().capacity(1000), "foo"));
       assertEquals(List.of(false, true, true), jedis.cfInsertNx("nx", "foo", "bar", "baz"));
       assertFalse(jedis.cfExists("none", "foo"));
@@ -114,8 +126,8 @@ class JedisCuckooTest {
       assertEquals(List.of(true, false), jedis.cfMExists("nx", "bar", "zzz"));
       assertFalse(jedis.cfDel("nx", "zzz"));
       assertTrue(jedis.cfDel("nx", "bar"));
-      JedisDataException del = assertThrows(JedisDataException.class,
-          () -> jedis.cfDel("none", "foo"));
+      JedisDataException del =
+          assertThrows(JedisDataException.class, () -> jedis.cfDel("none", "foo"));
       assertTrue(del.getMessage().contains("Not found"), del.getMessage());
       assertEquals(0L, jedis.cfCount("none", "foo"));
       assertEquals(0L, jedis.cfCount("nx", "qqq"));
@@ -159,8 +171,7 @@ class JedisCuckooTest {
         assertTrue(jedis.cfAdd("full", item));
       }
       assertEquals(List.of(false, false), jedis.cfInsert("full", "5", "6"));
-      JedisDataException e = assertThrows(JedisDataException.class,
-          () -> jedis.cfAdd("full", "7"));
+      JedisDataException e = assertThrows(JedisDataException.class, () -> jedis.cfAdd("full", "7"));
       assertEquals("Filter is full", e.getMessage());
       assertEquals("MBbloomCF", jedis.type("full"));
       assertEquals(1L, jedis.del("full"));

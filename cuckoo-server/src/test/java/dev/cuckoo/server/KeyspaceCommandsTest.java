@@ -40,8 +40,8 @@ class KeyspaceCommandsTest {
       client.call("CF.ADD", "a", "x");
       assertEquals(2L, client.call("TOUCH", "a", "a", "nokey"));
       assertEquals(0L, client.call("TOUCH", "nokey"));
-      assertEquals(new Err("ERR wrong number of arguments for 'touch' command"),
-          client.call("TOUCH"));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'touch' command"), client.call("TOUCH"));
     }
   }
 
@@ -53,18 +53,20 @@ class KeyspaceCommandsTest {
       String memory = RespClient.text(client.call("INFO", "memory"));
       int start = memory.indexOf("used_memory:") + "used_memory:".length();
       long filterBytes = Long.parseLong(memory.substring(start, memory.indexOf('\r', start)));
-      assertEquals(filterBytes + 1 + KeyspaceCommands.KEY_OVERHEAD_BYTES,
+      assertEquals(
+          filterBytes + 1 + KeyspaceCommands.KEY_OVERHEAD_BYTES,
           client.call("MEMORY", "USAGE", "f"));
-      assertEquals(client.call("MEMORY", "USAGE", "f"),
-          client.call("MEMORY", "USAGE", "f", "SAMPLES", "0"));
+      assertEquals(
+          client.call("MEMORY", "USAGE", "f"), client.call("MEMORY", "USAGE", "f", "SAMPLES", "0"));
       assertNull(client.call("MEMORY", "USAGE", "nokey"));
-      assertEquals(new Err("ERR value is not an integer or out of range"),
+      assertEquals(
+          new Err("ERR value is not an integer or out of range"),
           client.call("MEMORY", "USAGE", "f", "SAMPLES", "x"));
       assertEquals(SYNTAX, client.call("MEMORY", "USAGE", "f", "SAMPLES", "-1"));
       assertEquals(SYNTAX, client.call("MEMORY", "USAGE", "f", "SAMPLES"));
       assertEquals(SYNTAX, client.call("MEMORY", "USAGE", "f", "FOO"));
-      assertEquals(new Err("ERR unknown subcommand 'FOO'. Try MEMORY HELP."),
-          client.call("MEMORY", "FOO"));
+      assertEquals(
+          new Err("ERR unknown subcommand 'FOO'. Try MEMORY HELP."), client.call("MEMORY", "FOO"));
     }
   }
 
@@ -78,7 +80,8 @@ class KeyspaceCommandsTest {
       assertEquals(new Err(KeyspaceCommands.NO_LFU), client.call("OBJECT", "FREQ", "f"));
       assertNull(client.call("OBJECT", "ENCODING", "nokey"));
       assertNull(client.call("OBJECT", "FREQ", "nokey"));
-      assertEquals(new Err("ERR wrong number of arguments for 'object|encoding' command"),
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'object|encoding' command"),
           client.call("OBJECT", "ENCODING", "f", "g"));
     }
   }
@@ -106,15 +109,26 @@ class KeyspaceCommandsTest {
   void commandInfo_newCommands_listArityFlagsAndKeys() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      List<?> infos = (List<?>) client.call("COMMAND", "INFO", "touch", "memory|usage",
-          "object|encoding", "randomkey", "role", "time");
+      List<?> infos =
+          (List<?>)
+              client.call(
+                  "COMMAND",
+                  "INFO",
+                  "touch",
+                  "memory|usage",
+                  "object|encoding",
+                  "randomkey",
+                  "role",
+                  "time");
       List<?> touch = (List<?>) infos.get(0);
       assertEquals("touch", RespClient.text(touch.get(0)));
-      assertEquals(List.of(-2L, 1L, -1L, 1L), List.of(touch.get(1), touch.get(3), touch.get(4),
-          touch.get(5)));
+      assertEquals(
+          List.of(-2L, 1L, -1L, 1L),
+          List.of(touch.get(1), touch.get(3), touch.get(4), touch.get(5)));
       List<?> usage = (List<?>) infos.get(1);
-      assertEquals(List.of(-3L, 2L, 2L, 1L), List.of(usage.get(1), usage.get(3), usage.get(4),
-          usage.get(5)));
+      assertEquals(
+          List.of(-3L, 2L, 2L, 1L),
+          List.of(usage.get(1), usage.get(3), usage.get(4), usage.get(5)));
       for (Object info : infos) {
         assertInstanceOf(List.class, info);
       }

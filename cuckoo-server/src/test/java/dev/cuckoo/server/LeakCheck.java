@@ -15,8 +15,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Fails a test class if Netty's leak detector (paranoid level, set in the surefire argLine)
- * reports a buffer that was garbage-collected without being released.
+ * Fails a test class if Netty's leak detector (paranoid level, set in the surefire argLine) reports
+ * a buffer that was garbage-collected without being released.
  */
 final class LeakCheck implements BeforeAllCallback, AfterAllCallback {
   private static final List<String> LEAKS = new CopyOnWriteArrayList<>();
@@ -24,30 +24,31 @@ final class LeakCheck implements BeforeAllCallback, AfterAllCallback {
   static {
     // Netty only reports leaks when its logger has ERROR enabled; slf4j's NOP logger does not.
     InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
-    ResourceLeakDetectorFactory.setResourceLeakDetectorFactory(new ResourceLeakDetectorFactory() {
-      @Override
-      @SuppressWarnings("deprecation")
-      public <T> ResourceLeakDetector<T> newResourceLeakDetector(
-          Class<T> resource, int samplingInterval, long maxActive) {
-        return newResourceLeakDetector(resource, samplingInterval);
-      }
-
-      @Override
-      public <T> ResourceLeakDetector<T> newResourceLeakDetector(
-          Class<T> resource, int samplingInterval) {
-        return new ResourceLeakDetector<T>(resource, samplingInterval) {
+    ResourceLeakDetectorFactory.setResourceLeakDetectorFactory(
+        new ResourceLeakDetectorFactory() {
           @Override
-          protected void reportTracedLeak(String type, String records) {
-            LEAKS.add(type + records);
+          @SuppressWarnings("deprecation")
+          public <T> ResourceLeakDetector<T> newResourceLeakDetector(
+              Class<T> resource, int samplingInterval, long maxActive) {
+            return newResourceLeakDetector(resource, samplingInterval);
           }
 
           @Override
-          protected void reportUntracedLeak(String type) {
-            LEAKS.add(type);
+          public <T> ResourceLeakDetector<T> newResourceLeakDetector(
+              Class<T> resource, int samplingInterval) {
+            return new ResourceLeakDetector<T>(resource, samplingInterval) {
+              @Override
+              protected void reportTracedLeak(String type, String records) {
+                LEAKS.add(type + records);
+              }
+
+              @Override
+              protected void reportUntracedLeak(String type) {
+                LEAKS.add(type);
+              }
+            };
           }
-        };
-      }
-    });
+        });
   }
 
   @Override

@@ -25,8 +25,13 @@ class LettuceClientCommandsTest {
   void clientInfoListKill_throughLettuce(ProtocolVersion version) throws IOException {
     RedisClient client = null;
     try (CuckooServer server = TestServers.start()) {
-      client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
-          .withPort(server.port()).withTimeout(Duration.ofSeconds(10)).build());
+      client =
+          RedisClient.create(
+              RedisURI.builder()
+                  .withHost("127.0.0.1")
+                  .withPort(server.port())
+                  .withTimeout(Duration.ofSeconds(10))
+                  .build());
       client.setOptions(ClientOptions.builder().protocolVersion(version).build());
       clientInfoListKill(client, version);
     } finally {

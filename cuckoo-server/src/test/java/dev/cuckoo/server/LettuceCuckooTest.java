@@ -42,8 +42,13 @@ class LettuceCuckooTest {
   @BeforeAll
   static void startServer() throws IOException {
     server = TestServers.start();
-    client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
-        .withTimeout(Duration.ofSeconds(10)).build());
+    client =
+        RedisClient.create(
+            RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(server.port())
+                .withTimeout(Duration.ofSeconds(10))
+                .build());
   }
 
   @AfterAll
@@ -80,8 +85,10 @@ class LettuceCuckooTest {
     try (StatefulRedisConnection<String, String> connection = connect(version)) {
       RedisCommands<String, String> redis = connection.sync();
       assertEquals("OK", redis.cfReserve("r", 1000));
-      assertEquals("OK", redis.cfReserve("r2", 1000,
-          new CfReserveArgs().bucketSize(4).maxIterations(30).expansion(2)));
+      assertEquals(
+          "OK",
+          redis.cfReserve(
+              "r2", 1000, new CfReserveArgs().bucketSize(4).maxIterations(30).expansion(2)));
       CfInfoValue info = redis.cfInfo("r2");
       assertEquals(4L, info.getBucketSize());
       assertEquals(30L, info.getMaxIterations());
@@ -97,8 +104,10 @@ class LettuceCuckooTest {
       assertEquals(List.of(true), redis.cfInsert("i2", new CfInsertArgs().capacity(500), "p"));
       assertEquals(List.of(false, true), redis.cfInsertNx("i", "p", "new"));
       assertEquals(List.of(true), redis.cfInsertNx("i", "another"));
-      RedisCommandExecutionException e = assertThrows(RedisCommandExecutionException.class,
-          () -> redis.cfInsert("nope", new CfInsertArgs().noCreate(), "x"));
+      RedisCommandExecutionException e =
+          assertThrows(
+              RedisCommandExecutionException.class,
+              () -> redis.cfInsert("nope", new CfInsertArgs().noCreate(), "x"));
       assertEquals("ERR not found", e.getMessage());
       assertTrue(redis.cfExists("i", "p"));
       assertFalse(redis.cfExists("i", "zz"));
@@ -118,7 +127,8 @@ class LettuceCuckooTest {
     try (StatefulRedisConnection<String, String> connection = connect(version)) {
       RedisCommands<String, String> redis = connection.sync();
       redis.cfReserve("f", 1000, new CfReserveArgs().bucketSize(1).expansion(0));
-      assertEquals(List.of(true, true, false, false, false, false),
+      assertEquals(
+          List.of(true, true, false, false, false, false),
           redis.cfInsert("f", "W", "W", "W", "W", "W", "W"));
       assertEquals(List.of(false), redis.cfInsertNx("f", "W"));
       redis.cfReserve("g", 2, new CfReserveArgs().bucketSize(1).expansion(0));
@@ -187,8 +197,7 @@ class LettuceCuckooTest {
       redis.pexpire("tx", 100_000);
       io.lettuce.core.TransactionResult result = redis.exec();
       assertFalse(result.wasDiscarded());
-      assertEquals(List.of("OK", 0L, true), List.of(result.get(0), result.get(1),
-          result.get(2)));
+      assertEquals(List.of("OK", 0L, true), List.of(result.get(0), result.get(1), result.get(2)));
       assertTrue(redis.pttl("tx") > 90_000);
 
       assertEquals("OK", redis.watch("tx"));
@@ -203,8 +212,8 @@ class LettuceCuckooTest {
   @ParameterizedTest
   @MethodSource("protocols")
   void databaseInUri_selectsThatDatabase(ProtocolVersion version) {
-    RedisClient dbClient = RedisClient.create(
-        RedisURI.create("redis://127.0.0.1:" + server.port() + "/1"));
+    RedisClient dbClient =
+        RedisClient.create(RedisURI.create("redis://127.0.0.1:" + server.port() + "/1"));
     dbClient.setOptions(ClientOptions.builder().protocolVersion(version).build());
     try (StatefulRedisConnection<String, String> one = dbClient.connect();
         StatefulRedisConnection<String, String> zero = connect(version)) {

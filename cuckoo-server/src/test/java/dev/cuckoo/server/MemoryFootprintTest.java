@@ -35,8 +35,8 @@ class MemoryFootprintTest {
       long size = (Long) ((List<?>) client.call("CF.INFO", "k")).get(1);
       assertEquals(40L + 16 + 134_217_728, size, "RedisBloom: 2^26 buckets of 2 slots");
       long heap = after - before;
-      assertTrue(Math.abs(heap - size) <= size / 10,
-          "heap grew by " + heap + " bytes for Size " + size);
+      assertTrue(
+          Math.abs(heap - size) <= size / 10, "heap grew by " + heap + " bytes for Size " + size);
       assertEquals(1L, client.call("DEL", "k"));
     } catch (IOException e) {
       throw new AssertionError(e);

@@ -12,8 +12,12 @@ class NumbersTest {
 
   /** What Redis accepts: optional '-', digits without a leading zero (but "0"), in range. */
   private static Long reference(String text) {
-    if (text.isEmpty() || text.length() > 20 || text.startsWith("+") || text.equals("-")
-        || text.equals("-0") || !text.matches("-?[0-9]+")) {
+    if (text.isEmpty()
+        || text.length() > 20
+        || text.startsWith("+")
+        || text.equals("-")
+        || text.equals("-0")
+        || !text.matches("-?[0-9]+")) {
       return null;
     }
     String digits = text.startsWith("-") ? text.substring(1) : text;
@@ -62,9 +66,10 @@ class NumbersTest {
       int length = random.nextInt(22);
       boolean digitsOnly = random.nextBoolean();
       for (int j = 0; j < length; j++) {
-        text.append(digitsOnly && !(j == 0 && random.nextInt(4) == 0)
-            ? (char) ('0' + random.nextInt(10))
-            : alphabet.charAt(random.nextInt(alphabet.length())));
+        text.append(
+            digitsOnly && !(j == 0 && random.nextInt(4) == 0)
+                ? (char) ('0' + random.nextInt(10))
+                : alphabet.charAt(random.nextInt(alphabet.length())));
       }
       String value = text.toString();
       assertEquals(reference(value), parse(value), "seed " + seed + ": '" + value + "'");

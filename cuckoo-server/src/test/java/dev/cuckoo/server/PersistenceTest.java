@@ -32,8 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PersistenceTest {
   private static final Simple OK = new Simple("OK");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
     return ServerConfig.builder().port(0).threads(2).dir(dir);
@@ -54,9 +53,14 @@ class PersistenceTest {
           dump.writeBytes((byte[]) chunk.get(1));
         }
       } while (iterator != 0);
-      state.put(name, RespClient.text(client.call("CF.DEBUG", name)) + " dump:"
-          + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-              .digest(dump.toByteArray())));
+      state.put(
+          name,
+          RespClient.text(client.call("CF.DEBUG", name))
+              + " dump:"
+              + java.util.HexFormat.of()
+                  .formatHex(
+                      java.security.MessageDigest.getInstance("SHA-256")
+                          .digest(dump.toByteArray())));
     }
     return state;
   }
@@ -246,13 +250,12 @@ class PersistenceTest {
     int middle = (int) (long) ends.get(20) + 10;
     log[middle] ^= 0x40;
     Files.write(dir.resolve(Persistence.LOG), log);
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
     assertTrue(e.getMessage().contains("refusing to start"), e.getMessage());
     try (CuckooServer server = CuckooServer.start(persistent().repairLog(true).build());
         RespClient client = new RespClient(server.port())) {
-      assertEquals(20L, ((List<?>) client.call("CF.INFO", "log")).get(7),
-          "records before the corrupt one");
+      assertEquals(
+          20L, ((List<?>) client.call("CF.INFO", "log")).get(7), "records before the corrupt one");
     }
   }
 
@@ -265,18 +268,21 @@ class PersistenceTest {
       byte[] damaged = log.clone();
       damaged[start + bit / 8] ^= (byte) (1 << (bit % 8));
       Files.write(dir.resolve(Persistence.LOG), damaged);
-      IOException e = assertThrows(IOException.class,
-          () -> CuckooServer.start(persistent().build()), "bit " + bit);
-      assertTrue(e.getMessage().contains("refusing to start")
-          && e.getMessage().contains("offset " + start), e.getMessage());
+      IOException e =
+          assertThrows(
+              IOException.class, () -> CuckooServer.start(persistent().build()), "bit " + bit);
+      assertTrue(
+          e.getMessage().contains("refusing to start")
+              && e.getMessage().contains("offset " + start),
+          e.getMessage());
     }
     byte[] damaged = log.clone();
     damaged[start + 3] ^= 0x40;
     Files.write(dir.resolve(Persistence.LOG), damaged);
     try (CuckooServer server = CuckooServer.start(persistent().repairLog(true).build());
         RespClient client = new RespClient(server.port())) {
-      assertEquals(20L, ((List<?>) client.call("CF.INFO", "log")).get(7),
-          "records before the corrupt one");
+      assertEquals(
+          20L, ((List<?>) client.call("CF.INFO", "log")).get(7), "records before the corrupt one");
       client.send("SHUTDOWN", "NOSAVE");
       server.awaitTermination();
     }
@@ -289,8 +295,7 @@ class PersistenceTest {
     int start = (int) (long) recordEnds(log).get(4);
     log[start + 5] ^= 0x10;
     Files.write(dir.resolve(Persistence.LOG), log);
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
     assertTrue(e.getMessage().contains("offset " + start), e.getMessage());
   }
 
@@ -323,8 +328,8 @@ class PersistenceTest {
         payload.writeBytes(number.putInt(0, bytes.length).array());
         payload.writeBytes(bytes);
       }
-      byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
-          .putInt(payload.size()).array();
+      byte[] length =
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(payload.size()).array();
       java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
       crc.update(length);
       crc.update(payload.toByteArray());
@@ -375,25 +380,37 @@ class PersistenceTest {
     byte[] snapshot = Files.readAllBytes(dir.resolve(Persistence.SNAPSHOT));
     snapshot[snapshot.length - 20] ^= 1;
     Files.write(dir.resolve(Persistence.SNAPSHOT), snapshot);
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
-    assertTrue(e.getMessage().startsWith(dir.resolve(Persistence.SNAPSHOT)
-        + ": corrupt snapshot at offset ") && e.getMessage().contains("refusing to start")
-        && !e.getMessage().contains("\n"), e.getMessage());
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
+    assertTrue(
+        e.getMessage()
+                .startsWith(dir.resolve(Persistence.SNAPSHOT) + ": corrupt snapshot at offset ")
+            && e.getMessage().contains("refusing to start")
+            && !e.getMessage().contains("\n"),
+        e.getMessage());
   }
 
   @Test
   void killMinus9_appendfsyncAlways_everyAcknowledgedWriteSurvives() throws Exception {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx256m", "-cp",
-        System.getProperty("java.class.path"), CuckooServer.class.getName(), "--port", "0",
-        "--dir", dir.toString(), "--appendfsync", "always")
-        .redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                java.toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CuckooServer.class.getName(),
+                "--port",
+                "0",
+                "--dir",
+                dir.toString(),
+                "--appendfsync",
+                "always")
+            .redirectErrorStream(true);
     Process child = builder.start();
     int port;
     long acked;
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       port = -1;
       while ((line = out.readLine()) != null) {
@@ -405,19 +422,21 @@ class PersistenceTest {
       assertTrue(port > 0, "child did not start");
       AtomicLong acknowledged = new AtomicLong();
       int childPort = port;
-      Thread writer = new Thread(() -> {
-        try (RespClient client = new RespClient(childPort)) {
-          for (int i = 0; ; i++) {
-            Object reply = client.call("CF.ADD", "crash", "item" + i);
-            if (!Long.valueOf(1).equals(reply)) {
-              return;
-            }
-            acknowledged.set(i + 1);
-          }
-        } catch (IOException e) {
-          // the child was killed mid-request
-        }
-      });
+      Thread writer =
+          new Thread(
+              () -> {
+                try (RespClient client = new RespClient(childPort)) {
+                  for (int i = 0; ; i++) {
+                    Object reply = client.call("CF.ADD", "crash", "item" + i);
+                    if (!Long.valueOf(1).equals(reply)) {
+                      return;
+                    }
+                    acknowledged.set(i + 1);
+                  }
+                } catch (IOException e) {
+                  // the child was killed mid-request
+                }
+              });
       writer.start();
       while (acknowledged.get() < 300) {
         Thread.sleep(5);
@@ -430,7 +449,8 @@ class PersistenceTest {
     try (CuckooServer server = CuckooServer.start(persistent().build());
         RespClient client = new RespClient(server.port())) {
       long items = (Long) ((List<?>) client.call("CF.INFO", "crash")).get(7);
-      assertTrue(items >= acked && items <= acked + 1,
+      assertTrue(
+          items >= acked && items <= acked + 1,
           "recovered " + items + " items, " + acked + " acknowledged");
       for (int i = 0; i < acked; i++) {
         assertEquals(1L, client.call("CF.EXISTS", "crash", "item" + i), "item" + i);
@@ -451,10 +471,12 @@ class PersistenceTest {
     // a log older than the snapshot cannot arise from a crash (the log is retired before the
     // snapshot is written): it is damage, refused with the repair option named
     Files.write(dir.resolve(Persistence.LOG), oldLog);
-    IOException stale = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
-    assertTrue(stale.getMessage().contains("older than the snapshot")
-        && stale.getMessage().contains("--repair-log yes"), stale.getMessage());
+    IOException stale =
+        assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
+    assertTrue(
+        stale.getMessage().contains("older than the snapshot")
+            && stale.getMessage().contains("--repair-log yes"),
+        stale.getMessage());
     // repair replays it, skipping the records the snapshot already holds
     try (CuckooServer restarted = CuckooServer.start(persistent().repairLog(true).build());
         RespClient client = new RespClient(restarted.port())) {
@@ -465,8 +487,7 @@ class PersistenceTest {
     Files.delete(dir.resolve(Persistence.SNAPSHOT));
     byte[] log = Files.readAllBytes(dir.resolve(Persistence.LOG));
     assertArrayEquals(AppendLog.MAGIC, java.util.Arrays.copyOf(log, 8));
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
     assertTrue(e.getMessage().contains("snapshot is missing"), e.getMessage());
   }
 }

@@ -82,8 +82,10 @@ class ProtectedModeTest {
 
   @Test
   void allows_otherAddresses_false() throws IOException {
-    for (String ip : new String[] {"192.0.2.2", "10.0.0.1", "0.0.0.0", "fd00::2", "fe80::1",
-        "::ffff:10.0.0.1", "::"}) {
+    for (String ip :
+        new String[] {
+          "192.0.2.2", "10.0.0.1", "0.0.0.0", "fd00::2", "fe80::1", "::ffff:10.0.0.1", "::"
+        }) {
       assertFalse(ProtectedMode.allows(address(ip)), ip);
     }
     assertFalse(ProtectedMode.allows(InetSocketAddress.createUnresolved("localhost", 1)));
@@ -179,8 +181,7 @@ class ProtectedModeTest {
   }
 
   /** Connects from this machine to one of its own addresses, sends a request, reads to EOF. */
-  private static String exchange(InetAddress address, int port, String request)
-      throws IOException {
+  private static String exchange(InetAddress address, int port, String request) throws IOException {
     try (Socket socket = new Socket(address, port)) {
       socket.setSoTimeout(10_000);
       if (!request.isEmpty()) {
@@ -195,15 +196,14 @@ class ProtectedModeTest {
   }
 
   @Test
-  void connect_nonLoopbackClientToWildcardBindWithoutPassword_deniedAndClosed()
-      throws IOException {
+  void connect_nonLoopbackClientToWildcardBindWithoutPassword_deniedAndClosed() throws IOException {
     InetAddress local = nonLoopbackLocalAddress();
     assumeTrue(local != null, "skipped: this machine has no non-loopback IPv4 address");
     ServerConfig config = TestServers.memoryOnly().bind("0.0.0.0").build();
     try (CuckooServer server = CuckooServer.start(config)) {
       assertEquals(ProtectedMode.DENIED, exchange(local, server.port(), ""));
-      assertEquals("+PONG\r\n",
-          exchange(InetAddress.getLoopbackAddress(), server.port(), "PING\r\n"));
+      assertEquals(
+          "+PONG\r\n", exchange(InetAddress.getLoopbackAddress(), server.port(), "PING\r\n"));
     }
   }
 

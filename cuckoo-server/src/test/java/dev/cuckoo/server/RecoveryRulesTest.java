@@ -22,19 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Recovery rules beyond the record format: damaged headers, leftovers of interrupted writes,
- * automatic rewrites, snapshots taken while clients write, and memory admission that never
- * applies to replay.
+ * automatic rewrites, snapshots taken while clients write, and memory admission that never applies
+ * to replay.
  */
 @ExtendWith(LeakCheck.class)
 class RecoveryRulesTest {
   private static final Simple OK = new Simple("OK");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
-    return ServerConfig.builder().port(0).threads(2).dir(dir)
-        .fsync(ServerConfig.Fsync.ALWAYS);
+    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(ServerConfig.Fsync.ALWAYS);
   }
 
   private static long items(RespClient client, String key) throws IOException {
@@ -72,10 +70,12 @@ class RecoveryRulesTest {
       byte[] damaged = good.clone();
       damaged[bit / 8] ^= (byte) (1 << (bit % 8));
       Files.write(log, damaged);
-      IOException e = assertThrows(IOException.class,
-          () -> CuckooServer.start(persistent().build()), "bit " + bit);
-      assertTrue(e.getMessage().contains(log.toString())
-          && e.getMessage().contains("--repair-log yes"), "bit " + bit + ": " + e.getMessage());
+      IOException e =
+          assertThrows(
+              IOException.class, () -> CuckooServer.start(persistent().build()), "bit " + bit);
+      assertTrue(
+          e.getMessage().contains(log.toString()) && e.getMessage().contains("--repair-log yes"),
+          "bit " + bit + ": " + e.getMessage());
       if (bit % 29 == 0) {
         try (CuckooServer server = CuckooServer.start(persistent().repairLog(true).build());
             RespClient client = new RespClient(server.port())) {
@@ -103,10 +103,11 @@ class RecoveryRulesTest {
     }
     Path log = dir.resolve(Persistence.LOG);
     Files.write(log, Arrays.copyOf(Files.readAllBytes(log), 11));
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
-    assertTrue(e.getMessage().contains("header cut off at offset 11")
-        && e.getMessage().contains("--repair-log yes"), e.getMessage());
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
+    assertTrue(
+        e.getMessage().contains("header cut off at offset 11")
+            && e.getMessage().contains("--repair-log yes"),
+        e.getMessage());
     try (CuckooServer repaired = CuckooServer.start(persistent().repairLog(true).build());
         RespClient client = new RespClient(repaired.port())) {
       assertEquals(acked, items(client, "k"));
@@ -128,9 +129,11 @@ class RecoveryRulesTest {
       byte[] damaged = good.clone();
       damaged[bit / 8] ^= (byte) (1 << (bit % 8));
       Files.write(snapshot, damaged);
-      IOException e = assertThrows(IOException.class,
-          () -> CuckooServer.start(persistent().build()), "bit " + bit);
-      assertTrue(e.getMessage().startsWith(snapshot + ": corrupt snapshot at offset "),
+      IOException e =
+          assertThrows(
+              IOException.class, () -> CuckooServer.start(persistent().build()), "bit " + bit);
+      assertTrue(
+          e.getMessage().startsWith(snapshot + ": corrupt snapshot at offset "),
           "bit " + bit + ": " + e.getMessage());
     }
   }
@@ -161,21 +164,35 @@ class RecoveryRulesTest {
   void replayBeyondTheHeap_refusesNamingTheSizeNeeded() throws Exception {
     // a log whose filters cannot all fit in this JVM's heap (the tests run with -Xmx2g)
     int filters = (int) (Runtime.getRuntime().maxMemory() / (1L << 30)) + 2;
-    try (AppendLog log = AppendLog.create(dir.resolve(Persistence.LOG), FileChannels.DEFAULT, 0,
-        0)) {
+    try (AppendLog log =
+        AppendLog.create(dir.resolve(Persistence.LOG), FileChannels.DEFAULT, 0, 0)) {
       for (int i = 0; i < filters; i++) {
-        log.append(0, new byte[][] {bytes("CF.RESERVE"), bytes("huge" + i), bytes("1073741824"),
-            bytes("BUCKETSIZE"), bytes("1"), bytes("MAXITERATIONS"), bytes("20"),
-            bytes("EXPANSION"), bytes("1")});
+        log.append(
+            0,
+            new byte[][] {
+              bytes("CF.RESERVE"),
+              bytes("huge" + i),
+              bytes("1073741824"),
+              bytes("BUCKETSIZE"),
+              bytes("1"),
+              bytes("MAXITERATIONS"),
+              bytes("20"),
+              bytes("EXPANSION"),
+              bytes("1")
+            });
       }
     }
-    IOException e = assertThrows(IOException.class,
-        () -> CuckooServer.start(persistent().build()));
-    assertTrue(e.getMessage().contains("replaying the record at offset")
-        && e.getMessage().contains("this one needs "
-            + dev.cuckoo.ScalableCuckooFilter.redisBloomSizeInBytes(1L << 30, 1) + " more")
-        && e.getMessage().contains("restart with a larger -Xmx")
-        && e.getMessage().contains("refusing to start"), e.getMessage());
+    IOException e = assertThrows(IOException.class, () -> CuckooServer.start(persistent().build()));
+    assertTrue(
+        e.getMessage().contains("replaying the record at offset")
+            && e.getMessage()
+                .contains(
+                    "this one needs "
+                        + dev.cuckoo.ScalableCuckooFilter.redisBloomSizeInBytes(1L << 30, 1)
+                        + " more")
+            && e.getMessage().contains("restart with a larger -Xmx")
+            && e.getMessage().contains("refusing to start"),
+        e.getMessage());
   }
 
   private static byte[] bytes(String text) {
@@ -185,8 +202,8 @@ class RecoveryRulesTest {
   @Test
   void staleTempFiles_removedAtStartup() throws Exception {
     long acked = snapshotAndLog(5);
-    for (String name : new String[] {"dump.cuckoo.tmp", "appendonly.log.tmp",
-        "appendonly.log.new"}) {
+    for (String name :
+        new String[] {"dump.cuckoo.tmp", "appendonly.log.tmp", "appendonly.log.new"}) {
       Files.write(dir.resolve(name), new byte[1000]);
     }
     try (CuckooServer server = CuckooServer.start(persistent().build());
@@ -202,10 +219,16 @@ class RecoveryRulesTest {
   void autoRewrite_logStaysBounded_restartIdentical() throws Exception {
     long minSize = 128 * 1024;
     long largest = 0;
-    CuckooServer server = CuckooServer.start(persistent().fsync(ServerConfig.Fsync.NO)
-        .autoAofRewriteMinSize(minSize).autoAofRewritePercentage(100).build());
+    CuckooServer server =
+        CuckooServer.start(
+            persistent()
+                .fsync(ServerConfig.Fsync.NO)
+                .autoAofRewriteMinSize(minSize)
+                .autoAofRewritePercentage(100)
+                .build());
     try (RespClient client = new RespClient(server.port())) {
-      assertEquals(List.of("auto-aof-rewrite-min-size", Long.toString(minSize)),
+      assertEquals(
+          List.of("auto-aof-rewrite-min-size", Long.toString(minSize)),
           flat(client.call("CONFIG", "GET", "auto-aof-rewrite-min-size")));
       for (int i = 0; i < 100_000; i++) {
         assertEquals(1L, client.call("CF.ADD", "k" + (i % 10), "item" + i));
@@ -244,8 +267,8 @@ class RecoveryRulesTest {
     Map<String, AtomicLong> model = new ConcurrentHashMap<>();
     AtomicBoolean stop = new AtomicBoolean();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CuckooServer server = CuckooServer.start(persistent().fsync(ServerConfig.Fsync.EVERYSEC)
-        .build());
+    CuckooServer server =
+        CuckooServer.start(persistent().fsync(ServerConfig.Fsync.EVERYSEC).build());
     try (RespClient client = new RespClient(server.port())) {
       // big enough (16 MiB) to be written frozen, without its stripe lock
       assertEquals(OK, client.call("CF.RESERVE", "k0", 16_000_000));
@@ -253,21 +276,23 @@ class RecoveryRulesTest {
     List<Thread> writers = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       int thread = t;
-      writers.add(new Thread(() -> {
-        try (RespClient client = new RespClient(server.port())) {
-          for (int i = 0; !stop.get(); i++) {
-            String key = "k" + (i % 7);
-            if (i % 500 == 499) {
-              client.call("DEL", key + "-gone");
-            }
-            assertEquals(1L, client.call("CF.ADD", key, thread + "/" + i));
-            model.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-            client.call("CF.ADD", key + "-gone", "x" + i);
-          }
-        } catch (Throwable e) {
-          errors.add(e);
-        }
-      }));
+      writers.add(
+          new Thread(
+              () -> {
+                try (RespClient client = new RespClient(server.port())) {
+                  for (int i = 0; !stop.get(); i++) {
+                    String key = "k" + (i % 7);
+                    if (i % 500 == 499) {
+                      client.call("DEL", key + "-gone");
+                    }
+                    assertEquals(1L, client.call("CF.ADD", key, thread + "/" + i));
+                    model.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+                    client.call("CF.ADD", key + "-gone", "x" + i);
+                  }
+                } catch (Throwable e) {
+                  errors.add(e);
+                }
+              }));
     }
     writers.forEach(Thread::start);
     try (RespClient client = new RespClient(server.port())) {
@@ -308,16 +333,21 @@ class RecoveryRulesTest {
       // an empty filter dumps nothing; with an item the first chunk is the 38-byte header
       Object header = ((List<?>) client.call("CF.SCANDUMP", "big", 0)).get(1);
       assertEquals(OK, client.call("CONFIG", "SET", "maxmemory", "1mb"));
-      assertEquals(List.of("maxmemory", Long.toString(1 << 20)),
+      assertEquals(
+          List.of("maxmemory", Long.toString(1 << 20)),
           flat(client.call("CONFIG", "GET", "maxmemory")));
-      assertEquals(new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
+      assertEquals(
+          new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
           client.call("CF.RESERVE", "more", 1000));
-      assertEquals(new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
+      assertEquals(
+          new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
           client.call("CF.ADD", "big", "x"));
       assertEquals(1L, client.call("CF.EXISTS", "big", "nothing") instanceof Long ? 1L : 0L);
       assertEquals(1L, client.call("DEL", "big"), "DEL frees memory at once");
-      assertEquals(new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
-          client.call("CF.LOADCHUNK", "copy", 1, header), "a dump header over the limit");
+      assertEquals(
+          new RespClient.Err("OOM command not allowed when used memory > 'maxmemory'."),
+          client.call("CF.LOADCHUNK", "copy", 1, header),
+          "a dump header over the limit");
       assertEquals(0L, client.call("EXISTS", "copy"));
       assertEquals(OK, client.call("CF.RESERVE", "small", 1000));
       assertEquals(1L, client.call("CF.ADD", "small", "x"));

@@ -25,8 +25,10 @@ class RedisPyTest {
     if (!new File(PYTHON).canExecute()) {
       return false;
     }
-    Process check = new ProcessBuilder(PYTHON, "-c", "import redis.commands.bf")
-        .redirectErrorStream(true).start();
+    Process check =
+        new ProcessBuilder(PYTHON, "-c", "import redis.commands.bf")
+            .redirectErrorStream(true)
+            .start();
     check.getInputStream().readAllBytes();
     return check.waitFor(30, TimeUnit.SECONDS) && check.exitValue() == 0;
   }
@@ -42,8 +44,7 @@ class RedisPyTest {
   }
 
   @Test
-  void redisPy_pipelinesWatchDatabasesAndExpiry_workAsOnRedis(@TempDir Path dir)
-      throws Exception {
+  void redisPy_pipelinesWatchDatabasesAndExpiry_workAsOnRedis(@TempDir Path dir) throws Exception {
     assertEquals("PASS\n", runScript(dir, "redis_py_deploy.py"));
   }
 
@@ -55,10 +56,11 @@ class RedisPyTest {
       Files.copy(in, script);
     }
     try (CuckooServer server = TestServers.start()) {
-      Process process = new ProcessBuilder(PYTHON, script.toString(),
-          Integer.toString(server.port())).redirectErrorStream(true).start();
-      String output = new String(process.getInputStream().readAllBytes(),
-          StandardCharsets.UTF_8);
+      Process process =
+          new ProcessBuilder(PYTHON, script.toString(), Integer.toString(server.port()))
+              .redirectErrorStream(true)
+              .start();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       process.waitFor(60, TimeUnit.SECONDS);
       return output;
     }

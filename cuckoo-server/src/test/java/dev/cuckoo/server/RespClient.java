@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A minimal RESP2/RESP3 test client that keeps every reply's wire type: simple strings are
- * {@link Simple}, errors {@link Err}, integers Long, bulk strings byte[], arrays List, maps
- * LinkedHashMap, sets Set, booleans Boolean, null null.
+ * A minimal RESP2/RESP3 test client that keeps every reply's wire type: simple strings are {@link
+ * Simple}, errors {@link Err}, integers Long, bulk strings byte[], arrays List, maps LinkedHashMap,
+ * sets Set, booleans Boolean, null null.
  */
 final class RespClient implements Closeable {
   /** A simple-string reply. */
@@ -46,8 +46,10 @@ final class RespClient implements Closeable {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     buffer.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
     for (Object arg : args) {
-      byte[] bytes = arg instanceof byte[] ? (byte[]) arg
-          : String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+      byte[] bytes =
+          arg instanceof byte[]
+              ? (byte[]) arg
+              : String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
       buffer.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
       buffer.writeBytes(bytes);
       buffer.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));

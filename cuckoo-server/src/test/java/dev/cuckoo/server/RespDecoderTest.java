@@ -61,8 +61,10 @@ class RespDecoderTest {
   @Test
   void decode_pipelineSplitByteByByte_yieldsEveryCommandInOrder() {
     EmbeddedChannel channel = channel();
-    byte[] data = bytes("*2\r\n$4\r\nPING\r\n$0\r\n\r\nPING\r\n*3\r\n$6\r\nCF.ADD\r\n$1\r\nk\r\n"
-        + "$5\r\na\r\nb\0\r\n  echo   \"hi there\"  'x y'\n*0\r\n*-1\r\n\r\n");
+    byte[] data =
+        bytes(
+            "*2\r\n$4\r\nPING\r\n$0\r\n\r\nPING\r\n*3\r\n$6\r\nCF.ADD\r\n$1\r\nk\r\n"
+                + "$5\r\na\r\nb\0\r\n  echo   \"hi there\"  'x y'\n*0\r\n*-1\r\n\r\n");
     List<Object> out = feedByteByByte(channel, data);
     assertEquals(4, out.size());
     assertEquals("[PING][]", join(out.get(0)));
@@ -103,8 +105,8 @@ class RespDecoderTest {
   }
 
   /**
-   * Header lines in every shape, each followed by a PING, fed whole and byte by byte: the
-   * commands or the error Redis's rules give (string2ll: no sign but '-', no leading zero).
+   * Header lines in every shape, each followed by a PING, fed whole and byte by byte: the commands
+   * or the error Redis's rules give (string2ll: no sign but '-', no leading zero).
    */
   @Test
   void decode_headerShapes_answerByRedisRules() {
@@ -120,8 +122,11 @@ class RespDecoderTest {
       {"*1\r\n$999999999999999999\r\n", bulkError},
       {"*1\r\n$9999999999999999999\r\n", bulkError},
       {"*0\r\n*1\r\n$1\r\nx\r\n", "[x]", "[PING]"},
-      {"*3\r\n$6\r\nCF.ADD\r\n$2\r\ncf\r\n$10\r\n1234567890\r\n",
-          "[CF.ADD][cf][1234567890]", "[PING]"},
+      {
+        "*3\r\n$6\r\nCF.ADD\r\n$2\r\ncf\r\n$10\r\n1234567890\r\n",
+        "[CF.ADD][cf][1234567890]",
+        "[PING]"
+      },
     };
     for (String[] c : cases) {
       List<String> expected = List.of(c).subList(1, c.length);
@@ -180,11 +185,10 @@ class RespDecoderTest {
 
   @Test
   void decode_claimedHugeArray_allocatesOnlyForArgumentsThatArrive() {
-    EmbeddedChannel channel = new EmbeddedChannel(
-        new RespDecoder(MAX_BULK, 1 << 27, 1L << 30, new Authentication(true)));
+    EmbeddedChannel channel =
+        new EmbeddedChannel(new RespDecoder(MAX_BULK, 1 << 27, 1L << 30, new Authentication(true)));
     long before = usedHeap();
-    channel.writeInbound(
-        Unpooled.wrappedBuffer(bytes("*134217728\r\n$1\r\na\r\n$500000000\r\n")));
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("*134217728\r\n$1\r\na\r\n$500000000\r\n")));
     assertNull(channel.readInbound());
     long grown = usedHeap() - before;
     assertTrue(grown < 64L * 1024 * 1024, "heap grew by " + grown + " bytes");
@@ -250,26 +254,29 @@ class RespDecoderTest {
   void decode_closeMidFrame_releasesEverything() {
     List<ByteBuf> allocated = new ArrayList<>();
     EmbeddedChannel channel = channel();
-    channel.config().setAllocator(new AbstractByteBufAllocator(false) {
-      @Override
-      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-        ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-        allocated.add(buffer);
-        return buffer;
-      }
+    channel
+        .config()
+        .setAllocator(
+            new AbstractByteBufAllocator(false) {
+              @Override
+              protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
+                allocated.add(buffer);
+                return buffer;
+              }
 
-      @Override
-      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        ByteBuf buffer = new UnpooledDirectByteBuf(this, initialCapacity, maxCapacity);
-        allocated.add(buffer);
-        return buffer;
-      }
+              @Override
+              protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf buffer = new UnpooledDirectByteBuf(this, initialCapacity, maxCapacity);
+                allocated.add(buffer);
+                return buffer;
+              }
 
-      @Override
-      public boolean isDirectBufferPooled() {
-        return false;
-      }
-    });
+              @Override
+              public boolean isDirectBufferPooled() {
+                return false;
+              }
+            });
     List<ByteBuf> fed = new ArrayList<>();
     // the last piece ends inside a length line, so the decoder must hold bytes when closed
     for (String piece : List.of("*3\r\n$6\r\nCF.A", "DD\r\n$3\r\nke", "y\r\n$1")) {
@@ -353,8 +360,7 @@ class RespDecoderTest {
     EmbeddedChannel channel = unauthenticated(new Authentication(false));
     List<Object> out = feedByteByByte(channel, bytes("*11\r\n*1\r\n$4\r\nPING\r\n"));
     assertEquals(1, out.size());
-    assertEquals("ERR Protocol error: unauthenticated multibulk length",
-        protocolError(out.get(0)));
+    assertEquals("ERR Protocol error: unauthenticated multibulk length", protocolError(out.get(0)));
     channel.finish();
   }
 
@@ -374,8 +380,8 @@ class RespDecoderTest {
     java.util.Arrays.fill(ten, "a");
     ten[9] = new byte[16384];
     byte[] inline = bytes("PING " + "x".repeat(20_000) + "\r\n");
-    channel.writeInbound(Unpooled.wrappedBuffer(RespClient.encode(ten)),
-        Unpooled.wrappedBuffer(inline));
+    channel.writeInbound(
+        Unpooled.wrappedBuffer(RespClient.encode(ten)), Unpooled.wrappedBuffer(inline));
     byte[][] first = channel.readInbound();
     assertEquals(10, first.length);
     assertEquals(16384, first[9].length);
@@ -388,17 +394,18 @@ class RespDecoderTest {
   void decode_authInSameReadAsBigBulk_bigBulkAccepted() {
     Authentication authentication = new Authentication(false);
     List<Object> executed = new ArrayList<>();
-    EmbeddedChannel channel = new EmbeddedChannel(
-        new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, authentication),
-        new io.netty.channel.ChannelInboundHandlerAdapter() {
-          @Override
-          public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
-            executed.add(msg);
-            if (msg instanceof byte[][] && join(msg).startsWith("[AUTH]")) {
-              authentication.authenticate();
-            }
-          }
-        });
+    EmbeddedChannel channel =
+        new EmbeddedChannel(
+            new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, authentication),
+            new io.netty.channel.ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                executed.add(msg);
+                if (msg instanceof byte[][] && join(msg).startsWith("[AUTH]")) {
+                  authentication.authenticate();
+                }
+              }
+            });
     byte[] auth = RespClient.encode("AUTH", "pw");
     byte[] echo = RespClient.encode("ECHO", new byte[100_000]);
     byte[] both = java.util.Arrays.copyOf(auth, auth.length + echo.length);

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * File channels for persistence in which every write to the snapshot's temporary file takes
- * {@code writeDelayMillis} longer (a slow disk, or a huge filter, without the bytes), and which
- * record when the active log is forced to disk. Thread-safe.
+ * File channels for persistence in which every write to the snapshot's temporary file takes {@code
+ * writeDelayMillis} longer (a slow disk, or a huge filter, without the bytes), and which record
+ * when the active log is forced to disk. Thread-safe.
  */
 final class SlowSnapshotChannels implements FileChannels {
   private final long writeDelayMillis;
@@ -24,7 +24,8 @@ final class SlowSnapshotChannels implements FileChannels {
   @Override
   public FileChannel open(Path path, OpenOption... options) throws IOException {
     String name = path.getFileName().toString();
-    return new Channel(FileChannel.open(path, options),
+    return new Channel(
+        FileChannel.open(path, options),
         name.equals(SnapshotFile.tempOf(Path.of(Persistence.SNAPSHOT)).toString()),
         name.equals(Persistence.LOG));
   }

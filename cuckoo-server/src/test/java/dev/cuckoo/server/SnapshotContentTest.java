@@ -22,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SnapshotContentTest {
   private static final Simple OK = new Simple("OK");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private CuckooServer start() throws Exception {
     return CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
@@ -138,8 +137,9 @@ class SnapshotContentTest {
       blob.writeBytes(new byte[8]);
     }
     // version 1: magic, generation, key count, header crc; key length, key, blob length, blob, crc
-    ByteBuffer file = ByteBuffer.allocate(28 + 4 + key.length + 8 + blob.size() + 4)
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer file =
+        ByteBuffer.allocate(28 + 4 + key.length + 8 + blob.size() + 4)
+            .order(ByteOrder.LITTLE_ENDIAN);
     file.put("CKOOSNP1".getBytes(StandardCharsets.US_ASCII)).putLong(3).putLong(1);
     CRC32C crc = new CRC32C();
     crc.update(file.array(), 0, 24);
@@ -147,10 +147,14 @@ class SnapshotContentTest {
     crc.reset();
     crc.update(key);
     crc.update(blob.toByteArray());
-    file.putInt(key.length).put(key).putLong(blob.size()).put(blob.toByteArray())
+    file.putInt(key.length)
+        .put(key)
+        .putLong(blob.size())
+        .put(blob.toByteArray())
         .putInt((int) crc.getValue());
     Files.write(dir.resolve(Persistence.SNAPSHOT), file.array());
-    try (CuckooServer server = start(); RespClient client = new RespClient(server.port())) {
+    try (CuckooServer server = start();
+        RespClient client = new RespClient(server.port())) {
       assertEquals(debugBefore, RespClient.text(client.call("CF.DEBUG", "old")));
       assertArrayEquals(dumpBefore, dump(client, "old"));
     }

@@ -11,33 +11,39 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What goes on while a slow snapshot is written: commands of other connections, and the
- * everysec fsync of the log. The README promises that snapshots ({@code SAVE}, {@code BGSAVE},
- * automatic rewrites) do not stop the world, and that with {@code everysec} a crash loses at
- * most the last second of acknowledged writes.
+ * What goes on while a slow snapshot is written: commands of other connections, and the everysec
+ * fsync of the log. The README promises that snapshots ({@code SAVE}, {@code BGSAVE}, automatic
+ * rewrites) do not stop the world, and that with {@code everysec} a crash loses at most the last
+ * second of acknowledged writes.
  *
  * <p>{@link SlowSnapshotChannels} makes every write to the snapshot file {@value #DELAY_MILLIS} ms
- * slower (half that in the SAVE and BGSAVE tests), so the 8 MiB filter (128 buffered writes of
- * 64 KiB) takes about 4 s (2 s), as a filter of several GiB on a slow disk would. The server has
- * one network thread, so a command that blocked it would block every connection.
+ * slower (half that in the SAVE and BGSAVE tests), so the 8 MiB filter (128 buffered writes of 64
+ * KiB) takes about 4 s (2 s), as a filter of several GiB on a slow disk would. The server has one
+ * network thread, so a command that blocked it would block every connection.
  */
 @ExtendWith(LeakCheck.class)
 class SnapshotStallTest {
   private static final long DELAY_MILLIS = 30;
+
   /** Longest acceptable wait of a CF.ADD on another key during a snapshot. */
   private static final long STALL_MILLIS = 500;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private CuckooServer start(SlowSnapshotChannels files) throws Exception {
-    return CuckooServer.start(ServerConfig.builder().port(0).threads(1).dir(dir)
-        .fsync(ServerConfig.Fsync.EVERYSEC).build(), files);
+    return CuckooServer.start(
+        ServerConfig.builder()
+            .port(0)
+            .threads(1)
+            .dir(dir)
+            .fsync(ServerConfig.Fsync.EVERYSEC)
+            .build(),
+        files);
   }
 
   private static void reserve(RespClient big, RespClient small) throws Exception {
-    assertEquals(new RespClient.Simple("OK"),
-        big.call("CF.RESERVE", "big", 1 << 23, "BUCKETSIZE", 1));
+    assertEquals(
+        new RespClient.Simple("OK"), big.call("CF.RESERVE", "big", 1 << 23, "BUCKETSIZE", 1));
     assertEquals(new RespClient.Simple("OK"), small.call("CF.RESERVE", "small", 100_000));
   }
 
@@ -74,8 +80,13 @@ class SnapshotStallTest {
       awaitBackgroundSave(admin);
       long saveMillis = (System.nanoTime() - started) / 1_000_000;
       assertTrue(saveMillis > 3 * STALL_MILLIS, "the snapshot took only " + saveMillis + " ms");
-      assertTrue(waited < STALL_MILLIS, "CF.ADD on another key waited " + waited
-          + " ms during a BGSAVE of " + saveMillis + " ms");
+      assertTrue(
+          waited < STALL_MILLIS,
+          "CF.ADD on another key waited "
+              + waited
+              + " ms during a BGSAVE of "
+              + saveMillis
+              + " ms");
       shutdownNoSave(server, admin);
     }
   }
@@ -93,8 +104,9 @@ class SnapshotStallTest {
       assertEquals(new RespClient.Simple("OK"), admin.read());
       long saveMillis = (System.nanoTime() - started) / 1_000_000;
       assertTrue(saveMillis > 3 * STALL_MILLIS, "the snapshot took only " + saveMillis + " ms");
-      assertTrue(waited < STALL_MILLIS, "CF.ADD on another key waited " + waited
-          + " ms during a SAVE of " + saveMillis + " ms");
+      assertTrue(
+          waited < STALL_MILLIS,
+          "CF.ADD on another key waited " + waited + " ms during a SAVE of " + saveMillis + " ms");
       shutdownNoSave(server, admin);
     }
   }
@@ -118,13 +130,21 @@ class SnapshotStallTest {
       long saveEnded = System.nanoTime();
       long deadline = acknowledged + 2_000_000_000L;
       assertTrue(saveEnded > deadline, "the snapshot ended within 2 s; not slow enough");
-      boolean forced = files.logForceNanos().stream()
-          .anyMatch(at -> at >= acknowledged && at <= deadline);
-      assertTrue(forced, "writes acknowledged with everysec " + (saveEnded - acknowledged)
-          / 1_000_000 + " ms before the snapshot ended were not forced to disk within 2 s; log"
-          + " forces after them at +" + files.logForceNanos().stream()
-              .filter(at -> at >= acknowledged).map(at -> (at - acknowledged) / 1_000_000)
-              .toList() + " ms (CF.ADD latencies " + addMillis + " ms)");
+      boolean forced =
+          files.logForceNanos().stream().anyMatch(at -> at >= acknowledged && at <= deadline);
+      assertTrue(
+          forced,
+          "writes acknowledged with everysec "
+              + (saveEnded - acknowledged) / 1_000_000
+              + " ms before the snapshot ended were not forced to disk within 2 s; log"
+              + " forces after them at +"
+              + files.logForceNanos().stream()
+                  .filter(at -> at >= acknowledged)
+                  .map(at -> (at - acknowledged) / 1_000_000)
+                  .toList()
+              + " ms (CF.ADD latencies "
+              + addMillis
+              + " ms)");
       shutdownNoSave(server, admin);
     }
   }
@@ -149,11 +169,13 @@ class SnapshotStallTest {
       mover.send("CF.EXISTS", "to", "x");
       long waited = addMillis(other, "during");
       assertTrue(waited < STALL_MILLIS, "CF.ADD on another key waited " + waited + " ms");
-      assertTrue(RespClient.text(admin.call("INFO", "persistence"))
-          .contains("rdb_bgsave_in_progress:1"), "the snapshot is still being written");
+      assertTrue(
+          RespClient.text(admin.call("INFO", "persistence")).contains("rdb_bgsave_in_progress:1"),
+          "the snapshot is still being written");
       assertEquals(new RespClient.Simple("OK"), mover.read());
-      assertTrue(RespClient.text(admin.call("INFO", "persistence"))
-          .contains("rdb_bgsave_in_progress:0"), "RENAME answered after the snapshot");
+      assertTrue(
+          RespClient.text(admin.call("INFO", "persistence")).contains("rdb_bgsave_in_progress:0"),
+          "RENAME answered after the snapshot");
       assertEquals(1L, mover.read());
       shutdownNoSave(server, admin);
     }

@@ -20,8 +20,8 @@ import scala.runtime.AbstractFunction1;
  * function takes strings, integers and binaries and constant parameters; so this builder looks at
  * the column's type and the constants and wraps a {@link FilterAggregator} of the matching kind
  * with {@code functions.udaf}, exactly as {@code spark.udf().register(name, udaf)} does for a
- * single input type (its {@code ScalaAggregator}; integral columns are widened to {@code bigint}
- * by Spark's implicit casts).
+ * single input type (its {@code ScalaAggregator}; integral columns are widened to {@code bigint} by
+ * Spark's implicit casts).
  */
 final class AggregateBuilder extends AbstractFunction1<Seq<Expression>, Expression>
     implements Serializable {
@@ -39,8 +39,7 @@ final class AggregateBuilder extends AbstractFunction1<Seq<Expression>, Expressi
   public Expression apply(Seq<Expression> arguments) {
     List<Expression> args = CollectionConverters.asJava(arguments);
     boolean standard = scheme == Scheme.STANDARD;
-    String usage =
-        standard ? name + "(col, expectedItems [, fpp])" : name + "(col, capacity)";
+    String usage = standard ? name + "(col, expectedItems [, fpp])" : name + "(col, capacity)";
     if (args.size() < 2 || args.size() > (standard ? 3 : 2)) {
       throw new IllegalArgumentException(
           name + ": " + args.size() + " arguments (expected: " + usage + ")");

@@ -39,11 +39,6 @@ enum ColumnKind {
       return BINARY;
     }
     throw new IllegalArgumentException(
-        function
-            + ": a column of type "
-            + type.simpleString()
-            + " (expected: "
-            + SUPPORTED
-            + ")");
+        function + ": a column of type " + type.simpleString() + " (expected: " + SUPPORTED + ")");
   }
 }

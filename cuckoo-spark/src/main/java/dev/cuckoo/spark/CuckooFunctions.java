@@ -25,8 +25,8 @@ import scala.Function1;
 import scala.collection.immutable.Seq;
 
 /**
- * Cuckoo filters in Spark SQL and the Dataset API: an aggregate that builds a filter from a
- * column where the data is, and a function that tests values against it.
+ * Cuckoo filters in Spark SQL and the Dataset API: an aggregate that builds a filter from a column
+ * where the data is, and a function that tests values against it.
  *
  * <pre>{@code
  * CuckooFunctions.register(spark);
@@ -53,24 +53,27 @@ import scala.collection.immutable.Seq;
  * <h2>Contract</h2>
  *
  * <ul>
- *   <li>Set semantics: a value that occurs many times is stored once per task that sees it;
- *       partial filters of different tasks are merged with {@link CuckooFilter#addAll}, all or
- *       nothing. A filter that cannot hold the values (more distinct values than {@code
- *       expectedItems}) fails the query with an error that gives the counts; it never returns a
- *       fuller filter than asked for.
+ *   <li>Set semantics: a value that occurs many times is stored once per task that sees it; partial
+ *       filters of different tasks are merged with {@link CuckooFilter#addAll}, all or nothing. A
+ *       filter that cannot hold the values (more distinct values than {@code expectedItems}) fails
+ *       the query with an error that gives the counts; it never returns a fuller filter than asked
+ *       for.
  *   <li>{@value #MIGHT_CONTAIN} never answers false for a value that was aggregated (no false
- *       negatives), answers true for other values with probability at most about {@code fpp},
- *       and answers null for a null value or filter.
+ *       negatives), answers true for other values with probability at most about {@code fpp}, and
+ *       answers null for a null value or filter.
  *   <li>Every function here is thread-safe.
  * </ul>
  */
 public final class CuckooFunctions {
   /** The SQL name of the aggregate that builds a filter: {@code (col, expectedItems [, fpp])}. */
   public static final String FILTER_AGG = "cuckoo_filter_agg";
+
   /** The SQL name of the aggregate that builds a RedisBloom filter: {@code (col, capacity)}. */
   public static final String REDISBLOOM_AGG = "cuckoo_redisbloom_agg";
+
   /** The SQL name of the membership test: {@code (filter, col)}, a BOOLEAN. */
   public static final String MIGHT_CONTAIN = "cuckoo_might_contain";
+
   /** The false-positive rate when none is given: 1%. */
   public static final double DEFAULT_FPP = CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE;
 
@@ -115,9 +118,9 @@ public final class CuckooFunctions {
   }
 
   /**
-   * Returns the aggregate {@value #FILTER_AGG}{@code (column, expectedItems, fpp)}: a BINARY
-   * value, one filter of every non-null value of {@code column} in the core's format. Registers
-   * the functions in the active session if they are not registered yet.
+   * Returns the aggregate {@value #FILTER_AGG}{@code (column, expectedItems, fpp)}: a BINARY value,
+   * one filter of every non-null value of {@code column} in the core's format. Registers the
+   * functions in the active session if they are not registered yet.
    *
    * @param column a {@code string}, integral or {@code binary} column
    * @param expectedItems the number of distinct values the filter must hold; at least 1
@@ -128,7 +131,11 @@ public final class CuckooFunctions {
    */
   public static Column cuckooFilterAgg(Column column, long expectedItems, double fpp) {
     Arguments.expectedItems(
-        FILTER_AGG, "expectedItems", expectedItems, Scheme.STANDARD, Arguments.fpp(FILTER_AGG, fpp));
+        FILTER_AGG,
+        "expectedItems",
+        expectedItems,
+        Scheme.STANDARD,
+        Arguments.fpp(FILTER_AGG, fpp));
     registerInActiveSession();
     return functions.call_function(
         FILTER_AGG, column, functions.lit(expectedItems), functions.lit(fpp));
@@ -150,8 +157,8 @@ public final class CuckooFunctions {
    * Returns the aggregate {@value #REDISBLOOM_AGG}{@code (column, capacity)}: a filter of the
    * RedisBloom scheme, as {@code CF.RESERVE key capacity} creates it in Redis (bucket size 2, 20
    * max iterations) and {@code CF.ADDNX} fills it; {@code cuckoo export --format redisbloom} loads
-   * it into Redis 8 or cuckoo-server. Integers are hashed as their decimal text, since that is
-   * what a Redis client sends.
+   * it into Redis 8 or cuckoo-server. Integers are hashed as their decimal text, since that is what
+   * a Redis client sends.
    *
    * @param column a {@code string}, integral or {@code binary} column
    * @param capacity RedisBloom's capacity, at least 1
@@ -166,9 +173,9 @@ public final class CuckooFunctions {
 
   /**
    * Returns {@value #MIGHT_CONTAIN}{@code (filter, value)}: true if the filter might contain the
-   * value, false if it definitely does not, null if either is null. Registers the functions in
-   * the active session if they are not registered yet. Give the filter as a literal
-   * ({@code functions.lit(bytes)}) or a scalar subquery, so that it is read once per task.
+   * value, false if it definitely does not, null if either is null. Registers the functions in the
+   * active session if they are not registered yet. Give the filter as a literal ({@code
+   * functions.lit(bytes)}) or a scalar subquery, so that it is read once per task.
    *
    * @param filter a BINARY column holding a filter built from a column of the value's type
    * @param value a {@code string}, integral or {@code binary} column
@@ -234,9 +241,9 @@ public final class CuckooFunctions {
   }
 
   /**
-   * Builds a sharded filter as {@link #buildShardedFilter} does and writes it to {@code out} in
-   * the sharded format ({@code ShardedCuckooFilter.readFrom} reads it), receiving the shards one
-   * at a time in order, so the driver never holds more than one.
+   * Builds a sharded filter as {@link #buildShardedFilter} does and writes it to {@code out} in the
+   * sharded format ({@code ShardedCuckooFilter.readFrom} reads it), receiving the shards one at a
+   * time in order, so the driver never holds more than one.
    *
    * @param data the rows
    * @param column a {@code string}, integral or {@code binary} column of {@code data}

@@ -18,7 +18,8 @@ import scala.runtime.BoxedUnit;
  * PySpark or the {@code spark-sql} shell. The functions are then built-in functions of the session,
  * not temporary ones.
  */
-public final class CuckooSparkExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+public final class CuckooSparkExtensions
+    extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   /** Creates the extensions; Spark calls this through {@code spark.sql.extensions}. */
   public CuckooSparkExtensions() {}
 

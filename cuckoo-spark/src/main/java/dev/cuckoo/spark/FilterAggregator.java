@@ -24,8 +24,8 @@ final class FilterAggregator<IN> extends Aggregator<IN, PartialFilter, byte[]> {
   /**
    * Returns the encoder of the values this aggregator takes, for {@code functions.udaf}. Strings
    * are taken as BINARY (Spark casts a string to its UTF-8 bytes): the core hashes text as its
-   * UTF-8 bytes, {@code utf8().hash(s) == bytes().hash(s.getBytes(UTF_8))}, so the hash is the
-   * same without decoding every value into a Java {@code String} and encoding it again.
+   * UTF-8 bytes, {@code utf8().hash(s) == bytes().hash(s.getBytes(UTF_8))}, so the hash is the same
+   * without decoding every value into a Java {@code String} and encoding it again.
    */
   @SuppressWarnings("unchecked")
   Encoder<IN> inputEncoder() {

@@ -22,6 +22,7 @@ final class FilterSpec implements Serializable {
   final ColumnKind kind;
   final long expectedItems;
   final double falsePositiveRate;
+
   /** Buffer up to this many 8-byte hashes before a partial aggregate becomes a filter. */
   final long hashLimit;
 
@@ -40,9 +41,9 @@ final class FilterSpec implements Serializable {
 
   /**
    * Returns the largest {@code expectedItems} whose filter surely fits in {@link
-   * #MAX_FILTER_BYTES}: a bound, not the exact sizing (which the core owns). A STANDARD filter
-   * with bucket size 4 has fingerprints of at most {@code ceil(log2(8 / fpp + 1))} bits and a
-   * table filled to at least 84% (the core sizes large tables for 94.5%).
+   * #MAX_FILTER_BYTES}: a bound, not the exact sizing (which the core owns). A STANDARD filter with
+   * bucket size 4 has fingerprints of at most {@code ceil(log2(8 / fpp + 1))} bits and a table
+   * filled to at least 84% (the core sizes large tables for 94.5%).
    */
   static long maxExpectedItems(Scheme scheme, double falsePositiveRate) {
     if (scheme == Scheme.REDISBLOOM) {
@@ -123,7 +124,9 @@ final class FilterSpec implements Serializable {
 
   /** Returns the SQL name of the aggregate that builds filters of this scheme. */
   String functionName() {
-    return scheme == Scheme.REDISBLOOM ? CuckooFunctions.REDISBLOOM_AGG : CuckooFunctions.FILTER_AGG;
+    return scheme == Scheme.REDISBLOOM
+        ? CuckooFunctions.REDISBLOOM_AGG
+        : CuckooFunctions.FILTER_AGG;
   }
 
   @Override

@@ -3,12 +3,14 @@ package dev.cuckoo.spark;
 import java.util.Locale;
 
 /**
- * How a task's part of {@code cuckoo_filter_agg} is kept until the final merge: as 8-byte hashes
- * or as a filter. Chosen by the Spark configuration {@value #CONF} ({@code auto}, {@code filter}
- * or {@code hashes}); see the module's README for the measurements.
+ * How a task's part of {@code cuckoo_filter_agg} is kept until the final merge: as 8-byte hashes or
+ * as a filter. Chosen by the Spark configuration {@value #CONF} ({@code auto}, {@code filter} or
+ * {@code hashes}); see the module's README for the measurements.
  */
 enum HashBuffering {
-  /** Hashes while they take less room than the filter (a quarter of expectedItems), then a filter. */
+  /**
+   * Hashes while they take less room than the filter (a quarter of expectedItems), then a filter.
+   */
   AUTO,
   /** A filter from the first value: Spark ships the whole table of every task. */
   FILTER,

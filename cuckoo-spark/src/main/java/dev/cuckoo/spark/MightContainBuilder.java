@@ -15,8 +15,8 @@ import scala.runtime.AbstractFunction1;
 /**
  * Builds the Spark expression of one call of {@code cuckoo_might_contain(filter, value)}: the
  * {@link MightContainFunction} UDF, with a {@code string} value cast to {@code binary} (its UTF-8
- * bytes) so that Spark does not decode every value into a Java {@code String} that the hasher
- * would encode again; the core hashes text as its UTF-8 bytes, so the answer is the same.
+ * bytes) so that Spark does not decode every value into a Java {@code String} that the hasher would
+ * encode again; the core hashes text as its UTF-8 bytes, so the answer is the same.
  */
 final class MightContainBuilder extends AbstractFunction1<Seq<Expression>, Expression>
     implements Serializable {

@@ -16,9 +16,9 @@ import org.apache.spark.sql.api.java.UDF2;
  *
  * <p>The filter is read again only when its bytes change: a filter given as a literal or a scalar
  * subquery is the same array on every row (compared by identity); one that comes from a column is
- * compared by content. The filter is read with the hasher of the value's type ({@code utf8},
- * {@code longs}, {@code bytes}, or their RedisBloom counterparts), so the core's hasher check
- * rejects a filter built from a column of another type.
+ * compared by content. The filter is read with the hasher of the value's type ({@code utf8}, {@code
+ * longs}, {@code bytes}, or their RedisBloom counterparts), so the core's hasher check rejects a
+ * filter built from a column of another type.
  */
 final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
   private static final long serialVersionUID = 1L;

@@ -14,16 +14,16 @@ import java.util.Arrays;
 /**
  * The aggregation buffer of {@code cuckoo_filter_agg}: the part of the filter one task has built.
  *
- * <p>It starts as a list of 8-byte item hashes and becomes a filter once the list would be about
- * as large as the filter ({@link FilterSpec#hashLimit}): Spark serializes every partial buffer
- * between the partial and the final aggregation, and a partition holding few items ships its
- * hashes, not a whole, mostly empty table. Two filters merge with the core's all-or-nothing
- * {@link CuckooFilter#addAll}; hashes go into a filter with {@code addIfAbsentHash}, so a value
- * repeated within a partition is stored once.
+ * <p>It starts as a list of 8-byte item hashes and becomes a filter once the list would be about as
+ * large as the filter ({@link FilterSpec#hashLimit}): Spark serializes every partial buffer between
+ * the partial and the final aggregation, and a partition holding few items ships its hashes, not a
+ * whole, mostly empty table. Two filters merge with the core's all-or-nothing {@link
+ * CuckooFilter#addAll}; hashes go into a filter with {@code addIfAbsentHash}, so a value repeated
+ * within a partition is stored once.
  *
- * <p>Not thread-safe; Spark gives each buffer to one task. Not part of the API: the class is
- * public only because Spark's Java-serialization encoder ({@code Encoders.javaSerialization})
- * accepts public classes only; its methods are package-private.
+ * <p>Not thread-safe; Spark gives each buffer to one task. Not part of the API: the class is public
+ * only because Spark's Java-serialization encoder ({@code Encoders.javaSerialization}) accepts
+ * public classes only; its methods are package-private.
  */
 public final class PartialFilter implements Externalizable {
   private static final long serialVersionUID = 1L;

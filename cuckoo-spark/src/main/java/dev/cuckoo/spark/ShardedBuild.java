@@ -149,7 +149,8 @@ final class ShardedBuild {
   }
 
   /** Builds the shards of one partition from its (hash, shard) rows. */
-  private static final class ShardTask implements MapPartitionsFunction<Row, Tuple2<Integer, byte[]>> {
+  private static final class ShardTask
+      implements MapPartitionsFunction<Row, Tuple2<Integer, byte[]>> {
     private static final long serialVersionUID = 1L;
     private final FilterSpec spec;
     private final int shardBits;
@@ -166,7 +167,8 @@ final class ShardedBuild {
       while (rows.hasNext()) {
         Row row = rows.next();
         long hash = row.getLong(0);
-        CuckooFilter<Object> shard = shards.computeIfAbsent(row.getInt(1), s -> builder.buildShard());
+        CuckooFilter<Object> shard =
+            shards.computeIfAbsent(row.getInt(1), s -> builder.buildShard());
         if (!shard.addIfAbsentHash(hash) && !shard.mightContainHash(hash)) {
           throw new IllegalStateException(
               "buildShardedFilter: shard "

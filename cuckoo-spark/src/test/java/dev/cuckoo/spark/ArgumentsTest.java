@@ -36,11 +36,11 @@ class ArgumentsTest {
     spark.range(10).selectExpr("CAST(id AS STRING) AS v").createOrReplaceTempView("ten");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, 10, 0.0) FROM ten"),
-        "fpp: 0.0", "1.0E-8 <= fpp < 1.0");
+        "fpp: 0.0",
+        "1.0E-8 <= fpp < 1.0");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, 10, 1.5) FROM ten"), "fpp: 1.5", "fpp < 1.0");
-    assertFails(
-        () -> sql("SELECT cuckoo_filter_agg(v, 10, 1e-12) FROM ten"), "fpp: 1.0E-12");
+    assertFails(() -> sql("SELECT cuckoo_filter_agg(v, 10, 1e-12) FROM ten"), "fpp: 1.0E-12");
   }
 
   @Test
@@ -48,20 +48,23 @@ class ArgumentsTest {
     spark.range(10).selectExpr("id AS v").createOrReplaceTempView("ten_longs");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, 0) FROM ten_longs"),
-        "expectedItems: 0", "1 <= expectedItems <= ");
+        "expectedItems: 0",
+        "1 <= expectedItems <= ");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, -5, 0.01) FROM ten_longs"), "expectedItems: -5");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, 100000000000, 0.01) FROM ten_longs"),
-        "expectedItems: 100000000000", "2 GiB");
-    assertFails(
-        () -> sql("SELECT cuckoo_redisbloom_agg(v, 0) FROM ten_longs"), "capacity: 0");
+        "expectedItems: 100000000000",
+        "2 GiB");
+    assertFails(() -> sql("SELECT cuckoo_redisbloom_agg(v, 0) FROM ten_longs"), "capacity: 0");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, v) FROM ten_longs"),
-        "expectedItems", "expected: a constant");
+        "expectedItems",
+        "expected: a constant");
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(v, 2.5) FROM ten_longs"),
-        "expectedItems: 2.5", "an integer constant");
+        "expectedItems: 2.5",
+        "an integer constant");
     assertFails(() -> sql("SELECT cuckoo_filter_agg(v) FROM ten_longs"), "1 arguments");
   }
 
@@ -69,7 +72,8 @@ class ArgumentsTest {
   void sql_unsupportedColumnType_namesTheType() {
     assertFails(
         () -> sql("SELECT cuckoo_filter_agg(CAST(id AS DOUBLE), 10) FROM range(10)"),
-        "double", "string, tinyint, smallint, int, bigint or binary");
+        "double",
+        "string, tinyint, smallint, int, bigint or binary");
   }
 
   @Test

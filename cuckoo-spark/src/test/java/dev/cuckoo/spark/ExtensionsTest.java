@@ -8,17 +8,21 @@ import dev.cuckoo.ItemHashers;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
-/** spark.sql.extensions=dev.cuckoo.spark.CuckooSparkExtensions gives every session the functions. */
+/**
+ * spark.sql.extensions=dev.cuckoo.spark.CuckooSparkExtensions gives every session the functions.
+ */
 class ExtensionsTest {
   @Test
   void newSession_withoutRegister_hasTheFunctions() {
     // a new session has a new function registry: only the extensions put the functions there
     SparkSession parent = SparkTestSession.get();
-    parent.udf().register(
-        "cuckoo_test_only",
-        org.apache.spark.sql.functions.udf(
-            (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x,
-            org.apache.spark.sql.types.DataTypes.LongType));
+    parent
+        .udf()
+        .register(
+            "cuckoo_test_only",
+            org.apache.spark.sql.functions.udf(
+                (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x,
+                org.apache.spark.sql.types.DataTypes.LongType));
     SparkSession session = parent.newSession();
     // temporary functions of the parent (as register() makes) are not in the new session
     assertTrue(parent.catalog().functionExists("cuckoo_test_only"));

@@ -53,7 +53,12 @@ class FilterAggregateTest {
         SEED, falsePositives, probes, mean, bound);
     assertTrue(
         falsePositives <= bound,
-        falsePositives + " false positives > bound " + bound + " (seed " + Long.toHexString(SEED) + ")");
+        falsePositives
+            + " false positives > bound "
+            + bound
+            + " (seed "
+            + Long.toHexString(SEED)
+            + ")");
   }
 
   @Test
@@ -71,13 +76,17 @@ class FilterAggregateTest {
 
     // DISTINCT: each value reaches one task, so the partial filters are disjoint
     byte[] bytes =
-        spark.sql("SELECT cuckoo_filter_agg(DISTINCT v, 20000, 0.01) FROM strings")
+        spark
+            .sql("SELECT cuckoo_filter_agg(DISTINCT v, 20000, 0.01) FROM strings")
             .first()
             .getAs(0);
     CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.utf8());
 
     CuckooFilter<CharSequence> core =
-        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(20_000).falsePositiveRate(0.01).build();
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(20_000)
+            .falsePositiveRate(0.01)
+            .build();
     assertEquals(core.bucketCount(), filter.bucketCount());
     assertEquals(core.fingerprintBits(), filter.fingerprintBits());
     for (String item : items) {
@@ -104,7 +113,8 @@ class FilterAggregateTest {
     column(spark, DataTypes.StringType, values).createOrReplaceTempView("unicode");
     byte[] bytes = spark.sql("SELECT cuckoo_filter_agg(v, 100) FROM unicode").first().getAs(0);
     CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.utf8());
-    CuckooFilter<CharSequence> core = CuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).build();
+    CuckooFilter<CharSequence> core =
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).build();
     for (String value : values) {
       core.add(value);
     }
@@ -115,7 +125,8 @@ class FilterAggregateTest {
       assertEquals(core.count(value), filter.count(value), value);
     }
     long found =
-        spark.sql(
+        spark
+            .sql(
                 "SELECT count(*) FROM unicode WHERE cuckoo_might_contain("
                     + "(SELECT cuckoo_filter_agg(v, 100) FROM unicode), v)")
             .first()
@@ -146,8 +157,7 @@ class FilterAggregateTest {
     withNull.add(null);
     Dataset<Row> data = column(spark, type, withNull);
     CuckooFilter<Long> filter =
-        CuckooFunctions.buildFilter(
-            data, data.col("v"), 1_000, 0.001, ItemHashers.longs());
+        CuckooFunctions.buildFilter(data, data.col("v"), 1_000, 0.001, ItemHashers.longs());
     assertTrue(filter.size() <= values.size(), type.simpleString());
     for (Object value : values) {
       long widened = ((Number) value).longValue();
@@ -171,14 +181,18 @@ class FilterAggregateTest {
       assertTrue(filter.mightContain((byte[]) value));
     }
     // the default rate is 1%
-    CuckooFilter<byte[]> core = CuckooFilter.builder(ItemHashers.bytes()).expectedItems(500).build();
+    CuckooFilter<byte[]> core =
+        CuckooFilter.builder(ItemHashers.bytes()).expectedItems(500).build();
     assertEquals(core.fingerprintBits(), filter.fingerprintBits());
   }
 
   @Test
   void emptyInput_and_onlyNulls_giveAnEmptyFilterOfTheGeometry() {
     CuckooFilter<CharSequence> core =
-        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).falsePositiveRate(0.001).build();
+        CuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(1000)
+            .falsePositiveRate(0.001)
+            .build();
     List<String> nulls = new ArrayList<>();
     nulls.add(null);
     nulls.add(null);
@@ -203,7 +217,8 @@ class FilterAggregateTest {
         new StructType().add("g", DataTypes.StringType).add("v", DataTypes.LongType);
     spark.createDataFrame(rows, schema).repartition(4).createOrReplaceTempView("groups");
     List<Row> filters =
-        spark.sql("SELECT g, cuckoo_filter_agg(v, 1000) AS f FROM groups GROUP BY g ORDER BY g")
+        spark
+            .sql("SELECT g, cuckoo_filter_agg(v, 1000) AS f FROM groups GROUP BY g ORDER BY g")
             .collectAsList();
     assertEquals(3, filters.size());
     for (int g = 0; g < 3; g++) {
@@ -252,7 +267,8 @@ class FilterAggregateTest {
         probeData
             .select(
                 probeData.col("v"),
-                CuckooFunctions.mightContain(org.apache.spark.sql.functions.lit(bytes), probeData.col("v")))
+                CuckooFunctions.mightContain(
+                    org.apache.spark.sql.functions.lit(bytes), probeData.col("v")))
             .collectAsList();
     assertEquals(probes.size(), answers.size());
     for (Row row : answers) {
@@ -280,7 +296,8 @@ class FilterAggregateTest {
     }
     column(spark, DataTypes.LongType, big).createOrReplaceTempView("big");
     long found =
-        spark.sql(
+        spark
+            .sql(
                 "SELECT count(*) FROM big WHERE cuckoo_might_contain("
                     + "(SELECT cuckoo_filter_agg(DISTINCT v, 1000, 0.0001) FROM small), v)")
             .first()

@@ -44,7 +44,8 @@ class LargeBuildTest {
       spark.conf().set(HashBuffering.CONF, mode);
       try {
         byte[] bytes =
-            members.agg(CuckooFunctions.cuckooFilterAgg(members.col("v"), ITEMS, 0.001))
+            members
+                .agg(CuckooFunctions.cuckooFilterAgg(members.col("v"), ITEMS, 0.001))
                 .first()
                 .getAs(0);
         CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.utf8());

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A RedisBloom-scheme filter built by Spark goes through {@code cuckoo export --format
- * redisbloom} and loads, chunk by chunk, the way cuckoo-server and Redis load it (CF.LOADCHUNK).
+ * A RedisBloom-scheme filter built by Spark goes through {@code cuckoo export --format redisbloom}
+ * and loads, chunk by chunk, the way cuckoo-server and Redis load it (CF.LOADCHUNK).
  */
 class RedisBloomExportTest {
   private final SparkSession spark = SparkTestSession.get();
@@ -34,8 +34,7 @@ class RedisBloomExportTest {
   void sparkBuiltFilter_exportedByCli_loadsWithEveryItem() throws Exception {
     List<String> items = FilterAggregateTest.strings("user:", 3_000);
     FilterAggregateTest.column(spark, DataTypes.StringType, items).createOrReplaceTempView("users");
-    byte[] bytes =
-        spark.sql("SELECT cuckoo_redisbloom_agg(v, 4000) FROM users").first().getAs(0);
+    byte[] bytes = spark.sql("SELECT cuckoo_redisbloom_agg(v, 4000) FROM users").first().getAs(0);
 
     // the same filter as CF.RESERVE seen 4000 and CF.ADDNX of every item: bucket size 2, 20 kicks
     CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
@@ -76,7 +75,8 @@ class RedisBloomExportTest {
     spark.conf().set(HashBuffering.CONF, "filter");
     try {
       byte[] bytes =
-          spark.sql("SELECT cuckoo_redisbloom_agg(id, 8000) FROM range(0, 4000, 1, 4)")
+          spark
+              .sql("SELECT cuckoo_redisbloom_agg(id, 8000) FROM range(0, 4000, 1, 4)")
               .first()
               .getAs(0);
       CuckooFilter<CharSequence> filter =
@@ -97,13 +97,15 @@ class RedisBloomExportTest {
             Exception.class,
             () -> spark.sql("SELECT cuckoo_redisbloom_agg(id, 1000) FROM range(1000)").first());
     assertTrue(
-        String.valueOf(thrown.getMessage()).contains("cuckoo_redisbloom_agg: "), thrown.getMessage());
+        String.valueOf(thrown.getMessage()).contains("cuckoo_redisbloom_agg: "),
+        thrown.getMessage());
   }
 
   @Test
   void integralColumn_hashedAsDecimalText_likeARedisClientSendsIt() {
     byte[] bytes =
-        spark.sql("SELECT cuckoo_redisbloom_agg(CAST(id AS INT), 2000) FROM range(-500, 500)")
+        spark
+            .sql("SELECT cuckoo_redisbloom_agg(CAST(id AS INT), 2000) FROM range(-500, 500)")
             .first()
             .getAs(0);
     CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
@@ -112,7 +114,8 @@ class RedisBloomExportTest {
     }
     // and cuckoo_might_contain answers the same for the integers
     long found =
-        spark.sql(
+        spark
+            .sql(
                 "SELECT count(*) FROM range(-500, 500) WHERE cuckoo_might_contain("
                     + "(SELECT cuckoo_redisbloom_agg(id, 2000) FROM range(-500, 500)), id)")
             .first()

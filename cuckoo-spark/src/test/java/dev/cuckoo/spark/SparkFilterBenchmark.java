@@ -21,8 +21,8 @@ import org.apache.spark.util.sketch.BloomFilter;
  * build time, bytes, measured false-positive rate; and {@code cuckoo_might_contain} rows per
  * second. Prints a Markdown table of medians. The command is in docs/spark.md.
  *
- * <p>Arguments: {@code [items (10000000)] [repetitions (5)] [partitions (4)] [Spark's bloom
- * filter bit cap (1073741824)]}.
+ * <p>Arguments: {@code [items (10000000)] [repetitions (5)] [partitions (4)] [Spark's bloom filter
+ * bit cap (1073741824)]}.
  */
 public final class SparkFilterBenchmark {
   private static final double FPP = 0.001;
@@ -121,7 +121,8 @@ public final class SparkFilterBenchmark {
     ByteArrayOutputStream bloomOut = new ByteArrayOutputStream();
     bloom.writeTo(bloomOut);
     List<Row> absent =
-        spark.range(items, items + PROBES, 1, partitions)
+        spark
+            .range(items, items + PROBES, 1, partitions)
             .selectExpr("md5(CAST(id AS STRING)) AS v")
             .collectAsList();
     long cuckooFalse = 0;
@@ -158,8 +159,7 @@ public final class SparkFilterBenchmark {
               () -> {
                 found[0] =
                     data.where(
-                            CuckooFunctions.mightContain(
-                                functions.lit(filterBytes), data.col("v")))
+                            CuckooFunctions.mightContain(functions.lit(filterBytes), data.col("v")))
                         .count();
                 return found[0];
               });

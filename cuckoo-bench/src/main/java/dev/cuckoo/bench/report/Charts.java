@@ -18,8 +18,9 @@ final class Charts {
 
   private static Plot lookupTimes(List<Row> rows) {
     Plot plot =
-        new Plot("Lookups, 50% hits, long keys, target 0.1%", "keys in the filter",
-            "ns per lookup", true, true);
+        new Plot(
+            "Lookups, 50% hits, long keys, target 0.1%",
+            "keys in the filter", "ns per lookup", true, true);
     Set<String> filters = new LinkedHashSet<>();
     for (Row r : rows) {
       if (r.method().equals("lookup") && r.keys().equals("LONG") && r.fpr() == 0.001) {
@@ -36,8 +37,11 @@ final class Charts {
   private static List<double[]> points(List<Row> rows, String method, String filter) {
     List<double[]> points = new ArrayList<>();
     for (Row r : rows) {
-      if (r.method().equals(method) && r.filter().equals(filter) && r.keys().equals("LONG")
-          && r.fpr() == 0.001 && r.hitRatio() == 0.5) {
+      if (r.method().equals(method)
+          && r.filter().equals(filter)
+          && r.keys().equals("LONG")
+          && r.fpr() == 0.001
+          && r.hitRatio() == 0.5) {
         points.add(new double[] {r.size(), r.median()});
       }
     }
@@ -47,8 +51,12 @@ final class Charts {
 
   private static Plot bitsVsRate(FilterStats stats) {
     Plot plot =
-        new Plot("Space vs measured false-positive rate (long keys)", "measured false-positive rate",
-            "bits per key", true, false);
+        new Plot(
+            "Space vs measured false-positive rate (long keys)",
+            "measured false-positive rate",
+            "bits per key",
+            true,
+            false);
     Set<String> filters = new LinkedHashSet<>();
     for (FilterStats.Stat s : stats.all()) {
       filters.add(s.filter());

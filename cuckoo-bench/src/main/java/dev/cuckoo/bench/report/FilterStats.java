@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The bits per key and measured false-positive rates the benchmark forks appended to a CSV file. */
+/**
+ * The bits per key and measured false-positive rates the benchmark forks appended to a CSV file.
+ */
 public final class FilterStats {
   /**
    * Bits per key and measured rate of one filter at one parameter point.
@@ -26,7 +28,9 @@ public final class FilterStats {
 
   private final Map<String, Stat> stats = new LinkedHashMap<>();
 
-  /** Reads lines {@code filter,keys,size,fpr,bitsPerKey,measuredFpr}; the last line of a point wins. */
+  /**
+   * Reads lines {@code filter,keys,size,fpr,bitsPerKey,measuredFpr}; the last line of a point wins.
+   */
   public static FilterStats read(Path file) throws IOException {
     FilterStats result = new FilterStats();
     if (!Files.exists(file)) {
@@ -36,8 +40,13 @@ public final class FilterStats {
       String[] f = line.split(",");
       if (f.length == 6) {
         Stat stat =
-            new Stat(f[0], f[1], Long.parseLong(f[2]), Double.parseDouble(f[3]),
-                Double.parseDouble(f[4]), Double.parseDouble(f[5]));
+            new Stat(
+                f[0],
+                f[1],
+                Long.parseLong(f[2]),
+                Double.parseDouble(f[3]),
+                Double.parseDouble(f[4]),
+                Double.parseDouble(f[5]));
         result.stats.put(key(stat.filter(), stat.keys(), stat.size(), stat.fpr()), stat);
       }
     }

@@ -51,8 +51,9 @@ public final class GrowthCurve {
         default -> throw new IllegalArgumentException("unknown option: " + args[i]);
       }
     }
-    StringBuilder command = new StringBuilder("java -cp cuckoo-bench/target/benchmarks.jar "
-        + GrowthCurve.class.getName());
+    StringBuilder command =
+        new StringBuilder(
+            "java -cp cuckoo-bench/target/benchmarks.jar " + GrowthCurve.class.getName());
     for (String arg : args) {
       command.append(' ').append(arg);
     }
@@ -69,27 +70,39 @@ public final class GrowthCurve {
     List<String> lines = new ArrayList<>();
     lines.add(HEADING);
     lines.add("");
-    lines.add(String.format(Locale.ROOT,
-        "A growing filter starts at `expectedItems` = %d and has %d·g distinct long keys added; then"
-            + " %d absent keys are probed. STANDARD chains (b = 4, growth factor 2, target ε = %s):"
-            + " without a hint, and built with `expectedFinalItems(%d·g)` (one build per point)."
-            + " REDISBLOOM: RedisBloom's expansion (`CF.RESERVE key %d EXPANSION 2`, b = 2, 8-bit"
-            + " fingerprints), whose rate grows with each link. Bits per item are table bits over the"
-            + " items added; \"ratio\" divides by one STANDARD filter sized for the final count at ε.",
-        initial, initial, probes, fpr, initial, initial));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "A growing filter starts at `expectedItems` = %d and has %d·g distinct long keys added; then"
+                + " %d absent keys are probed. STANDARD chains (b = 4, growth factor 2, target ε = %s):"
+                + " without a hint, and built with `expectedFinalItems(%d·g)` (one build per point)."
+                + " REDISBLOOM: RedisBloom's expansion (`CF.RESERVE key %d EXPANSION 2`, b = 2, 8-bit"
+                + " fingerprints), whose rate grows with each link. Bits per item are table bits over the"
+                + " items added; \"ratio\" divides by one STANDARD filter sized for the final count at ε.",
+            initial,
+            initial,
+            probes,
+            fpr,
+            initial,
+            initial));
     lines.add("");
-    lines.add("Produced by `" + command + "` on the machine above (2 shared cores, other builds"
-        + " running; the figures are counts, not times, so the load does not change them).");
+    lines.add(
+        "Produced by `"
+            + command
+            + "` on the machine above (2 shared cores, other builds"
+            + " running; the figures are counts, not times, so the load does not change them).");
     lines.add("");
-    lines.add("Links keep their sizes with a hint (initial × 2^k); only the fingerprint widths"
-        + " change. So between powers of two the last link is partly empty with or without a"
-        + " hint (e.g. at 10× the links hold 15 000 of which 10 000 are used), and the ratio"
-        + " is best where the count fills the links, as at 500× and 1000×. The rate bound holds"
-        + " beyond the hint too, at a cost in bits: GrowthHintTest grows 4 times past a hint of"
-        + " 10^5 (ε = 1%: 23.2 bits/item, 2.19× the fixed filter).");
+    lines.add(
+        "Links keep their sizes with a hint (initial × 2^k); only the fingerprint widths"
+            + " change. So between powers of two the last link is partly empty with or without a"
+            + " hint (e.g. at 10× the links hold 15 000 of which 10 000 are used), and the ratio"
+            + " is best where the count fills the links, as at 500× and 1000×. The rate bound holds"
+            + " beyond the hint too, at a cost in bits: GrowthHintTest grows 4 times past a hint of"
+            + " 10^5 (ε = 1%: 23.2 bits/item, 2.19× the fixed filter).");
     lines.add("");
-    lines.add("| growth | items | fixed bits/item | no hint: bits/item (ratio) | no hint: FPR"
-        + " | hint: bits/item (ratio) | hint: FPR | REDISBLOOM: bits/item | REDISBLOOM: FPR |");
+    lines.add(
+        "| growth | items | fixed bits/item | no hint: bits/item (ratio) | no hint: FPR"
+            + " | hint: bits/item (ratio) | hint: FPR | REDISBLOOM: bits/item | REDISBLOOM: FPR |");
     lines.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     ScalableCuckooFilter<Long> plain = standard(initial, fpr, -1);
     ScalableCuckooFilter<byte[]> redis =
@@ -110,12 +123,21 @@ public final class GrowthCurve {
         require(hinted.add(key(i)), "hint", i);
       }
       double fixed = fixedBitsPerItem(items, fpr);
-      lines.add(String.format(Locale.ROOT,
-          "| %d× | %d | %.2f | %.2f (%.3f) | %.5f | %.2f (%.3f) | %.5f | %.2f | %.5f |",
-          growth, items, fixed,
-          bitsPerItem(plain), bitsPerItem(plain) / fixed, rate(plain, items, probes),
-          bitsPerItem(hinted), bitsPerItem(hinted) / fixed, rate(hinted, items, probes),
-          bitsPerItem(redis), redisRate(redis, items, probes)));
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "| %d× | %d | %.2f | %.2f (%.3f) | %.5f | %.2f (%.3f) | %.5f | %.2f | %.5f |",
+              growth,
+              items,
+              fixed,
+              bitsPerItem(plain),
+              bitsPerItem(plain) / fixed,
+              rate(plain, items, probes),
+              bitsPerItem(hinted),
+              bitsPerItem(hinted) / fixed,
+              rate(hinted, items, probes),
+              bitsPerItem(redis),
+              redisRate(redis, items, probes)));
       System.err.println(lines.get(lines.size() - 1));
     }
     lines.add("");
@@ -124,7 +146,9 @@ public final class GrowthCurve {
 
   private static ScalableCuckooFilter<Long> standard(long initial, double fpr, long hint) {
     ScalableCuckooFilter.Builder<Long> builder =
-        ScalableCuckooFilter.builder(ItemHashers.longs()).expectedItems(initial).falsePositiveRate(fpr);
+        ScalableCuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(initial)
+            .falsePositiveRate(fpr);
     if (hint > 0) {
       builder.expectedFinalItems(hint);
     }
@@ -153,7 +177,10 @@ public final class GrowthCurve {
 
   private static double fixedBitsPerItem(long items, double fpr) {
     CuckooFilter<Long> fixed =
-        CuckooFilter.builder(ItemHashers.longs()).expectedItems(items).falsePositiveRate(fpr).build();
+        CuckooFilter.builder(ItemHashers.longs())
+            .expectedItems(items)
+            .falsePositiveRate(fpr)
+            .build();
     return (double) fixed.bucketCount() * fixed.bucketSize() * fixed.fingerprintBits() / items;
   }
 

@@ -15,12 +15,21 @@ final class Machine {
         "- processors (`nproc`): " + Runtime.getRuntime().availableProcessors(),
         "- CPU: " + firstValue(Path.of("/proc/cpuinfo"), "model name"),
         "- memory: " + firstValue(Path.of("/proc/meminfo"), "MemTotal"),
-        "- JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version")
-            + " (" + System.getProperty("java.vendor") + ")",
+        "- JVM: "
+            + System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.vm.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + ")",
         "- JVM flags of every benchmark fork: `" + String.join(" ", Suite.JVM_FLAGS) + "`",
         "- transparent huge pages (`/sys/kernel/mm/transparent_hugepage/enabled`): "
             + firstLine(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")),
-        "- OS: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+        "- OS: "
+            + System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
             + System.getProperty("os.arch"));
   }
 

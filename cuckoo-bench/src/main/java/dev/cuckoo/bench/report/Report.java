@@ -35,7 +35,8 @@ final class Report {
     lines.add("# Benchmarks");
     lines.add("");
     lines.add("Produced by `" + command + "` (JMH, see `cuckoo-bench/README.md`).");
-    lines.add("Times are medians over all measurement iterations of all forks, in ns per operation;");
+    lines.add(
+        "Times are medians over all measurement iterations of all forks, in ns per operation;");
     lines.add("in brackets the smallest and largest per-fork mean, a measure of the noise.");
     lines.add("");
     lines.add("## Machine");
@@ -56,12 +57,22 @@ final class Report {
     lines.add("| target | measured | goal | met |");
     lines.add("| --- | --- | --- | --- |");
     for (Row r : rows) {
-      if (r.method().equals("lookup") && r.filter().equals("CUCKOO") && r.keys().equals("LONG")
-          && r.fpr() == TARGET_FPR && r.hitRatio() == 0.5) {
+      if (r.method().equals("lookup")
+          && r.filter().equals("CUCKOO")
+          && r.keys().equals("LONG")
+          && r.fpr() == TARGET_FPR
+          && r.hitRatio() == 0.5) {
         FilterStats.Stat s = stats.get("CUCKOO", "LONG", r.size(), TARGET_FPR);
         if (s != null) {
-          target("bits/key at " + r.size() + " keys", s.bitsPerKey(), "≤ 13.9", s.bitsPerKey() <= 13.9);
-          target("measured FPR at " + r.size() + " keys", s.measuredFpr(), "≤ 0.001",
+          target(
+              "bits/key at " + r.size() + " keys",
+              s.bitsPerKey(),
+              "≤ 13.9",
+              s.bitsPerKey() <= 13.9);
+          target(
+              "measured FPR at " + r.size() + " keys",
+              s.measuredFpr(),
+              "≤ 0.001",
               s.measuredFpr() <= 0.001);
         }
       }
@@ -72,9 +83,13 @@ final class Report {
       }
       String at = " (" + size + " keys)";
       double mixed = time("lookup", "CUCKOO", size, 0.5);
-      ratio("mixed lookup vs FF_CUCKOO16" + at, mixed, time("lookup", "FF_CUCKOO16", size, 0.5), 1.0);
+      ratio(
+          "mixed lookup vs FF_CUCKOO16" + at, mixed, time("lookup", "FF_CUCKOO16", size, 0.5), 1.0);
       ratio("mixed lookup vs GUAVA" + at, mixed, time("lookup", "GUAVA", size, 0.5), 0.2);
-      ratio("mixed lookup vs CUCKOOFILTER4J" + at, mixed, time("lookup", "CUCKOOFILTER4J", size, 0.5),
+      ratio(
+          "mixed lookup vs CUCKOOFILTER4J" + at,
+          mixed,
+          time("lookup", "CUCKOOFILTER4J", size, 0.5),
           0.125);
       double hits = time("lookup", "CUCKOO", size, 1.0);
       double misses = time("lookup", "CUCKOO", size, 0.0);
@@ -83,19 +98,35 @@ final class Report {
         target("hits vs misses differ by" + at, gap, "≤ 0.10", gap <= 0.10);
       }
       double batch = time("batchLookup", "CUCKOO", size, 0.5);
-      ratio("batch lookup vs FF_CUCKOO16 single" + at, batch, time("lookup", "FF_CUCKOO16", size, 0.5),
+      ratio(
+          "batch lookup vs FF_CUCKOO16 single" + at,
+          batch,
+          time("lookup", "FF_CUCKOO16", size, 0.5),
           0.7);
-      ratio("batch lookup vs memory floor" + at, batch, time("lookup", "MEMORY_FLOOR", size, 0.5), 1.5);
-      ratio("insert vs FF_CUCKOO16" + at, time("insert", "CUCKOO", size, Double.NaN),
-          time("insert", "FF_CUCKOO16", size, Double.NaN), 1.0);
+      ratio(
+          "batch lookup vs memory floor" + at,
+          batch,
+          time("lookup", "MEMORY_FLOOR", size, 0.5),
+          1.5);
+      ratio(
+          "insert vs FF_CUCKOO16" + at,
+          time("insert", "CUCKOO", size, Double.NaN),
+          time("insert", "FF_CUCKOO16", size, Double.NaN),
+          1.0);
     }
     long small = 10_000;
     double mixedSmall = time("lookup", "CUCKOO", small, 0.5);
-    ratio("small (" + small + " keys) lookup vs FF_XOR8", mixedSmall,
-        time("lookup", "FF_XOR8", small, 0.5), 1.5);
+    ratio(
+        "small (" + small + " keys) lookup vs FF_XOR8",
+        mixedSmall,
+        time("lookup", "FF_XOR8", small, 0.5),
+        1.5);
     double guava = time("lookup", "GUAVA", small, 0.5);
     if (!Double.isNaN(guava) && !Double.isNaN(mixedSmall)) {
-      target("small (" + small + " keys): GUAVA time / ours", guava / mixedSmall, "≥ 10",
+      target(
+          "small (" + small + " keys): GUAVA time / ours",
+          guava / mixedSmall,
+          "≥ 10",
           guava / mixedSmall >= 10);
     }
     lines.add("");
@@ -104,13 +135,17 @@ final class Report {
   private void renderResults() {
     lines.add("## All results");
     lines.add("");
-    lines.add("Lookups: 50% hits unless the column says otherwise; batch: `mightContainAll` for CUCKOO,");
-    lines.add("single lookups for the others; insert: per key, filling an empty filter to its rated");
+    lines.add(
+        "Lookups: 50% hits unless the column says otherwise; batch: `mightContainAll` for CUCKOO,");
+    lines.add(
+        "single lookups for the others; insert: per key, filling an empty filter to its rated");
     lines.add("capacity; delete: one remove plus one re-add of an inserted key.");
     lines.add("");
-    lines.add("| filter | keys | size | target ε | bits/key | measured FPR | lookup | hits | misses "
-        + "| batch | insert | delete |");
-    lines.add("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    lines.add(
+        "| filter | keys | size | target ε | bits/key | measured FPR | lookup | hits | misses "
+            + "| batch | insert | delete |");
+    lines.add(
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     Set<String> points = new LinkedHashSet<>();
     for (Row r : rows) {
       points.add(r.filter() + "," + r.keys() + "," + r.size() + "," + r.fpr());
@@ -123,21 +158,39 @@ final class Report {
       double fpr = Double.parseDouble(p[3]);
       FilterStats.Stat s = stats.get(filter, keys, size, fpr);
       lines.add(
-          "| " + filter + " | " + keys + " | " + size + " | " + fpr + " | "
-              + (s == null ? "" : String.format(Locale.ROOT, "%.2f", s.bitsPerKey())) + " | "
+          "| "
+              + filter
+              + " | "
+              + keys
+              + " | "
+              + size
+              + " | "
+              + fpr
+              + " | "
+              + (s == null ? "" : String.format(Locale.ROOT, "%.2f", s.bitsPerKey()))
+              + " | "
               + (s == null || filter.equals("MEMORY_FLOOR")
-                  ? "" : String.format(Locale.ROOT, "%.4f%%", 100 * s.measuredFpr())) + " | "
-              + cell("lookup", filter, keys, size, fpr, 0.5) + " | "
-              + cell("lookup", filter, keys, size, fpr, 1.0) + " | "
-              + cell("lookup", filter, keys, size, fpr, 0.0) + " | "
-              + cell("batchLookup", filter, keys, size, fpr, 0.5) + " | "
-              + cell("insert", filter, keys, size, fpr, Double.NaN) + " | "
-              + cell("deleteAndReinsert", filter, keys, size, fpr, Double.NaN) + " |");
+                  ? ""
+                  : String.format(Locale.ROOT, "%.4f%%", 100 * s.measuredFpr()))
+              + " | "
+              + cell("lookup", filter, keys, size, fpr, 0.5)
+              + " | "
+              + cell("lookup", filter, keys, size, fpr, 1.0)
+              + " | "
+              + cell("lookup", filter, keys, size, fpr, 0.0)
+              + " | "
+              + cell("batchLookup", filter, keys, size, fpr, 0.5)
+              + " | "
+              + cell("insert", filter, keys, size, fpr, Double.NaN)
+              + " | "
+              + cell("deleteAndReinsert", filter, keys, size, fpr, Double.NaN)
+              + " |");
     }
     lines.add("");
   }
 
-  private String cell(String method, String filter, String keys, long size, double fpr, double hit) {
+  private String cell(
+      String method, String filter, String keys, long size, double fpr, double hit) {
     for (Row r : rows) {
       if (r.is(method, filter, keys, size, fpr, hit)) {
         return String.format(Locale.ROOT, "%.1f (%.1f–%.1f)", r.median(), r.forkMin(), r.forkMax());
@@ -170,12 +223,21 @@ final class Report {
       return;
     }
     double ratio = ours / theirs;
-    lines.add(String.format(Locale.ROOT, "| %s | %.1f / %.1f ns = %.2f× | ≤ %s× | %s |",
-        what, ours, theirs, ratio, goal, ratio <= goal ? "yes" : "**no**"));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.1f / %.1f ns = %.2f× | ≤ %s× | %s |",
+            what,
+            ours,
+            theirs,
+            ratio,
+            goal,
+            ratio <= goal ? "yes" : "**no**"));
   }
 
   private void target(String what, double value, String goal, boolean met) {
-    lines.add(String.format(Locale.ROOT, "| %s | %.4g | %s | %s |", what, value, goal,
-        met ? "yes" : "**no**"));
+    lines.add(
+        String.format(
+            Locale.ROOT, "| %s | %.4g | %s | %s |", what, value, goal, met ? "yes" : "**no**"));
   }
 }

@@ -23,8 +23,16 @@ final class Rows {
           String.format(
               Locale.ROOT,
               "%s,%s,%s,%d,%s,%s,%.3f,%.3f,%.3f,%d",
-              r.method(), r.filter(), r.keys(), r.size(), r.fpr(), r.hitRatio(), r.median(),
-              r.forkMin(), r.forkMax(), r.forks()));
+              r.method(),
+              r.filter(),
+              r.keys(),
+              r.size(),
+              r.fpr(),
+              r.hitRatio(),
+              r.median(),
+              r.forkMin(),
+              r.forkMax(),
+              r.forks()));
     }
     Files.write(file, lines, StandardCharsets.UTF_8);
   }
@@ -38,9 +46,16 @@ final class Rows {
       String[] f = line.split(",");
       rows.add(
           new Row(
-              f[0], f[1], f[2], Long.parseLong(f[3]), Double.parseDouble(f[4]),
-              Double.parseDouble(f[5]), Double.parseDouble(f[6]), Double.parseDouble(f[7]),
-              Double.parseDouble(f[8]), Integer.parseInt(f[9])));
+              f[0],
+              f[1],
+              f[2],
+              Long.parseLong(f[3]),
+              Double.parseDouble(f[4]),
+              Double.parseDouble(f[5]),
+              Double.parseDouble(f[6]),
+              Double.parseDouble(f[7]),
+              Double.parseDouble(f[8]),
+              Integer.parseInt(f[9])));
     }
     return rows;
   }

@@ -1,7 +1,6 @@
 package dev.cuckoo.bench.report;
 
 import dev.cuckoo.bench.FilterState;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +8,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -28,9 +26,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * Points that the issue's targets compare run with {@code --forks} forks (default 3); the other
  * points (other peers, URL keys, the 1% rate, deletes) run with one fork. Every fork does two
- * warm-up and three measurement iterations of one second. {@code --large}
- * adds 3.2·10^7 keys, {@code --huge} also 10^8 (several GiB of heap). {@code --report-only}
- * re-renders the Markdown and charts from an existing {@code benchmarks.csv}.
+ * warm-up and three measurement iterations of one second. {@code --large} adds 3.2·10^7 keys,
+ * {@code --huge} also 10^8 (several GiB of heap). {@code --report-only} re-renders the Markdown and
+ * charts from an existing {@code benchmarks.csv}.
  */
 public final class Suite {
   /** JVM flags of every benchmark fork (recorded in the report). */
@@ -110,7 +108,8 @@ public final class Suite {
     }
     options.remove("--report-only");
     String command = String.join(" ", "cuckoo-bench/run-benchmarks.sh", String.join(" ", options));
-    Report.write(out.resolve("benchmarks.md"), suite.rows, stats, Machine.describe(), command.trim());
+    Report.write(
+        out.resolve("benchmarks.md"), suite.rows, stats, Machine.describe(), command.trim());
     Charts.write(out, suite.rows, stats);
   }
 
@@ -125,7 +124,13 @@ public final class Suite {
     run("insert", "CUCKOO,FF_CUCKOO16", "LONG", all, "0.001", null, true);
     // coverage: slower peers' inserts, the 1% rate, URL keys, deletes
     run("insert", "GUAVA,CUCKOOFILTER4J,FF_XOR8", "LONG", sizes.get(1), "0.001", null, false);
-    run("lookup", "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_BLOCKED_BLOOM", "LONG", sizes.get(1), "0.01", "0.5",
+    run(
+        "lookup",
+        "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_BLOCKED_BLOOM",
+        "LONG",
+        sizes.get(1),
+        "0.01",
+        "0.5",
         false);
     run("lookup", ALL_LOOKUP, "URL", sizes.get(1), "0.001", "0.5", false);
     run("batchLookup", "CUCKOO", "URL", sizes.get(1), "0.001", "0.5", false);

@@ -15,9 +15,9 @@ import java.util.Optional;
  *
  * <p>Every put and delete appends a record (a delete appends a tombstone); nothing is rewritten in
  * place. The index keeps no keys, only a short fingerprint and an offset per live key, so a lookup
- * of a key that is not stored almost never touches the file — with the default 16-bit
- * fingerprints, in fewer than 0.013% of lookups ({@link #expectedFalsePositiveRate()}) — while a
- * stored key costs one record read, which also confirms the full key.
+ * of a key that is not stored almost never touches the file — with the default 16-bit fingerprints,
+ * in fewer than 0.013% of lookups ({@link #expectedFalsePositiveRate()}) — while a stored key costs
+ * one record read, which also confirms the full key.
  *
  * <pre>{@code
  * try (LogStore store = LogStore.open(Path.of("data.log"))) {
@@ -38,8 +38,10 @@ import java.util.Optional;
 public final class LogStore implements Closeable {
   /** Default fingerprint width of the index, in bits. */
   public static final int DEFAULT_FINGERPRINT_BITS = 16;
+
   /** Largest key, in bytes. */
   public static final int MAX_KEY_BYTES = SegmentLog.MAX_KEY_BYTES;
+
   /** Largest value, in bytes. */
   public static final int MAX_VALUE_BYTES = SegmentLog.MAX_VALUE_BYTES;
 
@@ -62,8 +64,8 @@ public final class LogStore implements Closeable {
    *
    * @param file the log file
    * @return the open store
-   * @throws IOException if the file cannot be read or written, is not a store, or is damaged
-   *     before its last record
+   * @throws IOException if the file cannot be read or written, is not a store, or is damaged before
+   *     its last record
    */
   public static LogStore open(Path file) throws IOException {
     return open(file, DEFAULT_FINGERPRINT_BITS);
@@ -77,8 +79,8 @@ public final class LogStore implements Closeable {
    * @param file the log file
    * @param fingerprintBits 4 to 24
    * @return the open store
-   * @throws IOException if the file cannot be read or written, is not a store, or is damaged
-   *     before its last record
+   * @throws IOException if the file cannot be read or written, is not a store, or is damaged before
+   *     its last record
    * @throws IllegalArgumentException if {@code fingerprintBits} is out of range
    */
   public static LogStore open(Path file, int fingerprintBits) throws IOException {
@@ -253,8 +255,8 @@ public final class LogStore implements Closeable {
   }
 
   /**
-   * Returns the number of records read from the file since the store was opened, by lookups,
-   * writes (which look the key up first), recovery and index growth.
+   * Returns the number of records read from the file since the store was opened, by lookups, writes
+   * (which look the key up first), recovery and index growth.
    *
    * @return the record reads so far
    */
@@ -263,9 +265,9 @@ public final class LogStore implements Closeable {
   }
 
   /**
-   * Returns the probability, at the index's current load, that a lookup of a key that is not
-   * stored reads at least one record: {@code 1 − (1 − p)^(2·4·load)}, with {@code p ≈ 2^-f} the
-   * chance that two fingerprints are equal.
+   * Returns the probability, at the index's current load, that a lookup of a key that is not stored
+   * reads at least one record: {@code 1 − (1 − p)^(2·4·load)}, with {@code p ≈ 2^-f} the chance
+   * that two fingerprints are equal.
    *
    * @return the expected fraction of absent-key lookups that read the file
    */

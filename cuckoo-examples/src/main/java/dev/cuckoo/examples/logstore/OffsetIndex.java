@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * The store's in-memory index: a cuckoo hash table whose slots hold a key's fingerprint (tag) and
- * the offset of its newest record, and never the key itself. It answers which offsets might hold
- * a key; the store confirms a candidate by reading the record and comparing the full key.
+ * the offset of its newest record, and never the key itself. It answers which offsets might hold a
+ * key; the store confirms a candidate by reading the record and comparing the full key.
  */
 final class OffsetIndex {
   /*
@@ -37,14 +37,19 @@ final class OffsetIndex {
 
   /** Slots per bucket. */
   static final int BUCKET_SIZE = 4;
+
   /** Bits of a slot that hold the record offset. */
   static final int OFFSET_BITS = 40;
+
   /** Smallest allowed tag width. */
   static final int MIN_TAG_BITS = 4;
+
   /** Largest allowed tag width: what is left of a long after the offset. */
   static final int MAX_TAG_BITS = Long.SIZE - OFFSET_BITS;
+
   /** Largest bucket count (the slots must fit one Java array). */
   static final int MAX_BUCKETS = 1 << 28;
+
   /** Maximum number of kicks of one insertion before the table grows. */
   static final int MAX_KICKS = 500;
 
@@ -91,8 +96,8 @@ final class OffsetIndex {
   }
 
   /**
-   * Writes into {@code out} the offsets stored under the tag of {@code hash} in its two buckets
-   * and returns how many there are (0 to {@code 2 × BUCKET_SIZE}).
+   * Writes into {@code out} the offsets stored under the tag of {@code hash} in its two buckets and
+   * returns how many there are (0 to {@code 2 × BUCKET_SIZE}).
    */
   int candidates(long hash, long[] out) {
     long tag = tag(hash);
@@ -147,8 +152,8 @@ final class OffsetIndex {
   }
 
   /**
-   * Re-inserts every stored entry and {@code homeless} (a value returned by {@link #insert}) into
-   * a table at least twice as large, reading each key's hash back through {@code keyHashes}.
+   * Re-inserts every stored entry and {@code homeless} (a value returned by {@link #insert}) into a
+   * table at least twice as large, reading each key's hash back through {@code keyHashes}.
    */
   void grow(long homeless, KeyHashes keyHashes) throws IOException {
     long[] offsets = new long[Math.toIntExact(size + 1)];
@@ -325,8 +330,8 @@ final class OffsetIndex {
   }
 
   /**
-   * Returns the probability that a lookup of an absent key finds at least one matching tag (and
-   * so reads a record) at the current load: {@code 1 − (1 − p)^(2·b·α)}.
+   * Returns the probability that a lookup of an absent key finds at least one matching tag (and so
+   * reads a record) at the current load: {@code 1 − (1 − p)^(2·b·α)}.
    */
   double expectedFalsePositiveRate() {
     double comparisons = 2.0 * BUCKET_SIZE * loadFactor();

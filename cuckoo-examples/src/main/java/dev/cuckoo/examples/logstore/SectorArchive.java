@@ -28,6 +28,7 @@ import java.util.Optional;
 public final class SectorArchive {
   /** Size of a sector in bytes (the last sector of a file may be shorter). */
   public static final int SECTOR_BYTES = 1024;
+
   /** Number of sector keys per manifest chunk. */
   public static final int KEYS_PER_CHUNK = 4096;
 
@@ -41,10 +42,10 @@ public final class SectorArchive {
    *
    * @param fileBytes length of the imported file
    * @param sectors number of sectors in the file
-   * @param newSectors sectors that were not stored yet: each one's lookup was a lookup of an
-   *     absent key
-   * @param recordReads records read from the log during the import (lookups of new sectors that
-   *     had to read, plus one per sector that was already stored, plus index growth)
+   * @param newSectors sectors that were not stored yet: each one's lookup was a lookup of an absent
+   *     key
+   * @param recordReads records read from the log during the import (lookups of new sectors that had
+   *     to read, plus one per sector that was already stored, plus index growth)
    */
   public record ImportSummary(long fileBytes, long sectors, long newSectors, long recordReads) {}
 

@@ -12,9 +12,9 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The append-only segment file: a file header followed by length-prefixed, checksummed records.
- * It knows nothing about indexes; it appends, reads one record at an offset (and counts those
- * reads), and on open scans every record in order.
+ * The append-only segment file: a file header followed by length-prefixed, checksummed records. It
+ * knows nothing about indexes; it appends, reads one record at an offset (and counts those reads),
+ * and on open scans every record in order.
  */
 final class SegmentLog implements Closeable {
   /*
@@ -44,6 +44,7 @@ final class SegmentLog implements Closeable {
   static final int MAX_KEY_BYTES = 0xFFFF;
   static final int MAX_VALUE_BYTES = 1 << 20;
   static final int MAX_RECORD_BYTES = RECORD_HEADER_BYTES + MAX_KEY_BYTES + MAX_VALUE_BYTES;
+
   /** Offsets must fit the index's 40-bit offset field. */
   static final long MAX_LOG_BYTES = 1L << OffsetIndex.OFFSET_BITS;
 

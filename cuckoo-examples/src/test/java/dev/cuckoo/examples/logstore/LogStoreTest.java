@@ -91,8 +91,8 @@ class LogStoreTest {
 
   /**
    * Writes puts, overwrites and deletes, then cuts copies of the log at random offsets (and at
-   * every record boundary and one byte either side): the reopened store must hold exactly the
-   * state after the last record that ends at or before the cut, and accept new writes after it.
+   * every record boundary and one byte either side): the reopened store must hold exactly the state
+   * after the last record that ends at or before the cut, and accept new writes after it.
    */
   @Test
   void open_logTruncatedAnywhere_keepsEveryCompleteRecord() throws IOException {
@@ -160,10 +160,10 @@ class LogStoreTest {
 
   /**
    * Looks up 100 000 keys that are not stored and counts record reads. Each lookup compares its
-   * fingerprint with the occupied slots of its two buckets, and each comparison matches (one
-   * read) with probability p = tagMatchProbability(f). So the reads are Binomial(C, p), C the
-   * total number of comparisons, counted from the index: they must lie inside that distribution's
-   * 10^-6 tails, and with 16-bit fingerprints at least 99% of lookups must read nothing.
+   * fingerprint with the occupied slots of its two buckets, and each comparison matches (one read)
+   * with probability p = tagMatchProbability(f). So the reads are Binomial(C, p), C the total
+   * number of comparisons, counted from the index: they must lie inside that distribution's 10^-6
+   * tails, and with 16-bit fingerprints at least 99% of lookups must read nothing.
    */
   @Test
   void get_absentKeys_readsMatchFingerprintFalsePositiveRate() throws IOException {
@@ -196,7 +196,8 @@ class LogStoreTest {
 
   private ReadCount countAbsentKeyReads(int fingerprintBits) throws IOException {
     Random random = new Random(SEED + fingerprintBits);
-    try (LogStore store = LogStore.open(dir.resolve("absent-" + fingerprintBits), fingerprintBits)) {
+    try (LogStore store =
+        LogStore.open(dir.resolve("absent-" + fingerprintBits), fingerprintBits)) {
       for (int i = 0; i < 50_000; i++) {
         store.put(randomBytes(random, 16), randomBytes(random, 8));
       }
@@ -267,8 +268,7 @@ class LogStoreTest {
   }
 
   private static void assertAll(
-      Map<String, byte[]> expected, LogStore store, int keySpace, String where)
-      throws IOException {
+      Map<String, byte[]> expected, LogStore store, int keySpace, String where) throws IOException {
     assertEquals(expected.size(), store.size(), where);
     for (int i = 0; i < keySpace; i++) {
       for (String key : new String[] {"k" + i, "key-" + i}) {
