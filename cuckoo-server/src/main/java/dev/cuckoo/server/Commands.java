@@ -1094,20 +1094,8 @@ final class Commands {
    */
   private void runDeletingExpired(Session session, CommandSpec spec, byte[][] args) {
     List<Key> keys = new ArrayList<>(2);
-    Replay.keysOf(
-        session.db(),
-        args,
-        new Replay.KeySink() {
-          @Override
-          public void key(Key key) {
-            keys.add(key);
-          }
-
-          @Override
-          public void database(int db) {
-            // flushes and swaps take every stripe themselves; expired keys need no deleting first
-          }
-        });
+    // flushes and swaps (whole databases) take every stripe themselves: nothing to delete first
+    Replay.keysOf(session.db(), args, keys::add);
     Lock[] locks = context.keyspace().lockKeys(keys.toArray(new Key[0]));
     try {
       for (Key key : keys) {

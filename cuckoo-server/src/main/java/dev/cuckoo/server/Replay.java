@@ -75,12 +75,16 @@ final class Replay implements LogReader.RecordSink {
   }
 
   /** Receives the keys a logged command changes (see {@link #keysOf}). */
+  @FunctionalInterface
   interface KeySink {
     /** Takes one key the command changes. */
     void key(Key key);
 
-    /** Takes a database whose every key the command changes (-1: every database). */
-    void database(int db);
+    /**
+     * Takes a database whose every key the command changes (-1: every database); ignored unless
+     * overridden (a flush or swap then locks and handles everything itself).
+     */
+    default void database(int db) {}
   }
 
   /**

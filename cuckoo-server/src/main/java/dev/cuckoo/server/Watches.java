@@ -46,20 +46,8 @@ final class Watches {
     if (watchers.isEmpty()) {
       return;
     }
-    Replay.keysOf(
-        db,
-        args,
-        new Replay.KeySink() {
-          @Override
-          public void key(Key key) {
-            touch(key);
-          }
-
-          @Override
-          public void database(int which) {
-            // done by the command itself, before the change
-          }
-        });
+    // whole databases: done by the command itself, before the change
+    Replay.keysOf(db, args, this::touch);
   }
 
   /** Marks the key's watchers. */
