@@ -1,7 +1,6 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.ScalableCuckooFilter;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -45,11 +44,8 @@ final class MoveCommands {
       move.run();
       return;
     }
-    for (CompletableFuture<Void> done; (done = persistence.beginMove()) != null; ) {
-      if (session.retryAfter(done)) {
-        return;
-      }
-      done.join();
+    if (!persistence.beginMove(session)) {
+      return;
     }
     try {
       move.run();

@@ -569,20 +569,27 @@ final class Persistence implements WriteLog, Closeable {
   }
 
   /**
-   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB) run: returns null after
-   * taking the gate (the caller runs, logs and then calls {@link #endMove}), or, while a snapshot
-   * is being written, what completes when it is done (the caller runs again then). Such commands
-   * never overlap a snapshot, so recovery can replay them whole or skip them whole.
+   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB, or a transaction holding
+   * one) run: returns true once it holds the gate (the caller runs, logs and then calls {@link
+   * #endMove}), or false if a snapshot is being written and the session will run the command again
+   * when it is done (a session that cannot retry waits here). Such commands never overlap a
+   * snapshot, so recovery can replay them whole or skip them whole.
    */
-  CompletableFuture<Void> beginMove() {
-    if (moveGate.readLock().tryLock()) {
-      return null;
+  boolean beginMove(Session session) {
+    while (!moveGate.readLock().tryLock()) {
+      CompletableFuture<Void> done = saveDone;
+      if (done == null) {
+        done = CompletableFuture.completedFuture(null);
+      }
+      if (session.retryAfter(done)) {
+        return false;
+      }
+      done.join();
     }
-    CompletableFuture<Void> done = saveDone;
-    return done != null ? done : CompletableFuture.completedFuture(null);
+    return true;
   }
 
-  /** Releases the gate taken by {@link #beginMove}. */
+  /** Releases the gate taken by {@link #beginMove(Session)}. */
   void endMove() {
     moveGate.readLock().unlock();
   }

@@ -2,7 +2,6 @@ package dev.cuckoo.server;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -110,11 +109,8 @@ final class TransactionCommands {
     Persistence persistence = context.persistence();
     boolean gated = false;
     if (moves && persistence != null && !session.replaying()) {
-      for (CompletableFuture<Void> done; (done = persistence.beginMove()) != null; ) {
-        if (session.retryAfter(done)) {
-          return;
-        }
-        done.join();
+      if (!persistence.beginMove(session)) {
+        return;
       }
       gated = true;
     }
