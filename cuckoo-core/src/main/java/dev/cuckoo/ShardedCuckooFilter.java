@@ -95,7 +95,7 @@ public final class ShardedCuckooFilter<T> {
   /**
    * Assembles a sharded filter from shards built separately, e.g. by the tasks of a cluster job,
    * each created by {@link Builder#buildShard()} of equal builders and filled with the items of
-   * its shard ({@link #shardOf(long)}).
+   * its shard ({@link #shardOf(long, int)}).
    *
    * @param builder the builder the shards were created with
    * @param shards the 2^shardBits shards, in order; used as they are, not copied
