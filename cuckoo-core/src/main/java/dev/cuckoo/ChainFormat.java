@@ -227,6 +227,7 @@ final class ChainFormat {
             "initialCapacity", OFFSET_BASE, "link " + k + " would be too large: " + e.getMessage(), e);
       }
       if (link.scheme() != Scheme.STANDARD
+          || link.isSemiSorted()
           || link.fingerprintBits() != bits
           || link.bucketCount() != buckets
           || link.bucketSize() != bucketSize
