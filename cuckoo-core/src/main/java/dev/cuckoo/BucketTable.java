@@ -292,6 +292,15 @@ sealed class BucketTable permits SemiSortedTable {
     return swar;
   }
 
+  /**
+   * Returns true if {@link #bucketWord}, {@link #lane} and {@link #hasEmptyLane} work: a SWAR
+   * table's raw words, or a {@link SemiSortedTable}'s decoded ones (NeighbourProbe needs only
+   * these; BatchLookup reads raw words and needs {@link #isSwar}).
+   */
+  boolean hasLaneWords() {
+    return swar;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Bucket operations
 

@@ -3,6 +3,7 @@ package dev.cuckoo;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A table of {@code bucketCount} buckets of four {@code fingerprintBits}-bit fingerprints stored
@@ -33,12 +34,18 @@ final class SemiSortedTable extends BucketTable {
    *
    * Index of a tuple a0 <= a1 <= a2 <= a3: with c_i = a_i + i the c_i are strictly increasing in
    * [0, 19), and by the combinatorial number system [2] rank = C(c0, 1) + C(c1, 2) + C(c2, 3) +
-   * C(c3, 4) is a bijection onto [0, C(19, 4)) = [0, 3876). RANK[i][a] holds C(a + i, i + 1).
+   * C(c3, 4) is a bijection onto [0, C(19, 4)) = [0, 3876). RANK holds C(a + i, i + 1).
    * Decoding is a table lookup: SPREAD[rank] holds the four nibbles already placed at the top of
    * four 16-bit lanes, the low parts are shifted in under them, and a lookup compares the query
    * fingerprint (left-aligned in 16-bit lanes) with all four lanes at once: the has-zero-lane
    * test of BucketTable on 16-bit lanes. Fingerprints of up to 16 bits fit a lane; at least 5
    * leave a non-empty low part (f = 4 would be a 12-bit bucket of nibbles alone).
+   *
+   * Lookups with f >= 8 skip that spreading: the low parts are compared where they are stored, as
+   * four w-bit lanes, and NIBBLE_LANES[w][index] holds the four nibbles in four w-bit lanes too
+   * (w >= 4, so a nibble fits). Lane i of (low parts ^ query low) | (nibbles ^ query nibble) is
+   * zero iff both halves of fingerprint i match, so one has-zero-lane test answers. Bits above the
+   * four lanes (the next bucket's) do not matter: the test's borrows only run upwards.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically Better
    *     Than Bloom", CoNEXT 2014, §5.2 "Semi-sorting buckets".
@@ -60,14 +67,18 @@ final class SemiSortedTable extends BucketTable {
   private static final long LANES_LOW = 0x0001_0001_0001_0001L;
   private static final long LANES_HIGH = 0x8000_8000_8000_8000L;
   private static final long LANES_REST = 0x7FFF_7FFF_7FFF_7FFFL;
-  private static final int[][] RANK = new int[BUCKET_SIZE][16];
+  /** RANK[16·i + a] = C(a + i, i + 1): the term of nibble i in {@link #rank}. */
+  private static final int[] RANK = new int[BUCKET_SIZE * 16];
   /** Tuple index to the four nibbles at bits 16·i + 12 (lane i, ascending); 4096 entries. */
   private static final long[] SPREAD = new long[1 << INDEX_BITS];
+  /** Per low-part width w = 4 to 12: tuple index to the four nibbles at bits i·w; built on use. */
+  private static final AtomicReferenceArray<long[]> NIBBLE_LANES =
+      new AtomicReferenceArray<>(MAX_FINGERPRINT_BITS - 4 + 1);
 
   static {
     for (int i = 0; i < BUCKET_SIZE; i++) {
       for (int a = 0; a < 16; a++) {
-        RANK[i][a] = (int) binomial(a + i, i + 1);
+        RANK[16 * i + a] = (int) binomial(a + i, i + 1);
       }
     }
     for (int a0 = 0; a0 < 16; a0++) {
@@ -91,6 +102,12 @@ final class SemiSortedTable extends BucketTable {
   private final long bucketMask;
   /** How far a fingerprint is shifted to the top of a 16-bit lane: 16 − f. */
   private final int alignShift;
+  /** {@link #NIBBLE_LANES} of this width if f >= 8, else null (lookups spread into 16-bit lanes). */
+  private final long[] nibbleLanes;
+  /** The lowest bit of each of the four w-bit lanes of the low parts. */
+  private final long lowLanesLow;
+  /** The highest bit of each of the four w-bit lanes of the low parts. */
+  private final long lowLanesHigh;
 
   /**
    * Creates an empty table of {@code bucketCount} buckets of four {@code fingerprintBits}-bit
@@ -104,6 +121,26 @@ final class SemiSortedTable extends BucketTable {
     this.fingerprintMask = (1L << fingerprintBits) - 1;
     this.bucketMask = (1L << (BUCKET_SIZE * (fingerprintBits - 1))) - 1;
     this.alignShift = 16 - fingerprintBits;
+    this.nibbleLanes = lowBits >= 4 ? nibbleLanes(lowBits) : null;
+    this.lowLanesLow = 1L | 1L << lowBits | 1L << 2 * lowBits | 1L << 3 * lowBits;
+    this.lowLanesHigh = lowLanesLow << (lowBits - 1);
+  }
+
+  /** Returns the table of the four nibbles of each tuple index in four {@code w}-bit lanes. */
+  private static long[] nibbleLanes(int w) {
+    long[] table = NIBBLE_LANES.get(w);
+    if (table == null) {
+      table = new long[1 << INDEX_BITS];
+      for (int index = 0; index < TUPLES; index++) {
+        long nibbles = SPREAD[index];
+        for (int i = 0; i < BUCKET_SIZE; i++) {
+          table[index] |= ((nibbles >>> (16 * i + 12)) & 0xF) << (i * w);
+        }
+      }
+      NIBBLE_LANES.compareAndSet(w, null, table);
+      table = NIBBLE_LANES.get(w);
+    }
+    return table;
   }
 
   private static int checkBits(int fingerprintBits) {
@@ -123,7 +160,7 @@ final class SemiSortedTable extends BucketTable {
 
   /** Returns the index of the non-decreasing nibble tuple (a0, a1, a2, a3), in [0, 3876). */
   static int rank(int a0, int a1, int a2, int a3) {
-    return RANK[0][a0] + RANK[1][a1] + RANK[2][a2] + RANK[3][a3];
+    return RANK[a0] + RANK[16 + a1] + RANK[32 + a2] + RANK[48 + a3];
   }
 
   private static long binomial(int n, int k) {
@@ -154,8 +191,7 @@ final class SemiSortedTable extends BucketTable {
    * 16-bit lane i (bits below them zero).
    */
   private long lanes(long bucket) {
-    long raw = bucketWord(bucket);
-    return lanesOf(raw);
+    return lanesOf(bucketWord(bucket));
   }
 
   private long lanesOf(long raw) {
@@ -171,24 +207,24 @@ final class SemiSortedTable extends BucketTable {
     return SPREAD[(int) raw & 0xFFF] | spread << (12 - w);
   }
 
-  /** Returns the bucket bits that hold the four fingerprints {@code a} to {@code d}, any order. */
-  private long encode(long a, long b, long c, long d) {
-    // sorting network for four values: 5 compare-exchanges, branch-free (min/max)
-    long t = Math.min(a, b);
-    b = Math.max(a, b);
-    a = t;
+  /**
+   * Returns the bucket bits that hold {@code value} and three fingerprints {@code b <= c <= d}:
+   * {@code value} is moved into place by three compare-exchanges (branch-free min/max).
+   */
+  private long encodeWith(long value, long b, long c, long d) {
+    long a = Math.min(value, b);
+    b = Math.max(value, b);
+    long t = Math.min(b, c);
+    c = Math.max(b, c);
+    b = t;
     t = Math.min(c, d);
     d = Math.max(c, d);
     c = t;
-    t = Math.min(a, c);
-    c = Math.max(a, c);
-    a = t;
-    t = Math.min(b, d);
-    d = Math.max(b, d);
-    b = t;
-    t = Math.min(b, c);
-    c = Math.max(b, c);
-    b = t;
+    return encodeSorted(a, b, c, d);
+  }
+
+  /** Returns the bucket bits that hold the four fingerprints {@code a <= b <= c <= d}. */
+  private long encodeSorted(long a, long b, long c, long d) {
     int w = lowBits;
     long index = rank((int) (a >>> w), (int) (b >>> w), (int) (c >>> w), (int) (d >>> w));
     return index
@@ -231,6 +267,17 @@ final class SemiSortedTable extends BucketTable {
 
   @Override
   boolean containsEither(long first, long second, long fingerprint) {
+    long[] nibbles = nibbleLanes;
+    if (nibbles != null) {
+      // f >= 8: compare in the stored w-bit lanes (see the top of the class)
+      long raw1 = bucketWord(first);
+      long raw2 = bucketWord(second);
+      long lowPattern = (fingerprint & lowMask) * lowLanesLow;
+      long nibblePattern = (fingerprint >>> lowBits) * lowLanesLow;
+      long y1 = ((raw1 >>> INDEX_BITS) ^ lowPattern) | (nibbles[(int) raw1 & 0xFFF] ^ nibblePattern);
+      long y2 = ((raw2 >>> INDEX_BITS) ^ lowPattern) | (nibbles[(int) raw2 & 0xFFF] ^ nibblePattern);
+      return isNonZero(((y1 - lowLanesLow) & ~y1 | (y2 - lowLanesLow) & ~y2) & lowLanesHigh);
+    }
     long lanes1 = lanes(first);
     long lanes2 = lanes(second);
     return isNonZero(matches(lanes1, fingerprint) | matches(lanes2, fingerprint));
@@ -260,12 +307,12 @@ final class SemiSortedTable extends BucketTable {
 
   @Override
   boolean insert(long bucket, long fingerprint) {
-    long lanes = lanes(bucket);
-    if ((lanes & 0xFFFF) != 0) {
-      return false; // the smallest value is not 0: no empty slot
+    long raw = bucketWord(bucket);
+    if (!hasEmptyLane(raw)) {
+      return false;
     }
-    write(bucket, encode(fingerprint, laneValue(lanes, 1), laneValue(lanes, 2),
-        laneValue(lanes, 3)));
+    // slot 0 holds 0, the smallest value: the fingerprint replaces it
+    write(bucket, encodeWith(fingerprint & fingerprintMask, lane(raw, 1), lane(raw, 2), lane(raw, 3)));
     return true;
   }
 
@@ -300,15 +347,13 @@ final class SemiSortedTable extends BucketTable {
    */
   @Override
   int set(long bucket, int slot, long fingerprint) {
-    long lanes = lanes(bucket);
+    long raw = bucketWord(bucket);
     long value = fingerprint & fingerprintMask;
-    write(
-        bucket,
-        encode(
-            slot == 0 ? value : laneValue(lanes, 0),
-            slot == 1 ? value : laneValue(lanes, 1),
-            slot == 2 ? value : laneValue(lanes, 2),
-            slot == 3 ? value : laneValue(lanes, 3)));
+    // the three other slots, still ascending
+    long b = lane(raw, slot == 0 ? 1 : 0);
+    long c = lane(raw, slot <= 1 ? 2 : 1);
+    long d = lane(raw, slot <= 2 ? 3 : 2);
+    write(bucket, encodeWith(value, b, c, d));
     return find(bucket, value);
   }
 
@@ -318,25 +363,32 @@ final class SemiSortedTable extends BucketTable {
     throw unsupported("setNarrow");
   }
 
-  /** Not supported: a bucket word holds an encoding, not lanes ({@link #isSwar()} is false). */
+  @Override
+  boolean hasLaneWords() {
+    return true;
+  }
+
+  /** Returns true iff the stored bucket bits {@code word} ({@link #bucketWord}) have an empty slot. */
   @Override
   boolean hasEmptyLane(long word) {
-    throw unsupported("hasEmptyLane");
+    // a slot is empty iff the smallest fingerprint is 0: nibble 0 of the tuple and low part 0
+    return (SPREAD[(int) word & 0xFFF] & 0xF000) == 0 && ((word >>> INDEX_BITS) & lowMask) == 0;
   }
 
-  /** Not supported: a bucket word holds an encoding, not lanes ({@link #isSwar()} is false). */
+  /** Returns fingerprint {@code slot} (ascending) of the stored bucket bits {@code word}. */
   @Override
   long lane(long word, int slot) {
-    throw unsupported("lane");
+    long nibble = (SPREAD[(int) word & 0xFFF] >>> (16 * slot + 12)) & 0xF;
+    return nibble << lowBits | ((word >>> (INDEX_BITS + slot * lowBits)) & lowMask);
   }
 
-  /** Not supported: a bucket word holds an encoding, not lanes ({@link #isSwar()} is false). */
+  /** Returns non-zero iff the stored bucket bits {@code word} hold {@code fingerprint}. */
   @Override
   long matchingLanes(long word, long fingerprint) {
-    throw unsupported("matchingLanes");
+    return matches(lanesOf(word), fingerprint);
   }
 
-  /** Not supported: a bucket word holds an encoding, not lanes ({@link #isSwar()} is false). */
+  /** Not supported: only BatchLookup broadcasts, and it reads raw words ({@link #isSwar()} is false). */
   @Override
   long broadcast(long fingerprint) {
     throw unsupported("broadcast");
