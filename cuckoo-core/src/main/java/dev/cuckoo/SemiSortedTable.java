@@ -46,6 +46,13 @@ final class SemiSortedTable extends BucketTable {
    * (w >= 4, so a nibble fits). Lane i of (low parts ^ query low) | (nibbles ^ query nibble) is
    * zero iff both halves of fingerprint i match, so one has-zero-lane test answers. Bits above the
    * four lanes (the next bucket's) do not matter: the test's borrows only run upwards.
+   * LookupBenchmark, 10^6 long keys, ε = 0.1% (f = 13), 50% hits, -f 1 -wi 3 -i 5: 15.0 ns with
+   * the 16-bit lanes, 9.9 ns this way (plain table 7.4-7.9 ns in the same runs).
+   *
+   * Bucket words. bucketWord returns the stored bits; lane, hasEmptyLane and matchingLanes decode
+   * them, so NeighbourProbe works on this table (hasLaneWords), while BatchLookup, which reads raw
+   * words itself, does not (isSwar is false: batched lookups are single lookups here). SPREAD and
+   * the NIBBLE_LANES table of each width are 32 KiB each, shared by every table.
    *
    * [1] B. Fan, D. G. Andersen, M. Kaminsky, M. D. Mitzenmacher, "Cuckoo Filter: Practically Better
    *     Than Bloom", CoNEXT 2014, §5.2 "Semi-sorting buckets".
