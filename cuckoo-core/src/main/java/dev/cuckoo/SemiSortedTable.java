@@ -78,6 +78,11 @@ final class SemiSortedTable extends BucketTable {
   private static final int[] RANK = new int[BUCKET_SIZE * 16];
   /** Tuple index to the four nibbles at bits 16·i + 12 (lane i, ascending); 4096 entries. */
   private static final long[] SPREAD = new long[1 << INDEX_BITS];
+  /**
+   * Tuple index to the four nibbles at bits 4·i: SPREAD in 8 KiB, for insert's decoding (which
+   * then stays in L1 more often: 10^6 inserts at half load, 31 -> 20 ns per insert; plain 7.4-8).
+   */
+  private static final char[] TUPLE = new char[1 << INDEX_BITS];
   /** Per low-part width w = 4 to 12: tuple index to the four nibbles at bits i·w; built on use. */
   private static final AtomicReferenceArray<long[]> NIBBLE_LANES =
       new AtomicReferenceArray<>(MAX_FINGERPRINT_BITS - 4 + 1);
@@ -92,8 +97,9 @@ final class SemiSortedTable extends BucketTable {
       for (int a1 = a0; a1 < 16; a1++) {
         for (int a2 = a1; a2 < 16; a2++) {
           for (int a3 = a2; a3 < 16; a3++) {
-            SPREAD[rank(a0, a1, a2, a3)] =
-                (long) a0 << 12 | (long) a1 << 28 | (long) a2 << 44 | (long) a3 << 60;
+            int index = rank(a0, a1, a2, a3);
+            SPREAD[index] = (long) a0 << 12 | (long) a1 << 28 | (long) a2 << 44 | (long) a3 << 60;
+            TUPLE[index] = (char) (a0 | a1 << 4 | a2 << 8 | a3 << 12);
           }
         }
       }
@@ -379,13 +385,13 @@ final class SemiSortedTable extends BucketTable {
   @Override
   boolean hasEmptyLane(long word) {
     // a slot is empty iff the smallest fingerprint is 0: nibble 0 of the tuple and low part 0
-    return (SPREAD[(int) word & 0xFFF] & 0xF000) == 0 && ((word >>> INDEX_BITS) & lowMask) == 0;
+    return (TUPLE[(int) word & 0xFFF] & 0xF) == 0 && ((word >>> INDEX_BITS) & lowMask) == 0;
   }
 
   /** Returns fingerprint {@code slot} (ascending) of the stored bucket bits {@code word}. */
   @Override
   long lane(long word, int slot) {
-    long nibble = (SPREAD[(int) word & 0xFFF] >>> (16 * slot + 12)) & 0xF;
+    long nibble = (TUPLE[(int) word & 0xFFF] >>> (4 * slot)) & 0xF;
     return nibble << lowBits | ((word >>> (INDEX_BITS + slot * lowBits)) & lowMask);
   }
 
