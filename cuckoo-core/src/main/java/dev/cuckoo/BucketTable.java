@@ -293,9 +293,9 @@ sealed class BucketTable permits SemiSortedTable {
   }
 
   /**
-   * Returns true if {@link #bucketWord}, {@link #lane} and {@link #hasEmptyLane} work: a SWAR
-   * table's raw words, or a {@link SemiSortedTable}'s decoded ones (NeighbourProbe needs only
-   * these; BatchLookup reads raw words and needs {@link #isSwar}).
+   * Returns true if {@link #lane} and {@link #hasEmptyLane} work on {@link #bucketWord}s: a SWAR
+   * table's lanes, or a {@link SemiSortedTable}'s encoded buckets, which those two decode
+   * (NeighbourProbe needs only these; BatchLookup compares raw words and needs {@link #isSwar}).
    */
   boolean hasLaneWords() {
     return swar;
