@@ -9,9 +9,10 @@ import java.util.Arrays;
  * A bit-packed table of {@code bucketCount × bucketSize} slots of {@code fingerprintBits} bits; a
  * slot holding 0 is empty.
  *
- * <p>Not thread-safe. Buckets are numbered from 0 and slots within a bucket from 0.
+ * <p>Not thread-safe. Buckets are numbered from 0 and slots within a bucket from 0. {@link
+ * SemiSortedTable} stores its buckets in this layout with one bit less per slot.
  */
-final class BucketTable {
+sealed class BucketTable permits SemiSortedTable {
   /*
    * Layout. Bucket k occupies bits [k·B, (k+1)·B) of the table, B = bucketSize × fingerprintBits,
    * slot s of it bits [k·B + s·f, k·B + (s+1)·f); bits are numbered little-endian (bit 0 is the
@@ -303,6 +304,15 @@ final class BucketTable {
 
   /** Returns true if every bucket is processed as one 64-bit word. */
   boolean isSwar() {
+    return swar;
+  }
+
+  /**
+   * Returns true if {@link #lane} and {@link #hasEmptyLane} work on {@link #bucketWord}s: a SWAR
+   * table's lanes, or a {@link SemiSortedTable}'s encoded buckets, which those two decode
+   * (NeighbourProbe needs only these; BatchLookup compares raw words and needs {@link #isSwar}).
+   */
+  boolean hasLaneWords() {
     return swar;
   }
 
@@ -606,8 +616,11 @@ final class BucketTable {
     return ((long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7)) & slotMask;
   }
 
-  /** Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket}. */
-  void set(long bucket, int slot, long fingerprint) {
+  /**
+   * Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket} and returns the slot
+   * that now holds it: {@code slot} here; a {@link SemiSortedTable} re-sorts the bucket.
+   */
+  int set(long bucket, int slot, long fingerprint) {
     byte[] page = pageOf(bucket);
     long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
@@ -615,6 +628,7 @@ final class BucketTable {
     long word = (long) LONG_LE.get(page, offset);
     word = (word & ~(slotMask << shift)) | ((fingerprint & slotMask) << shift);
     LONG_LE.set(page, offset, word);
+    return slot;
   }
 
   /**

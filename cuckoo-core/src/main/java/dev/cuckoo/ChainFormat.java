@@ -248,6 +248,7 @@ final class ChainFormat {
             e);
       }
       if (link.scheme() != Scheme.STANDARD
+          || link.isSemiSorted()
           || link.fingerprintBits() != bits
           || link.bucketCount() != buckets
           || link.bucketSize() != bucketSize

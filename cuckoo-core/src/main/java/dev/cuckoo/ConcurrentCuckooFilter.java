@@ -651,8 +651,9 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    * @param <T> the item type
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt (see {@link
-   *     CuckooFilter#readFrom(InputStream, ItemHasher)}) or hold a {@link Scheme#REDISBLOOM}
-   *     filter, which this class does not support
+   *     CuckooFilter#readFrom(InputStream, ItemHasher)}) or hold a {@link Scheme#REDISBLOOM} filter
+   *     or a semi-sorted one ({@link CuckooFilter.Builder#semiSorted}), which this class does not
+   *     support
    * @throws IOException if {@code in} fails
    */
   public static <T> ConcurrentCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
@@ -663,6 +664,16 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
           "scheme",
           FilterHeader.OFFSET_SCHEME,
           "scheme: " + filter.scheme() + " (expected: STANDARD for a ConcurrentCuckooFilter)");
+    }
+    if (filter.isSemiSorted()) {
+      throw new FilterFormatException(
+          "scheme",
+          FilterHeader.OFFSET_SCHEME,
+          "scheme: "
+              + FilterHeader.SEMI_SORTED_SCHEME_ID
+              + ", semi-sorted buckets (expected: "
+              + Scheme.STANDARD.id()
+              + ", plain buckets, for a ConcurrentCuckooFilter)");
     }
     return new ConcurrentCuckooFilter<>(filter, DEFAULT_STRIPES);
   }

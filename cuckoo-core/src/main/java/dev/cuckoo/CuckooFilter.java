@@ -54,7 +54,8 @@ import java.nio.file.Path;
  * Scheme#STANDARD}, large tables): about 88.9% for b = 2, 97.4% for b = 4, 99.2% for b = 8 (see
  * {@link Builder#bucketSize(int)}). The builder sizes tables for a load below that, so that {@code
  * expectedItems} always fit: at b = 4 and ε = 0.1% that is 13 bits per fingerprint and 13.76 bits
- * per item at any size from 10^4 items up (no power-of-two rounding).
+ * per item at any size from 10^4 items up (no power-of-two rounding), or 12.70 with {@link
+ * Builder#semiSorted semi-sorted buckets}.
  *
  * @param <T> the item type
  */
@@ -405,7 +406,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
         return false;
       }
     }
-    table.set(bucket, slot, 0);
+    slot = table.set(bucket, slot, 0);
     size--;
     if (addHash(newHash)) {
       return true;
@@ -526,12 +527,23 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Returns the table's payload bits per rated item: {@code bucketCount × bucketSize ×
-   * fingerprintBits / capacity()}.
+   * fingerprintBits / capacity()}, with {@code fingerprintBits − 1} for semi-sorted buckets.
    *
    * @return bits per item at capacity
    */
   public double bitsPerItem() {
-    return (double) bucketCount * bucketSize * fingerprintBits / capacity;
+    // a semi-sorted slot stores one bit less than a fingerprint
+    int storedBits = isSemiSorted() ? fingerprintBits - 1 : fingerprintBits;
+    return (double) bucketCount * bucketSize * storedBits / capacity;
+  }
+
+  /**
+   * Returns true if the buckets are stored semi-sorted ({@link Builder#semiSorted}).
+   *
+   * @return true for a semi-sorted table, false for the plain one
+   */
+  public boolean isSemiSorted() {
+    return table instanceof SemiSortedTable;
   }
 
   /**
@@ -616,6 +628,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
         + bucketSize
         + ", fingerprintBits="
         + fingerprintBits
+        + (isSemiSorted() ? ", semiSorted=true" : "")
         + ", hasher="
         + hasher
         + "}";
@@ -734,6 +747,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     private boolean bucketSizeSet;
     private int maxKicks = -1;
     private long seed = DEFAULT_SEED;
+    private boolean semiSorted;
 
     private Builder(ItemHasher<? super T> hasher) {
       this.hasher = hasher;
@@ -846,6 +860,31 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     }
 
     /**
+     * Stores each bucket semi-sorted (default false): its four fingerprints in ascending order,
+     * with their high 4 bits encoded together in 12 bits instead of 16 (Fan et al. 2014, §5.2).
+     * That saves one bit per slot at the same false-positive rate — at ε = 0.1%, 12.70 bits per
+     * item instead of 13.76 — and costs decoding on every lookup and re-encoding on every write
+     * (see the project's {@code docs/benchmarks.md}). Everything else behaves as with plain
+     * buckets: {@code count}, {@code remove}, {@code replace}, the all-or-nothing {@code add},
+     * {@link CuckooFilter#addAll addAll} (with a plain or a semi-sorted filter of the same
+     * geometry) and {@code writeTo} / {@code readFrom} (scheme id 3 in the format). Batched lookups
+     * ({@code mightContainAll}) give the same answers one key at a time, without the overlapped
+     * loads. {@link ConcurrentCuckooFilter}, {@link ScalableCuckooFilter} and {@link
+     * ShardedCuckooFilter} use plain buckets only.
+     *
+     * <p>Needs the {@link Scheme#STANDARD} scheme, {@code bucketSize} 4 and fingerprints of 5 to 16
+     * bits: a {@link #falsePositiveRate} that needs fewer than 5 bits gets 5, one that needs more
+     * than 16 is rejected by {@link #build()}, as are other bucket sizes or fingerprint widths.
+     *
+     * @param semiSorted true for semi-sorted buckets
+     * @return this builder
+     */
+    public Builder<T> semiSorted(boolean semiSorted) {
+      this.semiSorted = semiSorted;
+      return this;
+    }
+
+    /**
      * Creates the filter.
      *
      * @return a new, empty filter
@@ -857,11 +896,17 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
         throw new IllegalStateException("expectedItems must be set");
       }
       if (scheme == Scheme.REDISBLOOM) {
+        Checks.requireArgument(
+            !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
         return buildRedis();
       }
       Checks.requireArgument(
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
           "bucketSize: %s (expected: 2, 4 or 8 for the STANDARD scheme)",
+          bucketSize);
+      Checks.requireArgument(
+          !semiSorted || bucketSize == SemiSortedTable.BUCKET_SIZE,
+          "bucketSize: %s (expected: 4 with semiSorted(true))",
           bucketSize);
       long buckets = Sizing.bucketCount(expectedItems, bucketSize);
       double designLoad = Sizing.designLoad(bucketSize, buckets * bucketSize);
@@ -871,8 +916,36 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
               : Sizing.fingerprintBits(falsePositiveRate, bucketSize, designLoad);
       long capacity = Math.max(expectedItems, (long) Math.floor(buckets * bucketSize * designLoad));
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
+      if (semiSorted) {
+        SemiSortedTable table = new SemiSortedTable(buckets, semiSortedBits(bits, designLoad));
+        return new CuckooFilter<>(hasher, Scheme.STANDARD, table, kicks, seed, capacity);
+      }
       return new CuckooFilter<>(
           hasher, Scheme.STANDARD, buckets, bucketSize, bits, kicks, seed, capacity);
+    }
+
+    /**
+     * Returns the fingerprint width of a semi-sorted table: {@code bits} if set explicitly and in
+     * range, else the width the rate needs, at least the narrowest semi-sorted width.
+     */
+    private int semiSortedBits(int bits, double designLoad) {
+      int min = SemiSortedTable.MIN_FINGERPRINT_BITS;
+      int max = SemiSortedTable.MAX_FINGERPRINT_BITS;
+      Checks.requireArgument(
+          fingerprintBits < 0 || (fingerprintBits >= min && fingerprintBits <= max),
+          "fingerprintBits: %s (expected: %s <= fingerprintBits <= %s with semiSorted(true))",
+          fingerprintBits,
+          min,
+          max);
+      double lowestRate = 2.0 * bucketSize * designLoad / ((1L << max) - 1);
+      Checks.requireArgument(
+          bits <= max,
+          "falsePositiveRate: %s (expected: >= %s with semiSorted(true), whose fingerprints have"
+              + " at most %s bits)",
+          falsePositiveRate,
+          lowestRate,
+          max);
+      return Math.max(min, bits);
     }
 
     private CuckooFilter<T> buildRedis() {

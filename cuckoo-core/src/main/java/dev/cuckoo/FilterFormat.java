@@ -87,8 +87,8 @@ final class FilterFormat {
 
   /**
    * Reads a header and payload written by {@link #writeLink}, validating the header before
-   * allocating and the payload after reading (unused trailing bits zero, occupied slots equal to
-   * the item count).
+   * allocating and the payload after reading (unused trailing bits zero, semi-sorted buckets
+   * canonically encoded, occupied slots equal to the item count).
    *
    * @param checkCrc if true, a CRC32C of the bytes read since the input's last {@link
    *     FormatInput#resetCrc()} follows the payload and is checked before the payload is inspected;
@@ -113,6 +113,9 @@ final class FilterFormat {
       input.readAndCheckCrc("crc32c");
     }
     checkUnusedBits(table, payloadOffset);
+    if (table instanceof SemiSortedTable semiSorted) {
+      semiSorted.checkEncoding(payloadOffset);
+    }
     long occupied = table.countOccupied();
     if (occupied != header.itemCount) {
       throw new FilterFormatException(

@@ -40,7 +40,14 @@ final class FilterHeader {
   static final int OFFSET_ITEM_COUNT = 48;
   static final int OFFSET_PAYLOAD_LENGTH = 56;
 
+  /**
+   * The {@code scheme} byte of a {@link Scheme#STANDARD} filter whose buckets are semi-sorted
+   * ({@link SemiSortedTable}): same index arithmetic, another table layout.
+   */
+  static final int SEMI_SORTED_SCHEME_ID = 3;
+
   final Scheme scheme;
+  final boolean semiSorted;
   final int fingerprintBits;
   final int bucketSize;
   final int hasherId;
@@ -53,6 +60,7 @@ final class FilterHeader {
 
   private FilterHeader(
       Scheme scheme,
+      boolean semiSorted,
       int fingerprintBits,
       int bucketSize,
       int hasherId,
@@ -63,6 +71,7 @@ final class FilterHeader {
       long itemCount,
       long payloadLength) {
     this.scheme = scheme;
+    this.semiSorted = semiSorted;
     this.fingerprintBits = fingerprintBits;
     this.bucketSize = bucketSize;
     this.hasherId = hasherId;
@@ -78,6 +87,7 @@ final class FilterHeader {
   static FilterHeader of(CuckooFilter<?> filter) {
     return new FilterHeader(
         filter.scheme(),
+        filter.isSemiSorted(),
         filter.fingerprintBits(),
         filter.bucketSize(),
         filter.hasher().id(),
@@ -99,7 +109,7 @@ final class FilterHeader {
     ByteBuffer buffer = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(OFFSET_MAGIC, MAGIC);
     buffer.putShort(OFFSET_VERSION, (short) VERSION);
-    buffer.put(OFFSET_SCHEME, (byte) scheme.id());
+    buffer.put(OFFSET_SCHEME, (byte) (semiSorted ? SEMI_SORTED_SCHEME_ID : scheme.id()));
     buffer.put(OFFSET_FINGERPRINT_BITS, (byte) fingerprintBits);
     buffer.putShort(OFFSET_BUCKET_SIZE, (short) bucketSize);
     buffer.putShort(OFFSET_FLAGS, (short) 0);
@@ -140,13 +150,30 @@ final class FilterHeader {
               + "; written by a newer library?)");
     }
     int schemeId = Byte.toUnsignedInt(buffer.get(OFFSET_SCHEME));
-    Scheme scheme = Scheme.byId(schemeId);
+    boolean semiSorted = schemeId == SEMI_SORTED_SCHEME_ID;
+    Scheme scheme = semiSorted ? Scheme.STANDARD : Scheme.byId(schemeId);
     if (scheme == null) {
       throw bad(
-          "scheme", base + OFFSET_SCHEME, schemeId + " (expected: 1 STANDARD or 2 REDISBLOOM)");
+          "scheme",
+          base + OFFSET_SCHEME,
+          schemeId
+              + " (expected: 1 STANDARD, 2 REDISBLOOM or 3 STANDARD with semi-sorted buckets)");
     }
     boolean redis = scheme == Scheme.REDISBLOOM;
     int fingerprintBits = Byte.toUnsignedInt(buffer.get(OFFSET_FINGERPRINT_BITS));
+    if (semiSorted
+        && (fingerprintBits < SemiSortedTable.MIN_FINGERPRINT_BITS
+            || fingerprintBits > SemiSortedTable.MAX_FINGERPRINT_BITS)) {
+      throw bad(
+          "fingerprintBits",
+          base + OFFSET_FINGERPRINT_BITS,
+          fingerprintBits
+              + " (expected: "
+              + SemiSortedTable.MIN_FINGERPRINT_BITS
+              + " to "
+              + SemiSortedTable.MAX_FINGERPRINT_BITS
+              + " for semi-sorted buckets)");
+    }
     if (redis ? fingerprintBits != 8 : fingerprintBits < 4 || fingerprintBits > 32) {
       throw bad(
           "fingerprintBits",
@@ -154,6 +181,12 @@ final class FilterHeader {
           fingerprintBits + (redis ? " (expected: 8 for REDISBLOOM)" : " (expected: 4 to 32)"));
     }
     int bucketSize = Short.toUnsignedInt(buffer.getShort(OFFSET_BUCKET_SIZE));
+    if (semiSorted && bucketSize != SemiSortedTable.BUCKET_SIZE) {
+      throw bad(
+          "bucketSize",
+          base + OFFSET_BUCKET_SIZE,
+          bucketSize + " (expected: " + SemiSortedTable.BUCKET_SIZE + " for semi-sorted buckets)");
+    }
     if (redis
         ? bucketSize < 1 || bucketSize > 255
         : bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
@@ -202,7 +235,10 @@ final class FilterHeader {
           itemCount + " (expected: 0 to " + slots + " = bucketCount × bucketSize)");
     }
     long payloadLength = buffer.getLong(OFFSET_PAYLOAD_LENGTH);
-    long expected = BucketTable.payloadBytes(bucketCount, bucketSize, fingerprintBits);
+    long expected =
+        semiSorted
+            ? SemiSortedTable.payloadBytes(bucketCount, fingerprintBits)
+            : BucketTable.payloadBytes(bucketCount, bucketSize, fingerprintBits);
     if (payloadLength != expected) {
       throw bad(
           "payloadLength",
@@ -211,6 +247,7 @@ final class FilterHeader {
     }
     return new FilterHeader(
         scheme,
+        semiSorted,
         fingerprintBits,
         bucketSize,
         hasherId,
@@ -266,7 +303,11 @@ final class FilterHeader {
    */
   <T> CuckooFilter<T> newFilter(ItemHasher<? super T> hasher, long base) {
     // the table, and the kick path an insert allocates when the filter fills (20 bytes per kick)
-    long needed = BucketTable.heapBytes(bucketCount, bucketSize, fingerprintBits) + 20L * maxKicks;
+    long tableBytes =
+        semiSorted
+            ? SemiSortedTable.heapBytes(bucketCount, fingerprintBits)
+            : BucketTable.heapBytes(bucketCount, bucketSize, fingerprintBits);
+    long needed = tableBytes + 20L * maxKicks;
     long bound = HeapBudget.maxRequestBytes();
     if (needed > bound) {
       throw bad(
@@ -280,8 +321,11 @@ final class FilterHeader {
               + ", the maximum heap less a margin)");
     }
     try {
-      return new CuckooFilter<>(
-          hasher, scheme, bucketCount, bucketSize, fingerprintBits, maxKicks, seed, capacity);
+      BucketTable table =
+          semiSorted
+              ? new SemiSortedTable(bucketCount, fingerprintBits)
+              : new BucketTable(bucketCount, bucketSize, fingerprintBits);
+      return new CuckooFilter<>(hasher, scheme, table, maxKicks, seed, capacity);
     } catch (OutOfMemoryError e) {
       throw new FilterFormatException(
           "payloadLength",

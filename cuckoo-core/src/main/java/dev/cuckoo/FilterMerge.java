@@ -115,8 +115,9 @@ final class FilterMerge {
   }
 
   private void write(long bucket, int slot, long fingerprint) {
-    log.record(bucket, slot, table.get(bucket, slot));
-    table.set(bucket, slot, fingerprint);
+    long old = table.get(bucket, slot);
+    // log the slot the fingerprint landed in (a semi-sorted table re-sorts): undo writes there
+    log.record(bucket, table.set(bucket, slot, fingerprint), old);
   }
 
   private long nextRandom() {

@@ -108,7 +108,7 @@ final class Inserter {
   }
 
   private boolean neighbours(long firstBucket, long fingerprint) {
-    if (maxKicks == 0 || !table.isSwar()) {
+    if (maxKicks == 0 || !table.hasLaneWords()) {
       return false;
     }
     if (neighbours == null) {

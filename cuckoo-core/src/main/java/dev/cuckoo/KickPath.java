@@ -24,9 +24,9 @@ final class KickPath {
   /** Stores {@code fingerprint} in the slot, records the move and returns what was there. */
   long swap(BucketTable table, long bucket, int slot, long fingerprint) {
     long previous = table.get(bucket, slot);
-    table.set(bucket, slot, fingerprint);
     buckets[steps] = bucket;
-    slots[steps] = slot;
+    // the slot the fingerprint landed in (a semi-sorted table re-sorts): undo writes there
+    slots[steps] = table.set(bucket, slot, fingerprint);
     evicted[steps] = previous;
     steps++;
     return previous;

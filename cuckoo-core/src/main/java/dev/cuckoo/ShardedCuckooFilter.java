@@ -582,9 +582,11 @@ public final class ShardedCuckooFilter<T> {
         } catch (IllegalArgumentException e) {
           throw new FilterFormatException("shards[" + i + "]", start, e.getMessage(), e);
         }
-      } else if (shard.scheme() != Scheme.STANDARD || shard.seed() == 0) {
+      } else if (shard.scheme() != Scheme.STANDARD || shard.isSemiSorted() || shard.seed() == 0) {
         throw new FilterFormatException(
-            "shards[0]", start, shard + " (expected: the STANDARD scheme and a non-zero seed)");
+            "shards[0]",
+            start,
+            shard + " (expected: the STANDARD scheme, plain buckets and a non-zero seed)");
       }
       shards.add(shard);
     }

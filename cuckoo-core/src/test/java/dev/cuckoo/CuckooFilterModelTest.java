@@ -138,12 +138,12 @@ class CuckooFilterModelTest {
     return steps;
   }
 
-  private static void removeOne(Map<Long, Integer> model, List<Long> present, long key) {
+  static void removeOne(Map<Long, Integer> model, List<Long> present, long key) {
     model.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
     present.remove(Long.valueOf(key));
   }
 
-  private static void checkAll(CuckooFilter<Long> filter, Map<Long, Integer> model, String where) {
+  static void checkAll(CuckooFilter<Long> filter, Map<Long, Integer> model, String where) {
     long total = 0;
     for (Map.Entry<Long, Integer> entry : model.entrySet()) {
       assertTrue(filter.mightContain(entry.getKey()), where + ": false negative " + entry.getKey());

@@ -4,19 +4,20 @@ import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
 
 /**
- * This project's {@link CuckooFilter} (b = 4, sized from the target rate). Long keys go through the
- * hash-level API with {@link ItemHashers#hashLong(long)} (no boxing); strings through {@link
- * ItemHashers#utf8()} (XXH3-64 of the UTF-8 bytes).
+ * This project's {@link CuckooFilter} (b = 4, sized from the target rate, plain or semi-sorted
+ * buckets). Long keys go through the hash-level API with {@link ItemHashers#hashLong(long)} (no
+ * boxing); strings through {@link ItemHashers#utf8()} (XXH3-64 of the UTF-8 bytes).
  */
 final class CuckooSubject extends Subject {
   private final CuckooFilter<CharSequence> filter;
   private long[] hashes = new long[0];
 
-  CuckooSubject(long expectedItems, double falsePositiveRate) {
+  CuckooSubject(long expectedItems, double falsePositiveRate, boolean semiSorted) {
     this.filter =
         CuckooFilter.builder(ItemHashers.utf8())
             .expectedItems(expectedItems)
             .falsePositiveRate(falsePositiveRate)
+            .semiSorted(semiSorted)
             .build();
   }
 
@@ -67,7 +68,8 @@ final class CuckooSubject extends Subject {
 
   @Override
   public long bitCount() {
-    return filter.bucketCount() * filter.bucketSize() * filter.fingerprintBits();
+    // the table's payload bits: bitsPerItem() is per rated item (semi-sorted: f − 1 bits a slot)
+    return Math.round(filter.bitsPerItem() * filter.capacity());
   }
 
   @Override

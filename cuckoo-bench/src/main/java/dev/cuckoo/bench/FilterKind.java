@@ -16,6 +16,12 @@ import org.fastfilter.xor.Xor8;
 public enum FilterKind {
   /** This project's cuckoo filter, b = 4, fingerprint width from the target rate. */
   CUCKOO(true),
+  /**
+   * This project's cuckoo filter with semi-sorted buckets ({@code semiSorted(true)}): CUCKOO's
+   * geometry and fingerprint width, one bit less per slot. Not in the default parameter lists:
+   * {@code -p filter=CUCKOO,CUCKOO_SEMISORTED}.
+   */
+  CUCKOO_SEMISORTED(true),
   /** Guava's Bloom filter. */
   GUAVA(true),
   /** CuckooFilter4J. */
@@ -58,7 +64,9 @@ public enum FilterKind {
     Hash.setSeed(FASTFILTER_SEED);
     switch (this) {
       case CUCKOO:
-        return new CuckooSubject(n, falsePositiveRate);
+        return new CuckooSubject(n, falsePositiveRate, false);
+      case CUCKOO_SEMISORTED:
+        return new CuckooSubject(n, falsePositiveRate, true);
       case GUAVA:
         return new GuavaSubject(keys, n, falsePositiveRate);
       case CUCKOOFILTER4J:
