@@ -26,6 +26,11 @@ final class CommandSpec {
   private final String summary;
   private final Action action;
   private final Map<String, CommandSpec> subcommands;
+  // flags every request looks at, resolved once
+  private final boolean write;
+  private final boolean denyOom;
+  private final boolean noAuth;
+  private final boolean noMulti;
 
   CommandSpec(
       String name,
@@ -42,6 +47,10 @@ final class CommandSpec {
     this.name = name;
     this.arity = arity;
     this.flags = flags;
+    this.write = flags.contains("write");
+    this.denyOom = flags.contains("denyoom");
+    this.noAuth = flags.contains("no_auth");
+    this.noMulti = flags.contains("no_multi");
     this.firstKey = firstKey;
     this.lastKey = lastKey;
     this.keyStep = keyStep;
@@ -104,7 +113,22 @@ final class CommandSpec {
 
   /** Returns true if the command may run before AUTH. */
   boolean noAuth() {
-    return flags.contains("no_auth");
+    return noAuth;
+  }
+
+  /** Returns true if the command may change data (flag {@code write}). */
+  boolean write() {
+    return write;
+  }
+
+  /** Returns true if the command may grow memory (flag {@code denyoom}). */
+  boolean denyOom() {
+    return denyOom;
+  }
+
+  /** Returns true if the command may not be queued in a transaction (flag {@code no_multi}). */
+  boolean noMulti() {
+    return noMulti;
   }
 
   /** Returns the subcommands by lower-case name (empty unless this is a container command). */

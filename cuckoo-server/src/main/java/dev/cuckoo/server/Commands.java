@@ -1032,7 +1032,7 @@ final class Commands {
       session.failQueue();
       return;
     }
-    boolean write = spec.flags().contains("write");
+    boolean write = spec.write();
     if (session.inMulti() && !TRANSACTION_CONTROL.contains(spec.name())) {
       queue(session, spec, write, args);
       return;
@@ -1042,8 +1042,7 @@ final class Commands {
       if (log.refuses(session)) {
         return;
       }
-      if (spec.flags().contains("denyoom")
-          && context.keyspace().usedBytes() > context.memoryLimit()) {
+      if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
         reply.error(OOM);
         return;
       }
@@ -1068,7 +1067,7 @@ final class Commands {
   /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */
   private void queue(Session session, CommandSpec spec, boolean write, byte[][] args) {
     Reply reply = session.reply();
-    if (spec.flags().contains("no_multi")) {
+    if (spec.noMulti()) {
       reply.error("ERR Command not allowed inside a transaction");
       session.failQueue();
       return;
@@ -1077,8 +1076,7 @@ final class Commands {
       session.failQueue();
       return;
     }
-    if (spec.flags().contains("denyoom")
-        && context.keyspace().usedBytes() > context.memoryLimit()) {
+    if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
       reply.error(OOM);
       session.failQueue();
       return;

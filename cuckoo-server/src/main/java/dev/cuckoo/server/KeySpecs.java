@@ -103,7 +103,7 @@ final class KeySpecs {
     }
     List<String> flags = FLAGS.get(command.name());
     if (flags == null) {
-      flags = command.flags().contains("write") ? FULL_ACCESS : READ_ACCESS;
+      flags = command.write() ? FULL_ACCESS : READ_ACCESS;
     }
     int first = command.firstKey();
     int last = command.lastKey();

@@ -100,9 +100,9 @@ final class TransactionCommands {
     boolean denyoom = false;
     for (byte[][] command : queued) {
       CommandSpec spec = commands.resolve(command);
-      if (spec != null && spec.flags().contains("write")) {
+      if (spec != null && spec.write()) {
         writes = true;
-        denyoom |= spec.flags().contains("denyoom");
+        denyoom |= spec.denyOom();
         moves |= Replay.movesData(command);
       }
     }
