@@ -247,7 +247,7 @@ final class ChainFormat {
             "link " + k + " would be too large: " + e.getMessage(),
             e);
       }
-      if (link.scheme() != Scheme.STANDARD
+      if (!link.scheme().isStandard()
           || link.isSemiSorted()
           || link.fingerprintBits() != bits
           || link.bucketCount() != buckets

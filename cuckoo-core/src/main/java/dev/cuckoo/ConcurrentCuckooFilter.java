@@ -552,7 +552,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the scheme: always {@link Scheme#STANDARD}.
+   * Returns the scheme: {@link Scheme#STANDARD} or {@link Scheme#STANDARD_FAST}.
    *
    * @return the scheme
    */
@@ -659,11 +659,13 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   public static <T> ConcurrentCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
     CuckooFilter<T> filter = CuckooFilter.readFrom(in, hasher);
-    if (filter.scheme() != Scheme.STANDARD) {
+    if (!filter.scheme().isStandard()) {
       throw new FilterFormatException(
           "scheme",
           FilterHeader.OFFSET_SCHEME,
-          "scheme: " + filter.scheme() + " (expected: STANDARD for a ConcurrentCuckooFilter)");
+          "scheme: "
+              + filter.scheme()
+              + " (expected: STANDARD or STANDARD_FAST for a ConcurrentCuckooFilter)");
     }
     if (filter.isSemiSorted()) {
       throw new FilterFormatException(
@@ -963,18 +965,20 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Sets the scheme; only {@link Scheme#STANDARD} (the default) is supported.
+     * Sets the scheme: {@link Scheme#STANDARD} or {@link Scheme#STANDARD_FAST} (default: {@link
+     * CuckooFilter.Builder#scheme CuckooFilter's}).
      *
-     * @param scheme {@link Scheme#STANDARD}
+     * @param scheme {@link Scheme#STANDARD} or {@link Scheme#STANDARD_FAST}
      * @return this builder
      * @throws NullPointerException if null
-     * @throws IllegalArgumentException if not {@link Scheme#STANDARD}
+     * @throws IllegalArgumentException if {@link Scheme#REDISBLOOM}
      */
     public Builder<T> scheme(Scheme scheme) {
       Checks.requireNonNull(scheme, "scheme");
       Checks.requireArgument(
-          scheme == Scheme.STANDARD,
-          "scheme: %s (expected: STANDARD; ConcurrentCuckooFilter does not support %s)",
+          scheme.isStandard(),
+          "scheme: %s (expected: STANDARD or STANDARD_FAST; ConcurrentCuckooFilter does not"
+              + " support %s)",
           scheme,
           scheme);
       filter.scheme(scheme);

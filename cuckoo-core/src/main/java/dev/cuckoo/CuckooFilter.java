@@ -89,6 +89,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   /** Default bucket size. */
   public static final int DEFAULT_BUCKET_SIZE = 4;
 
+  /** The scheme of a builder that is not given one. */
+  static final Scheme DEFAULT_SCHEME = Scheme.STANDARD_FAST;
+
   /** Default seed of {@link Scheme#STANDARD} filters: 0, meaning the item hash is used as is. */
   public static final long DEFAULT_SEED = 0L;
 
@@ -738,7 +741,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    */
   public static final class Builder<T> {
     private final ItemHasher<? super T> hasher;
-    private Scheme scheme = Scheme.STANDARD;
+    private Scheme scheme = DEFAULT_SCHEME;
+    private boolean schemeSet;
     private long expectedItems = -1;
     private double falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE;
     private boolean falsePositiveRateSet;
@@ -848,7 +852,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Sets the scheme (default {@link Scheme#STANDARD}).
+     * Sets the scheme (default {@link Scheme#STANDARD_FAST}; {@link Scheme#STANDARD} for filters
+     * that earlier versions can read, or that must merge with filters they built). With {@link
+     * #semiSorted semiSorted(true)} and no scheme set, {@link Scheme#STANDARD} is used.
      *
      * @param scheme the scheme
      * @return this builder
@@ -856,6 +862,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      */
     public Builder<T> scheme(Scheme scheme) {
       this.scheme = Checks.requireNonNull(scheme, "scheme");
+      this.schemeSet = true;
       return this;
     }
 
@@ -900,6 +907,12 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
             !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
         return buildRedis();
       }
+      // semi-sorted buckets are defined on STANDARD's arithmetic (scheme id 3 in the format)
+      Scheme standard = semiSorted && !schemeSet ? Scheme.STANDARD : scheme;
+      Checks.requireArgument(
+          !semiSorted || standard == Scheme.STANDARD,
+          "semiSorted: true (expected: false for the %s scheme; semi-sorted buckets use STANDARD)",
+          standard);
       Checks.requireArgument(
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
           "bucketSize: %s (expected: 2, 4 or 8 for the STANDARD scheme)",
@@ -918,10 +931,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
       if (semiSorted) {
         SemiSortedTable table = new SemiSortedTable(buckets, semiSortedBits(bits, designLoad));
-        return new CuckooFilter<>(hasher, Scheme.STANDARD, table, kicks, seed, capacity);
+        return new CuckooFilter<>(hasher, standard, table, kicks, seed, capacity);
       }
-      return new CuckooFilter<>(
-          hasher, Scheme.STANDARD, buckets, bucketSize, bits, kicks, seed, capacity);
+      return new CuckooFilter<>(hasher, standard, buckets, bucketSize, bits, kicks, seed, capacity);
     }
 
     /**

@@ -157,7 +157,8 @@ final class FilterHeader {
           "scheme",
           base + OFFSET_SCHEME,
           schemeId
-              + " (expected: 1 STANDARD, 2 REDISBLOOM or 3 STANDARD with semi-sorted buckets)");
+              + " (expected: 1 STANDARD, 2 REDISBLOOM, 3 STANDARD with semi-sorted buckets or 4"
+              + " STANDARD_FAST)");
     }
     boolean redis = scheme == Scheme.REDISBLOOM;
     int fingerprintBits = Byte.toUnsignedInt(buffer.get(OFFSET_FINGERPRINT_BITS));

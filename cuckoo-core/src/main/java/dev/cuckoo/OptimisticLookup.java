@@ -2,8 +2,9 @@ package dev.cuckoo;
 
 /**
  * The seqlock lookup of {@link ConcurrentCuckooFilter} for its commonest shape, with every constant
- * it needs in this one object: a STANDARD filter without a seed whose table is one page of one-word
- * (SWAR) buckets (b = 4 with f <= 16 and tables up to 2^30 bytes, about 600 M items).
+ * it needs in this one object: a STANDARD or STANDARD_FAST filter without a seed whose table is one
+ * page of one-word (SWAR) buckets (b = 4 with f <= 16 and tables up to 2^30 bytes, about 600 M
+ * items).
  *
  * <p>It computes exactly what the general path computes (the Indexer's STANDARD arithmetic, the
  * bucket words of BucketTable, the version protocol of LockStripes); it only skips the tests that
@@ -35,7 +36,12 @@ final class OptimisticLookup {
   private final long lanesLow;
   private final long lanesHigh;
 
-  private OptimisticLookup(BucketTable table, LockStripes stripes, long fingerprintRange) {
+  /** STANDARD_FAST's alternate-bucket shift ({@link Indexer#fastOffsetShift()}), or 0. */
+  private final int fastOffsetShift;
+
+  private OptimisticLookup(
+      BucketTable table, LockStripes stripes, long fingerprintRange, Indexer indexer) {
+    this.fastOffsetShift = indexer.isFast() ? indexer.fastOffsetShift() : 0;
     this.page = table.singlePage();
     this.versions = stripes.versions();
     this.stripeShift = stripes.shift();
@@ -50,13 +56,13 @@ final class OptimisticLookup {
   /** Returns the lookup for a filter of this shape, or null if it needs the general path. */
   static OptimisticLookup forShape(
       Scheme scheme, Indexer indexer, BucketTable table, LockStripes stripes) {
-    if (scheme != Scheme.STANDARD
+    if (!scheme.isStandard()
         || indexer.seed() != 0
         || !table.isSwar()
         || table.singlePage() == null) {
       return null;
     }
-    return new OptimisticLookup(table, stripes, indexer.fingerprintRange());
+    return new OptimisticLookup(table, stripes, indexer.fingerprintRange(), indexer);
   }
 
   /**
@@ -67,7 +73,9 @@ final class OptimisticLookup {
     long fingerprint = Indexer.standardFingerprint(hash, fingerprintRange);
     long bucket1 = Indexer.standardFirstBucket(hash, bucketCount);
     long bucket2 =
-        Indexer.standardAlternateBucket(bucket1, fingerprint, bucketCount, halfBucketCount);
+        fastOffsetShift != 0
+            ? Indexer.fastAlternateBucket(bucket1, fingerprint, fastOffsetShift, bucketCount)
+            : Indexer.standardAlternateBucket(bucket1, fingerprint, bucketCount, halfBucketCount);
     int stripe1 = (int) (bucket1 >>> stripeShift);
     int stripe2 = (int) (bucket2 >>> stripeShift);
     long bit1 = bucket1 * bucketBits;

@@ -582,11 +582,13 @@ public final class ShardedCuckooFilter<T> {
         } catch (IllegalArgumentException e) {
           throw new FilterFormatException("shards[" + i + "]", start, e.getMessage(), e);
         }
-      } else if (shard.scheme() != Scheme.STANDARD || shard.isSemiSorted() || shard.seed() == 0) {
+      } else if (!shard.scheme().isStandard() || shard.isSemiSorted() || shard.seed() == 0) {
         throw new FilterFormatException(
             "shards[0]",
             start,
-            shard + " (expected: the STANDARD scheme, plain buckets and a non-zero seed)");
+            shard
+                + " (expected: the STANDARD or STANDARD_FAST scheme, plain buckets and a"
+                + " non-zero seed)");
       }
       shards.add(shard);
     }

@@ -51,7 +51,7 @@ class ConcurrentCuckooFilterTest {
       assertEquals(plain.falsePositiveRateAtCapacity(), concurrent.falsePositiveRateAtCapacity());
       assertEquals(plain.seed(), concurrent.seed());
       assertEquals(plain.maxKicks(), concurrent.maxKicks());
-      assertEquals(Scheme.STANDARD, concurrent.scheme());
+      assertEquals(Scheme.STANDARD_FAST, concurrent.scheme());
       assertTrue(concurrent.sizeInBytes() > plain.table().sizeInBytes());
     }
   }

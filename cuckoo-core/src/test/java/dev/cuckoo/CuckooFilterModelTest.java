@@ -30,6 +30,9 @@ class CuckooFilterModelTest {
           new Config(Scheme.STANDARD, 8, 16, 32, 400),
           new Config(Scheme.STANDARD, 4, 5, 40, 300),
           new Config(Scheme.STANDARD, 4, 32, 100, 600),
+          new Config(Scheme.STANDARD_FAST, 2, 8, 64, 200),
+          new Config(Scheme.STANDARD_FAST, 4, 12, 64, 400),
+          new Config(Scheme.STANDARD_FAST, 4, 32, 100, 600),
           new Config(Scheme.REDISBLOOM, 2, 8, 64, 200),
           new Config(Scheme.REDISBLOOM, 4, 8, 32, 200),
           new Config(Scheme.REDISBLOOM, 1, 8, 128, 200));

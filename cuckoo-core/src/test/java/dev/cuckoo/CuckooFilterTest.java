@@ -161,7 +161,7 @@ class CuckooFilterTest {
   void properties_defaultBuilder_documentedDefaults() {
     CuckooFilter<Long> filter =
         CuckooFilter.builder(ItemHashers.longs()).expectedItems(100_000).build();
-    assertEquals(Scheme.STANDARD, filter.scheme());
+    assertEquals(Scheme.STANDARD_FAST, filter.scheme());
     assertEquals(4, filter.bucketSize());
     assertEquals(500, filter.maxKicks());
     assertEquals(0, filter.seed());

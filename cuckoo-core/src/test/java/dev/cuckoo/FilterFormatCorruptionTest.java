@@ -255,7 +255,7 @@ class FilterFormatCorruptionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0, 4, 255}) // 3 is a STANDARD filter with semi-sorted buckets
+  @ValueSource(ints = {0, 5, 255}) // 3: STANDARD with semi-sorted buckets; 4: STANDARD_FAST
   void readFrom_unknownScheme_throws(int scheme) {
     assertField("scheme", OFFSET_SCHEME, withByte(bytesOf(standard()), OFFSET_SCHEME, scheme));
   }

@@ -43,14 +43,22 @@ class FilterFormatTest {
   })
   void writeTo_standardGeometries_roundTripsAnswersAndBytes(int bits, int size, long seed)
       throws IOException {
+    for (Scheme scheme : new Scheme[] {Scheme.STANDARD, Scheme.STANDARD_FAST}) {
+      roundTrip(scheme, bits, size, seed);
+    }
+  }
+
+  private static void roundTrip(Scheme scheme, int bits, int size, long seed) throws IOException {
     CuckooFilter<Long> filter =
         CuckooFilter.builder(ItemHashers.longs())
+            .scheme(scheme)
             .expectedItems(1_000)
             .fingerprintBits(bits)
             .bucketSize(size)
             .seed(seed)
             .maxKicks(300)
             .build();
+    assertEquals(scheme, filter.scheme());
     long randomSeed = 31L * bits + size;
     Random random = new Random(randomSeed);
     long[] keys = random.longs(900).toArray();
@@ -148,7 +156,8 @@ class FilterFormatTest {
         new byte[] {(byte) 0x89, 'C', 'U', 'C', 'K', 'O', 'O', '\n'},
         java.util.Arrays.copyOf(bytes, 8));
     assertEquals(1, buffer.getShort(8));
-    assertEquals(1, buffer.get(10));
+    assertEquals(Scheme.STANDARD_FAST.id(), buffer.get(10));
+    assertEquals(4, buffer.get(10));
     assertEquals(12, buffer.get(11));
     assertEquals(4, buffer.getShort(12));
     assertEquals(0, buffer.getShort(14));

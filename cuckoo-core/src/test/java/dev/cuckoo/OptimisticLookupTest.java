@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class OptimisticLookupTest {
 
@@ -26,28 +28,30 @@ class OptimisticLookupTest {
                 .scheme(Scheme.REDISBLOOM)));
   }
 
-  @Test
-  void probe_randomHashes_equalsTheTableTest() {
+  @ParameterizedTest
+  @EnumSource(names = {"STANDARD", "STANDARD_FAST"})
+  void probe_randomHashes_equalsTheTableTest(Scheme scheme) {
     long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     for (int bits : new int[] {7, 10, 13, 16}) {
       for (int bucketSize : new int[] {2, 4}) {
         ConcurrentCuckooFilter<Long> filter =
             ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+                .scheme(scheme)
                 .expectedItems(5000)
                 .bucketSize(bucketSize)
                 .fingerprintBits(bits)
                 .build();
         OptimisticLookup lookup =
             OptimisticLookup.forShape(
-                Scheme.STANDARD, filter.indexer(), filter.table(), filter.lockStripes());
+                scheme, filter.indexer(), filter.table(), filter.lockStripes());
         assertNotNull(lookup, "f " + bits + " b " + bucketSize);
         long[] added = new long[3000];
         for (int i = 0; i < added.length; i++) {
           added[i] = random.nextLong();
           assertTrue(filter.addHash(added[i]), "seed " + seed);
         }
-        Indexer indexer = new Indexer(Scheme.STANDARD, filter.bucketCount(), bits);
+        Indexer indexer = new Indexer(scheme, filter.bucketCount(), bits);
         int present = 0;
         for (int i = 0; i < 100_000; i++) {
           long hash = (i & 1) == 0 ? added[random.nextInt(added.length)] : random.nextLong();
@@ -69,16 +73,20 @@ class OptimisticLookupTest {
     }
   }
 
-  @Test
-  void probe_writeOpenOnEitherStripe_retriesUntilClosed() {
+  @ParameterizedTest
+  @EnumSource(names = {"STANDARD", "STANDARD_FAST"})
+  void probe_writeOpenOnEitherStripe_retriesUntilClosed(Scheme scheme) {
     ConcurrentCuckooFilter<Long> filter =
-        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs()).expectedItems(5000).build();
+        ConcurrentCuckooFilter.<Long>builder(ItemHashers.longs())
+            .scheme(scheme)
+            .expectedItems(5000)
+            .build();
     long hash = ItemHashers.hashLong(42);
     filter.addHash(hash);
     LockStripes stripes = filter.lockStripes();
     OptimisticLookup lookup =
-        OptimisticLookup.forShape(Scheme.STANDARD, filter.indexer(), filter.table(), stripes);
-    Indexer indexer = new Indexer(Scheme.STANDARD, filter.bucketCount(), filter.fingerprintBits());
+        OptimisticLookup.forShape(scheme, filter.indexer(), filter.table(), stripes);
+    Indexer indexer = new Indexer(scheme, filter.bucketCount(), filter.fingerprintBits());
     long bucket1 = indexer.firstBucket(hash);
     long bucket2 = indexer.alternateBucket(bucket1, indexer.fingerprint(hash));
     for (long bucket : new long[] {bucket1, bucket2}) {

@@ -90,7 +90,7 @@ class SingleFilterDumpTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(standard, 1));
-    assertEquals("filter: scheme STANDARD (expected: REDISBLOOM)", e.getMessage());
+    assertEquals("filter: scheme STANDARD_FAST (expected: REDISBLOOM)", e.getMessage());
     CuckooFilter<byte[]> noKicks =
         CuckooFilter.builder(ItemHashers.redisBytes())
             .scheme(Scheme.REDISBLOOM)

@@ -2,23 +2,28 @@ package dev.cuckoo.bench;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.Scheme;
 
 /**
  * This project's {@link CuckooFilter} (b = 4, sized from the target rate, plain or semi-sorted
- * buckets). Long keys go through the hash-level API with {@link ItemHashers#hashLong(long)} (no
- * boxing); strings through {@link ItemHashers#utf8()} (XXH3-64 of the UTF-8 bytes).
+ * buckets, the default scheme or a given one). Long keys go through the hash-level API with {@link
+ * ItemHashers#hashLong(long)} (no boxing); strings through {@link ItemHashers#utf8()} (XXH3-64 of
+ * the UTF-8 bytes).
  */
 final class CuckooSubject extends Subject {
   private final CuckooFilter<CharSequence> filter;
   private long[] hashes = new long[0];
 
-  CuckooSubject(long expectedItems, double falsePositiveRate, boolean semiSorted) {
-    this.filter =
+  CuckooSubject(long expectedItems, double falsePositiveRate, boolean semiSorted, Scheme scheme) {
+    CuckooFilter.Builder<CharSequence> builder =
         CuckooFilter.builder(ItemHashers.utf8())
             .expectedItems(expectedItems)
             .falsePositiveRate(falsePositiveRate)
-            .semiSorted(semiSorted)
-            .build();
+            .semiSorted(semiSorted);
+    if (scheme != null) {
+      builder.scheme(scheme);
+    }
+    this.filter = builder.build();
   }
 
   /** Returns the payload bytes of the table this filter would have: the memory floor's size. */

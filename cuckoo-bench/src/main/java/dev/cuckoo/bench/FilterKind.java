@@ -1,5 +1,6 @@
 package dev.cuckoo.bench;
 
+import dev.cuckoo.Scheme;
 import org.fastfilter.bloom.BlockedBloom;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.fastfilter.cuckoo.Cuckoo8;
@@ -22,6 +23,16 @@ public enum FilterKind {
    * {@code -p filter=CUCKOO,CUCKOO_SEMISORTED}.
    */
   CUCKOO_SEMISORTED(true),
+  /**
+   * This project's cuckoo filter pinned to {@link dev.cuckoo.Scheme#STANDARD} (CUCKOO uses the
+   * builder's default scheme). Not in the default parameter lists.
+   */
+  CUCKOO_STANDARD(true),
+  /**
+   * This project's cuckoo filter pinned to {@link dev.cuckoo.Scheme#STANDARD_FAST}. Not in the
+   * default parameter lists.
+   */
+  CUCKOO_FAST(true),
   /** Guava's Bloom filter. */
   GUAVA(true),
   /** CuckooFilter4J. */
@@ -64,9 +75,13 @@ public enum FilterKind {
     Hash.setSeed(FASTFILTER_SEED);
     switch (this) {
       case CUCKOO:
-        return new CuckooSubject(n, falsePositiveRate, false);
+        return new CuckooSubject(n, falsePositiveRate, false, null);
       case CUCKOO_SEMISORTED:
-        return new CuckooSubject(n, falsePositiveRate, true);
+        return new CuckooSubject(n, falsePositiveRate, true, null);
+      case CUCKOO_STANDARD:
+        return new CuckooSubject(n, falsePositiveRate, false, Scheme.STANDARD);
+      case CUCKOO_FAST:
+        return new CuckooSubject(n, falsePositiveRate, false, Scheme.STANDARD_FAST);
       case GUAVA:
         return new GuavaSubject(keys, n, falsePositiveRate);
       case CUCKOOFILTER4J:

@@ -62,7 +62,7 @@ class InfoCommandTest {
     assertEquals(filter.loadFactor(), number(json, "load"), 1e-12);
     assertEquals(
         filter.expectedFalsePositiveRate(), number(json, "expectedFalsePositiveRate"), 1e-15);
-    assertTrue(json.contains("\"scheme\": \"STANDARD\""), json);
+    assertTrue(json.contains("\"scheme\": \"STANDARD_FAST\""), json);
   }
 
   private static double number(String json, String key) {

@@ -38,7 +38,7 @@ final class AggregateBuilder extends AbstractFunction1<Seq<Expression>, Expressi
   @Override
   public Expression apply(Seq<Expression> arguments) {
     List<Expression> args = CollectionConverters.asJava(arguments);
-    boolean standard = scheme == Scheme.STANDARD;
+    boolean standard = scheme == Scheme.STANDARD_FAST;
     String usage = standard ? name + "(col, expectedItems [, fpp])" : name + "(col, capacity)";
     if (args.size() < 2 || args.size() > (standard ? 3 : 2)) {
       throw new IllegalArgumentException(

@@ -33,7 +33,7 @@ final class Arguments {
         parameter,
         expectedItems,
         FilterSpec.maxExpectedItems(scheme, fpp),
-        (scheme == Scheme.STANDARD ? " at fpp " + fpp : "")
+        (scheme == Scheme.STANDARD_FAST ? " at fpp " + fpp : "")
             + ", so that the filter fits in one BINARY value of at most 2 GiB");
   }
 

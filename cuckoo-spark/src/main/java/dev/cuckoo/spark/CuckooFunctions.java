@@ -110,7 +110,7 @@ public final class CuckooFunctions {
   /** Returns the expression builder of each SQL function, by name. */
   static Map<String, Function1<Seq<Expression>, Expression>> builders() {
     Map<String, Function1<Seq<Expression>, Expression>> builders = new LinkedHashMap<>();
-    builders.put(FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD));
+    builders.put(FILTER_AGG, new AggregateBuilder(FILTER_AGG, Scheme.STANDARD_FAST));
     builders.put(REDISBLOOM_AGG, new AggregateBuilder(REDISBLOOM_AGG, Scheme.REDISBLOOM));
     builders.put(
         MIGHT_CONTAIN, new MightContainBuilder((SparkUserDefinedFunction) MIGHT_CONTAIN_UDF));
@@ -134,7 +134,7 @@ public final class CuckooFunctions {
         FILTER_AGG,
         "expectedItems",
         expectedItems,
-        Scheme.STANDARD,
+        Scheme.STANDARD_FAST,
         Arguments.fpp(FILTER_AGG, fpp));
     registerInActiveSession();
     return functions.call_function(

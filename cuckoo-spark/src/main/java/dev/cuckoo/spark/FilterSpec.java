@@ -82,7 +82,7 @@ final class FilterSpec implements Serializable {
   CuckooFilter<Object> newFilter() {
     CuckooFilter.Builder<Object> builder =
         CuckooFilter.builder(hasher()).expectedItems(expectedItems).scheme(scheme);
-    if (scheme == Scheme.STANDARD) {
+    if (scheme == Scheme.STANDARD_FAST) {
       builder.falsePositiveRate(falsePositiveRate);
     }
     return builder.build();

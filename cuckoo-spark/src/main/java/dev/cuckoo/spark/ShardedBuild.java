@@ -56,14 +56,14 @@ final class ShardedBuild {
     long max =
         Math.min(
             MAX_EXPECTED_ITEMS,
-            FilterSpec.maxExpectedItems(Scheme.STANDARD, fpp) / 2 * (1L << shardBits));
+            FilterSpec.maxExpectedItems(Scheme.STANDARD_FAST, fpp) / 2 * (1L << shardBits));
     Arguments.range(
         name,
         "expectedItems",
         expectedItems,
         max,
         " with shardBits " + shardBits + " at fpp " + fpp + ", a shard being at most 1 GiB");
-    this.spec = new FilterSpec(Scheme.STANDARD, kind, expectedItems, fpp, 0);
+    this.spec = new FilterSpec(Scheme.STANDARD_FAST, kind, expectedItems, fpp, 0);
     this.shardBits = shardBits;
     this.shards = shards(data, column);
   }
@@ -144,7 +144,7 @@ final class ShardedBuild {
 
     @Override
     public Long call(Object value) {
-      return value == null ? null : FilterSpec.hash(Scheme.STANDARD, value);
+      return value == null ? null : FilterSpec.hash(Scheme.STANDARD_FAST, value);
     }
   }
 
