@@ -51,11 +51,11 @@ import java.nio.file.Path;
  * <h2>Load</h2>
  *
  * <p>Load reached before the first failed insert with the default 500 kicks (random keys, {@link
- * Scheme#STANDARD}, large tables): about 88.9% for b = 2, 97.4% for b = 4, 99.2% for b = 8 (see
- * {@link Builder#bucketSize(int)}). The builder sizes tables for a load below that, so that {@code
- * expectedItems} always fit: at b = 4 and ε = 0.1% that is 13 bits per fingerprint and 13.76 bits
- * per item at any size from 10^4 items up (no power-of-two rounding), or 12.70 with {@link
- * Builder#semiSorted semi-sorted buckets}.
+ * Scheme#STANDARD_FAST} or {@link Scheme#STANDARD}, large tables): about 88.9% for b = 2, 97.4% for
+ * b = 4, 99.2% for b = 8 (see {@link Builder#bucketSize(int)}). The builder sizes tables for a load
+ * below that, so that {@code expectedItems} always fit: at b = 4 and ε = 0.1% that is 13 bits per
+ * fingerprint and 13.76 bits per item at any size from 10^4 items up (no power-of-two rounding), or
+ * 12.70 with {@link Builder#semiSorted semi-sorted buckets}.
  *
  * @param <T> the item type
  */
