@@ -17,6 +17,16 @@ import org.junit.jupiter.api.Test;
 @SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 class ChainFormatTest {
 
+  /** Returns the SHA-256 of {@code bytes} in hex: a known answer for a whole file. */
+  static String sha256(byte[] bytes) {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   static byte[] write(ScalableCuckooFilter<?> filter) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     filter.writeTo(out);
