@@ -194,12 +194,12 @@ public final class ServerConfig {
 
   /**
    * Returns the default number of network threads on a machine with {@code processors} cores: one
-   * per core but one, at least one, as Redis advises for its I/O threads. Three quarters of a
-   * request's CPU time is the kernel's (socket reads and writes, wakeups; perf, cpu-clock), and it
-   * runs on the same cores, next to the clients of the same machine. On two cores shared with a
-   * redis-benchmark client, one thread instead of two took 27% less server CPU per CF.ADD at
-   * pipeline 16 (two threads adding to one key hand its stripe lock back and forth, and JFR counted
-   * a thread park in about one in 30 requests) and 8% less at pipeline 1
+   * per core but one, at least one, as Redis advises for its I/O threads. Half a request's CPU time
+   * at pipeline 16 and three quarters at pipeline 1 is the kernel's (socket reads and writes,
+   * wakeups; perf, cpu-clock), on the same cores, next to the clients of the same machine. On two
+   * cores shared with a redis-benchmark client, one thread instead of two took 27% less server CPU
+   * per CF.ADD at pipeline 16 (two threads adding to one key hand its stripe lock back and forth,
+   * and JFR counted a thread park in about one in 30 requests) and 8% less at pipeline 1
    * (docs/server-benchmark.md).
    */
   static int defaultThreads(int processors) {
