@@ -987,6 +987,23 @@ final class Commands {
    */
   void execute(Session session, byte[][] args) {
     context.totalCommands().increment();
+    // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
+    // request reads the clock once
+    CommandClock.enter();
+    try {
+      dispatch(session, args);
+    } finally {
+      CommandClock.exit();
+    }
+  }
+
+  /**
+   * Looks up, checks and runs one request. As in Redis's processCommand, every request counts in
+   * CLIENT LIST's {@code tot-cmds} and sets its {@code cmd} to what the lookup found, refused ones
+   * included: the command for an arity error or NOAUTH, nothing ({@code NULL}) for an unknown
+   * command or subcommand.
+   */
+  private void dispatch(Session session, byte[][] args) {
     Reply reply = session.reply();
     CommandSpec spec = session.lastCommand(args[0]);
     String name = spec != null ? spec.name() : Args.lower(args[0]);
@@ -996,12 +1013,15 @@ final class Commands {
         session.lastCommand(args[0], spec);
       }
     }
+    long now = CommandClock.now();
     if (spec == null) {
+      session.executing(null, now);
       reply.error(unknownCommand(args));
       session.failQueue();
       return;
     }
     if (!spec.arityAccepts(args.length)) {
+      session.executing(spec, now);
       reply.error(CfCommands.arityError(spec.name()));
       session.failQueue();
       return;
@@ -1009,6 +1029,7 @@ final class Commands {
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
       String subName = Args.lower(args[1]);
       CommandSpec sub = spec.subcommands().get(subName);
+      session.executing(sub, now);
       if (sub == null) {
         reply.error(
             "ERR unknown subcommand '"
@@ -1025,8 +1046,9 @@ final class Commands {
         return;
       }
       spec = sub;
+    } else {
+      session.executing(spec, now);
     }
-    session.executing(spec);
     if (!session.authenticated() && !spec.noAuth()) {
       reply.error("NOAUTH Authentication required.");
       session.failQueue();
@@ -1047,7 +1069,6 @@ final class Commands {
         return;
       }
     }
-    CommandClock.enter();
     try {
       if (write && !session.replaying() && context.keyspace().hasExpiries()) {
         runDeletingExpired(session, spec, args);
@@ -1059,8 +1080,6 @@ final class Commands {
       reply.error("ERR internal error: " + e);
     } catch (OutOfMemoryError e) {
       reply.error("ERR Insufficient memory");
-    } finally {
-      CommandClock.exit();
     }
   }
 

@@ -315,12 +315,19 @@ final class Session {
   private long commandsProcessed;
 
   /**
-   * Notes the command (or subcommand) about to run: CLIENT LIST's {@code cmd}, {@code idle} and
-   * {@code tot-cmds}.
+   * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the command or subcommand
+   * its name found, null for none), {@code idle} and {@code tot-cmds}. The commands EXEC runs were
+   * counted when they were queued and leave these alone, as in Redis (where {@code cmd} then stays
+   * {@code exec}).
+   *
+   * @param nowMillis the command's time ({@link CommandClock#now})
    */
-  void executing(CommandSpec spec) {
+  void executing(CommandSpec spec, long nowMillis) {
+    if (transaction != null) {
+      return;
+    }
     lastExecuted = spec;
-    lastInteractionMillis = System.currentTimeMillis();
+    lastInteractionMillis = nowMillis;
     commandsProcessed++;
   }
 
@@ -329,7 +336,7 @@ final class Session {
     return commandsProcessed;
   }
 
-  /** Returns the command this connection ran last, or null before its first. */
+  /** Returns the command this connection ran last, or null (before its first, or unknown). */
   CommandSpec lastExecuted() {
     return lastExecuted;
   }

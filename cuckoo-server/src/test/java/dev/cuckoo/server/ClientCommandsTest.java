@@ -139,6 +139,51 @@ class ClientCommandsTest {
   }
 
   @Test
+  void clientList_refusedRequests_countedWithTheCommandTheLookupFound() throws IOException {
+    // Redis's processCommand sets lastcmd to what lookupCommand found before checking it, and
+    // commandProcessed counts every request, refused or not
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port());
+        RespClient observer = new RespClient(server.port())) {
+      long id = (Long) client.call("CLIENT", "ID");
+      assertTrue(client.call("NOSUCHCOMMAND", "x") instanceof Err);
+      Map<String, String> line = lines(observer.call("CLIENT", "LIST", "ID", id)).get(0);
+      assertEquals("NULL", line.get("cmd"));
+      assertEquals("2", line.get("tot-cmds"));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'cf.add' command"),
+          client.call("CF.ADD", "k"));
+      line = lines(observer.call("CLIENT", "LIST", "ID", id)).get(0);
+      assertEquals("cf.add", line.get("cmd"));
+      assertEquals("3", line.get("tot-cmds"));
+      assertTrue(client.call("CLIENT", "NOSUCHSUBCOMMAND") instanceof Err);
+      line = lines(observer.call("CLIENT", "LIST", "ID", id)).get(0);
+      assertEquals("NULL", line.get("cmd"));
+      assertEquals("4", line.get("tot-cmds"));
+      assertTrue(client.call("CLIENT", "SETNAME") instanceof Err);
+      line = lines(observer.call("CLIENT", "LIST", "ID", id)).get(0);
+      assertEquals("client|setname", line.get("cmd"));
+      assertEquals("5", line.get("tot-cmds"));
+    }
+  }
+
+  @Test
+  void clientList_afterExec_countsQueuedCommandsOnceAndShowsExec() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port());
+        RespClient observer = new RespClient(server.port())) {
+      long id = (Long) client.call("CLIENT", "ID");
+      assertEquals(OK, client.call("MULTI"));
+      client.call("CF.ADD", "k", "a");
+      client.call("CF.EXISTS", "k", "a");
+      assertEquals(List.of(1L, 1L), client.call("EXEC"));
+      Map<String, String> line = lines(observer.call("CLIENT", "LIST", "ID", id)).get(0);
+      assertEquals("exec", line.get("cmd"));
+      assertEquals("5", line.get("tot-cmds"));
+    }
+  }
+
+  @Test
   void clientInfo_resp2BulkResp3Verbatim_describesThisConnection() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
