@@ -419,9 +419,10 @@ final class SemiSortedTable extends BucketTable {
     return equal == 0 ? -1 : Long.numberOfTrailingZeros(equal) >>> 4;
   }
 
+  /** Returns 0 if the bucket has an empty slot (the smallest value sorts first), else -1. */
   @Override
   int firstEmpty(long bucket) {
-    return find(bucket, 0);
+    return hasEmptyLane(bucketWord(bucket)) ? 0 : -1;
   }
 
   /**
@@ -487,7 +488,7 @@ final class SemiSortedTable extends BucketTable {
 
   @Override
   long get(long bucket, int slot) {
-    return laneValue(lanes(bucket), slot);
+    return lane(bucketWord(bucket), slot);
   }
 
   /**
@@ -530,7 +531,7 @@ final class SemiSortedTable extends BucketTable {
   @Override
   boolean hasEmptyLane(long word) {
     // a slot is empty iff the smallest fingerprint is 0: nibble 0 of the tuple and low part 0
-    return (TUPLE[(int) word & 0xFFF] & 0xF) == 0 && ((word >>> INDEX_BITS) & lowMask) == 0;
+    return ((word >>> INDEX_BITS) & lowMask) == 0 && (TUPLE[(int) word & 0xFFF] & 0xF) == 0;
   }
 
   /** Returns fingerprint {@code slot} (ascending) of the stored bucket bits {@code word}. */
