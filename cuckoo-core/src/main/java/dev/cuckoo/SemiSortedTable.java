@@ -50,19 +50,18 @@ final class SemiSortedTable extends BucketTable {
    * LookupBenchmark, 10^6 long keys, ε = 0.1% (f = 13), 50% hits, -f 1 -wi 3 -i 5: 15.0 ns with
    * the 16-bit lanes, 9.9 ns this way (plain table 7.4-7.9 ns in the same runs).
    *
-   * Writes (insert, set) do not decode the bucket into values, sort and encode again: with the
-   * written slot's nibble and low part cut out of the stored bits, the three others stay sorted, so
-   * only the new fingerprint's position p among them is needed (one SWAR comparison of the three,
-   * assembled in 21-bit lanes, with the new one); the nibbles and the low parts are then shifted
-   * apart at p, and the new nibble tuple's index is the sum of two 256-entry tables (RANK terms
-   * added in pairs). Filling a filter for 10^6 long keys, ε = 0.1%, to rated capacity, 30 fills
-   * in one JVM: ns per insert at loads 0-50% / 50-80%, then ms per fill: 17.3 / 34.3 / 39.5 with
-   * decode, min/max sort and encode, 15.0 / 27.3 / 33.7 this way (plain table 6.5 / 16.5 / 19.3).
-   * Inserts, which only ever replace the empty slot 0, skip even that: the 816 tuples with a
-   * nibble 0 first and the 16 new nibbles give the new tuple index and the new nibble's position
-   * among the others from a table (INSERT_STEP, 26 KiB, plus STEP_ROW, 8 KiB, to number those
-   * tuples densely); only a tie of nibbles needs a look at low parts. Same loop: 13.1 / 25.5 /
-   * 30.7 (a 128 KiB table indexed by tuple index directly measured the same).
+   * Writes (insert, set) do not decode the bucket into values, sort and encode again. With the
+   * written slot's nibble and low part cut out of the stored bits, the three others stay sorted
+   * (0, a1, a2, a3 for an insert, which always replaces the empty slot 0), so a table indexed by
+   * those three nibbles (816 sorted triples, numbered densely by STEP_ROW from a tuple index and by
+   * TRIPLE_ROW from the packed nibbles, 8 KiB each) and the new nibble n gives the new tuple's
+   * index and n's position among the three (INSERT_STEP, 26 KiB); only a tie of nibbles needs a
+   * look at low parts, which are then shifted apart at that position. Filling a filter for 10^6
+   * long keys, ε = 0.1%, to rated capacity, 30 fills in one JVM: ns per insert at loads 0-50% /
+   * 50-80%, then ms per fill: 17.3 / 34.3 / 39.5 with decode, min/max sort and encode; 15.0 / 27.3
+   * / 33.7 with the position from a SWAR comparison and the index from pair-summed RANK terms;
+   * 13.1 / 25.5 / 30.7 with the table for inserts (plain table 6.5 / 16.5 / 19.3 in these runs). A
+   * 128 KiB table indexed by tuple index directly, and set by the SWAR way, measured the same.
    *
    * Bucket words. bucketWord returns the stored bits; lane, hasEmptyLane and matchingLanes decode
    * them, so NeighbourProbe works on this table (hasLaneWords), while BatchLookup, which reads raw
@@ -94,23 +93,11 @@ final class SemiSortedTable extends BucketTable {
   private static final long LANES_HIGH = 0x8000_8000_8000_8000L;
   private static final long LANES_REST = 0x7FFF_7FFF_7FFF_7FFFL;
 
-  /** The lowest bit of each of three 21-bit lanes. */
-  private static final long TRIPLE_LOW = 1L | 1L << 21 | 1L << 42;
-
-  /** Bit 20 of each of three 21-bit lanes. */
-  private static final long TRIPLE_HIGH = TRIPLE_LOW << 20;
-
   /** Where {@link #place} returns the slot of the placed fingerprint: above every bucket bit. */
   private static final int PLACE_SHIFT = 62;
 
   /** RANK[16·i + a] = C(a + i, i + 1): the term of nibble i in {@link #rank}. */
   private static final int[] RANK = new int[BUCKET_SIZE * 16];
-
-  /**
-   * The index of the tuple of nibbles {@code t} (a0 at bits 0-3, up to a3 at bits 12-15) is
-   * PAIR_RANK[t & 0xFF] + PAIR_RANK[256 + (t >>> 8)]: the four {@link #RANK} terms summed in pairs.
-   */
-  private static final char[] PAIR_RANK = new char[512];
 
   /**
    * Number of sorted nibble tuples whose smallest nibble is 0 (C(18, 3)): the rows of INSERT_STEP.
@@ -129,6 +116,12 @@ final class SemiSortedTable extends BucketTable {
    * a3 are below n (bits 12-13) and equal to n (bits 14-15); 26 KiB.
    */
   private static final char[] INSERT_STEP = new char[ROOMY_TUPLES * 16];
+
+  /**
+   * Three ascending nibbles a1 | a2 << 4 | a3 << 8 to the {@link #INSERT_STEP} row of (0, a1, a2,
+   * a3), for writes that replace any slot; 8 KiB.
+   */
+  private static final char[] TRIPLE_ROW = new char[1 << INDEX_BITS];
 
   /** A {@link #STEP_ROW} entry of a tuple without an empty slot. */
   private static final char NO_ROOM = 0xFFFF;
@@ -154,10 +147,6 @@ final class SemiSortedTable extends BucketTable {
         RANK[16 * i + a] = (int) binomial(a + i, i + 1);
       }
     }
-    for (int pair = 0; pair < 256; pair++) {
-      PAIR_RANK[pair] = (char) (RANK[pair & 0xF] + RANK[16 + (pair >>> 4)]);
-      PAIR_RANK[256 + pair] = (char) (RANK[32 + (pair & 0xF)] + RANK[48 + (pair >>> 4)]);
-    }
     for (int a0 = 0; a0 < 16; a0++) {
       for (int a1 = a0; a1 < 16; a1++) {
         for (int a2 = a1; a2 < 16; a2++) {
@@ -167,6 +156,7 @@ final class SemiSortedTable extends BucketTable {
             TUPLE[index] = (char) (a0 | a1 << 4 | a2 << 8 | a3 << 12);
             if (a0 == 0) {
               STEP_ROW[index] = (char) rows;
+              TRIPLE_ROW[a1 | a2 << 4 | a3 << 8] = (char) rows;
               for (int n = 0; n < 16; n++) {
                 INSERT_STEP[rows << 4 | n] = insertStep(a1, a2, a3, n);
               }
@@ -318,33 +308,26 @@ final class SemiSortedTable extends BucketTable {
   }
 
   /**
-   * Returns the bucket bits that hold {@code fingerprint} and three fingerprints given as their
-   * ascending nibbles ({@code nibbles}, 4 bits each, the smallest lowest) and low parts ({@code
-   * lows}, {@code w} bits each), with the slot {@code fingerprint} takes in bits {@link
-   * #PLACE_SHIFT} and up: the three are not decoded into values and sorted again, only the new
-   * fingerprint's position among them is computed, and both halves shifted apart there.
+   * Returns the bucket bits that hold {@code value} and three fingerprints, given as the {@link
+   * #INSERT_STEP} row of their ascending nibbles and their ascending low parts ({@code lows}, w
+   * bits each, the smallest lowest), with the slot {@code value} takes in bits {@link #PLACE_SHIFT}
+   * and up.
    */
-  private long place(int nibbles, long lows, long fingerprint) {
+  private long place(int row, long lows, long value) {
     int w = lowBits;
-    long mask = lowMask;
-    long value = fingerprint & fingerprintMask;
-    // the three fingerprints, one in each 21-bit lane (at most 16 bits, bit 20 free)
-    long others =
-        ((long) (nibbles & 0xF) << w | (lows & mask))
-            | ((long) ((nibbles >>> 4) & 0xF) << w | ((lows >>> w) & mask)) << 21
-            | ((long) (nibbles >>> 8) << w | ((lows >>> 2 * w) & mask)) << 42;
-    // lane i of (value | 2^20) − fingerprint i keeps bit 20 iff value >= fingerprint i: no borrow
-    // leaves a lane, so the count of such lanes is the number of fingerprints <= value
-    int position = Long.bitCount(((value * TRIPLE_LOW | TRIPLE_HIGH) - others) & TRIPLE_HIGH);
-    int nibblesBelow = (1 << 4 * position) - 1;
-    int tuple =
-        (nibbles & nibblesBelow)
-            | (int) (value >>> w) << 4 * position
-            | (nibbles & ~nibblesBelow) << 4;
-    long lowsBelow = (1L << w * position) - 1;
-    long newLows = (lows & lowsBelow) | (value & mask) << w * position | (lows & ~lowsBelow) << w;
-    long index = PAIR_RANK[tuple & 0xFF] + PAIR_RANK[256 + (tuple >>> 8)];
-    return index | newLows << INDEX_BITS | (long) position << PLACE_SHIFT;
+    int step = INSERT_STEP[row << 4 | (int) (value >>> w) & 0xF];
+    long low = value & lowMask;
+    int position = (step >>> INDEX_BITS) & 3;
+    for (int ties = step >>> (INDEX_BITS + 2); ties > 0; ties--) {
+      // a fingerprint with the same nibble: ordered by low part
+      if (((lows >>> w * position) & lowMask) > low) {
+        break;
+      }
+      position++;
+    }
+    long below = (1L << w * position) - 1;
+    long newLows = (lows & below) | low << w * position | (lows & ~below) << w;
+    return (step & 0xFFF) | newLows << INDEX_BITS | (long) position << PLACE_SHIFT;
   }
 
   /** Returns fingerprint {@code slot} of a {@link #lanes} word. */
@@ -358,20 +341,6 @@ final class SemiSortedTable extends BucketTable {
   private long equalLanes(long lanes, long fingerprint) {
     long x = lanes ^ ((fingerprint << alignShift) * LANES_LOW);
     return ~(((x & LANES_REST) + LANES_REST) | x | LANES_REST) & LANES_HIGH;
-  }
-
-  /**
-   * Writes the bucket bits {@code bits} into {@code bucket}, leaving its neighbours' bits alone.
-   */
-  private void write(long bucket, long bits) {
-    byte[] page = pageOf(bucket);
-    long bit = bitInPage(bucket);
-    int offset = (int) (bit >>> 3);
-    int shift = (int) bit & 7;
-    long word = (long) LONG_LE.get(page, offset);
-    // 4·(f − 1) <= 60 bits plus a shift of at most 4 (bucket offsets are multiples of 4): one word
-    word = (word & ~(bucketMask << shift)) | (bits << shift);
-    LONG_LE.set(page, offset, word);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -444,26 +413,13 @@ final class SemiSortedTable extends BucketTable {
     if ((lows & lowMask) != 0) {
       return false;
     }
-    int w = lowBits;
-    long value = fingerprint & fingerprintMask;
     int row = STEP_ROW[(int) raw & 0xFFF];
     if (row == NO_ROOM) {
       return false;
     }
-    int step = INSERT_STEP[row << 4 | (int) (value >>> w) & 0xF];
-    long low = value & lowMask;
-    long others = (lows >>> w) & threeLowsMask;
-    int position = (step >>> INDEX_BITS) & 3;
-    for (int ties = step >>> (INDEX_BITS + 2); ties > 0; ties--) {
-      // a fingerprint with the same nibble: ordered by low part
-      if (((others >>> w * position) & lowMask) > low) {
-        break;
-      }
-      position++;
-    }
-    long below = (1L << w * position) - 1;
-    long newLows = (others & below) | low << w * position | (others & ~below) << w;
-    long bits = (step & 0xFFF) | newLows << INDEX_BITS;
+    long others = (lows >>> lowBits) & threeLowsMask;
+    long bits = place(row, others, fingerprint & fingerprintMask) & bucketMask;
+    // 4·(f − 1) <= 60 bits plus a shift of at most 4 (bucket offsets are multiples of 4): one word
     LONG_LE.set(page, offset, (word & ~(bucketMask << shift)) | (bits << shift));
     return true;
   }
@@ -499,7 +455,12 @@ final class SemiSortedTable extends BucketTable {
    */
   @Override
   int set(long bucket, int slot, long fingerprint) {
-    long raw = bucketWord(bucket);
+    byte[] page = pageOf(bucket);
+    long bit = bitInPage(bucket);
+    int offset = (int) (bit >>> 3);
+    int shift = (int) bit & 7;
+    long word = (long) LONG_LE.get(page, offset);
+    long raw = word >>> shift;
     int tuple = TUPLE[(int) raw & 0xFFF];
     long lows = raw >>> INDEX_BITS;
     // the three other slots, still ascending: slot's nibble and low part taken out
@@ -509,8 +470,9 @@ final class SemiSortedTable extends BucketTable {
     int lowShift = lowBits * slot;
     long lowsBelow = (1L << lowShift) - 1;
     long otherLows = ((lows & lowsBelow) | ((lows >>> lowBits) & ~lowsBelow)) & threeLowsMask;
-    long placed = place(otherNibbles, otherLows, fingerprint);
-    write(bucket, placed & bucketMask);
+    long placed = place(TRIPLE_ROW[otherNibbles], otherLows, fingerprint & fingerprintMask);
+    long bits = placed & bucketMask;
+    LONG_LE.set(page, offset, (word & ~(bucketMask << shift)) | (bits << shift));
     return (int) (placed >>> PLACE_SHIFT);
   }
 
