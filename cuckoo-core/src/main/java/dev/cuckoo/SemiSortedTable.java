@@ -93,9 +93,6 @@ final class SemiSortedTable extends BucketTable {
   private static final long LANES_HIGH = 0x8000_8000_8000_8000L;
   private static final long LANES_REST = 0x7FFF_7FFF_7FFF_7FFFL;
 
-  /** Where {@link #place} returns the slot of the placed fingerprint: above every bucket bit. */
-  private static final int PLACE_SHIFT = 62;
-
   /** RANK[16·i + a] = C(a + i, i + 1): the term of nibble i in {@link #rank}. */
   private static final int[] RANK = new int[BUCKET_SIZE * 16];
 
@@ -308,14 +305,12 @@ final class SemiSortedTable extends BucketTable {
   }
 
   /**
-   * Returns the bucket bits that hold {@code value} and three fingerprints, given as the {@link
-   * #INSERT_STEP} row of their ascending nibbles and their ascending low parts ({@code lows}, w
-   * bits each, the smallest lowest), with the slot {@code value} takes in bits {@link #PLACE_SHIFT}
-   * and up.
+   * Returns the slot that {@code value}, whose {@link #INSERT_STEP} entry is {@code step}, takes
+   * among three fingerprints with ascending low parts {@code lows} (w bits each, the smallest
+   * lowest).
    */
-  private long place(int row, long lows, long value) {
+  private int position(int step, long lows, long value) {
     int w = lowBits;
-    int step = INSERT_STEP[row << 4 | (int) (value >>> w) & 0xF];
     long low = value & lowMask;
     int position = (step >>> INDEX_BITS) & 3;
     for (int ties = step >>> (INDEX_BITS + 2); ties > 0; ties--) {
@@ -325,9 +320,19 @@ final class SemiSortedTable extends BucketTable {
       }
       position++;
     }
+    return position;
+  }
+
+  /**
+   * Returns the bucket bits that hold {@code value}, in slot {@code position}, and the three
+   * fingerprints of {@link #position}: the new tuple index of {@code step} and the low parts
+   * shifted apart there.
+   */
+  private long placed(int step, long lows, long value, int position) {
+    int w = lowBits;
     long below = (1L << w * position) - 1;
-    long newLows = (lows & below) | low << w * position | (lows & ~below) << w;
-    return (step & 0xFFF) | newLows << INDEX_BITS | (long) position << PLACE_SHIFT;
+    long newLows = (lows & below) | (value & lowMask) << w * position | (lows & ~below) << w;
+    return (step & 0xFFF) | newLows << INDEX_BITS;
   }
 
   /** Returns fingerprint {@code slot} of a {@link #lanes} word. */
@@ -418,7 +423,9 @@ final class SemiSortedTable extends BucketTable {
       return false;
     }
     long others = (lows >>> lowBits) & threeLowsMask;
-    long bits = place(row, others, fingerprint & fingerprintMask) & bucketMask;
+    long value = fingerprint & fingerprintMask;
+    int step = INSERT_STEP[row << 4 | (int) (value >>> lowBits) & 0xF];
+    long bits = placed(step, others, value, position(step, others, value));
     // 4·(f − 1) <= 60 bits plus a shift of at most 4 (bucket offsets are multiples of 4): one word
     LONG_LE.set(page, offset, (word & ~(bucketMask << shift)) | (bits << shift));
     return true;
@@ -470,10 +477,12 @@ final class SemiSortedTable extends BucketTable {
     int lowShift = lowBits * slot;
     long lowsBelow = (1L << lowShift) - 1;
     long otherLows = ((lows & lowsBelow) | ((lows >>> lowBits) & ~lowsBelow)) & threeLowsMask;
-    long placed = place(TRIPLE_ROW[otherNibbles], otherLows, fingerprint & fingerprintMask);
-    long bits = placed & bucketMask;
+    long value = fingerprint & fingerprintMask;
+    int step = INSERT_STEP[TRIPLE_ROW[otherNibbles] << 4 | (int) (value >>> lowBits) & 0xF];
+    int position = position(step, otherLows, value);
+    long bits = placed(step, otherLows, value, position);
     LONG_LE.set(page, offset, (word & ~(bucketMask << shift)) | (bits << shift));
-    return (int) (placed >>> PLACE_SHIFT);
+    return position;
   }
 
   /** Not supported: concurrent filters do not use semi-sorted tables. */
