@@ -60,7 +60,7 @@ final class SemiSortedTable extends BucketTable {
    * long keys, ε = 0.1%, to rated capacity, 30 fills in one JVM: ns per insert at loads 0-50% /
    * 50-80%, then ms per fill: 17.3 / 34.3 / 39.5 with decode, min/max sort and encode; 15.0 / 27.3
    * / 33.7 with the position from a SWAR comparison and the index from pair-summed RANK terms;
-   * 13.1 / 25.5 / 30.7 with the table for inserts (plain table 6.5 / 16.5 / 19.3 in these runs). A
+   * 12.7-13.4 / 24.2-25.0 / 30.0-30.7 with the table for inserts (plain table 6.5 / 16.5 / 19.3 in these runs). A
    * 128 KiB table indexed by tuple index directly, and set by the SWAR way, measured the same.
    *
    * Bucket words. bucketWord returns the stored bits; lane, hasEmptyLane and matchingLanes decode
