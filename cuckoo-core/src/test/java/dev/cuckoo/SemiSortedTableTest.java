@@ -111,6 +111,125 @@ class SemiSortedTableTest {
     table.checkEncoding(0);
   }
 
+  /**
+   * Every sorted nibble tuple, with low parts drawn to make ties likely, every slot and every new
+   * nibble: set and insert, which place the new fingerprint among the stored bits without decoding,
+   * must write the bits of the reference codec (decode, replace, sort, encode) into the middle of
+   * three buckets and leave the neighbours' bits alone.
+   */
+  @ParameterizedTest(name = "f={0}")
+  @ValueSource(ints = {5, 6, 9, 13, 16})
+  void setAndInsert_everyTupleSlotAndNibble_matchReferenceCodec(int bits) {
+    long seed = TestSeeds.seed() + bits;
+    SplittableRandom random = new SplittableRandom(seed);
+    int w = bits - 4;
+    long lowMask = (1L << w) - 1;
+    int bucketBits = 4 * (bits - 1);
+    SemiSortedTable table = new SemiSortedTable(3, bits);
+    byte[] before = new byte[(int) table.payloadBytes()];
+    byte[] expected = new byte[before.length];
+    int cases = 0;
+    for (int a0 = 0; a0 < 16; a0++) {
+      for (int a1 = a0; a1 < 16; a1++) {
+        for (int a2 = a1; a2 < 16; a2++) {
+          for (int a3 = a2; a3 < 16; a3++) {
+            int[] nibbles = {a0, a1, a2, a3};
+            long[] values = new long[4];
+            for (int i = 0; i < 4; i++) {
+              values[i] = (long) nibbles[i] << w | pickLow(random, lowMask, values, i);
+            }
+            Arrays.sort(values);
+            for (int n = 0; n < 16; n++) {
+              long value = (long) n << w | pickLow(random, lowMask, values, 4);
+              String where = "f=" + bits + " seed=" + seed + " bucket " + Arrays.toString(values);
+              where += " value " + value;
+              long neighbours = random.nextLong();
+              Arrays.fill(before, (byte) 0);
+              setBits(before, 0, bucketBits, neighbours);
+              setBits(before, bucketBits, bucketBits, referenceBits(values, bits));
+              setBits(before, 2L * bucketBits, bucketBits, ~neighbours);
+              for (int slot = 0; slot < 4; slot++) {
+                table.writePayload(0, before, 0, before.length);
+                long[] after = values.clone();
+                after[slot] = value;
+                System.arraycopy(before, 0, expected, 0, before.length);
+                setBits(expected, bucketBits, bucketBits, referenceBits(after, bits));
+                int landed = table.set(1, slot, value);
+                assertArrayEquals(expected, payload(table), where + " set slot " + slot);
+                assertEquals(value, table.get(1, landed), where + " set slot " + slot);
+                cases++;
+              }
+              if (value != 0) {
+                table.writePayload(0, before, 0, before.length);
+                boolean room = values[0] == 0;
+                assertEquals(room, table.insert(1, value), where + " insert");
+                if (room) {
+                  long[] after = values.clone();
+                  after[0] = value;
+                  System.arraycopy(before, 0, expected, 0, before.length);
+                  setBits(expected, bucketBits, bucketBits, referenceBits(after, bits));
+                  assertArrayEquals(expected, payload(table), where + " insert");
+                } else {
+                  assertArrayEquals(before, payload(table), where + " insert into a full bucket");
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    assertEquals(3876 * 16 * 4, cases);
+  }
+
+  /** Returns a low part: often 0, 1, the largest, or one of {@code values[0 .. count)}'s. */
+  private static long pickLow(SplittableRandom random, long lowMask, long[] values, int count) {
+    switch (random.nextInt(5)) {
+      case 0:
+        return 0;
+      case 1:
+        return 1 & lowMask;
+      case 2:
+        return lowMask;
+      case 3:
+        return count == 0 ? 0 : values[random.nextInt(count)] & lowMask;
+      default:
+        return random.nextLong() & lowMask;
+    }
+  }
+
+  /**
+   * Returns the bits of a bucket holding {@code values} (any order) as docs/FORMAT.md, scheme 3,
+   * describes them: the values sorted, the index of their nibbles, then their low parts.
+   */
+  private static long referenceBits(long[] values, int bits) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int w = bits - 4;
+    long result =
+        SemiSortedTable.rank(
+            (int) (sorted[0] >>> w),
+            (int) (sorted[1] >>> w),
+            (int) (sorted[2] >>> w),
+            (int) (sorted[3] >>> w));
+    for (int i = 0; i < 4; i++) {
+      result |= (sorted[i] & ((1L << w) - 1)) << (12 + i * w);
+    }
+    return result;
+  }
+
+  /** Writes the low {@code count} bits of {@code value} at bit {@code offset}, bit 0 first. */
+  private static void setBits(byte[] bytes, long offset, int count, long value) {
+    for (int i = 0; i < count; i++) {
+      long bit = offset + i;
+      int mask = 1 << (bit & 7);
+      if (((value >>> i) & 1) != 0) {
+        bytes[(int) (bit >>> 3)] |= (byte) mask;
+      } else {
+        bytes[(int) (bit >>> 3)] &= (byte) ~mask;
+      }
+    }
+  }
+
   @Test
   void payload_sameMultisetsInAnyOrder_sameBytes() {
     SemiSortedTable first = new SemiSortedTable(8, 13);
