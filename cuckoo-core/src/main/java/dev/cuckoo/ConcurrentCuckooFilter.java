@@ -672,9 +672,9 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
           "scheme",
           FilterHeader.OFFSET_SCHEME,
           "scheme: "
-              + FilterHeader.SEMI_SORTED_SCHEME_ID
+              + FilterHeader.schemeByte(filter.scheme(), true)
               + ", semi-sorted buckets (expected: "
-              + Scheme.STANDARD.id()
+              + filter.scheme().id()
               + ", plain buckets, for a ConcurrentCuckooFilter)");
     }
     return new ConcurrentCuckooFilter<>(filter, DEFAULT_STRIPES);

@@ -742,7 +742,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   public static final class Builder<T> {
     private final ItemHasher<? super T> hasher;
     private Scheme scheme = DEFAULT_SCHEME;
-    private boolean schemeSet;
     private long expectedItems = -1;
     private double falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE;
     private boolean falsePositiveRateSet;
@@ -854,7 +853,8 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     /**
      * Sets the scheme (default {@link Scheme#STANDARD_FAST}; {@link Scheme#STANDARD} for filters
      * that earlier versions can read, or that must merge with filters they built). With {@link
-     * #semiSorted semiSorted(true)} and no scheme set, {@link Scheme#STANDARD} is used.
+     * #semiSorted semiSorted(true)} either STANDARD scheme works (scheme ids 5 and 3 in the
+     * format).
      *
      * @param scheme the scheme
      * @return this builder
@@ -862,7 +862,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      */
     public Builder<T> scheme(Scheme scheme) {
       this.scheme = Checks.requireNonNull(scheme, "scheme");
-      this.schemeSet = true;
       return this;
     }
 
@@ -873,15 +872,17 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      * item instead of 13.76 — and costs decoding on every lookup and re-encoding on every write
      * (see the project's {@code docs/benchmarks.md}). Everything else behaves as with plain
      * buckets: {@code count}, {@code remove}, {@code replace}, the all-or-nothing {@code add},
-     * {@link CuckooFilter#addAll addAll} (with a plain or a semi-sorted filter of the same
-     * geometry) and {@code writeTo} / {@code readFrom} (scheme id 3 in the format). Batched lookups
-     * ({@code mightContainAll}) give the same answers one key at a time, without the overlapped
-     * loads. {@link ConcurrentCuckooFilter}, {@link ScalableCuckooFilter} and {@link
-     * ShardedCuckooFilter} use plain buckets only.
+     * {@link CuckooFilter#addAll addAll} (with a plain or a semi-sorted filter of the same geometry
+     * and scheme) and {@code writeTo} / {@code readFrom} (scheme id 5 in the format for {@link
+     * Scheme#STANDARD_FAST}, 3 for {@link Scheme#STANDARD}). Batched lookups ({@code
+     * mightContainAll}) give the same answers one key at a time, without the overlapped loads.
+     * {@link ConcurrentCuckooFilter}, {@link ScalableCuckooFilter} and {@link ShardedCuckooFilter}
+     * use plain buckets only.
      *
-     * <p>Needs the {@link Scheme#STANDARD} scheme, {@code bucketSize} 4 and fingerprints of 5 to 16
-     * bits: a {@link #falsePositiveRate} that needs fewer than 5 bits gets 5, one that needs more
-     * than 16 is rejected by {@link #build()}, as are other bucket sizes or fingerprint widths.
+     * <p>Needs a STANDARD scheme ({@link Scheme#STANDARD_FAST}, the default, or {@link
+     * Scheme#STANDARD}), {@code bucketSize} 4 and fingerprints of 5 to 16 bits: a {@link
+     * #falsePositiveRate} that needs fewer than 5 bits gets 5, one that needs more than 16 is
+     * rejected by {@link #build()}, as are other bucket sizes or fingerprint widths.
      *
      * @param semiSorted true for semi-sorted buckets
      * @return this builder
@@ -907,12 +908,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
             !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
         return buildRedis();
       }
-      // semi-sorted buckets are defined on STANDARD's arithmetic (scheme id 3 in the format)
-      Scheme standard = semiSorted && !schemeSet ? Scheme.STANDARD : scheme;
-      Checks.requireArgument(
-          !semiSorted || standard == Scheme.STANDARD,
-          "semiSorted: true (expected: false for the %s scheme; semi-sorted buckets use STANDARD)",
-          standard);
+      Scheme standard = scheme;
       Checks.requireArgument(
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
           "bucketSize: %s (expected: 2, 4 or 8 for the STANDARD scheme)",

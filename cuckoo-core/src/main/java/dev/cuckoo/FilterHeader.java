@@ -46,6 +46,17 @@ final class FilterHeader {
    */
   static final int SEMI_SORTED_SCHEME_ID = 3;
 
+  /** The {@code scheme} byte of a {@link Scheme#STANDARD_FAST} filter with semi-sorted buckets. */
+  static final int SEMI_SORTED_FAST_SCHEME_ID = 5;
+
+  /** Returns the {@code scheme} byte of a filter of {@code scheme}, semi-sorted or not. */
+  static int schemeByte(Scheme scheme, boolean semiSorted) {
+    if (!semiSorted) {
+      return scheme.id();
+    }
+    return scheme == Scheme.STANDARD_FAST ? SEMI_SORTED_FAST_SCHEME_ID : SEMI_SORTED_SCHEME_ID;
+  }
+
   final Scheme scheme;
   final boolean semiSorted;
   final int fingerprintBits;
@@ -109,7 +120,7 @@ final class FilterHeader {
     ByteBuffer buffer = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(OFFSET_MAGIC, MAGIC);
     buffer.putShort(OFFSET_VERSION, (short) VERSION);
-    buffer.put(OFFSET_SCHEME, (byte) (semiSorted ? SEMI_SORTED_SCHEME_ID : scheme.id()));
+    buffer.put(OFFSET_SCHEME, (byte) schemeByte(scheme, semiSorted));
     buffer.put(OFFSET_FINGERPRINT_BITS, (byte) fingerprintBits);
     buffer.putShort(OFFSET_BUCKET_SIZE, (short) bucketSize);
     buffer.putShort(OFFSET_FLAGS, (short) 0);
@@ -150,15 +161,19 @@ final class FilterHeader {
               + "; written by a newer library?)");
     }
     int schemeId = Byte.toUnsignedInt(buffer.get(OFFSET_SCHEME));
-    boolean semiSorted = schemeId == SEMI_SORTED_SCHEME_ID;
-    Scheme scheme = semiSorted ? Scheme.STANDARD : Scheme.byId(schemeId);
+    boolean semiSorted =
+        schemeId == SEMI_SORTED_SCHEME_ID || schemeId == SEMI_SORTED_FAST_SCHEME_ID;
+    Scheme scheme =
+        schemeId == SEMI_SORTED_SCHEME_ID
+            ? Scheme.STANDARD
+            : schemeId == SEMI_SORTED_FAST_SCHEME_ID ? Scheme.STANDARD_FAST : Scheme.byId(schemeId);
     if (scheme == null) {
       throw bad(
           "scheme",
           base + OFFSET_SCHEME,
           schemeId
-              + " (expected: 1 STANDARD, 2 REDISBLOOM, 3 STANDARD with semi-sorted buckets or 4"
-              + " STANDARD_FAST)");
+              + " (expected: 1 STANDARD, 2 REDISBLOOM, 3 STANDARD with semi-sorted buckets, 4"
+              + " STANDARD_FAST or 5 STANDARD_FAST with semi-sorted buckets)");
     }
     boolean redis = scheme == Scheme.REDISBLOOM;
     int fingerprintBits = Byte.toUnsignedInt(buffer.get(OFFSET_FINGERPRINT_BITS));

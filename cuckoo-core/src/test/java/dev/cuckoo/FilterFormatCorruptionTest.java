@@ -255,7 +255,7 @@ class FilterFormatCorruptionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0, 5, 255}) // 3: STANDARD with semi-sorted buckets; 4: STANDARD_FAST
+  @ValueSource(ints = {0, 6, 255}) // 3 and 5: semi-sorted STANDARD and STANDARD_FAST; 4: FAST
   void readFrom_unknownScheme_throws(int scheme) {
     assertField("scheme", OFFSET_SCHEME, withByte(bytesOf(standard()), OFFSET_SCHEME, scheme));
   }

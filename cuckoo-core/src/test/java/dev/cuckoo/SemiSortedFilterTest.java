@@ -29,9 +29,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SemiSortedFilterTest {
 
   private static CuckooFilter<Long> semiSorted(long buckets, int bits, int maxKicks, long seed) {
+    return semiSorted(Scheme.STANDARD, buckets, bits, maxKicks, seed);
+  }
+
+  private static CuckooFilter<Long> semiSorted(
+      Scheme scheme, long buckets, int bits, int maxKicks, long seed) {
     return new CuckooFilter<>(
         ItemHashers.longs(),
-        Scheme.STANDARD,
+        scheme,
         new SemiSortedTable(buckets, bits),
         maxKicks,
         seed,
@@ -127,13 +132,23 @@ class SemiSortedFilterTest {
   // ---------------------------------------------------------------------------------------------
   // Behaviour against a multiset model
 
-  @ParameterizedTest(name = "f={0} buckets={1}")
-  @CsvSource({"5, 40, 300", "8, 64, 400", "13, 64, 400", "16, 100, 600"})
-  void randomOperations_againstMultisetModel_match(int bits, int buckets, int universe) {
+  @ParameterizedTest(name = "{3} f={0} buckets={1}")
+  @CsvSource({
+    "5, 40, 300, STANDARD",
+    "8, 64, 400, STANDARD",
+    "13, 64, 400, STANDARD",
+    "16, 100, 600, STANDARD",
+    "5, 40, 300, STANDARD_FAST",
+    "13, 64, 400, STANDARD_FAST",
+    "16, 100, 600, STANDARD_FAST"
+  })
+  void randomOperations_againstMultisetModel_match(
+      int bits, int buckets, int universe, Scheme scheme) {
     long seed = TestSeeds.seed() + bits;
-    String where = "f=" + bits + " seed=" + seed + " (replay with -D" + TestSeeds.PROPERTY + ")";
+    String where =
+        scheme + " f=" + bits + " seed=" + seed + " (replay with -D" + TestSeeds.PROPERTY + ")";
     SplittableRandom random = new SplittableRandom(seed);
-    CuckooFilter<Long> filter = semiSorted(buckets, bits, 100, seed);
+    CuckooFilter<Long> filter = semiSorted(scheme, buckets, bits, 100, seed);
     Map<Long, Integer> model = new HashMap<>();
     List<Long> present = new ArrayList<>();
     int failedAdds = 0;
@@ -384,6 +399,41 @@ class SemiSortedFilterTest {
   /** SHA-256 of {@link #golden()}'s serialized bytes (header, payload and trailer). */
   private static final String GOLDEN_SHA256 =
       "b43a669379f7845790c2d17c6f8d168d8450b3641b0b259eca5423ec5129dd7d";
+
+  @Test
+  void defaultBuilder_semiSorted_standardFast_writesScheme5AndReadsBack() throws IOException {
+    CuckooFilter<Long> filter =
+        CuckooFilter.builder(ItemHashers.longs()).expectedItems(2000).semiSorted(true).build();
+    assertEquals(Scheme.STANDARD_FAST, filter.scheme());
+    assertTrue(filter.isSemiSorted());
+    for (long i = 0; i < 2000; i++) {
+      assertTrue(filter.add(i));
+    }
+    byte[] bytes = bytesOf(filter);
+    assertEquals(5, bytes[FilterHeader.OFFSET_SCHEME]);
+    CuckooFilter<Long> copy =
+        CuckooFilter.readFrom(new java.io.ByteArrayInputStream(bytes), ItemHashers.longs());
+    assertEquals(Scheme.STANDARD_FAST, copy.scheme());
+    assertTrue(copy.isSemiSorted());
+    for (long i = 0; i < 2000; i++) {
+      assertTrue(copy.mightContain(i), "item " + i);
+    }
+    for (long i = 2000; i < 200_000; i++) {
+      assertEquals(filter.mightContain(i), copy.mightContain(i), "absent " + i);
+    }
+    assertArrayEquals(bytes, bytesOf(copy));
+    // a STANDARD semi-sorted filter keeps scheme 3
+    CuckooFilter<Long> standard =
+        CuckooFilter.builder(ItemHashers.longs())
+            .scheme(Scheme.STANDARD)
+            .expectedItems(2000)
+            .semiSorted(true)
+            .build();
+    for (long i = 0; i < 2000; i++) {
+      assertTrue(standard.add(i));
+    }
+    assertEquals(3, bytesOf(standard)[FilterHeader.OFFSET_SCHEME]);
+  }
 
   @Test
   void readFrom_writtenFilter_sameAnswersAndBytes() throws IOException {
