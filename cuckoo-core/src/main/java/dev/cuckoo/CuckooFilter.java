@@ -908,7 +908,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
             !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
         return buildRedis();
       }
-      Scheme standard = scheme;
       Checks.requireArgument(
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
           "bucketSize: %s (expected: 2, 4 or 8 for the STANDARD scheme)",
@@ -927,9 +926,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
       if (semiSorted) {
         SemiSortedTable table = new SemiSortedTable(buckets, semiSortedBits(bits, designLoad));
-        return new CuckooFilter<>(hasher, standard, table, kicks, seed, capacity);
+        return new CuckooFilter<>(hasher, scheme, table, kicks, seed, capacity);
       }
-      return new CuckooFilter<>(hasher, standard, buckets, bucketSize, bits, kicks, seed, capacity);
+      return new CuckooFilter<>(hasher, scheme, buckets, bucketSize, bits, kicks, seed, capacity);
     }
 
     /**

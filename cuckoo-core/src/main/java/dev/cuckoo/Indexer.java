@@ -53,7 +53,7 @@ final class Indexer {
 
   private final long fingerprintRange;
 
-  private Indexer(boolean redis, boolean fast, long bucketCount, int fingerprintBits, long seed) {
+  private Indexer(boolean redis, boolean fast, long bucketCount, long fingerprintRange, long seed) {
     this.redis = redis;
     this.fast = fast;
     this.fastOffsetShift = fast ? fastOffsetShift(bucketCount) : 0;
@@ -61,7 +61,7 @@ final class Indexer {
     this.bucketCount = bucketCount;
     this.halfBucketCount = bucketCount >>> 1;
     this.bucketMask = Long.bitCount(bucketCount) == 1 ? bucketCount - 1 : -1;
-    this.fingerprintRange = redis ? 255 : (1L << fingerprintBits) - 1;
+    this.fingerprintRange = fingerprintRange;
   }
 
   /**
@@ -82,7 +82,7 @@ final class Indexer {
         scheme == Scheme.REDISBLOOM,
         scheme == Scheme.STANDARD_FAST,
         checkBucketCount(scheme, bucketCount),
-        scheme == Scheme.REDISBLOOM ? 8 : fingerprintBits,
+        scheme == Scheme.REDISBLOOM ? 255 : (1L << fingerprintBits) - 1,
         scheme == Scheme.REDISBLOOM ? 0 : seed);
   }
 
@@ -92,7 +92,7 @@ final class Indexer {
    */
   static Indexer redisLink(long bucketCount) {
     Checks.requireArgument(bucketCount >= 1, "bucketCount: %s (expected: >= 1)", bucketCount);
-    return new Indexer(true, false, bucketCount, 8, 0);
+    return new Indexer(true, false, bucketCount, 255, 0);
   }
 
   private static long checkBucketCount(Scheme scheme, long bucketCount) {
