@@ -38,10 +38,10 @@ final class Indexer {
 
   private final boolean redis;
 
-  /** STANDARD_FAST: the alternate bucket by {@link #fastAlternateBucket}. */
-  private final boolean fast;
-
-  /** STANDARD_FAST: 64 − s for the largest power of two 2^s <= bucketCount; else 0. */
+  /**
+   * STANDARD_FAST: 64 − s for the largest power of two 2^s <= bucketCount, at least 1, and the
+   * alternate bucket by {@link #fastAlternateBucket}; 0 for the other schemes.
+   */
   private final int fastOffsetShift;
 
   private final long seed;
@@ -55,7 +55,6 @@ final class Indexer {
 
   private Indexer(boolean redis, boolean fast, long bucketCount, long fingerprintRange, long seed) {
     this.redis = redis;
-    this.fast = fast;
     this.fastOffsetShift = fast ? fastOffsetShift(bucketCount) : 0;
     this.seed = seed;
     this.bucketCount = bucketCount;
@@ -185,7 +184,7 @@ final class Indexer {
    * bucket}.
    */
   long alternateBucket(long bucket, long fingerprint) {
-    if (fast) {
+    if (fastOffsetShift != 0) {
       return fastAlternateBucket(bucket, fingerprint, fastOffsetShift, bucketCount);
     }
     if (redis) {
@@ -203,12 +202,9 @@ final class Indexer {
     return j + ((j >> 63) & bucketCount);
   }
 
-  /** Returns true for STANDARD_FAST arithmetic. */
-  boolean isFast() {
-    return fast;
-  }
-
-  /** Returns STANDARD_FAST's offset shift (0 for the other schemes): {@link #fastOffsetShift}. */
+  /**
+   * Returns STANDARD_FAST's offset shift, or 0 for the other schemes ({@link #fastOffsetShift}).
+   */
   int fastOffsetShift() {
     return fastOffsetShift;
   }

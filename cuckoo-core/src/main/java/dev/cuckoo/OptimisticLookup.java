@@ -41,7 +41,7 @@ final class OptimisticLookup {
 
   private OptimisticLookup(
       BucketTable table, LockStripes stripes, long fingerprintRange, Indexer indexer) {
-    this.fastOffsetShift = indexer.isFast() ? indexer.fastOffsetShift() : 0;
+    this.fastOffsetShift = indexer.fastOffsetShift();
     this.page = table.singlePage();
     this.versions = stripes.versions();
     this.stripeShift = stripes.shift();
