@@ -4,8 +4,11 @@
 #   cuckoo-bench/run-benchmarks.sh [--quick] [--forks N] [--large] [--huge] [--out DIR] [--report-only]
 #
 # --quick: one fork, short iterations, sizes up to 10^6 (a smoke test, minutes).
-# default: 3 forks for the points the targets compare, 1 for the rest, sizes 10^4, 10^6, 10^7.
-# --large adds 3.2*10^7 keys, --huge also 10^8 (several GiB of heap per fork).
+# default: 3 forks for the points the targets compare, 1 for the rest, sizes 10^4, 10^6, 10^7,
+# and the growth curve of growing filters (counts, not times).
+# --large adds 3.2*10^7 keys; --huge adds 10^8 keys for the single lookups of CUCKOO,
+# CUCKOO_STANDARD, FF_CUCKOO16 and the memory floor (several GiB of heap per fork).
+# The full run of record: --forks 3 --large --huge (about 1.5 hours on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

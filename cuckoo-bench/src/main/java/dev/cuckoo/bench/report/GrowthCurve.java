@@ -29,6 +29,9 @@ public final class GrowthCurve {
 
   static final String HEADING = "## Growing filters";
 
+  /** The goal for a hinted chain: bits per item at most this many times the fixed filter's. */
+  static final double HINT_GOAL = 1.2;
+
   private GrowthCurve() {}
 
   /**
@@ -57,7 +60,7 @@ public final class GrowthCurve {
     for (String arg : args) {
       command.append(' ').append(arg);
     }
-    List<String> section = section(initial, fpr, probes, command.toString());
+    List<String> section = section(initial, fpr, probes, "`" + command + "`");
     if (write == null) {
       section.forEach(System.out::println);
     } else {
@@ -66,7 +69,14 @@ public final class GrowthCurve {
     }
   }
 
-  static List<String> section(long initial, double fpr, long probes, String command) {
+  /**
+   * Measures the curve and returns the section's Markdown lines, ending with the target of a hinted
+   * chain at the largest growth: at most {@link #HINT_GOAL} times the fixed filter's bits per item,
+   * with a measured rate at most ε.
+   *
+   * @param source how the section was produced, in Markdown (a command or a description)
+   */
+  static List<String> section(long initial, double fpr, long probes, String source) {
     List<String> lines = new ArrayList<>();
     lines.add(HEADING);
     lines.add("");
@@ -87,10 +97,9 @@ public final class GrowthCurve {
             initial));
     lines.add("");
     lines.add(
-        "Produced by `"
-            + command
-            + "` on the machine above (2 shared cores, other builds"
-            + " running; the figures are counts, not times, so the load does not change them).");
+        "Produced by "
+            + source
+            + "; the figures are counts, not times, so the machine's load does not change them.");
     lines.add("");
     lines.add(
         "Links keep their sizes with a hint (initial × 2^k); only the fingerprint widths"
@@ -112,6 +121,8 @@ public final class GrowthCurve {
             .expansion(2)
             .build();
     long added = 0;
+    double hintRatio = Double.NaN;
+    double hintRate = Double.NaN;
     for (long growth : GROWTH) {
       long items = initial * growth;
       for (; added < items; added++) {
@@ -139,9 +150,52 @@ public final class GrowthCurve {
               bitsPerItem(redis),
               redisRate(redis, items, probes)));
       System.err.println(lines.get(lines.size() - 1));
+      hintRatio = bitsPerItem(hinted) / fixed;
+      hintRate = rate(hinted, items, probes);
     }
+    long last = GROWTH[GROWTH.length - 1];
+    lines.add("");
+    lines.add("| target | measured | goal | met |");
+    lines.add("| --- | --- | --- | --- |");
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "| hinted chain after %d× growth: bits/item over the fixed filter's | %.3f | ≤ %s |"
+                + " %s |",
+            last,
+            hintRatio,
+            HINT_GOAL,
+            hintRatio <= HINT_GOAL ? "yes" : "**no**"));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "| hinted chain after %d× growth: measured FPR | %.5f | ≤ %s | %s |",
+            last,
+            hintRate,
+            fpr,
+            hintRate <= fpr ? "yes" : "**no**"));
     lines.add("");
     return lines;
+  }
+
+  /**
+   * Returns the section as it stands in {@code file} (from {@link #HEADING} to the next "## "
+   * heading), or an empty list if the file or the section does not exist.
+   */
+  static List<String> existingSection(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    int start = lines.indexOf(HEADING);
+    if (start < 0) {
+      return List.of();
+    }
+    int end = start + 1;
+    while (end < lines.size() && !lines.get(end).startsWith("## ")) {
+      end++;
+    }
+    return new ArrayList<>(lines.subList(start, end));
   }
 
   private static ScalableCuckooFilter<Long> standard(long initial, double fpr, long hint) {

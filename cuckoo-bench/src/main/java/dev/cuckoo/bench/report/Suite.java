@@ -24,11 +24,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *     [--large] [--huge] [--report-only]
  * </pre>
  *
- * Points that the issue's targets compare run with {@code --forks} forks (default 3); the other
- * points (other peers, URL keys, the 1% rate, deletes) run with one fork. Every fork does two
- * warm-up and three measurement iterations of one second. {@code --large} adds 3.2·10^7 keys,
- * {@code --huge} also 10^8 (several GiB of heap). {@code --report-only} re-renders the Markdown and
- * charts from an existing {@code benchmarks.csv}.
+ * Points that the targets compare run with {@code --forks} forks (default 3); the other points
+ * (other peers, URL keys, the 1% rate, deletes) run with one fork. Every fork does two warm-up and
+ * three measurement iterations of one second. {@code --large} adds 3.2·10^7 keys; {@code --huge}
+ * adds 10^8 keys for the single lookups of CUCKOO, CUCKOO_STANDARD, FF_CUCKOO16 and the memory
+ * floor (several GiB of heap). Besides the JMH runs the suite measures the growth curve of growing
+ * filters ({@link GrowthCurve}: counts, not times). {@code --report-only} re-renders the Markdown
+ * and charts from an existing {@code benchmarks.csv} and keeps the growth section of the existing
+ * {@code benchmarks.md}.
  */
 public final class Suite {
   /** JVM flags of every benchmark fork (recorded in the report). */
@@ -37,8 +40,26 @@ public final class Suite {
   private static final String ALL_LOOKUP =
       "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_CUCKOO16,FF_CUCKOO8,FF_CUCKOOPLUS16,FF_BLOCKED_BLOOM,FF_XOR8";
 
+  /**
+   * The filters of the targets' lookups: the default, the STANDARD arithmetic and semi-sorted
+   * buckets (compared with the default in the same run), and the peers.
+   */
   private static final String TARGET_PEERS =
-      "CUCKOO,GUAVA,CUCKOOFILTER4J,FF_CUCKOO16,FF_XOR8,MEMORY_FLOOR";
+      "CUCKOO,CUCKOO_STANDARD,CUCKOO_SEMISORTED,GUAVA,CUCKOOFILTER4J,FF_CUCKOO16,FF_XOR8,"
+          + "MEMORY_FLOOR";
+
+  /** The filters whose inserts the targets compare. */
+  private static final String TARGET_INSERTS =
+      "CUCKOO,CUCKOO_STANDARD,CUCKOO_SEMISORTED,FF_CUCKOO16";
+
+  /** The filters measured at 10^8 keys ({@code --huge}). */
+  private static final String HUGE_PEERS = "CUCKOO,CUCKOO_STANDARD,FF_CUCKOO16,MEMORY_FLOOR";
+
+  /** The growth curve's start, target rate and number of absent probes. */
+  private static final long GROWTH_INITIAL = 1000;
+
+  private static final double GROWTH_FPR = 0.01;
+  private static final long GROWTH_PROBES = 1_000_000;
   private static final String OTHER_PEERS = "FF_CUCKOO8,FF_CUCKOOPLUS16,FF_BLOCKED_BLOOM";
 
   private final Path out;
@@ -46,6 +67,7 @@ public final class Suite {
   private final boolean quick;
   private final List<String> sizes = new ArrayList<>();
   private final List<String> largeSizes = new ArrayList<>();
+  private final List<String> hugeSizes = new ArrayList<>();
   private final List<Row> rows = new ArrayList<>();
   private final Path statsFile;
 
@@ -61,8 +83,7 @@ public final class Suite {
       largeSizes.add("32000000");
     }
     if (huge) {
-      sizes.add("100000000");
-      largeSizes.add("100000000");
+      hugeSizes.add("100000000");
     }
   }
 
@@ -93,10 +114,16 @@ public final class Suite {
     Files.createDirectories(out);
     Suite suite = new Suite(out, quick ? 1 : forks, quick, large, huge);
     Path csv = out.resolve("benchmarks.csv");
+    Path markdown = out.resolve("benchmarks.md");
+    List<String> growth;
     if (reportOnly) {
       suite.rows.addAll(Rows.read(csv));
+      growth = GrowthCurve.existingSection(markdown);
     } else {
       Files.deleteIfExists(suite.statsFile);
+      growth =
+          GrowthCurve.section(
+              GROWTH_INITIAL, GROWTH_FPR, GROWTH_PROBES, "the same suite run (no JMH)");
       suite.runAll();
       Rows.write(csv, suite.rows);
     }
@@ -108,8 +135,7 @@ public final class Suite {
     }
     options.remove("--report-only");
     String command = String.join(" ", "cuckoo-bench/run-benchmarks.sh", String.join(" ", options));
-    Report.write(
-        out.resolve("benchmarks.md"), suite.rows, stats, Machine.describe(), command.trim());
+    Report.write(markdown, suite.rows, stats, Machine.describe(), command.trim(), growth);
     Charts.write(out, suite.rows, stats);
   }
 
@@ -119,9 +145,12 @@ public final class Suite {
     // the targets: mixed lookups of every peer, hits and misses, batches, floor, inserts
     run("lookup", TARGET_PEERS, "LONG", all, "0.001", "0.5", true);
     run("lookup", OTHER_PEERS, "LONG", all, "0.001", "0.5", false);
+    if (!hugeSizes.isEmpty()) {
+      run("lookup", HUGE_PEERS, "LONG", String.join(",", hugeSizes), "0.001", "0.5", true);
+    }
     run("lookup", "CUCKOO,FF_CUCKOO16", "LONG", large, "0.001", "1.0,0.0", true);
     run("batchLookup", "CUCKOO,MEMORY_FLOOR", "LONG", all, "0.001", "0.5", true);
-    run("insert", "CUCKOO,FF_CUCKOO16", "LONG", all, "0.001", null, true);
+    run("insert", TARGET_INSERTS, "LONG", all, "0.001", null, true);
     // coverage: slower peers' inserts, the 1% rate, URL keys, deletes
     run("insert", "GUAVA,CUCKOOFILTER4J,FF_XOR8", "LONG", sizes.get(1), "0.001", null, false);
     run(
