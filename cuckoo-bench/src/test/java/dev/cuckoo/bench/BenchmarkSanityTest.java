@@ -173,6 +173,26 @@ class BenchmarkSanityTest {
     }
   }
 
+  @Test
+  void fillLoop_semiSortedAndPlain_fillToRatedCapacityAndReportTime() {
+    java.io.PrintStream saved = System.out;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      // throws if a key is refused below the rated capacity
+      FillLoop.main(new String[] {"CUCKOO_SEMISORTED", "5000", "0.001", "3"});
+      FillLoop.main(new String[] {"CUCKOO", "5000", "0.001", "3"});
+    } finally {
+      System.setOut(saved);
+    }
+    String out = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(
+        out.matches(
+            "(?s)CUCKOO_SEMISORTED 5000 keys, 3 rounds: [0-9.]+ ns per insert\\R"
+                + "CUCKOO 5000 keys, 3 rounds: [0-9.]+ ns per insert\\R"),
+        out);
+  }
+
   private static int floorAnswer(LookupBenchmark.Lookups s, int start) {
     MemoryFloorSubject floor = (MemoryFloorSubject) s.subject;
     int found = 0;
