@@ -188,14 +188,16 @@ public final class GrowthCurve {
     }
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     int start = lines.indexOf(HEADING);
-    if (start < 0) {
-      return List.of();
-    }
+    return start < 0 ? List.of() : new ArrayList<>(lines.subList(start, sectionEnd(lines, start)));
+  }
+
+  /** Returns the index of the first "## " heading after {@code start}, or the number of lines. */
+  private static int sectionEnd(List<String> lines, int start) {
     int end = start + 1;
     while (end < lines.size() && !lines.get(end).startsWith("## ")) {
       end++;
     }
-    return new ArrayList<>(lines.subList(start, end));
+    return end;
   }
 
   private static ScalableCuckooFilter<Long> standard(long initial, double fpr, long hint) {
@@ -269,11 +271,7 @@ public final class GrowthCurve {
       }
       lines.addAll(section);
     } else {
-      int end = start + 1;
-      while (end < lines.size() && !lines.get(end).startsWith("## ")) {
-        end++;
-      }
-      lines.subList(start, end).clear();
+      lines.subList(start, sectionEnd(lines, start)).clear();
       lines.addAll(start, section);
     }
     Files.write(file, lines, StandardCharsets.UTF_8);
