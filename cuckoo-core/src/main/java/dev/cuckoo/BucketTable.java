@@ -510,6 +510,17 @@ sealed class BucketTable permits SemiSortedTable {
     return (word >>> (slot * fingerprintBits)) & ((1L << fingerprintBits) - 1);
   }
 
+  /**
+   * Stores in {@code out[at .. at + b)} the alternate bucket of each fingerprint of {@code bucket},
+   * whose bucket word ({@link #bucketWord}, a table with {@link #hasLaneWords}) is {@code word}:
+   * slot s's fingerprint {@link #lane lane(word, s)} goes to {@code out[at + s]}.
+   */
+  void alternates(Indexer indexer, long bucket, long word, long[] out, int at) {
+    for (int slot = 0; slot < bucketSize; slot++) {
+      out[at + slot] = indexer.alternateBucket(bucket, lane(word, slot));
+    }
+  }
+
   private long zeroLanes(long x) {
     return ~(((x & lanesRest) + lanesRest) | x | lanesRest) & lanesHigh;
   }

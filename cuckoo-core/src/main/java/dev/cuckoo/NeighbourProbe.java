@@ -53,8 +53,8 @@ final class NeighbourProbe {
       Indexer indexer, BucketTable table, long first, long second, long fingerprint, int maxMoves) {
     int bucketSize = table.bucketSize();
     int candidates = 2 * bucketSize;
-    addChildren(indexer, table, first, table.bucketWord(first), children, 0);
-    addChildren(indexer, table, second, table.bucketWord(second), children, bucketSize);
+    table.alternates(indexer, first, table.bucketWord(first), children, 0);
+    table.alternates(indexer, second, table.bucketWord(second), children, bucketSize);
     int k = firstWithRoom(table, children, words, candidates);
     int g = -1;
     if (k < 0) {
@@ -63,8 +63,7 @@ final class NeighbourProbe {
       }
       // every child is full: the same again one level further, all grandchildren loaded at once
       for (int child = 0; child < candidates; child++) {
-        addChildren(
-            indexer, table, children[child], words[child], grandchildren, child * bucketSize);
+        table.alternates(indexer, children[child], words[child], grandchildren, child * bucketSize);
       }
       g = firstWithRoom(table, grandchildren, grandchildWords, candidates * bucketSize);
       if (g < 0) {
@@ -83,17 +82,6 @@ final class NeighbourProbe {
     }
     table.set(from, slot, fingerprint);
     return true;
-  }
-
-  /**
-   * Stores in {@code out[at ..]} the alternate bucket of each of the {@code b} fingerprints of
-   * {@code bucket}, whose bucket word is {@code word}.
-   */
-  private static void addChildren(
-      Indexer indexer, BucketTable table, long bucket, long word, long[] out, int at) {
-    for (int slot = 0; slot < table.bucketSize(); slot++) {
-      out[at + slot] = indexer.alternateBucket(bucket, table.lane(word, slot));
-    }
   }
 
   /**

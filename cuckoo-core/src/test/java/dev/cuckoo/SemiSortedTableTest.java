@@ -65,6 +65,8 @@ class SemiSortedTableTest {
     SplittableRandom random = new SplittableRandom(seed);
     int buckets = 14; // odd bucket offsets test the 4-bit shifts of f − 1 odd
     SemiSortedTable table = new SemiSortedTable(buckets, bits);
+    Indexer indexer = new Indexer(Scheme.STANDARD_FAST, buckets, bits);
+    long[] alternates = new long[1 + 4];
     long[][] model = new long[buckets][4];
     long max = (1L << bits) - 1;
     for (int step = 0; step < 20_000; step++) {
@@ -94,6 +96,16 @@ class SemiSortedTableTest {
         for (int slot = 0; slot < 4; slot++) {
           assertEquals(sorted[slot], table.get(b, slot), where + " bucket " + b);
         }
+      }
+      // the neighbour probe's decoding of a whole bucket: slot s's alternate at out[at + s]
+      long[] sorted = model[bucket].clone();
+      Arrays.sort(sorted);
+      table.alternates(indexer, bucket, table.bucketWord(bucket), alternates, 1);
+      for (int slot = 0; slot < 4; slot++) {
+        assertEquals(
+            indexer.alternateBucket(bucket, sorted[slot]),
+            alternates[1 + slot],
+            where + " slot " + slot);
       }
       long probe = random.nextInt(4) == 0 ? model[bucket][random.nextInt(4)] : fingerprint;
       long copies = Arrays.stream(model[bucket]).filter(v -> v == probe).count();
