@@ -188,6 +188,11 @@ public final class CuckooServer implements AutoCloseable {
     return server;
   }
 
+  /** Returns the server's persistence, or null when it keeps no files (tests). */
+  Persistence persistence() {
+    return context.persistence();
+  }
+
   /** Returns the port the server listens on (useful after starting on port 0). */
   public int port() {
     return context.port();

@@ -118,6 +118,8 @@ final class Persistence implements WriteLog, Closeable {
   private volatile long rewriteBaseBytes;
   private volatile String refusal;
   private IOException handledFailure;
+  // test seam: runs on the saving thread after the log is rotated, before the keys are listed
+  private volatile Runnable afterRotate = () -> {};
 
   private Persistence(
       ServerContext context,
@@ -822,14 +824,20 @@ final class Persistence implements WriteLog, Closeable {
     try {
       long next = Math.max(generation, log.generation()) + 1;
       Path retired = dir.resolve(LOG + "." + log.generation());
-      long startLsn;
+      long[] rotatedAt = new long[1];
+      List<Key> keys;
       try {
-        startLsn = log.rotate(next, retired);
+        keys =
+            keyspace.keysAcross(
+                () -> {
+                  rotatedAt[0] = log.rotate(next, retired);
+                  afterRotate.run();
+                });
       } catch (IOException e) {
         failed(e);
         throw e;
       }
-      List<Key> keys = keyspace.keys();
+      long startLsn = rotatedAt[0];
       try (SnapshotFile.Writer writer =
           SnapshotFile.open(dir.resolve(SNAPSHOT), files, next, startLsn)) {
         for (Key key : keys) {
@@ -839,7 +847,7 @@ final class Persistence implements WriteLog, Closeable {
           long lsn;
           long expireAt;
           try {
-            filter = keyspace.peek(key);
+            filter = keyspace.stored(key);
             expireAt = keyspace.expireAt(key);
             lsn = log.lastLsn();
             if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
@@ -936,6 +944,14 @@ final class Persistence implements WriteLog, Closeable {
       return null;
     }
     return done;
+  }
+
+  /**
+   * Sets code that each snapshot runs after it rotated the log and before it lists the keys (tests
+   * use it to hold a snapshot at that moment).
+   */
+  void afterRotate(Runnable hook) {
+    afterRotate = hook;
   }
 
   /** Returns true while a background save runs. */
