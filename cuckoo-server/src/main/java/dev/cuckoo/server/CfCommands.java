@@ -103,7 +103,23 @@ final class CfCommands {
         return;
       }
       long sizeBefore = before == null ? 0 : before.sizeInBytes();
-      action.run(key, before);
+      // a command that creates the key logs its creation and its change as one record, so a crash
+      // between two records never leaves an empty filter that no client saw
+      Transaction creating =
+          before == null && !session.replaying() && session.transaction() == null
+              ? new Transaction()
+              : null;
+      if (creating == null) {
+        action.run(key, before);
+      } else {
+        session.transaction(creating);
+        try {
+          action.run(key, before);
+        } finally {
+          session.transaction(null);
+        }
+        log.recordAll(session, session.db(), creating);
+      }
       ScalableCuckooFilter<byte[]> after = keyspace.get(key);
       if (after == before && after != null) {
         keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);

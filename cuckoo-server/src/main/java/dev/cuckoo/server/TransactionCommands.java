@@ -165,11 +165,6 @@ final class TransactionCommands {
       session.transaction(null);
       session.retriesAllowed(retries);
     }
-    List<Transaction.Write> writes = transaction.writes();
-    if (writes.size() == 1) {
-      session.logged(log.append(writes.get(0).db, writes.get(0).args));
-    } else if (!writes.isEmpty()) {
-      session.logged(log.append(db, transaction.encode()));
-    }
+    log.recordAll(session, db, transaction);
   }
 }

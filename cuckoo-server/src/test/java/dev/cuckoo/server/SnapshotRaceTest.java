@@ -59,11 +59,7 @@ class SnapshotRaceTest {
   }
 
   private static ServerConfig.Builder config(Path data) {
-    return ServerConfig.builder()
-        .port(0)
-        .threads(2)
-        .dir(data)
-        .fsync(ServerConfig.Fsync.ALWAYS);
+    return ServerConfig.builder().port(0).threads(2).dir(data).fsync(ServerConfig.Fsync.ALWAYS);
   }
 
   @ParameterizedTest
@@ -126,7 +122,8 @@ class SnapshotRaceTest {
         throw new AssertionError(race + ": restart from " + copy.getFileName() + " refused", e);
       }
       try (RespClient client = new RespClient(restarted.port())) {
-        assertEquals(expected.get(copy), state(client), race + ": restart from " + copy.getFileName());
+        assertEquals(
+            expected.get(copy), state(client), race + ": restart from " + copy.getFileName());
       } finally {
         restarted.close();
       }
