@@ -294,6 +294,9 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (HeapGuard.outOfMemory(cause)) {
+      HeapGuard.fatal("a client connection", cause);
+    }
     if (!(cause instanceof IOException)) {
       LOGGER.log(Level.WARNING, "closing client after an error", cause);
     }

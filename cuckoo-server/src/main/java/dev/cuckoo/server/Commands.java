@@ -401,6 +401,30 @@ final class Commands {
             persistence::bgsave));
     add(
         spec(
+            "bgrewriteaof",
+            1,
+            List.of("admin", "noscript", "no_async_loading"),
+            0,
+            0,
+            0,
+            admin,
+            "server",
+            "Asynchronously rewrites the append-only file to disk.",
+            persistence::bgrewriteaof));
+    add(
+        spec(
+            "debug",
+            -2,
+            List.of("admin", "noscript", "loading", "stale", "protected"),
+            0,
+            0,
+            0,
+            admin,
+            "server",
+            "A container for debugging commands.",
+            new DebugCommands(context.config())::debug));
+    add(
+        spec(
             "lastsave",
             1,
             List.of("loading", "stale", "fast"),
@@ -1079,7 +1103,13 @@ final class Commands {
       LOGGER.log(Level.ERROR, "command " + name + " failed", e);
       reply.error("ERR internal error: " + e);
     } catch (OutOfMemoryError e) {
-      reply.error("ERR Insufficient memory");
+      if (session.replaying()) {
+        // recovery reports a log that does not fit in the heap
+        throw e;
+      }
+      // the command may have changed half a structure: never serve or save that (filter tables
+      // too large to allocate are refused by the core before this point)
+      HeapGuard.fatal("command " + name, e);
     }
   }
 

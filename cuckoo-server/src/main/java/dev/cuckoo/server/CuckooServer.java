@@ -105,14 +105,27 @@ public final class CuckooServer implements AutoCloseable {
           }
         };
     Commands commands = new Commands(context, log);
+    // Netty's allocator is set up before the replay may fill the heap: a class that failed to
+    // initialise for want of memory would leave the process unable to listen or to exit
+    io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
+    context.heapGuard().start();
     if (config.appendOnly()) {
       context.keyspace().loading(true);
-      context.persistence(
-          Persistence.open(
-              context,
-              files,
-              keyspace ->
-                  new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
+      try {
+        context.persistence(
+            Persistence.open(
+                context,
+                files,
+                keyspace ->
+                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
+      } catch (OutOfMemoryError e) {
+        IOException tooBig = replayTooBig(config, context.keyspace());
+        context.heapGuard().close();
+        throw tooBig;
+      } catch (IOException | RuntimeException e) {
+        context.heapGuard().close();
+        throw e;
+      }
     }
     context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
@@ -164,6 +177,7 @@ public final class CuckooServer implements AutoCloseable {
     } catch (RuntimeException e) {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      context.heapGuard().close();
       if (context.persistence() != null) {
         context.persistence().close();
       }
@@ -186,6 +200,37 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /** Describes a replay that did not fit in the heap, naming the heap to restart with. */
+  private static IOException replayTooBig(ServerConfig config, Keyspace partial) {
+    long filters = partial.usedBytes();
+    int keys = partial.size();
+    partial.clear();
+    long files = 0;
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> entries =
+        java.nio.file.Files.newDirectoryStream(config.dir())) {
+      for (java.nio.file.Path file : entries) {
+        files += java.nio.file.Files.size(file);
+      }
+    } catch (IOException | RuntimeException e) {
+      // the figure is advice only
+    }
+    long max = Runtime.getRuntime().maxMemory();
+    long suggestMiB = (2 * max >> 20) + 1;
+    return new IOException(
+        config.dir()
+            + ": the snapshot and logs ("
+            + files
+            + " bytes) do not fit in the maximum heap of "
+            + max
+            + " bytes: the heap ran out after "
+            + keys
+            + " keys ("
+            + filters
+            + " bytes of filters); refusing to start. Restart with a larger -Xmx, e.g. -Xmx"
+            + suggestMiB
+            + "m");
   }
 
   /** Returns the server's persistence, or null when it keeps no files (tests). */
@@ -218,6 +263,7 @@ public final class CuckooServer implements AutoCloseable {
       channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      context.heapGuard().close();
       Persistence persistence = context.persistence();
       if (persistence != null) {
         try {
@@ -241,6 +287,7 @@ public final class CuckooServer implements AutoCloseable {
 
   /** Starts the server from command-line options and runs until SHUTDOWN or SIGTERM. */
   public static void main(String[] args) throws Exception {
+    HeapGuard.exitOnUncaughtOutOfMemory();
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
       System.out.print("Usage: java -jar cuckoo-server.jar [options]\n" + ServerConfig.USAGE);
       return;
@@ -267,6 +314,9 @@ public final class CuckooServer implements AutoCloseable {
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("cuckoo-server: " + e.getMessage());
       System.exit(1);
+      return;
+    } catch (OutOfMemoryError e) {
+      HeapGuard.fatal("start-up", e);
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "cuckoo-sigterm"));

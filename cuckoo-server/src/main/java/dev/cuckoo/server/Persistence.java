@@ -713,7 +713,9 @@ final class Persistence implements WriteLog, Closeable {
         LOGGER.log(
             Level.WARNING, "undid {0} write(s) that were not acknowledged", before - first[0] + 1);
       }
-    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+    } catch (OutOfMemoryError e) {
+      HeapGuard.fatal("undoing writes after a log failure", e);
+    } catch (IOException | RuntimeException e) {
       LOGGER.log(
           Level.ERROR,
           "could not undo the writes that were not acknowledged; the data in"
@@ -930,7 +932,9 @@ final class Persistence implements WriteLog, Closeable {
             String error = null;
             try {
               save();
-            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            } catch (OutOfMemoryError e) {
+              HeapGuard.fatal("a background save", e);
+            } catch (IOException | RuntimeException e) {
               LOGGER.log(Level.ERROR, "background save failed", e);
               error = describe(e);
             } finally {

@@ -45,6 +45,7 @@ public final class ServerConfig {
           + " (default 100; 0: never)\n"
           + "  --auto-aof-rewrite-min-size BYTES  ... and is at least this big (default 64mb)\n"
           + "  --requirepass PASSWORD   require AUTH\n"
+          + "  --enable-debug-command yes|no  allow DEBUG (default no, as Redis)\n"
           + "  --protected-mode yes|no  with no password, refuse clients\n"
           + "                           that are not on the loopback interface (default yes)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
@@ -65,6 +66,7 @@ public final class ServerConfig {
   private final boolean repairLog;
   private final String requirePass;
   private final boolean protectedMode;
+  private final boolean enableDebugCommand;
   private final int maxClients;
   private final int databases;
   private final long maxBulkLength;
@@ -85,6 +87,7 @@ public final class ServerConfig {
     this.repairLog = b.repairLog;
     this.requirePass = b.requirePass;
     this.protectedMode = b.protectedMode;
+    this.enableDebugCommand = b.enableDebugCommand;
     this.maxClients = b.maxClients;
     this.databases = b.databases;
     this.maxBulkLength = b.maxBulkLength;
@@ -167,6 +170,11 @@ public final class ServerConfig {
     return protectedMode;
   }
 
+  /** Returns true if the DEBUG command may be used (Redis's {@code enable-debug-command}). */
+  public boolean enableDebugCommand() {
+    return enableDebugCommand;
+  }
+
   /** Returns the most simultaneous clients. */
   public int maxClients() {
     return maxClients;
@@ -247,6 +255,7 @@ public final class ServerConfig {
     private boolean repairLog;
     private String requirePass;
     private boolean protectedMode = true;
+    private boolean enableDebugCommand;
     private int maxClients = 10_000;
     private int databases = 16;
     private long maxBulkLength = 512L * 1024 * 1024;
@@ -299,6 +308,12 @@ public final class ServerConfig {
     /** Sets the password clients must AUTH with (null or empty: none). */
     public Builder requirePass(String requirePass) {
       this.requirePass = requirePass == null || requirePass.isEmpty() ? null : requirePass;
+      return this;
+    }
+
+    /** Allows the DEBUG command (default off); see {@link ServerConfig#enableDebugCommand()}. */
+    public Builder enableDebugCommand(boolean enableDebugCommand) {
+      this.enableDebugCommand = enableDebugCommand;
       return this;
     }
 
@@ -451,6 +466,8 @@ public final class ServerConfig {
           return requirePass(value);
         case "protected-mode":
           return protectedMode(yesNo(option, value));
+        case "enable-debug-command":
+          return enableDebugCommand(yesNo(option, value));
         case "databases":
           return databases((int) rangeLong(option, number(option, value), 1, MAX_DATABASES));
         case "maxclients":

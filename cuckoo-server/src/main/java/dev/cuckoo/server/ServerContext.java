@@ -18,6 +18,7 @@ final class ServerContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private final HeapGuard heapGuard = new HeapGuard();
   private volatile long maxMemory;
   private volatile int rewritePercentage;
   private volatile long rewriteMinSize;
@@ -45,10 +46,21 @@ final class ServerContext {
     this.maxMemory = maxMemory;
   }
 
-  /** Returns the limit new commands are checked against: maxmemory, or no limit for 0. */
+  /**
+   * Returns the limit new commands are checked against: maxmemory, or no limit for 0; -1 (nothing
+   * fits) while the heap is within its reserve of the maximum ({@link HeapGuard}).
+   */
   long memoryLimit() {
+    if (heapGuard.low()) {
+      return -1;
+    }
     long limit = maxMemory;
     return limit == 0 ? Long.MAX_VALUE : limit;
+  }
+
+  /** Returns the guard of the heap's reserve (started and closed with the server). */
+  HeapGuard heapGuard() {
+    return heapGuard;
   }
 
   /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite). */

@@ -101,6 +101,11 @@ final class ChildServer implements AutoCloseable {
     return port;
   }
 
+  /** Waits until the child exits; returns false if it still runs after the timeout. */
+  boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+    return process.waitFor(timeout, unit);
+  }
+
   /** Returns the child's exit code (after it exited). */
   int exitCode() {
     return process.exitValue();
