@@ -1022,8 +1022,7 @@ final class Commands {
     }
     if (!spec.arityAccepts(args.length)) {
       session.executing(spec, now);
-      reply.error(CfCommands.arityError(spec.name()));
-      session.failQueue();
+      reject(session, spec, CfCommands.arityError(spec.name()));
       return;
     }
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
@@ -1050,8 +1049,7 @@ final class Commands {
       session.executing(spec, now);
     }
     if (!session.authenticated() && !spec.noAuth()) {
-      reply.error("NOAUTH Authentication required.");
-      session.failQueue();
+      reject(session, spec, "NOAUTH Authentication required.");
       return;
     }
     boolean write = spec.write();
@@ -1081,6 +1079,19 @@ final class Commands {
     } catch (OutOfMemoryError e) {
       reply.error("ERR Insufficient memory");
     }
+  }
+
+  /**
+   * Refuses a request that was found but may not run (arity, NOAUTH) as Redis's rejectCommand does:
+   * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
+   */
+  private void reject(Session session, CommandSpec spec, String error) {
+    if (spec.name().equals("exec")) {
+      TransactionCommands.reject(session, context.watches(), error);
+      return;
+    }
+    session.reply().error(error);
+    session.failQueue();
   }
 
   /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */
