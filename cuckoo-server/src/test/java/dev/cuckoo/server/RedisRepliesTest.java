@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
@@ -51,6 +52,70 @@ class RedisRepliesTest {
           new Err("EXECABORT Transaction discarded because of: NOAUTH Authentication required."),
           client.call("EXEC"));
       assertEquals(new Err("NOAUTH Authentication required."), client.call("MULTI"));
+    }
+  }
+
+  private static List<Object> scan(RespClient client, Object... args) throws IOException {
+    Object[] request = new Object[args.length + 1];
+    request[0] = "SCAN";
+    System.arraycopy(args, 0, request, 1, args.length);
+    Object reply = client.call(request);
+    if (reply instanceof Err) {
+      return List.of(reply);
+    }
+    List<?> page = (List<?>) reply;
+    List<Object> texts = new java.util.ArrayList<>();
+    texts.add(RespClient.text(page.get(0)));
+    for (Object key : (List<?>) page.get(1)) {
+      texts.add(RespClient.text(key));
+    }
+    return texts;
+  }
+
+  /* util.c string2ull: string2ll first (negatives refused), else strtoull base 10. */
+  @Test
+  void parseCursor_redisString2ull_acceptsAndRefusesTheSameTexts() {
+    assertEquals(0L, DatabaseCommands.parseCursor("0".getBytes()));
+    assertEquals(1L, DatabaseCommands.parseCursor("+1".getBytes()));
+    assertEquals(1L, DatabaseCommands.parseCursor("01".getBytes()));
+    assertEquals(7L, DatabaseCommands.parseCursor(" \t7".getBytes()));
+    assertEquals(0L, DatabaseCommands.parseCursor("-0".getBytes()));
+    assertEquals(
+        -1L, DatabaseCommands.parseCursor("-01".getBytes()), "2^64 - 1, strtoull's negation");
+    assertEquals(-1L, DatabaseCommands.parseCursor("18446744073709551615".getBytes()));
+    assertEquals(1L << 40, DatabaseCommands.parseCursor("1099511627776".getBytes()));
+    assertEquals(5L, DatabaseCommands.parseCursor("5\0junk".getBytes()), "a C string ends at NUL");
+    for (String refused :
+        new String[] {"", "-1", "1 ", "x", "+", " ", "1x", "18446744073709551616", "0x10", "\0"}) {
+      assertNull(DatabaseCommands.parseCursor(refused.getBytes()), "'" + refused + "'");
+    }
+  }
+
+  @Test
+  void scan_cursorsTypesAndNoValues_answerAsRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(1L, client.call("CF.ADD", "k", "a"));
+      assertEquals(List.of("0", "k"), scan(client, "0"));
+      assertEquals(List.of("0", "k"), scan(client, "+0"));
+      assertEquals(List.of("0", "k"), scan(client, "00"));
+      assertEquals(List.of("0"), scan(client, "4294967297"), "a cursor past the key order");
+      assertEquals(List.of("0"), scan(client, "18446744073709551615"));
+      Err invalid = new Err("ERR invalid cursor");
+      assertEquals(List.of(invalid), scan(client, "18446744073709551616"));
+      assertEquals(List.of(invalid), scan(client, "-1"));
+
+      assertEquals(List.of("0", "k"), scan(client, "0", "TYPE", "mbbloomCF"));
+      assertEquals(List.of("0"), scan(client, "0", "TYPE", "string"));
+      assertEquals(List.of("0"), scan(client, "0", "TYPE", "TopK-TYPE"));
+      assertEquals(
+          List.of(new Err("ERR unknown type name 'foo'")), scan(client, "0", "TYPE", "foo"));
+      Err noValues = new Err("ERR NOVALUES option can only be used in HSCAN");
+      assertEquals(List.of(noValues), scan(client, "0", "NOVALUES"));
+      assertEquals(List.of(noValues), scan(client, "0", "COUNT", "5", "NOVALUES", "MATCH"));
+      Err syntax = new Err("ERR syntax error");
+      assertEquals(List.of(syntax), scan(client, "0", "COUNT"));
+      assertEquals(List.of(syntax), scan(client, "0", "MATCH", "*", "TYPE"));
     }
   }
 }
