@@ -118,4 +118,25 @@ class RedisRepliesTest {
       assertEquals(List.of(syntax), scan(client, "0", "MATCH", "*", "TYPE"));
     }
   }
+
+  /* db.c selectCommand, moveCommand, copyCommand: object.c getIntFromObjectOrReply. */
+  @Test
+  void databaseIndex_outsideAnInt_answersRedisRangeError() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      Err range =
+          new Err("ERR value is out of range, value must between -2147483648 and 2147483647");
+      assertEquals(1L, client.call("CF.ADD", "k", "a"));
+      assertEquals(range, client.call("SELECT", "2147483648"));
+      assertEquals(range, client.call("MOVE", "k", "-2147483649"));
+      assertEquals(range, client.call("COPY", "k", "b", "DB", "2147483648"));
+      Err notInteger = new Err("ERR value is not an integer or out of range");
+      assertEquals(notInteger, client.call("SELECT", "9223372036854775808"));
+      assertEquals(notInteger, client.call("MOVE", "k", "x"));
+      Err outOfRange = new Err("ERR DB index is out of range");
+      assertEquals(outOfRange, client.call("SELECT", "2147483647"));
+      assertEquals(outOfRange, client.call("COPY", "k", "b", "DB", "-1"));
+      assertEquals(OK, client.call("SELECT", "1"));
+    }
+  }
 }
