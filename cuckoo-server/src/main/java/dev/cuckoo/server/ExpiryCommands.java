@@ -162,7 +162,9 @@ final class ExpiryCommands {
           result = -1;
         } else {
           long value = Math.max(0, absolute ? at : at - CommandClock.now());
-          result = millis ? value : (value + 500) / 1000;
+          // Redis's (ttl + 500) / 1000 on a ttl >= 0 compiles to unsigned arithmetic: EXPIRETIME of
+          // PEXPIREAT 2^63 - 1 is 9223372036854776, not an overflowed negative
+          result = millis ? value : Long.divideUnsigned(value + 500, 1000);
         }
       }
     } finally {

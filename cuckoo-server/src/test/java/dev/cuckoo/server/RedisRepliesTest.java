@@ -2,6 +2,7 @@ package dev.cuckoo.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
@@ -137,6 +138,31 @@ class RedisRepliesTest {
       assertEquals(outOfRange, client.call("SELECT", "2147483647"));
       assertEquals(outOfRange, client.call("COPY", "k", "b", "DB", "-1"));
       assertEquals(OK, client.call("SELECT", "1"));
+    }
+  }
+
+  /* expire.c ttlGenericCommand: (ttl + 500) / 1000 of a non-negative ttl, computed unsigned. */
+  @Test
+  void ttlFamily_expiryAtTheLargestTime_answersAsRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(1L, client.call("CF.ADD", "k", "a"));
+      assertEquals(1L, client.call("PEXPIREAT", "k", Long.MAX_VALUE));
+      assertEquals(9223372036854776L, client.call("EXPIRETIME", "k"));
+      assertEquals(Long.MAX_VALUE, client.call("PEXPIRETIME", "k"));
+      long now = System.currentTimeMillis();
+      long pttl = (Long) client.call("PTTL", "k");
+      long ttl = (Long) client.call("TTL", "k");
+      long after = System.currentTimeMillis();
+      assertTrue(pttl <= Long.MAX_VALUE - now && pttl >= Long.MAX_VALUE - after, "PTTL " + pttl);
+      assertTrue(
+          ttl <= (Long.MAX_VALUE - now + 500) / 1000 && ttl >= (Long.MAX_VALUE - after) / 1000,
+          "TTL " + ttl);
+      assertEquals(
+          new Err("ERR invalid expire time in 'expire' command"),
+          client.call("EXPIRE", "k", Long.MAX_VALUE / 1000));
+      assertEquals(1L, client.call("EXPIREAT", "k", Long.MAX_VALUE / 1000));
+      assertEquals(9223372036854775L, client.call("EXPIRETIME", "k"));
     }
   }
 }
