@@ -261,7 +261,18 @@ final class Commands {
                 "client|no-touch",
                 3,
                 clients::flag,
-                "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
+                "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
+            spec(
+                "client|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "connection",
+                HelpCommands.SUMMARY,
+                HelpCommands::client)));
     add(
         spec(
             "reset",
@@ -451,7 +462,8 @@ final class Commands {
                 "config|rewrite",
                 2,
                 config::configRewrite,
-                "Persists the effective configuration to file.")));
+                "Persists the effective configuration to file."),
+            sub("config|help", 2, HelpCommands::config, HelpCommands.SUMMARY)));
     expiry = new ExpiryCommands(context, log);
     registerKeyCommands(connection, database);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
@@ -497,7 +509,8 @@ final class Commands {
                 List.of("read", "slow"),
                 "server",
                 "Estimates the memory usage of a key.",
-                keys::memoryUsage)));
+                keys::memoryUsage),
+            sub("memory|help", 2, HelpCommands::memory, HelpCommands.SUMMARY)));
     add(
         container(
             "object",
@@ -546,7 +559,18 @@ final class Commands {
                 readSlow,
                 "generic",
                 "Returns the time since the last access to a Redis object.",
-                keys::objectIdleTime)));
+                keys::objectIdleTime),
+            spec(
+                "object|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("keyspace", "slow"),
+                "generic",
+                HelpCommands.SUMMARY,
+                HelpCommands::object)));
     add(
         spec(
             "role",
@@ -612,7 +636,18 @@ final class Commands {
                 List.of("slow", "connection"),
                 "server",
                 "Extracts the key names and access flags for an arbitrary command.",
-                commandInfo::getKeysAndFlags)));
+                commandInfo::getKeysAndFlags),
+            spec(
+                "command|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "server",
+                HelpCommands.SUMMARY,
+                HelpCommands::command)));
   }
 
   /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */

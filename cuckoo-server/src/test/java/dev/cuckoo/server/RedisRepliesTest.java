@@ -165,4 +165,58 @@ class RedisRepliesTest {
       assertEquals(9223372036854775L, client.call("EXPIRETIME", "k"));
     }
   }
+
+  private static List<String> statusLines(Object reply) {
+    List<String> lines = new java.util.ArrayList<>();
+    for (Object line : (List<?>) reply) {
+      lines.add(((Simple) line).text());
+    }
+    return lines;
+  }
+
+  /*
+   * networking.c addReplyHelp frames each command's text (object.c, networking.c, config.c,
+   * server.c): "<COMMAND> <subcommand> ...", the text, "HELP", "    Print this help.".
+   */
+  @Test
+  void help_containerCommands_answerRedisHelpTextsAndQueueInMulti() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      List<String> object = statusLines(client.call("OBJECT", "HELP"));
+      assertEquals(15, object.size(), object.toString());
+      assertEquals(
+          "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", object.get(0));
+      assertEquals("ENCODING <key>", object.get(1));
+      assertEquals("    <key>.", object.get(12));
+      assertEquals(List.of("HELP", "    Print this help."), object.subList(13, 15));
+      List<String> memory = statusLines(client.call("memory", "help"));
+      assertEquals(14, memory.size());
+      assertEquals(
+          "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", memory.get(0));
+      assertEquals("USAGE <key> [SAMPLES <count>]", memory.get(9));
+      List<String> clientHelp = statusLines(client.call("CLIENT", "HELP"));
+      assertEquals(58, clientHelp.size());
+      assertEquals("CACHING (YES|NO)", clientHelp.get(1));
+      assertEquals("    Will not touch LRU/LFU stats when this mode is on.", clientHelp.get(55));
+      List<String> config = statusLines(client.call("CONFIG", "HELP"));
+      assertEquals(11, config.size());
+      assertEquals("SET <directive> <value>", config.get(3));
+      assertEquals("    Rewrite the configuration file.", config.get(8));
+      List<String> command = statusLines(client.call("COMMAND", "HELP"));
+      assertEquals(21, command.size());
+      assertEquals("(no subcommand)", command.get(1));
+      assertEquals(
+          "    Return the keys and the access flags from a full Redis command.", command.get(18));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'object|help' command"),
+          client.call("OBJECT", "HELP", "x"));
+
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(QUEUED, client.call("OBJECT", "HELP"));
+      assertEquals(QUEUED, client.call("CONFIG", "HELP"));
+      List<?> results = (List<?>) client.call("EXEC");
+      assertEquals(object, statusLines(results.get(0)));
+      assertEquals(config, statusLines(results.get(1)));
+    }
+  }
 }
