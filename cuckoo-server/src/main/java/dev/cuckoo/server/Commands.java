@@ -595,6 +595,68 @@ final class Commands {
             "server",
             "Returns the server time.",
             info::time));
+    List<String> latencyFlags = List.of("admin", "noscript", "loading", "stale");
+    add(
+        container(
+            "latency",
+            "server",
+            "A container for latency diagnostics commands.",
+            spec(
+                "latency|latest",
+                2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns the latest latency samples for all events.",
+                LatencyCommands::latest),
+            spec(
+                "latency|history",
+                3,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns timestamp-latency samples for an event.",
+                LatencyCommands::history),
+            spec(
+                "latency|reset",
+                -2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Resets the latency data for one or more events.",
+                LatencyCommands::reset),
+            spec(
+                "latency|graph",
+                3,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns a latency graph for an event.",
+                LatencyCommands::graph),
+            spec(
+                "latency|doctor",
+                2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns a human-readable latency analysis report.",
+                LatencyCommands::doctor),
+            sub("latency|help", 2, HelpCommands::latency, HelpCommands.SUMMARY)));
     CommandInfo commandInfo = new CommandInfo(this);
     table.put(
         "command",

@@ -219,4 +219,33 @@ class RedisRepliesTest {
       assertEquals(config, statusLines(results.get(1)));
     }
   }
+
+  /* latency.c latencyCommand with latency-monitor-threshold 0: no event is ever recorded. */
+  @Test
+  void latency_monitoringOff_answersAsRedisWithoutEvents() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(List.of(), client.call("LATENCY", "LATEST"));
+      assertEquals(List.of(), client.call("LATENCY", "HISTORY", "command"));
+      assertEquals(0L, client.call("LATENCY", "RESET"));
+      assertEquals(0L, client.call("LATENCY", "RESET", "command", "fork"));
+      assertEquals(
+          new Err("ERR No samples available for event 'command'"),
+          client.call("LATENCY", "GRAPH", "command"));
+      assertTrue(
+          RespClient.text(client.call("LATENCY", "DOCTOR"))
+              .startsWith("I'm sorry, Dave, I can't do that. Latency monitoring is disabled"));
+      List<String> help = statusLines(client.call("LATENCY", "HELP"));
+      assertEquals(17, help.size());
+      assertEquals("LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", help.get(0));
+      assertEquals(
+          "    If no commands are specified then all histograms are replied.", help.get(14));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'latency|history' command"),
+          client.call("LATENCY", "HISTORY"));
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(QUEUED, client.call("LATENCY", "LATEST"));
+      assertEquals(List.of(List.of()), client.call("EXEC"));
+    }
+  }
 }
