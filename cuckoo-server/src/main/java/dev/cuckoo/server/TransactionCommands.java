@@ -168,7 +168,7 @@ final class TransactionCommands {
 
   /** Runs the queued commands (every stripe locked) and logs their writes as one record. */
   private void run(Session session, List<byte[][]> queued) {
-    Transaction transaction = new Transaction();
+    Transaction transaction = new Transaction(queued.size());
     boolean retries = session.retriesAllowed();
     int db = session.db();
     session.transaction(transaction);

@@ -8,6 +8,7 @@ import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -246,6 +247,42 @@ class RedisRepliesTest {
       assertEquals(OK, client.call("MULTI"));
       assertEquals(QUEUED, client.call("LATENCY", "LATEST"));
       assertEquals(List.of(List.of()), client.call("EXEC"));
+    }
+  }
+
+  private static Map<String, String> clientFields(Object line) {
+    Map<String, String> fields = new java.util.HashMap<>();
+    for (String field : RespClient.text(line).trim().split(" ")) {
+      int equals = field.indexOf('=');
+      fields.put(field.substring(0, equals), field.substring(equals + 1));
+    }
+    return fields;
+  }
+
+  /*
+   * networking.c catClientInfoString prints flags 'x' and multi=mstate.count while CLIENT_MULTI is
+   * set, which EXEC (multi.c execCommand) clears only after the queued commands ran.
+   */
+  @Test
+  void clientInfo_insideExec_showsTheTransactionAsRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("WATCH", "w"));
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(QUEUED, client.call("CLIENT", "INFO"));
+      assertEquals(QUEUED, client.call("PING"));
+      assertEquals(QUEUED, client.call("CLIENT", "LIST"));
+      List<?> results = (List<?>) client.call("EXEC");
+      Map<String, String> info = clientFields(results.get(0));
+      assertEquals("x", info.get("flags"));
+      assertEquals("3", info.get("multi"));
+      assertEquals("0", info.get("watch"), "EXEC unwatches before running the commands");
+      Map<String, String> listed = clientFields(results.get(2));
+      assertEquals("x", listed.get("flags"));
+      assertEquals("3", listed.get("multi"));
+      Map<String, String> after = clientFields(client.call("CLIENT", "INFO"));
+      assertEquals("N", after.get("flags"));
+      assertEquals("-1", after.get("multi"));
     }
   }
 }
