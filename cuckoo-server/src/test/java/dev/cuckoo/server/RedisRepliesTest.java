@@ -285,4 +285,31 @@ class RedisRepliesTest {
       assertEquals("-1", after.get("multi"));
     }
   }
+
+  /*
+   * server.c genRedisInfoString prints db->avg_ttl, which expire.c activeExpireCycle keeps as a
+   * moving average of the milliseconds left of the expiring keys it samples; here it is their exact
+   * average.
+   */
+  @Test
+  void infoKeyspace_expiringKeys_averageTheirMillisecondsLeft() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      for (String key : new String[] {"a", "b", "c"}) {
+        assertEquals(1L, client.call("CF.ADD", key, "x"));
+      }
+      assertEquals(1L, client.call("PEXPIRE", "a", "100000"));
+      assertEquals(1L, client.call("PEXPIRE", "b", "200000"));
+      assertEquals(OK, client.call("SELECT", "1"));
+      assertEquals(1L, client.call("CF.ADD", "d", "x"));
+      String keyspace = RespClient.text(client.call("INFO", "keyspace"));
+      String[] lines = keyspace.split("\r\n");
+      String db0 = lines[1];
+      long averageTtl =
+          Long.parseLong(db0.substring(db0.indexOf("avg_ttl=") + 8, db0.indexOf(",subexpiry")));
+      assertTrue(averageTtl > 145_000 && averageTtl <= 150_000, db0);
+      assertTrue(db0.startsWith("db0:keys=3,expires=2,avg_ttl="), db0);
+      assertEquals("db1:keys=1,expires=0,avg_ttl=0,subexpiry=0", lines[2]);
+    }
+  }
 }
