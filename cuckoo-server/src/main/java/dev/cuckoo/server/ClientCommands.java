@@ -346,7 +346,7 @@ final class ClientCommands {
       session.takeQueue();
     }
     context.watches().unwatchAll(session);
-    session.resetConnection(context.config().requirePass() == null);
+    session.resetConnection(context.requirePass() == null);
     session.reply().simple("RESET");
   }
 }

@@ -1145,7 +1145,9 @@ final class Commands {
     } else {
       session.executing(spec, now);
     }
-    if (!session.authenticated() && !spec.noAuth()) {
+    // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
+    // authenticated
+    if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
       reject(session, spec, "NOAUTH Authentication required.");
       return;
     }

@@ -33,7 +33,7 @@ final class ConnectionCommands {
   }
 
   private boolean passwordMatches(byte[] user, byte[] password) {
-    String required = context.config().requirePass();
+    String required = context.requirePass();
     if (!"default".equals(Args.lower(user))) {
       return false;
     }
@@ -48,7 +48,7 @@ final class ConnectionCommands {
       reply.error(Args.SYNTAX_ERROR);
       return;
     }
-    if (args.length == 2 && context.config().requirePass() == null) {
+    if (args.length == 2 && context.requirePass() == null) {
       reply.error(
           "ERR AUTH <password> called without any password configured for the default"
               + " user. Are you sure your configuration is correct?");

@@ -197,7 +197,7 @@ final class InfoCommands {
     out.append("# Clients\r\n");
     field(out, "connected_clients", context.connectedClients().get());
     field(out, "cluster_connections", 0);
-    field(out, "maxclients", context.config().maxClients());
+    field(out, "maxclients", context.maxClients());
     field(out, "blocked_clients", 0);
     field(out, "tracking_clients", 0);
     field(out, "pubsub_clients", 0);

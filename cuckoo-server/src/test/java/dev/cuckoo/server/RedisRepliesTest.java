@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Replies around the CF.* commands that differed from Redis 8's, each pinned to what Redis's source
@@ -310,6 +312,131 @@ class RedisRepliesTest {
       assertTrue(averageTtl > 145_000 && averageTtl <= 150_000, db0);
       assertTrue(db0.startsWith("db0:keys=3,expires=2,avg_ttl="), db0);
       assertEquals("db1:keys=1,expires=0,avg_ttl=0,subexpiry=0", lines[2]);
+    }
+  }
+
+  private static String configValue(RespClient client, String name) throws IOException {
+    List<?> pair = (List<?>) client.call("CONFIG", "GET", name);
+    return RespClient.text(pair.get(1));
+  }
+
+  private static Err configFailed(String name, String reason) {
+    return new Err(
+        "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
+  }
+
+  /* config.c configSetCommand and the parameters' flags, types and bounds in its config table. */
+  @Test
+  void configSet_listedParameters_setAsRedisAndRefuseImmutableOnes() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("CONFIG", "SET", "timeout", "1", "appendfsync", "always"));
+      assertEquals("1", configValue(client, "timeout"));
+      assertEquals("always", configValue(client, "appendfsync"));
+      try (RespClient idle = new RespClient(server.port())) {
+        assertEquals(new Simple("PONG"), idle.call("PING"));
+        assertTrue(idle.closedByServer(), "the new timeout closes a new idle connection");
+      }
+      assertEquals(OK, client.call("CONFIG", "SET", "timeout", "0"));
+      assertEquals(
+          OK,
+          client.call(
+              "CONFIG", "SET", "PROTO-MAX-BULK-LEN", "2mb", "protected-mode", "no", "save", ""));
+      assertEquals("2097152", configValue(client, "proto-max-bulk-len"));
+      assertEquals("no", configValue(client, "protected-mode"));
+      assertEquals(
+          OK,
+          client.call(
+              "CONFIG",
+              "SET",
+              "port",
+              Integer.toString(server.port()),
+              "bind",
+              configValue(client, "bind"),
+              "appendonly",
+              "no"));
+
+      assertEquals(OK, client.call("CONFIG", "SET", "maxclients", "2"));
+      assertEquals("2", configValue(client, "maxclients"));
+      try (RespClient second = new RespClient(server.port());
+          RespClient third = new RespClient(server.port())) {
+        assertEquals(new Simple("PONG"), second.call("PING"));
+        assertEquals(new Err("ERR max number of clients reached"), third.read());
+      }
+      assertTrue(RespClient.text(client.call("INFO", "clients")).contains("maxclients:2\r\n"));
+      assertEquals(OK, client.call("CONFIG", "SET", "maxclients", "10000"));
+
+      assertEquals(
+          configFailed("databases", "can't set immutable config"),
+          client.call("CONFIG", "SET", "databases", "4"));
+      assertEquals(
+          configFailed("Dir", "can't set protected config"),
+          client.call("CONFIG", "SET", "Dir", "/tmp"));
+      assertEquals(
+          configFailed("timeout", "duplicate parameter"),
+          client.call("CONFIG", "SET", "timeout", "1", "timeout", "2"));
+      assertEquals(
+          new Err("ERR Unknown option or number of arguments for CONFIG SET - 'nope'"),
+          client.call("CONFIG", "SET", "nope", "1", "databases", "4"));
+      assertEquals(
+          new Err("ERR syntax error"), client.call("CONFIG", "SET", "timeout", "1", "maxclients"));
+      assertEquals(
+          configFailed(
+              "appendfsync", "argument(s) must be one of the following: always, everysec, no"),
+          client.call("CONFIG", "SET", "appendfsync", "sometimes"));
+      assertEquals(
+          configFailed("maxclients", "argument must be between 1 and 4294967295 inclusive"),
+          client.call("CONFIG", "SET", "maxclients", "0"));
+      assertEquals(
+          configFailed("timeout", "argument couldn't be parsed into an integer"),
+          client.call("CONFIG", "SET", "timeout", "soon"));
+      assertEquals(
+          configFailed("protected-mode", "argument must be 'yes' or 'no'"),
+          client.call("CONFIG", "SET", "protected-mode", "maybe"));
+      assertEquals(
+          configFailed("timeout", "argument must be between 0 and 2147483647 inclusive"),
+          client.call("CONFIG", "SET", "maxclients", "5", "timeout", "-1"));
+      assertEquals("10000", configValue(client, "maxclients"), "a failed SET applies nothing");
+    }
+  }
+
+  @Test
+  void configSetRequirePass_newConnectionsNeedIt_clearedFreesThem() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient admin = new RespClient(server.port())) {
+      assertEquals(OK, admin.call("CONFIG", "SET", "requirepass", "s3cret"));
+      assertEquals("s3cret", configValue(admin, "requirepass"));
+      assertEquals(new Simple("PONG"), admin.call("PING"), "connected before: still in");
+      try (RespClient late = new RespClient(server.port())) {
+        assertEquals(new Err("NOAUTH Authentication required."), late.call("PING"));
+        assertEquals(OK, admin.call("CONFIG", "SET", "requirepass", ""));
+        assertEquals(new Simple("PONG"), late.call("PING"), "no password: no AUTH needed");
+      }
+      assertEquals(OK, admin.call("CONFIG", "SET", "requirepass", "s3cret"));
+      try (RespClient late = new RespClient(server.port())) {
+        assertEquals(OK, late.call("AUTH", "s3cret"));
+        assertEquals(new Simple("PONG"), late.call("PING"));
+      }
+    }
+  }
+
+  @Test
+  void configSet_withALog_keepsStartUpOnlySettingsAtTheirValue(@TempDir Path dir)
+      throws IOException {
+    try (CuckooServer server =
+            CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(
+          OK, client.call("CONFIG", "SET", "appendfsync", "everysec", "appendonly", "yes"));
+      String reason = "this server sets it only at start-up";
+      assertEquals(
+          configFailed("appendfsync", reason),
+          client.call("CONFIG", "SET", "appendfsync", "always"));
+      assertEquals(
+          configFailed("appendonly", reason), client.call("CONFIG", "SET", "appendonly", "no"));
+      assertEquals(configFailed("port", reason), client.call("CONFIG", "SET", "port", "1"));
+      assertEquals(configFailed("save", reason), client.call("CONFIG", "SET", "save", "3600 1"));
+      assertEquals("everysec", configValue(client, "appendfsync"));
     }
   }
 }
