@@ -439,4 +439,47 @@ class RedisRepliesTest {
       assertEquals("everysec", configValue(client, "appendfsync"));
     }
   }
+
+  private static void addKeys(RespClient client, String prefix, int count, long ttlMillis)
+      throws IOException {
+    for (int i = 0; i < count; i++) {
+      client.send("CF.ADD", prefix + i, "x");
+      client.send("PEXPIRE", prefix + i, ttlMillis);
+    }
+    for (int i = 0; i < count; i++) {
+      assertEquals(1L, client.read());
+      assertEquals(1L, client.read());
+    }
+  }
+
+  /*
+   * expire.c activeExpireCycle looks at 20 keys with an expiry per database and cycle (10 a
+   * second), more only while over 10% of those had expired: a few expired keys among many stay
+   * counted by DBSIZE (db.c dbsizeCommand: the dictionary's size) until the cycle reaches them.
+   */
+  @Test
+  void dbsize_fewExpiredAmongManyExpiringKeys_countsThemUntilTheCycleReachesThem()
+      throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      addKeys(client, "live", 2000, 600_000);
+      addKeys(client, "gone", 5, 1);
+      Thread.sleep(250);
+      long size = (Long) client.call("DBSIZE");
+      assertTrue(size > 2000, "expired keys not reached yet still count: " + size);
+      assertEquals(0L, client.call("EXISTS", "gone0", "gone1", "gone2", "gone3", "gone4"));
+      String keyspace = RespClient.text(client.call("INFO", "keyspace"));
+      assertTrue(keyspace.contains("db0:keys=" + size + ",expires=" + size + ","), keyspace);
+
+      assertEquals(OK, client.call("FLUSHALL"));
+      addKeys(client, "live", 100, 600_000);
+      addKeys(client, "gone", 5, 1);
+      long deadline = System.currentTimeMillis() + 5_000;
+      while (!Long.valueOf(100).equals(client.call("DBSIZE"))
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(100L, client.call("DBSIZE"), "cycles go on where the last one stopped");
+    }
+  }
 }
