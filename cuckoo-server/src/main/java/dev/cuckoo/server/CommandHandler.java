@@ -58,7 +58,7 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
             false);
     session.allowRetries();
     counted = true;
-    if (context.connectedClients().incrementAndGet() > context.config().maxClients()) {
+    if (context.connectedClients().incrementAndGet() > context.maxClients()) {
       session.reply().error("ERR max number of clients reached");
       session.requestClose();
       writeReplies(ctx);

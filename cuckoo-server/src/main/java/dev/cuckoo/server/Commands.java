@@ -261,7 +261,18 @@ final class Commands {
                 "client|no-touch",
                 3,
                 clients::flag,
-                "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")));
+                "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
+            spec(
+                "client|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "connection",
+                HelpCommands.SUMMARY,
+                HelpCommands::client)));
     add(
         spec(
             "reset",
@@ -475,7 +486,8 @@ final class Commands {
                 "config|rewrite",
                 2,
                 config::configRewrite,
-                "Persists the effective configuration to file.")));
+                "Persists the effective configuration to file."),
+            sub("config|help", 2, HelpCommands::config, HelpCommands.SUMMARY)));
     expiry = new ExpiryCommands(context, log);
     registerKeyCommands(connection, database);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
@@ -521,7 +533,8 @@ final class Commands {
                 List.of("read", "slow"),
                 "server",
                 "Estimates the memory usage of a key.",
-                keys::memoryUsage)));
+                keys::memoryUsage),
+            sub("memory|help", 2, HelpCommands::memory, HelpCommands.SUMMARY)));
     add(
         container(
             "object",
@@ -570,7 +583,18 @@ final class Commands {
                 readSlow,
                 "generic",
                 "Returns the time since the last access to a Redis object.",
-                keys::objectIdleTime)));
+                keys::objectIdleTime),
+            spec(
+                "object|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("keyspace", "slow"),
+                "generic",
+                HelpCommands.SUMMARY,
+                HelpCommands::object)));
     add(
         spec(
             "role",
@@ -595,6 +619,68 @@ final class Commands {
             "server",
             "Returns the server time.",
             info::time));
+    List<String> latencyFlags = List.of("admin", "noscript", "loading", "stale");
+    add(
+        container(
+            "latency",
+            "server",
+            "A container for latency diagnostics commands.",
+            spec(
+                "latency|latest",
+                2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns the latest latency samples for all events.",
+                LatencyCommands::latest),
+            spec(
+                "latency|history",
+                3,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns timestamp-latency samples for an event.",
+                LatencyCommands::history),
+            spec(
+                "latency|reset",
+                -2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Resets the latency data for one or more events.",
+                LatencyCommands::reset),
+            spec(
+                "latency|graph",
+                3,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns a latency graph for an event.",
+                LatencyCommands::graph),
+            spec(
+                "latency|doctor",
+                2,
+                latencyFlags,
+                0,
+                0,
+                0,
+                admin,
+                "server",
+                "Returns a human-readable latency analysis report.",
+                LatencyCommands::doctor),
+            sub("latency|help", 2, HelpCommands::latency, HelpCommands.SUMMARY)));
     CommandInfo commandInfo = new CommandInfo(this);
     table.put(
         "command",
@@ -636,7 +722,18 @@ final class Commands {
                 List.of("slow", "connection"),
                 "server",
                 "Extracts the key names and access flags for an arbitrary command.",
-                commandInfo::getKeysAndFlags)));
+                commandInfo::getKeysAndFlags),
+            spec(
+                "command|help",
+                2,
+                List.of("loading", "stale"),
+                0,
+                0,
+                0,
+                List.of("slow", "connection"),
+                "server",
+                HelpCommands.SUMMARY,
+                HelpCommands::command)));
   }
 
   /** Registers transactions, expiry, data movers and UNLINK (Redis 8's flags and key positions). */
@@ -1046,8 +1143,7 @@ final class Commands {
     }
     if (!spec.arityAccepts(args.length)) {
       session.executing(spec, now);
-      reply.error(CfCommands.arityError(spec.name()));
-      session.failQueue();
+      reject(session, spec, CfCommands.arityError(spec.name()));
       return;
     }
     if (!spec.subcommands().isEmpty() && (spec.action() == null || args.length > 1)) {
@@ -1073,9 +1169,10 @@ final class Commands {
     } else {
       session.executing(spec, now);
     }
-    if (!session.authenticated() && !spec.noAuth()) {
-      reply.error("NOAUTH Authentication required.");
-      session.failQueue();
+    // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
+    // authenticated
+    if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
+      reject(session, spec, "NOAUTH Authentication required.");
       return;
     }
     boolean write = spec.write();
@@ -1111,6 +1208,19 @@ final class Commands {
       // too large to allocate are refused by the core before this point)
       HeapGuard.fatal("command " + name, e);
     }
+  }
+
+  /**
+   * Refuses a request that was found but may not run (arity, NOAUTH) as Redis's rejectCommand does:
+   * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
+   */
+  private void reject(Session session, CommandSpec spec, String error) {
+    if (spec.name().equals("exec")) {
+      TransactionCommands.reject(session, context.watches(), error);
+      return;
+    }
+    session.reply().error(error);
+    session.failQueue();
   }
 
   /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */

@@ -152,21 +152,25 @@ public final class CuckooServer implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     group[0].add(ch);
-                    if (protectedMode) {
+                    // read per connection: CONFIG SET changes them for connections to come
+                    String requirePass = context.requirePass();
+                    if (listenAddress.getAddress() != null
+                        && context.protectedMode()
+                        && requirePass == null) {
                       ch.pipeline().addLast(new ProtectedMode());
                     }
-                    if (config.timeoutSeconds() > 0) {
-                      ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
+                    int timeoutSeconds = context.timeoutSeconds();
+                    if (timeoutSeconds > 0) {
+                      ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
                     }
-                    Authentication authentication =
-                        new Authentication(config.requirePass() == null);
+                    Authentication authentication = new Authentication(requirePass == null);
                     ch.attr(Authentication.KEY).set(authentication);
                     ch.pipeline()
                         .addLast(
                             new RespDecoder(
-                                config.maxBulkLength(),
+                                context.maxBulkLength(),
                                 config.maxArrayLength(),
-                                Math.max(config.maxBulkLength(), 1L << 30),
+                                Math.max(context.maxBulkLength(), 1L << 30),
                                 authentication));
                     ch.pipeline().addLast(new CommandHandler(context, commands));
                   }

@@ -23,6 +23,13 @@ final class ServerContext {
   private volatile int rewritePercentage;
   private volatile long rewriteMinSize;
   private volatile int port;
+  // settings CONFIG SET changes at runtime (the start-up values are in config)
+  private volatile long maxClients;
+  private volatile int timeoutSeconds;
+  private volatile long maxBulkLength;
+  private volatile String requirePass;
+  private volatile boolean protectedMode;
+  private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
 
   ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
@@ -32,6 +39,69 @@ final class ServerContext {
     this.maxMemory = config.maxMemory();
     this.rewritePercentage = config.autoAofRewritePercentage();
     this.rewriteMinSize = config.autoAofRewriteMinSize();
+    this.maxClients = config.maxClients();
+    this.timeoutSeconds = config.timeoutSeconds();
+    this.maxBulkLength = config.maxBulkLength();
+    this.requirePass = config.requirePass();
+    this.protectedMode = config.protectedMode();
+    this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Returns maxclients: connections beyond it are refused. */
+  long maxClients() {
+    return maxClients;
+  }
+
+  void maxClients(long maxClients) {
+    this.maxClients = maxClients;
+  }
+
+  /** Returns the idle timeout in seconds given to new connections (0: none). */
+  int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  void timeoutSeconds(int timeoutSeconds) {
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** Returns proto-max-bulk-len, the longest bulk string new connections accept. */
+  long maxBulkLength() {
+    return maxBulkLength;
+  }
+
+  void maxBulkLength(long maxBulkLength) {
+    this.maxBulkLength = maxBulkLength;
+  }
+
+  /** Returns the password new connections must give (requirepass), or null for none. */
+  String requirePass() {
+    return requirePass;
+  }
+
+  void requirePass(String requirePass) {
+    this.requirePass = requirePass;
+  }
+
+  /** Returns protected-mode: without a password, refuse new clients not on the loopback. */
+  boolean protectedMode() {
+    return protectedMode;
+  }
+
+  void protectedMode(boolean protectedMode) {
+    this.protectedMode = protectedMode;
+  }
+
+  /**
+   * Returns appendfsync as CONFIG GET shows it: the log's policy, or without a log the value last
+   * set (which, as in Redis with appendonly no, governs nothing).
+   */
+  String appendFsync() {
+    return appendFsync;
+  }
+
+  void appendFsync(String appendFsync) {
+    this.appendFsync = appendFsync;
   }
 
   /**

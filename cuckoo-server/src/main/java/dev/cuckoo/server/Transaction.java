@@ -28,6 +28,17 @@ final class Transaction {
   }
 
   private final List<Write> writes = new ArrayList<>();
+  private final int commands;
+
+  /** Starts gathering the writes of a transaction of {@code commands} queued commands. */
+  Transaction(int commands) {
+    this.commands = commands;
+  }
+
+  /** Returns the number of commands the transaction runs (CLIENT LIST's multi= meanwhile). */
+  int commands() {
+    return commands;
+  }
 
   /** Adds a write made inside the transaction. */
   void add(int db, byte[][] args) {
