@@ -133,6 +133,8 @@ class DebianPackageIT {
     assumeTrue(Dist.whereIs("dpkg") != null, "dpkg is not installed");
     assumeTrue("0".equals(run("id", "-u").output.trim()), "not root: dpkg -i needs root");
     assumeTrue(Dist.whereIs("setpriv") != null, "setpriv (util-linux) is not installed");
+    assumeTrue(
+        Dist.whereIs("adduser") != null, "adduser, which the package depends on, is not installed");
     // one installation at a time on this machine, whatever builds run
     Path lockFile = Paths.get(System.getProperty("java.io.tmpdir"), "cuckoo-deb-install.lock");
     try (FileChannel channel =
