@@ -47,9 +47,9 @@ class ArchiveIT {
   @Test
   void archive_entries_binConfLibAndTexts() throws Exception {
     Dist.Result listing = Dist.run(unpacked, Map.of(), "tar", "-tzvf", Dist.archive().toString());
-    assertEquals(0, listing.exitCode, listing.toString());
+    assertEquals(0, listing.exitCode(), listing.toString());
     Map<String, String> modes = new TreeMap<>();
-    for (String line : listing.output.split("\n")) {
+    for (String line : listing.output().split("\n")) {
       String[] fields = line.trim().split("\\s+");
       modes.put(fields[fields.length - 1], fields[0]);
     }
@@ -131,17 +131,18 @@ class ArchiveIT {
   @Test
   void launchers_versionAndHelp_answerWithoutStarting() throws Exception {
     Dist.Result version = Dist.run(work, ENVIRONMENT, launcher("cuckoo-server"), "--version");
-    assertEquals(0, version.exitCode, version.toString());
-    assertTrue(version.output.startsWith("cuckoo-server " + Dist.VERSION + " "), version.output);
-    Dist.Result help = Dist.run(work, ENVIRONMENT, launcher("cuckoo-server"), "--help");
-    assertEquals(0, help.exitCode, help.toString());
+    assertEquals(0, version.exitCode(), version.toString());
     assertTrue(
-        help.output.startsWith("Usage: cuckoo-server [config-file] [--option value ...]"),
-        help.output);
-    assertTrue(help.output.contains("--logfile PATH"), help.output);
+        version.output().startsWith("cuckoo-server " + Dist.VERSION + " "), version.output());
+    Dist.Result help = Dist.run(work, ENVIRONMENT, launcher("cuckoo-server"), "--help");
+    assertEquals(0, help.exitCode(), help.toString());
+    assertTrue(
+        help.output().startsWith("Usage: cuckoo-server [config-file] [--option value ...]"),
+        help.output());
+    assertTrue(help.output().contains("--logfile PATH"), help.output());
     Dist.Result cli = Dist.run(work, ENVIRONMENT, launcher("cuckoo"), "--version");
-    assertEquals(0, cli.exitCode, cli.toString());
-    assertTrue(cli.output.startsWith("cuckoo " + Dist.VERSION + "\n"), cli.output);
+    assertEquals(0, cli.exitCode(), cli.toString());
+    assertTrue(cli.output().startsWith("cuckoo " + Dist.VERSION + "\n"), cli.output());
   }
 
   @Test
@@ -153,7 +154,7 @@ class ArchiveIT {
             "CUCKOO_JAVA_OPTS",
             "-XX:+PrintCommandLineFlags -Xmx200m");
     Dist.Result shipped = Dist.run(work, environment, launcher("cuckoo-server"), "--version");
-    assertEquals(0, shipped.exitCode, shipped.toString());
+    assertEquals(0, shipped.exitCode(), shipped.toString());
     for (String flag :
         List.of(
             "-XX:G1PeriodicGCInterval=60000",
@@ -162,16 +163,16 @@ class ArchiveIT {
             "-XX:InitialHeapSize=67108864",
             "-XX:-OmitStackTraceInFastThrow",
             "-XX:MaxHeapSize=209715200")) {
-      assertTrue(shipped.output.contains(flag), flag + " in " + shipped.output);
+      assertTrue(shipped.output().contains(flag), flag + " in " + shipped.output());
     }
     Path other = Files.writeString(work.resolve("other.options"), "# only this\n-Xmx100m\n");
     Map<String, String> otherFile = new TreeMap<>(environment);
     otherFile.put("CUCKOO_JVM_OPTIONS", other.toString());
     otherFile.put("CUCKOO_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
     Dist.Result replaced = Dist.run(work, otherFile, launcher("cuckoo-server"), "--version");
-    assertEquals(0, replaced.exitCode, replaced.toString());
-    assertTrue(replaced.output.contains("-XX:MaxHeapSize=104857600"), replaced.output);
-    assertFalse(replaced.output.contains("G1PeriodicGCInterval"), replaced.output);
+    assertEquals(0, replaced.exitCode(), replaced.toString());
+    assertTrue(replaced.output().contains("-XX:MaxHeapSize=104857600"), replaced.output());
+    assertFalse(replaced.output().contains("G1PeriodicGCInterval"), replaced.output());
   }
 
   @Test
@@ -181,8 +182,8 @@ class ArchiveIT {
             work,
             Map.of("JAVA_HOME", work.resolve("no-jdk").toString()),
             launcher("cuckoo-server"));
-    assertEquals(1, server.exitCode, server.toString());
-    assertTrue(server.output.contains("JAVA_HOME is " + work.resolve("no-jdk")), server.output);
+    assertEquals(1, server.exitCode(), server.toString());
+    assertTrue(server.output().contains("JAVA_HOME is " + work.resolve("no-jdk")), server.output());
     // a PATH with the tools the launcher needs, but no java
     Path tools = Files.createDirectories(work.resolve("tools"));
     for (String tool : List.of("dirname", "readlink")) {
@@ -191,8 +192,8 @@ class ArchiveIT {
     Dist.Result cli =
         Dist.run(
             work, Map.of("JAVA_HOME", "", "PATH", tools.toString()), "/bin/sh", launcher("cuckoo"));
-    assertEquals(1, cli.exitCode, cli.toString());
-    assertTrue(cli.output.contains("no java on the PATH"), cli.output);
+    assertEquals(1, cli.exitCode(), cli.toString());
+    assertTrue(cli.output().contains("no java on the PATH"), cli.output());
   }
 
   private static String launcher(String name) {

@@ -53,14 +53,14 @@ class DebianPackageIT {
             + "\nArchitecture: all\nDepends: "
             + JAVA_DEPENDENCY
             + ", adduser\n",
-        fields.output);
+        fields.output());
     assertEquals(
         "/etc/cuckoo/cuckoo-server.conf\n/etc/cuckoo/jvm.options\n",
-        run("dpkg-deb", "--info", deb, "conffiles").output);
+        run("dpkg-deb", "--info", deb, "conffiles").output());
 
     Map<String, String> entries = new TreeMap<>();
     List<String> jars = new ArrayList<>();
-    for (String line : run("dpkg-deb", "--contents", deb).output.split("\n")) {
+    for (String line : run("dpkg-deb", "--contents", deb).output().split("\n")) {
       // drwxr-xr-x root/root 0 2026-01-01 00:00 ./usr/bin/ [-> target]
       String[] fields6 = line.split("\\s+", 6);
       assertEquals("root/root", fields6[1], line);
@@ -87,7 +87,7 @@ class DebianPackageIT {
     assertEquals(expected, entries);
 
     TreeSet<String> archiveJars = new TreeSet<>();
-    for (String name : run("tar", "-tzf", Dist.archive().toString()).output.split("\n")) {
+    for (String name : run("tar", "-tzf", Dist.archive().toString()).output().split("\n")) {
       if (name.startsWith(Dist.NAME + "/lib/") && name.endsWith(".jar")) {
         archiveJars.add(name.substring(Dist.NAME.length() + 5));
       }
@@ -100,9 +100,9 @@ class DebianPackageIT {
             "-c",
             "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - ./etc/cuckoo/cuckoo-server.conf",
             deb);
-    assertEquals(Files.readString(Dist.packagedConfig()), packagedConfig.output);
+    assertEquals(Files.readString(Dist.packagedConfig()), packagedConfig.output());
     String unit =
-        run("sh", "-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - ." + UNIT, deb).output;
+        run("sh", "-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - ." + UNIT, deb).output();
     for (String line :
         List.of(
             "ExecStart=/usr/bin/cuckoo-server /etc/cuckoo/cuckoo-server.conf",
@@ -123,15 +123,16 @@ class DebianPackageIT {
     assumeTrue(
         Dist.whereIs("lintian") != null, "lintian is not installed (apt-get install lintian)");
     Dist.Result lintian = Dist.run(work, Map.of(), "lintian", Dist.deb().toString());
-    System.out.println("lintian " + Dist.deb().getFileName() + ":\n" + lintian.output);
-    assertFalse(lintian.output.lines().anyMatch(line -> line.startsWith("E: ")), lintian.output);
-    assertEquals(0, lintian.exitCode, lintian.toString());
+    System.out.println("lintian " + Dist.deb().getFileName() + ":\n" + lintian.output());
+    assertFalse(
+        lintian.output().lines().anyMatch(line -> line.startsWith("E: ")), lintian.output());
+    assertEquals(0, lintian.exitCode(), lintian.toString());
   }
 
   @Test
   void deb_installed_userServiceAndDataThenRemoveKeepsDataAndPurgeDeletesIt() throws Exception {
     assumeTrue(Dist.whereIs("dpkg") != null, "dpkg is not installed");
-    assumeTrue("0".equals(run("id", "-u").output.trim()), "not root: dpkg -i needs root");
+    assumeTrue("0".equals(run("id", "-u").output().trim()), "not root: dpkg -i needs root");
     assumeTrue(Dist.whereIs("setpriv") != null, "setpriv (util-linux) is not installed");
     assumeTrue(
         Dist.whereIs("adduser") != null, "adduser, which the package depends on, is not installed");
@@ -142,10 +143,10 @@ class DebianPackageIT {
         FileLock lock = channel.lock()) {
       assertTrue(lock.isValid());
       assumeTrue(
-          Dist.run(work, Map.of(), "dpkg-query", "--status", PACKAGE).exitCode != 0,
+          Dist.run(work, Map.of(), "dpkg-query", "--status", PACKAGE).exitCode() != 0,
           "a cuckoo package is installed already: it is left alone");
       assumeTrue(!Files.exists(DATA), DATA + " exists already: it is left alone");
-      boolean userExisted = Dist.run(work, Map.of(), "getent", "passwd", "cuckoo").exitCode == 0;
+      boolean userExisted = Dist.run(work, Map.of(), "getent", "passwd", "cuckoo").exitCode() == 0;
       try {
         installAndCheck();
       } finally {
@@ -170,20 +171,20 @@ class DebianPackageIT {
     install.add(Dist.deb().toString());
     run(install.toArray(new String[0]));
 
-    String user = run("getent", "passwd", "cuckoo").output.trim();
+    String user = run("getent", "passwd", "cuckoo").output().trim();
     String[] account = user.split(":");
     assertEquals("/var/lib/cuckoo", account[5], user);
     assertTrue(account[6].endsWith("nologin") || account[6].endsWith("false"), user);
     assertEquals("cuckoo", Files.getOwner(DATA).getName());
     assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(DATA)));
     assertTrue(
-        run("/usr/bin/cuckoo", "--version").output.startsWith("cuckoo " + Dist.VERSION + "\n"));
+        run("/usr/bin/cuckoo", "--version").output().startsWith("cuckoo " + Dist.VERSION + "\n"));
     assertEquals(
         Paths.get("/etc/cuckoo/jvm.options"),
         Paths.get("/usr/share/cuckoo/conf/jvm.options").toRealPath());
     if (Dist.whereIs("systemd-analyze") != null) {
       Dist.Result verify = Dist.run(work, Map.of(), "systemd-analyze", "verify", UNIT);
-      assertEquals(0, verify.exitCode, verify.toString());
+      assertEquals(0, verify.exitCode(), verify.toString());
     }
 
     // the unit's command line, as its user, in its working directory (there is no systemd here)
@@ -224,22 +225,23 @@ class DebianPackageIT {
     }
 
     Dist.Result remove = run("dpkg", "--remove", PACKAGE);
-    assertTrue(remove.output.contains("kept the data in /var/lib/cuckoo"), remove.output);
+    assertTrue(remove.output().contains("kept the data in /var/lib/cuckoo"), remove.output());
     assertTrue(Files.exists(DATA.resolve("appendonly.log")));
     assertTrue(Files.exists(Paths.get("/etc/cuckoo/cuckoo-server.conf")));
     assertFalse(Files.exists(Paths.get("/usr/bin/cuckoo-server"), LinkOption.NOFOLLOW_LINKS));
 
     Dist.Result purge = run("dpkg", "--purge", PACKAGE);
-    assertTrue(purge.output.contains("deleting the server's data: /var/lib/cuckoo"), purge.output);
+    assertTrue(
+        purge.output().contains("deleting the server's data: /var/lib/cuckoo"), purge.output());
     assertFalse(Files.exists(DATA));
     assertFalse(Files.exists(Paths.get("/etc/cuckoo")));
-    System.out.println("dpkg --remove:\n" + remove.output + "dpkg --purge:\n" + purge.output);
+    System.out.println("dpkg --remove:\n" + remove.output() + "dpkg --purge:\n" + purge.output());
   }
 
   /** True if an installed package is default-jre-headless or provides java17-runtime-headless. */
   private boolean javaRuntimePackageInstalled() throws IOException, InterruptedException {
     String packages =
-        run("dpkg-query", "-W", "-f=${db:Status-Abbrev}|${Package}|${Provides}\n").output;
+        run("dpkg-query", "-W", "-f=${db:Status-Abbrev}|${Package}|${Provides}\n").output();
     for (String line : packages.split("\n")) {
       String[] fields = line.split("\\|", 3);
       if (fields.length == 3 && fields[0].startsWith("ii")) {
@@ -271,7 +273,7 @@ class DebianPackageIT {
   /** Runs a command in the test's directory; fails unless it exits with 0. */
   private Dist.Result run(String... command) throws IOException, InterruptedException {
     Dist.Result result = Dist.run(work, Map.of(), command);
-    assertEquals(0, result.exitCode, result.toString());
+    assertEquals(0, result.exitCode(), result.toString());
     return result;
   }
 }

@@ -60,7 +60,7 @@ final class Dist {
   /** Unpacks the archive into {@code directory} with tar and returns its top directory. */
   static Path unpack(Path directory) throws IOException, InterruptedException {
     Result tar = run(directory, Map.of(), "tar", "-xzf", archive().toString());
-    if (tar.exitCode != 0) {
+    if (tar.exitCode() != 0) {
       throw new IOException("tar -xzf failed: " + tar);
     }
     return directory.resolve(NAME);
@@ -96,17 +96,7 @@ final class Dist {
   }
 
   /** What a command printed (stdout and stderr together) and its exit code. */
-  static final class Result {
-    final String command;
-    final int exitCode;
-    final String output;
-
-    Result(String command, int exitCode, String output) {
-      this.command = command;
-      this.exitCode = exitCode;
-      this.output = output;
-    }
-
+  record Result(String command, int exitCode, String output) {
     @Override
     public String toString() {
       return command + ": exit " + exitCode + "\n" + output;
