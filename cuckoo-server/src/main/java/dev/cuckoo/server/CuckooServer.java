@@ -1,7 +1,9 @@
 package dev.cuckoo.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -21,6 +23,8 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -39,12 +43,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p>From the command line: {@code java -jar cuckoo-server.jar --port 6379 --dir ./data}; see
- * {@link ServerConfig#USAGE}. SIGTERM (and the SHUTDOWN command) stop the server gracefully and
- * save a snapshot.
+ * <p>From the command line: {@code cuckoo-server [config-file] [--option value ...]} (or {@code
+ * java -jar cuckoo-server.jar ...}); see {@link ServerConfig#USAGE}. SIGTERM and SIGINT stop the
+ * server as the SHUTDOWN command does: it stops accepting connections and reading requests, sends
+ * the replies of the requests it has read, saves a snapshot, forces the log and exits with status
+ * 0.
  */
 public final class CuckooServer implements AutoCloseable {
   private static final System.Logger LOGGER = System.getLogger(CuckooServer.class.getName());
+
+  /** How long a shutdown waits for clients to take the replies of the requests already read. */
+  private static final long REPLY_DRAIN_MILLIS = 5_000;
 
   private final ServerContext context;
   private final EventLoopGroup bossGroup;
@@ -262,9 +271,11 @@ public final class CuckooServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    long startNanos = System.nanoTime();
     try {
       serverChannel.close().syncUninterruptibly();
-      channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      finishReplies();
+      channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       context.heapGuard().close();
@@ -285,15 +296,60 @@ public final class CuckooServer implements AutoCloseable {
         }
       }
     } finally {
+      LOGGER.log(
+          Level.INFO,
+          "stopped in {0} ms",
+          Long.toString(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)));
       terminated.countDown();
     }
   }
 
-  /** Starts the server from command-line options and runs until SHUTDOWN or SIGTERM. */
+  /**
+   * Stops reading requests from every client, then closes each connection once the replies of the
+   * requests it had read are sent; waits at most {@link #REPLY_DRAIN_MILLIS} for clients that do
+   * not take them.
+   */
+  private void finishReplies() {
+    for (Channel channel : channels) {
+      channel
+          .eventLoop()
+          .execute(
+              () -> {
+                channel.config().setAutoRead(false);
+                // a second task: it runs after the reply writes that requests read before this
+                // point queued on the event loop (CommandHandler writes acknowledgements that way)
+                channel
+                    .eventLoop()
+                    .execute(
+                        () ->
+                            channel
+                                .writeAndFlush(Unpooled.EMPTY_BUFFER)
+                                .addListener(ChannelFutureListener.CLOSE));
+              });
+    }
+    channels.newCloseFuture().awaitUninterruptibly(REPLY_DRAIN_MILLIS);
+  }
+
+  /**
+   * Starts the server from command-line options ({@code [config-file] [--option value ...]}) and
+   * runs until SHUTDOWN, SIGTERM or SIGINT; then exits with status 0.
+   */
   public static void main(String[] args) throws Exception {
     HeapGuard.exitOnUncaughtOutOfMemory();
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.print("Usage: java -jar cuckoo-server.jar [options]\n" + ServerConfig.USAGE);
+      System.out.print(
+          "Usage: cuckoo-server [config-file] [--option value ...]\n" + ServerConfig.USAGE);
+      return;
+    }
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-v"))) {
+      System.out.println(
+          "cuckoo-server "
+              + ServerVersion.project()
+              + " (Redis "
+              + ServerVersion.REDIS_VERSION
+              + " protocol, Java "
+              + System.getProperty("java.version")
+              + ")");
       return;
     }
     if (System.getProperty("io.netty.leakDetection.level") == null
@@ -311,20 +367,74 @@ public final class CuckooServer implements AutoCloseable {
       System.err.print(ServerConfig.USAGE);
       System.exit(2);
       return;
+    } catch (IOException e) {
+      System.err.println("cuckoo-server: cannot read the configuration: " + e);
+      System.exit(2);
+      return;
     }
+    Path logFile = config.logFile();
+    try {
+      ServerLogging.install(logFile);
+    } catch (IOException e) {
+      System.err.println("cuckoo-server: cannot append to the log file " + logFile + ": " + e);
+      System.exit(1);
+      return;
+    }
+    LOGGER.log(
+        Level.INFO,
+        "cuckoo-server {0} starting: pid {1}, Java {2}, maximum heap {3} MiB, data in {4}",
+        ServerVersion.project(),
+        Long.toString(ProcessHandle.current().pid()),
+        System.getProperty("java.version"),
+        Long.toString(Runtime.getRuntime().maxMemory() >> 20),
+        config.appendOnly() ? config.dir().toAbsolutePath() : "memory only");
     CuckooServer server;
     try {
       server = start(config);
     } catch (IOException | IllegalArgumentException e) {
-      System.err.println("cuckoo-server: " + e.getMessage());
+      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
+      if (logFile != null) {
+        System.err.println("cuckoo-server: " + e.getMessage());
+      }
       System.exit(1);
       return;
     } catch (OutOfMemoryError e) {
       HeapGuard.fatal("start-up", e);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "cuckoo-sigterm"));
+    AtomicBoolean signalled = new AtomicBoolean();
+    List<String> signals =
+        ShutdownSignals.install(
+            signal -> {
+              if (signalled.compareAndSet(false, true)) {
+                LOGGER.log(Level.INFO, "{0}: shutting down", signal);
+                server.close();
+              } else {
+                LOGGER.log(Level.INFO, "{0} while shutting down: the shutdown goes on", signal);
+              }
+            });
+    // System.exit from elsewhere, SIGHUP, or SIGTERM where no signal handler could be installed
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  try {
+                    server.awaitTermination();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "cuckoo-exit"));
+    if (signals.size() < ShutdownSignals.SIGNALS.size()) {
+      LOGGER.log(
+          Level.WARNING,
+          "signal handlers: only {0}; other signals stop the server through a shutdown hook,"
+              + " and the exit status is then 128 + the signal number",
+          signals);
+    }
     System.out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
     server.awaitTermination();
+    System.exit(0);
   }
 }

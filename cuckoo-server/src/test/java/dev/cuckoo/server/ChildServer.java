@@ -118,6 +118,23 @@ final class ChildServer implements AutoCloseable {
         : "";
   }
 
+  /** Sends the child a signal by name ({@code "TERM"}, {@code "INT"}) with the shell's kill. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("sh", "-c", "kill -" + name + " " + process.pid())
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed: " + said);
+    }
+  }
+
+  /** Waits up to {@code timeoutMillis} for the child to exit; returns true if it did. */
+  boolean awaitExit(long timeoutMillis) throws InterruptedException {
+    return process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
   /** Kills the child with SIGKILL and waits until it is gone. */
   void kill() throws InterruptedException, IOException {
     process.destroyForcibly();
