@@ -107,7 +107,7 @@ final class CfCommands {
       // between two records never leaves an empty filter that no client saw
       Transaction creating =
           before == null && !session.replaying() && session.transaction() == null
-              ? new Transaction()
+              ? new Transaction(1)
               : null;
       if (creating == null) {
         action.run(key, before);
