@@ -73,6 +73,8 @@ final class AppendLog implements Closeable {
 
   private final Object appendLock = new Object();
   private final Object ioLock = new Object();
+  // held while the file is forced, so that writes (ioLock) go on meanwhile; taken before ioLock
+  private final Object syncLock = new Object();
   private final Path path;
   private final FileChannels files;
   private FileChannel channel;
@@ -86,7 +88,10 @@ final class AppendLog implements Closeable {
   private volatile long lastLsnGuess;
   // guarded by ioLock
   private byte[] spare = new byte[INITIAL_BUFFER];
+  // the bytes written by forcing flushes since the last fsync (appendfsync always undoes them
+  // after a failed fsync): the first unsyncedLength bytes of unsynced
   private byte[] unsynced = EMPTY;
+  private int unsyncedLength;
   private byte[] failedBatch = EMPTY;
   // written under ioLock, read without it
   private volatile long writtenPosition;
@@ -312,6 +317,17 @@ final class AppendLog implements Closeable {
    * @throws IOException if the write or fsync fails (now or before)
    */
   void flush(boolean force) throws IOException {
+    write(force);
+    if (force) {
+      force();
+    }
+  }
+
+  /**
+   * Writes every record appended so far to the file (not forced); {@code keep} keeps the bytes
+   * until they are forced.
+   */
+  private void write(boolean keep) throws IOException {
     synchronized (ioLock) {
       if (failure != null) {
         throw failure;
@@ -340,17 +356,11 @@ final class AppendLog implements Closeable {
           }
           writtenPosition = at;
           writtenLsn = lsn;
-          if (force) {
-            unsynced = append(unsynced, data, length);
+          if (keep) {
+            keepUnsynced(data, length);
           }
           // the written buffer becomes the next spare; a huge one is not kept
           spare = data.length > 1 << 20 ? new byte[INITIAL_BUFFER] : data;
-        }
-        if (force && syncedLsn < writtenLsn) {
-          channel.force(false);
-          syncedLsn = writtenLsn;
-          syncedPosition = writtenPosition;
-          unsynced = EMPTY;
         }
       } catch (IOException | RuntimeException e) {
         if (length > 0 && writtenLsn != lsn) {
@@ -361,6 +371,64 @@ final class AppendLog implements Closeable {
         throw failure;
       }
     }
+  }
+
+  /**
+   * Forces what was written so far to the disk. Writes go on meanwhile: the fsync runs under its
+   * own lock, not the one writes take, so a slow fsync (a snapshot's writeback queued before it)
+   * delays only those waiting for durability, never the write of another batch.
+   */
+  private void force() throws IOException {
+    synchronized (syncLock) {
+      FileChannel forcing;
+      long lsn;
+      long position;
+      int covered;
+      synchronized (ioLock) {
+        if (failure != null) {
+          throw failure;
+        }
+        if (syncedLsn >= writtenLsn) {
+          return;
+        }
+        forcing = channel;
+        lsn = writtenLsn;
+        position = writtenPosition;
+        covered = unsyncedLength;
+      }
+      try {
+        forcing.force(false);
+      } catch (IOException | RuntimeException e) {
+        synchronized (ioLock) {
+          if (failure == null) {
+            failure = e instanceof IOException ? (IOException) e : new IOException(e);
+          }
+          throw failure;
+        }
+      }
+      synchronized (ioLock) {
+        // rotate() and failures take syncLock first, so the file is still the one forced
+        syncedLsn = lsn;
+        syncedPosition = position;
+        unsyncedLength -= covered;
+        System.arraycopy(unsynced, covered, unsynced, 0, unsyncedLength);
+        if (unsynced.length > 1 << 20 && unsyncedLength < INITIAL_BUFFER) {
+          unsynced = Arrays.copyOf(unsynced, INITIAL_BUFFER);
+        }
+      }
+    }
+  }
+
+  /** Appends written bytes to {@link #unsynced}, growing it by doubling (caller holds ioLock). */
+  private void keepUnsynced(byte[] data, int length) {
+    if (unsyncedLength + length > unsynced.length) {
+      unsynced =
+          Arrays.copyOf(
+              unsynced,
+              Math.max(unsyncedLength + length, Math.max(INITIAL_BUFFER, 2 * unsynced.length)));
+    }
+    System.arraycopy(data, 0, unsynced, unsyncedLength, length);
+    unsyncedLength += length;
   }
 
   private static byte[] append(byte[] to, byte[] data, int length) {
@@ -376,19 +444,21 @@ final class AppendLog implements Closeable {
    * otherwise the failed batch and everything buffered since. The log stays failed.
    */
   byte[] discardUnacknowledged(boolean forced) {
-    synchronized (ioLock) {
-      synchronized (appendLock) {
-        byte[] out = forced ? unsynced : EMPTY;
-        out = append(out, failedBatch, failedBatch.length);
-        out = append(out, pending, pendingLength);
-        if (forced) {
-          writtenPosition = syncedPosition;
-          writtenLsn = syncedLsn;
+    synchronized (syncLock) {
+      synchronized (ioLock) {
+        synchronized (appendLock) {
+          byte[] out = forced ? Arrays.copyOf(unsynced, unsyncedLength) : EMPTY;
+          out = append(out, failedBatch, failedBatch.length);
+          out = append(out, pending, pendingLength);
+          if (forced) {
+            writtenPosition = syncedPosition;
+            writtenLsn = syncedLsn;
+          }
+          unsyncedLength = 0;
+          failedBatch = EMPTY;
+          pendingLength = 0;
+          return out;
         }
-        unsynced = EMPTY;
-        failedBatch = EMPTY;
-        pendingLength = 0;
-        return out;
       }
     }
   }
@@ -405,59 +475,69 @@ final class AppendLog implements Closeable {
    *     failed
    */
   long rotate(long newGeneration, Path retired) throws IOException {
-    synchronized (ioLock) {
-      synchronized (appendLock) {
-        if (failure == null) {
-          flush(true);
-        } else {
-          try {
-            channel.truncate(writtenPosition);
-            channel.force(true);
-          } catch (IOException e) {
-            // the retired file may keep a torn tail; recovery reads it as one
-          }
-        }
-        long base = lastLsn;
-        try {
-          writeEmpty(path.resolveSibling(path.getFileName() + ".new"), files, newGeneration, base);
-          FileSync.move(path, retired);
-          FileSync.replace(path.resolveSibling(path.getFileName() + ".new"), path);
-        } catch (IOException e) {
-          Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".new"));
+    if (failure == null) {
+      // most of the records are written and forced before appends are stopped: the final flush
+      // below, with appends waiting, then has only the last few to write and force
+      flush(true);
+    }
+    synchronized (syncLock) {
+      synchronized (ioLock) {
+        synchronized (appendLock) {
           if (failure == null) {
-            failure = e;
+            flush(true);
+          } else {
+            try {
+              channel.truncate(writtenPosition);
+              channel.force(true);
+            } catch (IOException e) {
+              // the retired file may keep a torn tail; recovery reads it as one
+            }
           }
-          throw e;
+          long base = lastLsn;
+          try {
+            writeEmpty(
+                path.resolveSibling(path.getFileName() + ".new"), files, newGeneration, base);
+            FileSync.move(path, retired);
+            FileSync.replace(path.resolveSibling(path.getFileName() + ".new"), path);
+          } catch (IOException e) {
+            Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".new"));
+            if (failure == null) {
+              failure = e;
+            }
+            throw e;
+          }
+          FileChannel next = files.open(path, StandardOpenOption.WRITE);
+          try {
+            channel.close();
+          } catch (IOException e) {
+            // the old file is complete and forced; closing it cannot lose records
+          }
+          channel = next;
+          generation = newGeneration;
+          writtenPosition = HEADER_BYTES;
+          syncedPosition = HEADER_BYTES;
+          writtenLsn = base;
+          syncedLsn = base;
+          unsyncedLength = 0;
+          failedBatch = EMPTY;
+          failure = null;
+          return base;
         }
-        FileChannel next = files.open(path, StandardOpenOption.WRITE);
-        try {
-          channel.close();
-        } catch (IOException e) {
-          // the old file is complete and forced; closing it cannot lose records
-        }
-        channel = next;
-        generation = newGeneration;
-        writtenPosition = HEADER_BYTES;
-        syncedPosition = HEADER_BYTES;
-        writtenLsn = base;
-        syncedLsn = base;
-        unsynced = EMPTY;
-        failedBatch = EMPTY;
-        failure = null;
-        return base;
       }
     }
   }
 
   @Override
   public void close() throws IOException {
-    synchronized (ioLock) {
-      try {
-        if (failure == null) {
-          flush(true);
+    synchronized (syncLock) {
+      synchronized (ioLock) {
+        try {
+          if (failure == null) {
+            flush(true);
+          }
+        } finally {
+          channel.close();
         }
-      } finally {
-        channel.close();
       }
     }
   }

@@ -103,6 +103,8 @@ final class SnapshotFile {
     private long position = HEADER_BYTES;
     private long entries;
     private boolean done;
+    // bytes of filters written since the file was last forced
+    private long unforced;
 
     private Writer(Path target, Path temp, FileChannel channel, long generation, long startLsn) {
       this.target = target;
@@ -118,8 +120,22 @@ final class SnapshotFile {
      */
     void write(Key key, long lsn, long expireAt, ScalableCuckooFilter<byte[]> filter)
         throws IOException {
-      position = writeEntry(channel, position, key, lsn, expireAt, filter);
+      position = writeEntry(channel, position, key, lsn, expireAt, filter, this::wrote);
       entries++;
+    }
+
+    /**
+     * Forces the file every {@link #INCREMENTAL_FSYNC_BYTES} of filters (Redis's
+     * rdb-save-incremental-fsync): the kernel then never holds a whole large snapshot as dirty
+     * pages, whose writeback would stall the log's own writes and fsyncs for hundreds of
+     * milliseconds at the final fsync.
+     */
+    private void wrote(int bytes) throws IOException {
+      unforced += bytes;
+      if (unforced >= INCREMENTAL_FSYNC_BYTES) {
+        unforced = 0;
+        channel.force(false);
+      }
     }
 
     /** Writes the header, forces the file to disk and renames it over the snapshot. */
@@ -143,6 +159,15 @@ final class SnapshotFile {
         }
       }
     }
+  }
+
+  /** Bytes of filters written between two forces of a snapshot file being written. */
+  static final int INCREMENTAL_FSYNC_BYTES = 8 << 20;
+
+  /** Receives the count of filter bytes written to the snapshot file. */
+  @FunctionalInterface
+  private interface WriteListener {
+    void wrote(int bytes) throws IOException;
   }
 
   private SnapshotFile() {}
@@ -180,7 +205,8 @@ final class SnapshotFile {
       Key name,
       long lsn,
       long expireAt,
-      ScalableCuckooFilter<byte[]> filter)
+      ScalableCuckooFilter<byte[]> filter,
+      WriteListener listener)
       throws IOException {
     byte[] key = name.bytes();
     ByteBuffer prefix =
@@ -202,7 +228,7 @@ final class SnapshotFile {
     if (filter != null) {
       channel.position(blobStart);
       CountingCrcOutputStream counter =
-          new CountingCrcOutputStream(Channels.newOutputStream(channel), crc);
+          new CountingCrcOutputStream(Channels.newOutputStream(channel), crc, listener);
       try (BufferedOutputStream out =
           new BufferedOutputStream(counter, 1 << 16) {
             @Override
@@ -368,11 +394,13 @@ final class SnapshotFile {
   private static final class CountingCrcOutputStream extends OutputStream {
     private final OutputStream out;
     private final CRC32C crc;
+    private final WriteListener listener;
     private long count;
 
-    CountingCrcOutputStream(OutputStream out, CRC32C crc) {
+    CountingCrcOutputStream(OutputStream out, CRC32C crc, WriteListener listener) {
       this.out = out;
       this.crc = crc;
+      this.listener = listener;
     }
 
     long count() {
@@ -384,6 +412,7 @@ final class SnapshotFile {
       out.write(b);
       crc.update(b);
       count++;
+      listener.wrote(1);
     }
 
     @Override
@@ -391,6 +420,7 @@ final class SnapshotFile {
       out.write(b, off, len);
       crc.update(b, off, len);
       count += len;
+      listener.wrote(len);
     }
   }
 

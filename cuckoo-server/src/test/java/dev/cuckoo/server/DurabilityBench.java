@@ -43,9 +43,12 @@ final class DurabilityBench {
           args[2].toUpperCase(Locale.ROOT),
           Integer.parseInt(args[3]),
           Integer.parseInt(args[4]));
+    } else if (args.length == 4 && args[0].equals("stalls")) {
+      stalls(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
     } else {
       System.err.println(
           "usage: DurabilityBench latency PORT SAVE|BGSAVE RATE CONNECTIONS\n"
+              + "       DurabilityBench stalls PORT SNAPSHOTS RATE\n"
               + "       DurabilityBench time PORT ARG...");
       System.exit(2);
     }
@@ -88,17 +91,25 @@ final class DurabilityBench {
     @Override
     public void run() {
       try (RespClient client = new RespClient(port)) {
-        client.call("CF.RESERVE", key, 1_000_000);
+        if (key != null) {
+          client.call("CF.RESERVE", key, 1_000_000);
+        }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (long next = startNanos; !stop.get(); next += intervalNanos) {
           long wait = next - System.nanoTime();
           if (wait > 0) {
             LockSupport.parkNanos(wait);
           }
-          Object reply = client.call("CF.ADD", key, Long.toString(random.nextLong()));
+          Object reply =
+              key == null
+                  ? client.call("PING")
+                  : client.call("CF.ADD", key, Long.toString(random.nextLong()));
           long done = System.nanoTime();
-          if (!Long.valueOf(1).equals(reply)) {
-            throw new IOException("CF.ADD " + key + ": " + describe(reply));
+          if (key == null
+              ? !new RespClient.Simple("PONG").equals(reply)
+              : !Long.valueOf(1).equals(reply)) {
+            throw new IOException(
+                (key == null ? "PING" : "CF.ADD " + key) + ": " + describe(reply));
           }
           if (count == scheduled.length) {
             scheduled = Arrays.copyOf(scheduled, count * 2);
@@ -187,6 +198,102 @@ final class DurabilityBench {
         percentile(during, 50),
         percentile(during, 99),
         percentile(during, 100));
+  }
+
+  /**
+   * {@code stalls PORT SNAPSHOTS RATE}: one client sends PING and two send CF.ADD to their own
+   * small keys, each RATE requests per second on a fixed schedule (latency from the scheduled
+   * time), while SNAPSHOTS BGSAVEs run one after another (the server holds whatever filters the
+   * caller made, e.g. a 512 MiB one). Prints a line per snapshot with the maximum PING and CF.ADD
+   * latency of the requests scheduled while it ran, then a summary: the maximum and p99 over all
+   * snapshots and the number of snapshots whose maximum passed 50 ms.
+   */
+  private static void stalls(int port, int snapshots, int rate) throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    long start = System.nanoTime() + 200_000_000L;
+    long interval = 1_000_000_000L / rate;
+    Pacer ping = new Pacer(port, null, interval, start, stop);
+    List<Pacer> adds =
+        List.of(
+            new Pacer(port, "stall0", interval, start + interval / 3, stop),
+            new Pacer(port, "stall1", interval, start + 2 * interval / 3, stop));
+    List<Thread> threads = new ArrayList<>();
+    threads.add(new Thread(ping, "pacer-ping"));
+    for (Pacer add : adds) {
+      threads.add(new Thread(add, "pacer-" + add.key));
+    }
+    threads.forEach(Thread::start);
+    Thread.sleep(2_200);
+    long[][] windows = new long[snapshots][];
+    try (RespClient admin = new RespClient(port)) {
+      for (int s = 0; s < snapshots; s++) {
+        long from = System.nanoTime();
+        Object reply = admin.call("BGSAVE");
+        if (reply instanceof RespClient.Err) {
+          throw new IOException("BGSAVE: " + describe(reply));
+        }
+        while (!RespClient.text(admin.call("INFO", "persistence"))
+            .contains("rdb_bgsave_in_progress:0")) {
+          Thread.sleep(5);
+        }
+        windows[s] = new long[] {from, System.nanoTime()};
+      }
+    }
+    Thread.sleep(500);
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    List<Long> allPings = new ArrayList<>();
+    List<Long> allAdds = new ArrayList<>();
+    int slowSnapshots = 0;
+    for (int s = 0; s < snapshots; s++) {
+      List<Long> pings = during(List.of(ping), windows[s]);
+      List<Long> writes = during(adds, windows[s]);
+      allPings.addAll(pings);
+      allAdds.addAll(writes);
+      double pingMax = percentile(pings, 100);
+      double addMax = percentile(writes, 100);
+      slowSnapshots += pingMax > 50 || addMax > 50 ? 1 : 0;
+      System.out.printf(
+          Locale.ROOT,
+          "snapshot=%d save_ms=%.0f ping_n=%d ping_max_ms=%.1f add_n=%d add_max_ms=%.1f%n",
+          s,
+          (windows[s][1] - windows[s][0]) / 1e6,
+          pings.size(),
+          pingMax,
+          writes.size(),
+          addMax);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "summary snapshots=%d rate=%d ping_n=%d ping_p99_ms=%.2f ping_max_ms=%.1f add_n=%d"
+            + " add_p99_ms=%.2f add_max_ms=%.1f snapshots_over_50ms=%d%n",
+        snapshots,
+        rate,
+        allPings.size(),
+        percentile(allPings, 99),
+        percentile(allPings, 100),
+        allAdds.size(),
+        percentile(allAdds, 99),
+        percentile(allAdds, 100),
+        slowSnapshots);
+  }
+
+  /** Returns the latencies of the requests the pacers scheduled inside {@code window}. */
+  private static List<Long> during(List<Pacer> pacers, long[] window) throws IOException {
+    List<Long> latencies = new ArrayList<>();
+    for (Pacer pacer : pacers) {
+      if (pacer.failure != null) {
+        throw pacer.failure;
+      }
+      for (int i = 0; i < pacer.count; i++) {
+        if (pacer.scheduled[i] >= window[0] && pacer.scheduled[i] <= window[1]) {
+          latencies.add(pacer.latency[i]);
+        }
+      }
+    }
+    return latencies;
   }
 
   /** Returns the nearest-rank percentile in milliseconds (NaN for no samples). */
