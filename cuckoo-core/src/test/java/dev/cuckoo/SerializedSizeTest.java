@@ -173,23 +173,26 @@ class SerializedSizeTest {
       throws IOException {
     for (int expansion : new int[] {0, 1, 2, 4}) {
       for (int bucketSize : new int[] {1, 2, 3}) {
-        ScalableCuckooFilter<CharSequence> chain =
-            ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(20)
-                .bucketSize(bucketSize)
-                .expansion(expansion)
-                .build();
-        String where = "expansion " + expansion + ", bucketSize " + bucketSize;
-        assertExact(chain, where);
-        fill(chain, 400);
-        assertTrue(expansion == 0 || chain.linkCount() > 2, where);
-        assertExact(chain, where + " grown to " + chain.linkCount() + " links");
-        for (int i = 0; i < 400; i++) {
-          chain.remove(Integer.toString(i));
+        for (int capacity : new int[] {20, 3_000}) {
+          ScalableCuckooFilter<CharSequence> chain =
+              ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
+                  .scheme(Scheme.REDISBLOOM)
+                  .expectedItems(capacity)
+                  .bucketSize(bucketSize)
+                  .expansion(expansion)
+                  .build();
+          String where =
+              "capacity " + capacity + ", expansion " + expansion + ", bucketSize " + bucketSize;
+          assertExact(chain, where);
+          fill(chain, 20L * capacity);
+          assertTrue(expansion == 0 || chain.linkCount() > 2, where);
+          assertExact(chain, where + " grown to " + chain.linkCount() + " links");
+          for (int i = 0; i < 20 * capacity; i++) {
+            chain.remove(Integer.toString(i));
+          }
+          chain.compact();
+          assertExact(chain, where + " compacted to " + chain.linkCount() + " links");
         }
-        chain.compact();
-        assertExact(chain, where + " compacted to " + chain.linkCount() + " links");
       }
     }
   }
