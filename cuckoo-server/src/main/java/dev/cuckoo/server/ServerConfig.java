@@ -321,9 +321,9 @@ public final class ServerConfig {
           "auto-aof-rewrite-min-size",
           (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)));
       options.put("requirepass", (b, name, value) -> b.requirePass(value));
+      options.put("protected-mode", (b, name, value) -> b.protectedMode(yesNo(name, value)));
       options.put(
           "enable-debug-command", (b, name, value) -> b.enableDebugCommand(yesNo(name, value)));
-      options.put("protected-mode", (b, name, value) -> b.protectedMode(yesNo(name, value)));
       options.put(
           "maxclients", (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)));
       options.put(
