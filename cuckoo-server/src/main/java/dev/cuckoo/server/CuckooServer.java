@@ -1,5 +1,17 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.command.CfConfig;
+import dev.cuckoo.server.command.Commands;
+import dev.cuckoo.server.command.ServerContext;
+import dev.cuckoo.server.command.WriteLog;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.network.CommandHandler;
+import dev.cuckoo.server.network.ProtectedMode;
+import dev.cuckoo.server.persist.FileChannels;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.Replay;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -95,7 +107,9 @@ public final class CuckooServer implements AutoCloseable {
 
           @Override
           public void touched(int db, byte[][] args) {
-            context.watches().touched(db, args);
+            if (context.watches().size() > 0) {
+              Replay.keysOf(db, args, context.watches()::touch);
+            }
           }
 
           @Override
@@ -112,7 +126,8 @@ public final class CuckooServer implements AutoCloseable {
               context,
               files,
               keyspace ->
-                  new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
+                  new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
+                      .replayer()));
     }
     context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
