@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.command.CfConfig;
+import dev.cuckoo.server.command.CommandTable;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.WriteLog;
@@ -9,7 +10,6 @@ import dev.cuckoo.server.network.CommandHandler;
 import dev.cuckoo.server.network.ProtectedMode;
 import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
-import dev.cuckoo.server.persist.Replay;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
@@ -97,6 +97,8 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
+    // the table answers which keys a write touches; it exists once the commands are built
+    CommandTable[] table = new CommandTable[1];
     WriteLog log =
         new WriteLog() {
           @Override
@@ -108,7 +110,7 @@ public final class CuckooServer implements AutoCloseable {
           @Override
           public void touched(int db, byte[][] args) {
             if (context.watches().size() > 0) {
-              Replay.keysOf(db, args, context.watches()::touch);
+              table[0].keysOf(db, args, context.watches()::touch);
             }
           }
 
@@ -119,6 +121,7 @@ public final class CuckooServer implements AutoCloseable {
           }
         };
     Commands commands = new Commands(context, log);
+    table[0] = commands.table();
     if (config.appendOnly()) {
       context.keyspace().loading(true);
       context.persistence(
@@ -127,7 +130,8 @@ public final class CuckooServer implements AutoCloseable {
               files,
               keyspace ->
                   new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
-                      .replayer()));
+                      .replayer(),
+              commands.table()));
     }
     context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
@@ -201,6 +205,11 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /** Returns the server's persistence, or null when it keeps no files (tests). */
+  Persistence persistence() {
+    return context.persistence();
   }
 
   /** Returns the port the server listens on (useful after starting on port 0). */

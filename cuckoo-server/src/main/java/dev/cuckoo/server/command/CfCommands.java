@@ -8,6 +8,8 @@ import dev.cuckoo.ScanDumpChunk;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +54,7 @@ public final class CfCommands {
   private static final byte[] ITEMS = ascii("ITEMS");
 
   private final Keyspace keyspace;
+  private final Watches watches;
   private final CfConfig config;
   private final WriteLog log;
   private final LongSupplier maxMemory;
@@ -60,8 +63,10 @@ public final class CfCommands {
    * Creates the command set over a keyspace, its cf-* configuration, its write log and the memory
    * limit for new filters.
    */
-  CfCommands(Keyspace keyspace, CfConfig config, WriteLog log, LongSupplier maxMemory) {
+  CfCommands(
+      Keyspace keyspace, Watches watches, CfConfig config, WriteLog log, LongSupplier maxMemory) {
     this.keyspace = keyspace;
+    this.watches = watches;
     this.config = config;
     this.log = log;
     this.maxMemory = maxMemory;
@@ -107,10 +112,30 @@ public final class CfCommands {
         return;
       }
       long sizeBefore = before == null ? 0 : before.sizeInBytes();
-      action.run(key, before);
+      // a command that creates the key logs its creation and its change as one record, so a crash
+      // between two records never leaves an empty filter that no client saw
+      Transaction creating =
+          before == null && !session.replaying() && session.transaction() == null
+              ? new Transaction()
+              : null;
+      if (creating == null) {
+        action.run(key, before);
+      } else {
+        session.transaction(creating);
+        try {
+          action.run(key, before);
+        } finally {
+          session.transaction(null);
+        }
+        log.recordAll(session, session.db(), creating);
+      }
       ScalableCuckooFilter<byte[]> after = keyspace.get(key);
       if (after == before && after != null) {
         keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
+      }
+      if (!session.replaying()) {
+        // a module write opens its key for writing: Redis invalidates WATCH whatever it answers
+        watches.touch(key);
       }
     } finally {
       lock.unlock();

@@ -30,7 +30,10 @@ public final class CommandInfo {
     }
     // Redis's addReplyCommandTips and addReplyCommandKeySpecs reply with sets, and
     // addReplyCommandSubCommands with an empty set when there are none, an array otherwise
-    reply.set(0);
+    reply.set(spec.tips().size());
+    for (String tip : spec.tips()) {
+      reply.bulk(tip);
+    }
     KeySpecs.write(reply, spec);
     if (spec.subcommands().isEmpty()) {
       reply.set(0);
@@ -117,7 +120,7 @@ public final class CommandInfo {
       reply.error("ERR Invalid command specified");
       return;
     }
-    List<KeySpecs.KeySpec> specs = KeySpecs.of(spec);
+    List<KeySpec> specs = spec.keySpecs();
     if (specs.isEmpty()) {
       reply.error("ERR The command has no key arguments");
       return;
@@ -154,21 +157,111 @@ public final class CommandInfo {
     keys(session, args, true);
   }
 
+  /**
+   * Writes one command's docs as Redis's {@code addReplyCommandDocs}: summary, since, group,
+   * complexity, module, doc flags, deprecation, history, arguments and subcommands, each only when
+   * the entry has it (the group always).
+   */
   private static void writeDocs(Reply reply, CommandSpec spec) {
     boolean hasSubs = !spec.subcommands().isEmpty();
-    reply.map(hasSubs ? 4 : 3);
-    reply.bulk("summary");
-    reply.bulk(spec.summary());
-    reply.bulk("since");
-    reply.bulk("1.0.0");
+    int fields =
+        1
+            + (spec.summary() != null ? 1 : 0)
+            + (spec.since() != null ? 1 : 0)
+            + (spec.module() != null ? 1 : 0)
+            + (spec.complexity() != null ? 1 : 0)
+            + (spec.docFlags().isEmpty() ? 0 : 1)
+            + (spec.deprecatedSince() != null ? 1 : 0)
+            + (spec.replacedBy() != null ? 1 : 0)
+            + (spec.history().isEmpty() ? 0 : 1)
+            + (spec.arguments().isEmpty() ? 0 : 1)
+            + (hasSubs ? 1 : 0);
+    reply.map(fields);
+    field(reply, "summary", spec.summary());
+    field(reply, "since", spec.since());
     reply.bulk("group");
     reply.bulk(spec.group());
+    field(reply, "complexity", spec.complexity());
+    field(reply, "module", spec.module());
+    if (!spec.docFlags().isEmpty()) {
+      reply.bulk("doc_flags");
+      KeySpecs.writeFlags(reply, spec.docFlags());
+    }
+    field(reply, "deprecated_since", spec.deprecatedSince());
+    field(reply, "replaced_by", spec.replacedBy());
+    if (!spec.history().isEmpty()) {
+      reply.bulk("history");
+      reply.set(spec.history().size());
+      for (String[] change : spec.history()) {
+        reply.array(2);
+        reply.bulk(change[0]);
+        reply.bulk(change[1]);
+      }
+    }
+    if (!spec.arguments().isEmpty()) {
+      reply.bulk("arguments");
+      writeArguments(reply, spec.arguments());
+    }
     if (hasSubs) {
       reply.bulk("subcommands");
       reply.map(spec.subcommands().size());
       for (CommandSpec sub : spec.subcommands().values()) {
         reply.bulk(sub.name());
         writeDocs(reply, sub);
+      }
+    }
+  }
+
+  private static void field(Reply reply, String name, String value) {
+    if (value != null) {
+      reply.bulk(name);
+      reply.bulk(value);
+    }
+  }
+
+  /** Writes arguments as Redis's {@code addReplyCommandArgList}. */
+  private static void writeArguments(Reply reply, List<Argument> arguments) {
+    reply.array(arguments.size());
+    for (Argument arg : arguments) {
+      boolean nested = arg.type().equals(Argument.ONEOF) || arg.type().equals(Argument.BLOCK);
+      List<String> flags = new ArrayList<>(3);
+      if (arg.isOptional()) {
+        flags.add("optional");
+      }
+      if (arg.isMultiple()) {
+        flags.add("multiple");
+      }
+      if (arg.isMultipleToken()) {
+        flags.add("multiple_token");
+      }
+      reply.map(
+          3
+              + (arg.keySpecIndex() >= 0 ? 1 : 0)
+              + (arg.token() != null ? 1 : 0)
+              + (arg.summary() != null ? 1 : 0)
+              + (arg.since() != null ? 1 : 0)
+              + (arg.deprecatedSince() != null ? 1 : 0)
+              + (flags.isEmpty() ? 0 : 1));
+      field(reply, "name", arg.name());
+      field(reply, "type", arg.type());
+      if (!nested) {
+        field(reply, "display_text", arg.displayText() != null ? arg.displayText() : arg.name());
+      }
+      if (arg.keySpecIndex() >= 0) {
+        reply.bulk("key_spec_index");
+        reply.integer(arg.keySpecIndex());
+      }
+      field(reply, "token", arg.token());
+      field(reply, "summary", arg.summary());
+      field(reply, "since", arg.since());
+      field(reply, "deprecated_since", arg.deprecatedSince());
+      if (!flags.isEmpty()) {
+        reply.bulk("flags");
+        KeySpecs.writeFlags(reply, flags);
+      }
+      if (nested) {
+        reply.bulk("arguments");
+        writeArguments(reply, arg.arguments());
       }
     }
   }

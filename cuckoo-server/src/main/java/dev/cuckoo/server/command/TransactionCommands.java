@@ -3,7 +3,6 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
-import dev.cuckoo.server.persist.Replay;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Reply;
 import java.util.List;
@@ -109,7 +108,7 @@ public final class TransactionCommands {
       if (spec != null && spec.write()) {
         writes = true;
         denyoom |= spec.denyOom();
-        moves |= Replay.movesData(command);
+        moves |= spec.writes() != null && spec.writes().movesData();
       }
     }
     Persistence persistence = context.persistence();
@@ -171,11 +170,6 @@ public final class TransactionCommands {
       session.transaction(null);
       session.retriesAllowed(retries);
     }
-    List<Transaction.Write> writes = transaction.writes();
-    if (writes.size() == 1) {
-      session.logged(log.append(writes.get(0).db, writes.get(0).args));
-    } else if (!writes.isEmpty()) {
-      session.logged(log.append(db, transaction.encode()));
-    }
+    log.recordAll(session, db, transaction);
   }
 }

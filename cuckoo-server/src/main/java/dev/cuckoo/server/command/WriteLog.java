@@ -56,6 +56,24 @@ public interface WriteLog {
   }
 
   /**
+   * Logs the writes gathered in {@code transaction} as one record (a single write as itself), so
+   * that recovery applies all of them or none (never while replaying).
+   *
+   * @param db the database the transaction began in
+   */
+  default void recordAll(Session session, int db, Transaction transaction) {
+    java.util.List<Transaction.Write> writes = transaction.writes();
+    if (session.replaying() || writes.isEmpty()) {
+      return;
+    }
+    if (writes.size() == 1) {
+      session.logged(append(writes.get(0).db, writes.get(0).args));
+    } else {
+      session.logged(append(db, transaction.encode()));
+    }
+  }
+
+  /**
    * Answers the session's write with the refusal and returns true if writes are refused now (never
    * while replaying).
    */

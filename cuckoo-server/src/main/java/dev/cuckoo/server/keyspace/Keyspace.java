@@ -66,6 +66,8 @@ public final class Keyspace {
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
   private final AtomicLong peakUsedBytes = new AtomicLong();
+  // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
+  private volatile java.util.Set<Key> removedKeys;
   // filters a snapshot is writing without holding their stripe lock (identity keys)
   private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
@@ -290,6 +292,7 @@ public final class Keyspace {
     if (removed == null) {
       return false;
     }
+    noteRemoved(key);
     ScalableCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     persist(key);
@@ -309,6 +312,9 @@ public final class Keyspace {
 
   /** Removes every key (caller holds every lock). */
   public void clear() {
+    if (removedKeys != null) {
+      filters.keySet().forEach(this::noteRemoved);
+    }
     filters.clear();
     expires.clear();
     for (int i = 0; i < keyCounts.length; i++) {
@@ -342,6 +348,7 @@ public final class Keyspace {
     List<Entry> values = new ArrayList<>(moving.size());
     List<Long> times = new ArrayList<>(moving.size());
     for (Key key : moving) {
+      noteRemoved(key);
       values.add(filters.remove(key));
       Long at = expires.remove(key);
       times.add(at);
@@ -386,6 +393,54 @@ public final class Keyspace {
    */
   public CompletableFuture<Void> frozen(ScalableCuckooFilter<byte[]> filter) {
     return frozen.isEmpty() ? null : frozen.get(filter);
+  }
+
+  private void noteRemoved(Key key) {
+    java.util.Set<Key> removed = removedKeys;
+    if (removed != null) {
+      removed.add(key);
+    }
+  }
+
+  /**
+   * Returns every key that is stored at the moment this method returns, or was stored at some
+   * moment during the call and then removed, for a snapshot, without stopping commands; {@code
+   * atCut} runs once, in the middle, at the moment the snapshot is cut (the log rotated).
+   *
+   * <p>A command removes a key from the map before it logs the removal, both under the key's lock.
+   * So that every key the log holds as existing at the cut is listed, removals are recorded from
+   * before the cut: first recording starts, then each stripe is locked and unlocked in turn (every
+   * command that was running, and may have removed a key unrecorded, has finished and logged), then
+   * {@code atCut} runs, then the keys are listed and recording ends. A key that existed at the cut
+   * is either still in the map when the listing reaches it or was removed after recording began.
+   * Keys created after the cut may be listed too (the snapshot writes each with the number of the
+   * last record it holds).
+   *
+   * @throws E what {@code atCut} throws (recording then ends)
+   */
+  public <E extends Exception> List<Key> keysAcross(CutAction<E> atCut) throws E {
+    java.util.Set<Key> removed = ConcurrentHashMap.newKeySet();
+    removedKeys = removed;
+    try {
+      for (ReentrantReadWriteLock stripe : stripes) {
+        stripe.writeLock().lock();
+        stripe.writeLock().unlock();
+      }
+      atCut.run();
+      java.util.Set<Key> keys = new java.util.LinkedHashSet<>(filters.keySet());
+      removedKeys = null;
+      keys.addAll(removed);
+      return new ArrayList<>(keys);
+    } finally {
+      removedKeys = null;
+    }
+  }
+
+  /** What {@link #keysAcross} runs at the cut. */
+  @FunctionalInterface
+  public interface CutAction<E extends Exception> {
+    /** Cuts the snapshot (rotates the log). */
+    void run() throws E;
   }
 
   /**

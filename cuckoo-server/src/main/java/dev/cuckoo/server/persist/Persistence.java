@@ -95,6 +95,7 @@ public final class Persistence implements Closeable {
   private final ServerConfig.Fsync fsync;
   private final FileChannels files;
   private final Function<Keyspace, RecordApplier> commandsFor;
+  private final RecordRules rules;
   private final PersistenceContext context;
   private final AppendLog log;
 
@@ -121,12 +122,15 @@ public final class Persistence implements Closeable {
   private volatile long rewriteBaseBytes;
   private volatile String refusal;
   private IOException handledFailure;
+  // test seam: runs on the saving thread after the log is rotated, before the keys are listed
+  private volatile Runnable afterRotate = () -> {};
 
   private Persistence(
       PersistenceContext context,
       Keyspace keyspace,
       FileChannels files,
       Function<Keyspace, RecordApplier> commandsFor,
+      RecordRules rules,
       AppendLog log,
       long generation) {
     this.context = context;
@@ -135,6 +139,7 @@ public final class Persistence implements Closeable {
     this.fsync = context.config().fsync();
     this.files = files;
     this.commandsFor = commandsFor;
+    this.rules = rules;
     this.log = log;
     this.generation = generation;
     this.lastSaveSeconds = System.currentTimeMillis() / 1000;
@@ -192,10 +197,14 @@ public final class Persistence implements Closeable {
    * Recovers the keyspace from the data directory and opens the log for appending.
    *
    * @param commandsFor builds the command table over a keyspace (used to replay records)
+   * @param rules which keys a logged record changes and whether it moves data
    * @throws IOException if the files cannot be read, or are damaged and repair is not allowed
    */
   public static Persistence open(
-      PersistenceContext context, FileChannels files, Function<Keyspace, RecordApplier> commandsFor)
+      PersistenceContext context,
+      FileChannels files,
+      Function<Keyspace, RecordApplier> commandsFor,
+      RecordRules rules)
       throws IOException {
     ServerConfig config = context.config();
     Path dir = config.dir();
@@ -216,6 +225,7 @@ public final class Persistence implements Closeable {
             dir,
             keyspace,
             commandsFor.apply(keyspace),
+            rules,
             key -> true,
             Long.MAX_VALUE,
             config.repairLog(),
@@ -266,7 +276,7 @@ public final class Persistence implements Closeable {
       Files.deleteIfExists(obsolete);
       LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
     }
-    return new Persistence(context, keyspace, files, commandsFor, log, generation);
+    return new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
   }
 
   /** Returns the generation after the last retired log's, or the active log's (0 if none). */
@@ -296,6 +306,7 @@ public final class Persistence implements Closeable {
       Path dir,
       Keyspace target,
       RecordApplier commands,
+      RecordRules rules,
       Predicate<Key> wanted,
       long activeLimit,
       boolean repair,
@@ -332,7 +343,8 @@ public final class Persistence implements Closeable {
     }
     scan(dir, found, repair);
     Replay replay =
-        new Replay(commands, target, found.snapshot.lsns(), found.snapshot.startLsn(), wanted);
+        new Replay(
+            commands, rules, target, found.snapshot.lsns(), found.snapshot.startLsn(), wanted);
     found.lastLsn = Math.max(found.snapshot.startLsn(), maxLsn(found.snapshot.lsns()));
     for (LogFile file : found.needed) {
       replay.file(file.path);
@@ -565,7 +577,7 @@ public final class Persistence implements Closeable {
   /** Appends one record of a write run in database {@code db}; returns its sequence number. */
   public long append(int db, byte[][] args) {
     changes.increment();
-    if (!moversLogged && Replay.movesData(args)) {
+    if (!moversLogged && rules.movesData(args)) {
       moversLogged = true;
     }
     return log.append(db, args);
@@ -689,10 +701,10 @@ public final class Persistence implements Closeable {
           records,
           (lsn, db, args, offset) -> {
             first[0] = Math.min(first[0], lsn);
-            Replay.keysOf(
+            rules.keysOf(
                 db,
                 args,
-                new Replay.KeySink() {
+                new RecordRules.KeySink() {
                   @Override
                   public void key(Key key) {
                     affected.add(key);
@@ -731,7 +743,8 @@ public final class Persistence implements Closeable {
   private void rebuild(Predicate<Key> wanted, Set<Key> keys) throws IOException {
     Keyspace rebuilt = new Keyspace(keyspace.databases());
     rebuilt.loading(true);
-    recover(dir, rebuilt, commandsFor.apply(rebuilt), wanted, log.writtenBytes(), false, false);
+    recover(
+        dir, rebuilt, commandsFor.apply(rebuilt), rules, wanted, log.writtenBytes(), false, false);
     if (keys == null) {
       keyspace.clear();
       for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
@@ -825,14 +838,20 @@ public final class Persistence implements Closeable {
     try {
       long next = Math.max(generation, log.generation()) + 1;
       Path retired = dir.resolve(LOG + "." + log.generation());
-      long startLsn;
+      long[] rotatedAt = new long[1];
+      List<Key> keys;
       try {
-        startLsn = log.rotate(next, retired);
+        keys =
+            keyspace.keysAcross(
+                () -> {
+                  rotatedAt[0] = log.rotate(next, retired);
+                  afterRotate.run();
+                });
       } catch (IOException e) {
         failed(e);
         throw e;
       }
-      List<Key> keys = keyspace.keys();
+      long startLsn = rotatedAt[0];
       try (SnapshotFile.Writer writer =
           SnapshotFile.open(dir.resolve(SNAPSHOT), files, next, startLsn)) {
         for (Key key : keys) {
@@ -842,7 +861,7 @@ public final class Persistence implements Closeable {
           long lsn;
           long expireAt;
           try {
-            filter = keyspace.peek(key);
+            filter = keyspace.stored(key);
             expireAt = keyspace.expireAt(key);
             lsn = log.lastLsn();
             if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
@@ -939,6 +958,14 @@ public final class Persistence implements Closeable {
       return null;
     }
     return done;
+  }
+
+  /**
+   * Sets code that each snapshot runs after it rotated the log and before it lists the keys (tests
+   * use it to hold a snapshot at that moment).
+   */
+  public void afterRotate(Runnable hook) {
+    afterRotate = hook;
   }
 
   /** Returns true while a background save runs. */

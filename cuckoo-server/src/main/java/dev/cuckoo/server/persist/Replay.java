@@ -31,6 +31,7 @@ import java.util.function.Predicate;
  */
 public final class Replay implements LogReader.RecordSink {
   private final RecordApplier applier;
+  private final RecordRules rules;
   private final Keyspace target;
   private final Map<Key, Long> snapshotLsns;
   private final long startLsn;
@@ -42,17 +43,20 @@ public final class Replay implements LogReader.RecordSink {
    * Creates a replay into {@code target}.
    *
    * @param applier runs records on {@code target} (the command table bound to it)
+   * @param rules which keys a record changes and whether it moves data
    * @param snapshotLsns per key, the last record number the snapshot holds
    * @param startLsn the last record number the whole snapshot holds
    * @param wanted the keys to change
    */
   Replay(
       RecordApplier applier,
+      RecordRules rules,
       Keyspace target,
       Map<Key, Long> snapshotLsns,
       long startLsn,
       Predicate<Key> wanted) {
     this.applier = applier;
+    this.rules = rules;
     this.target = target;
     this.snapshotLsns = snapshotLsns;
     this.startLsn = startLsn;
@@ -71,111 +75,6 @@ public final class Replay implements LogReader.RecordSink {
 
   private boolean applies(Key key, long lsn) {
     return wanted.test(key) && (lsn < 0 || lsn > snapshotLsns.getOrDefault(key, startLsn));
-  }
-
-  /** Receives the keys a logged command changes (see {@link #keysOf}). */
-  @FunctionalInterface
-  public interface KeySink {
-    /** Takes one key the command changes. */
-    void key(Key key);
-
-    /**
-     * Takes a database whose every key the command changes (-1: every database); ignored unless
-     * overridden (a flush or swap then locks and handles everything itself).
-     */
-    default void database(int db) {}
-  }
-
-  /**
-   * Hands {@code sink} the keys a logged command run in database {@code db} changes: DEL and UNLINK
-   * all their arguments, RENAME and RENAMENX both names, MOVE the key in both databases, FLUSHDB
-   * and SWAPDB whole databases, FLUSHALL every database, a transaction record the keys of each of
-   * its writes, every other write its first argument. The one place that knows which keys a record
-   * touches, for replay, for undoing failed writes and for WATCH.
-   */
-  public static void keysOf(int db, byte[][] args, KeySink sink) {
-    if (Transaction.isRecord(args)) {
-      for (Transaction.Write write : Transaction.decode(args)) {
-        keysOf(write.db, write.args, sink);
-      }
-      return;
-    }
-    String name = Args.lower(args[0]);
-    switch (name) {
-      case "flushall":
-        sink.database(-1);
-        return;
-      case "flushdb":
-        sink.database(db);
-        return;
-      case "swapdb":
-        sink.database(databaseArgument(args[1]));
-        sink.database(databaseArgument(args[2]));
-        return;
-      case "move":
-        sink.key(new Key(db, args[1]));
-        sink.key(new Key(databaseArgument(args[2]), args[1]));
-        return;
-      default:
-        break;
-    }
-    int last =
-        name.equals("del") || name.equals("unlink")
-            ? args.length - 1
-            : name.equals("rename") || name.equals("renamenx")
-                ? Math.min(2, args.length - 1)
-                : Math.min(1, args.length - 1);
-    for (int i = 1; i <= last; i++) {
-      sink.key(new Key(db, args[i]));
-    }
-  }
-
-  /**
-   * Returns true if a logged command moves data between keys (RENAME, RENAMENX, MOVE, SWAPDB, or a
-   * transaction holding one): its effect on one key depends on another key's state, so it is
-   * replayed whole or not at all, and never runs while a snapshot is being written.
-   */
-  public static boolean movesData(byte[][] args) {
-    if (Transaction.isRecord(args)) {
-      for (Transaction.Write write : Transaction.decode(args)) {
-        if (movesData(write.args)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    byte[] name = args[0];
-    // on every logged write: compare bytes, allocate nothing (CF.* start with 'c')
-    int first = name.length == 0 ? 0 : name[0] | 0x20;
-    if (first != 'r' && first != 'm' && first != 's') {
-      return false;
-    }
-    return named(name, "rename")
-        || named(name, "renamenx")
-        || named(name, "move")
-        || named(name, "swapdb");
-  }
-
-  /** Returns true if the bytes spell the lower-case ASCII name, in any case. */
-  private static boolean named(byte[] bytes, String name) {
-    if (bytes.length != name.length()) {
-      return false;
-    }
-    for (int i = 0; i < bytes.length; i++) {
-      int c = bytes[i];
-      if (c >= 'A' && c <= 'Z') {
-        c += 'a' - 'A';
-      }
-      if (c != name.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static int databaseArgument(byte[] arg) {
-    Long db = Numbers.parseLong(arg);
-    return db == null || db < 0 || db > Integer.MAX_VALUE ? -1 : (int) (long) db;
   }
 
   @Override
@@ -220,10 +119,10 @@ public final class Replay implements LogReader.RecordSink {
     }
     List<Key> changing = new ArrayList<>(1);
     int[] wholeDatabases = {-2, -2};
-    keysOf(
+    rules.keysOf(
         db,
         args,
-        new KeySink() {
+        new RecordRules.KeySink() {
           @Override
           public void key(Key key) {
             changing.add(key);
@@ -234,7 +133,7 @@ public final class Replay implements LogReader.RecordSink {
             wholeDatabases[wholeDatabases[0] == -2 ? 0 : 1] = which;
           }
         });
-    if (movesData(args)) {
+    if (rules.movesData(args)) {
       // replayed whole or not at all: movers never run during a snapshot, so every key the
       // snapshot holds is either before the record or after it
       if (lsn < 0 || lsn > startLsn) {

@@ -41,7 +41,7 @@ public final class Transaction {
   }
 
   /** Returns true if the logged arguments are a transaction record. */
-  static boolean isRecord(byte[][] args) {
+  public static boolean isRecord(byte[][] args) {
     return args.length > 0 && java.util.Arrays.equals(args[0], MARKER);
   }
 
@@ -69,7 +69,7 @@ public final class Transaction {
    *
    * @throws IllegalArgumentException if they are not a well-formed transaction record
    */
-  static List<Write> decode(byte[][] args) {
+  public static List<Write> decode(byte[][] args) {
     List<Write> writes = new ArrayList<>();
     int at = 1;
     while (at < args.length) {

@@ -173,7 +173,7 @@ class CommandKeysTest {
       List<?> del = (List<?>) ((List<?>) plain(client.call("COMMAND", "INFO", "del"))).get(0);
       Set<?> specs = (Set<?>) del.get(8);
       assertEquals(1, specs.size());
-      assertEquals(Set.of(), del.get(7));
+      assertEquals(Set.of("request_policy:multi_shard", "response_policy:agg_sum"), del.get(7));
       assertEquals(Set.of(), del.get(9));
       Map<?, ?> spec = (Map<?, ?>) specs.iterator().next();
       assertEquals(new LinkedHashSet<>(simples("RM", "delete")), spec.get("flags"));
@@ -185,75 +185,40 @@ class CommandKeysTest {
   }
 
   @Test
-  void keySpecs_explicit_overrideTheLegacyRange() {
+  void legacyRange_fromKeySpecs_asRedisDerivesIt() {
     CommandSpec rename =
-        new CommandSpec(
-            "rename",
-            3,
-            List.of("write"),
-            1,
-            2,
-            1,
-            List.of("keyspace", "write", "slow"),
-            "generic",
-            "Renames a key.",
-            null,
-            Map.of());
-    List<KeySpecs.KeySpec> specs = KeySpecs.of(rename);
-    assertEquals(
-        List.of(KeySpecs.spec(1, "RW", "access", "delete"), KeySpecs.spec(2, "OW", "update")),
-        specs);
-    List<KeySpecs.KeyPosition> keys = KeySpecs.find(specs, 3);
+        CommandSpec.command("rename")
+            .keys(KeySpec.one(1, "RW", "access", "delete"), KeySpec.one(2, "OW", "update"))
+            .build();
+    assertEquals(List.of(1, 2, 1), List.of(rename.firstKey(), rename.lastKey(), rename.keyStep()));
+    List<KeySpecs.KeyPosition> keys = KeySpecs.find(rename.keySpecs(), 3);
     assertEquals(
         List.of(
             new KeySpecs.KeyPosition(1, List.of("RW", "access", "delete")),
             new KeySpecs.KeyPosition(2, List.of("OW", "update"))),
         keys);
-    CommandSpec expire =
-        new CommandSpec(
-            "expire",
-            -3,
-            List.of("write", "fast"),
-            1,
-            1,
-            1,
-            List.of("keyspace", "write", "fast"),
-            "generic",
-            "Sets a timeout.",
-            null,
-            Map.of());
-    assertEquals(
-        List.of(new KeySpecs.KeySpec(List.of("RW", "update"), 1, 0, 1, 0)), KeySpecs.of(expire));
-    CommandSpec unlisted =
-        new CommandSpec(
-            "new.write",
-            2,
-            List.of("write"),
-            1,
-            1,
-            1,
-            List.of("write"),
-            "generic",
-            "A command not in the table.",
-            null,
-            Map.of());
-    assertEquals(List.of("RW", "access", "update"), KeySpecs.of(unlisted).get(0).flags());
+    CommandSpec del = CommandSpec.command("del").keys(KeySpec.range(1, -1, 1, "RM")).build();
+    assertEquals(List.of(1, -1, 1), List.of(del.firstKey(), del.lastKey(), del.keyStep()));
+    CommandSpec usage = CommandSpec.command("memory|usage").keys(KeySpec.one(2, "RO")).build();
+    assertEquals(List.of(2, 2, 1), List.of(usage.firstKey(), usage.lastKey(), usage.keyStep()));
+    CommandSpec none = CommandSpec.command("ping").build();
+    assertEquals(List.of(0, 0, 0), List.of(none.firstKey(), none.lastKey(), none.keyStep()));
   }
 
   @Test
   void keySpecs_find_followsRedisRangeRules() {
-    KeySpecs.KeySpec everyOther = new KeySpecs.KeySpec(List.of("RW"), 1, -1, 2, 0);
+    KeySpec everyOther = new KeySpec(List.of("RW"), 1, -1, 2, 0);
     List<Integer> positions = new ArrayList<>();
     for (KeySpecs.KeyPosition key : KeySpecs.find(List.of(everyOther), 6)) {
       positions.add(key.position());
     }
     assertEquals(List.of(1, 3, 5), positions);
-    KeySpecs.KeySpec halves = new KeySpecs.KeySpec(List.of("RO"), 1, -1, 1, 2);
+    KeySpec halves = new KeySpec(List.of("RO"), 1, -1, 1, 2);
     positions.clear();
     for (KeySpecs.KeyPosition key : KeySpecs.find(List.of(halves), 5)) {
       positions.add(key.position());
     }
     assertEquals(List.of(1, 2), positions);
-    assertEquals(List.of(), KeySpecs.find(List.of(KeySpecs.spec(2, "OW")), 2));
+    assertEquals(List.of(), KeySpecs.find(List.of(KeySpec.one(2, "OW")), 2));
   }
 }
