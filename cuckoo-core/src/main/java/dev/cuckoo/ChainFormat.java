@@ -47,6 +47,22 @@ final class ChainFormat {
 
   private ChainFormat() {}
 
+  /** Returns the number of bytes {@link #write} writes for {@code filter} as it is now. */
+  static long serializedBytes(ScalableCuckooFilter<?> filter) {
+    long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
+    RedisChain redis = filter.redisChain();
+    if (redis != null) {
+      for (RedisLink link : redis.links()) {
+        bytes += link.table.payloadBytes();
+      }
+    } else {
+      for (CuckooFilter<?> link : filter.standardChain().links()) {
+        bytes += FilterHeader.BYTES + link.table().payloadBytes();
+      }
+    }
+    return bytes;
+  }
+
   static void write(ScalableCuckooFilter<?> filter, OutputStream out) throws IOException {
     FormatOutput output = new FormatOutput(out);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -247,7 +263,7 @@ final class ChainFormat {
             "link " + k + " would be too large: " + e.getMessage(),
             e);
       }
-      if (!link.scheme().isStandard()
+      if (link.scheme() != StandardChain.LINK_SCHEME
           || link.isSemiSorted()
           || link.fingerprintBits() != bits
           || link.bucketCount() != buckets
@@ -263,6 +279,8 @@ final class ChainFormat {
                 + " ("
                 + link
                 + ") does not match the chain: expected "
+                + StandardChain.LINK_SCHEME
+                + ", "
                 + buckets
                 + " buckets of "
                 + bucketSize

@@ -27,11 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       started when the lookup returned, even while concurrent inserts relocate that item's
  *       fingerprint. A lookup retries only while a write to one of its item's two bucket stripes is
  *       in progress (a few stores); after many retries it yields the processor.
- *   <li>{@link #add}, {@link #addIfAbsent}, {@link #remove}, {@link #replace}, {@link #count},
- *       {@link #mightContain} and {@link #clear} are linearizable: each takes effect at one instant
- *       between its call and its return, as if the operations ran one at a time in that order on a
- *       {@link CuckooFilter} holding the same fingerprints (a failed add means the relocation
- *       search found no room at that instant, as in a plain filter).
+ *   <li>{@link #add}, {@link #addIfAbsent}, {@link #addIfAbsentWithOutcome}, {@link #remove},
+ *       {@link #replace}, {@link #count}, {@link #mightContain} and {@link #clear} (and their hash
+ *       forms) are linearizable: each takes effect at one instant between its call and its return,
+ *       as if the operations ran one at a time in that order on a {@link CuckooFilter} holding the
+ *       same fingerprints (a failed add means the relocation search found no room at that instant,
+ *       as in a plain filter).
  *   <li>{@link #size()}, {@link #loadFactor()} and {@link #isEmpty()} are exact when no write is in
  *       progress; during writes they lie between the values before and after the writes in flight.
  *   <li>Everything else in {@link CuckooFilter}'s contract holds unchanged (false-positive rate,
@@ -110,10 +111,6 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   private static final int OPTIMISTIC_ATTEMPTS = 4;
   private static final int SPINS_BEFORE_YIELD = 64;
 
-  private static final int ADDED = 0;
-  private static final int PRESENT = 1;
-  private static final int NO_ROOM = 2;
-
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
   private final Indexer indexer;
@@ -163,81 +160,6 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Item API
-
-  /**
-   * Adds one copy of {@code item}; see {@link CuckooFilter#add}.
-   *
-   * @param item the item
-   * @return true if stored; false if the filter is too full, in which case it is unchanged
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean add(T item) {
-    return addHash(hash(item));
-  }
-
-  /**
-   * Adds {@code item} unless it might already be present, atomically: of several threads adding the
-   * same absent item this way at once, exactly one succeeds.
-   *
-   * @param item the item
-   * @return true if added; false if it might already be present or the filter is full
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean addIfAbsent(T item) {
-    return addIfAbsentHash(hash(item));
-  }
-
-  /**
-   * Returns true if {@code item} might be in the filter, false if it definitely is not; never
-   * blocks.
-   *
-   * @param item the item
-   * @return false only if {@code item} was not present during the call
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean mightContain(T item) {
-    return mightContainHash(hash(item));
-  }
-
-  /**
-   * Removes one copy of {@code item}'s fingerprint; see {@link CuckooFilter#remove}.
-   *
-   * @param item an item that was added; removing one that was not may remove another item
-   * @return true if a copy was found and removed
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean remove(T item) {
-    return removeHash(hash(item));
-  }
-
-  /**
-   * Returns the number of copies of {@code item}'s fingerprint in its two buckets at one instant
-   * during the call; never blocks. See {@link CuckooFilter#count}.
-   *
-   * @param item the item
-   * @return the count, 0 to {@code 2 × bucketSize()}
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public long count(T item) {
-    return countHash(hash(item));
-  }
-
-  /**
-   * Replaces one copy of {@code oldItem} by {@code newItem} atomically: other threads see either
-   * both changes or neither, and on failure nothing changes.
-   *
-   * @param oldItem an item to remove
-   * @param newItem the item to add in its place
-   * @return true if replaced; false if {@code oldItem} was not found or there is no room
-   * @throws NullPointerException if an item is null
-   */
-  public boolean replace(T oldItem, T newItem) {
-    return replaceHash(hash(oldItem), hash(newItem));
-  }
-
-  // ---------------------------------------------------------------------------------------------
   // Hash-level API
 
   /**
@@ -247,17 +169,21 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    * @param hash the item's hash
    * @return true if stored; false if full (filter unchanged)
    */
+  @Override
   public boolean addHash(long hash) {
-    return insert(hash, false);
+    return insert(hash, false) == AddOutcome.ADDED;
   }
 
   /**
-   * Hash-level {@link #addIfAbsent}.
+   * Hash-level {@link #addIfAbsentWithOutcome}, atomically: the lookup and the add are one step, so
+   * of several threads adding the same absent item this way at once, exactly one gets {@link
+   * AddOutcome#ADDED} and the others {@link AddOutcome#ALREADY_PRESENT}.
    *
    * @param hash the item's hash
-   * @return true if added
+   * @return what was done
    */
-  public boolean addIfAbsentHash(long hash) {
+  @Override
+  public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
     return insert(hash, true);
   }
 
@@ -265,8 +191,9 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    * Hash-level {@link #mightContain}; never blocks.
    *
    * @param hash the item's hash
-   * @return false if definitely absent
+   * @return false only if the item was not present during the call
    */
+  @Override
   public boolean mightContainHash(long hash) {
     OptimisticLookup optimistic = optimisticLookup;
     if (optimistic != null) {
@@ -329,11 +256,13 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #remove}.
+   * Hash-level {@link #remove}; see {@link CuckooFilter#removeHash}.
    *
-   * @param hash the item's hash
-   * @return true if a copy was removed
+   * @param hash the hash of an item that was added; removing one that was not may remove another
+   *     item
+   * @return true if a copy was found and removed
    */
+  @Override
   public boolean removeHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
@@ -351,10 +280,11 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #count}; never blocks.
+   * Hash-level {@link #count}: the copies of the item's fingerprint in its two buckets at one
+   * instant during the call; never blocks. See {@link CuckooFilter#countHash}.
    *
    * @param hash the item's hash
-   * @return the count
+   * @return the count, 0 to {@code 2 × bucketSize()}
    */
   @Override
   public long countHash(long hash) {
@@ -377,12 +307,14 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #replace}.
+   * Hash-level {@link #replace}, atomically: other threads see either both changes or neither, and
+   * on failure nothing changes.
    *
    * @param oldHash hash of the item to remove
    * @param newHash hash of the item to add
-   * @return true if replaced
+   * @return true if replaced; false if the old item was not found or there is no room
    */
+  @Override
   public boolean replaceHash(long oldHash, long newHash) {
     Item old = new Item(oldHash);
     Item item = new Item(newHash);
@@ -432,6 +364,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Removes every item; concurrent lookups wait for it (they retry) and then see an empty filter.
    */
+  @Override
   public void clear() {
     stripes.lockAll();
     try {
@@ -455,15 +388,6 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    */
   public long size() {
     return size.get();
-  }
-
-  /**
-   * Returns true if the filter holds no fingerprint (exact when no write is in progress).
-   *
-   * @return {@code size() == 0}
-   */
-  public boolean isEmpty() {
-    return size.get() == 0;
   }
 
   /**
@@ -549,6 +473,17 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    */
   public long sizeInBytes() {
     return table.sizeInBytes() + stripes.sizeInBytes() + 256;
+  }
+
+  /**
+   * Returns the number of bytes {@link #writeTo(OutputStream)} writes: those of a {@link
+   * CuckooFilter} of the same geometry.
+   *
+   * @return the serialized size in bytes
+   */
+  @Override
+  public long serializedSizeInBytes() {
+    return FilterFormat.serializedBytes(table.payloadBytes());
   }
 
   /**
@@ -694,10 +629,6 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
     return indexer;
   }
 
-  private long hash(T item) {
-    return hasher.hash(Checks.requireNonNull(item, "item"));
-  }
-
   LockStripes lockStripes() {
     return stripes;
   }
@@ -713,17 +644,21 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
     }
   }
 
-  private boolean insert(long hash, boolean ifAbsent) {
+  /**
+   * Adds the item of {@code hash}, or does nothing if {@code ifAbsent} and it might be present;
+   * {@link AddOutcome#FULL} means no room (no relocation path within the search limit).
+   */
+  private AddOutcome insert(long hash, boolean ifAbsent) {
     Item item = new Item(hash);
-    int outcome;
+    AddOutcome outcome;
     stripes.lockPair(item.stripe1, item.stripe2);
     try {
       outcome = insertDirect(item, ifAbsent);
     } finally {
       stripes.unlockPair(item.stripe1, item.stripe2);
     }
-    if (outcome != NO_ROOM || maxSearchNodes == 0) {
-      return outcome == ADDED;
+    if (outcome != AddOutcome.FULL || maxSearchNodes == 0) {
+      return outcome;
     }
     RelocationPath path = paths.get();
     for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
@@ -736,45 +671,48 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
       }
       try {
         outcome = insertDirect(item, ifAbsent);
-        if (outcome == NO_ROOM && path.isValid(table)) {
+        if (outcome == AddOutcome.FULL && path.isValid(table)) {
           applyPath(path, count, item.fingerprint);
-          outcome = ADDED;
+          outcome = AddOutcome.ADDED;
         }
       } finally {
         for (int i = 0; i < count; i++) {
           stripes.unlock(path.stripe(i));
         }
       }
-      if (outcome != NO_ROOM) {
-        return outcome == ADDED;
+      if (outcome != AddOutcome.FULL) {
+        return outcome;
       }
     }
     stripes.lockAll();
     try {
       outcome = insertDirect(item, ifAbsent);
-      if (outcome == NO_ROOM && path.search(indexer, table, item.bucket1, item.bucket2)) {
+      if (outcome == AddOutcome.FULL && path.search(indexer, table, item.bucket1, item.bucket2)) {
         applyPath(path, path.collectStripes(stripes, item.bucket1, item.bucket2), item.fingerprint);
-        outcome = ADDED;
+        outcome = AddOutcome.ADDED;
       }
     } finally {
       stripes.unlockAll();
     }
-    return outcome == ADDED;
+    return outcome;
   }
 
-  /** Stores the item in one of its buckets if there is room; the caller holds both stripes. */
-  private int insertDirect(Item item, boolean ifAbsent) {
+  /**
+   * Stores the item in one of its buckets if there is room ({@link AddOutcome#FULL}: none in
+   * either); the caller holds both stripes.
+   */
+  private AddOutcome insertDirect(Item item, boolean ifAbsent) {
     if (ifAbsent
         && (table.contains(item.bucket1, item.fingerprint)
             || table.contains(item.bucket2, item.fingerprint))) {
-      return PRESENT;
+      return AddOutcome.ALREADY_PRESENT;
     }
     if (storeLocked(item.bucket1, item.stripe1, item.fingerprint)
         || storeLocked(item.bucket2, item.stripe2, item.fingerprint)) {
       size.incrementAndGet();
-      return ADDED;
+      return AddOutcome.ADDED;
     }
-    return NO_ROOM;
+    return AddOutcome.FULL;
   }
 
   /** Applies a validated path inside one write on its {@code count} collected stripes. */

@@ -184,90 +184,20 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Item API
-
-  /**
-   * Adds one copy of {@code item}.
-   *
-   * @param item the item
-   * @return true if it was stored; false if the filter is too full, in which case the filter is
-   *     unchanged
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean add(T item) {
-    return addHash(hash(item));
-  }
-
-  /**
-   * Adds {@code item} unless it might already be present (Redis {@code CF.ADDNX}).
-   *
-   * @param item the item
-   * @return true if it was added; false if it might already be present or the filter is full (then
-   *     the filter is unchanged)
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean addIfAbsent(T item) {
-    return addIfAbsentHash(hash(item));
-  }
-
-  /**
-   * Returns true if {@code item} might be in the filter, false if it definitely is not.
-   *
-   * @param item the item
-   * @return false only if {@code item} was never added (or was removed as often as added)
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean mightContain(T item) {
-    return mightContainHash(hash(item));
-  }
-
-  /**
-   * Removes one copy of {@code item}'s fingerprint from its buckets.
-   *
-   * @param item an item that was added; removing one that was not may remove another item
-   * @return true if a copy was found and removed
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean remove(T item) {
-    return removeHash(hash(item));
-  }
-
-  /**
-   * Returns the number of copies of {@code item}'s fingerprint in its two buckets: at least the
-   * number of times it was added and not removed, more if other items share its fingerprint.
-   *
-   * @param item the item
-   * @return the count, 0 to {@code 2 × bucketSize()}
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public long count(T item) {
-    return countHash(hash(item));
-  }
-
-  /**
-   * Replaces one copy of {@code oldItem} by {@code newItem} atomically: on failure (old item not
-   * found, or no room for the new one) nothing changes.
-   *
-   * @param oldItem an item to remove
-   * @param newItem the item to add in its place
-   * @return true if replaced
-   * @throws NullPointerException if an item is null
-   */
-  public boolean replace(T oldItem, T newItem) {
-    return replaceHash(hash(oldItem), hash(newItem));
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Hash-level API: the primitive path for callers that hash themselves (no boxing).
+  // Hash-level API: the primitive path for callers that hash themselves (no boxing). The item
+  // forms (add, addIfAbsent, addIfAbsentWithOutcome, mightContain, remove, count, replace) are
+  // MembershipFilter's defaults, which hash the item and call these.
 
   /**
    * Adds an item given by its 64-bit hash, as computed by this filter's {@link ItemHasher} (or, for
-   * {@code long} keys without boxing, {@link ItemHashers#hashLong(long)}).
+   * {@code long} keys without boxing, {@link ItemHashers#hashLong(long)}). Succeeds for any of the
+   * first {@link #capacity()} distinct items; beyond that it may fail, and a failed add leaves the
+   * table bit for bit as it was.
    *
    * @param hash the item's hash
    * @return true if stored; false if full (filter unchanged)
    */
+  @Override
   public boolean addHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
@@ -282,21 +212,13 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #addIfAbsent}.
+   * Hash-level {@link #mightContain}: true if the item might be in the filter, false if it
+   * definitely is not.
    *
    * @param hash the item's hash
-   * @return true if added
+   * @return false only if the item was never added (or was removed as often as added)
    */
-  public boolean addIfAbsentHash(long hash) {
-    return !mightContainHash(hash) && addHash(hash);
-  }
-
-  /**
-   * Hash-level {@link #mightContain}.
-   *
-   * @param hash the item's hash
-   * @return false if definitely absent
-   */
+  @Override
   public boolean mightContainHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
@@ -358,11 +280,13 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #remove}.
+   * Hash-level {@link #remove}: removes one copy of the item's fingerprint from its buckets.
    *
-   * @param hash the item's hash
-   * @return true if a copy was removed
+   * @param hash the hash of an item that was added; removing one that was not may remove another
+   *     item
+   * @return true if a copy was found and removed
    */
+  @Override
   public boolean removeHash(long hash) {
     long h = indexer.remix(hash);
     long fingerprint = indexer.fingerprint(h);
@@ -376,10 +300,11 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #count}.
+   * Hash-level {@link #count}: the copies of the item's fingerprint in its two buckets, at least
+   * the number of times it was added and not removed, more if other items share its fingerprint.
    *
    * @param hash the item's hash
-   * @return the count
+   * @return the count, 0 to {@code 2 × bucketSize()}
    */
   @Override
   public long countHash(long hash) {
@@ -391,12 +316,14 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #replace}.
+   * Hash-level {@link #replace}: replaces one copy of the old item by the new one atomically; on
+   * failure (old item not found, or no room for the new one) nothing changes.
    *
    * @param oldHash hash of the item to remove
    * @param newHash hash of the item to add
    * @return true if replaced
    */
+  @Override
   public boolean replaceHash(long oldHash, long newHash) {
     long h = indexer.remix(oldHash);
     long fingerprint = indexer.fingerprint(h);
@@ -455,6 +382,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /** Removes every item. */
+  @Override
   public void clear() {
     table.clear();
     size = 0;
@@ -470,15 +398,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    */
   public long size() {
     return size;
-  }
-
-  /**
-   * Returns true if the filter holds no fingerprint.
-   *
-   * @return {@code size() == 0}
-   */
-  public boolean isEmpty() {
-    return size == 0;
   }
 
   /**
@@ -651,6 +570,18 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    */
   public void writeTo(OutputStream out) throws IOException {
     FilterFormat.write(this, out);
+  }
+
+  /**
+   * Returns the number of bytes {@link #writeTo(OutputStream)} writes: the 64-byte header, the
+   * table's payload and the 4-byte CRC32C. It depends on the geometry only, not on what the filter
+   * holds.
+   *
+   * @return the serialized size in bytes
+   */
+  @Override
+  public long serializedSizeInBytes() {
+    return FilterFormat.serializedBytes(table.payloadBytes());
   }
 
   /**
@@ -851,10 +782,10 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Sets the scheme (default {@link Scheme#STANDARD_FAST}; {@link Scheme#STANDARD} for filters
-     * that earlier versions can read, or that must merge with filters they built). With {@link
-     * #semiSorted semiSorted(true)} either STANDARD scheme works (scheme ids 5 and 3 in the
-     * format).
+     * Sets the scheme (default {@link Scheme#STANDARD_FAST}; {@link Scheme#STANDARD}, the same
+     * tables with a costlier alternate bucket, for filters that must merge with filters built with
+     * it; {@link Scheme#REDISBLOOM} to answer as RedisBloom does). With {@link #semiSorted
+     * semiSorted(true)} either STANDARD scheme works (scheme ids 5 and 3 in the format).
      *
      * @param scheme the scheme
      * @return this builder
@@ -900,13 +831,53 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if the parameters do not fit together
      */
     public CuckooFilter<T> build() {
+      Shape shape = shape();
+      if (shape.semiSorted()) {
+        SemiSortedTable table = new SemiSortedTable(shape.buckets(), shape.fingerprintBits());
+        return new CuckooFilter<>(
+            hasher, shape.scheme(), table, shape.maxKicks(), seed, shape.capacity());
+      }
+      return new CuckooFilter<>(
+          hasher,
+          shape.scheme(),
+          shape.buckets(),
+          shape.bucketSize(),
+          shape.fingerprintBits(),
+          shape.maxKicks(),
+          seed,
+          shape.capacity());
+    }
+
+    /**
+     * Returns the number of bytes {@link CuckooFilter#writeTo(OutputStream)} writes for the filter
+     * {@link #build()} would create, whatever it holds, without creating it: for checking a size
+     * limit before allocating the table.
+     *
+     * <pre>{@code
+     * long bytes = CuckooFilter.builder(ItemHashers.utf8())
+     *     .expectedItems(1_000_000)
+     *     .falsePositiveRate(0.001)
+     *     .serializedSizeInBytes();   // 1_719_656, the same as build().serializedSizeInBytes()
+     * }</pre>
+     *
+     * @return the serialized size in bytes
+     * @throws IllegalStateException if {@link #expectedItems} was not set
+     * @throws IllegalArgumentException if the parameters do not fit together, as {@link #build()}
+     *     would throw
+     */
+    public long serializedSizeInBytes() {
+      return FilterFormat.serializedBytes(shape().payloadBytes());
+    }
+
+    /** Checks the settings and returns the geometry {@link #build()} allocates. */
+    private Shape shape() {
       if (expectedItems < 0) {
         throw new IllegalStateException("expectedItems must be set");
       }
       if (scheme == Scheme.REDISBLOOM) {
         Checks.requireArgument(
             !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
-        return buildRedis();
+        return redisShape();
       }
       Checks.requireArgument(
           bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
@@ -925,10 +896,9 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       long capacity = Math.max(expectedItems, (long) Math.floor(buckets * bucketSize * designLoad));
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
       if (semiSorted) {
-        SemiSortedTable table = new SemiSortedTable(buckets, semiSortedBits(bits, designLoad));
-        return new CuckooFilter<>(hasher, scheme, table, kicks, seed, capacity);
+        bits = semiSortedBits(bits, designLoad);
       }
-      return new CuckooFilter<>(hasher, scheme, buckets, bucketSize, bits, kicks, seed, capacity);
+      return new Shape(scheme, semiSorted, buckets, bucketSize, bits, kicks, capacity);
     }
 
     /**
@@ -955,7 +925,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       return Math.max(min, bits);
     }
 
-    private CuckooFilter<T> buildRedis() {
+    private Shape redisShape() {
       int size = bucketSizeSet ? bucketSize : 2;
       Checks.requireArgument(
           !falsePositiveRateSet,
@@ -971,8 +941,24 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       long buckets = Sizing.nextPowerOfTwo(Math.max(1, expectedItems / size));
       Checks.requireRange("bucketCount", buckets, 1, BucketTable.maxBucketCount(size));
       int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_REDISBLOOM_MAX_KICKS;
-      return new CuckooFilter<>(
-          hasher, Scheme.REDISBLOOM, buckets, size, 8, kicks, 0, buckets * size);
+      return new Shape(Scheme.REDISBLOOM, false, buckets, size, 8, kicks, buckets * size);
+    }
+
+    /** The geometry and settings of the filter a builder makes, before its table is allocated. */
+    private record Shape(
+        Scheme scheme,
+        boolean semiSorted,
+        long buckets,
+        int bucketSize,
+        int fingerprintBits,
+        int maxKicks,
+        long capacity) {
+      /** Returns the payload bytes of the table, as {@link FilterHeader} records them. */
+      long payloadBytes() {
+        return semiSorted
+            ? SemiSortedTable.payloadBytes(buckets, fingerprintBits)
+            : BucketTable.payloadBytes(buckets, bucketSize, fingerprintBits);
+      }
     }
   }
 }

@@ -25,6 +25,11 @@ final class FilterFormat {
 
   private FilterFormat() {}
 
+  /** Returns the bytes of a serialized filter whose table payload is {@code payloadBytes}. */
+  static long serializedBytes(long payloadBytes) {
+    return FilterHeader.BYTES + payloadBytes + CRC_BYTES;
+  }
+
   /** Writes {@code filter} (header, payload, CRC32C) to {@code out}; does not close it. */
   static void write(CuckooFilter<?> filter, OutputStream out) throws IOException {
     FormatOutput output = new FormatOutput(out);

@@ -17,11 +17,8 @@ final class FilterHeader {
    */
   static final long MAGIC = 0x0A4F4F4B43554389L;
 
-  /** The format version this library writes. */
+  /** The format version: the one this library writes and the only one it reads. */
   static final int VERSION = 1;
-
-  /** The oldest format version this library reads. */
-  static final int OLDEST_READABLE_VERSION = 1;
 
   /** Size of the header in bytes. */
   static final int BYTES = 64;
@@ -149,16 +146,11 @@ final class FilterHeader {
       throw bad("magic", base + OFFSET_MAGIC, hex(magic) + " (expected: " + hex(MAGIC) + ")");
     }
     int version = Short.toUnsignedInt(buffer.getShort(OFFSET_VERSION));
-    if (version < OLDEST_READABLE_VERSION || version > VERSION) {
+    if (version != VERSION) {
       throw bad(
           "version",
           base + OFFSET_VERSION,
-          version
-              + " (expected: "
-              + OLDEST_READABLE_VERSION
-              + " <= version <= "
-              + VERSION
-              + "; written by a newer library?)");
+          version + " (expected: " + VERSION + "; written by a newer library?)");
     }
     int schemeId = Byte.toUnsignedInt(buffer.get(OFFSET_SCHEME));
     boolean semiSorted =

@@ -258,89 +258,10 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     return chain.add(hash(item), true);
   }
 
-  /**
-   * Adds one copy of {@code item}.
-   *
-   * @param item the item
-   * @return true if added; false if there was no room (the filter is unchanged)
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public boolean add(T item) {
-    return tryAdd(item) == AddResult.ADDED;
-  }
-
-  /**
-   * Adds {@code item} unless it might already be present.
-   *
-   * @param item the item
-   * @return true if added
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public boolean addIfAbsent(T item) {
-    return tryAddIfAbsent(item) == AddResult.ADDED;
-  }
-
-  /**
-   * Returns true if {@code item} might be in the filter, false if it definitely is not ({@code
-   * CF.EXISTS}).
-   *
-   * @param item the item
-   * @return false only if {@code item} was not added (or was removed as often as added)
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public boolean mightContain(T item) {
-    return chain.mightContain(hash(item));
-  }
-
-  /**
-   * Returns the number of copies of {@code item}'s fingerprint in its buckets of every link ({@code
-   * CF.COUNT}): at least the times it was added and not removed. As in RedisBloom, a link where
-   * both of the item's buckets are the same bucket counts it twice.
-   *
-   * @param item the item
-   * @return the count
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public long count(T item) {
-    return chain.count(hash(item));
-  }
-
-  /**
-   * Removes one copy of {@code item}'s fingerprint, searching the newest link first ({@code
-   * CF.DEL}); {@link Scheme#REDISBLOOM} then compacts the chain if more than one link exists and
-   * the deletes since the last compaction exceed 10% of the items.
-   *
-   * @param item an item that was added
-   * @return true if a copy was removed
-   * @throws NullPointerException if {@code item} is null
-   */
-  @Override
-  public boolean remove(T item) {
-    return chain.remove(hash(item));
-  }
-
-  /**
-   * Replaces one copy of {@code oldItem} by {@code newItem}: the copy {@link #remove} would remove
-   * is cleared and {@code newItem} is added as {@link #add} would add it; if that fails, nothing
-   * changes. Not counted as a delete.
-   *
-   * @param oldItem an item that was added
-   * @param newItem the item to add in its place
-   * @return true if replaced
-   * @throws NullPointerException if an item is null
-   */
-  @Override
-  public boolean replace(T oldItem, T newItem) {
-    long oldHash = hash(oldItem);
-    return chain.replace(oldHash, hash(newItem));
-  }
-
   // ---------------------------------------------------------------------------------------------
-  // Hash-level API: the primitive path for callers that hash themselves (no boxing).
+  // Hash-level API: the primitive path for callers that hash themselves (no boxing). The item
+  // forms (add, addIfAbsent, addIfAbsentWithOutcome, mightContain, remove, count, replace) are
+  // MembershipFilter's defaults, which hash the item and call these.
 
   /**
    * Hash-level {@link #tryAdd}: adds the item whose hash, as this filter's {@link ItemHasher}
@@ -364,10 +285,11 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #add}.
+   * Hash-level {@link #add} ({@code CF.ADD}): {@link #tryAddHash} as a boolean.
    *
    * @param hash the item's hash
-   * @return true if added; false if there was no room (the filter is unchanged)
+   * @return true if added; false if there was no room (the filter is unchanged): {@link
+   *     AddResult#FULL} or {@link AddResult#NO_MEMORY}
    */
   @Override
   public boolean addHash(long hash) {
@@ -375,21 +297,31 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #addIfAbsent}.
+   * Hash-level {@link #addIfAbsentWithOutcome} ({@code CF.ADDNX}): {@link #tryAddIfAbsentHash} with
+   * {@link AddResult#EXISTS} reported as {@link AddOutcome#ALREADY_PRESENT}, and both {@link
+   * AddResult#FULL} and {@link AddResult#NO_MEMORY} as {@link AddOutcome#FULL}.
    *
    * @param hash the item's hash
-   * @return true if added
+   * @return what was done
    */
   @Override
-  public boolean addIfAbsentHash(long hash) {
-    return chain.add(hash, true) == AddResult.ADDED;
+  public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
+    switch (chain.add(hash, true)) {
+      case ADDED:
+        return AddOutcome.ADDED;
+      case EXISTS:
+        return AddOutcome.ALREADY_PRESENT;
+      default:
+        return AddOutcome.FULL;
+    }
   }
 
   /**
-   * Hash-level {@link #mightContain}.
+   * Hash-level {@link #mightContain} ({@code CF.EXISTS}): true if the item's fingerprint is in one
+   * of its buckets of any link.
    *
    * @param hash the item's hash
-   * @return false if definitely absent
+   * @return false only if the item was not added (or was removed as often as added)
    */
   @Override
   public boolean mightContainHash(long hash) {
@@ -397,7 +329,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #count}.
+   * Hash-level {@link #count} ({@code CF.COUNT}): the copies of the item's fingerprint in its
+   * buckets of every link, at least the times it was added and not removed. As in RedisBloom, a
+   * link where both of the item's buckets are the same bucket counts it twice.
    *
    * @param hash the item's hash
    * @return the count
@@ -408,9 +342,11 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #remove}.
+   * Hash-level {@link #remove} ({@code CF.DEL}): removes one copy of the item's fingerprint,
+   * searching the newest link first; {@link Scheme#REDISBLOOM} then compacts the chain if more than
+   * one link exists and the deletes since the last compaction exceed 10% of the items.
    *
-   * @param hash the item's hash
+   * @param hash the hash of an item that was added
    * @return true if a copy was removed
    */
   @Override
@@ -419,7 +355,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Hash-level {@link #replace}.
+   * Hash-level {@link #replace}: the copy {@link #removeHash} would remove is cleared and the new
+   * item is added as {@link #addHash} would add it; if that fails, nothing changes. Not counted as
+   * a delete.
    *
    * @param oldHash hash of the item to remove
    * @param newHash hash of the item to add
@@ -458,16 +396,6 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   @Override
   public long size() {
     return chain.size();
-  }
-
-  /**
-   * Returns true if the filter holds no item.
-   *
-   * @return {@code size() == 0}
-   */
-  @Override
-  public boolean isEmpty() {
-    return chain.size() == 0;
   }
 
   /**
@@ -651,6 +579,19 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   @Override
   public long sizeInBytes() {
     return chain.sizeInBytes() + OBJECT_BYTES;
+  }
+
+  /**
+   * Returns the number of bytes {@link #writeTo(OutputStream)} writes now: the 80-byte chain
+   * header, every link (a {@link Scheme#STANDARD} link with its 64-byte header, a {@link
+   * Scheme#REDISBLOOM} link as its slots only) and the 4-byte CRC32C. It grows when a link is added
+   * and shrinks when {@link #compact} or {@link #clear} drops links.
+   *
+   * @return the serialized size in bytes
+   */
+  @Override
+  public long serializedSizeInBytes() {
+    return ChainFormat.serializedBytes(this);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -6,12 +6,13 @@ package dev.cuckoo;
  */
 public enum Scheme {
   /**
-   * The default of earlier versions, still read and written exactly: any fingerprint width from 4
-   * to 32 bits, bucket sizes 2, 4 or 8, and any even bucket count (a filter sized for 10 million
-   * items is not rounded up to 16.7 million). The fingerprint is taken from the high 32 bits of the
-   * hash (never 0, which marks an empty slot), the first bucket is {@code (low 32 bits × m) >>>
-   * 32}, and the alternate bucket is {@code (−i − r(fp)) mod m} with {@code r(fp)} odd, which is an
-   * involution whose two buckets always differ.
+   * The first of the two STANDARD arithmetics, with the costlier alternate bucket ({@link
+   * #STANDARD_FAST} is the default): any fingerprint width from 4 to 32 bits, bucket sizes 2, 4 or
+   * 8, and any even bucket count (a filter sized for 10 million items is not rounded up to 16.7
+   * million). The fingerprint is taken from the high 32 bits of the hash (never 0, which marks an
+   * empty slot), the first bucket is {@code (low 32 bits × m) >>> 32}, and the alternate bucket is
+   * {@code (−i − r(fp)) mod m} with {@code r(fp)} odd, which is an involution whose two buckets
+   * always differ.
    */
   STANDARD(1),
   /**

@@ -34,12 +34,17 @@ import java.util.zip.CRC32C;
  *
  * <h2>Contract</h2>
  *
- * <p>The same as {@link CuckooFilter}'s: no false negatives for items added and not removed; a
- * false positive with probability about {@link #expectedFalsePositiveRate()}; the same item can be
- * added at most {@code 2 × bucketSize} times; a failed add leaves the filter unchanged. Not
- * thread-safe, except that {@link #addAllHashes} uses its own threads, each on its own shards.
+ * <p>The same as {@link CuckooFilter}'s, through the same {@link MembershipFilter} operations: no
+ * false negatives for items added and not removed; a false positive with probability about {@link
+ * #expectedFalsePositiveRate()}; the same item can be added at most {@code 2 × bucketSize} times; a
+ * failed add (or replace) leaves the filter unchanged. {@link #capacity()} is the number of items
+ * the filter was sized for: with random hashes that many distinct items fit with probability above
+ * 1 − 10^-5 (see {@link Builder#shardExpectedItems()}); no count fits for certain, since one shard
+ * could receive every item. Not thread-safe, except that {@link #addAllHashes} uses its own
+ * threads, each on its own shards; reads may run concurrently while no write runs, as for {@link
+ * CuckooFilter}.
  */
-public final class ShardedCuckooFilter<T> {
+public final class ShardedCuckooFilter<T> implements MembershipFilter<T> {
   /*
    * Shards. Shard s holds the items whose hash h has h >>> (64 − k) == s. Inside a shard, the
    * STANDARD scheme takes the fingerprint from the top bits of the (seeded) hash; those are the
@@ -60,6 +65,9 @@ public final class ShardedCuckooFilter<T> {
   /** The seed of every shard unless another (non-zero) one is set. */
   public static final long DEFAULT_SHARD_SEED = 0x5EED_5A4D_C0C0_F11EL;
 
+  /** The scheme of every shard, plain buckets (the sharded format accepts no other). */
+  static final Scheme SHARD_SCHEME = Scheme.STANDARD_FAST;
+
   /** The most shard bits: 2^16 shards. */
   public static final int MAX_SHARD_BITS = 16;
 
@@ -68,6 +76,9 @@ public final class ShardedCuckooFilter<T> {
 
   /** 0x89, "CKSHARD": the first 8 bytes of a sharded file (read as a little-endian long). */
   static final long HEADER_MAGIC = 0x44524148534B4389L;
+
+  /** Heap bytes of this object and its shard list, without the shards' references. */
+  private static final long OBJECT_BYTES = 64;
 
   private final ItemHasher<? super T> hasher;
   private final int shardBits;
@@ -151,76 +162,95 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
-   * Adds an item.
-   *
-   * @param item the item
-   * @return true if stored; false if its shard is full (filter unchanged)
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean add(T item) {
-    return addHash(hasher.hash(Checks.requireNonNull(item, "item")));
-  }
-
-  /**
-   * Returns whether the item might be in the filter: false means definitely not.
-   *
-   * @param item the item
-   * @return false if definitely absent
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean mightContain(T item) {
-    return mightContainHash(hasher.hash(Checks.requireNonNull(item, "item")));
-  }
-
-  /**
-   * Removes one copy of an item that was added (see {@link CuckooFilter#remove}).
-   *
-   * @param item the item
-   * @return true if a copy was removed
-   * @throws NullPointerException if {@code item} is null
-   */
-  public boolean remove(T item) {
-    return removeHash(hasher.hash(Checks.requireNonNull(item, "item")));
-  }
-
-  /**
-   * Hash-level {@link #add}.
+   * Hash-level {@link #add}: adds the item to the shard its hash chooses.
    *
    * @param hash the item's hash
    * @return true if stored; false if the shard is full (filter unchanged)
    */
+  @Override
   public boolean addHash(long hash) {
-    return shards.get(shardOf(hash, shardBits)).addHash(hash);
+    return shardFor(hash).addHash(hash);
   }
 
   /**
-   * Hash-level {@link CuckooFilter#addIfAbsent}: adds the item unless it might be present.
+   * Hash-level {@link #addIfAbsentWithOutcome}, in the shard the hash chooses.
    *
    * @param hash the item's hash
-   * @return true if added
+   * @return what was done
    */
-  public boolean addIfAbsentHash(long hash) {
-    return shards.get(shardOf(hash, shardBits)).addIfAbsentHash(hash);
+  @Override
+  public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
+    return shardFor(hash).addIfAbsentWithOutcomeHash(hash);
   }
 
   /**
-   * Hash-level {@link #mightContain}.
+   * Hash-level {@link #mightContain}: one lookup in the shard the hash chooses.
    *
    * @param hash the item's hash
    * @return false if definitely absent
    */
+  @Override
   public boolean mightContainHash(long hash) {
-    return shards.get(shardOf(hash, shardBits)).mightContainHash(hash);
+    return shardFor(hash).mightContainHash(hash);
   }
 
   /**
-   * Hash-level {@link #remove}.
+   * Hash-level {@link #remove}; see {@link CuckooFilter#removeHash}.
    *
-   * @param hash the item's hash
+   * @param hash the hash of an item that was added
    * @return true if a copy was removed
    */
+  @Override
   public boolean removeHash(long hash) {
-    return shards.get(shardOf(hash, shardBits)).removeHash(hash);
+    return shardFor(hash).removeHash(hash);
+  }
+
+  /**
+   * Hash-level {@link #count}: the count in the shard the hash chooses.
+   *
+   * @param hash the item's hash
+   * @return the count, 0 to {@code 2 × bucketSize()}
+   */
+  @Override
+  public long countHash(long hash) {
+    return shardFor(hash).countHash(hash);
+  }
+
+  /**
+   * Hash-level {@link #replace}: within one shard as {@link CuckooFilter#replaceHash}; across two
+   * shards the old item is looked up first, then the new one added, then the old one removed, so
+   * that a failure (old item absent, or no room for the new one) changes nothing.
+   *
+   * @param oldHash hash of the item to remove
+   * @param newHash hash of the item to add
+   * @return true if replaced
+   */
+  @Override
+  public boolean replaceHash(long oldHash, long newHash) {
+    CuckooFilter<T> oldShard = shardFor(oldHash);
+    CuckooFilter<T> newShard = shardFor(newHash);
+    if (oldShard == newShard) {
+      return oldShard.replaceHash(oldHash, newHash);
+    }
+    // the two shards are independent: once the old item is known to be there, removing it cannot
+    // fail, and adding the new one first keeps a failed add free of any undo
+    if (!oldShard.mightContainHash(oldHash) || !newShard.addHash(newHash)) {
+      return false;
+    }
+    oldShard.removeHash(oldHash);
+    return true;
+  }
+
+  /** Removes every item from every shard. */
+  @Override
+  public void clear() {
+    for (CuckooFilter<T> shard : shards) {
+      shard.clear();
+    }
+  }
+
+  private CuckooFilter<T> shardFor(long hash) {
+    return shards.get(shardOf(hash, shardBits));
   }
 
   /**
@@ -394,6 +424,7 @@ public final class ShardedCuckooFilter<T> {
    *
    * @return the size
    */
+  @Override
   public long size() {
     long size = 0;
     for (CuckooFilter<T> shard : shards) {
@@ -403,11 +434,34 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
+   * Returns the number of items the filter was sized for, {@link #expectedItems()}: with random
+   * hashes that many distinct items fit with probability above 1 − 10^-5. Each shard is rated for
+   * more ({@code shard(i).capacity()}), for the spread of items over the shards.
+   *
+   * @return the rated capacity
+   */
+  @Override
+  public long capacity() {
+    return expectedItems;
+  }
+
+  /**
+   * Returns the fraction of all shards' slots in use.
+   *
+   * @return the load factor, 0 to 1
+   */
+  @Override
+  public double loadFactor() {
+    return (double) size() / slots();
+  }
+
+  /**
    * Returns the probability that a lookup of an item never added answers true at the current load:
    * the mean of the shards' rates, since each item probes one shard chosen by its hash.
    *
    * @return the expected false-positive rate
    */
+  @Override
   public double expectedFalsePositiveRate() {
     double sum = 0;
     for (CuckooFilter<T> shard : shards) {
@@ -417,15 +471,84 @@ public final class ShardedCuckooFilter<T> {
   }
 
   /**
-   * Returns the bytes {@link #writeTo} writes: the header and every shard in the single-filter
-   * format.
+   * Returns the expected false-positive rate once the filter holds {@link #capacity()} items spread
+   * evenly over the shards.
+   *
+   * @return the expected false-positive rate at capacity
+   */
+  @Override
+  public double falsePositiveRateAtCapacity() {
+    CuckooFilter<T> first = shards.get(0);
+    return Sizing.falsePositiveRate(
+        first.fingerprintRange(),
+        first.bucketSize(),
+        Math.min(1.0, (double) expectedItems / slots()));
+  }
+
+  /**
+   * Returns the approximate heap size in bytes: every shard's {@link CuckooFilter#sizeInBytes()}
+   * and the list that holds them.
+   *
+   * @return size in bytes
+   */
+  @Override
+  public long sizeInBytes() {
+    long bytes = OBJECT_BYTES + 4L * shards.size();
+    for (CuckooFilter<T> shard : shards) {
+      bytes += shard.sizeInBytes();
+    }
+    return bytes;
+  }
+
+  /**
+   * Returns the bytes {@link #writeTo} writes: the 28-byte header and every shard in the
+   * single-filter format.
    *
    * @return the serialized size in bytes
    */
+  @Override
   public long serializedSizeInBytes() {
+    long bytes = HEADER_BYTES;
+    for (CuckooFilter<T> shard : shards) {
+      bytes += shard.serializedSizeInBytes();
+    }
+    return bytes;
+  }
+
+  /**
+   * Returns the number of slots per bucket of every shard.
+   *
+   * @return the bucket size
+   */
+  @Override
+  public int bucketSize() {
+    return shards.get(0).bucketSize();
+  }
+
+  /**
+   * Returns the most relocations one insert may make in its shard.
+   *
+   * @return max kicks
+   */
+  @Override
+  public int maxKicks() {
+    return shards.get(0).maxKicks();
+  }
+
+  /**
+   * Returns the scheme of every shard: {@link Scheme#STANDARD_FAST}, plain buckets.
+   *
+   * @return the scheme
+   */
+  @Override
+  public Scheme scheme() {
+    return shards.get(0).scheme();
+  }
+
+  /** Returns the number of slots of all shards. */
+  private long slots() {
     CuckooFilter<T> first = shards.get(0);
-    long payloadBits = first.bucketCount() * first.bucketSize() * first.fingerprintBits();
-    return HEADER_BYTES + shards.size() * (FilterHeader.BYTES + (payloadBits + 7) / 8 + 4L);
+    return shards.size() * first.bucketCount() * first.bucketSize();
   }
 
   /**
@@ -433,6 +556,7 @@ public final class ShardedCuckooFilter<T> {
    *
    * @return the hasher
    */
+  @Override
   public ItemHasher<? super T> hasher() {
     return hasher;
   }
@@ -461,6 +585,7 @@ public final class ShardedCuckooFilter<T> {
    * @param out the stream to write to
    * @throws IOException if {@code out} fails
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     writeHeader(out, shardBits, expectedItems, hasher.id());
     for (CuckooFilter<T> shard : shards) {
@@ -582,13 +707,14 @@ public final class ShardedCuckooFilter<T> {
         } catch (IllegalArgumentException e) {
           throw new FilterFormatException("shards[" + i + "]", start, e.getMessage(), e);
         }
-      } else if (!shard.scheme().isStandard() || shard.isSemiSorted() || shard.seed() == 0) {
+      } else if (shard.scheme() != SHARD_SCHEME || shard.isSemiSorted() || shard.seed() == 0) {
         throw new FilterFormatException(
             "shards[0]",
             start,
             shard
-                + " (expected: the STANDARD or STANDARD_FAST scheme, plain buckets and a"
-                + " non-zero seed)");
+                + " (expected: the "
+                + SHARD_SCHEME
+                + " scheme, plain buckets and a non-zero seed)");
       }
       shards.add(shard);
     }
@@ -742,12 +868,24 @@ public final class ShardedCuckooFilter<T> {
      * @throws IllegalStateException if {@link #expectedItems} was not set
      */
     public CuckooFilter<T> buildShard() {
+      return shardBuilder().build();
+    }
+
+    /**
+     * Returns a new builder configured as every shard of this builder is: {@link #buildShard()} is
+     * {@code shardBuilder().build()}. For what a shard will be before any is built, e.g. {@code
+     * shardBuilder().serializedSizeInBytes()}, the bytes of one shard in a file.
+     *
+     * @return a new builder of one shard
+     * @throws IllegalStateException if {@link #expectedItems} was not set
+     */
+    public CuckooFilter.Builder<T> shardBuilder() {
       return CuckooFilter.<T>builder(hasher)
+          .scheme(SHARD_SCHEME)
           .expectedItems(shardExpectedItems())
           .falsePositiveRate(falsePositiveRate)
           .bucketSize(bucketSize)
-          .seed(seed)
-          .build();
+          .seed(seed);
     }
 
     /**

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The growing filter of the {@link Scheme#STANDARD} scheme: a chain of {@link CuckooFilter} links,
- * each {@code growthFactor} times the capacity of the one before and with fingerprints wide enough
- * that the false-positive rates of all links, however many there will be, sum to at most the
- * target.
+ * The growing filter of the {@link Scheme#STANDARD} scheme: a chain of {@link CuckooFilter} links
+ * (each of {@link #LINK_SCHEME}), each {@code growthFactor} times the capacity of the one before
+ * and with fingerprints wide enough that the false-positive rates of all links, however many there
+ * will be, sum to at most the target.
  */
 final class StandardChain<T> extends Chain {
   /*
@@ -49,6 +49,9 @@ final class StandardChain<T> extends Chain {
 
   /** Share of the remaining false-positive budget that each new link leaves to later links. */
   static final double TIGHTENING = 0.8;
+
+  /** The scheme of every link, plain buckets (the chain format accepts no other). */
+  static final Scheme LINK_SCHEME = Scheme.STANDARD_FAST;
 
   private final ItemHasher<? super T> hasher;
   private final long initialCapacity;
@@ -261,6 +264,7 @@ final class StandardChain<T> extends Chain {
     HeapBudget.requireWithinMaxHeap(bytes, what);
     try {
       return CuckooFilter.<T>builder(hasher)
+          .scheme(LINK_SCHEME)
           .expectedItems(items)
           .fingerprintBits(bits)
           .bucketSize(bucketSize)

@@ -91,6 +91,26 @@ class ChainFormatTest {
     assertEquals(filter.falsePositiveRateAtCapacity(), read.falsePositiveRateAtCapacity());
   }
 
+  @Test
+  void readFrom_linkOfAnotherStandardScheme_throwsNamingLink() throws IOException {
+    byte[] written = write(standardChain(100));
+    int linkScheme = ChainFormat.HEADER_BYTES + FilterHeader.OFFSET_SCHEME;
+    assertEquals(Scheme.STANDARD_FAST.id(), written[linkScheme]);
+    // the first link as a STANDARD link, which no chain is made of; every checksum still valid
+    byte[] patched =
+        FormatTestSupport.withFixedCrc(
+            FormatTestSupport.withByte(written, linkScheme, Scheme.STANDARD.id()));
+    FilterFormatException e =
+        assertThrows(
+            FilterFormatException.class,
+            () ->
+                ScalableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(patched), ItemHashers.longs()));
+    assertEquals("link", e.field());
+    assertEquals(ChainFormat.HEADER_BYTES, e.offset());
+    assertTrue(e.getMessage().contains("expected STANDARD_FAST"), e.getMessage());
+  }
+
   /** Chain format version 1, byte for byte, for CF.RESERVE cf 8; CF.ADD cf item1. */
   @Test
   void writeTo_reserve8Item1_goldenBytes() throws IOException {

@@ -2,10 +2,10 @@ package dev.cuckoo;
 
 /**
  * The filters pinned by the golden files in {@code src/test/resources/dev/cuckoo/golden}: fixed
- * geometry (not derived from the builder's sizing rules) and fixed items. The STANDARD filter
- * allows no kicks (an insert that needed one would fail the generator), so its bytes depend only on
- * hashing, the fingerprint and bucket mapping and the slot order; the REDISBLOOM one uses
- * RedisBloom's deterministic kick-out.
+ * geometry (not derived from the builder's sizing rules) and fixed items. The STANDARD_FAST and
+ * STANDARD filters allow no kicks (an insert that needed one would fail the generator), so their
+ * bytes depend only on hashing, the fingerprint and bucket mapping and the slot order; the
+ * REDISBLOOM one uses RedisBloom's deterministic kick-out.
  */
 @SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 final class GoldenFilters {
@@ -18,10 +18,20 @@ final class GoldenFilters {
   /** Probes "probe-0" to "probe-9999", never added. */
   static final int PROBES = 10_000;
 
+  static final String STANDARD_FAST_RESOURCE = "golden/standard-fast-f12-b4.v1.bin";
   static final String STANDARD_RESOURCE = "golden/standard-f12-b4.v1.bin";
   static final String REDISBLOOM_RESOURCE = "golden/redisbloom-b2.v1.bin";
 
   private GoldenFilters() {}
+
+  /**
+   * STANDARD_FAST (the default scheme), f = 12, b = 4, 256 buckets (about 29% full), no kicks, seed
+   * 0x5EED, XXH3 UTF-8.
+   */
+  static CuckooFilter<CharSequence> standardFast() {
+    return fill(
+        new CuckooFilter<>(ItemHashers.utf8(), Scheme.STANDARD_FAST, 256, 4, 12, 0, 0x5EEDL, 960));
+  }
 
   /** STANDARD, f = 12, b = 4, 256 buckets (about 29% full), no kicks, seed 0x5EED, XXH3 UTF-8. */
   static CuckooFilter<CharSequence> standard() {

@@ -10,14 +10,22 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
-/** The shared interface used across the three filter types, and the builders' rejections. */
+/** The shared interface used across the four filter types, and the builders' rejections. */
 class MembershipFilterTest {
+  /** One filter of each type that {@link FilterFile} reads back. */
   private static List<MembershipFilter<CharSequence>> filters() {
     return List.of(
         CuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).build(),
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).semiSorted(true).build(),
         ConcurrentCuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).build(),
         ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).build(),
         ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
@@ -26,10 +34,22 @@ class MembershipFilterTest {
             .build());
   }
 
+  /** {@link #filters()} and a sharded filter. */
+  private static List<MembershipFilter<CharSequence>> everyType() {
+    List<MembershipFilter<CharSequence>> all = new ArrayList<>(filters());
+    all.add(
+        ShardedCuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).shardBits(2).build());
+    return all;
+  }
+
+  private static String where(MembershipFilter<?> filter) {
+    return filter.getClass().getSimpleName() + " " + filter.scheme();
+  }
+
   @Test
   void itemAndHashOperations_everyType_agree() {
-    for (MembershipFilter<CharSequence> filter : filters()) {
-      String where = filter.getClass().getSimpleName() + " " + filter.scheme();
+    for (MembershipFilter<CharSequence> filter : everyType()) {
+      String where = where(filter);
       assertTrue(filter.isEmpty(), where);
       for (int i = 0; i < 500; i++) {
         assertTrue(filter.add("item" + i), where);
@@ -49,6 +69,13 @@ class MembershipFilterTest {
       assertTrue(filter.addIfAbsentHash(filter.hasher().hash("fresh")), where);
       assertFalse(filter.addIfAbsent("fresh"), where);
       assertEquals(500, filter.size(), where);
+      assertEquals(AddOutcome.ADDED, filter.addIfAbsentWithOutcome("fresher"), where);
+      assertEquals(
+          AddOutcome.ALREADY_PRESENT,
+          filter.addIfAbsentWithOutcomeHash(filter.hasher().hash("fresher")),
+          where);
+      assertTrue(filter.remove("fresher"), where);
+      assertEquals(500, filter.size(), where);
       assertTrue(filter.loadFactor() > 0 && filter.loadFactor() <= 1, where);
       assertTrue(filter.expectedFalsePositiveRate() > 0, where);
       assertTrue(
@@ -58,7 +85,147 @@ class MembershipFilterTest {
       assertTrue(filter.sizeInBytes() > 0, where);
       filter.clear();
       assertTrue(filter.isEmpty(), where);
+      assertFalse(filter.mightContain("item2"), where);
     }
+  }
+
+  @Test
+  void itemForms_nullItem_throwNamingItem() {
+    for (MembershipFilter<CharSequence> filter : everyType()) {
+      List<Runnable> calls =
+          List.of(
+              () -> filter.add(null),
+              () -> filter.addIfAbsent(null),
+              () -> filter.addIfAbsentWithOutcome(null),
+              () -> filter.mightContain(null),
+              () -> filter.remove(null),
+              () -> filter.count(null),
+              () -> filter.replace(null, "x"),
+              () -> filter.replace("x", null));
+      for (Runnable call : calls) {
+        NullPointerException e = assertThrows(NullPointerException.class, call::run, where(filter));
+        assertEquals("item must not be null", e.getMessage(), where(filter));
+      }
+      assertTrue(filter.isEmpty(), where(filter));
+    }
+  }
+
+  @Test
+  void addIfAbsentWithOutcome_falsePositive_returnsAlreadyPresentAndStoresNothing() {
+    for (MembershipFilter<CharSequence> filter : everyType()) {
+      for (int i = 0; i < 500; i++) {
+        filter.add("item" + i);
+      }
+      // an item never added that the filter answers "might contain" for: a false positive
+      String probe = null;
+      for (int i = 0; probe == null; i++) {
+        if (filter.mightContain("probe" + i)) {
+          probe = "probe" + i;
+        }
+      }
+      long size = filter.size();
+      long count = filter.count(probe);
+      assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(probe), where(filter));
+      assertFalse(filter.addIfAbsent(probe), where(filter));
+      assertEquals(size, filter.size(), where(filter));
+      assertEquals(count, filter.count(probe), where(filter));
+    }
+  }
+
+  @Test
+  void addIfAbsentWithOutcome_noRoom_returnsFullAndChangesNothing() throws IOException {
+    List<MembershipFilter<CharSequence>> full =
+        List.of(
+            CuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).maxKicks(0).build(),
+            ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+                .expectedItems(10)
+                .maxKicks(0)
+                .build(),
+            ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
+                .scheme(Scheme.REDISBLOOM)
+                .expectedItems(8)
+                .expansion(0)
+                .build(),
+            ShardedCuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).shardBits(1).build());
+    for (MembershipFilter<CharSequence> filter : full) {
+      AddOutcome outcome = AddOutcome.ADDED;
+      int i = 0;
+      while (outcome != AddOutcome.FULL) {
+        outcome = filter.addIfAbsentWithOutcome("item" + i++);
+        assertTrue(i < 100_000, where(filter) + " never full");
+      }
+      String last = "item" + (i - 1);
+      byte[] before = bytes(filter);
+      long size = filter.size();
+      assertEquals(AddOutcome.FULL, filter.addIfAbsentWithOutcome(last), where(filter));
+      assertFalse(filter.addIfAbsent(last), where(filter));
+      assertEquals(size, filter.size(), where(filter));
+      assertArrayEquals(before, bytes(filter), where(filter));
+    }
+  }
+
+  @Test
+  void addIfAbsentWithOutcome_javadocExample_countsEachOutcome() {
+    MembershipFilter<CharSequence> filter =
+        CuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).build();
+    int stored = 0;
+    int skipped = 0;
+    for (String line : List.of("a", "b", "a", "c", "b")) {
+      switch (filter.addIfAbsentWithOutcome(line)) {
+        case ADDED -> stored++;
+        case ALREADY_PRESENT -> skipped++; // a duplicate, or rarely a false positive
+        case FULL -> throw new IllegalStateException("filter full after " + stored + " items");
+      }
+    }
+    assertEquals(3, stored);
+    assertEquals(2, skipped);
+    assertEquals(3, filter.size());
+  }
+
+  @Test
+  void addIfAbsentWithOutcome_concurrentThreadsSameItems_exactlyOneAddsEach() throws Exception {
+    // 1e-6: no two of the 2000 items share a fingerprint and buckets, so each is added once
+    ConcurrentCuckooFilter<CharSequence> filter =
+        ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(10_000)
+            .falsePositiveRate(1e-6)
+            .build();
+    int threads = 4;
+    AtomicIntegerArray added = new AtomicIntegerArray(2000);
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < added.length(); i++) {
+                    if (filter.addIfAbsentWithOutcome("item" + i) == AddOutcome.ADDED) {
+                      added.incrementAndGet(i);
+                    }
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> future : done) {
+        future.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (int i = 0; i < added.length(); i++) {
+      assertEquals(1, added.get(i), "item" + i);
+    }
+    assertEquals(added.length(), filter.size());
+  }
+
+  private static byte[] bytes(MembershipFilter<?> filter) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    filter.writeTo(out);
+    return out.toByteArray();
   }
 
   @Test

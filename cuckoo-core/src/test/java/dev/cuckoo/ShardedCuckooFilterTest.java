@@ -202,6 +202,26 @@ class ShardedCuckooFilterTest {
     assertEquals("magic", readCorrupt(single).field());
   }
 
+  @Test
+  void readFrom_shardOfAnotherStandardScheme_throwsNamingTheShard() throws IOException {
+    byte[] bytes = bytes(builder(100, 0).build());
+    int shardScheme = ShardedCuckooFilter.HEADER_BYTES + FilterHeader.OFFSET_SCHEME;
+    assertEquals(Scheme.STANDARD_FAST.id(), bytes[shardScheme]);
+    // the one shard as a STANDARD filter, which no sharded filter is made of; its CRC still valid
+    bytes[shardScheme] = (byte) Scheme.STANDARD.id();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(
+        bytes,
+        ShardedCuckooFilter.HEADER_BYTES,
+        bytes.length - 4 - ShardedCuckooFilter.HEADER_BYTES);
+    java.nio.ByteBuffer.wrap(bytes)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putInt(bytes.length - 4, (int) crc.getValue());
+    FilterFormatException e = readCorrupt(bytes);
+    assertEquals("shards[0]", e.field());
+    assertTrue(e.getMessage().contains("expected: the STANDARD_FAST scheme"), e.getMessage());
+  }
+
   private static FilterFormatException readCorrupt(byte[] bytes) {
     return assertThrows(
         FilterFormatException.class,
@@ -221,5 +241,160 @@ class ShardedCuckooFilterTest {
     assertThrows(
         IllegalStateException.class, () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).build());
     assertFalse(builder(10, 0).build().mightContain("absent"));
+  }
+
+  /**
+   * Returns an item whose hash falls in {@code shard} of {@code filter}, named from {@code prefix}.
+   */
+  private static String itemInShard(
+      ShardedCuckooFilter<CharSequence> filter, int shard, String prefix) {
+    for (int i = 0; ; i++) {
+      String item = prefix + i;
+      if (ShardedCuckooFilter.shardOf(filter.hasher().hash(item), filter.shardBits()) == shard) {
+        return item;
+      }
+    }
+  }
+
+  @Test
+  void replace_acrossShards_movesTheItem() {
+    ShardedCuckooFilter<CharSequence> filter = builder(1_000, 2).build();
+    String old = itemInShard(filter, 1, "old");
+    String replacement = itemInShard(filter, 3, "new");
+    assertTrue(filter.add(old));
+    assertTrue(filter.replace(old, replacement));
+    assertEquals(0, filter.shard(1).size());
+    assertEquals(1, filter.shard(3).size());
+    assertTrue(filter.mightContain(replacement));
+    assertEquals(0, filter.count(old));
+    assertEquals(1, filter.size());
+  }
+
+  @Test
+  void replace_oldItemAbsent_returnsFalseAndChangesNothing() throws IOException {
+    ShardedCuckooFilter<CharSequence> filter = builder(1_000, 2).build();
+    for (int i = 0; i < 500; i++) {
+      filter.add("item" + i);
+    }
+    byte[] before = bytes(filter);
+    String absent = itemInShard(filter, 0, "absent");
+    while (filter.mightContain(absent)) {
+      absent = itemInShard(filter, 0, absent);
+    }
+    assertFalse(filter.replace(absent, itemInShard(filter, 2, "new")));
+    assertFalse(filter.replace(absent, itemInShard(filter, 0, "new")));
+    assertArrayEquals(before, bytes(filter));
+  }
+
+  @Test
+  void replace_newItemsShardFull_returnsFalseAndChangesNothing() throws IOException {
+    ShardedCuckooFilter<CharSequence> filter = builder(100, 1).build();
+    String old = itemInShard(filter, 0, "old");
+    assertTrue(filter.add(old));
+    int i = 0;
+    while (filter.shard(1).addHash(filter.hasher().hash(itemInShard(filter, 1, "fill" + i++)))) {
+      assertTrue(i < 100_000, "shard 1 never full");
+    }
+    String replacement = itemInShard(filter, 1, "fill" + (i - 1));
+    byte[] before = bytes(filter);
+    assertFalse(filter.replace(old, replacement));
+    assertArrayEquals(before, bytes(filter));
+    assertTrue(filter.mightContain(old));
+  }
+
+  @Test
+  void properties_asMembershipFilter_followTheShards() {
+    ShardedCuckooFilter<CharSequence> filter = builder(40_000, 3).build();
+    for (int i = 0; i < 20_000; i++) {
+      filter.add("item" + i);
+    }
+    CuckooFilter<CharSequence> shard = filter.shard(0);
+    long slots = 8 * shard.bucketCount() * shard.bucketSize();
+    assertEquals(40_000, filter.capacity());
+    assertEquals(20_000.0 / slots, filter.loadFactor(), 1e-12);
+    assertEquals(shard.bucketSize(), filter.bucketSize());
+    assertEquals(shard.maxKicks(), filter.maxKicks());
+    assertEquals(Scheme.STANDARD_FAST, filter.scheme());
+    assertEquals(
+        Sizing.falsePositiveRate(shard.fingerprintRange(), shard.bucketSize(), 40_000.0 / slots),
+        filter.falsePositiveRateAtCapacity(),
+        1e-15);
+    assertTrue(filter.falsePositiveRateAtCapacity() <= 0.001, "target rate");
+    assertTrue(filter.expectedFalsePositiveRate() < filter.falsePositiveRateAtCapacity());
+    long shardBytes = 0;
+    for (int s = 0; s < 8; s++) {
+      shardBytes += filter.shard(s).sizeInBytes();
+    }
+    assertTrue(filter.sizeInBytes() > shardBytes, "shards and the filter's own objects");
+    filter.clear();
+    assertTrue(filter.isEmpty());
+    assertFalse(filter.mightContain("item1"));
+  }
+
+  /**
+   * Random add, addIfAbsentWithOutcome, remove, replace and count through {@link MembershipFilter}
+   * against a multiset, on shards small enough to fill: no false negatives, size equal to the
+   * model, and a FULL or failed operation changes nothing.
+   */
+  @Test
+  void randomOperations_asMembershipFilter_matchModel() {
+    long seed = SEED;
+    SplittableRandom random = new SplittableRandom(seed);
+    MembershipFilter<CharSequence> filter = builder(400, 2).build();
+    java.util.Map<String, Integer> model = new java.util.HashMap<>();
+    List<String> present = new ArrayList<>();
+    int full = 0;
+    int movedAcrossShards = 0;
+    for (int step = 0; step < 200_000; step++) {
+      String where = "seed " + seed + " step " + step;
+      String item = "k" + random.nextInt(1_500);
+      int op = random.nextInt(10);
+      if (op < 3) {
+        if (filter.add(item)) {
+          model.merge(item, 1, Integer::sum);
+          present.add(item);
+        }
+      } else if (op < 6) {
+        boolean maybe = filter.mightContain(item);
+        long size = filter.size();
+        AddOutcome outcome = filter.addIfAbsentWithOutcome(item);
+        assertEquals(maybe ? AddOutcome.ALREADY_PRESENT : outcome, outcome, where);
+        if (outcome == AddOutcome.ADDED) {
+          model.merge(item, 1, Integer::sum);
+          present.add(item);
+        } else {
+          full += outcome == AddOutcome.FULL ? 1 : 0;
+          assertEquals(size, filter.size(), where);
+        }
+      } else if (op < 8 && !present.isEmpty()) {
+        String victim = present.remove(random.nextInt(present.size()));
+        assertTrue(filter.remove(victim), where);
+        model.merge(victim, -1, Integer::sum);
+      } else if (op < 9 && !present.isEmpty()) {
+        int index = random.nextInt(present.size());
+        String old = present.get(index);
+        long size = filter.size();
+        if (filter.replace(old, item)) {
+          long hashes = filter.hasher().hash(old) ^ filter.hasher().hash(item);
+          movedAcrossShards += hashes >>> 62 != 0 ? 1 : 0;
+          present.set(index, item);
+          model.merge(old, -1, Integer::sum);
+          model.merge(item, 1, Integer::sum);
+        } else {
+          assertTrue(filter.mightContain(old), where);
+        }
+        assertEquals(size, filter.size(), where);
+      } else {
+        assertTrue(filter.count(item) >= model.getOrDefault(item, 0), where);
+      }
+      assertEquals(present.size(), filter.size(), where);
+      if (step % 1000 == 0) {
+        for (String kept : present) {
+          assertTrue(filter.mightContain(kept), where + " " + kept);
+        }
+      }
+    }
+    assertTrue(full > 100, "FULL outcomes: " + full);
+    assertTrue(movedAcrossShards > 1000, "replaces across shards: " + movedAcrossShards);
   }
 }

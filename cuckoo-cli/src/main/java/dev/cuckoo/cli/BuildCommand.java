@@ -1,5 +1,6 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.AddOutcome;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.ItemHasher;
@@ -237,8 +238,12 @@ final class BuildCommand implements Callable<Integer> {
           }
           continue;
         }
-        AddOutcome outcome = add(filter, hash, !keepDuplicates);
-        if (outcome == AddOutcome.PRESENT) {
+        // keeping duplicates, an add never finds the item present: it stores a copy or is full
+        AddOutcome outcome =
+            keepDuplicates
+                ? (filter.addHash(hash) ? AddOutcome.ADDED : AddOutcome.FULL)
+                : filter.addIfAbsentWithOutcomeHash(hash);
+        if (outcome == AddOutcome.ALREADY_PRESENT) {
           skipped++;
         } else if (outcome == AddOutcome.FULL) {
           failed++;
@@ -273,33 +278,6 @@ final class BuildCommand implements Callable<Integer> {
         Text.bytes(fileBytes));
     out.flush();
     return ExitCode.OK;
-  }
-
-  /** What an add did. */
-  private enum AddOutcome {
-    /** A new fingerprint was stored. */
-    ADDED,
-    /** The item might already be present, and duplicates are skipped: nothing was stored. */
-    PRESENT,
-    /** There was no room: the filter is unchanged. */
-    FULL
-  }
-
-  /** Adds the item of {@code hash}, unless {@code skipDuplicates} and it might be present. */
-  private static AddOutcome add(
-      MembershipFilter<byte[]> filter, long hash, boolean skipDuplicates) {
-    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
-    if (chain != null) {
-      ScalableCuckooFilter.AddResult result =
-          skipDuplicates ? chain.tryAddIfAbsentHash(hash) : chain.tryAddHash(hash);
-      return result == ScalableCuckooFilter.AddResult.ADDED
-          ? AddOutcome.ADDED
-          : result == ScalableCuckooFilter.AddResult.EXISTS ? AddOutcome.PRESENT : AddOutcome.FULL;
-    }
-    if (skipDuplicates && filter.mightContainHash(hash)) {
-      return AddOutcome.PRESENT;
-    }
-    return filter.addHash(hash) ? AddOutcome.ADDED : AddOutcome.FULL;
   }
 
   private String fullMessage(MembershipFilter<byte[]> filter, long read, long failed, long fullAt) {

@@ -84,11 +84,14 @@ public final class CuckooCli implements Callable<Integer> {
    */
   public static CommandLine commandLine(CuckooCli cli) {
     ErrorHandler handler = new ErrorHandler(cli);
-    return new CommandLine(cli)
-        .setParameterExceptionHandler(handler)
-        .setExecutionExceptionHandler(handler)
-        .setCaseInsensitiveEnumValuesAllowed(true)
-        .setUsageHelpAutoWidth(true);
+    CommandLine commandLine =
+        new CommandLine(cli)
+            .setParameterExceptionHandler(handler)
+            .setExecutionExceptionHandler(handler)
+            .setCaseInsensitiveEnumValuesAllowed(true)
+            .setUsageHelpAutoWidth(true);
+    ServeCommand.describeServerOptions(commandLine.getSubcommands().get("serve"));
+    return commandLine;
   }
 
   /**

@@ -2,13 +2,17 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.server.CuckooServer;
 import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.ServerLogging;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -26,13 +30,28 @@ import picocli.CommandLine.Unmatched;
       "  cuckoo serve                                127.0.0.1:6379, data in ./data",
       "  cuckoo serve --port 6380 --appendonly no    in memory only",
       "  cuckoo export --key seen words.cuckoo | redis-cli -p 6380 --pipe",
-      "",
-      ServerConfig.USAGE
+      "  cuckoo serve server.conf --port 6380        options over a config file",
+      ""
     })
 final class ServeCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Unmatched private List<String> serverArguments = new ArrayList<>();
+
+  /**
+   * Appends the server's options ({@link ServerConfig#USAGE}) to the help of {@code serve}.
+   *
+   * <p>Not in the annotation: picocli formats footer text with {@code String.format}, and the
+   * options' text has a literal {@code %} ("grew N% since") that must be doubled for it.
+   *
+   * @param serve the command line of {@code serve}
+   */
+  static void describeServerOptions(CommandLine serve) {
+    UsageMessageSpec usage = serve.getCommandSpec().usageMessage();
+    String[] footer = Arrays.copyOf(usage.footer(), usage.footer().length + 1);
+    footer[footer.length - 1] = ServerConfig.USAGE.replace("%", "%%");
+    usage.footer(footer);
+  }
 
   @Override
   public Integer call() throws InterruptedException {
@@ -44,6 +63,12 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new CliException(
           "cannot read the server configuration: " + ErrorHandler.describe(e), e);
+    }
+    try {
+      ServerLogging.install(config.logFile());
+    } catch (IOException e) {
+      throw new CliException(
+          "cannot append to the log file " + config.logFile() + ": " + ErrorHandler.describe(e), e);
     }
     CuckooServer server;
     try {

@@ -108,6 +108,11 @@ class BuildCommandTest {
     assertTrue(onceSize <= 300 && onceSize >= 295, "once " + onceSize);
     assertEquals(900, keptSize);
     assertTrue(once.out.contains("from 900 lines"), once.out);
+    // every line not stored was reported present (a copy, or a false positive), none as full
+    assertTrue(
+        once.out.contains("(" + (900 - onceSize) + " not stored: might already be present)"),
+        once.out);
+    assertTrue(kept.out.contains("(0 not stored"), kept.out);
   }
 
   @Test

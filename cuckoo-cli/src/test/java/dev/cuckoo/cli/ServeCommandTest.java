@@ -43,6 +43,23 @@ class ServeCommandTest {
   }
 
   @Test
+  void serve_help_listsTheServerOptionsWithoutPicocliWarnings() {
+    java.io.PrintStream stderr = System.err;
+    java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+    CliRun help;
+    System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      help = CliRun.run("serve", "--help");
+    } finally {
+      System.setErr(stderr);
+    }
+    assertEquals(0, help.exitCode, help.toString());
+    assertEquals("", warnings.toString(java.nio.charset.StandardCharsets.UTF_8));
+    assertTrue(help.out.contains("snapshot when the log grew N% since the"), help.out);
+    assertTrue(help.out.contains("--logfile PATH"), help.out);
+  }
+
+  @Test
   void serve_badOptions_exit2() throws IOException {
     CliRun badPort = CliRun.run("serve", "--port", "abc");
     assertEquals(ExitCode.ERROR, badPort.exitCode, badPort.toString());

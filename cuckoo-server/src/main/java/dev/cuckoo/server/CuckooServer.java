@@ -4,7 +4,9 @@ import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.CommandTable;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
+import dev.cuckoo.server.command.ServerVersion;
 import dev.cuckoo.server.command.WriteLog;
+import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.network.CommandHandler;
 import dev.cuckoo.server.network.ProtectedMode;
@@ -13,7 +15,9 @@ import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -33,6 +37,8 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,12 +57,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p>From the command line: {@code java -jar cuckoo-server.jar --port 6379 --dir ./data}; see
- * {@link ServerConfig#USAGE}. SIGTERM (and the SHUTDOWN command) stop the server gracefully and
- * save a snapshot.
+ * <p>From the command line: {@code cuckoo-server [config-file] [--option value ...]} (or {@code
+ * java -jar cuckoo-server.jar ...}); see {@link ServerConfig#USAGE}. SIGTERM and SIGINT stop the
+ * server as the SHUTDOWN command does: it stops accepting connections and reading requests, sends
+ * the replies of the requests it has read, saves a snapshot, forces the log and exits with status
+ * 0.
  */
 public final class CuckooServer implements AutoCloseable {
   private static final System.Logger LOGGER = System.getLogger(CuckooServer.class.getName());
+
+  /** How long a shutdown waits for clients to take the replies of the requests already read. */
+  private static final long REPLY_DRAIN_MILLIS = 5_000;
 
   private final ServerContext context;
   private final EventLoopGroup bossGroup;
@@ -122,16 +133,29 @@ public final class CuckooServer implements AutoCloseable {
         };
     Commands commands = new Commands(context, log);
     table[0] = commands.table();
+    // Netty's allocator is set up before the replay may fill the heap: a class that failed to
+    // initialise for want of memory would leave the process unable to listen or to exit
+    io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
+    context.heapGuard().start();
     if (config.appendOnly()) {
       context.keyspace().loading(true);
-      context.persistence(
-          Persistence.open(
-              context,
-              files,
-              keyspace ->
-                  new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
-                      .replayer(),
-              commands.table()));
+      try {
+        context.persistence(
+            Persistence.open(
+                context,
+                files,
+                keyspace ->
+                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
+                        .replayer(),
+                commands.table()));
+      } catch (OutOfMemoryError e) {
+        IOException tooBig = replayTooBig(config, context.keyspace());
+        context.heapGuard().close();
+        throw tooBig;
+      } catch (IOException | RuntimeException e) {
+        context.heapGuard().close();
+        throw e;
+      }
     }
     context.keyspace().loading(false);
     boolean epoll = Epoll.isAvailable();
@@ -158,21 +182,25 @@ public final class CuckooServer implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     group[0].add(ch);
-                    if (protectedMode) {
+                    // read per connection: CONFIG SET changes them for connections to come
+                    String requirePass = context.requirePass();
+                    if (listenAddress.getAddress() != null
+                        && context.protectedMode()
+                        && requirePass == null) {
                       ch.pipeline().addLast(new ProtectedMode());
                     }
-                    if (config.timeoutSeconds() > 0) {
-                      ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds()));
+                    int timeoutSeconds = context.timeoutSeconds();
+                    if (timeoutSeconds > 0) {
+                      ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
                     }
-                    Authentication authentication =
-                        new Authentication(config.requirePass() == null);
+                    Authentication authentication = new Authentication(requirePass == null);
                     ch.attr(Authentication.KEY).set(authentication);
                     ch.pipeline()
                         .addLast(
                             new RespDecoder(
-                                config.maxBulkLength(),
+                                context.maxBulkLength(),
                                 config.maxArrayLength(),
-                                Math.max(config.maxBulkLength(), 1L << 30),
+                                Math.max(context.maxBulkLength(), 1L << 30),
                                 authentication));
                     ch.pipeline().addLast(new CommandHandler(context, commands));
                   }
@@ -183,6 +211,7 @@ public final class CuckooServer implements AutoCloseable {
     } catch (RuntimeException e) {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      context.heapGuard().close();
       if (context.persistence() != null) {
         context.persistence().close();
       }
@@ -205,6 +234,37 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /** Describes a replay that did not fit in the heap, naming the heap to restart with. */
+  private static IOException replayTooBig(ServerConfig config, Keyspace partial) {
+    long filters = partial.usedBytes();
+    int keys = partial.size();
+    partial.clear();
+    long files = 0;
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> entries =
+        java.nio.file.Files.newDirectoryStream(config.dir())) {
+      for (java.nio.file.Path file : entries) {
+        files += java.nio.file.Files.size(file);
+      }
+    } catch (IOException | RuntimeException e) {
+      // the figure is advice only
+    }
+    long max = Runtime.getRuntime().maxMemory();
+    long suggestMiB = (2 * max >> 20) + 1;
+    return new IOException(
+        config.dir()
+            + ": the snapshot and logs ("
+            + files
+            + " bytes) do not fit in the maximum heap of "
+            + max
+            + " bytes: the heap ran out after "
+            + keys
+            + " keys ("
+            + filters
+            + " bytes of filters); refusing to start. Restart with a larger -Xmx, e.g. -Xmx"
+            + suggestMiB
+            + "m");
   }
 
   /** Returns the server's persistence, or null when it keeps no files (tests). */
@@ -232,11 +292,14 @@ public final class CuckooServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    long startNanos = System.nanoTime();
     try {
       serverChannel.close().syncUninterruptibly();
-      channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      finishReplies();
+      channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      context.heapGuard().close();
       Persistence persistence = context.persistence();
       if (persistence != null) {
         try {
@@ -254,14 +317,60 @@ public final class CuckooServer implements AutoCloseable {
         }
       }
     } finally {
+      LOGGER.log(
+          Level.INFO,
+          "stopped in {0} ms",
+          Long.toString(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)));
       terminated.countDown();
     }
   }
 
-  /** Starts the server from command-line options and runs until SHUTDOWN or SIGTERM. */
+  /**
+   * Stops reading requests from every client, then closes each connection once the replies of the
+   * requests it had read are sent; waits at most {@link #REPLY_DRAIN_MILLIS} for clients that do
+   * not take them.
+   */
+  private void finishReplies() {
+    for (Channel channel : channels) {
+      channel
+          .eventLoop()
+          .execute(
+              () -> {
+                channel.config().setAutoRead(false);
+                // a second task: it runs after the reply writes that requests read before this
+                // point queued on the event loop (CommandHandler writes acknowledgements that way)
+                channel
+                    .eventLoop()
+                    .execute(
+                        () ->
+                            channel
+                                .writeAndFlush(Unpooled.EMPTY_BUFFER)
+                                .addListener(ChannelFutureListener.CLOSE));
+              });
+    }
+    channels.newCloseFuture().awaitUninterruptibly(REPLY_DRAIN_MILLIS);
+  }
+
+  /**
+   * Starts the server from command-line options ({@code [config-file] [--option value ...]}) and
+   * runs until SHUTDOWN, SIGTERM or SIGINT; then exits with status 0.
+   */
   public static void main(String[] args) throws Exception {
+    HeapGuard.exitOnUncaughtOutOfMemory();
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.print("Usage: java -jar cuckoo-server.jar [options]\n" + ServerConfig.USAGE);
+      System.out.print(
+          "Usage: cuckoo-server [config-file] [--option value ...]\n" + ServerConfig.USAGE);
+      return;
+    }
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-v"))) {
+      System.out.println(
+          "cuckoo-server "
+              + ServerVersion.project()
+              + " (Redis "
+              + ServerVersion.REDIS_VERSION
+              + " protocol, Java "
+              + System.getProperty("java.version")
+              + ")");
       return;
     }
     if (System.getProperty("io.netty.leakDetection.level") == null
@@ -279,17 +388,74 @@ public final class CuckooServer implements AutoCloseable {
       System.err.print(ServerConfig.USAGE);
       System.exit(2);
       return;
+    } catch (IOException e) {
+      System.err.println("cuckoo-server: cannot read the configuration: " + e);
+      System.exit(2);
+      return;
     }
+    Path logFile = config.logFile();
+    try {
+      ServerLogging.install(logFile);
+    } catch (IOException e) {
+      System.err.println("cuckoo-server: cannot append to the log file " + logFile + ": " + e);
+      System.exit(1);
+      return;
+    }
+    LOGGER.log(
+        Level.INFO,
+        "cuckoo-server {0} starting: pid {1}, Java {2}, maximum heap {3} MiB, data in {4}",
+        ServerVersion.project(),
+        Long.toString(ProcessHandle.current().pid()),
+        System.getProperty("java.version"),
+        Long.toString(Runtime.getRuntime().maxMemory() >> 20),
+        config.appendOnly() ? config.dir().toAbsolutePath() : "memory only");
     CuckooServer server;
     try {
       server = start(config);
     } catch (IOException | IllegalArgumentException e) {
-      System.err.println("cuckoo-server: " + e.getMessage());
+      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
+      if (logFile != null) {
+        System.err.println("cuckoo-server: " + e.getMessage());
+      }
       System.exit(1);
       return;
+    } catch (OutOfMemoryError e) {
+      HeapGuard.fatal("start-up", e);
+      return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "cuckoo-sigterm"));
+    AtomicBoolean signalled = new AtomicBoolean();
+    List<String> signals =
+        ShutdownSignals.install(
+            signal -> {
+              if (signalled.compareAndSet(false, true)) {
+                LOGGER.log(Level.INFO, "{0}: shutting down", signal);
+                server.close();
+              } else {
+                LOGGER.log(Level.INFO, "{0} while shutting down: the shutdown goes on", signal);
+              }
+            });
+    // System.exit from elsewhere, SIGHUP, or SIGTERM where no signal handler could be installed
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  try {
+                    server.awaitTermination();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "cuckoo-exit"));
+    if (signals.size() < ShutdownSignals.SIGNALS.size()) {
+      LOGGER.log(
+          Level.WARNING,
+          "signal handlers: only {0}; other signals stop the server through a shutdown hook,"
+              + " and the exit status is then 128 + the signal number",
+          signals);
+    }
     System.out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
     server.awaitTermination();
+    System.exit(0);
   }
 }

@@ -7,18 +7,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The settings of a {@link CuckooServer}: network, limits, persistence and the cf-* defaults.
  *
  * <p>Built with {@link #builder()} or parsed from command-line options with {@link #parse}. Options
- * are {@code --name value}; a config file ({@code --config file}) holds one {@code name value} pair
- * per line with the same names, {@code #} starts a comment, and options given on the command line
- * after {@code --config} override the file.
+ * are {@code --name value}; a config file (the first argument, or {@code --config file}) holds one
+ * {@code name value} pair per line with the same names, {@code #} starts a comment, and options
+ * given on the command line after the file override it. {@link #optionNames()} lists every name.
  */
 public final class ServerConfig {
   /** How often the append-only log is forced to disk. */
@@ -33,7 +35,7 @@ public final class ServerConfig {
 
   /** The option names {@link #parse} accepts, with their meaning (for usage messages). */
   public static final String USAGE =
-      "Options (also valid as 'name value' lines in a --config file):\n"
+      "Options (a config file, given first, holds the same names as 'name value' lines):\n"
           + "  --port N                 TCP port, 0 picks a free one (default 6379)\n"
           + "  --bind ADDRESS           address to listen on (default 127.0.0.1)\n"
           + "  --dir PATH               data directory (default ./data)\n"
@@ -49,12 +51,14 @@ public final class ServerConfig {
           + "  --requirepass PASSWORD   require AUTH\n"
           + "  --protected-mode yes|no  with no password, refuse clients\n"
           + "                           that are not on the loopback interface (default yes)\n"
+          + "  --enable-debug-command yes|no  allow DEBUG (default no, as Redis)\n"
           + "  --maxclients N           most simultaneous clients (default 10000)\n"
           + "  --databases N            number of databases, SELECT 0..N-1 (default 16)\n"
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
           + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
           + "  --threads N              network threads (default: available processors - 1, at least 1)\n"
+          + "  --logfile PATH           append the log to this file (default: standard error)\n"
           + "  --cf-bucket-size, --cf-initial-size, --cf-max-iterations,\n"
           + "  --cf-expansion-factor, --cf-max-expansions   RedisBloom module parameters\n"
           + "  --config FILE            read options from a file\n";
@@ -67,6 +71,7 @@ public final class ServerConfig {
   private final boolean repairLog;
   private final String requirePass;
   private final boolean protectedMode;
+  private final boolean enableDebugCommand;
   private final int maxClients;
   private final int databases;
   private final long maxBulkLength;
@@ -77,6 +82,7 @@ public final class ServerConfig {
   private final int autoAofRewritePercentage;
   private final long autoAofRewriteMinSize;
   private final Map<String, String> cfParameters;
+  private final Path logFile;
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -87,6 +93,7 @@ public final class ServerConfig {
     this.repairLog = b.repairLog;
     this.requirePass = b.requirePass;
     this.protectedMode = b.protectedMode;
+    this.enableDebugCommand = b.enableDebugCommand;
     this.maxClients = b.maxClients;
     this.databases = b.databases;
     this.maxBulkLength = b.maxBulkLength;
@@ -97,6 +104,7 @@ public final class ServerConfig {
     this.autoAofRewritePercentage = b.autoAofRewritePercentage;
     this.autoAofRewriteMinSize = b.autoAofRewriteMinSize;
     this.cfParameters = Map.copyOf(b.cfParameters);
+    this.logFile = b.logFile;
   }
 
   /** Returns a builder holding the defaults. */
@@ -105,14 +113,21 @@ public final class ServerConfig {
   }
 
   /**
-   * Parses command-line options.
+   * Parses command-line options: {@code [config-file] [--name value ...]}. A first argument that
+   * does not start with {@code --} names a config file, read before the options that follow it (so
+   * they override it), as redis-server does.
    *
    * @throws IllegalArgumentException naming the option and the bad value
    * @throws IOException if a config file cannot be read
    */
   public static ServerConfig parse(String... args) throws IOException {
     Builder builder = builder();
-    for (int i = 0; i < args.length; i++) {
+    int first = 0;
+    if (args.length > 0 && !args[0].startsWith("--")) {
+      builder.readFile(Paths.get(args[0]));
+      first = 1;
+    }
+    for (int i = first; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
         throw new IllegalArgumentException("unexpected argument: " + arg);
@@ -123,6 +138,14 @@ public final class ServerConfig {
       builder.set(arg.substring(2), args[++i]);
     }
     return builder.build();
+  }
+
+  /**
+   * Returns the names of every option {@link Builder#set} accepts (and a config file may hold), in
+   * the order {@link #USAGE} lists them.
+   */
+  public static Set<String> optionNames() {
+    return Builder.OPTIONS.keySet();
   }
 
   /** Returns the TCP port (0: any free port). */
@@ -167,6 +190,11 @@ public final class ServerConfig {
    */
   public boolean protectedMode() {
     return protectedMode;
+  }
+
+  /** Returns true if the DEBUG command may be used (Redis's {@code enable-debug-command}). */
+  public boolean enableDebugCommand() {
+    return enableDebugCommand;
   }
 
   /** Returns the most simultaneous clients. */
@@ -236,6 +264,11 @@ public final class ServerConfig {
     return cfParameters;
   }
 
+  /** Returns the file the log is appended to, or null for standard error. */
+  public Path logFile() {
+    return logFile;
+  }
+
   /** A mutable set of server settings. */
   public static final class Builder {
     /** The most databases a server may have. */
@@ -249,6 +282,7 @@ public final class ServerConfig {
     private boolean repairLog;
     private String requirePass;
     private boolean protectedMode = true;
+    private boolean enableDebugCommand;
     private int maxClients = 10_000;
     private int databases = 16;
     private long maxBulkLength = 512L * 1024 * 1024;
@@ -259,6 +293,59 @@ public final class ServerConfig {
     private int autoAofRewritePercentage = 100;
     private long autoAofRewriteMinSize = 64L * 1024 * 1024;
     private final Map<String, String> cfParameters = new LinkedHashMap<>();
+    private Path logFile;
+
+    /** Sets one option from its text; {@code name} is the option's name, for messages. */
+    @FunctionalInterface
+    private interface OptionSetter {
+      void set(Builder builder, String name, String value) throws IOException;
+    }
+
+    /**
+     * Every option {@link #set} accepts, by name, in the order {@link ServerConfig#USAGE} lists.
+     */
+    private static final Map<String, OptionSetter> OPTIONS = options();
+
+    private static Map<String, OptionSetter> options() {
+      Map<String, OptionSetter> options = new LinkedHashMap<>();
+      options.put("port", (b, name, value) -> b.port(integer(name, value, 0, 65535)));
+      options.put("bind", (b, name, value) -> b.bind(value));
+      options.put("dir", (b, name, value) -> b.dir(Paths.get(value)));
+      options.put("appendonly", (b, name, value) -> b.appendOnly(yesNo(name, value)));
+      options.put("appendfsync", (b, name, value) -> b.fsync(fsync(value)));
+      options.put("repair-log", (b, name, value) -> b.repairLog(yesNo(name, value)));
+      options.put("maxmemory", (b, name, value) -> b.maxMemory(memory(name, value)));
+      options.put(
+          "auto-aof-rewrite-percentage",
+          (b, name, value) ->
+              b.autoAofRewritePercentage(integer(name, value, 0, Integer.MAX_VALUE)));
+      options.put(
+          "auto-aof-rewrite-min-size",
+          (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)));
+      options.put("requirepass", (b, name, value) -> b.requirePass(value));
+      options.put("protected-mode", (b, name, value) -> b.protectedMode(yesNo(name, value)));
+      options.put(
+          "enable-debug-command", (b, name, value) -> b.enableDebugCommand(yesNo(name, value)));
+      options.put(
+          "maxclients", (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)));
+      options.put(
+          "databases", (b, name, value) -> b.databases(integer(name, value, 1, MAX_DATABASES)));
+      options.put("max-bulk-length", (b, name, value) -> b.maxBulkLength(number(name, value)));
+      options.put(
+          "max-array-length",
+          (b, name, value) -> b.maxArrayLength(integer(name, value, 1024, 1 << 27)));
+      options.put(
+          "timeout",
+          (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)));
+      options.put("threads", (b, name, value) -> b.threads(integer(name, value, 1, 256)));
+      options.put(
+          "logfile", (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)));
+      for (String parameter : new CfConfig().values().keySet()) {
+        options.put(parameter, (b, name, value) -> b.cfParameter(name, value));
+      }
+      options.put("config", (b, name, value) -> b.readFile(Paths.get(value)));
+      return Collections.unmodifiableMap(options);
+    }
 
     private Builder() {}
 
@@ -301,6 +388,12 @@ public final class ServerConfig {
     /** Sets the password clients must AUTH with (null or empty: none). */
     public Builder requirePass(String requirePass) {
       this.requirePass = requirePass == null || requirePass.isEmpty() ? null : requirePass;
+      return this;
+    }
+
+    /** Allows the DEBUG command (default off); see {@link ServerConfig#enableDebugCommand()}. */
+    public Builder enableDebugCommand(boolean enableDebugCommand) {
+      this.enableDebugCommand = enableDebugCommand;
       return this;
     }
 
@@ -381,6 +474,12 @@ public final class ServerConfig {
       return bytes;
     }
 
+    /** Sets the file the log is appended to (null: standard error). */
+    public Builder logFile(Path logFile) {
+      this.logFile = logFile;
+      return this;
+    }
+
     /** Sets a cf-* parameter (validated when the server starts). */
     public Builder cfParameter(String name, String value) {
       if (!CfConfig.isParameter(name)) {
@@ -400,6 +499,19 @@ public final class ServerConfig {
             name + ": " + value + " (expected: " + min + ".." + max + ")");
       }
       return value;
+    }
+
+    private static int integer(String name, String value, int min, int max) {
+      return range(name, number(name, value), min, max);
+    }
+
+    private static Fsync fsync(String value) {
+      try {
+        return Fsync.valueOf(value.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "appendfsync: '" + value + "' (expected: always, everysec or no)", e);
+      }
     }
 
     private static long number(String name, String value) {
@@ -431,56 +543,12 @@ public final class ServerConfig {
      */
     public Builder set(String name, String value) throws IOException {
       String option = name.toLowerCase(Locale.ROOT);
-      switch (option) {
-        case "port":
-          return port((int) rangeLong(option, number(option, value), 0, 65535));
-        case "bind":
-          return bind(value);
-        case "dir":
-          return dir(Paths.get(value));
-        case "appendonly":
-          return appendOnly(yesNo(option, value));
-        case "appendfsync":
-          try {
-            return fsync(Fsync.valueOf(value.toUpperCase(Locale.ROOT)));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                "appendfsync: '" + value + "' (expected: always, everysec or no)", e);
-          }
-        case "repair-log":
-          return repairLog(yesNo(option, value));
-        case "requirepass":
-          return requirePass(value);
-        case "protected-mode":
-          return protectedMode(yesNo(option, value));
-        case "databases":
-          return databases((int) rangeLong(option, number(option, value), 1, MAX_DATABASES));
-        case "maxclients":
-          return maxClients((int) rangeLong(option, number(option, value), 1, 1_000_000));
-        case "max-bulk-length":
-          return maxBulkLength(number(option, value));
-        case "max-array-length":
-          return maxArrayLength((int) rangeLong(option, number(option, value), 1024, 1 << 27));
-        case "timeout":
-          return timeoutSeconds(
-              (int) rangeLong(option, number(option, value), 0, Integer.MAX_VALUE));
-        case "threads":
-          return threads((int) rangeLong(option, number(option, value), 1, 256));
-        case "maxmemory":
-          return maxMemory(memory(option, value));
-        case "auto-aof-rewrite-percentage":
-          return autoAofRewritePercentage(
-              (int) rangeLong(option, number(option, value), 0, Integer.MAX_VALUE));
-        case "auto-aof-rewrite-min-size":
-          return autoAofRewriteMinSize(memory(option, value));
-        case "config":
-          return readFile(Paths.get(value));
-        default:
-          if (CfConfig.isParameter(option)) {
-            return cfParameter(option, value);
-          }
-          throw new IllegalArgumentException("unknown option: " + name);
+      OptionSetter setter = OPTIONS.get(option);
+      if (setter == null) {
+        throw new IllegalArgumentException("unknown option: " + name);
       }
+      setter.set(this, option, value);
+      return this;
     }
 
     /** Reads {@code name value} lines from a file; blank lines and {@code #} comments skipped. */

@@ -101,6 +101,11 @@ final class ChildServer implements AutoCloseable {
     return port;
   }
 
+  /** Waits until the child exits; returns false if it still runs after the timeout. */
+  boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+    return process.waitFor(timeout, unit);
+  }
+
   /** Returns the child's exit code (after it exited). */
   int exitCode() {
     return process.exitValue();
@@ -111,6 +116,23 @@ final class ChildServer implements AutoCloseable {
     return Files.exists(outputFile)
         ? new String(Files.readAllBytes(outputFile), StandardCharsets.UTF_8)
         : "";
+  }
+
+  /** Sends the child a signal by name ({@code "TERM"}, {@code "INT"}) with the shell's kill. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("sh", "-c", "kill -" + name + " " + process.pid())
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed: " + said);
+    }
+  }
+
+  /** Waits up to {@code timeoutMillis} for the child to exit; returns true if it did. */
+  boolean awaitExit(long timeoutMillis) throws InterruptedException {
+    return process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS);
   }
 
   /** Kills the child with SIGKILL and waits until it is gone. */

@@ -1,10 +1,25 @@
 package dev.cuckoo.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ServerConfigTest {
+  @TempDir Path dir;
+
   @Test
   void defaultThreads_leavesOneCoreButKeepsOneThread() {
     assertEquals(1, ServerConfig.defaultThreads(1));
@@ -13,5 +28,51 @@ class ServerConfigTest {
     assertEquals(
         ServerConfig.defaultThreads(Runtime.getRuntime().availableProcessors()),
         ServerConfig.builder().build().threads());
+  }
+
+  @Test
+  void optionNames_usage_namesTheSameOptionsInTheSameOrder() {
+    Set<String> inUsage = new LinkedHashSet<>();
+    Matcher option = Pattern.compile("--([a-z][a-z-]*)").matcher(ServerConfig.USAGE);
+    while (option.find()) {
+      inUsage.add(option.group(1));
+    }
+    assertEquals(
+        String.join(" ", ServerConfig.optionNames()),
+        String.join(" ", inUsage),
+        ServerConfig.USAGE);
+  }
+
+  @Test
+  void set_unknownName_namesIt() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().set("prot", "1"));
+    assertEquals("unknown option: prot", e.getMessage());
+  }
+
+  @Test
+  void parse_leadingConfigFile_readFirstAndOverriddenByOptions() throws IOException {
+    Path file = dir.resolve("server.conf");
+    Files.writeString(
+        file, "# a comment\nport 7000\ndatabases 4\n\nlogfile \"\"\n", StandardCharsets.UTF_8);
+    ServerConfig config = ServerConfig.parse(file.toString(), "--port", "7001");
+    assertEquals(7001, config.port());
+    assertEquals(4, config.databases());
+    assertNull(config.logFile());
+    IllegalArgumentException twoFiles =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.parse(file.toString(), file.toString()));
+    assertEquals("unexpected argument: " + file, twoFiles.getMessage());
+  }
+
+  @Test
+  void parse_logfile_isAPathOrEmptyForStandardError() throws IOException {
+    assertNull(ServerConfig.parse().logFile());
+    assertEquals(
+        Paths.get("logs", "server.log"),
+        ServerConfig.parse("--logfile", "logs/server.log").logFile());
+    assertNull(ServerConfig.parse("--logfile", "x.log", "--logfile", "").logFile());
+    assertTrue(ServerConfig.USAGE.contains("--logfile PATH"));
   }
 }

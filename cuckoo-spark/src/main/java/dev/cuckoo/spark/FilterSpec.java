@@ -6,6 +6,8 @@ import dev.cuckoo.ItemHashers;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.ShardedCuckooFilter;
 import java.io.Serializable;
+import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 
 /**
  * What filter an aggregation builds: the scheme, the kind of column, the size and the rate. It
@@ -40,18 +42,74 @@ final class FilterSpec implements Serializable {
   }
 
   /**
-   * Returns the largest {@code expectedItems} whose filter surely fits in {@link
-   * #MAX_FILTER_BYTES}: a bound, not the exact sizing (which the core owns). A STANDARD filter with
-   * bucket size 4 has fingerprints of at most {@code ceil(log2(8 / fpp + 1))} bits and a table
-   * filled to at least 84% (the core sizes large tables for 94.5%).
+   * Returns the largest {@code expectedItems} whose filter of {@code scheme} at {@code
+   * falsePositiveRate} serializes to at most {@link #MAX_FILTER_BYTES}, as the core sizes it
+   * ({@link CuckooFilter.Builder#serializedSizeInBytes()}).
    */
   static long maxExpectedItems(Scheme scheme, double falsePositiveRate) {
-    if (scheme == Scheme.REDISBLOOM) {
-      // bucket count = nextPowerOfTwo(capacity / 2): at most 2 slots of 8 bits per item
-      return MAX_FILTER_BYTES / 2;
+    return largestFitting(
+        n -> builder(ItemHashers.bytes(), scheme, n, falsePositiveRate).serializedSizeInBytes(),
+        MAX_FILTER_BYTES);
+  }
+
+  /**
+   * Returns the largest {@code n} from 1 to {@link CuckooFilter#MAX_EXPECTED_ITEMS} whose {@code
+   * serializedSize.applyAsLong(n)} is at most {@code maxBytes}; a size the core refuses (an {@link
+   * IllegalArgumentException}) does not fit. A binary search: the core's sizes grow with the number
+   * of items wherever they are near a bound of megabytes (only tables of a few thousand slots are
+   * sized for a lower load, and so can shrink as items are added).
+   */
+  static long largestFitting(LongUnaryOperator serializedSize, long maxBytes) {
+    LongPredicate fits =
+        n -> {
+          try {
+            return serializedSize.applyAsLong(n) <= maxBytes;
+          } catch (IllegalArgumentException e) {
+            return false;
+          }
+        };
+    long low = 1;
+    long high = CuckooFilter.MAX_EXPECTED_ITEMS;
+    if (fits.test(high)) {
+      return high;
     }
-    double bits = Math.ceil(Math.log(8.0 / falsePositiveRate + 1.0) / Math.log(2.0));
-    return (long) Math.floor(MAX_FILTER_BYTES * 8.0 * 0.84 / Math.max(4, bits));
+    // fits(low) and !fits(high)
+    while (high - low > 1) {
+      long middle = low + (high - low) / 2;
+      if (fits.test(middle)) {
+        low = middle;
+      } else {
+        high = middle;
+      }
+    }
+    return low;
+  }
+
+  /**
+   * Returns the core builder of a filter of {@code scheme} for {@code expectedItems} items at
+   * {@code falsePositiveRate} (ignored for {@link Scheme#REDISBLOOM}, whose rate follows from its
+   * 8-bit fingerprints).
+   */
+  static <T> CuckooFilter.Builder<T> builder(
+      ItemHasher<? super T> hasher, Scheme scheme, long expectedItems, double falsePositiveRate) {
+    CuckooFilter.Builder<T> builder =
+        CuckooFilter.<T>builder(hasher).expectedItems(expectedItems).scheme(scheme);
+    if (scheme == Scheme.STANDARD_FAST) {
+      builder.falsePositiveRate(falsePositiveRate);
+    }
+    return builder;
+  }
+
+  /**
+   * Returns the builder of a sharded filter of {@code expectedItems} items at {@code
+   * falsePositiveRate} with 2^shardBits shards.
+   */
+  static <T> ShardedCuckooFilter.Builder<T> shardedBuilder(
+      ItemHasher<? super T> hasher, long expectedItems, double falsePositiveRate, int shardBits) {
+    return ShardedCuckooFilter.<T>builder(hasher)
+        .expectedItems(expectedItems)
+        .falsePositiveRate(falsePositiveRate)
+        .shardBits(shardBits);
   }
 
   /**
@@ -80,12 +138,7 @@ final class FilterSpec implements Serializable {
 
   /** Returns a new, empty filter of this specification. */
   CuckooFilter<Object> newFilter() {
-    CuckooFilter.Builder<Object> builder =
-        CuckooFilter.builder(hasher()).expectedItems(expectedItems).scheme(scheme);
-    if (scheme == Scheme.STANDARD_FAST) {
-      builder.falsePositiveRate(falsePositiveRate);
-    }
-    return builder.build();
+    return builder(hasher(), scheme, expectedItems, falsePositiveRate).build();
   }
 
   /**
@@ -93,10 +146,7 @@ final class FilterSpec implements Serializable {
    * for {@code hasher} (which must be {@link #hasher()} or have its id).
    */
   <T> ShardedCuckooFilter.Builder<T> shardedBuilder(int shardBits, ItemHasher<? super T> hasher) {
-    return ShardedCuckooFilter.<T>builder(hasher)
-        .expectedItems(expectedItems)
-        .falsePositiveRate(falsePositiveRate)
-        .shardBits(shardBits);
+    return shardedBuilder(hasher, expectedItems, falsePositiveRate, shardBits);
   }
 
   /**

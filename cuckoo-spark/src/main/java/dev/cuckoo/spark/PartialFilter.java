@@ -1,5 +1,6 @@
 package dev.cuckoo.spark;
 
+import dev.cuckoo.AddOutcome;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.ByteArrayInputStream;
@@ -18,8 +19,8 @@ import java.util.Arrays;
  * large as the filter ({@link FilterSpec#hashLimit}): Spark serializes every partial buffer between
  * the partial and the final aggregation, and a partition holding few items ships its hashes, not a
  * whole, mostly empty table. Two filters merge with the core's all-or-nothing {@link
- * CuckooFilter#addAll}; hashes go into a filter with {@code addIfAbsentHash}, so a value repeated
- * within a partition is stored once.
+ * CuckooFilter#addAll}; hashes go into a filter with {@code addIfAbsentWithOutcomeHash}, so a value
+ * repeated within a partition is stored once.
  *
  * <p>Not thread-safe; Spark gives each buffer to one task. Not part of the API: the class is public
  * only because Spark's Java-serialization encoder ({@code Encoders.javaSerialization}) accepts
@@ -108,8 +109,7 @@ public final class PartialFilter implements Externalizable {
   }
 
   private void insert(CuckooFilter<Object> target, long hash) {
-    // addIfAbsentHash is false for a value already present and for a full filter
-    if (!target.addIfAbsentHash(hash) && !target.mightContainHash(hash)) {
+    if (target.addIfAbsentWithOutcomeHash(hash) == AddOutcome.FULL) {
       throw new IllegalStateException(
           spec.functionName()
               + ": the "
@@ -145,10 +145,9 @@ public final class PartialFilter implements Externalizable {
     }
   }
 
+  /** Returns the filter in the core's binary format, written into an array of exactly its size. */
   static byte[] serialize(CuckooFilter<?> filter) {
-    // a guess of the serialized size (docs/FORMAT.md: 68 bytes + m·b·f bits); if wrong, one copy
-    long bits = filter.bucketCount() * filter.bucketSize() * filter.fingerprintBits();
-    ExactBytes out = new ExactBytes(68 + (bits + 7) / 8);
+    ExactBytes out = new ExactBytes(filter.serializedSizeInBytes());
     try {
       filter.writeTo(out);
     } catch (IOException e) {
@@ -208,14 +207,18 @@ public final class PartialFilter implements Externalizable {
     }
   }
 
-  /** A byte sink that hands out its array without a copy when the size guess was exact. */
+  /** A byte sink of a known final size that hands out its array without a copy. */
   private static final class ExactBytes extends ByteArrayOutputStream {
-    ExactBytes(long sizeGuess) {
-      super((int) Math.min(Math.max(64, sizeGuess), FilterSpec.MAX_FILTER_BYTES));
+    ExactBytes(long size) {
+      super(Math.toIntExact(size));
     }
 
     byte[] bytes() {
-      return count == buf.length ? buf : Arrays.copyOf(buf, count);
+      if (count != buf.length) {
+        throw new IllegalStateException(
+            count + " bytes written (expected: " + buf.length + ", the serialized size)");
+      }
+      return buf;
     }
   }
 }

@@ -1,7 +1,9 @@
 package dev.cuckoo.spark;
 
+import dev.cuckoo.AddOutcome;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHasher;
+import dev.cuckoo.ItemHashers;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.ShardedCuckooFilter;
 import java.io.IOException;
@@ -29,7 +31,9 @@ import scala.Tuple2;
  * time, so the driver never holds more than one shard.
  */
 final class ShardedBuild {
-  private static final long MAX_EXPECTED_ITEMS = 1L << 36;
+  /** Largest serialized shard: half of what one BINARY value can hold. */
+  private static final long MAX_SHARD_BYTES = 1L << 30;
+
   private static final String HASH = "h";
   private static final String SHARD = "s";
   private static final UserDefinedFunction HASH_UDF =
@@ -52,11 +56,14 @@ final class ShardedBuild {
               + ShardedCuckooFilter.MAX_SHARD_BITS
               + ")");
     }
-    // each shard travels as one BINARY value; the core sizes at most 2^36 items
+    // each shard travels as one BINARY value, of at most MAX_SHARD_BYTES
     long max =
-        Math.min(
-            MAX_EXPECTED_ITEMS,
-            FilterSpec.maxExpectedItems(Scheme.STANDARD_FAST, fpp) / 2 * (1L << shardBits));
+        FilterSpec.largestFitting(
+            n ->
+                FilterSpec.shardedBuilder(ItemHashers.bytes(), n, fpp, shardBits)
+                    .shardBuilder()
+                    .serializedSizeInBytes(),
+            MAX_SHARD_BYTES);
     Arguments.range(
         name,
         "expectedItems",
@@ -169,7 +176,7 @@ final class ShardedBuild {
         long hash = row.getLong(0);
         CuckooFilter<Object> shard =
             shards.computeIfAbsent(row.getInt(1), s -> builder.buildShard());
-        if (!shard.addIfAbsentHash(hash) && !shard.mightContainHash(hash)) {
+        if (shard.addIfAbsentWithOutcomeHash(hash) == AddOutcome.FULL) {
           throw new IllegalStateException(
               "buildShardedFilter: shard "
                   + row.getInt(1)

@@ -44,7 +44,7 @@ public final class CfConfig {
   }
 
   /** Returns every parameter name with its current value, in a fixed order. */
-  synchronized Map<String, String> values() {
+  public synchronized Map<String, String> values() {
     Map<String, String> values = new LinkedHashMap<>();
     values.put("cf-bucket-size", Long.toString(bucketSize));
     values.put("cf-initial-size", Long.toString(initialSize));

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
@@ -43,12 +44,21 @@ public final class ClientCommands {
   }
 
   /**
-   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI, 'e'
-   * no-evict, 'T' no-touch, 'N' for none.
+   * Returns the commands of the client's transaction: queued since MULTI, or running in EXEC (Redis
+   * ends the transaction only after they ran), or -1 outside one.
+   */
+  private static int multi(Session session) {
+    Transaction running = session.transaction();
+    return running != null ? running.commands() : session.queuedCommands();
+  }
+
+  /**
+   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI (EXEC
+   * included), 'e' no-evict, 'T' no-touch, 'N' for none.
    */
   private static String flags(Session session) {
     StringBuilder flags = new StringBuilder();
-    if (session.queuedCommands() >= 0) {
+    if (multi(session) >= 0) {
       flags.append('x');
     }
     if (session.noEvict()) {
@@ -91,7 +101,7 @@ public final class ClientCommands {
         + session.db()
         + " sub=0 psub=0 ssub=0"
         + " multi="
-        + session.queuedCommands()
+        + multi(session)
         + " watch="
         + session.watchedKeys()
         + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0"
@@ -340,7 +350,7 @@ public final class ClientCommands {
       session.takeQueue();
     }
     context.watches().unwatchAll(session);
-    session.resetConnection(context.config().requirePass() == null);
+    session.resetConnection(context.requirePass() == null);
     session.reply().simple("RESET");
   }
 }

@@ -57,21 +57,6 @@ public final class CommandTable implements RecordRules {
     return names;
   }
 
-  /**
-   * The handler of a HELP subcommand whose text is not written yet: Redis's unknown-subcommand
-   * error, as before the entry existed; being an entry, it is queued inside MULTI as in Redis.
-   */
-  static void helpNotYetWritten(Session session, byte[][] args) {
-    session
-        .reply()
-        .error(
-            "ERR unknown subcommand '"
-                + Args.text(args[1])
-                + "'. Try "
-                + Args.text(args[0]).toUpperCase(java.util.Locale.ROOT)
-                + " HELP.");
-  }
-
   @Override
   public void keysOf(int db, byte[][] args, KeySink sink) {
     if (Transaction.isRecord(args)) {

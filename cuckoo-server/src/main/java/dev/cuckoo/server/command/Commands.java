@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.RecordApplier;
@@ -25,7 +26,7 @@ public final class Commands {
   private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
 
   /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
-  static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+  public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
   private final CommandTable table;
   private final ExpiryCommands expiry;
@@ -56,7 +57,14 @@ public final class Commands {
                 CfEntries.entries(cf),
                 ConnectionEntries.entries(connection, clients),
                 ServerEntries.entries(
-                    database, persistence, info, config, moves, keys, commandInfo),
+                    database,
+                    persistence,
+                    info,
+                    config,
+                    moves,
+                    keys,
+                    commandInfo,
+                    new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx)));
   }
@@ -177,8 +185,7 @@ public final class Commands {
     }
     if (!spec.arityAccepts(args.length)) {
       session.executing(spec, now);
-      reply.error(CfCommands.arityError(spec.name()));
-      session.failQueue();
+      reject(session, spec, CfCommands.arityError(spec.name()));
       return;
     }
     if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
@@ -204,9 +211,10 @@ public final class Commands {
     } else {
       session.executing(spec, now);
     }
-    if (!session.authenticated() && !spec.noAuth()) {
-      reply.error("NOAUTH Authentication required.");
-      session.failQueue();
+    // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
+    // authenticated
+    if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
+      reject(session, spec, "NOAUTH Authentication required.");
       return;
     }
     boolean write = spec.write();
@@ -234,8 +242,27 @@ public final class Commands {
       LOGGER.log(Level.ERROR, "command " + name + " failed", e);
       reply.error("ERR internal error: " + e);
     } catch (OutOfMemoryError e) {
-      reply.error("ERR Insufficient memory");
+      if (session.replaying()) {
+        // recovery reports a log that does not fit in the heap
+        throw e;
+      }
+      // the command may have changed half a structure: never serve or save that (filter tables
+      // too large to allocate are refused by the core before this point)
+      HeapGuard.fatal("command " + name, e);
     }
+  }
+
+  /**
+   * Refuses a request that was found but may not run (arity, NOAUTH) as Redis's rejectCommand does:
+   * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
+   */
+  private void reject(Session session, CommandSpec spec, String error) {
+    if (spec.name().equals("exec")) {
+      TransactionCommands.reject(session, context.watches(), error);
+      return;
+    }
+    session.reply().error(error);
+    session.failQueue();
   }
 
   /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */

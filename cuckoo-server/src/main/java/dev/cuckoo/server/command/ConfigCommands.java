@@ -29,17 +29,17 @@ public final class ConfigCommands {
     values.put("bind", config.bind());
     values.put("dir", config.dir().toAbsolutePath().toString());
     values.put("appendonly", config.appendOnly() ? "yes" : "no");
-    values.put("appendfsync", config.fsync().name().toLowerCase(Locale.ROOT));
+    values.put("appendfsync", context.appendFsync());
     values.put("save", "");
     values.put("databases", Integer.toString(context.keyspace().databases()));
-    values.put("maxclients", Integer.toString(config.maxClients()));
-    values.put("timeout", Integer.toString(config.timeoutSeconds()));
-    values.put("proto-max-bulk-len", Long.toString(config.maxBulkLength()));
+    values.put("maxclients", Long.toString(context.maxClients()));
+    values.put("timeout", Integer.toString(context.timeoutSeconds()));
+    values.put("proto-max-bulk-len", Long.toString(context.maxBulkLength()));
     values.put("maxmemory", Long.toString(context.maxMemory()));
     values.put("auto-aof-rewrite-percentage", Integer.toString(context.rewritePercentage()));
     values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
-    values.put("requirepass", config.requirePass() == null ? "" : config.requirePass());
-    values.put("protected-mode", config.protectedMode() ? "yes" : "no");
+    values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
+    values.put("protected-mode", context.protectedMode() ? "yes" : "no");
     return values;
   }
 
@@ -63,82 +63,194 @@ public final class ConfigCommands {
     }
   }
 
-  private static boolean isServerParameter(String name) {
-    return name.equals("maxmemory")
-        || name.equals("auto-aof-rewrite-percentage")
-        || name.equals("auto-aof-rewrite-min-size");
+  /**
+   * Returns why CONFIG SET refuses a parameter whatever its value, as Redis's config.c words it
+   * (databases is IMMUTABLE_CONFIG; dir is PROTECTED_CONFIG and enable-protected-configs is off by
+   * default), or null.
+   */
+  private static String refusal(String name) {
+    switch (name) {
+      case "databases":
+        return "can't set immutable config";
+      case "dir":
+        return "can't set protected config";
+      default:
+        return null;
+    }
   }
 
   /**
-   * CONFIG SET name value [name value ...]: the cf-* parameters, maxmemory and the automatic
-   * rewrite thresholds. All values are checked before any is applied.
+   * Checks a value of a server parameter as Redis's config.c does (numbers by string2ll or memtoull
+   * within the parameter's bounds, yes/no, enumerations), returning the error text after Redis's
+   * "CONFIG SET failed (possibly related to argument ...) - ", or null if the value may be applied.
+   * Parameters this server sets only at start-up take their current value and nothing else.
+   */
+  private String check(String name, String value, Map<String, String> current) {
+    switch (name) {
+      case "maxmemory":
+        return Numbers.parseMemory(value) == null ? "argument must be a memory value" : null;
+      case "auto-aof-rewrite-min-size":
+        return Numbers.parseMemory(value) == null ? "argument must be a memory value" : null;
+      case "proto-max-bulk-len":
+        // Redis's bound is 2^63 - 1; requests here are held in one buffer of at most 2^31 - 64
+        return bounded(Numbers.parseMemory(value), 1 << 20, Integer.MAX_VALUE - 64, true);
+      case "auto-aof-rewrite-percentage":
+      case "timeout":
+        return bounded(Numbers.parseLong(value), 0, Integer.MAX_VALUE, false);
+      case "maxclients":
+        return bounded(Numbers.parseLong(value), 1, 0xffffffffL, false);
+      case "port":
+        String port = bounded(Numbers.parseLong(value), 0, 65535, false);
+        return port != null ? port : unchanged(value.equals(current.get(name)));
+      case "protected-mode":
+        return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
+      case "appendonly":
+        Boolean on = yesNo(value);
+        if (on == null) {
+          return "argument must be 'yes' or 'no'";
+        }
+        return unchanged(on == context.config().appendOnly());
+      case "appendfsync":
+        String policy = value.toLowerCase(Locale.ROOT);
+        if (!policy.equals("always") && !policy.equals("everysec") && !policy.equals("no")) {
+          return "argument(s) must be one of the following: always, everysec, no";
+        }
+        // with a log running its policy is fixed; without one the value governs nothing
+        return unchanged(context.persistence() == null || policy.equals(current.get(name)));
+      case "bind":
+        return unchanged(value.equals(current.get(name)));
+      case "save":
+        // no RDB save points here: snapshots follow the auto-aof-rewrite settings
+        return unchanged(value.isEmpty());
+      default:
+        return null;
+    }
+  }
+
+  private static String unchanged(boolean same) {
+    return same ? null : "this server sets it only at start-up";
+  }
+
+  private static String bounded(Long number, long min, long max, boolean memory) {
+    if (number == null) {
+      return memory
+          ? "argument must be a memory value"
+          : "argument couldn't be parsed into an integer";
+    }
+    if (number < min || number > max) {
+      return "argument must be between " + min + " and " + max + " inclusive";
+    }
+    return null;
+  }
+
+  private static Boolean yesNo(String value) {
+    String lower = value.toLowerCase(Locale.ROOT);
+    return lower.equals("yes") ? Boolean.TRUE : lower.equals("no") ? Boolean.FALSE : null;
+  }
+
+  /** Applies a server parameter's value that {@link #check} accepted. */
+  private void apply(String name, String value) {
+    switch (name) {
+      case "maxmemory":
+        context.maxMemory(Numbers.parseMemory(value));
+        break;
+      case "auto-aof-rewrite-min-size":
+        context.rewriteMinSize(Numbers.parseMemory(value));
+        break;
+      case "auto-aof-rewrite-percentage":
+        context.rewritePercentage((int) (long) Numbers.parseLong(value));
+        break;
+      case "proto-max-bulk-len":
+        context.maxBulkLength(Numbers.parseMemory(value));
+        break;
+      case "timeout":
+        context.timeoutSeconds((int) (long) Numbers.parseLong(value));
+        break;
+      case "maxclients":
+        context.maxClients(Numbers.parseLong(value));
+        break;
+      case "requirepass":
+        context.requirePass(value.isEmpty() ? null : value);
+        break;
+      case "protected-mode":
+        context.protectedMode(yesNo(value));
+        break;
+      case "appendfsync":
+        context.appendFsync(value.toLowerCase(Locale.ROOT));
+        break;
+      default:
+        // port, bind, appendonly, save: check accepted only their current value
+        break;
+    }
+  }
+
+  /**
+   * CONFIG SET name value [name value ...], as Redis's configSetCommand: every parameter CONFIG GET
+   * lists but databases (immutable) and dir (protected). Names are checked first (the first
+   * unknown, immutable, protected or repeated one fails the command), then every value, and only
+   * then is any applied. maxclients and maxmemory apply at once; timeout, proto-max-bulk-len,
+   * requirepass and protected-mode apply to connections made afterwards (a cleared requirepass also
+   * frees connections that never authenticated).
    */
   void configSet(Session session, byte[][] args) {
     Reply reply = session.reply();
-    if ((args.length - 2) % 2 != 0) {
-      reply.error(CfCommands.arityError("config|set"));
+    if (args.length % 2 != 0) {
+      reply.error(Args.SYNTAX_ERROR);
       return;
     }
+    Map<String, String> current = configValues();
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (int i = 2; i < args.length; i += 2) {
       String name = Args.lower(args[i]);
-      if (!CfConfig.isParameter(name) && !isServerParameter(name)) {
+      if (!current.containsKey(name)) {
         reply.error(
             "ERR Unknown option or number of arguments for CONFIG SET - '"
                 + Args.text(args[i])
                 + "'");
         return;
       }
+      String refusal = refusal(name);
+      if (refusal == null && !seen.add(name)) {
+        refusal = "duplicate parameter";
+      }
+      if (refusal != null) {
+        reply.error(failed(Args.text(args[i]), refusal));
+        return;
+      }
     }
     List<String> cfNames = new ArrayList<>();
     List<String> cfValues = new ArrayList<>();
-    Map<String, Long> server = new LinkedHashMap<>();
     for (int i = 2; i < args.length; i += 2) {
       String name = Args.lower(args[i]);
       String value = Args.text(args[i + 1]);
-      if (isServerParameter(name)) {
-        Long number =
-            name.equals("auto-aof-rewrite-percentage")
-                ? Numbers.parseLong(value)
-                : Numbers.parseMemory(value);
-        if (number == null
-            || number < 0
-            || (name.equals("auto-aof-rewrite-percentage") && number > Integer.MAX_VALUE)) {
-          reply.error(
-              "ERR CONFIG SET failed (possibly related to argument '"
-                  + name
-                  + "') - "
-                  + (name.equals("auto-aof-rewrite-percentage")
-                      ? "argument couldn't be parsed into an integer"
-                      : "argument must be a memory value"));
-          return;
-        }
-        server.put(name, number);
-      } else {
+      if (CfConfig.isParameter(name)) {
         cfNames.add(name);
         cfValues.add(value);
+        continue;
+      }
+      String error = check(name, value, current);
+      if (error != null) {
+        reply.error(failed(name, error));
+        return;
       }
     }
     Map.Entry<Integer, String> error =
         context.cfConfig().setAll(cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
     if (error != null) {
-      reply.error(
-          "ERR CONFIG SET failed (possibly related to argument '"
-              + cfNames.get(error.getKey())
-              + "') - "
-              + error.getValue());
+      reply.error(failed(cfNames.get(error.getKey()), error.getValue()));
       return;
     }
-    server.forEach(
-        (name, value) -> {
-          if (name.equals("maxmemory")) {
-            context.maxMemory(value);
-          } else if (name.equals("auto-aof-rewrite-percentage")) {
-            context.rewritePercentage((int) (long) value);
-          } else {
-            context.rewriteMinSize(value);
-          }
-        });
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      if (!CfConfig.isParameter(name)) {
+        apply(name, Args.text(args[i + 1]));
+      }
+    }
     reply.ok();
+  }
+
+  private static String failed(String name, String error) {
+    return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + error;
   }
 
   /** CONFIG RESETSTAT. */

@@ -37,7 +37,7 @@ public final class ConnectionCommands {
   }
 
   private boolean passwordMatches(byte[] user, byte[] password) {
-    String required = context.config().requirePass();
+    String required = context.requirePass();
     if (!"default".equals(Args.lower(user))) {
       return false;
     }
@@ -52,7 +52,7 @@ public final class ConnectionCommands {
       reply.error(Args.SYNTAX_ERROR);
       return;
     }
-    if (args.length == 2 && context.config().requirePass() == null) {
+    if (args.length == 2 && context.requirePass() == null) {
       reply.error(
           "ERR AUTH <password> called without any password configured for the default"
               + " user. Are you sure your configuration is correct?");
@@ -212,25 +212,31 @@ public final class ConnectionCommands {
 
   /** SELECT index: one of the {@code --databases} databases (16 by default). */
   void select(Session session, byte[][] args) {
-    Long index = Numbers.parseLong(args[1]);
-    if (index == null || index != (int) (long) index) {
-      session.reply().error(Args.NOT_INTEGER);
-    } else if (index < 0 || index >= keyspace.databases()) {
-      session.reply().error(Args.DB_OUT_OF_RANGE);
-    } else {
-      session.db((int) (long) index);
+    int index = databaseIndex(session, args[1]);
+    if (index >= 0) {
+      session.db(index);
       session.reply().ok();
     }
   }
 
   /**
    * Returns the database index an argument names, or -1 after answering with Redis's error (not an
-   * integer; out of range).
+   * integer; outside a C int, as getIntFromObjectOrReply words it; not a database).
    */
   int databaseIndex(Session session, byte[] arg) {
     Long index = Numbers.parseLong(arg);
-    if (index == null || index != (int) (long) index) {
+    if (index == null) {
       session.reply().error(Args.NOT_INTEGER);
+      return -1;
+    }
+    if (index != (int) (long) index) {
+      session
+          .reply()
+          .error(
+              "ERR value is out of range, value must between "
+                  + Integer.MIN_VALUE
+                  + " and "
+                  + Integer.MAX_VALUE);
       return -1;
     }
     if (index < 0 || index >= keyspace.databases()) {

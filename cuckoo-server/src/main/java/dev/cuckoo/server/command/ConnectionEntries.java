@@ -283,7 +283,7 @@ final class ConnectionEntries {
                     .group("connection")
                     .since("5.0.0")
                     .complexity("O(1)")
-                    .handler(CommandTable::helpNotYetWritten)),
+                    .handler(HelpCommands::client)),
         command("reset")
             .arity(1)
             .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")

@@ -119,29 +119,89 @@ public final class DatabaseCommands {
   }
 
   /**
+   * The type names SCAN's TYPE option knows: Redis 8's own types (db.c obj_type_name) and the data
+   * types its modules register (vector sets, and RedisBloom's bloom, cuckoo, count-min sketch,
+   * top-k and t-digest), compared ignoring case. Only MBbloomCF matches keys here.
+   */
+  private static final java.util.Set<String> SCAN_TYPES =
+      java.util.Set.of(
+          "string",
+          "list",
+          "set",
+          "zset",
+          "hash",
+          "stream",
+          "vectorset",
+          "mbbloom--",
+          "mbbloomcf",
+          "cmsk-type",
+          "topk-type",
+          "tdis-type");
+
+  /**
+   * Parses a SCAN cursor as Redis does (util.c string2ull): the argument up to its first NUL byte,
+   * taken as a strict 64-bit integer if it is one (negative ones refused), else as C's strtoull in
+   * base 10 (leading white space, a sign, digits up to 2^64 - 1; a '-' negates modulo 2^64).
+   * Returns the unsigned value in a long, or null if Redis answers "invalid cursor".
+   */
+  static Long parseCursor(byte[] text) {
+    int length = 0;
+    while (length < text.length && text[length] != 0) {
+      length++;
+    }
+    if (length == 0) {
+      return null;
+    }
+    Long strict = Numbers.parseLong(text, length);
+    if (strict != null) {
+      return strict < 0 ? null : strict;
+    }
+    int i = 0;
+    while (i < length && (text[i] == ' ' || text[i] >= '\t' && text[i] <= '\r')) {
+      i++;
+    }
+    boolean negative = i < length && text[i] == '-';
+    if (i < length && (text[i] == '+' || text[i] == '-')) {
+      i++;
+    }
+    if (i == length) {
+      return null;
+    }
+    long limit = Long.divideUnsigned(-1L, 10);
+    long value = 0;
+    for (; i < length; i++) {
+      int digit = text[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return null;
+      }
+      if (Long.compareUnsigned(value, limit) > 0 || value == limit && digit > 5) {
+        return null;
+      }
+      value = value * 10 + digit;
+    }
+    return negative ? -value : value;
+  }
+
+  /**
    * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is a position in the unsigned
    * 32-bit key-hash order, so a key present for the whole iteration is returned exactly once
-   * however the keyspace changes meanwhile.
+   * however the keyspace changes meanwhile; a cursor beyond that order (Redis takes any 64-bit one)
+   * is past the end. Options are checked in Redis's order (db.c scanGenericCommand).
    */
   void scan(Session session, byte[][] args) {
     Reply reply = session.reply();
-    Long cursor = Numbers.parseLong(args[1]);
-    if (cursor == null || cursor < 0 || cursor > (1L << 32)) {
+    Long cursor = parseCursor(args[1]);
+    if (cursor == null) {
       reply.error("ERR invalid cursor");
       return;
     }
     byte[] pattern = null;
     long count = SCAN_DEFAULT_COUNT;
     String type = null;
-    for (int i = 2; i < args.length; i += 2) {
+    for (int i = 2; i < args.length; ) {
       String option = Args.lower(args[i]);
-      if (i + 1 >= args.length) {
-        reply.error(Args.SYNTAX_ERROR);
-        return;
-      }
-      if (option.equals("match")) {
-        pattern = args[i + 1];
-      } else if (option.equals("count")) {
+      boolean valued = i + 1 < args.length;
+      if (option.equals("count") && valued) {
         Long value = Numbers.parseLong(args[i + 1]);
         if (value == null) {
           reply.error(Args.NOT_INTEGER);
@@ -152,12 +212,27 @@ public final class DatabaseCommands {
           return;
         }
         count = value;
-      } else if (option.equals("type")) {
+        i += 2;
+      } else if (option.equals("match") && valued) {
+        pattern = args[i + 1];
+        i += 2;
+      } else if (option.equals("type") && valued) {
         type = Args.lower(args[i + 1]);
+        if (!SCAN_TYPES.contains(type)) {
+          reply.error("ERR unknown type name '" + Args.text(args[i + 1]) + "'");
+          return;
+        }
+        i += 2;
+      } else if (option.equals("novalues")) {
+        reply.error("ERR NOVALUES option can only be used in HSCAN");
+        return;
       } else {
         reply.error(Args.SYNTAX_ERROR);
         return;
       }
+    }
+    if (Long.compareUnsigned(cursor, 1L << 32) > 0) {
+      cursor = 1L << 32;
     }
     List<Key> candidates = new ArrayList<>();
     for (Key key : keyspace.keys(session.db())) {

@@ -7,6 +7,9 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -22,10 +25,14 @@ public final class ExpiryCommands {
   private static final int XX = 2;
   private static final int GT = 4;
   private static final int LT = 8;
+  private static final int EXPIRY_KEYS_PER_LOOP = 20;
+  private static final int EXPIRY_ACCEPTABLE_STALE_PERCENT = 10;
 
   private final ServerContext context;
   private final Keyspace keyspace;
   private final WriteLog log;
+  // where the active expiry cycle goes on in each database (only the cycle's thread uses them)
+  private final Map<Integer, Iterator<Key>> expiryCursors = new HashMap<>();
 
   /** Creates the commands over the server's keyspace and write log. */
   ExpiryCommands(ServerContext context, WriteLog log) {
@@ -168,7 +175,9 @@ public final class ExpiryCommands {
           result = -1;
         } else {
           long value = Math.max(0, absolute ? at : at - CommandClock.now());
-          result = millis ? value : (value + 500) / 1000;
+          // Redis's (ttl + 500) / 1000 on a ttl >= 0 compiles to unsigned arithmetic: EXPIRETIME of
+          // PEXPIREAT 2^63 - 1 is 9223372036854776, not an overflowed negative
+          result = millis ? value : Long.divideUnsigned(value + 500, 1000);
         }
       }
     } finally {
@@ -198,32 +207,66 @@ public final class ExpiryCommands {
   }
 
   /**
-   * Deletes the stored keys whose expiry has passed, logging each deletion as DEL (the active
-   * expiry cycle, run every 100 ms). Stops after {@code budgetMillis}; keys it does not reach stay
-   * invisible until a later cycle or a write deletes them. Does nothing while writes are refused.
+   * The active expiry cycle (every 100 ms), paced as Redis's activeExpireCycle (expire.c) with its
+   * default effort: per database it looks at 20 keys with an expiry, continuing from where the last
+   * cycle stopped, deletes those whose time has passed (each logged as DEL) and looks at 20 more
+   * while more than 10% of those looked at had expired. So, as in Redis, a few expired keys among
+   * many live ones are reclaimed over several cycles and count in DBSIZE and INFO keyspace until
+   * then (while invisible to every command), and a mass expiry is reclaimed at once. Stops after
+   * {@code budgetMillis}; does nothing while writes are refused.
    */
   void expireCycle(long budgetMillis) {
     if (!keyspace.hasExpiries()) {
       return;
     }
     long start = System.nanoTime();
-    for (Key key : keyspace.keysWithExpiry()) {
-      if (System.nanoTime() - start > budgetMillis * 1_000_000L || log.refusal() != null) {
-        return;
-      }
-      long at = keyspace.expireAt(key);
-      if (at == Keyspace.NO_EXPIRY || at > System.currentTimeMillis()) {
+    for (int db = 0; db < keyspace.databases(); db++) {
+      if (keyspace.expiring(db) == 0) {
+        expiryCursors.remove(db);
         continue;
       }
-      Lock lock = keyspace.lockFor(key);
-      lock.lock();
-      CommandClock.enter();
-      try {
-        deleteIfExpired(key);
-      } finally {
-        CommandClock.exit();
-        lock.unlock();
-      }
+      boolean repeat;
+      do {
+        if (System.nanoTime() - start > budgetMillis * 1_000_000L || log.refusal() != null) {
+          return;
+        }
+        Iterator<Key> cursor =
+            expiryCursors.computeIfAbsent(db, unused -> keyspace.keysWithExpiry().iterator());
+        int sampled = 0;
+        int expired = 0;
+        boolean done = false;
+        while (sampled < EXPIRY_KEYS_PER_LOOP) {
+          if (!cursor.hasNext()) {
+            expiryCursors.remove(db);
+            done = true;
+            break;
+          }
+          Key key = cursor.next();
+          if (key.db() == db) {
+            sampled++;
+            if (expireIfDue(key)) {
+              expired++;
+            }
+          }
+        }
+        repeat = !done && expired * 100 / sampled > EXPIRY_ACCEPTABLE_STALE_PERCENT;
+      } while (repeat);
+    }
+  }
+
+  private boolean expireIfDue(Key key) {
+    long at = keyspace.expireAt(key);
+    if (at == Keyspace.NO_EXPIRY || at > System.currentTimeMillis()) {
+      return false;
+    }
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    CommandClock.enter();
+    try {
+      return deleteIfExpired(key);
+    } finally {
+      CommandClock.exit();
+      lock.unlock();
     }
   }
 

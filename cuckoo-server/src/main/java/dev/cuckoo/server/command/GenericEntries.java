@@ -406,6 +406,6 @@ final class GenericEntries {
                     .group("generic")
                     .since("6.2.0")
                     .complexity("O(1)")
-                    .handler(CommandTable::helpNotYetWritten)));
+                    .handler(HelpCommands::object)));
   }
 }

@@ -42,6 +42,19 @@ public final class PersistenceCommands {
   }
 
   /** BGSAVE [SCHEDULE]. */
+  /**
+   * BGREWRITEAOF. The log here holds what changed since the snapshot, so rewriting it is taking a
+   * snapshot into a new log generation: the same work as BGSAVE, with Redis's AOF replies.
+   */
+  void bgrewriteaof(Session session, byte[][] args) {
+    Persistence persistence = context.persistence();
+    if (persistence != null && !persistence.saveInBackground()) {
+      session.reply().error("ERR Background append only file rewriting already in progress");
+      return;
+    }
+    session.reply().simple("Background append only file rewriting started");
+  }
+
   void bgsave(Session session, byte[][] args) {
     if (args.length > 2 || (args.length == 2 && !Args.lower(args[1]).equals("schedule"))) {
       session.reply().error(Args.SYNTAX_ERROR);

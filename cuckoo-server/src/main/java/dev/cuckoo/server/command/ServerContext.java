@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
@@ -23,10 +24,18 @@ public final class ServerContext implements PersistenceContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private final HeapGuard heapGuard = new HeapGuard();
   private volatile long maxMemory;
   private volatile int rewritePercentage;
   private volatile long rewriteMinSize;
   private volatile int port;
+  // settings CONFIG SET changes at runtime (the start-up values are in config)
+  private volatile long maxClients;
+  private volatile int timeoutSeconds;
+  private volatile long maxBulkLength;
+  private volatile String requirePass;
+  private volatile boolean protectedMode;
+  private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
@@ -36,6 +45,69 @@ public final class ServerContext implements PersistenceContext {
     this.maxMemory = config.maxMemory();
     this.rewritePercentage = config.autoAofRewritePercentage();
     this.rewriteMinSize = config.autoAofRewriteMinSize();
+    this.maxClients = config.maxClients();
+    this.timeoutSeconds = config.timeoutSeconds();
+    this.maxBulkLength = config.maxBulkLength();
+    this.requirePass = config.requirePass();
+    this.protectedMode = config.protectedMode();
+    this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Returns maxclients: connections beyond it are refused. */
+  public long maxClients() {
+    return maxClients;
+  }
+
+  void maxClients(long maxClients) {
+    this.maxClients = maxClients;
+  }
+
+  /** Returns the idle timeout in seconds given to new connections (0: none). */
+  public int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  void timeoutSeconds(int timeoutSeconds) {
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** Returns proto-max-bulk-len, the longest bulk string new connections accept. */
+  public long maxBulkLength() {
+    return maxBulkLength;
+  }
+
+  void maxBulkLength(long maxBulkLength) {
+    this.maxBulkLength = maxBulkLength;
+  }
+
+  /** Returns the password new connections must give (requirepass), or null for none. */
+  public String requirePass() {
+    return requirePass;
+  }
+
+  void requirePass(String requirePass) {
+    this.requirePass = requirePass;
+  }
+
+  /** Returns protected-mode: without a password, refuse new clients not on the loopback. */
+  public boolean protectedMode() {
+    return protectedMode;
+  }
+
+  void protectedMode(boolean protectedMode) {
+    this.protectedMode = protectedMode;
+  }
+
+  /**
+   * Returns appendfsync as CONFIG GET shows it: the log's policy, or without a log the value last
+   * set (which, as in Redis with appendonly no, governs nothing).
+   */
+  String appendFsync() {
+    return appendFsync;
+  }
+
+  void appendFsync(String appendFsync) {
+    this.appendFsync = appendFsync;
   }
 
   /**
@@ -50,10 +122,21 @@ public final class ServerContext implements PersistenceContext {
     this.maxMemory = maxMemory;
   }
 
-  /** Returns the limit new commands are checked against: maxmemory, or no limit for 0. */
+  /**
+   * Returns the limit new commands are checked against: maxmemory, or no limit for 0; -1 (nothing
+   * fits) while the heap is within its reserve of the maximum ({@link HeapGuard}).
+   */
   long memoryLimit() {
+    if (heapGuard.low()) {
+      return -1;
+    }
     long limit = maxMemory;
     return limit == 0 ? Long.MAX_VALUE : limit;
+  }
+
+  /** Returns the guard of the heap's reserve (started and closed with the server). */
+  public HeapGuard heapGuard() {
+    return heapGuard;
   }
 
   /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite). */

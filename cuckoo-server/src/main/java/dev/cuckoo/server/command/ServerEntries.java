@@ -13,8 +13,9 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 import java.util.List;
 
 /**
- * The server commands: DBSIZE, flushes, persistence, INFO, CONFIG, MEMORY, ROLE, TIME, SWAPDB and
- * COMMAND. Flags, categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
+ * The server commands: DBSIZE, flushes, persistence, DEBUG, INFO, CONFIG, MEMORY, ROLE, TIME,
+ * LATENCY, SWAPDB and COMMAND. Flags, categories and key specs as Redis 8 reports them; docs from
+ * Redis's command JSON.
  */
 final class ServerEntries {
   private ServerEntries() {}
@@ -29,6 +30,7 @@ final class ServerEntries {
    * @param moves the handlers of MoveCommands
    * @param keys the handlers of KeyspaceCommands
    * @param commandInfo the handlers of CommandInfo
+   * @param debug the handler of DEBUG
    */
   static List<CommandSpec.Builder> entries(
       DatabaseCommands database,
@@ -37,7 +39,8 @@ final class ServerEntries {
       ConfigCommands config,
       MoveCommands moves,
       KeyspaceCommands keys,
-      CommandInfo commandInfo) {
+      CommandInfo commandInfo,
+      DebugCommands debug) {
     return List.of(
         command("dbsize")
             .arity(1)
@@ -113,6 +116,25 @@ final class ServerEntries {
             .history("3.2.2", "Added the `SCHEDULE` option.")
             .arguments(token("schedule", "SCHEDULE").since("3.2.2").optional())
             .handler(persistence::bgsave),
+        command("bgrewriteaof")
+            .arity(1)
+            .flags("admin", "noscript", "no_async_loading")
+            .categories("admin", "slow", "dangerous")
+            .summary("Asynchronously rewrites the append-only file to disk.")
+            .group("server")
+            .since("1.0.0")
+            .complexity("O(1)")
+            .handler(persistence::bgrewriteaof),
+        command("debug")
+            .arity(-2)
+            .flags("admin", "noscript", "loading", "stale", "protected")
+            .categories("admin", "slow", "dangerous")
+            .summary("A container for debugging commands.")
+            .group("server")
+            .since("1.0.0")
+            .complexity("Depends on subcommand.")
+            .docFlags("syscmd")
+            .handler(debug::debug),
         command("lastsave")
             .arity(1)
             .flags("loading", "stale", "fast")
@@ -213,7 +235,7 @@ final class ServerEntries {
                     .group("server")
                     .since("5.0.0")
                     .complexity("O(1)")
-                    .handler(CommandTable::helpNotYetWritten)),
+                    .handler(HelpCommands::config)),
         command("memory")
             .arity(-2)
             .categories("slow")
@@ -241,7 +263,7 @@ final class ServerEntries {
                     .group("server")
                     .since("4.0.0")
                     .complexity("O(1)")
-                    .handler(CommandTable::helpNotYetWritten)),
+                    .handler(HelpCommands::memory)),
         command("role")
             .arity(1)
             .flags("noscript", "loading", "stale", "fast")
@@ -261,6 +283,58 @@ final class ServerEntries {
             .complexity("O(1)")
             .tips("nondeterministic_output")
             .handler(info::time),
+        command("latency")
+            .arity(-2)
+            .categories("slow")
+            .summary("A container for latency diagnostics commands.")
+            .group("server")
+            .since("2.8.13")
+            .complexity("Depends on subcommand.")
+            .subcommands(
+                latency("latency|latest", 2)
+                    .summary("Returns the latest latency samples for all events.")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_nodes",
+                        "response_policy:special")
+                    .handler(LatencyCommands::latest),
+                latency("latency|history", 3)
+                    .summary("Returns timestamp-latency samples for an event.")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_nodes",
+                        "response_policy:special")
+                    .arguments(arg("event", STRING))
+                    .handler(LatencyCommands::history),
+                latency("latency|reset", -2)
+                    .summary("Resets the latency data for one or more events.")
+                    .tips("request_policy:all_nodes", "response_policy:agg_sum")
+                    .arguments(arg("event", STRING).optional().multiple())
+                    .handler(LatencyCommands::reset),
+                latency("latency|graph", 3)
+                    .summary("Returns a latency graph for an event.")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_nodes",
+                        "response_policy:special")
+                    .arguments(arg("event", STRING))
+                    .handler(LatencyCommands::graph),
+                latency("latency|doctor", 2)
+                    .summary("Returns a human-readable latency analysis report.")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_nodes",
+                        "response_policy:special")
+                    .handler(LatencyCommands::doctor),
+                command("latency|help")
+                    .arity(2)
+                    .flags("loading", "stale")
+                    .categories("slow")
+                    .summary(HelpCommands.SUMMARY)
+                    .group("server")
+                    .since("2.8.13")
+                    .complexity("O(1)")
+                    .handler(HelpCommands::latency)),
         command("swapdb")
             .arity(3)
             .flags("write", "fast")
@@ -362,7 +436,18 @@ final class ServerEntries {
                     .group("server")
                     .since("5.0.0")
                     .complexity("O(1)")
-                    .handler(CommandTable::helpNotYetWritten))
+                    .handler(HelpCommands::command))
             .handler(commandInfo::all));
+  }
+
+  /** Starts a LATENCY subcommand: Redis gives them all the same flags, categories and version. */
+  private static CommandSpec.Builder latency(String name, int arity) {
+    return command(name)
+        .arity(arity)
+        .flags("admin", "noscript", "loading", "stale")
+        .categories("admin", "slow", "dangerous")
+        .group("server")
+        .since("2.8.13")
+        .complexity("O(1)");
   }
 }

@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Reply;
@@ -22,6 +23,8 @@ import java.util.concurrent.locks.Lock;
 public final class TransactionCommands {
   static final String EXECABORT_QUEUED =
       "EXECABORT Transaction discarded because of previous errors.";
+
+  private static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
 
   private final Commands commands;
   private final ServerContext context;
@@ -58,8 +61,23 @@ public final class TransactionCommands {
 
   /** Ends the transaction: forgets the queue and the watched keys. */
   void end(Session session) {
+    end(session, context.watches());
+  }
+
+  private static void end(Session session, Watches watches) {
     session.takeQueue();
-    context.watches().unwatchAll(session);
+    watches.unwatchAll(session);
+  }
+
+  /**
+   * Answers an EXEC refused before it ran (wrong number of arguments, NOAUTH) as Redis's
+   * rejectCommand does: the transaction, if any, is discarded and the reply is EXECABORT with the
+   * reason, outside MULTI as well. {@code error} is the reply the refusal gives other commands.
+   */
+  static void reject(Session session, Watches watches, String error) {
+    end(session, watches);
+    String reason = error.startsWith("ERR ") ? error.substring("ERR ".length()) : error;
+    session.reply().error(EXECABORT_BECAUSE + reason);
   }
 
   /** WATCH key [key ...]. */
@@ -132,7 +150,7 @@ public final class TransactionCommands {
       }
       if (refusal != null) {
         end(session);
-        reply.error("EXECABORT Transaction discarded because of: " + refusal);
+        reply.error(EXECABORT_BECAUSE + refusal);
         return;
       }
       end(session);
@@ -156,7 +174,7 @@ public final class TransactionCommands {
 
   /** Runs the queued commands (every stripe locked) and logs their writes as one record. */
   private void run(Session session, List<byte[][]> queued) {
-    Transaction transaction = new Transaction();
+    Transaction transaction = new Transaction(queued.size());
     boolean retries = session.retriesAllowed();
     int db = session.db();
     session.transaction(transaction);

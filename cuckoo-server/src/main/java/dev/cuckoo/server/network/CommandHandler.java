@@ -3,6 +3,7 @@ package dev.cuckoo.server.network;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
@@ -65,7 +66,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             false);
     session.allowRetries();
     counted = true;
-    if (context.connectedClients().incrementAndGet() > context.config().maxClients()) {
+    if (context.connectedClients().incrementAndGet() > context.maxClients()) {
       session.reply().error("ERR max number of clients reached");
       session.requestClose();
       writeReplies(ctx);
@@ -301,6 +302,9 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (HeapGuard.outOfMemory(cause)) {
+      HeapGuard.fatal("a client connection", cause);
+    }
     if (!(cause instanceof IOException)) {
       LOGGER.log(Level.WARNING, "closing client after an error", cause);
     }

@@ -3,6 +3,7 @@ package dev.cuckoo.server.persist;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.Closeable;
@@ -726,7 +727,9 @@ public final class Persistence implements Closeable {
         LOGGER.log(
             Level.WARNING, "undid {0} write(s) that were not acknowledged", before - first[0] + 1);
       }
-    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+    } catch (OutOfMemoryError e) {
+      HeapGuard.fatal("undoing writes after a log failure", e);
+    } catch (IOException | RuntimeException e) {
       LOGGER.log(
           Level.ERROR,
           "could not undo the writes that were not acknowledged; the data in"
@@ -944,7 +947,9 @@ public final class Persistence implements Closeable {
             String error = null;
             try {
               save();
-            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            } catch (OutOfMemoryError e) {
+              HeapGuard.fatal("a background save", e);
+            } catch (IOException | RuntimeException e) {
               LOGGER.log(Level.ERROR, "background save failed", e);
               error = describe(e);
             } finally {

@@ -185,10 +185,8 @@ public final class Replay implements LogReader.RecordSink {
     if (!error.contains("memory")) {
       return "";
     }
-    long filters = 0;
-    for (ScalableCuckooFilter<byte[]> filter : target.entries().values()) {
-      filters += filter.sizeInBytes();
-    }
+    // counted as filters were stored: nothing is allocated on a heap that just ran out
+    long filters = target.usedBytes();
     long requested = requestedBytes(args);
     return ". The filters replayed so far take "
         + filters

@@ -29,6 +29,28 @@ public final class Transaction {
   }
 
   private final List<Write> writes = new ArrayList<>();
+  private final int commands;
+
+  /** Starts gathering the writes of a transaction of {@code commands} queued commands. */
+  public Transaction(int commands) {
+    this.commands = commands;
+  }
+
+  /**
+   * Starts gathering the writes of one command that are logged as one record (a CF write creating
+   * its key): not a MULTI, so {@link #commands} is -1 and CLIENT LIST shows no transaction.
+   */
+  public Transaction() {
+    this(-1);
+  }
+
+  /**
+   * Returns the number of commands the transaction runs (CLIENT LIST's multi= meanwhile), or -1 for
+   * the record of one command.
+   */
+  public int commands() {
+    return commands;
+  }
 
   /** Adds a write made inside the transaction. */
   public void add(int db, byte[][] args) {

@@ -237,4 +237,23 @@ class ProtectedModeTest {
     }
     assertTrue(TestServers.memoryOnly().build().protectedMode());
   }
+
+  @Test
+  void configSet_protectedModeOrPassword_appliesToNewConnections() throws IOException {
+    InetAddress local = nonLoopbackLocalAddress();
+    assumeTrue(local != null, "skipped: this machine has no non-loopback IPv4 address");
+    ServerConfig config = TestServers.memoryOnly().bind("0.0.0.0").build();
+    try (CuckooServer server = CuckooServer.start(config);
+        RespClient admin = new RespClient(server.port())) {
+      assertEquals(ProtectedMode.DENIED, exchange(local, server.port(), ""));
+      assertEquals(
+          new RespClient.Simple("OK"), admin.call("CONFIG", "SET", "protected-mode", "no"));
+      assertEquals("+PONG\r\n", exchange(local, server.port(), "PING\r\n"));
+      assertEquals(
+          new RespClient.Simple("OK"), admin.call("CONFIG", "SET", "protected-mode", "yes"));
+      assertEquals(ProtectedMode.DENIED, exchange(local, server.port(), ""));
+      assertEquals(new RespClient.Simple("OK"), admin.call("CONFIG", "SET", "requirepass", "pw"));
+      assertEquals("+OK\r\n+PONG\r\n", exchange(local, server.port(), "AUTH pw\r\nPING\r\n"));
+    }
+  }
 }
