@@ -1,5 +1,19 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.command.CfConfig;
+import dev.cuckoo.server.command.CommandTable;
+import dev.cuckoo.server.command.Commands;
+import dev.cuckoo.server.command.ServerContext;
+import dev.cuckoo.server.command.ServerVersion;
+import dev.cuckoo.server.command.WriteLog;
+import dev.cuckoo.server.keyspace.HeapGuard;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.network.CommandHandler;
+import dev.cuckoo.server.network.ProtectedMode;
+import dev.cuckoo.server.persist.FileChannels;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -94,6 +108,8 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
+    // the table answers which keys a write touches; it exists once the commands are built
+    CommandTable[] table = new CommandTable[1];
     WriteLog log =
         new WriteLog() {
           @Override
@@ -104,7 +120,9 @@ public final class CuckooServer implements AutoCloseable {
 
           @Override
           public void touched(int db, byte[][] args) {
-            context.watches().touched(db, args);
+            if (context.watches().size() > 0) {
+              table[0].keysOf(db, args, context.watches()::touch);
+            }
           }
 
           @Override
@@ -114,6 +132,7 @@ public final class CuckooServer implements AutoCloseable {
           }
         };
     Commands commands = new Commands(context, log);
+    table[0] = commands.table();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
@@ -126,7 +145,9 @@ public final class CuckooServer implements AutoCloseable {
                 context,
                 files,
                 keyspace ->
-                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)));
+                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
+                        .replayer(),
+                commands.table()));
       } catch (OutOfMemoryError e) {
         IOException tooBig = replayTooBig(config, context.keyspace());
         context.heapGuard().close();

@@ -3,6 +3,12 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.command.Commands;
+import dev.cuckoo.server.persist.AppendLog;
+import dev.cuckoo.server.persist.FileChannels;
+import dev.cuckoo.server.persist.LogReader;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.SnapshotFile;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.persist.Persistence;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.persist.Persistence;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

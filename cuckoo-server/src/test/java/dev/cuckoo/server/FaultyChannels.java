@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.persist.FileChannels;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

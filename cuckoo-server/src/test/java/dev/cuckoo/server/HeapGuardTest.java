@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.keyspace.HeapGuard;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,37 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The heap's edge: with {@code --maxmemory 0} writes are refused with Redis's OOM error before the
  * heap is exhausted and other clients are still served; an OutOfMemoryError ends the process with
  * one line and exit code 3; a log that does not fit in the heap at start-up is refused with one
- * line naming the heap to use. Servers run in child JVMs with small heaps.
+ * line naming the heap to use. Servers run in child JVMs with small heaps. The guard's own
+ * arithmetic is tested beside it ({@code keyspace.HeapGuardTest}).
  */
 @ExtendWith(LeakCheck.class)
 class HeapGuardTest {
   @TempDir Path dir;
-
-  @Test
-  void observed_withinReserve_refusesUntilBelowAgain() {
-    long max = 1L << 30;
-    HeapGuard guard = new HeapGuard(max);
-    assertEquals(max / 10, guard.reserveBytes());
-    guard.observed(max - guard.reserveBytes());
-    assertFalse(guard.low(), "exactly at the reserve");
-    guard.observed(max - guard.reserveBytes() + 1);
-    assertTrue(guard.low(), "inside the reserve");
-    guard.observed(max / 2);
-    assertFalse(guard.low(), "room again");
-  }
-
-  @Test
-  void reserveFor_smallAndHugeHeaps_boundedBetween32And512MiB() {
-    assertEquals(16L << 20, HeapGuard.reserveFor(64L << 20), "a quarter of a tiny heap");
-    assertEquals(32L << 20, HeapGuard.reserveFor(200L << 20));
-    assertEquals(512L << 20, HeapGuard.reserveFor(64L << 30));
-  }
-
-  @Test
-  void outOfMemory_causeChain_found() {
-    assertTrue(HeapGuard.outOfMemory(new RuntimeException(new OutOfMemoryError("x"))));
-    assertFalse(HeapGuard.outOfMemory(new RuntimeException(new IllegalStateException())));
-  }
 
   @Test
   void maxmemoryZero_heapFills_writesRefusedWithOomOthersServedNothingLost() throws Exception {
@@ -120,7 +96,12 @@ class HeapGuardTest {
   void debug_notEnabled_refusedWithRedisText() throws Exception {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      assertEquals(new RespClient.Err(DebugCommands.NOT_ALLOWED), client.call("DEBUG", "OOM"));
+      assertEquals(
+          new RespClient.Err(
+              "ERR DEBUG command not allowed. If the enable-debug-command option is set to"
+                  + " \"local\", you can run it from a local connection, otherwise you need to set"
+                  + " this option in the configuration file, and then restart the server."),
+          client.call("DEBUG", "OOM"));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.command.InfoCommands;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Err;
+import dev.cuckoo.server.command.KeyspaceCommands;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Fails a test class if Netty's leak detector (paranoid level, set in the surefire argLine) reports
  * a buffer that was garbage-collected without being released.
  */
-final class LeakCheck implements BeforeAllCallback, AfterAllCallback {
+public final class LeakCheck implements BeforeAllCallback, AfterAllCallback {
   private static final List<String> LEAKS = new CopyOnWriteArrayList<>();
 
   static {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.persist.AppendLog;
+import dev.cuckoo.server.persist.Persistence;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

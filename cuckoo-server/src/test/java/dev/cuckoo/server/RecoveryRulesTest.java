@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.persist.AppendLog;
+import dev.cuckoo.server.persist.FileChannels;
+import dev.cuckoo.server.persist.Persistence;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

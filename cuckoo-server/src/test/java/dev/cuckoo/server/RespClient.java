@@ -22,18 +22,18 @@ import java.util.Set;
  * Simple}, errors {@link Err}, integers Long, bulk strings byte[], arrays List, maps LinkedHashMap,
  * sets Set, booleans Boolean, null null.
  */
-final class RespClient implements Closeable {
+public final class RespClient implements Closeable {
   /** A simple-string reply. */
-  record Simple(String text) {}
+  public record Simple(String text) {}
 
   /** An error reply (the whole line after '-'). */
-  record Err(String text) {}
+  public record Err(String text) {}
 
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
 
-  RespClient(int port) throws IOException {
+  public RespClient(int port) throws IOException {
     socket = new Socket(InetAddress.getLoopbackAddress(), port);
     socket.setSoTimeout(30_000);
     socket.setTcpNoDelay(true);
@@ -42,7 +42,7 @@ final class RespClient implements Closeable {
   }
 
   /** Encodes a command as a RESP array of bulk strings. */
-  static byte[] encode(Object... args) {
+  public static byte[] encode(Object... args) {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     buffer.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
     for (Object arg : args) {
@@ -58,7 +58,7 @@ final class RespClient implements Closeable {
   }
 
   /** Sends a command and reads its reply. */
-  Object call(Object... args) throws IOException {
+  public Object call(Object... args) throws IOException {
     send(args);
     return read();
   }
@@ -76,7 +76,7 @@ final class RespClient implements Closeable {
   }
 
   /** Returns a bulk reply as text (null stays null). */
-  static String text(Object reply) {
+  public static String text(Object reply) {
     return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
   }
 

@@ -1,5 +1,8 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.persist.FileChannels;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.SnapshotFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -3,16 +3,16 @@ package dev.cuckoo.server;
 import java.io.IOException;
 
 /** Starts in-process servers on free loopback ports for tests. */
-final class TestServers {
+public final class TestServers {
   private TestServers() {}
 
   /** A builder for a server on a free port without persistence. */
-  static ServerConfig.Builder memoryOnly() {
+  public static ServerConfig.Builder memoryOnly() {
     return ServerConfig.builder().port(0).appendOnly(false).threads(2);
   }
 
   /** Starts a server without persistence. */
-  static CuckooServer start() throws IOException {
+  public static CuckooServer start() throws IOException {
     return CuckooServer.start(memoryOnly().build());
   }
 }

@@ -1,0 +1,356 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH and RESET, answered as Redis 8
+ * does (Redis's {@code src/networking.c}: {@code clientCommand}, {@code catClientInfoString},
+ * {@code clientKillCommand}, {@code resetCommand}).
+ */
+public final class ClientCommands {
+  private static final String SYNTAX_ERROR = "ERR syntax error";
+
+  private final ServerContext context;
+  private final ClientRegistry clients;
+
+  /** Creates the commands over the server's settings and client registry. */
+  ClientCommands(ServerContext context) {
+    this.context = context;
+    this.clients = context.clients();
+  }
+
+  /** The kinds of client CLIENT LIST TYPE and CLIENT KILL TYPE name (getClientTypeByName). */
+  private static boolean knownType(String type) {
+    return type.equals("normal")
+        || type.equals("slave")
+        || type.equals("replica")
+        || type.equals("pubsub")
+        || type.equals("master");
+  }
+
+  /** Every client of this server is a normal one: no replicas, masters or pub/sub clients. */
+  private static boolean isOfType(String type) {
+    return type.equals("normal");
+  }
+
+  private static String orEmpty(String text) {
+    return text == null ? "" : text;
+  }
+
+  /**
+   * Returns the commands of the client's transaction: queued since MULTI, or running in EXEC (Redis
+   * ends the transaction only after they ran), or -1 outside one.
+   */
+  private static int multi(Session session) {
+    Transaction running = session.transaction();
+    return running != null ? running.commands() : session.queuedCommands();
+  }
+
+  /**
+   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI (EXEC
+   * included), 'e' no-evict, 'T' no-touch, 'N' for none.
+   */
+  private static String flags(Session session) {
+    StringBuilder flags = new StringBuilder();
+    if (multi(session) >= 0) {
+      flags.append('x');
+    }
+    if (session.noEvict()) {
+      flags.append('e');
+    }
+    if (session.noTouch()) {
+      flags.append('T');
+    }
+    return flags.length() == 0 ? "N" : flags.toString();
+  }
+
+  /**
+   * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's {@code
+   * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
+   * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
+   * and this server does not are 0; there are no subscriptions, ACL users or client tracking, so
+   * {@code sub=0 psub=0 ssub=0 user=default redir=-1}. {@code tot-cmds} counts completed commands,
+   * so the caller's own line leaves out the command asking ({@code self}).
+   */
+  static String describe(ClientRegistry.Client client, boolean self, long nowMillis) {
+    Session session = client.session();
+    CommandSpec last = session.lastExecuted();
+    return "id="
+        + client.id()
+        + " addr="
+        + client.addr()
+        + " laddr="
+        + client.laddr()
+        + " fd="
+        + client.fd()
+        + " name="
+        + orEmpty(session.name())
+        + " age="
+        + (nowMillis / 1000 - client.createdMillis() / 1000)
+        + " idle="
+        + (nowMillis / 1000 - session.lastInteractionMillis() / 1000)
+        + " flags="
+        + flags(session)
+        + " db="
+        + session.db()
+        + " sub=0 psub=0 ssub=0"
+        + " multi="
+        + multi(session)
+        + " watch="
+        + session.watchedKeys()
+        + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0"
+        + " events=r"
+        + " cmd="
+        + (last == null ? "NULL" : last.name())
+        + " user=default redir=-1"
+        + " resp="
+        + session.reply().protocol()
+        + " lib-name="
+        + orEmpty(session.libName())
+        + " lib-ver="
+        + orEmpty(session.libVersion())
+        + " io-thread=0"
+        + " tot-net-in=0 tot-net-out=0"
+        + " tot-cmds="
+        + (session.commandsProcessed() - (self ? 1 : 0));
+  }
+
+  /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
+  void info(Session session, byte[][] args) {
+    ClientRegistry.Client self = clients.get(session.id());
+    if (self == null) {
+      self =
+          new ClientRegistry.Client(session.id(), session, null, "", "", -1, context.startMillis());
+    }
+    session.reply().verbatimText(describe(self, true, System.currentTimeMillis()) + "\n");
+  }
+
+  /**
+   * CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]: one line per client, each
+   * line built on that client's event loop; the reply waits for all of them.
+   */
+  void list(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    List<ClientRegistry.Client> targets = new ArrayList<>();
+    if (args.length == 4 && Args.lower(args[2]).equals("type")) {
+      String type = Args.lower(args[3]);
+      if (!knownType(type)) {
+        reply.error("ERR Unknown client type '" + Args.text(args[3]) + "'");
+        return;
+      }
+      if (isOfType(type)) {
+        targets.addAll(clients.all());
+      }
+    } else if (args.length > 3 && Args.lower(args[2]).equals("id")) {
+      for (int i = 3; i < args.length; i++) {
+        Long id = Numbers.parseLong(args[i]);
+        if (id == null) {
+          reply.error("ERR Invalid client ID");
+          return;
+        }
+        ClientRegistry.Client client = clients.get(id);
+        if (client != null) {
+          targets.add(client);
+        }
+      }
+    } else if (args.length == 2) {
+      targets.addAll(clients.all());
+    } else {
+      reply.error(SYNTAX_ERROR);
+      return;
+    }
+    if (session.transaction() != null) {
+      // inside EXEC, which holds every key: no waiting for other event loops (they may be
+      // waiting for a key); the other clients' fields are read from here, a diagnostic's view
+      StringBuilder text = new StringBuilder();
+      long now = System.currentTimeMillis();
+      for (ClientRegistry.Client client : targets) {
+        if (client.channel() == null || client.channel().isActive()) {
+          text.append(describe(client, client.id() == session.id(), now)).append('\n');
+        }
+      }
+      reply.verbatimText(text.toString());
+      return;
+    }
+    session.defer(
+        ClientRegistry.describeAll(
+                targets,
+                client -> describe(client, client.id() == session.id(), System.currentTimeMillis()))
+            .thenApply(
+                lines ->
+                    out -> {
+                      StringBuilder text = new StringBuilder();
+                      for (String line : lines) {
+                        text.append(line).append('\n');
+                      }
+                      out.verbatimText(text.toString());
+                    }));
+  }
+
+  /** The filters of CLIENT KILL's new form; null fields match every client. */
+  private static final class KillFilter {
+    Long id;
+    String addr;
+    String laddr;
+    String type;
+    long maxAgeSeconds;
+    boolean skipMe = true;
+
+    /** Returns true if every filter given matches the client (filters combine with AND). */
+    boolean matches(ClientRegistry.Client client, long nowMillis) {
+      return (id == null || id == client.id())
+          && (addr == null || addr.equals(client.addr()))
+          && (laddr == null || laddr.equals(client.laddr()))
+          && (type == null || isOfType(type))
+          // redis#12299: a client younger than MAXAGE is spared, one exactly that old is not
+          && (maxAgeSeconds == 0
+              || nowMillis / 1000 - client.createdMillis() / 1000 >= maxAgeSeconds);
+    }
+  }
+
+  /** Parses the new form's filter pairs; writes the error and returns null on a bad one. */
+  private static KillFilter parseFilter(Reply reply, byte[][] args) {
+    KillFilter filter = new KillFilter();
+    for (int i = 2; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        reply.error(SYNTAX_ERROR);
+        return null;
+      }
+      String option = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]);
+      switch (option) {
+        case "id" -> {
+          Long id = Numbers.parseLong(args[i + 1]);
+          if (id == null || id < 1) {
+            reply.error("ERR client-id should be greater than 0");
+            return null;
+          }
+          filter.id = id;
+        }
+        case "type" -> {
+          if (!knownType(value.toLowerCase(Locale.ROOT))) {
+            reply.error("ERR Unknown client type '" + value + "'");
+            return null;
+          }
+          filter.type = value.toLowerCase(Locale.ROOT);
+        }
+        case "addr" -> filter.addr = value;
+        case "laddr" -> filter.laddr = value;
+        case "user" -> {
+          if (!value.equals("default")) {
+            reply.error("ERR No such user '" + value + "'");
+            return null;
+          }
+        }
+        case "skipme" -> {
+          String yesNo = value.toLowerCase(Locale.ROOT);
+          if (!yesNo.equals("yes") && !yesNo.equals("no")) {
+            reply.error(SYNTAX_ERROR);
+            return null;
+          }
+          filter.skipMe = yesNo.equals("yes");
+        }
+        case "maxage" -> {
+          Long maxAge = Numbers.parseLong(args[i + 1]);
+          if (maxAge == null) {
+            reply.error("ERR value is not an integer or out of range");
+            return null;
+          }
+          filter.maxAgeSeconds = maxAge;
+        }
+        default -> {
+          reply.error(SYNTAX_ERROR);
+          return null;
+        }
+      }
+    }
+    return filter;
+  }
+
+  /**
+   * CLIENT KILL ip:port (old form: {@code +OK}, or {@code -ERR No such client}; may kill the
+   * caller) and CLIENT KILL filter value [filter value ...] (new form: the number killed; SKIPME
+   * yes by default). The caller, if killed, closes after this reply; others close on their own
+   * event loop after the replies already sent to them are written.
+   */
+  void kill(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    boolean oldForm = args.length == 3;
+    KillFilter filter;
+    if (oldForm) {
+      filter = new KillFilter();
+      filter.addr = Args.text(args[2]);
+      filter.skipMe = false;
+    } else {
+      filter = parseFilter(reply, args);
+      if (filter == null) {
+        return;
+      }
+    }
+    long now = System.currentTimeMillis();
+    long killed = 0;
+    boolean killSelf = false;
+    for (ClientRegistry.Client client : clients.all()) {
+      if (!filter.matches(client, now)) {
+        continue;
+      }
+      if (client.id() == session.id()) {
+        if (filter.skipMe) {
+          continue;
+        }
+        killSelf = true;
+      } else {
+        clients.kill(client);
+      }
+      killed++;
+    }
+    if (oldForm) {
+      if (killed == 0) {
+        reply.error("ERR No such client");
+      } else {
+        reply.ok();
+      }
+    } else {
+      reply.integer(killed);
+    }
+    if (killSelf) {
+      session.requestClose();
+    }
+  }
+
+  /** CLIENT NO-EVICT on|off and CLIENT NO-TOUCH on|off: the flag shows in CLIENT LIST. */
+  void flag(Session session, byte[][] args) {
+    String value = Args.lower(args[2]);
+    if (!value.equals("on") && !value.equals("off")) {
+      session.reply().error(SYNTAX_ERROR);
+      return;
+    }
+    if (Args.lower(args[1]).equals("no-evict")) {
+      session.noEvict(value.equals("on"));
+    } else {
+      session.noTouch(value.equals("on"));
+    }
+    session.reply().ok();
+  }
+
+  /**
+   * RESET: the connection back to its state after connect, as Redis's {@code
+   * clearClientConnectionState} (a transaction discarded, no keys watched, RESP2, not authenticated
+   * when a password is set, no name, database 0, no NO-EVICT/NO-TOUCH; the library name and version
+   * stay), then {@code +RESET}.
+   */
+  void reset(Session session, byte[][] args) {
+    if (session.inMulti()) {
+      session.takeQueue();
+    }
+    context.watches().unwatchAll(session);
+    session.resetConnection(context.requirePass() == null);
+    session.reply().simple("RESET");
+  }
+}

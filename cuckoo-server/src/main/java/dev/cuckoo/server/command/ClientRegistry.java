@@ -1,0 +1,173 @@
+package dev.cuckoo.server.command;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.unix.UnixChannel;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+
+/**
+ * The live client connections of a server, by client id (so in connection order, as Redis's {@code
+ * server.clients} list).
+ *
+ * <p>Connections live on different network threads, and a {@link Session} may only be read by its
+ * own thread. So the registry keeps, besides the session, only what never changes for a connection
+ * (id, addresses, creation time), which any thread may read; anything read from a session runs as a
+ * task on that session's event loop ({@link #describeAll}).
+ */
+public final class ClientRegistry {
+  /**
+   * One connection: its session, its channel and the facts that never change.
+   *
+   * @param id the client id
+   * @param session the connection's state, to be read only on {@code channel}'s event loop
+   * @param channel the connection
+   * @param addr the peer address as Redis prints it (ip:port)
+   * @param laddr the local address as Redis prints it (ip:port)
+   * @param fd the socket's file descriptor (with the epoll transport; else a stand-in)
+   * @param createdMillis when the connection was accepted
+   */
+  record Client(
+      long id,
+      Session session,
+      Channel channel,
+      String addr,
+      String laddr,
+      int fd,
+      long createdMillis) {}
+
+  /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
+  private static final int FIRST_CLIENT_FD = 8;
+
+  private final ConcurrentSkipListMap<Long, Client> clients = new ConcurrentSkipListMap<>();
+
+  /** Registers a new connection (on its event loop, when it becomes active). */
+  public void add(Session session, Channel channel) {
+    clients.put(
+        session.id(),
+        new Client(
+            session.id(),
+            session,
+            channel,
+            address(channel.remoteAddress()),
+            address(channel.localAddress()),
+            fd(channel, session),
+            System.currentTimeMillis()));
+  }
+
+  /** Removes a closed connection; nothing happens if it was not registered. */
+  public void remove(Session session) {
+    if (session != null) {
+      clients.remove(session.id());
+    }
+  }
+
+  /** Returns the connection with this id, or null. */
+  Client get(long id) {
+    return clients.get(id);
+  }
+
+  /** Returns the live connections in id order (a weakly consistent view). */
+  Collection<Client> all() {
+    return clients.values();
+  }
+
+  /**
+   * Returns the socket's descriptor when the transport has one (epoll), else a number that is
+   * stable for the connection and looks like one (the NIO transport hides descriptors).
+   */
+  private static int fd(Channel channel, Session session) {
+    if (channel instanceof UnixChannel unix && unix.fd().isOpen()) {
+      return unix.fd().intValue();
+    }
+    return (int) (FIRST_CLIENT_FD + (session.id() - 1) % (Integer.MAX_VALUE - FIRST_CLIENT_FD));
+  }
+
+  /**
+   * Formats an address as Redis's {@code formatPeer}: {@code ip:port}, IPv6 addresses in brackets;
+   * other address kinds (in-memory channels) as their text.
+   */
+  static String address(SocketAddress address) {
+    if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+      String ip = inet.getAddress().getHostAddress();
+      int scope = ip.indexOf('%');
+      if (scope >= 0) {
+        ip = ip.substring(0, scope);
+      }
+      return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + inet.getPort();
+    }
+    return String.valueOf(address);
+  }
+
+  /**
+   * Describes each given connection on its own event loop and completes with the descriptions in
+   * the given order; a connection closed meanwhile is left out.
+   */
+  static CompletableFuture<List<String>> describeAll(
+      List<Client> targets, Function<Client, String> describe) {
+    List<CompletableFuture<String>> lines = new ArrayList<>();
+    for (Client client : targets) {
+      CompletableFuture<String> line = new CompletableFuture<>();
+      try {
+        client
+            .channel()
+            .eventLoop()
+            .execute(
+                () -> {
+                  try {
+                    line.complete(client.channel().isActive() ? describe.apply(client) : null);
+                  } catch (RuntimeException e) {
+                    line.completeExceptionally(e);
+                  }
+                });
+      } catch (RejectedExecutionException e) {
+        line.complete(null);
+      }
+      lines.add(line);
+    }
+    return CompletableFuture.allOf(lines.toArray(new CompletableFuture<?>[0]))
+        .thenApply(
+            done -> {
+              List<String> described = new ArrayList<>();
+              for (CompletableFuture<String> line : lines) {
+                String text = line.join();
+                if (text != null) {
+                  described.add(text);
+                }
+              }
+              return described;
+            });
+  }
+
+  /**
+   * Closes another connection after the replies it has already been sent are written: the session
+   * stops running requests and the channel closes once its outbound data is flushed. The work runs
+   * on the connection's event loop; the connection leaves the registry at once.
+   */
+  void kill(Client client) {
+    clients.remove(client.id());
+    try {
+      client
+          .channel()
+          .eventLoop()
+          .execute(
+              () -> {
+                client.session().requestClose();
+                client
+                    .channel()
+                    .writeAndFlush(Unpooled.EMPTY_BUFFER)
+                    .addListener(ChannelFutureListener.CLOSE);
+              });
+    } catch (RejectedExecutionException e) {
+      client.channel().close();
+    }
+  }
+}

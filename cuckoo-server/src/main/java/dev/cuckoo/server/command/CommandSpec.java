@@ -1,0 +1,420 @@
+package dev.cuckoo.server.command;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One entry of the command table, the shape of Redis's {@code src/commands/*.json}: name, arity,
+ * flags, ACL categories, key specs, tips, docs (summary, since, group, complexity, arguments,
+ * history), how it writes, its subcommands and the code that runs it. COMMAND INFO, DOCS and
+ * GETKEYS, the dispatcher, MULTI queueing, key locking, WATCH and replay all read it.
+ *
+ * <p>Built with {@link #command}, e.g. {@code command("dbsize").arity(1).flags("readonly",
+ * "fast").categories("keyspace", "read", "fast").summary(...).handler(database::dbsize)}.
+ */
+public final class CommandSpec {
+  /** The code of a command: reads the arguments, writes the reply. */
+  @FunctionalInterface
+  public interface Handler {
+    /** Runs the command for a session; args[0] is the command name. */
+    void run(Session session, byte[][] args);
+  }
+
+  private final String name;
+  private final int arity;
+  private final List<String> flags;
+  private final List<String> categories;
+  private final List<KeySpec> keySpecs;
+  private final List<String> tips;
+  private final String summary;
+  private final String since;
+  private final String group;
+  private final String complexity;
+  private final String module;
+  private final List<String> docFlags;
+  private final String deprecatedSince;
+  private final String replacedBy;
+  private final List<String[]> history;
+  private final List<Argument> arguments;
+  private final Writes writes;
+  private final boolean runsInsideMulti;
+  private final Handler handler;
+  private final Map<String, CommandSpec> subcommands;
+  // resolved once: what every request looks at, and COMMAND INFO's legacy key range
+  private final boolean write;
+  private final boolean denyOom;
+  private final boolean noAuth;
+  private final boolean noMulti;
+  private final int firstKey;
+  private final int lastKey;
+  private final int keyStep;
+
+  private CommandSpec(Builder b) {
+    this.name = b.name;
+    this.arity = b.arity;
+    this.flags = b.flags;
+    this.categories = b.categories;
+    this.keySpecs = b.keySpecs;
+    this.tips = b.tips;
+    this.summary = b.summary;
+    this.since = b.since;
+    this.group = b.group;
+    this.complexity = b.complexity;
+    this.module = b.module;
+    this.docFlags = b.docFlags;
+    this.deprecatedSince = b.deprecatedSince;
+    this.replacedBy = b.replacedBy;
+    this.history = b.history;
+    this.arguments = b.arguments;
+    this.writes = b.writes;
+    this.runsInsideMulti = b.runsInsideMulti;
+    this.handler = b.handler;
+    Map<String, CommandSpec> subs = new LinkedHashMap<>();
+    for (CommandSpec sub : b.subcommands) {
+      subs.put(sub.name.substring(sub.name.indexOf('|') + 1), sub);
+    }
+    this.subcommands = Collections.unmodifiableMap(subs);
+    this.write = flags.contains("write");
+    this.denyOom = flags.contains("denyoom");
+    this.noAuth = flags.contains("no_auth");
+    this.noMulti = flags.contains("no_multi");
+    int[] legacy = legacyRange(keySpecs);
+    this.firstKey = legacy[0];
+    this.lastKey = legacy[1];
+    this.keyStep = legacy[2];
+  }
+
+  /**
+   * Returns COMMAND INFO's first key, last key and step, derived from the key specs as Redis's
+   * {@code populateCommandLegacyRangeSpec} derives them: one spec is taken as it is; otherwise the
+   * consecutive plain ranges are joined.
+   */
+  private static int[] legacyRange(List<KeySpec> specs) {
+    if (specs.isEmpty()) {
+      return new int[] {0, 0, 0};
+    }
+    if (specs.size() == 1) {
+      KeySpec only = specs.get(0);
+      int last = only.lastKey() >= 0 ? only.lastKey() + only.index() : only.lastKey();
+      return new int[] {only.index(), last, only.keyStep()};
+    }
+    int first = Integer.MAX_VALUE;
+    int last = 0;
+    int previousLast = 0;
+    for (KeySpec spec : specs) {
+      if (spec.keyStep() != 1 || (previousLast != 0 && previousLast != spec.index() - 1)) {
+        continue;
+      }
+      first = Math.min(first, spec.index());
+      int absolute = spec.lastKey() >= 0 ? spec.lastKey() + spec.index() : spec.lastKey();
+      // Redis compares as unsigned: a negative (from the end) last key wins
+      last = Integer.compareUnsigned(last, absolute) >= 0 ? last : absolute;
+      previousLast = last;
+    }
+    return first == Integer.MAX_VALUE ? new int[] {0, 0, 0} : new int[] {first, last, 1};
+  }
+
+  /** Starts an entry for the lower-case name, e.g. "cf.add" or "client|setinfo". */
+  public static Builder command(String name) {
+    return new Builder(name);
+  }
+
+  /** Returns the lower-case name, e.g. "cf.add" or "client|setinfo". */
+  public String name() {
+    return name;
+  }
+
+  /** Returns the arity: n means exactly n arguments, -n means at least n (name included). */
+  public int arity() {
+    return arity;
+  }
+
+  /** Returns true if the argument count satisfies the arity. */
+  public boolean arityAccepts(int argc) {
+    return arity > 0 ? argc == arity : argc >= -arity;
+  }
+
+  /** Returns the flags, e.g. "write", "denyoom", "fast". */
+  public List<String> flags() {
+    return flags;
+  }
+
+  /** Returns the position of the first key (0: no keys), derived from the key specs. */
+  public int firstKey() {
+    return firstKey;
+  }
+
+  /** Returns the position of the last key (-1: the last argument), derived from the key specs. */
+  public int lastKey() {
+    return lastKey;
+  }
+
+  /** Returns the step between keys, derived from the key specs. */
+  public int keyStep() {
+    return keyStep;
+  }
+
+  /** Returns the ACL categories without the '@'. */
+  public List<String> categories() {
+    return categories;
+  }
+
+  /** Returns the key specs (empty for a command without keys). */
+  public List<KeySpec> keySpecs() {
+    return keySpecs;
+  }
+
+  /** Returns the command tips, e.g. "request_policy:all_shards". */
+  public List<String> tips() {
+    return tips;
+  }
+
+  /** Returns the one-line summary. */
+  public String summary() {
+    return summary;
+  }
+
+  /** Returns the version that introduced the command. */
+  public String since() {
+    return since;
+  }
+
+  /** Returns the documentation group, e.g. "generic", or "module" for a module's command. */
+  public String group() {
+    return group;
+  }
+
+  /** Returns the time complexity text, or null. */
+  public String complexity() {
+    return complexity;
+  }
+
+  /** Returns the name of the module that provides the command ("bf"), or null. */
+  public String module() {
+    return module;
+  }
+
+  /** Returns the documentation flags, e.g. "deprecated". */
+  public List<String> docFlags() {
+    return docFlags;
+  }
+
+  /** Returns the version the command was deprecated in, or null. */
+  public String deprecatedSince() {
+    return deprecatedSince;
+  }
+
+  /** Returns what replaces a deprecated command, or null. */
+  public String replacedBy() {
+    return replacedBy;
+  }
+
+  /** Returns the history: pairs of a version and what changed in it. */
+  public List<String[]> history() {
+    return history;
+  }
+
+  /** Returns the documented arguments (empty when it takes none or none are documented). */
+  public List<Argument> arguments() {
+    return arguments;
+  }
+
+  /** Returns how the command writes, or null if it never changes data. */
+  public Writes writes() {
+    return writes;
+  }
+
+  /** Returns true if the command runs at once inside MULTI instead of being queued (EXEC). */
+  public boolean runsInsideMulti() {
+    return runsInsideMulti;
+  }
+
+  /** Returns true if the command may run before AUTH. */
+  public boolean noAuth() {
+    return noAuth;
+  }
+
+  /** Returns true if the command may change data (flag {@code write}). */
+  public boolean write() {
+    return write;
+  }
+
+  /** Returns true if the command may grow memory (flag {@code denyoom}). */
+  public boolean denyOom() {
+    return denyOom;
+  }
+
+  /** Returns true if the command may not be queued in a transaction (flag {@code no_multi}). */
+  public boolean noMulti() {
+    return noMulti;
+  }
+
+  /** Returns the subcommands by lower-case name (empty unless this is a container command). */
+  public Map<String, CommandSpec> subcommands() {
+    return subcommands;
+  }
+
+  /** Returns the code that runs the command (null for a container that needs a subcommand). */
+  public Handler handler() {
+    return handler;
+  }
+
+  /** Collects one entry's fields; every field but the name has Redis's default when not set. */
+  public static final class Builder {
+    private final String name;
+    private int arity;
+    private List<String> flags = List.of();
+    private List<String> categories = List.of();
+    private List<KeySpec> keySpecs = List.of();
+    private List<String> tips = List.of();
+    private String summary;
+    private String since;
+    private String group;
+    private String complexity;
+    private String module;
+    private List<String> docFlags = List.of();
+    private String deprecatedSince;
+    private String replacedBy;
+    private List<String[]> history = List.of();
+    private List<Argument> arguments = List.of();
+    private Writes writes;
+    private boolean runsInsideMulti;
+    private Handler handler;
+    private List<CommandSpec> subcommands = List.of();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** Sets the arity: n for exactly n arguments, -n for at least n (the name included). */
+    public Builder arity(int arity) {
+      this.arity = arity;
+      return this;
+    }
+
+    /** Sets the command flags, e.g. "write", "denyoom". */
+    public Builder flags(String... flags) {
+      this.flags = List.of(flags);
+      return this;
+    }
+
+    /** Sets the ACL categories without the '@'. */
+    public Builder categories(String... categories) {
+      this.categories = List.of(categories);
+      return this;
+    }
+
+    /** Sets the key specs. */
+    public Builder keys(KeySpec... specs) {
+      this.keySpecs = List.of(specs);
+      return this;
+    }
+
+    /** Sets the command tips, e.g. "request_policy:all_shards". */
+    public Builder tips(String... tips) {
+      this.tips = List.of(tips);
+      return this;
+    }
+
+    /** Sets the one-line summary. */
+    public Builder summary(String summary) {
+      this.summary = summary;
+      return this;
+    }
+
+    /** Sets the version that introduced the command. */
+    public Builder since(String since) {
+      this.since = since;
+      return this;
+    }
+
+    /** Sets the documentation group. */
+    public Builder group(String group) {
+      this.group = group;
+      return this;
+    }
+
+    /** Sets the time complexity text. */
+    public Builder complexity(String complexity) {
+      this.complexity = complexity;
+      return this;
+    }
+
+    /** Marks the command as a module's (group "module"), e.g. {@code module("bf")}. */
+    public Builder module(String module) {
+      this.module = module;
+      this.group = "module";
+      return this;
+    }
+
+    /** Sets the documentation flags, e.g. "deprecated". */
+    public Builder docFlags(String... docFlags) {
+      this.docFlags = List.of(docFlags);
+      return this;
+    }
+
+    /** Sets the version the command was deprecated in. */
+    public Builder deprecatedSince(String version) {
+      this.deprecatedSince = version;
+      return this;
+    }
+
+    /** Sets what replaces a deprecated command. */
+    public Builder replacedBy(String replacement) {
+      this.replacedBy = replacement;
+      return this;
+    }
+
+    /** Sets the history as version, change, version, change, .... */
+    public Builder history(String... versionsAndChanges) {
+      List<String[]> pairs = new ArrayList<>();
+      for (int i = 0; i + 1 < versionsAndChanges.length; i += 2) {
+        pairs.add(new String[] {versionsAndChanges[i], versionsAndChanges[i + 1]});
+      }
+      this.history = List.copyOf(pairs);
+      return this;
+    }
+
+    /** Sets the documented arguments. */
+    public Builder arguments(Argument... arguments) {
+      this.arguments = List.of(arguments);
+      return this;
+    }
+
+    /** Declares how the command writes (see {@link Writes}). */
+    public Builder writes(Writes writes) {
+      this.writes = writes;
+      return this;
+    }
+
+    /** Makes the command run at once inside MULTI instead of being queued (EXEC, WATCH). */
+    public Builder runsInsideMulti() {
+      this.runsInsideMulti = true;
+      return this;
+    }
+
+    /** Sets the subcommands (a container command). */
+    public Builder subcommands(Builder... subcommands) {
+      List<CommandSpec> built = new ArrayList<>();
+      for (Builder sub : subcommands) {
+        built.add(sub.build());
+      }
+      this.subcommands = built;
+      return this;
+    }
+
+    /** Sets the code that runs the command. */
+    public Builder handler(Handler handler) {
+      this.handler = handler;
+      return this;
+    }
+
+    /** Returns the entry. */
+    public CommandSpec build() {
+      return new CommandSpec(this);
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.keyspace.HeapGuard;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.RecordApplier;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Reply;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The command table and dispatcher: finds a request's command, checks arity and authentication in
+ * Redis's order (unknown command, then arity, then NOAUTH) and runs it.
+ */
+public final class Commands {
+  private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
+
+  /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
+  public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+
+  private final CommandTable table;
+  private final ExpiryCommands expiry;
+  private final ServerContext context;
+  private final WriteLog log;
+
+  /** Builds the table over the shared server state and the write log. */
+  public Commands(ServerContext context, WriteLog log) {
+    this.context = context;
+    this.log = log;
+    CfCommands cf =
+        new CfCommands(
+            context.keyspace(), context.watches(), context.cfConfig(), log, context::memoryLimit);
+    ConnectionCommands connection = new ConnectionCommands(context);
+    ClientCommands clients = new ClientCommands(context);
+    DatabaseCommands database = new DatabaseCommands(context, log);
+    PersistenceCommands persistence = new PersistenceCommands(context);
+    ConfigCommands config = new ConfigCommands(context);
+    InfoCommands info = new InfoCommands(context);
+    expiry = new ExpiryCommands(context, log);
+    MoveCommands moves = new MoveCommands(context, log, connection);
+    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
+    TransactionCommands tx = new TransactionCommands(this, context, log);
+    CommandInfo commandInfo = new CommandInfo(this);
+    table =
+        new CommandTable(
+            List.of(
+                CfEntries.entries(cf),
+                ConnectionEntries.entries(connection, clients),
+                ServerEntries.entries(
+                    database,
+                    persistence,
+                    info,
+                    config,
+                    moves,
+                    keys,
+                    commandInfo,
+                    new DebugCommands(context.config())),
+                GenericEntries.entries(database, expiry, moves, keys),
+                TransactionEntries.entries(tx)));
+  }
+
+  /** Returns the table: every entry, and what the log asks about commands. */
+  public CommandTable table() {
+    return table;
+  }
+
+  /**
+   * Returns what replays logged records through this table: a session of its own that neither logs
+   * nor applies limits, whose error reply (if any) is handed back.
+   */
+  public RecordApplier replayer() {
+    Session session =
+        new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), true);
+    return (db, args) -> {
+      session.db(db);
+      execute(session, args);
+      ByteBuf out = session.reply().take();
+      if (out == null) {
+        return null;
+      }
+      try {
+        return out.isReadable() && out.getByte(out.readerIndex()) == '-'
+            ? out.toString(StandardCharsets.UTF_8).trim().substring(1)
+            : null;
+      } finally {
+        out.release();
+      }
+    };
+  }
+
+  /** Runs the active expiry cycle once (every 100 ms on a network thread). */
+  public void expireCycle() {
+    context.keyspace().tick();
+    expiry.expireCycle(25);
+  }
+
+  /** Returns every top-level command. */
+  public Collection<CommandSpec> all() {
+    return table.all();
+  }
+
+  /** Returns the command with this lower-case name, or null. */
+  public CommandSpec find(String name) {
+    return table.find(name);
+  }
+
+  private static String unknownCommand(byte[][] args) {
+    StringBuilder list = new StringBuilder();
+    for (int i = 1; i < args.length && list.length() < 128; i++) {
+      String arg = Args.text(args[i]);
+      int room = 128 - list.length();
+      list.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
+    }
+    String name = Args.text(args[0]);
+    return "ERR unknown command '"
+        + name.substring(0, Math.min(name.length(), 128))
+        + "', with args beginning with: "
+        + list;
+  }
+
+  /**
+   * Returns the command (or subcommand) a request names if it exists and its arity fits, else null.
+   */
+  CommandSpec resolve(byte[][] args) {
+    CommandSpec spec = table.find(Args.lower(args[0]));
+    if (spec == null || !spec.arityAccepts(args.length)) {
+      return null;
+    }
+    if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
+      CommandSpec sub = spec.subcommands().get(Args.lower(args[1]));
+      return sub != null && sub.arityAccepts(args.length) ? sub : null;
+    }
+    return spec;
+  }
+
+  /**
+   * Runs one request for the session, writing exactly one reply (or none for SHUTDOWN, or for a
+   * command that asked to run again later). Inside MULTI, queues it instead (answering QUEUED); a
+   * request refused while queueing makes EXEC abort, as in Redis.
+   */
+  public void execute(Session session, byte[][] args) {
+    context.totalCommands().increment();
+    // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
+    // request reads the clock once
+    CommandClock.enter();
+    try {
+      dispatch(session, args);
+    } finally {
+      CommandClock.exit();
+    }
+  }
+
+  /**
+   * Looks up, checks and runs one request. As in Redis's processCommand, every request counts in
+   * CLIENT LIST's {@code tot-cmds} and sets its {@code cmd} to what the lookup found, refused ones
+   * included: the command for an arity error or NOAUTH, nothing ({@code NULL}) for an unknown
+   * command or subcommand.
+   */
+  private void dispatch(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    CommandSpec spec = session.lastCommand(args[0]);
+    String name = spec != null ? spec.name() : Args.lower(args[0]);
+    if (spec == null) {
+      spec = table.find(name);
+      if (spec != null) {
+        session.lastCommand(args[0], spec);
+      }
+    }
+    long now = CommandClock.now();
+    if (spec == null) {
+      session.executing(null, now);
+      reply.error(unknownCommand(args));
+      session.failQueue();
+      return;
+    }
+    if (!spec.arityAccepts(args.length)) {
+      session.executing(spec, now);
+      reject(session, spec, CfCommands.arityError(spec.name()));
+      return;
+    }
+    if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
+      String subName = Args.lower(args[1]);
+      CommandSpec sub = spec.subcommands().get(subName);
+      session.executing(sub, now);
+      if (sub == null) {
+        reply.error(
+            "ERR unknown subcommand '"
+                + Args.text(args[1])
+                + "'. Try "
+                + spec.name().toUpperCase(Locale.ROOT)
+                + " HELP.");
+        session.failQueue();
+        return;
+      }
+      if (!sub.arityAccepts(args.length)) {
+        reply.error(CfCommands.arityError(sub.name()));
+        session.failQueue();
+        return;
+      }
+      spec = sub;
+    } else {
+      session.executing(spec, now);
+    }
+    // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
+    // authenticated
+    if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
+      reject(session, spec, "NOAUTH Authentication required.");
+      return;
+    }
+    boolean write = spec.write();
+    if (session.inMulti() && !spec.runsInsideMulti()) {
+      queue(session, spec, write, args);
+      return;
+    }
+    if (!session.replaying() && write) {
+      // Redis's order: a disk error refuses writes before maxmemory is looked at
+      if (log.refuses(session)) {
+        return;
+      }
+      if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
+        reply.error(OOM);
+        return;
+      }
+    }
+    try {
+      if (write && !session.replaying() && context.keyspace().hasExpiries()) {
+        runDeletingExpired(session, spec, args);
+      } else {
+        spec.handler().run(session, args);
+      }
+    } catch (RuntimeException e) {
+      LOGGER.log(Level.ERROR, "command " + name + " failed", e);
+      reply.error("ERR internal error: " + e);
+    } catch (OutOfMemoryError e) {
+      if (session.replaying()) {
+        // recovery reports a log that does not fit in the heap
+        throw e;
+      }
+      // the command may have changed half a structure: never serve or save that (filter tables
+      // too large to allocate are refused by the core before this point)
+      HeapGuard.fatal("command " + name, e);
+    }
+  }
+
+  /**
+   * Refuses a request that was found but may not run (arity, NOAUTH) as Redis's rejectCommand does:
+   * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
+   */
+  private void reject(Session session, CommandSpec spec, String error) {
+    if (spec.name().equals("exec")) {
+      TransactionCommands.reject(session, context.watches(), error);
+      return;
+    }
+    session.reply().error(error);
+    session.failQueue();
+  }
+
+  /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */
+  private void queue(Session session, CommandSpec spec, boolean write, byte[][] args) {
+    Reply reply = session.reply();
+    if (spec.noMulti()) {
+      reply.error("ERR Command not allowed inside a transaction");
+      session.failQueue();
+      return;
+    }
+    if (write && log.refuses(session)) {
+      session.failQueue();
+      return;
+    }
+    if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
+      reply.error(OOM);
+      session.failQueue();
+      return;
+    }
+    session.queue(args);
+    reply.simple("QUEUED");
+  }
+
+  /**
+   * Runs a write with the stripes of its keys held and its expired keys deleted first (each
+   * deletion logged as DEL before the write's own record), so the write meets the keys a replay of
+   * the log will meet.
+   */
+  private void runDeletingExpired(Session session, CommandSpec spec, byte[][] args) {
+    List<Key> keys = new ArrayList<>(2);
+    // flushes and swaps (whole databases) take every stripe themselves: nothing to delete first
+    table.keysOf(session.db(), args, keys::add);
+    Lock[] locks = context.keyspace().lockKeys(keys.toArray(new Key[0]));
+    try {
+      for (Key key : keys) {
+        expiry.deleteIfExpired(key);
+      }
+      spec.handler().run(session, args);
+    } finally {
+      Keyspace.unlock(locks);
+    }
+  }
+
+  /** Returns every command and subcommand name (COMMAND LIST). */
+  public List<String> names() {
+    return table.names();
+  }
+}

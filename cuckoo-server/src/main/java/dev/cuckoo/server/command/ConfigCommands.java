@@ -1,0 +1,267 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * CONFIG GET, SET, RESETSTAT and REWRITE over the server's and the RedisBloom module's parameters.
+ */
+public final class ConfigCommands {
+  private final ServerContext context;
+
+  /** Creates the commands over the server's shared state. */
+  ConfigCommands(ServerContext context) {
+    this.context = context;
+  }
+
+  private Map<String, String> configValues() {
+    ServerConfig config = context.config();
+    Map<String, String> values = new LinkedHashMap<>(context.cfConfig().values());
+    values.put("port", Integer.toString(context.port()));
+    values.put("bind", config.bind());
+    values.put("dir", config.dir().toAbsolutePath().toString());
+    values.put("appendonly", config.appendOnly() ? "yes" : "no");
+    values.put("appendfsync", context.appendFsync());
+    values.put("save", "");
+    values.put("databases", Integer.toString(context.keyspace().databases()));
+    values.put("maxclients", Long.toString(context.maxClients()));
+    values.put("timeout", Integer.toString(context.timeoutSeconds()));
+    values.put("proto-max-bulk-len", Long.toString(context.maxBulkLength()));
+    values.put("maxmemory", Long.toString(context.maxMemory()));
+    values.put("auto-aof-rewrite-percentage", Integer.toString(context.rewritePercentage()));
+    values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
+    values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
+    values.put("protected-mode", context.protectedMode() ? "yes" : "no");
+    return values;
+  }
+
+  /** CONFIG GET pattern [pattern ...]. */
+  void configGet(Session session, byte[][] args) {
+    Map<String, String> matched = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : configValues().entrySet()) {
+      byte[] name = entry.getKey().getBytes(StandardCharsets.UTF_8);
+      for (int i = 2; i < args.length; i++) {
+        if (Glob.matches(Args.lower(args[i]).getBytes(StandardCharsets.UTF_8), name)) {
+          matched.put(entry.getKey(), entry.getValue());
+          break;
+        }
+      }
+    }
+    Reply reply = session.reply();
+    reply.map(matched.size());
+    for (Map.Entry<String, String> entry : matched.entrySet()) {
+      reply.bulk(entry.getKey());
+      reply.bulk(entry.getValue());
+    }
+  }
+
+  /**
+   * Returns why CONFIG SET refuses a parameter whatever its value, as Redis's config.c words it
+   * (databases is IMMUTABLE_CONFIG; dir is PROTECTED_CONFIG and enable-protected-configs is off by
+   * default), or null.
+   */
+  private static String refusal(String name) {
+    switch (name) {
+      case "databases":
+        return "can't set immutable config";
+      case "dir":
+        return "can't set protected config";
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * Checks a value of a server parameter as Redis's config.c does (numbers by string2ll or memtoull
+   * within the parameter's bounds, yes/no, enumerations), returning the error text after Redis's
+   * "CONFIG SET failed (possibly related to argument ...) - ", or null if the value may be applied.
+   * Parameters this server sets only at start-up take their current value and nothing else.
+   */
+  private String check(String name, String value, Map<String, String> current) {
+    switch (name) {
+      case "maxmemory":
+        return Numbers.parseMemory(value) == null ? "argument must be a memory value" : null;
+      case "auto-aof-rewrite-min-size":
+        return Numbers.parseMemory(value) == null ? "argument must be a memory value" : null;
+      case "proto-max-bulk-len":
+        // Redis's bound is 2^63 - 1; requests here are held in one buffer of at most 2^31 - 64
+        return bounded(Numbers.parseMemory(value), 1 << 20, Integer.MAX_VALUE - 64, true);
+      case "auto-aof-rewrite-percentage":
+      case "timeout":
+        return bounded(Numbers.parseLong(value), 0, Integer.MAX_VALUE, false);
+      case "maxclients":
+        return bounded(Numbers.parseLong(value), 1, 0xffffffffL, false);
+      case "port":
+        String port = bounded(Numbers.parseLong(value), 0, 65535, false);
+        return port != null ? port : unchanged(value.equals(current.get(name)));
+      case "protected-mode":
+        return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
+      case "appendonly":
+        Boolean on = yesNo(value);
+        if (on == null) {
+          return "argument must be 'yes' or 'no'";
+        }
+        return unchanged(on == context.config().appendOnly());
+      case "appendfsync":
+        String policy = value.toLowerCase(Locale.ROOT);
+        if (!policy.equals("always") && !policy.equals("everysec") && !policy.equals("no")) {
+          return "argument(s) must be one of the following: always, everysec, no";
+        }
+        // with a log running its policy is fixed; without one the value governs nothing
+        return unchanged(context.persistence() == null || policy.equals(current.get(name)));
+      case "bind":
+        return unchanged(value.equals(current.get(name)));
+      case "save":
+        // no RDB save points here: snapshots follow the auto-aof-rewrite settings
+        return unchanged(value.isEmpty());
+      default:
+        return null;
+    }
+  }
+
+  private static String unchanged(boolean same) {
+    return same ? null : "this server sets it only at start-up";
+  }
+
+  private static String bounded(Long number, long min, long max, boolean memory) {
+    if (number == null) {
+      return memory
+          ? "argument must be a memory value"
+          : "argument couldn't be parsed into an integer";
+    }
+    if (number < min || number > max) {
+      return "argument must be between " + min + " and " + max + " inclusive";
+    }
+    return null;
+  }
+
+  private static Boolean yesNo(String value) {
+    String lower = value.toLowerCase(Locale.ROOT);
+    return lower.equals("yes") ? Boolean.TRUE : lower.equals("no") ? Boolean.FALSE : null;
+  }
+
+  /** Applies a server parameter's value that {@link #check} accepted. */
+  private void apply(String name, String value) {
+    switch (name) {
+      case "maxmemory":
+        context.maxMemory(Numbers.parseMemory(value));
+        break;
+      case "auto-aof-rewrite-min-size":
+        context.rewriteMinSize(Numbers.parseMemory(value));
+        break;
+      case "auto-aof-rewrite-percentage":
+        context.rewritePercentage((int) (long) Numbers.parseLong(value));
+        break;
+      case "proto-max-bulk-len":
+        context.maxBulkLength(Numbers.parseMemory(value));
+        break;
+      case "timeout":
+        context.timeoutSeconds((int) (long) Numbers.parseLong(value));
+        break;
+      case "maxclients":
+        context.maxClients(Numbers.parseLong(value));
+        break;
+      case "requirepass":
+        context.requirePass(value.isEmpty() ? null : value);
+        break;
+      case "protected-mode":
+        context.protectedMode(yesNo(value));
+        break;
+      case "appendfsync":
+        context.appendFsync(value.toLowerCase(Locale.ROOT));
+        break;
+      default:
+        // port, bind, appendonly, save: check accepted only their current value
+        break;
+    }
+  }
+
+  /**
+   * CONFIG SET name value [name value ...], as Redis's configSetCommand: every parameter CONFIG GET
+   * lists but databases (immutable) and dir (protected). Names are checked first (the first
+   * unknown, immutable, protected or repeated one fails the command), then every value, and only
+   * then is any applied. maxclients and maxmemory apply at once; timeout, proto-max-bulk-len,
+   * requirepass and protected-mode apply to connections made afterwards (a cleared requirepass also
+   * frees connections that never authenticated).
+   */
+  void configSet(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if (args.length % 2 != 0) {
+      reply.error(Args.SYNTAX_ERROR);
+      return;
+    }
+    Map<String, String> current = configValues();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      if (!current.containsKey(name)) {
+        reply.error(
+            "ERR Unknown option or number of arguments for CONFIG SET - '"
+                + Args.text(args[i])
+                + "'");
+        return;
+      }
+      String refusal = refusal(name);
+      if (refusal == null && !seen.add(name)) {
+        refusal = "duplicate parameter";
+      }
+      if (refusal != null) {
+        reply.error(failed(Args.text(args[i]), refusal));
+        return;
+      }
+    }
+    List<String> cfNames = new ArrayList<>();
+    List<String> cfValues = new ArrayList<>();
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]);
+      if (CfConfig.isParameter(name)) {
+        cfNames.add(name);
+        cfValues.add(value);
+        continue;
+      }
+      String error = check(name, value, current);
+      if (error != null) {
+        reply.error(failed(name, error));
+        return;
+      }
+    }
+    Map.Entry<Integer, String> error =
+        context.cfConfig().setAll(cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
+    if (error != null) {
+      reply.error(failed(cfNames.get(error.getKey()), error.getValue()));
+      return;
+    }
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      if (!CfConfig.isParameter(name)) {
+        apply(name, Args.text(args[i + 1]));
+      }
+    }
+    reply.ok();
+  }
+
+  private static String failed(String name, String error) {
+    return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + error;
+  }
+
+  /** CONFIG RESETSTAT. */
+  void configResetStat(Session session, byte[][] args) {
+    context.totalCommands().reset();
+    context.totalConnections().set(0);
+    session.reply().ok();
+  }
+
+  /** CONFIG REWRITE: not supported (settings come from flags and the config file). */
+  void configRewrite(Session session, byte[][] args) {
+    session.reply().error("ERR The server is running without a config file");
+  }
+}

@@ -1,0 +1,254 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * Connection commands: PING, ECHO, AUTH, HELLO, QUIT, SELECT and CLIENT SETNAME/GETNAME/SETINFO/ID.
+ */
+public final class ConnectionCommands {
+  private final ServerContext context;
+  private final Keyspace keyspace;
+
+  /** Creates the commands over the server's shared state. */
+  ConnectionCommands(ServerContext context) {
+    this.context = context;
+    this.keyspace = context.keyspace();
+  }
+
+  /** PING [message]. */
+  void ping(Session session, byte[][] args) {
+    if (args.length > 2) {
+      session.reply().error(CfCommands.arityError("ping"));
+    } else if (args.length == 2) {
+      session.reply().bulk(args[1]);
+    } else {
+      session.reply().simple("PONG");
+    }
+  }
+
+  /** ECHO message. */
+  void echo(Session session, byte[][] args) {
+    session.reply().bulk(args[1]);
+  }
+
+  private boolean passwordMatches(byte[] user, byte[] password) {
+    String required = context.requirePass();
+    if (!"default".equals(Args.lower(user))) {
+      return false;
+    }
+    return required == null
+        || MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), password);
+  }
+
+  /** AUTH [username] password. */
+  void auth(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if (args.length > 3) {
+      reply.error(Args.SYNTAX_ERROR);
+      return;
+    }
+    if (args.length == 2 && context.requirePass() == null) {
+      reply.error(
+          "ERR AUTH <password> called without any password configured for the default"
+              + " user. Are you sure your configuration is correct?");
+      return;
+    }
+    byte[] user = args.length == 3 ? args[1] : "default".getBytes(StandardCharsets.US_ASCII);
+    if (passwordMatches(user, args[args.length - 1])) {
+      session.authenticate();
+      reply.ok();
+    } else {
+      reply.error("WRONGPASS invalid username-password pair or user is disabled.");
+    }
+  }
+
+  /** HELLO [protover [AUTH username password] [SETNAME clientname]]. */
+  void hello(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    long version = 0;
+    if (args.length >= 2) {
+      Long parsed = Numbers.parseLong(args[1]);
+      if (parsed == null) {
+        reply.error("ERR Protocol version is not an integer or out of range");
+        return;
+      }
+      if (parsed < 2 || parsed > 3) {
+        reply.error("NOPROTO unsupported protocol version");
+        return;
+      }
+      version = parsed;
+    }
+    byte[] user = null;
+    byte[] password = null;
+    String clientName = null;
+    for (int j = 2; j < args.length; j++) {
+      int more = args.length - 1 - j;
+      String option = Args.lower(args[j]);
+      if (option.equals("auth") && more >= 2) {
+        user = args[j + 1];
+        password = args[j + 2];
+        j += 2;
+      } else if (option.equals("setname") && more >= 1) {
+        clientName = Args.text(args[j + 1]);
+        j++;
+      } else {
+        reply.error("ERR Syntax error in HELLO option '" + Args.text(args[j]) + "'");
+        return;
+      }
+    }
+    if (user != null) {
+      if (!passwordMatches(user, password)) {
+        reply.error("WRONGPASS invalid username-password pair or user is disabled.");
+        return;
+      }
+      session.authenticate();
+    }
+    if (!session.authenticated()) {
+      reply.error(
+          "NOAUTH HELLO must be called with the client already authenticated, otherwise"
+              + " the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client"
+              + " and select the RESP protocol version at the same time");
+      return;
+    }
+    if (clientName != null && !setName(session, clientName)) {
+      return;
+    }
+    if (version != 0) {
+      reply.protocol((int) version);
+    }
+    reply.map(7);
+    reply.bulk("server");
+    reply.bulk("redis");
+    reply.bulk("version");
+    reply.bulk(ServerVersion.REDIS_VERSION);
+    reply.bulk("proto");
+    reply.integer(reply.protocol());
+    reply.bulk("id");
+    reply.integer(session.id());
+    reply.bulk("mode");
+    reply.bulk("standalone");
+    reply.bulk("role");
+    reply.bulk("master");
+    reply.bulk("modules");
+    reply.array(1);
+    reply.map(4);
+    reply.bulk("name");
+    reply.bulk("bf");
+    reply.bulk("ver");
+    reply.integer(ServerVersion.MODULE_VERSION);
+    reply.bulk("path");
+    reply.bulk("");
+    reply.bulk("args");
+    reply.array(0);
+  }
+
+  private static boolean validName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '!' || c > '~') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean setName(Session session, String name) {
+    if (!validName(name)) {
+      session
+          .reply()
+          .error("ERR Client names cannot contain spaces, newlines or special characters.");
+      return false;
+    }
+    session.name(name.isEmpty() ? null : name);
+    return true;
+  }
+
+  /** CLIENT SETNAME name. */
+  void clientSetName(Session session, byte[][] args) {
+    if (setName(session, Args.text(args[2]))) {
+      session.reply().ok();
+    }
+  }
+
+  /** CLIENT GETNAME. */
+  void clientGetName(Session session, byte[][] args) {
+    if (session.name() == null) {
+      session.reply().nullValue();
+    } else {
+      session.reply().bulk(session.name());
+    }
+  }
+
+  /** CLIENT SETINFO LIB-NAME|LIB-VER value. */
+  void clientSetInfo(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    String attribute = Args.lower(args[2]);
+    String value = Args.text(args[3]);
+    if (!attribute.equals("lib-name") && !attribute.equals("lib-ver")) {
+      reply.error("ERR Unrecognized option '" + Args.text(args[2]) + "'");
+      return;
+    }
+    if (!validName(value)) {
+      reply.error("ERR " + attribute + " cannot contain spaces, newlines or special characters.");
+      return;
+    }
+    if (attribute.equals("lib-name")) {
+      session.libName(value);
+    } else {
+      session.libVersion(value);
+    }
+    reply.ok();
+  }
+
+  /** CLIENT ID. */
+  void clientId(Session session, byte[][] args) {
+    session.reply().integer(session.id());
+  }
+
+  /** SELECT index: one of the {@code --databases} databases (16 by default). */
+  void select(Session session, byte[][] args) {
+    int index = databaseIndex(session, args[1]);
+    if (index >= 0) {
+      session.db(index);
+      session.reply().ok();
+    }
+  }
+
+  /**
+   * Returns the database index an argument names, or -1 after answering with Redis's error (not an
+   * integer; outside a C int, as getIntFromObjectOrReply words it; not a database).
+   */
+  int databaseIndex(Session session, byte[] arg) {
+    Long index = Numbers.parseLong(arg);
+    if (index == null) {
+      session.reply().error(Args.NOT_INTEGER);
+      return -1;
+    }
+    if (index != (int) (long) index) {
+      session
+          .reply()
+          .error(
+              "ERR value is out of range, value must between "
+                  + Integer.MIN_VALUE
+                  + " and "
+                  + Integer.MAX_VALUE);
+      return -1;
+    }
+    if (index < 0 || index >= keyspace.databases()) {
+      session.reply().error(Args.DB_OUT_OF_RANGE);
+      return -1;
+    }
+    return (int) (long) index;
+  }
+
+  /** QUIT. */
+  void quit(Session session, byte[][] args) {
+    session.reply().ok();
+    session.requestClose();
+  }
+}

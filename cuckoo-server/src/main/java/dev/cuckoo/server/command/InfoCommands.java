@@ -1,0 +1,359 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Reply;
+import java.lang.management.ManagementFactory;
+import java.security.SecureRandom;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What the server says about itself: ROLE, TIME and INFO, whose sections, headers and field names
+ * follow Redis so that clients and monitoring tools that parse INFO (redis-py, exporters) find the
+ * fields they expect.
+ *
+ * <p>Fields a cuckoo server has no counterpart for carry Redis's idle values (no replicas, no
+ * forks, no blocked clients). Which sections a request selects follows Redis's {@code
+ * genInfoSectionDict}: no argument and {@code default} give the default sections, {@code all} adds
+ * Commandstats and Latencystats, {@code everything} adds module-generated sections as well (there
+ * are none); a name that is not a section adds nothing.
+ */
+public final class InfoCommands {
+  private static final List<String> DEFAULT_SECTIONS =
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cpu",
+          "modules",
+          "errorstats",
+          "cluster",
+          "keyspace");
+  private static final List<String> ALL_SECTIONS =
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cpu",
+          "modules",
+          "commandstats",
+          "errorstats",
+          "latencystats",
+          "cluster",
+          "keyspace");
+
+  private final ServerContext context;
+  private final String runId = randomHex40();
+  private final String replicationId = randomHex40();
+  private long sampleNanos = System.nanoTime();
+  private long sampleCommands;
+  private long opsPerSecond;
+
+  /** Creates the command over the shared server state. */
+  InfoCommands(ServerContext context) {
+    this.context = context;
+  }
+
+  private static String randomHex40() {
+    byte[] bytes = new byte[20];
+    new SecureRandom().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  /** Returns the 40 hex characters that identify this server instance (Redis's run_id). */
+  String runId() {
+    return runId;
+  }
+
+  /** Returns Redis's human form of a byte count: 900B, 894.81K, 1.50M, 2.00G. */
+  public static String bytesToHuman(long bytes) {
+    String[] units = {"K", "M", "G", "T", "P"};
+    if (bytes < 1024) {
+      return bytes + "B";
+    }
+    double value = bytes / 1024.0;
+    int unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return String.format(Locale.ROOT, "%.2f%s", value, units[unit]);
+  }
+
+  /** Returns the sections selected by INFO's arguments, in Redis's order. */
+  static Set<String> selectedSections(byte[][] args) {
+    Set<String> selected = new HashSet<>();
+    if (args.length == 1) {
+      selected.addAll(DEFAULT_SECTIONS);
+      return selected;
+    }
+    for (int i = 1; i < args.length; i++) {
+      String name = Args.lower(args[i]);
+      if (name.equals("default")) {
+        selected.addAll(DEFAULT_SECTIONS);
+      } else if (name.equals("all") || name.equals("everything")) {
+        selected.addAll(ALL_SECTIONS);
+      } else if (name.equals("module_list")) {
+        selected.add("modules");
+      } else {
+        selected.add(name);
+      }
+    }
+    return selected;
+  }
+
+  /** INFO [section ...]. */
+  void info(Session session, byte[][] args) {
+    Set<String> selected = selectedSections(args);
+    StringBuilder out = new StringBuilder();
+    for (String section : ALL_SECTIONS) {
+      if (!selected.contains(section)) {
+        continue;
+      }
+      if (out.length() > 0) {
+        out.append("\r\n");
+      }
+      appendSection(out, section);
+    }
+    session.reply().verbatimText(out.toString());
+  }
+
+  /** ROLE: a master without replicas, {@code ["master", 0, []]}. */
+  void role(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    reply.array(3);
+    reply.bulk("master");
+    reply.integer(0);
+    reply.array(0);
+  }
+
+  /** TIME: the Unix time as two bulk strings, seconds and microseconds within the second. */
+  void time(Session session, byte[][] args) {
+    java.time.Instant now = java.time.Instant.now();
+    Reply reply = session.reply();
+    reply.array(2);
+    reply.bulk(Long.toString(now.getEpochSecond()));
+    reply.bulk(Long.toString(now.getNano() / 1000));
+  }
+
+  private void appendSection(StringBuilder out, String section) {
+    switch (section) {
+      case "server" -> server(out);
+      case "clients" -> clients(out);
+      case "memory" -> memory(out);
+      case "persistence" -> persistence(out);
+      case "stats" -> stats(out);
+      case "replication" -> replication(out);
+      case "cpu" -> cpu(out);
+      case "modules" ->
+          out.append("# Modules\r\nmodule:name=bf,ver=")
+              .append(ServerVersion.MODULE_VERSION)
+              .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
+      case "commandstats" -> out.append("# Commandstats\r\n");
+      case "errorstats" -> out.append("# Errorstats\r\n");
+      case "latencystats" -> out.append("# Latencystats\r\n");
+      case "cluster" -> out.append("# Cluster\r\ncluster_enabled:0\r\n");
+      case "keyspace" -> keyspace(out);
+      default -> throw new IllegalArgumentException("section: " + section);
+    }
+  }
+
+  private static void field(StringBuilder out, String name, Object value) {
+    out.append(name).append(':').append(value).append("\r\n");
+  }
+
+  private void server(StringBuilder out) {
+    long nowMicros = System.currentTimeMillis() * 1000;
+    long uptime = (System.currentTimeMillis() - context.startMillis()) / 1000;
+    out.append("# Server\r\n");
+    field(out, "redis_version", ServerVersion.REDIS_VERSION);
+    field(out, "redis_mode", "standalone");
+    field(out, "os", System.getProperty("os.name") + ' ' + System.getProperty("os.arch"));
+    field(out, "arch_bits", 64);
+    field(out, "multiplexing_api", "netty");
+    field(out, "process_id", ProcessHandle.current().pid());
+    field(out, "process_supervised", "no");
+    field(out, "run_id", runId);
+    field(out, "tcp_port", context.port());
+    field(out, "server_time_usec", nowMicros);
+    field(out, "uptime_in_seconds", uptime);
+    field(out, "uptime_in_days", uptime / 86400);
+    field(out, "hz", 10);
+    field(out, "configured_hz", 10);
+    field(out, "executable", "cuckoo-server");
+    field(out, "config_file", "");
+    field(out, "io_threads_active", 0);
+    field(out, "java_version", System.getProperty("java.version"));
+  }
+
+  private void clients(StringBuilder out) {
+    out.append("# Clients\r\n");
+    field(out, "connected_clients", context.connectedClients().get());
+    field(out, "cluster_connections", 0);
+    field(out, "maxclients", context.maxClients());
+    field(out, "blocked_clients", 0);
+    field(out, "tracking_clients", 0);
+    field(out, "pubsub_clients", 0);
+  }
+
+  private void memory(StringBuilder out) {
+    Keyspace keyspace = context.keyspace();
+    Runtime runtime = Runtime.getRuntime();
+    long used = keyspace.usedBytes();
+    long peak = keyspace.peakUsedBytes();
+    long maxMemory = context.maxMemory();
+    out.append("# Memory\r\n");
+    field(out, "used_memory", used);
+    field(out, "used_memory_human", bytesToHuman(used));
+    field(out, "used_memory_peak", peak);
+    field(out, "used_memory_peak_human", bytesToHuman(peak));
+    field(out, "used_memory_filters", used);
+    field(out, "used_memory_heap", runtime.totalMemory() - runtime.freeMemory());
+    field(out, "maxmemory", maxMemory);
+    field(out, "maxmemory_human", bytesToHuman(maxMemory));
+    field(out, "maxmemory_policy", "noeviction");
+    field(out, "max_heap", runtime.maxMemory());
+  }
+
+  private void persistence(StringBuilder out) {
+    Persistence persistence = context.persistence();
+    boolean saving = persistence != null && persistence.saving();
+    out.append("# Persistence\r\n");
+    field(out, "loading", 0);
+    field(out, "async_loading", 0);
+    field(
+        out,
+        "rdb_changes_since_last_save",
+        persistence == null ? 0 : persistence.changesSinceSave());
+    field(out, "rdb_bgsave_in_progress", saving ? 1 : 0);
+    field(out, "rdb_last_save_time", persistence == null ? 0 : persistence.lastSaveSeconds());
+    field(out, "aof_enabled", persistence == null ? 0 : 1);
+    field(out, "aof_rewrite_in_progress", saving ? 1 : 0);
+    field(out, "aof_rewrite_scheduled", 0);
+    field(
+        out,
+        "aof_last_write_status",
+        persistence != null && persistence.refusal() != null ? "err" : "ok");
+    field(out, "module_fork_in_progress", 0);
+    field(out, "aof_current_size", persistence == null ? 0 : persistence.logBytes());
+    field(out, "aof_base_size", persistence == null ? 0 : persistence.logBaseBytes());
+  }
+
+  private synchronized long opsPerSecond(long commands) {
+    long now = System.nanoTime();
+    long elapsed = now - sampleNanos;
+    // a rate over less than 100 ms would be noise; Redis also samples every 100 ms
+    if (elapsed >= 100_000_000L) {
+      opsPerSecond = Math.max(0, (commands - sampleCommands) * 1_000_000_000L / elapsed);
+      sampleNanos = now;
+      sampleCommands = commands;
+    }
+    return opsPerSecond;
+  }
+
+  private void stats(StringBuilder out) {
+    long commands = context.totalCommands().sum();
+    out.append("# Stats\r\n");
+    field(out, "total_connections_received", context.totalConnections().get());
+    field(out, "total_commands_processed", commands);
+    field(out, "instantaneous_ops_per_sec", opsPerSecond(commands));
+    field(out, "rejected_connections", 0);
+    field(out, "expired_keys", context.expiredKeys().get());
+    field(out, "evicted_keys", 0);
+    field(out, "keyspace_hits", 0);
+    field(out, "keyspace_misses", 0);
+    field(out, "pubsub_channels", 0);
+    field(out, "pubsub_patterns", 0);
+    field(out, "total_forks", 0);
+  }
+
+  private void replication(StringBuilder out) {
+    out.append("# Replication\r\n");
+    field(out, "role", "master");
+    field(out, "connected_slaves", 0);
+    field(out, "master_failover_state", "no-failover");
+    field(out, "master_replid", replicationId);
+    field(out, "master_replid2", "0".repeat(40));
+    field(out, "master_repl_offset", 0);
+    field(out, "second_repl_offset", -1);
+    field(out, "repl_backlog_active", 0);
+    field(out, "repl_backlog_size", 1048576);
+    field(out, "repl_backlog_first_byte_offset", 0);
+    field(out, "repl_backlog_histlen", 0);
+  }
+
+  private static void cpu(StringBuilder out) {
+    java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+    long cpuNanos =
+        bean instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+    out.append("# CPU\r\n");
+    // the JVM reports user and system time together; Redis's used_cpu_user carries their sum
+    field(out, "used_cpu_sys", "0.000000");
+    field(
+        out,
+        "used_cpu_user",
+        cpuNanos < 0 ? "0.000000" : String.format(Locale.ROOT, "%.6f", cpuNanos / 1e9));
+    field(out, "used_cpu_sys_children", "0.000000");
+    field(out, "used_cpu_user_children", "0.000000");
+    field(out, "available_processors", Runtime.getRuntime().availableProcessors());
+    field(out, "process_cpu_time_ms", cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
+  }
+
+  /**
+   * Returns per database the average milliseconds left of the keys whose expiry has not passed, 0
+   * for none: what Redis's avg_ttl estimates from the keys its active expiry cycle samples (a
+   * moving average), computed here over every expiring key.
+   */
+  private static long[] averageTtls(Keyspace keyspace) {
+    // summed as doubles: exact while the sum stays below 2^53 ms, and no overflow for ttls near
+    // 2^63
+    double[] sums = new double[keyspace.databases()];
+    long[] counts = new long[keyspace.databases()];
+    long now = CommandClock.now();
+    for (Key key : keyspace.keysWithExpiry()) {
+      long at = keyspace.expireAt(key);
+      if (at != Keyspace.NO_EXPIRY && at > now) {
+        sums[key.db()] += at - now;
+        counts[key.db()]++;
+      }
+    }
+    long[] averages = new long[sums.length];
+    for (int db = 0; db < sums.length; db++) {
+      averages[db] = counts[db] == 0 ? 0 : (long) (sums[db] / counts[db]);
+    }
+    return averages;
+  }
+
+  private void keyspace(StringBuilder out) {
+    out.append("# Keyspace\r\n");
+    Keyspace keyspace = context.keyspace();
+    long[] averageTtls = keyspace.hasExpiries() ? averageTtls(keyspace) : null;
+    for (int db = 0; db < keyspace.databases(); db++) {
+      int keys = keyspace.size(db);
+      if (keys > 0) {
+        out.append("db")
+            .append(db)
+            .append(":keys=")
+            .append(keys)
+            .append(",expires=")
+            .append(keyspace.expiring(db))
+            .append(",avg_ttl=")
+            .append(averageTtls == null ? 0 : averageTtls[db])
+            .append(",subexpiry=0\r\n");
+      }
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Read-only commands about keys that clients and tools use beside CF.*: RANDOMKEY, TOUCH, MEMORY
+ * USAGE and OBJECT ENCODING/FREQ/REFCOUNT, with Redis's replies for a module type.
+ */
+public final class KeyspaceCommands {
+  /**
+   * Bytes Redis spends on a key beside its value and name: the value's object header (16), the
+   * dictionary entry (24) and the string header with its terminator, rounded up (16).
+   */
+  public static final long KEY_OVERHEAD_BYTES = 56;
+
+  /** Redis's OBJECT FREQ error while the maxmemory policy is not an LFU one (always here). */
+  public static final String NO_LFU =
+      "ERR An LFU maxmemory policy is not selected, access frequency"
+          + " not tracked. Please note that when switching between policies at runtime LRU and LFU"
+          + " data will take some time to adjust.";
+
+  private final Keyspace keyspace;
+
+  /** Creates the commands over the keyspace. */
+  KeyspaceCommands(Keyspace keyspace) {
+    this.keyspace = keyspace;
+  }
+
+  /** RANDOMKEY: a uniformly chosen live key of the selected database, or null when it has none. */
+  void randomKey(Session session, byte[][] args) {
+    java.util.List<Key> keys = keyspace.keys(session.db());
+    if (keys.isEmpty()) {
+      session.reply().nullValue();
+    } else {
+      session.reply().bulk(keys.get(ThreadLocalRandom.current().nextInt(keys.size())).bytes());
+    }
+  }
+
+  /** TOUCH key [key ...]: the number of the given keys that exist (a repeated key counts again). */
+  void touch(Session session, byte[][] args) {
+    long count = 0;
+    for (int i = 1; i < args.length; i++) {
+      Key key = session.key(args[i]);
+      Lock lock = keyspace.readLockFor(key);
+      lock.lock();
+      try {
+        if (keyspace.get(key) != null) {
+          count++;
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+    session.reply().integer(count);
+  }
+
+  /**
+   * Returns the key's filter, read under the key's shared lock without counting as an access, or
+   * null.
+   */
+  private ScalableCuckooFilter<byte[]> filter(Key key) {
+    Lock lock = keyspace.readLockFor(key);
+    lock.lock();
+    try {
+      return keyspace.peek(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Returns the filter's bytes plus the key's, under the key's shared lock, or -1. */
+  private long usageBytes(Key key) {
+    Lock lock = keyspace.readLockFor(key);
+    lock.lock();
+    try {
+      ScalableCuckooFilter<byte[]> filter = keyspace.get(key);
+      return filter == null ? -1 : filter.sizeInBytes() + key.bytes().length + KEY_OVERHEAD_BYTES;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * MEMORY USAGE key [SAMPLES count]: the filter's {@code sizeInBytes} plus the key's name and
+   * {@link #KEY_OVERHEAD_BYTES}; null for a missing key. SAMPLES is checked as Redis checks it and
+   * otherwise ignored (a filter's size is exact).
+   */
+  void memoryUsage(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    for (int i = 3; i < args.length; i++) {
+      if (!Args.lower(args[i]).equals("samples") || i + 1 >= args.length) {
+        reply.error("ERR syntax error");
+        return;
+      }
+      Long samples = Numbers.parseLong(args[++i]);
+      if (samples == null) {
+        reply.error("ERR value is not an integer or out of range");
+        return;
+      }
+      if (samples < 0) {
+        reply.error("ERR syntax error");
+        return;
+      }
+    }
+    long bytes = usageBytes(session.key(args[2]));
+    if (bytes < 0) {
+      reply.nullValue();
+    } else {
+      reply.integer(bytes);
+    }
+  }
+
+  /** OBJECT ENCODING key: {@code raw}, the encoding of every module value; null if missing. */
+  void objectEncoding(Session session, byte[][] args) {
+    if (filter(session.key(args[2])) == null) {
+      session.reply().nullValue();
+    } else {
+      session.reply().bulk("raw");
+    }
+  }
+
+  /** OBJECT REFCOUNT key: 1 (module values are never shared); null if missing. */
+  void objectRefcount(Session session, byte[][] args) {
+    if (filter(session.key(args[2])) == null) {
+      session.reply().nullValue();
+    } else {
+      session.reply().integer(1);
+    }
+  }
+
+  /** OBJECT FREQ key: null if missing, else Redis's error (the policy is always noeviction). */
+  void objectFreq(Session session, byte[][] args) {
+    if (filter(session.key(args[2])) == null) {
+      session.reply().nullValue();
+    } else {
+      session.reply().error(NO_LFU);
+    }
+  }
+
+  /**
+   * OBJECT IDLETIME key: seconds since the key was last looked up (with a one-second clock, as
+   * Redis's); null if missing. OBJECT itself does not count as a lookup.
+   */
+  void objectIdleTime(Session session, byte[][] args) {
+    Key key = session.key(args[2]);
+    Lock lock = keyspace.readLockFor(key);
+    lock.lock();
+    long idle;
+    try {
+      idle = keyspace.idleSeconds(key);
+    } finally {
+      lock.unlock();
+    }
+    if (idle < 0) {
+      session.reply().nullValue();
+    } else {
+      session.reply().integer(idle);
+    }
+  }
+}

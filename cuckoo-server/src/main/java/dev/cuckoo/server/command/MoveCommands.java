@@ -1,0 +1,239 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Commands that move a filter between keys or databases: RENAME, RENAMENX, MOVE, SWAPDB, and COPY
+ * (which Redis 8 refuses for this module's keys). A filter moves with its expiry.
+ *
+ * <p>These are logged as given and replayed whole, which is only exact if no snapshot is being
+ * written meanwhile (a fuzzy snapshot could hold the source before the move and the destination
+ * after it): so each takes the persistence's move gate first, and a connection that finds a
+ * snapshot running runs the command again when it is done, without blocking its event loop.
+ */
+public final class MoveCommands {
+  private static final String SAME_OBJECT = "ERR source and destination objects are the same";
+
+  private final ServerContext context;
+  private final Keyspace keyspace;
+  private final WriteLog log;
+  private final ConnectionCommands connection;
+
+  /** Creates the commands over the server's keyspace and write log. */
+  MoveCommands(ServerContext context, WriteLog log, ConnectionCommands connection) {
+    this.context = context;
+    this.keyspace = context.keyspace();
+    this.log = log;
+    this.connection = connection;
+  }
+
+  /** Something that moves data, run with the move gate held. */
+  private interface Move {
+    void run();
+  }
+
+  /**
+   * Runs the move with the gate held; returns without running it if the session will run the
+   * command again after the snapshot in progress.
+   */
+  private void gated(Session session, Move move) {
+    Persistence persistence = context.persistence();
+    if (persistence == null || session.replaying() || session.transaction() != null) {
+      // no snapshots; or replaying; or inside EXEC, which took the gate for the transaction
+      move.run();
+      return;
+    }
+    if (!persistence.beginMove(session)) {
+      return;
+    }
+    try {
+      move.run();
+    } finally {
+      persistence.endMove();
+    }
+  }
+
+  /** RENAME key newkey. */
+  void rename(Session session, byte[][] args) {
+    gated(session, () -> rename(session, args, false));
+  }
+
+  /** RENAMENX key newkey. */
+  void renameNx(Session session, byte[][] args) {
+    gated(session, () -> rename(session, args, true));
+  }
+
+  private void rename(Session session, byte[][] args, boolean nx) {
+    Key source = session.key(args[1]);
+    Key target = session.key(args[2]);
+    Reply reply = session.reply();
+    Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
+    try {
+      if (log.refuses(session)) {
+        return;
+      }
+      ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
+      if (filter == null) {
+        reply.error("ERR no such key");
+        return;
+      }
+      if (source.equals(target)) {
+        if (nx) {
+          reply.integer(0);
+        } else {
+          reply.ok();
+        }
+        return;
+      }
+      if (keyspace.get(target) != null && nx) {
+        reply.integer(0);
+        return;
+      }
+      transfer(source, target, filter);
+      log.record(session, args);
+      if (nx) {
+        reply.integer(1);
+      } else {
+        reply.ok();
+      }
+    } finally {
+      Keyspace.unlock(locks);
+    }
+  }
+
+  /** Moves the filter and its expiry from source to target, replacing what target held. */
+  private void transfer(Key source, Key target, ScalableCuckooFilter<byte[]> filter) {
+    long expireAt = keyspace.expireAt(source);
+    keyspace.remove(target);
+    keyspace.remove(source);
+    keyspace.put(target, filter);
+    if (expireAt != Keyspace.NO_EXPIRY) {
+      keyspace.expireAt(target, expireAt);
+    }
+  }
+
+  /** MOVE key db. */
+  void move(Session session, byte[][] args) {
+    int db = connection.databaseIndex(session, args[2]);
+    if (db < 0) {
+      return;
+    }
+    if (db == session.db()) {
+      session.reply().error(SAME_OBJECT);
+      return;
+    }
+    gated(
+        session,
+        () -> {
+          Key source = session.key(args[1]);
+          Key target = source.in(db);
+          Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
+          try {
+            if (log.refuses(session)) {
+              return;
+            }
+            ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
+            if (filter == null || keyspace.get(target) != null) {
+              session.reply().integer(0);
+              return;
+            }
+            transfer(source, target, filter);
+            log.record(session, args);
+            session.reply().integer(1);
+          } finally {
+            Keyspace.unlock(locks);
+          }
+        });
+  }
+
+  /** SWAPDB index1 index2. */
+  void swapDb(Session session, byte[][] args) {
+    Long first = Numbers.parseLong(args[1]);
+    if (first == null || first != (int) (long) first) {
+      session.reply().error("ERR invalid first DB index");
+      return;
+    }
+    Long second = Numbers.parseLong(args[2]);
+    if (second == null || second != (int) (long) second) {
+      session.reply().error("ERR invalid second DB index");
+      return;
+    }
+    if (first < 0
+        || first >= keyspace.databases()
+        || second < 0
+        || second >= keyspace.databases()) {
+      session.reply().error(Args.DB_OUT_OF_RANGE);
+      return;
+    }
+    int a = (int) (long) first;
+    int b = (int) (long) second;
+    gated(
+        session,
+        () -> {
+          keyspace.lockAll();
+          try {
+            if (log.refuses(session)) {
+              return;
+            }
+            if (a != b) {
+              context.watches().touchDatabase(a, keyspace);
+              context.watches().touchDatabase(b, keyspace);
+              keyspace.swap(a, b);
+              context.watches().touchDatabase(a, keyspace);
+              context.watches().touchDatabase(b, keyspace);
+              log.record(session, args);
+            }
+            session.reply().ok();
+          } finally {
+            keyspace.unlockAll();
+          }
+        });
+  }
+
+  /**
+   * COPY source destination [DB index] [REPLACE]: Redis's checks in Redis's order; copying a filter
+   * is refused as Redis 8 refuses it for this module's keys.
+   */
+  void copy(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    int db = session.db();
+    boolean replace = false;
+    for (int i = 3; i < args.length; i++) {
+      String option = Args.lower(args[i]);
+      if (option.equals("replace")) {
+        replace = true;
+      } else if (option.equals("db") && i + 1 < args.length) {
+        db = connection.databaseIndex(session, args[++i]);
+        if (db < 0) {
+          return;
+        }
+      } else {
+        reply.error("ERR syntax error");
+        return;
+      }
+    }
+    Key source = session.key(args[1]);
+    Key target = new Key(db, args[2]);
+    if (source.equals(target)) {
+      reply.error(SAME_OBJECT);
+      return;
+    }
+    Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
+    try {
+      if (keyspace.get(source) == null || keyspace.get(target) != null && !replace) {
+        reply.integer(0);
+        return;
+      }
+      reply.error("ERR not supported for this module key");
+    } finally {
+      Keyspace.unlock(locks);
+    }
+  }
+}

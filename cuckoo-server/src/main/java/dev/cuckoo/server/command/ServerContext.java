@@ -1,0 +1,238 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.HeapGuard;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.PersistenceContext;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/** What every connection shares: settings, the keyspace, persistence and counters. */
+public final class ServerContext implements PersistenceContext {
+  private final ServerConfig config;
+  private final CfConfig cfConfig;
+  private final Keyspace keyspace;
+  private final Watches watches = new Watches();
+  private final AtomicLong expiredKeys = new AtomicLong();
+  private final AtomicInteger connectedClients = new AtomicInteger();
+  private final AtomicLong totalConnections = new AtomicLong();
+  private final LongAdder totalCommands = new LongAdder();
+  private final AtomicLong nextClientId = new AtomicLong(1);
+  private final long startMillis = System.currentTimeMillis();
+  private volatile Persistence persistence;
+  private final HeapGuard heapGuard = new HeapGuard();
+  private volatile long maxMemory;
+  private volatile int rewritePercentage;
+  private volatile long rewriteMinSize;
+  private volatile int port;
+  // settings CONFIG SET changes at runtime (the start-up values are in config)
+  private volatile long maxClients;
+  private volatile int timeoutSeconds;
+  private volatile long maxBulkLength;
+  private volatile String requirePass;
+  private volatile boolean protectedMode;
+  private volatile String appendFsync;
+  private volatile Consumer<Boolean> shutdown = save -> {};
+
+  public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
+    this.config = config;
+    this.cfConfig = cfConfig;
+    this.keyspace = keyspace;
+    this.maxMemory = config.maxMemory();
+    this.rewritePercentage = config.autoAofRewritePercentage();
+    this.rewriteMinSize = config.autoAofRewriteMinSize();
+    this.maxClients = config.maxClients();
+    this.timeoutSeconds = config.timeoutSeconds();
+    this.maxBulkLength = config.maxBulkLength();
+    this.requirePass = config.requirePass();
+    this.protectedMode = config.protectedMode();
+    this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Returns maxclients: connections beyond it are refused. */
+  public long maxClients() {
+    return maxClients;
+  }
+
+  void maxClients(long maxClients) {
+    this.maxClients = maxClients;
+  }
+
+  /** Returns the idle timeout in seconds given to new connections (0: none). */
+  public int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  void timeoutSeconds(int timeoutSeconds) {
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** Returns proto-max-bulk-len, the longest bulk string new connections accept. */
+  public long maxBulkLength() {
+    return maxBulkLength;
+  }
+
+  void maxBulkLength(long maxBulkLength) {
+    this.maxBulkLength = maxBulkLength;
+  }
+
+  /** Returns the password new connections must give (requirepass), or null for none. */
+  public String requirePass() {
+    return requirePass;
+  }
+
+  void requirePass(String requirePass) {
+    this.requirePass = requirePass;
+  }
+
+  /** Returns protected-mode: without a password, refuse new clients not on the loopback. */
+  public boolean protectedMode() {
+    return protectedMode;
+  }
+
+  void protectedMode(boolean protectedMode) {
+    this.protectedMode = protectedMode;
+  }
+
+  /**
+   * Returns appendfsync as CONFIG GET shows it: the log's policy, or without a log the value last
+   * set (which, as in Redis with appendonly no, governs nothing).
+   */
+  String appendFsync() {
+    return appendFsync;
+  }
+
+  void appendFsync(String appendFsync) {
+    this.appendFsync = appendFsync;
+  }
+
+  /**
+   * Returns the most bytes of filters that new commands may make the keyspace hold (Redis's {@code
+   * maxmemory}; 0: no limit but the heap).
+   */
+  long maxMemory() {
+    return maxMemory;
+  }
+
+  void maxMemory(long maxMemory) {
+    this.maxMemory = maxMemory;
+  }
+
+  /**
+   * Returns the limit new commands are checked against: maxmemory, or no limit for 0; -1 (nothing
+   * fits) while the heap is within its reserve of the maximum ({@link HeapGuard}).
+   */
+  long memoryLimit() {
+    if (heapGuard.low()) {
+      return -1;
+    }
+    long limit = maxMemory;
+    return limit == 0 ? Long.MAX_VALUE : limit;
+  }
+
+  /** Returns the guard of the heap's reserve (started and closed with the server). */
+  public HeapGuard heapGuard() {
+    return heapGuard;
+  }
+
+  /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite). */
+  @Override
+  public int rewritePercentage() {
+    return rewritePercentage;
+  }
+
+  void rewritePercentage(int rewritePercentage) {
+    this.rewritePercentage = rewritePercentage;
+  }
+
+  /** Returns auto-aof-rewrite-min-size in bytes. */
+  @Override
+  public long rewriteMinSize() {
+    return rewriteMinSize;
+  }
+
+  void rewriteMinSize(long rewriteMinSize) {
+    this.rewriteMinSize = rewriteMinSize;
+  }
+
+  @Override
+  public ServerConfig config() {
+    return config;
+  }
+
+  CfConfig cfConfig() {
+    return cfConfig;
+  }
+
+  @Override
+  public Keyspace keyspace() {
+    return keyspace;
+  }
+
+  /** Returns the keys connections WATCH. */
+  public Watches watches() {
+    return watches;
+  }
+
+  /** Returns the count of keys deleted because they expired (INFO expired_keys). */
+  AtomicLong expiredKeys() {
+    return expiredKeys;
+  }
+
+  /** Returns persistence, or null when it is off. */
+  public Persistence persistence() {
+    return persistence;
+  }
+
+  public void persistence(Persistence persistence) {
+    this.persistence = persistence;
+  }
+
+  public AtomicInteger connectedClients() {
+    return connectedClients;
+  }
+
+  public AtomicLong totalConnections() {
+    return totalConnections;
+  }
+
+  LongAdder totalCommands() {
+    return totalCommands;
+  }
+
+  public long nextClientId() {
+    return nextClientId.getAndIncrement();
+  }
+
+  long startMillis() {
+    return startMillis;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public void port(int port) {
+    this.port = port;
+  }
+
+  /** Returns what SHUTDOWN runs: saves a snapshot if given true, then stops the server. */
+  public Consumer<Boolean> shutdown() {
+    return shutdown;
+  }
+
+  public void shutdown(Consumer<Boolean> shutdown) {
+    this.shutdown = shutdown;
+  }
+
+  private final ClientRegistry clients = new ClientRegistry();
+
+  /** Returns the registry of live client connections (CLIENT LIST, CLIENT KILL). */
+  public ClientRegistry clients() {
+    return clients;
+  }
+}

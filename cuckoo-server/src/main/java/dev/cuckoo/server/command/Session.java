@@ -1,0 +1,397 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Retrier;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Reply;
+
+/**
+ * The state of one client connection: its reply stream, protocol version, authentication and name.
+ * Used only by the network thread of that connection.
+ */
+public final class Session implements Watches.Watcher, Retrier {
+  private final long id;
+  private final Reply reply;
+  private final boolean replaying;
+  private final Authentication authentication;
+  private boolean closeRequested;
+  private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
+  private boolean retries;
+  private java.util.concurrent.CompletableFuture<Void> retry;
+  private long firstLsn;
+  private long lastLsn;
+  private byte[] lastCommandName;
+  private CommandSpec lastCommand;
+  private String name;
+  private String libName;
+  private String libVersion;
+  private int db;
+  private java.util.List<byte[][]> queue;
+  private boolean queueFailed;
+  private Transaction transaction;
+  private java.util.Map<Key, Boolean> watched;
+  private volatile boolean watchTouched;
+
+  /**
+   * Creates a session.
+   *
+   * @param id client id (CLIENT ID, HELLO)
+   * @param reply where replies go
+   * @param authentication whether commands may run without AUTH; shared with the decoder
+   * @param replaying true for the recovery session that replays the append-only log
+   */
+  public Session(long id, Reply reply, Authentication authentication, boolean replaying) {
+    this.id = id;
+    this.reply = reply;
+    this.authentication = authentication;
+    this.replaying = replaying;
+  }
+
+  /** Returns the client id. */
+  long id() {
+    return id;
+  }
+
+  /** Returns the reply stream. */
+  public Reply reply() {
+    return reply;
+  }
+
+  /** Returns true while the append-only log is replayed at startup (no limits, no logging). */
+  boolean replaying() {
+    return replaying;
+  }
+
+  /** Returns true once the client has authenticated (or no password is set). */
+  boolean authenticated() {
+    return authentication.authenticated();
+  }
+
+  /** Marks the client authenticated. */
+  void authenticate() {
+    authentication.authenticate();
+  }
+
+  /** Returns true if the connection should close after the pending replies are written. */
+  public boolean closeRequested() {
+    return closeRequested;
+  }
+
+  /** Asks for the connection to be closed after the pending replies are written. */
+  public void requestClose() {
+    closeRequested = true;
+  }
+
+  /**
+   * Returns the command last looked up under exactly this name (same bytes), or null: a connection
+   * usually repeats the same few commands, so this skips the name lookup.
+   */
+  CommandSpec lastCommand(byte[] name) {
+    return lastCommandName != null && java.util.Arrays.equals(lastCommandName, name)
+        ? lastCommand
+        : null;
+  }
+
+  /** Remembers the command found for a name. */
+  void lastCommand(byte[] name, CommandSpec spec) {
+    lastCommandName = name;
+    lastCommand = spec;
+  }
+
+  /** Notes that this session appended record {@code lsn} to the write log. */
+  void logged(long lsn) {
+    if (firstLsn == 0) {
+      firstLsn = lsn;
+    }
+    lastLsn = lsn;
+  }
+
+  /** Returns the first record number logged since the last {@link #clearLogged}, or 0. */
+  public long firstLogged() {
+    return firstLsn;
+  }
+
+  /** Returns the last record number logged since the last {@link #clearLogged}, or 0. */
+  public long lastLogged() {
+    return lastLsn;
+  }
+
+  /** Forgets the records logged (they were committed or reported failed). */
+  public void clearLogged() {
+    firstLsn = 0;
+    lastLsn = 0;
+  }
+
+  /**
+   * Defers this command's reply: the connection runs nothing else (and reads nothing more) until
+   * {@code reply} completes; then the reply is written with what it completed with.
+   */
+  void defer(java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> reply) {
+    deferred = reply;
+  }
+
+  /** Returns and clears the deferred reply, or null. */
+  public java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> takeDeferred() {
+    java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> taken = deferred;
+    deferred = null;
+    return taken;
+  }
+
+  /** Lets commands ask for a retry ({@link #retryAfter}): the connection's handler honours it. */
+  public void allowRetries() {
+    retries = true;
+  }
+
+  /**
+   * Asks for the current command to run again once {@code ready} completes, without a reply now;
+   * returns false (and asks nothing) if this session cannot retry, and the caller must wait itself.
+   */
+  @Override
+  public boolean retryAfter(java.util.concurrent.CompletableFuture<Void> ready) {
+    if (!retries) {
+      return false;
+    }
+    retry = ready;
+    return true;
+  }
+
+  /** Returns and clears the retry asked for by the last command, or null. */
+  public java.util.concurrent.CompletableFuture<Void> takeRetry() {
+    java.util.concurrent.CompletableFuture<Void> taken = retry;
+    retry = null;
+    return taken;
+  }
+
+  /** Returns the client name, or null. */
+  String name() {
+    return name;
+  }
+
+  /** Sets the client name (null clears it). */
+  void name(String name) {
+    this.name = name;
+  }
+
+  /** Returns the library name from CLIENT SETINFO, or null. */
+  String libName() {
+    return libName;
+  }
+
+  /** Sets the library name. */
+  void libName(String libName) {
+    this.libName = libName;
+  }
+
+  /** Returns the library version from CLIENT SETINFO, or null. */
+  String libVersion() {
+    return libVersion;
+  }
+
+  /** Sets the library version. */
+  void libVersion(String libVersion) {
+    this.libVersion = libVersion;
+  }
+
+  /** Returns the selected database index (SELECT). */
+  int db() {
+    return db;
+  }
+
+  /** Returns the key with this name in the selected database. */
+  Key key(byte[] name) {
+    return new Key(db, name);
+  }
+
+  /** Selects a database (the caller checked the index). */
+  void db(int db) {
+    this.db = db;
+  }
+
+  /** Starts a transaction (MULTI): commands are queued until EXEC or DISCARD. */
+  void beginMulti() {
+    queue = new java.util.ArrayList<>();
+    queueFailed = false;
+  }
+
+  /** Returns true between MULTI and EXEC/DISCARD. */
+  boolean inMulti() {
+    return queue != null;
+  }
+
+  /** Queues a command of the transaction. */
+  void queue(byte[][] args) {
+    queue.add(args);
+  }
+
+  /** Notes that a command could not be queued: EXEC will abort the transaction. */
+  void failQueue() {
+    if (queue != null) {
+      queueFailed = true;
+    }
+  }
+
+  /** Returns true if a command could not be queued since MULTI. */
+  boolean queueFailed() {
+    return queueFailed;
+  }
+
+  /** Returns the queued commands and ends the transaction's queueing. */
+  java.util.List<byte[][]> takeQueue() {
+    java.util.List<byte[][]> taken = queue;
+    queue = null;
+    queueFailed = false;
+    return taken;
+  }
+
+  /** Returns the queued commands without ending the transaction, or null outside one. */
+  java.util.List<byte[][]> queued() {
+    return queue;
+  }
+
+  /** Returns the number of commands queued in MULTI, or -1 outside a transaction. */
+  int queuedCommands() {
+    return queue == null ? -1 : queue.size();
+  }
+
+  /** Returns the transaction whose commands are running (EXEC), or null. */
+  Transaction transaction() {
+    return transaction;
+  }
+
+  /** Sets (or with null clears) the transaction whose commands are running. */
+  void transaction(Transaction transaction) {
+    this.transaction = transaction;
+  }
+
+  /** Returns true if commands may ask for a retry ({@link #retryAfter}). */
+  boolean retriesAllowed() {
+    return retries;
+  }
+
+  /** Allows or forbids retries (forbidden while a transaction's commands run). */
+  void retriesAllowed(boolean allowed) {
+    retries = allowed;
+  }
+
+  /**
+   * Adds a watched key; returns false if it was watched already.
+   *
+   * @param expiredNow whether the key had expired when it was watched (its expiry then is no
+   *     change)
+   */
+  @Override
+  public boolean watch(Key key, boolean expiredNow) {
+    if (watched == null) {
+      watched = new java.util.LinkedHashMap<>();
+    }
+    return watched.putIfAbsent(key, expiredNow) == null;
+  }
+
+  /** Returns the watched keys, each with whether it had expired when watched. */
+  java.util.Map<Key, Boolean> watched() {
+    return watched == null ? java.util.Map.of() : watched;
+  }
+
+  /** Forgets the watched keys and the mark; returns the keys that were watched. */
+  @Override
+  public java.util.Set<Key> unwatchAll() {
+    java.util.Set<Key> keys = watched == null ? java.util.Set.of() : watched.keySet();
+    watched = null;
+    watchTouched = false;
+    return keys;
+  }
+
+  /** Marks a watched key as changed (from any thread). */
+  @Override
+  public void touchWatched() {
+    watchTouched = true;
+  }
+
+  /** Returns true if a watched key changed since it was watched. */
+  boolean watchTouched() {
+    return watchTouched;
+  }
+
+  /** Returns the number of keys this connection WATCHes. */
+  int watchedKeys() {
+    return watched == null ? 0 : watched.size();
+  }
+
+  private CommandSpec lastExecuted;
+  private long lastInteractionMillis = System.currentTimeMillis();
+  private boolean noEvict;
+  private boolean noTouch;
+  private long commandsProcessed;
+
+  /**
+   * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the command or subcommand
+   * its name found, null for none), {@code idle} and {@code tot-cmds}. The commands EXEC runs were
+   * counted when they were queued and leave these alone, as in Redis (where {@code cmd} then stays
+   * {@code exec}).
+   *
+   * @param nowMillis the command's time ({@link CommandClock#now})
+   */
+  void executing(CommandSpec spec, long nowMillis) {
+    if (transaction != null) {
+      return;
+    }
+    lastExecuted = spec;
+    lastInteractionMillis = nowMillis;
+    commandsProcessed++;
+  }
+
+  /** Returns the number of commands this connection has run, the current one included. */
+  long commandsProcessed() {
+    return commandsProcessed;
+  }
+
+  /** Returns the command this connection ran last, or null (before its first, or unknown). */
+  CommandSpec lastExecuted() {
+    return lastExecuted;
+  }
+
+  /** Returns when this connection last ran a command (its creation time before the first). */
+  long lastInteractionMillis() {
+    return lastInteractionMillis;
+  }
+
+  /** Returns true after CLIENT NO-EVICT on. */
+  boolean noEvict() {
+    return noEvict;
+  }
+
+  /** Sets CLIENT NO-EVICT (no effect here but the 'e' flag of CLIENT LIST). */
+  void noEvict(boolean on) {
+    noEvict = on;
+  }
+
+  /** Returns true after CLIENT NO-TOUCH on. */
+  boolean noTouch() {
+    return noTouch;
+  }
+
+  /** Sets CLIENT NO-TOUCH (no effect here but the 'T' flag of CLIENT LIST). */
+  void noTouch(boolean on) {
+    noTouch = on;
+  }
+
+  /**
+   * Puts the connection back in the state it had when it connected (RESET), as Redis's {@code
+   * clearClientConnectionState}: database 0, RESP2, authenticated only if no password is required,
+   * no name, NO-EVICT and NO-TOUCH off. The library name and version stay: they still describe the
+   * client behind the connection.
+   *
+   * @param noPassword true if the server requires no password
+   */
+  void resetConnection(boolean noPassword) {
+    db = 0;
+    reply.protocol(2);
+    authentication.reset(noPassword);
+    name = null;
+    noEvict = false;
+    noTouch = false;
+  }
+}

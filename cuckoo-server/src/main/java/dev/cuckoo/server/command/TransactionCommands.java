@@ -1,0 +1,193 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.protocol.Reply;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * MULTI, EXEC, DISCARD, WATCH and UNWATCH, as Redis 8 answers them.
+ *
+ * <p>EXEC runs the queued commands with every stripe locked, so no other client sees or changes
+ * anything in between, and logs their writes as one record (see {@link Transaction}): recovery
+ * replays all of them or none, and a failed log write undoes all of them. A transaction that moves
+ * data between keys (RENAME, MOVE, SWAPDB) first takes the persistence's move gate, as those
+ * commands do alone. A WATCHed key changed by anyone (or expired) since WATCH makes EXEC answer a
+ * null array without running anything.
+ */
+public final class TransactionCommands {
+  static final String EXECABORT_QUEUED =
+      "EXECABORT Transaction discarded because of previous errors.";
+
+  private static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
+
+  private final Commands commands;
+  private final ServerContext context;
+  private final Keyspace keyspace;
+  private final WriteLog log;
+
+  /** Creates the commands; {@code commands} runs the queued commands at EXEC. */
+  TransactionCommands(Commands commands, ServerContext context, WriteLog log) {
+    this.commands = commands;
+    this.context = context;
+    this.keyspace = context.keyspace();
+    this.log = log;
+  }
+
+  /** MULTI. */
+  void multi(Session session, byte[][] args) {
+    if (session.inMulti()) {
+      session.reply().error("ERR MULTI calls can not be nested");
+      return;
+    }
+    session.beginMulti();
+    session.reply().ok();
+  }
+
+  /** DISCARD. */
+  void discard(Session session, byte[][] args) {
+    if (!session.inMulti()) {
+      session.reply().error("ERR DISCARD without MULTI");
+      return;
+    }
+    end(session);
+    session.reply().ok();
+  }
+
+  /** Ends the transaction: forgets the queue and the watched keys. */
+  void end(Session session) {
+    end(session, context.watches());
+  }
+
+  private static void end(Session session, Watches watches) {
+    session.takeQueue();
+    watches.unwatchAll(session);
+  }
+
+  /**
+   * Answers an EXEC refused before it ran (wrong number of arguments, NOAUTH) as Redis's
+   * rejectCommand does: the transaction, if any, is discarded and the reply is EXECABORT with the
+   * reason, outside MULTI as well. {@code error} is the reply the refusal gives other commands.
+   */
+  static void reject(Session session, Watches watches, String error) {
+    end(session, watches);
+    String reason = error.startsWith("ERR ") ? error.substring("ERR ".length()) : error;
+    session.reply().error(EXECABORT_BECAUSE + reason);
+  }
+
+  /** WATCH key [key ...]. */
+  void watch(Session session, byte[][] args) {
+    if (session.inMulti()) {
+      session.reply().error("ERR WATCH inside MULTI is not allowed");
+      return;
+    }
+    for (int i = 1; i < args.length; i++) {
+      Key key = session.key(args[i]);
+      Lock lock = keyspace.readLockFor(key);
+      lock.lock();
+      try {
+        context.watches().watch(session, key, keyspace.isExpired(key));
+      } finally {
+        lock.unlock();
+      }
+    }
+    session.reply().ok();
+  }
+
+  /** UNWATCH. */
+  void unwatch(Session session, byte[][] args) {
+    context.watches().unwatchAll(session);
+    session.reply().ok();
+  }
+
+  /** EXEC. */
+  void exec(Session session, byte[][] args) {
+    Reply reply = session.reply();
+    if (!session.inMulti()) {
+      reply.error("ERR EXEC without MULTI");
+      return;
+    }
+    if (session.queueFailed()) {
+      end(session);
+      reply.error(EXECABORT_QUEUED);
+      return;
+    }
+    List<byte[][]> queued = session.queued();
+    boolean moves = false;
+    boolean writes = false;
+    boolean denyoom = false;
+    for (byte[][] command : queued) {
+      CommandSpec spec = commands.resolve(command);
+      if (spec != null && spec.write()) {
+        writes = true;
+        denyoom |= spec.denyOom();
+        moves |= spec.writes() != null && spec.writes().movesData();
+      }
+    }
+    Persistence persistence = context.persistence();
+    boolean gated = false;
+    if (moves && persistence != null && !session.replaying()) {
+      if (!persistence.beginMove(session)) {
+        return;
+      }
+      gated = true;
+    }
+    keyspace.lockAll();
+    try {
+      if (session.watchTouched() || watchedKeyExpired(session)) {
+        end(session);
+        reply.nullArray();
+        return;
+      }
+      String refusal = writes ? log.refusal() : null;
+      if (refusal == null && denyoom && keyspace.usedBytes() > context.memoryLimit()) {
+        refusal = Commands.OOM;
+      }
+      if (refusal != null) {
+        end(session);
+        reply.error(EXECABORT_BECAUSE + refusal);
+        return;
+      }
+      end(session);
+      run(session, queued);
+    } finally {
+      keyspace.unlockAll();
+      if (gated) {
+        persistence.endMove();
+      }
+    }
+  }
+
+  private boolean watchedKeyExpired(Session session) {
+    for (Map.Entry<Key, Boolean> watched : session.watched().entrySet()) {
+      if (!watched.getValue() && keyspace.isExpired(watched.getKey())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs the queued commands (every stripe locked) and logs their writes as one record. */
+  private void run(Session session, List<byte[][]> queued) {
+    Transaction transaction = new Transaction(queued.size());
+    boolean retries = session.retriesAllowed();
+    int db = session.db();
+    session.transaction(transaction);
+    session.retriesAllowed(false);
+    try {
+      session.reply().array(queued.size());
+      for (byte[][] command : queued) {
+        commands.execute(session, command);
+      }
+    } finally {
+      session.transaction(null);
+      session.retriesAllowed(retries);
+    }
+    log.recordAll(session, db, transaction);
+  }
+}

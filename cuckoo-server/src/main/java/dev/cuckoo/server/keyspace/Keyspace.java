@@ -1,0 +1,498 @@
+package dev.cuckoo.server.keyspace;
+
+import dev.cuckoo.ScalableCuckooFilter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The databases: keys (a database index and a name) mapped to cuckoo filters, with optional expiry
+ * times, guarded by striped locks.
+ *
+ * <p>Expiry: a key whose expiry time has passed (by the {@link CommandClock} of the command
+ * looking) is invisible to {@link #get} although it is still stored; it is deleted, and the
+ * deletion logged, by the next write command on it or by the active expiry cycle. While {@link
+ * #loading} (replaying the log), nothing expires, as the records must meet the keys they met when
+ * they were written.
+ *
+ * <p>Execution model: commands run on the network thread that read them. A command on one key holds
+ * that key's stripe lock for its whole execution, including its append-log record, so each command
+ * is atomic. Stripes are read-write locks: commands that only read a filter (CF.EXISTS, CF.MEXISTS,
+ * CF.COUNT, CF.INFO, CF.DEBUG, CF.SCANDUMP, TYPE) share the read lock, so lookups on one key
+ * proceed on several threads at once, while writers hold the write lock alone and the log holds the
+ * writes of one key in the order they were applied. Commands on several keys lock their stripes in
+ * ascending stripe order; commands on the whole database (FLUSHALL, KEYS, SCAN, DBSIZE, SAVE) lock
+ * every stripe in that order, so no lock order cycle exists. Commands of one connection run in
+ * order on one thread, so pipelined replies come back in request order. Different keys proceed in
+ * parallel on different threads.
+ */
+public final class Keyspace {
+  /** Number of lock stripes (a power of two). */
+  static final int STRIPES = 256;
+
+  /** Databases of a keyspace built without a count (Redis's default). */
+  static final int DEFAULT_DATABASES = 16;
+
+  /** No expiry time. */
+  public static final long NO_EXPIRY = -1;
+
+  /** A stored filter and when it was last looked up (in {@link #clockSeconds} units). */
+  private static final class Entry {
+    final ScalableCuckooFilter<byte[]> filter;
+    volatile int accessed;
+
+    Entry(ScalableCuckooFilter<byte[]> filter, int accessed) {
+      this.filter = filter;
+      this.accessed = accessed;
+    }
+  }
+
+  // a coarse clock for access times: seconds since the keyspace began, advanced by tick()
+  private final long clockOrigin = System.currentTimeMillis();
+  private volatile int clockSeconds;
+  private final ConcurrentHashMap<Key, Entry> filters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
+  private final AtomicInteger[] keyCounts;
+  private final AtomicInteger[] expiryCounts;
+  // keys with an expiry in every database: lookups skip the expiry check while it is 0
+  private final AtomicInteger expiringKeys = new AtomicInteger();
+  private volatile boolean loading;
+  private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
+  private final AtomicLong usedBytes = new AtomicLong();
+  private final AtomicLong peakUsedBytes = new AtomicLong();
+  // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
+  private volatile java.util.Set<Key> removedKeys;
+  // filters a snapshot is writing without holding their stripe lock (identity keys)
+  private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
+      new ConcurrentHashMap<>();
+
+  /** Creates an empty keyspace of {@link #DEFAULT_DATABASES} databases. */
+  public Keyspace() {
+    this(DEFAULT_DATABASES);
+  }
+
+  /** Creates an empty keyspace of {@code databases} databases. */
+  public Keyspace(int databases) {
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantReadWriteLock();
+    }
+    keyCounts = new AtomicInteger[databases];
+    expiryCounts = new AtomicInteger[databases];
+    for (int i = 0; i < databases; i++) {
+      keyCounts[i] = new AtomicInteger();
+      expiryCounts[i] = new AtomicInteger();
+    }
+  }
+
+  /** Returns the number of databases. */
+  public int databases() {
+    return keyCounts.length;
+  }
+
+  /** Stops (true) or resumes (false) expiry: nothing expires while the log is replayed. */
+  public void loading(boolean loading) {
+    this.loading = loading;
+  }
+
+  /** Returns the stripe index of a key. */
+  public static int stripeOf(Key key) {
+    int h = key.hashCode();
+    h ^= h >>> 16;
+    h *= 0x45d9f3b;
+    h ^= h >>> 16;
+    return h & (STRIPES - 1);
+  }
+
+  /** Returns the exclusive lock guarding the key (for commands that may change it). */
+  public Lock lockFor(Key key) {
+    return stripes[stripeOf(key)].writeLock();
+  }
+
+  /** Returns the shared lock guarding the key (for commands that only read it). */
+  public Lock readLockFor(Key key) {
+    return stripes[stripeOf(key)].readLock();
+  }
+
+  /** Locks every stripe, in ascending order. */
+  public void lockAll() {
+    for (ReentrantReadWriteLock lock : stripes) {
+      lock.writeLock().lock();
+    }
+  }
+
+  /** Unlocks every stripe. */
+  public void unlockAll() {
+    for (int i = STRIPES - 1; i >= 0; i--) {
+      stripes[i].writeLock().unlock();
+    }
+  }
+
+  /** Locks the stripes of the keys in ascending stripe order and returns them for unlocking. */
+  public Lock[] lockKeys(Key[] keys) {
+    boolean[] needed = new boolean[STRIPES];
+    int count = 0;
+    for (Key key : keys) {
+      int stripe = stripeOf(key);
+      if (!needed[stripe]) {
+        needed[stripe] = true;
+        count++;
+      }
+    }
+    Lock[] locked = new Lock[count];
+    int n = 0;
+    for (int i = 0; i < STRIPES; i++) {
+      if (needed[i]) {
+        Lock lock = stripes[i].writeLock();
+        lock.lock();
+        locked[n++] = lock;
+      }
+    }
+    return locked;
+  }
+
+  /** Unlocks locks taken by {@link #lockKeys}. */
+  public static void unlock(Lock[] locked) {
+    for (int i = locked.length - 1; i >= 0; i--) {
+      locked[i].unlock();
+    }
+  }
+
+  /**
+   * Returns the filter stored under the key, or null if there is none or it has expired (caller
+   * holds the key's lock).
+   */
+  public ScalableCuckooFilter<byte[]> get(Key key) {
+    Entry entry = filters.get(key);
+    if (entry == null || expiringKeys.get() != 0 && isExpired(key)) {
+      return null;
+    }
+    int now = clockSeconds;
+    if (entry.accessed != now) {
+      entry.accessed = now;
+    }
+    return entry.filter;
+  }
+
+  /**
+   * Returns the filter stored under the key even if it has expired, or null, without counting it as
+   * accessed (snapshots, OBJECT IDLETIME).
+   */
+  public ScalableCuckooFilter<byte[]> stored(Key key) {
+    Entry entry = filters.get(key);
+    return entry == null ? null : entry.filter;
+  }
+
+  /** Returns what {@link #get} returns, without counting the key as accessed. */
+  public ScalableCuckooFilter<byte[]> peek(Key key) {
+    Entry entry = filters.get(key);
+    return entry == null || expiringKeys.get() != 0 && isExpired(key) ? null : entry.filter;
+  }
+
+  /**
+   * Returns the seconds since the key was last looked up (OBJECT IDLETIME), or -1 if it is not
+   * stored or has expired.
+   */
+  public long idleSeconds(Key key) {
+    Entry entry = filters.get(key);
+    if (entry == null || expiringKeys.get() != 0 && isExpired(key)) {
+      return -1;
+    }
+    return Math.max(0, clockSeconds - entry.accessed);
+  }
+
+  /** Advances the access clock (called every 100 ms by the expiry cycle). */
+  public void tick() {
+    int now = (int) ((System.currentTimeMillis() - clockOrigin) / 1000);
+    if (now != clockSeconds) {
+      clockSeconds = now;
+    }
+  }
+
+  /**
+   * Returns true if the key is stored with an expiry time that has passed (never while loading).
+   */
+  public boolean isExpired(Key key) {
+    if (loading) {
+      return false;
+    }
+    Long at = expires.get(key);
+    return at != null && at <= CommandClock.now();
+  }
+
+  /** Returns the key's expiry time in Unix milliseconds, or {@link #NO_EXPIRY}. */
+  public long expireAt(Key key) {
+    Long at = expires.get(key);
+    return at == null ? NO_EXPIRY : at;
+  }
+
+  /** Sets the expiry time of a stored key (caller holds the key's lock). */
+  public void expireAt(Key key, long unixMillis) {
+    if (filters.containsKey(key) && expires.put(key, unixMillis) == null) {
+      expiryCounts[key.db()].incrementAndGet();
+      expiringKeys.incrementAndGet();
+    }
+  }
+
+  /** Removes the key's expiry time; returns true if it had one (caller holds the key's lock). */
+  public boolean persist(Key key) {
+    if (expires.remove(key) != null) {
+      expiryCounts[key.db()].decrementAndGet();
+      expiringKeys.decrementAndGet();
+      return true;
+    }
+    return false;
+  }
+
+  /** Returns true if some key has an expiry time (a cheap check before expiry work). */
+  public boolean hasExpiries() {
+    return expiringKeys.get() != 0;
+  }
+
+  /** Returns the keys that have an expiry time (a weakly consistent live view). */
+  public java.util.Set<Key> keysWithExpiry() {
+    return expires.keySet();
+  }
+
+  /** Returns the number of keys with an expiry time in the database. */
+  public int expiring(int db) {
+    return expiryCounts[db].get();
+  }
+
+  /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
+  public void put(Key key, ScalableCuckooFilter<byte[]> filter) {
+    Entry previous = filters.put(key, new Entry(filter, clockSeconds));
+    ScalableCuckooFilter<byte[]> old = previous == null ? null : previous.filter;
+    if (old == null) {
+      keyCounts[key.db()].incrementAndGet();
+      persist(key);
+    }
+    notePeak(usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes())));
+  }
+
+  private void notePeak(long used) {
+    if (used > peakUsedBytes.get()) {
+      peakUsedBytes.accumulateAndGet(used, Math::max);
+    }
+  }
+
+  /** Returns the most bytes {@link #usedBytes} has counted since the keyspace was created. */
+  public long peakUsedBytes() {
+    return Math.max(peakUsedBytes.get(), usedBytes.get());
+  }
+
+  /** Removes the key; returns true if it existed (caller holds the key's lock). */
+  public boolean remove(Key key) {
+    Entry removed = filters.remove(key);
+    if (removed == null) {
+      return false;
+    }
+    noteRemoved(key);
+    ScalableCuckooFilter<byte[]> old = removed.filter;
+    keyCounts[key.db()].decrementAndGet();
+    persist(key);
+    usedBytes.addAndGet(-old.sizeInBytes());
+    return true;
+  }
+
+  /** Returns the number of keys of every database (expired keys not yet deleted included). */
+  public int size() {
+    return filters.size();
+  }
+
+  /** Returns the number of keys of the database (expired keys not yet deleted included). */
+  public int size(int db) {
+    return keyCounts[db].get();
+  }
+
+  /** Removes every key (caller holds every lock). */
+  public void clear() {
+    if (removedKeys != null) {
+      filters.keySet().forEach(this::noteRemoved);
+    }
+    filters.clear();
+    expires.clear();
+    for (int i = 0; i < keyCounts.length; i++) {
+      keyCounts[i].set(0);
+      expiryCounts[i].set(0);
+    }
+    expiringKeys.set(0);
+    usedBytes.set(0);
+  }
+
+  /** Removes every key of the database (caller holds every lock). */
+  public void clear(int db) {
+    for (Key key : keys()) {
+      if (key.db() == db) {
+        remove(key);
+      }
+    }
+  }
+
+  /** Exchanges the contents of two databases (caller holds every lock). */
+  public void swap(int a, int b) {
+    if (a == b) {
+      return;
+    }
+    List<Key> moving = new ArrayList<>();
+    for (Key key : filters.keySet()) {
+      if (key.db() == a || key.db() == b) {
+        moving.add(key);
+      }
+    }
+    List<Entry> values = new ArrayList<>(moving.size());
+    List<Long> times = new ArrayList<>(moving.size());
+    for (Key key : moving) {
+      noteRemoved(key);
+      values.add(filters.remove(key));
+      Long at = expires.remove(key);
+      times.add(at);
+    }
+    for (int i = 0; i < moving.size(); i++) {
+      Key key = moving.get(i);
+      Key swapped = key.in(key.db() == a ? b : a);
+      filters.put(swapped, values.get(i));
+      if (times.get(i) != null) {
+        expires.put(swapped, times.get(i));
+      }
+    }
+    swapCounts(keyCounts, a, b);
+    swapCounts(expiryCounts, a, b);
+  }
+
+  private static void swapCounts(AtomicInteger[] counts, int a, int b) {
+    int held = counts[a].get();
+    counts[a].set(counts[b].get());
+    counts[b].set(held);
+  }
+
+  /**
+   * Marks a filter as being written by a snapshot: commands that would change it wait until {@link
+   * #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the key's lock.
+   */
+  public void freeze(ScalableCuckooFilter<byte[]> filter) {
+    frozen.put(filter, new CompletableFuture<>());
+  }
+
+  /** Ends {@link #freeze} and wakes the commands waiting for the filter. */
+  public void thaw(ScalableCuckooFilter<byte[]> filter) {
+    CompletableFuture<Void> thawed = frozen.remove(filter);
+    if (thawed != null) {
+      thawed.complete(null);
+    }
+  }
+
+  /**
+   * Returns what completes when the filter is thawed (wait for it without holding the key's lock
+   * before changing the filter), or null if it is not frozen.
+   */
+  public CompletableFuture<Void> frozen(ScalableCuckooFilter<byte[]> filter) {
+    return frozen.isEmpty() ? null : frozen.get(filter);
+  }
+
+  private void noteRemoved(Key key) {
+    java.util.Set<Key> removed = removedKeys;
+    if (removed != null) {
+      removed.add(key);
+    }
+  }
+
+  /**
+   * Returns every key that is stored at the moment this method returns, or was stored at some
+   * moment during the call and then removed, for a snapshot, without stopping commands; {@code
+   * atCut} runs once, in the middle, at the moment the snapshot is cut (the log rotated).
+   *
+   * <p>A command removes a key from the map before it logs the removal, both under the key's lock.
+   * So that every key the log holds as existing at the cut is listed, removals are recorded from
+   * before the cut: first recording starts, then each stripe is locked and unlocked in turn (every
+   * command that was running, and may have removed a key unrecorded, has finished and logged), then
+   * {@code atCut} runs, then the keys are listed and recording ends. A key that existed at the cut
+   * is either still in the map when the listing reaches it or was removed after recording began.
+   * Keys created after the cut may be listed too (the snapshot writes each with the number of the
+   * last record it holds).
+   *
+   * @throws E what {@code atCut} throws (recording then ends)
+   */
+  public <E extends Exception> List<Key> keysAcross(CutAction<E> atCut) throws E {
+    java.util.Set<Key> removed = ConcurrentHashMap.newKeySet();
+    removedKeys = removed;
+    try {
+      for (ReentrantReadWriteLock stripe : stripes) {
+        stripe.writeLock().lock();
+        stripe.writeLock().unlock();
+      }
+      atCut.run();
+      java.util.Set<Key> keys = new java.util.LinkedHashSet<>(filters.keySet());
+      removedKeys = null;
+      keys.addAll(removed);
+      return new ArrayList<>(keys);
+    } finally {
+      removedKeys = null;
+    }
+  }
+
+  /** What {@link #keysAcross} runs at the cut. */
+  @FunctionalInterface
+  public interface CutAction<E extends Exception> {
+    /** Cuts the snapshot (rotates the log). */
+    void run() throws E;
+  }
+
+  /**
+   * Returns a snapshot of the stored keys of every database, expired ones included (consistent if
+   * the caller holds every lock).
+   */
+  public List<Key> keys() {
+    return new ArrayList<>(filters.keySet());
+  }
+
+  /** Returns a snapshot of the live (unexpired) keys of one database. */
+  public List<Key> keys(int db) {
+    List<Key> keys = new ArrayList<>();
+    for (Key key : filters.keySet()) {
+      if (key.db() == db && (expiringKeys.get() == 0 || !isExpired(key))) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * Returns a copy of every stored key with its filter (consistent if the caller holds every lock).
+   */
+  public Map<Key, ScalableCuckooFilter<byte[]>> entries() {
+    Map<Key, ScalableCuckooFilter<byte[]>> view = new java.util.HashMap<>();
+    filters.forEach((key, entry) -> view.put(key, entry.filter));
+    return view;
+  }
+
+  /**
+   * Returns the heap bytes of every filter, as counted when filters were stored, removed or changed
+   * size (the figure {@code maxmemory} is compared with; garbage is not counted).
+   */
+  public long usedBytes() {
+    return usedBytes.get();
+  }
+
+  /** Adds a change in a stored filter's size (caller holds the key's lock). */
+  public void adjustUsed(long delta) {
+    if (delta != 0) {
+      notePeak(usedBytes.addAndGet(delta));
+    }
+  }
+
+  /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
+  public void recountUsed() {
+    long total = 0;
+    for (Entry entry : filters.values()) {
+      total += entry.filter.sizeInBytes();
+    }
+    usedBytes.set(total);
+    notePeak(total);
+  }
+}

@@ -1,0 +1,313 @@
+package dev.cuckoo.server.network;
+
+import dev.cuckoo.server.command.Commands;
+import dev.cuckoo.server.command.ServerContext;
+import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.keyspace.HeapGuard;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.protocol.RespDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * Runs the decoded requests of one connection and writes their replies.
+ *
+ * <p>Requests are executed in arrival order on the connection's network thread; their replies are
+ * collected in one buffer and written when the decoder has no more complete requests
+ * (channelReadComplete), so a pipeline of requests costs one socket write. Before replies that
+ * acknowledge writes go out, the write log is committed (written, and with appendfsync always
+ * forced to disk). When the socket stops being writable the connection stops reading until it
+ * drains, so a client that does not read its replies cannot grow the server's memory. A command
+ * whose work runs elsewhere (SAVE) defers its reply, and a write to a filter a snapshot is writing
+ * asks to run again once the filter is thawed: either way the connection stops reading and queues
+ * the requests already decoded until then, so replies stay in request order and the event loop goes
+ * on serving other connections meanwhile.
+ */
+public final class CommandHandler extends ChannelInboundHandlerAdapter {
+  private static final System.Logger LOGGER = System.getLogger(CommandHandler.class.getName());
+  private static final int EARLY_FLUSH_BYTES = 256 * 1024;
+
+  private final ServerContext context;
+  private final Commands commands;
+  private Session session;
+  private boolean counted;
+
+  /** Per write command of the current batch: reply start, reply end (as longs) and last lsn. */
+  private long[] writes = new long[24];
+
+  private int writeCount;
+  private boolean waiting;
+  private final ArrayDeque<Object> queued = new ArrayDeque<>();
+
+  public CommandHandler(ServerContext context, Commands commands) {
+    this.context = context;
+    this.commands = commands;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    context.totalConnections().incrementAndGet();
+    session =
+        new Session(
+            context.nextClientId(),
+            new Reply(ctx.alloc()),
+            Authentication.of(ctx.channel()),
+            false);
+    session.allowRetries();
+    counted = true;
+    if (context.connectedClients().incrementAndGet() > context.maxClients()) {
+      session.reply().error("ERR max number of clients reached");
+      session.requestClose();
+      writeReplies(ctx);
+      return;
+    }
+    context.clients().add(session, ctx.channel());
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (waiting) {
+      // a deferred reply (SAVE) is outstanding: later requests wait their turn
+      queued.add(msg);
+      return;
+    }
+    handle(ctx, msg);
+  }
+
+  private void handle(ChannelHandlerContext ctx, Object msg) {
+    if (session.closeRequested()) {
+      return;
+    }
+    if (msg instanceof byte[][]) {
+      int replyStart = session.reply().pendingBytes();
+      long lastBefore = session.lastLogged();
+      commands.execute(session, (byte[][]) msg);
+      if (session.lastLogged() != lastBefore) {
+        noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
+      }
+      CompletableFuture<Consumer<Reply>> deferred = session.takeDeferred();
+      CompletableFuture<Void> retry = session.takeRetry();
+      if (deferred != null) {
+        waiting = true;
+        ctx.channel().config().setAutoRead(false);
+        deferred.whenComplete(
+            (fill, error) ->
+                ctx.executor()
+                    .execute(
+                        () ->
+                            resume(
+                                ctx,
+                                () -> {
+                                  if (fill != null) {
+                                    fill.accept(session.reply());
+                                  } else {
+                                    session.reply().error("ERR " + error);
+                                  }
+                                })));
+      } else if (retry != null) {
+        waiting = true;
+        ctx.channel().config().setAutoRead(false);
+        retry.whenComplete(
+            (ready, error) -> ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
+      }
+    } else if (msg instanceof RespDecoder.ProtocolError) {
+      session.reply().error(((RespDecoder.ProtocolError) msg).message());
+      session.requestClose();
+    }
+    if (session.reply().pendingBytes() >= EARLY_FLUSH_BYTES) {
+      writeReplies(ctx);
+    }
+  }
+
+  /**
+   * Ends a wait: {@code next} writes the deferred reply or runs the command again (which may wait
+   * once more), then the requests that arrived meanwhile run.
+   */
+  private void resume(ChannelHandlerContext ctx, Runnable next) {
+    if (!ctx.channel().isActive()) {
+      queued.clear();
+      return;
+    }
+    waiting = false;
+    next.run();
+    while (!waiting && !queued.isEmpty()) {
+      handle(ctx, queued.poll());
+    }
+    writeReplies(ctx);
+    if (!waiting && ctx.channel().isWritable()) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  private void noteWrite(int replyStart, int replyEnd, long lsn) {
+    if (writeCount * 3 == writes.length) {
+      writes = java.util.Arrays.copyOf(writes, writes.length * 2);
+    }
+    writes[writeCount * 3] = replyStart;
+    writes[writeCount * 3 + 1] = replyEnd;
+    writes[writeCount * 3 + 2] = lsn;
+    writeCount++;
+  }
+
+  /**
+   * Replaces the reply of every write of the batch whose log record was undone with the log's
+   * error; the replies of reads and of writes that are durable stay as they were.
+   */
+  private void replaceUndoneReplies(Persistence persistence) {
+    ByteBuf replies = session.reply().take();
+    if (replies == null) {
+      return;
+    }
+    try {
+      String error = persistence.refusal();
+      int copied = 0;
+      for (int i = 0; i < writeCount; i++) {
+        int start = (int) writes[i * 3];
+        int end = (int) writes[i * 3 + 1];
+        if (!persistence.acknowledged(writes[i * 3 + 2])) {
+          session.reply().raw(replies, copied, start);
+          session
+              .reply()
+              .error(
+                  error != null
+                      ? error
+                      : "MISCONF Errors writing to the AOF file: the write was undone");
+          copied = end;
+        }
+      }
+      session.reply().raw(replies, copied, replies.readableBytes());
+    } finally {
+      replies.release();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (session.lastLogged() != 0 && context.persistence() != null && !session.closeRequested()) {
+      // replies that acknowledge writes wait for the end of this event-loop iteration: one log
+      // write then covers every connection the iteration served
+      PendingCommits pending = PENDING.get();
+      pending.add(this, ctx);
+      return;
+    }
+    writeReplies(ctx);
+  }
+
+  /**
+   * The connections of one event loop whose replies wait for the log: written by one task that runs
+   * after the loop has handled its ready connections (Netty runs tasks after I/O), so one log write
+   * (and with appendfsync always one fsync) serves them all.
+   */
+  private static final class PendingCommits implements Runnable {
+    private final ArrayDeque<CommandHandler> handlers = new ArrayDeque<>();
+    private final ArrayDeque<ChannelHandlerContext> contexts = new ArrayDeque<>();
+
+    void add(CommandHandler handler, ChannelHandlerContext ctx) {
+      if (handlers.isEmpty()) {
+        ctx.executor().execute(this);
+      }
+      handlers.add(handler);
+      contexts.add(ctx);
+    }
+
+    @Override
+    public void run() {
+      while (!handlers.isEmpty()) {
+        CommandHandler handler = handlers.poll();
+        ChannelHandlerContext ctx = contexts.poll();
+        if (ctx.channel().isActive()) {
+          // the first commit writes everything buffered; the others find their records written
+          handler.writeReplies(ctx);
+        }
+      }
+    }
+  }
+
+  private static final FastThreadLocal<PendingCommits> PENDING =
+      new FastThreadLocal<>() {
+        @Override
+        protected PendingCommits initialValue() {
+          return new PendingCommits();
+        }
+      };
+
+  private void writeReplies(ChannelHandlerContext ctx) {
+    Persistence persistence = context.persistence();
+    if (session.lastLogged() != 0
+        && persistence != null
+        && !persistence.commit(session.firstLogged(), session.lastLogged())) {
+      replaceUndoneReplies(persistence);
+    }
+    session.clearLogged();
+    writeCount = 0;
+    ByteBuf out = session.reply().take();
+    if (session.closeRequested()) {
+      if (out != null) {
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+      } else {
+        ctx.close();
+      }
+      return;
+    }
+    if (out != null) {
+      ctx.writeAndFlush(out, ctx.voidPromise());
+      if (!ctx.channel().isWritable()) {
+        ctx.channel().config().setAutoRead(false);
+      }
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable() && !waiting) {
+      ctx.channel().config().setAutoRead(true);
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    context.clients().remove(session);
+    if (counted) {
+      context.connectedClients().decrementAndGet();
+      counted = false;
+    }
+    if (session != null) {
+      session.reply().discard();
+      context.watches().unwatchAll(session);
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      ctx.close();
+    } else {
+      ctx.fireUserEventTriggered(event);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (HeapGuard.outOfMemory(cause)) {
+      HeapGuard.fatal("a client connection", cause);
+    }
+    if (!(cause instanceof IOException)) {
+      LOGGER.log(Level.WARNING, "closing client after an error", cause);
+    }
+    ctx.close();
+  }
+}

@@ -1,0 +1,1018 @@
+package dev.cuckoo.server.persist;
+
+import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.HeapGuard;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Durability: the snapshot file plus the append-only logs of writes made since it began.
+ *
+ * <p><b>The rule.</b> A reply that acknowledges a write is sent only after its log record is
+ * written (and, with {@code appendfsync always}, forced to disk): see {@link #commit}. A write
+ * whose record cannot be written is undone and its client gets an error.
+ *
+ * <p><b>Files.</b> {@code dump.cuckoo} (the snapshot, {@link SnapshotFile}), {@code appendonly.log}
+ * (the active log, {@link AppendLog}) and, while or after a snapshot is being taken, retired logs
+ * {@code appendonly.log.<generation>}. Every record carries a sequence number.
+ *
+ * <p><b>Snapshots do not stop the world</b> (a fuzzy checkpoint). SAVE (a) retires the active log
+ * and starts generation g+1, remembering the number of the last record retired ({@code startLsn});
+ * (b) writes the keys one at a time with the number of the last record applied at that moment (a
+ * key deleted meanwhile as a tombstone): a small filter under its stripe's read lock, a big one (1
+ * MiB or more) frozen instead, so that only commands changing that filter wait (reads of it, and
+ * commands on every other key, go on); (c) forces the log (so the snapshot never holds a write that
+ * is not in the log), forces and renames the snapshot, and deletes the retired logs. A crash at any
+ * point leaves either the old snapshot with every log since, or the new snapshot with the logs it
+ * needs.
+ *
+ * <p><b>Recovery</b> loads the snapshot and replays the logs of its generation and later, in order,
+ * skipping every record the snapshot already holds ({@link Replay}). It refuses to start, naming
+ * the file and offset and the repair option, when a file is damaged: a log header whose checksum
+ * fails, a log whose generation does not fit the snapshot, a missing log between them, a corrupt
+ * record in the middle of a log, a corrupt snapshot, a record that fails to replay. {@code
+ * --repair-log yes} replays what can be read instead. Replay ignores {@code maxmemory}: memory
+ * admission applies to new commands only.
+ *
+ * <p><b>Failures.</b> When a log write or fsync fails, writes are refused with {@code -MISCONF}
+ * (reads go on), the records that were not acknowledged are dropped from the log buffer and the
+ * keys they touched are rebuilt from the files, so memory again equals what a restart would load. A
+ * background task then retries every second to take a snapshot into a new log generation; once one
+ * succeeds, writes are accepted again.
+ *
+ * <p><b>Automatic rewrite</b>, Redis's rule and defaults adapted to a log that holds only what
+ * changed since the snapshot: when the active log is at least {@code auto-aof-rewrite-min-size} and
+ * at least {@code auto-aof-rewrite-percentage} percent of the snapshot's size (Redis: the log grew
+ * by that percentage over its size after the last rewrite, which is the data's image), a snapshot
+ * is taken in the background. The log therefore stays below the larger of the minimum size and the
+ * percentage of the live data, plus what is written while one snapshot runs.
+ */
+public final class Persistence implements Closeable {
+  /** Snapshot file name inside the data directory. */
+  public static final String SNAPSHOT = "dump.cuckoo";
+
+  /** Active log file name inside the data directory. */
+  public static final String LOG = "appendonly.log";
+
+  private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
+
+  /** Filters at least this big are written by a snapshot without holding their stripe lock. */
+  private static final long FREEZE_BYTES = 1 << 20;
+
+  private static final String REPAIR_HINT =
+      "; refusing to start. Restart with --repair-log yes" + " to ";
+
+  private final Path dir;
+  private final Keyspace keyspace;
+  private final ServerConfig.Fsync fsync;
+  private final FileChannels files;
+  private final Function<Keyspace, RecordApplier> commandsFor;
+  private final RecordRules rules;
+  private final PersistenceContext context;
+  private final AppendLog log;
+
+  /** Snapshots and recovery attempts. */
+  private final ScheduledExecutorService background;
+
+  /** The everysec fsync, on its own thread so that a long snapshot never delays it. */
+  private final ScheduledExecutorService syncer;
+
+  private final ReentrantLock saveLock = new ReentrantLock();
+  // held shared by commands that move data between keys, exclusively while a snapshot is written
+  private final ReentrantReadWriteLock moveGate = new ReentrantReadWriteLock();
+  private volatile CompletableFuture<Void> saveDone;
+  // whether a record that moves data between keys was logged since the last snapshot
+  private volatile boolean moversLogged;
+  private final AtomicBoolean saving = new AtomicBoolean();
+  private final AtomicBoolean recovering = new AtomicBoolean();
+  private final java.util.concurrent.atomic.LongAdder changes =
+      new java.util.concurrent.atomic.LongAdder();
+  // ranges of record numbers undone after log failures (copy on write: read on every commit)
+  private volatile long[][] discarded = new long[0][];
+  private volatile long generation;
+  private volatile long lastSaveSeconds;
+  private volatile long rewriteBaseBytes;
+  private volatile String refusal;
+  private IOException handledFailure;
+  // test seam: runs on the saving thread after the log is rotated, before the keys are listed
+  private volatile Runnable afterRotate = () -> {};
+
+  private Persistence(
+      PersistenceContext context,
+      Keyspace keyspace,
+      FileChannels files,
+      Function<Keyspace, RecordApplier> commandsFor,
+      RecordRules rules,
+      AppendLog log,
+      long generation) {
+    this.context = context;
+    this.dir = context.config().dir();
+    this.keyspace = keyspace;
+    this.fsync = context.config().fsync();
+    this.files = files;
+    this.commandsFor = commandsFor;
+    this.rules = rules;
+    this.log = log;
+    this.generation = generation;
+    this.lastSaveSeconds = System.currentTimeMillis() / 1000;
+    this.rewriteBaseBytes = snapshotBytes(dir);
+    this.background = daemonExecutor("cuckoo-persistence");
+    this.syncer = daemonExecutor("cuckoo-fsync");
+    if (fsync == ServerConfig.Fsync.EVERYSEC) {
+      syncer.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  private static long snapshotBytes(Path dir) {
+    try {
+      return Files.size(dir.resolve(SNAPSHOT));
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static ScheduledExecutorService daemonExecutor(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** A log file found in the data directory. */
+  private static final class LogFile {
+    final Path path;
+    final LogReader.Header header;
+    final boolean active;
+
+    LogFile(Path path, LogReader.Header header, boolean active) {
+      this.path = path;
+      this.header = header;
+      this.active = active;
+    }
+  }
+
+  /** What the files of the data directory hold, found by {@link #scan}. */
+  private static final class Recovered {
+    SnapshotFile.Loaded snapshot = new SnapshotFile.Loaded(0, 0, 0, Map.of());
+    final List<LogFile> needed = new ArrayList<>();
+    final List<Path> obsolete = new ArrayList<>();
+    LogFile active;
+    boolean repaired;
+    long lastLsn;
+    long activeEnd;
+    String activeProblem;
+  }
+
+  /**
+   * Recovers the keyspace from the data directory and opens the log for appending.
+   *
+   * @param commandsFor builds the command table over a keyspace (used to replay records)
+   * @param rules which keys a logged record changes and whether it moves data
+   * @throws IOException if the files cannot be read, or are damaged and repair is not allowed
+   */
+  public static Persistence open(
+      PersistenceContext context,
+      FileChannels files,
+      Function<Keyspace, RecordApplier> commandsFor,
+      RecordRules rules)
+      throws IOException {
+    ServerConfig config = context.config();
+    Path dir = config.dir();
+    Files.createDirectories(dir);
+    for (Path stale :
+        new Path[] {
+          SnapshotFile.tempOf(dir.resolve(SNAPSHOT)),
+          dir.resolve(LOG + ".tmp"),
+          dir.resolve(LOG + ".new")
+        }) {
+      if (Files.deleteIfExists(stale)) {
+        LOGGER.log(Level.INFO, "removed {0} left by an interrupted write", stale);
+      }
+    }
+    Keyspace keyspace = context.keyspace();
+    Recovered found =
+        recover(
+            dir,
+            keyspace,
+            commandsFor.apply(keyspace),
+            rules,
+            key -> true,
+            Long.MAX_VALUE,
+            config.repairLog(),
+            true);
+    long generation = found.snapshot.generation();
+    Path logPath = dir.resolve(LOG);
+    AppendLog log;
+    boolean legacy = found.active != null && found.active.header.version() < AppendLog.VERSION;
+    if (legacy || found.repaired) {
+      // records are only appended to a sound current-format log of the snapshot's generation:
+      // fold what was replayed into a snapshot of a new generation, then start an empty log of
+      // it (a crash in between leaves a log older than the snapshot, which refuses to start
+      // unless repaired, and repair skips what the snapshot holds)
+      LOGGER.log(
+          Level.INFO,
+          legacy
+              ? "{0} is in log format version {1}; saving a snapshot to"
+                  + " start a current-format log"
+              : "{0} was repaired; saving a snapshot to start a" + " sound log",
+          logPath,
+          legacy ? found.active.header.version() : AppendLog.VERSION);
+      generation = Math.max(generation, lastGeneration(found)) + 1;
+      writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
+      log = AppendLog.create(logPath, files, generation, found.lastLsn);
+      for (LogFile file : found.needed) {
+        if (!file.active) {
+          found.obsolete.add(file.path);
+        }
+      }
+    } else if (found.active == null) {
+      log =
+          AppendLog.create(
+              logPath, files, Math.max(generation, lastGeneration(found)), found.lastLsn);
+    } else {
+      if (found.activeProblem != null) {
+        LOGGER.log(
+            Level.WARNING,
+            "{0}: {1}; truncating at offset {2}",
+            logPath,
+            found.activeProblem,
+            found.activeEnd);
+      }
+      log =
+          AppendLog.openAt(
+              logPath, files, found.active.header.generation(), found.activeEnd, found.lastLsn);
+    }
+    for (Path obsolete : found.obsolete) {
+      Files.deleteIfExists(obsolete);
+      LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
+    }
+    return new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
+  }
+
+  /** Returns the generation after the last retired log's, or the active log's (0 if none). */
+  private static long lastGeneration(Recovered found) {
+    long last = 0;
+    for (LogFile file : found.needed) {
+      last = Math.max(last, file.header.generation() + (file.active ? 0 : 1));
+    }
+    return last;
+  }
+
+  private static void rewriteHeader(Path path, LogReader.Header header) throws IOException {
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+      ByteBuffer bytes = ByteBuffer.wrap(AppendLog.header(header.generation(), header.baseLsn()));
+      while (bytes.hasRemaining()) {
+        channel.write(bytes, bytes.position());
+      }
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Loads the snapshot and replays the logs into {@code target}, for the keys {@code wanted}
+   * accepts; the active log is read up to {@code activeLimit}.
+   */
+  private static Recovered recover(
+      Path dir,
+      Keyspace target,
+      RecordApplier commands,
+      RecordRules rules,
+      Predicate<Key> wanted,
+      long activeLimit,
+      boolean repair,
+      boolean startup)
+      throws IOException {
+    Recovered found = new Recovered();
+    Path snapshotPath = dir.resolve(SNAPSHOT);
+    if (Files.exists(snapshotPath)) {
+      try {
+        found.snapshot = SnapshotFile.read(snapshotPath, target, wanted);
+      } catch (FilterFormatException e) {
+        throw new IOException(
+            snapshotPath
+                + ": corrupt snapshot at offset "
+                + e.offset()
+                + " ("
+                + e.field()
+                + "): "
+                + e.getMessage()
+                + "; refusing to start. Move the file"
+                + " away to start from the logs alone (what only the snapshot held is then lost)",
+            e);
+      } catch (IOException e) {
+        throw new IOException(snapshotPath + ": " + e.getMessage(), e);
+      }
+      if (startup) {
+        LOGGER.log(
+            Level.INFO,
+            "loaded {0} keys from {1} (generation {2})",
+            found.snapshot.keys(),
+            snapshotPath,
+            found.snapshot.generation());
+      }
+    }
+    scan(dir, found, repair);
+    Replay replay =
+        new Replay(
+            commands, rules, target, found.snapshot.lsns(), found.snapshot.startLsn(), wanted);
+    found.lastLsn = Math.max(found.snapshot.startLsn(), maxLsn(found.snapshot.lsns()));
+    for (LogFile file : found.needed) {
+      replay.file(file.path);
+      LogReader.Header header = file.header;
+      if (header.damage() != null) {
+        header = new LogReader.Header(header.version(), header.generation(), 0, null);
+      }
+      LogReader.Result result =
+          LogReader.read(
+              file.path, header, file.active ? activeLimit : Long.MAX_VALUE, repair, replay);
+      found.lastLsn = Math.max(found.lastLsn, result.lastLsn());
+      if (file.active) {
+        found.activeEnd = result.validEnd();
+        found.activeProblem = result.problem();
+      } else if (result.problem() != null && startup) {
+        LOGGER.log(
+            Level.WARNING,
+            "{0}: {1}; the records after offset {2} were never" + " acknowledged",
+            file.path,
+            result.problem(),
+            result.validEnd());
+      }
+      if (startup) {
+        LOGGER.log(Level.INFO, "replayed {0} records from {1}", result.records(), file.path);
+      }
+    }
+    target.recountUsed();
+    return found;
+  }
+
+  private static long maxLsn(Map<Key, Long> lsns) {
+    long max = 0;
+    for (long lsn : lsns.values()) {
+      max = Math.max(max, lsn);
+    }
+    return max;
+  }
+
+  /**
+   * Finds the logs the snapshot needs and checks that they fit together: the active log's
+   * generation is the snapshot's or later, every retired generation in between is present, and the
+   * first needed log starts at or before the snapshot's start number.
+   */
+  private static void scan(Path dir, Recovered found, boolean repair) throws IOException {
+    long snapshotGeneration = found.snapshot.generation();
+    Path snapshotPath = dir.resolve(SNAPSHOT);
+    TreeMap<Long, LogFile> retired = new TreeMap<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
+      for (Path path : entries) {
+        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
+        if (!suffix.chars().allMatch(Character::isDigit)
+            || suffix.isEmpty()
+            || suffix.length() > 18) {
+          continue;
+        }
+        long number = Long.parseLong(suffix);
+        LogReader.Header header = headerOf(path, repair, number);
+        if (header.version() < 3) {
+          throw new IOException(
+              path
+                  + ": a retired log in format version "
+                  + header.version()
+                  + " (only version 3 logs are retired); refusing to start");
+        }
+        if (header.generation() < snapshotGeneration) {
+          found.obsolete.add(path);
+        } else {
+          retired.put(header.generation(), new LogFile(path, header, false));
+        }
+      }
+    }
+    Path activePath = dir.resolve(LOG);
+    if (Files.exists(activePath)) {
+      long guess = retired.isEmpty() ? snapshotGeneration : retired.lastKey() + 1;
+      found.active = new LogFile(activePath, headerOf(activePath, repair, guess), true);
+    }
+    LogFile active = found.active;
+    if (active != null && active.header.version() < 3) {
+      // the old format's rule: a log older than the snapshot predates it (a crash between the
+      // snapshot's rename and the log's replacement); a newer one means the snapshot is missing
+      long logGeneration = active.header.generation();
+      if (logGeneration < snapshotGeneration) {
+        LOGGER.log(Level.INFO, "{0} predates the snapshot; starting a new log", activePath);
+        found.active = null;
+        found.obsolete.add(activePath);
+        return;
+      }
+      found.repaired |= logGeneration > snapshotGeneration;
+      if (logGeneration > snapshotGeneration && !repair) {
+        throw new IOException(
+            activePath
+                + " continues snapshot generation "
+                + logGeneration
+                + " but "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + "; the snapshot is missing or older than the log"
+                + REPAIR_HINT
+                + "replay the log on what the snapshot holds");
+      }
+      found.needed.add(active);
+      return;
+    }
+    long expected = snapshotGeneration;
+    for (LogFile file : retired.values()) {
+      found.repaired |= file.header.generation() != expected || file.header.damage() != null;
+      if (file.header.generation() != expected && !repair) {
+        throw new IOException(
+            file.path
+                + " continues generation "
+                + file.header.generation()
+                + " but generation "
+                + expected
+                + " is missing (snapshot "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + ")"
+                + REPAIR_HINT
+                + "replay the logs that exist");
+      }
+      found.needed.add(file);
+      expected = file.header.generation() + 1;
+    }
+    if (active != null) {
+      long activeGeneration = active.header.generation();
+      found.repaired |= activeGeneration != expected || active.header.damage() != null;
+      if (activeGeneration != expected && !repair) {
+        String why =
+            activeGeneration < snapshotGeneration
+                ? "the log is older than the snapshot"
+                : "the snapshot is missing or older than the log";
+        throw new IOException(
+            activePath
+                + " continues snapshot generation "
+                + activeGeneration
+                + " but "
+                + snapshotPath
+                + " has generation "
+                + snapshotGeneration
+                + (activeGeneration > snapshotGeneration && !retired.isEmpty()
+                    ? " and the retired logs end at " + (expected - 1)
+                    : "")
+                + "; "
+                + why
+                + REPAIR_HINT
+                + "replay the log (records the snapshot holds are"
+                + " skipped)");
+      }
+      found.needed.add(active);
+    }
+    if (!found.needed.isEmpty()) {
+      LogReader.Header first = found.needed.get(0).header;
+      if (first.damage() == null && first.baseLsn() > found.snapshot.startLsn()) {
+        found.repaired = true;
+      }
+      if (found.repaired && !repair) {
+        throw new IOException(
+            found.needed.get(0).path
+                + " starts after record "
+                + first.baseLsn()
+                + " but "
+                + snapshotPath
+                + " holds records up to "
+                + found.snapshot.startLsn()
+                + " only; a log is missing"
+                + REPAIR_HINT
+                + "replay the logs that exist");
+      }
+    }
+  }
+
+  private static LogReader.Header headerOf(Path path, boolean repair, long generationGuess)
+      throws IOException {
+    LogReader.Header header;
+    try {
+      header = LogReader.header(path);
+    } catch (LogReader.CorruptLogException e) {
+      if (!repair) {
+        throw new IOException(
+            e.getMessage()
+                + REPAIR_HINT
+                + "rewrite the header and replay"
+                + " the records (those the snapshot holds are skipped)",
+            e);
+      }
+      if (Files.size(path) >= AppendLog.HEADER_BYTES) {
+        // a damaged magic: read the records as the current format's
+        return new LogReader.Header(AppendLog.VERSION, generationGuess, 0, e.getMessage());
+      }
+      LOGGER.log(
+          Level.WARNING,
+          "{0}; writing a new header (repair allowed; a log shorter than"
+              + " its header holds no records)",
+          e.getMessage());
+      try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+        channel.truncate(0);
+      }
+      rewriteHeader(path, new LogReader.Header(AppendLog.VERSION, generationGuess, 0, null));
+      LogReader.Header rewritten = LogReader.header(path);
+      return new LogReader.Header(AppendLog.VERSION, rewritten.generation(), 0, e.getMessage());
+    }
+    if (header.damage() != null) {
+      if (!repair) {
+        throw new IOException(
+            path
+                + ": "
+                + header.damage()
+                + REPAIR_HINT
+                + "rewrite the"
+                + " header and replay the records (those the snapshot holds are skipped)");
+      }
+      return new LogReader.Header(header.version(), generationGuess, 0, header.damage());
+    }
+    return header;
+  }
+
+  private static void writeWholeSnapshot(
+      Path target, FileChannels files, long generation, long startLsn, Keyspace keyspace)
+      throws IOException {
+    try (SnapshotFile.Writer writer = SnapshotFile.open(target, files, generation, startLsn)) {
+      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
+        writer.write(entry.getKey(), startLsn, keyspace.expireAt(entry.getKey()), entry.getValue());
+      }
+      writer.commit();
+    }
+  }
+
+  /** Appends one record of a write run in database {@code db}; returns its sequence number. */
+  public long append(int db, byte[][] args) {
+    changes.increment();
+    if (!moversLogged && rules.movesData(args)) {
+      moversLogged = true;
+    }
+    return log.append(db, args);
+  }
+
+  /**
+   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB, or a transaction holding
+   * one) run: returns true once it holds the gate (the caller runs, logs and then calls {@link
+   * #endMove}), or false if a snapshot is being written and the session will run the command again
+   * when it is done (a session that cannot retry waits here). Such commands never overlap a
+   * snapshot, so recovery can replay them whole or skip them whole.
+   */
+  public boolean beginMove(Retrier session) {
+    while (!moveGate.readLock().tryLock()) {
+      CompletableFuture<Void> done = saveDone;
+      if (done == null) {
+        done = CompletableFuture.completedFuture(null);
+      }
+      if (session.retryAfter(done)) {
+        return false;
+      }
+      done.join();
+    }
+    return true;
+  }
+
+  /** Releases the gate taken by {@link #beginMove(Session)}. */
+  public void endMove() {
+    moveGate.readLock().unlock();
+  }
+
+  /** Returns the error writes get (without the dash), or null while writes are accepted. */
+  public String refusal() {
+    return refusal;
+  }
+
+  /**
+   * Makes the writes of records {@code firstLsn..lastLsn} durable per the fsync policy; called
+   * before a batch of replies that acknowledges them is sent.
+   *
+   * @return true if they are acknowledged; false if they were undone after a log failure
+   */
+  public boolean commit(long firstLsn, long lastLsn) {
+    boolean forced = fsync == ServerConfig.Fsync.ALWAYS;
+    // another connection's flush (group commit) may already have covered these records
+    if (log.durableLsn(forced) < lastLsn) {
+      try {
+        log.flush(forced);
+      } catch (IOException e) {
+        failed(e);
+      }
+    }
+    if (!acknowledged(lastLsn)) {
+      return false;
+    }
+    for (long[] range : discarded) {
+      if (firstLsn <= range[1] && lastLsn >= range[0]) {
+        return false;
+      }
+    }
+    maybeRewrite();
+    return true;
+  }
+
+  /**
+   * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not undone
+   * after a log failure (records before it are then acknowledged too).
+   */
+  public boolean acknowledged(long lsn) {
+    if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
+      return false;
+    }
+    for (long[] range : discarded) {
+      if (lsn >= range[0] && lsn <= range[1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void syncQuietly() {
+    try {
+      log.flush(true);
+    } catch (IOException e) {
+      failed(e);
+    } catch (RuntimeException e) {
+      LOGGER.log(Level.ERROR, "background fsync failed", e);
+    }
+  }
+
+  /**
+   * Handles a failed log write or fsync: refuses writes, drops the records that were not
+   * acknowledged and rebuilds the keys they touched from the files, then schedules recovery.
+   */
+  void failed(IOException cause) {
+    synchronized (this) {
+      if (handledFailure == cause) {
+        return;
+      }
+      handledFailure = cause;
+      refusal = "MISCONF Errors writing to the AOF file: " + describe(cause);
+    }
+    LOGGER.log(
+        Level.ERROR,
+        "append-only log write failed; refusing writes until a new log"
+            + " generation can be written: "
+            + describe(cause),
+        cause);
+    // a snapshot in progress must not commit or delete logs while the files are read back
+    // (it cannot commit: its final flush fails now); keys are locked after it, as it locks keys
+    saveLock.lock();
+    keyspace.lockAll();
+    try {
+      long before = log.lastLsn();
+      byte[] records = log.discardUnacknowledged(fsync == ServerConfig.Fsync.ALWAYS);
+      Set<Key> affected = new HashSet<>();
+      // a record that moves data makes a key's history depend on other keys: rebuild them all
+      boolean[] all = {moversLogged};
+      long[] first = {Long.MAX_VALUE};
+      LogReader.parse(
+          records,
+          (lsn, db, args, offset) -> {
+            first[0] = Math.min(first[0], lsn);
+            rules.keysOf(
+                db,
+                args,
+                new RecordRules.KeySink() {
+                  @Override
+                  public void key(Key key) {
+                    affected.add(key);
+                  }
+
+                  @Override
+                  public void database(int which) {
+                    all[0] = true;
+                  }
+                });
+          });
+      if (first[0] <= before) {
+        long[][] ranges = Arrays.copyOf(discarded, discarded.length + 1);
+        ranges[ranges.length - 1] = new long[] {first[0], before};
+        discarded = ranges;
+      }
+      if (all[0] || !affected.isEmpty()) {
+        rebuild(all[0] ? key -> true : affected::contains, all[0] ? null : affected);
+        LOGGER.log(
+            Level.WARNING, "undid {0} write(s) that were not acknowledged", before - first[0] + 1);
+      }
+    } catch (OutOfMemoryError e) {
+      HeapGuard.fatal("undoing writes after a log failure", e);
+    } catch (IOException | RuntimeException e) {
+      LOGGER.log(
+          Level.ERROR,
+          "could not undo the writes that were not acknowledged; the data in"
+              + " memory may hold them until a restart",
+          e);
+    } finally {
+      keyspace.unlockAll();
+      saveLock.unlock();
+    }
+    scheduleRecovery(1);
+  }
+
+  /** Replaces the wanted keys (all if {@code keys} is null) with what the files hold. */
+  private void rebuild(Predicate<Key> wanted, Set<Key> keys) throws IOException {
+    Keyspace rebuilt = new Keyspace(keyspace.databases());
+    rebuilt.loading(true);
+    recover(
+        dir, rebuilt, commandsFor.apply(rebuilt), rules, wanted, log.writtenBytes(), false, false);
+    if (keys == null) {
+      keyspace.clear();
+      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
+        copy(rebuilt, entry.getKey());
+      }
+      return;
+    }
+    for (Key key : keys) {
+      copy(rebuilt, key);
+    }
+  }
+
+  private void copy(Keyspace rebuilt, Key key) {
+    ScalableCuckooFilter<byte[]> filter = rebuilt.stored(key);
+    if (filter == null) {
+      keyspace.remove(key);
+      return;
+    }
+    keyspace.put(key, filter);
+    long expireAt = rebuilt.expireAt(key);
+    if (expireAt == Keyspace.NO_EXPIRY) {
+      keyspace.persist(key);
+    } else {
+      keyspace.expireAt(key, expireAt);
+    }
+  }
+
+  private void scheduleRecovery(long delaySeconds) {
+    if (recovering.compareAndSet(false, true)) {
+      try {
+        background.schedule(this::tryRecover, delaySeconds, TimeUnit.SECONDS);
+      } catch (RejectedExecutionException e) {
+        recovering.set(false);
+      }
+    }
+  }
+
+  private void tryRecover() {
+    recovering.set(false);
+    if (refusal == null) {
+      return;
+    }
+    try {
+      save();
+      LOGGER.log(
+          Level.INFO, "the log is writable again (generation {0}); accepting writes", generation);
+    } catch (IOException | RuntimeException e) {
+      LOGGER.log(Level.WARNING, "still cannot write a new log generation: " + describe(e));
+      scheduleRecovery(1);
+    }
+  }
+
+  private static String describe(Throwable e) {
+    String message = e.getMessage();
+    if (message != null && message.contains("No space left on device")) {
+      return "No space left on device";
+    }
+    return message == null ? e.getClass().getSimpleName() : message;
+  }
+
+  private void maybeRewrite() {
+    int percentage = context.rewritePercentage();
+    if (percentage <= 0 || saving.get()) {
+      return;
+    }
+    long size = log.writtenBytes();
+    long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
+    if (size >= context.rewriteMinSize() && size >= base / 100 * percentage) {
+      if (saveInBackground()) {
+        LOGGER.log(
+            Level.INFO,
+            "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new" + " snapshot",
+            size,
+            size * 100 / base,
+            base);
+      }
+    }
+  }
+
+  /**
+   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile; a key pauses only
+   * while its own filter is written.
+   *
+   * @throws IOException if the snapshot cannot be written (the logs still hold everything)
+   */
+  public void save() throws IOException {
+    saveLock.lock();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    saveDone = done;
+    moveGate.writeLock().lock();
+    try {
+      long next = Math.max(generation, log.generation()) + 1;
+      Path retired = dir.resolve(LOG + "." + log.generation());
+      long[] rotatedAt = new long[1];
+      List<Key> keys;
+      try {
+        keys =
+            keyspace.keysAcross(
+                () -> {
+                  rotatedAt[0] = log.rotate(next, retired);
+                  afterRotate.run();
+                });
+      } catch (IOException e) {
+        failed(e);
+        throw e;
+      }
+      long startLsn = rotatedAt[0];
+      try (SnapshotFile.Writer writer =
+          SnapshotFile.open(dir.resolve(SNAPSHOT), files, next, startLsn)) {
+        for (Key key : keys) {
+          Lock lock = keyspace.readLockFor(key);
+          lock.lock();
+          ScalableCuckooFilter<byte[]> filter;
+          long lsn;
+          long expireAt;
+          try {
+            filter = keyspace.stored(key);
+            expireAt = keyspace.expireAt(key);
+            lsn = log.lastLsn();
+            if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
+              writer.write(key, lsn, expireAt, filter);
+              continue;
+            }
+            keyspace.freeze(filter);
+          } finally {
+            lock.unlock();
+          }
+          // a big filter is written with only its own changes paused
+          try {
+            writer.write(key, lsn, expireAt, filter);
+          } finally {
+            keyspace.thaw(filter);
+          }
+        }
+        try {
+          // the snapshot may hold writes not yet in the file: they must be before it is kept
+          log.flush(true);
+        } catch (IOException e) {
+          failed(e);
+          throw e;
+        }
+        writer.commit();
+      }
+      generation = next;
+      moversLogged = false;
+      deleteRetiredBefore(next);
+      synchronized (this) {
+        refusal = null;
+        handledFailure = null;
+      }
+      changes.reset();
+      lastSaveSeconds = System.currentTimeMillis() / 1000;
+      rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
+    } finally {
+      moveGate.writeLock().unlock();
+      saveDone = null;
+      done.complete(null);
+      saveLock.unlock();
+    }
+  }
+
+  private void deleteRetiredBefore(long generation) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
+      for (Path path : entries) {
+        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
+        if (!suffix.isEmpty()
+            && suffix.length() <= 18
+            && suffix.chars().allMatch(Character::isDigit)
+            && Long.parseLong(suffix) < generation) {
+          Files.deleteIfExists(path);
+        }
+      }
+    }
+  }
+
+  /**
+   * Starts a snapshot on the background thread (BGSAVE).
+   *
+   * @return false if a snapshot is already running
+   */
+  public boolean saveInBackground() {
+    return saveAsync() != null;
+  }
+
+  /**
+   * Starts a snapshot on the background thread and returns its outcome: null when it succeeded,
+   * otherwise the error text. Returns null (no future) if a snapshot is already running.
+   */
+  public CompletableFuture<String> saveAsync() {
+    if (!saving.compareAndSet(false, true)) {
+      return null;
+    }
+    CompletableFuture<String> done = new CompletableFuture<>();
+    try {
+      background.execute(
+          () -> {
+            String error = null;
+            try {
+              save();
+            } catch (OutOfMemoryError e) {
+              HeapGuard.fatal("a background save", e);
+            } catch (IOException | RuntimeException e) {
+              LOGGER.log(Level.ERROR, "background save failed", e);
+              error = describe(e);
+            } finally {
+              // cleared before the reply goes out: a SAVE right after it must not find one running
+              saving.set(false);
+            }
+            done.complete(error);
+          });
+    } catch (RejectedExecutionException e) {
+      saving.set(false);
+      return null;
+    }
+    return done;
+  }
+
+  /**
+   * Sets code that each snapshot runs after it rotated the log and before it lists the keys (tests
+   * use it to hold a snapshot at that moment).
+   */
+  public void afterRotate(Runnable hook) {
+    afterRotate = hook;
+  }
+
+  /** Returns true while a background save runs. */
+  public boolean saving() {
+    return saving.get();
+  }
+
+  /** Returns the Unix time of the last successful save (or of startup). */
+  public long lastSaveSeconds() {
+    return lastSaveSeconds;
+  }
+
+  /** Returns the number of writes logged since the last save. */
+  public long changesSinceSave() {
+    return changes.sum();
+  }
+
+  /** Returns the current snapshot generation. */
+  long generation() {
+    return generation;
+  }
+
+  /** Returns the size of the active log in bytes. */
+  public long logBytes() {
+    return log.writtenBytes();
+  }
+
+  /** Returns the size of the last snapshot, in bytes (the base of the rewrite rule). */
+  public long logBaseBytes() {
+    return rewriteBaseBytes;
+  }
+
+  @Override
+  public void close() throws IOException {
+    syncer.shutdown();
+    background.shutdown();
+    try {
+      background.awaitTermination(30, TimeUnit.SECONDS);
+      syncer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    log.close();
+  }
+}

@@ -1,0 +1,19 @@
+package dev.cuckoo.server.persist;
+
+import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.Keyspace;
+
+/** What persistence reads from the running server: its settings, its keyspace, live thresholds. */
+public interface PersistenceContext {
+  /** Returns the server's settings (directory, fsync policy, repair). */
+  ServerConfig config();
+
+  /** Returns the keyspace that is recovered into and snapshotted. */
+  Keyspace keyspace();
+
+  /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite); CONFIG SET changes it. */
+  int rewritePercentage();
+
+  /** Returns auto-aof-rewrite-min-size in bytes; CONFIG SET changes it. */
+  long rewriteMinSize();
+}

@@ -1,0 +1,471 @@
+package dev.cuckoo.server.persist;
+
+import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHashers;
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.zip.CRC32C;
+
+/**
+ * The snapshot file: every key with its filter in the core serialized form.
+ *
+ * <p>Layout (little-endian), version 4: magic {@code CKOOSNP4}, u64 generation, u64 startLsn, u64
+ * entry count, u32 CRC32C of those 32 bytes; then per entry: u32 key length, key bytes, u64 lsn,
+ * u32 database index, i64 expiry time (Unix milliseconds, -1 for none), u64 filter length, the
+ * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database, expiry
+ * and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records that the
+ * key did not exist when the snapshot visited it. Version 3 ({@code CKOOSNP3}) is the same without
+ * the database index and expiry (every key in database 0, none expiring).
+ *
+ * <p>The snapshot is fuzzy: keys are written one at a time while commands go on. {@code startLsn}
+ * is the sequence number of the last log record written before the snapshot began, so the snapshot
+ * holds the effect of every record up to it; each entry's {@code lsn} is the number of the last
+ * record applied when the key was written, so it holds the key's records up to that number too.
+ * Recovery replays only records past those numbers (see {@link Persistence}). Written to a
+ * temporary file, forced to disk and renamed over the old snapshot.
+ *
+ * <p>Versions 1 and 2 (magics {@code CKOOSNP1}, {@code CKOOSNP2}: a 28-byte header without
+ * startLsn, entries without lsn, filters stored as their {@link DumpStream} in version 1) are still
+ * read, with every number taken as 0.
+ */
+public final class SnapshotFile {
+  /** The filter length that marks a key absent when it was visited. */
+  static final long TOMBSTONE = -1L;
+
+  private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '4'};
+  private static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '3'};
+  private static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
+  private static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
+  private static final int HEADER_BYTES = 36;
+  // lsn, database, expiry and filter length after an entry's key (version 4)
+  private static final int ENTRY_FIELDS_BYTES = 28;
+  private static final int LEGACY_HEADER_BYTES = 28;
+
+  /** What a snapshot held. */
+  static final class Loaded {
+    private final long generation;
+    private final long startLsn;
+    private final long keys;
+    private final Map<Key, Long> lsns;
+
+    Loaded(long generation, long startLsn, long keys, Map<Key, Long> lsns) {
+      this.generation = generation;
+      this.startLsn = startLsn;
+      this.keys = keys;
+      this.lsns = lsns;
+    }
+
+    /** Returns the snapshot generation (0: no snapshot). */
+    long generation() {
+      return generation;
+    }
+
+    /** Returns the number of the last log record the whole snapshot contains. */
+    long startLsn() {
+      return startLsn;
+    }
+
+    /** Returns the number of keys loaded. */
+    long keys() {
+      return keys;
+    }
+
+    /** Returns the number of the last record each visited key contains (tombstones too). */
+    Map<Key, Long> lsns() {
+      return lsns;
+    }
+  }
+
+  /** An open snapshot being written entry by entry to its temporary file. */
+  static final class Writer implements java.io.Closeable {
+    private final Path target;
+    private final Path temp;
+    private final FileChannel channel;
+    private final long generation;
+    private final long startLsn;
+    private long position = HEADER_BYTES;
+    private long entries;
+    private boolean done;
+    // bytes of filters written since the file was last forced
+    private long unforced;
+
+    private Writer(Path target, Path temp, FileChannel channel, long generation, long startLsn) {
+      this.target = target;
+      this.temp = temp;
+      this.channel = channel;
+      this.generation = generation;
+      this.startLsn = startLsn;
+    }
+
+    /**
+     * Writes one key: its filter, or a tombstone if {@code filter} is null, with its expiry time
+     * ({@link Keyspace#NO_EXPIRY} for none).
+     */
+    void write(Key key, long lsn, long expireAt, ScalableCuckooFilter<byte[]> filter)
+        throws IOException {
+      position = writeEntry(channel, position, key, lsn, expireAt, filter, this::wrote);
+      entries++;
+    }
+
+    /**
+     * Forces the file every {@link #INCREMENTAL_FSYNC_BYTES} of filters (Redis's
+     * rdb-save-incremental-fsync): the kernel then never holds a whole large snapshot as dirty
+     * pages, whose writeback would stall the log's own writes and fsyncs for hundreds of
+     * milliseconds at the final fsync.
+     */
+    private void wrote(int bytes) throws IOException {
+      unforced += bytes;
+      if (unforced >= INCREMENTAL_FSYNC_BYTES) {
+        unforced = 0;
+        channel.force(false);
+      }
+    }
+
+    /** Writes the header, forces the file to disk and renames it over the snapshot. */
+    void commit() throws IOException {
+      writeFully(channel, ByteBuffer.wrap(header(generation, startLsn, entries)), 0);
+      channel.truncate(position);
+      channel.force(true);
+      channel.close();
+      FileSync.replace(temp, target);
+      done = true;
+    }
+
+    /** Closes the file; deletes the temporary file unless {@link #commit} succeeded. */
+    @Override
+    public void close() throws IOException {
+      if (!done) {
+        try {
+          channel.close();
+        } finally {
+          Files.deleteIfExists(temp);
+        }
+      }
+    }
+  }
+
+  /** Bytes of filters written between two forces of a snapshot file being written. */
+  static final int INCREMENTAL_FSYNC_BYTES = 8 << 20;
+
+  /** Receives the count of filter bytes written to the snapshot file. */
+  @FunctionalInterface
+  private interface WriteListener {
+    void wrote(int bytes) throws IOException;
+  }
+
+  private SnapshotFile() {}
+
+  /** Returns the temporary file a snapshot is written to before it replaces {@code target}. */
+  public static Path tempOf(Path target) {
+    return target.resolveSibling(target.getFileName() + ".tmp");
+  }
+
+  /** Starts writing a snapshot of {@code generation} to the temporary file of {@code target}. */
+  static Writer open(Path target, FileChannels files, long generation, long startLsn)
+      throws IOException {
+    Path temp = tempOf(target);
+    FileChannel channel =
+        files.open(
+            temp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING);
+    return new Writer(target, temp, channel, generation, startLsn);
+  }
+
+  private static byte[] header(long generation, long startLsn, long entries) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    header.put(MAGIC).putLong(generation).putLong(startLsn).putLong(entries);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 32);
+    header.putInt((int) crc.getValue());
+    return header.array();
+  }
+
+  private static long writeEntry(
+      FileChannel channel,
+      long position,
+      Key name,
+      long lsn,
+      long expireAt,
+      ScalableCuckooFilter<byte[]> filter,
+      WriteListener listener)
+      throws IOException {
+    byte[] key = name.bytes();
+    ByteBuffer prefix =
+        ByteBuffer.allocate(4 + key.length + ENTRY_FIELDS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    prefix
+        .putInt(key.length)
+        .put(key)
+        .putLong(lsn)
+        .putInt(name.db())
+        .putLong(filter == null ? Keyspace.NO_EXPIRY : expireAt)
+        .putLong(filter == null ? TOMBSTONE : 0);
+    prefix.flip();
+    writeFully(channel, prefix, position);
+    long blobStart = position + 4 + key.length + ENTRY_FIELDS_BYTES;
+    CRC32C crc = new CRC32C();
+    crc.update(key);
+    crc.update(prefix.array(), 4 + key.length, ENTRY_FIELDS_BYTES - 8);
+    long blobLength = 0;
+    if (filter != null) {
+      channel.position(blobStart);
+      CountingCrcOutputStream counter =
+          new CountingCrcOutputStream(Channels.newOutputStream(channel), crc, listener);
+      try (BufferedOutputStream out =
+          new BufferedOutputStream(counter, 1 << 16) {
+            @Override
+            public void close() throws IOException {
+              flush();
+            }
+          }) {
+        filter.writeTo(out);
+      }
+      blobLength = counter.count();
+      ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+      length.putLong(blobLength).flip();
+      writeFully(channel, length, blobStart - 8);
+    }
+    ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+    trailer.putInt((int) crc.getValue()).flip();
+    writeFully(channel, trailer, blobStart + blobLength);
+    return blobStart + blobLength + 4;
+  }
+
+  private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
+      throws IOException {
+    long at = position;
+    while (buffer.hasRemaining()) {
+      at += channel.write(buffer, at);
+    }
+  }
+
+  /**
+   * Loads a snapshot into the map: every key, or only those {@code wanted} accepts (the others are
+   * skipped without being read into memory or checked).
+   *
+   * @throws FilterFormatException if the file is damaged, naming the offset (no partial result is
+   *     usable then)
+   */
+  static Loaded read(Path file, Keyspace into, Predicate<Key> wanted) throws IOException {
+    long size = Files.size(file);
+    Map<Key, Long> lsns = new HashMap<>();
+    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      DataInputStream in = new DataInputStream(raw);
+      byte[] magic = new byte[8];
+      in.readFully(magic);
+      int version =
+          Arrays.equals(magic, MAGIC)
+              ? 4
+              : Arrays.equals(magic, MAGIC_V3)
+                  ? 3
+                  : Arrays.equals(magic, MAGIC_V2) ? 2 : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
+      if (version == 0) {
+        throw new FilterFormatException("magic", 0, "not a snapshot file");
+      }
+      int headerBytes = version >= 3 ? HEADER_BYTES : LEGACY_HEADER_BYTES;
+      byte[] header = Arrays.copyOf(magic, headerBytes);
+      in.readFully(header, 8, headerBytes - 8);
+      ByteBuffer h = ByteBuffer.wrap(header, 8, headerBytes - 8).order(ByteOrder.LITTLE_ENDIAN);
+      long generation = h.getLong();
+      long startLsn = version >= 3 ? h.getLong() : 0;
+      long keys = h.getLong();
+      CRC32C crc = new CRC32C();
+      crc.update(header, 0, headerBytes - 4);
+      if (h.getInt() != (int) crc.getValue()) {
+        throw new FilterFormatException("header", headerBytes - 4, "snapshot header checksum");
+      }
+      long position = headerBytes;
+      long loaded = 0;
+      for (long n = 0; n < keys; n++) {
+        position = readEntry(in, position, size, version, into, lsns, wanted);
+        loaded++;
+      }
+      if (position != size) {
+        throw new FilterFormatException("end", position, "trailing bytes");
+      }
+      return new Loaded(generation, startLsn, loaded, lsns);
+    } catch (EOFException e) {
+      throw new FilterFormatException("data", size, "snapshot truncated", e);
+    }
+  }
+
+  private static long readEntry(
+      DataInputStream in,
+      long position,
+      long size,
+      int version,
+      Keyspace into,
+      Map<Key, Long> lsns,
+      Predicate<Key> wanted)
+      throws IOException {
+    long keyLength = Integer.reverseBytes(in.readInt()) & 0xffffffffL;
+    if (keyLength > size - position - 16) {
+      throw new FilterFormatException("keyLength", position, "key length " + keyLength);
+    }
+    byte[] keyBytes = new byte[(int) keyLength];
+    in.readFully(keyBytes);
+    CRC32C crc = new CRC32C();
+    crc.update(keyBytes);
+    long lsn = 0;
+    int db = 0;
+    long expireAt = Keyspace.NO_EXPIRY;
+    if (version >= 3) {
+      lsn = Long.reverseBytes(in.readLong());
+      ByteBuffer fields = ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putLong(lsn);
+      if (version == 4) {
+        db = Integer.reverseBytes(in.readInt());
+        expireAt = Long.reverseBytes(in.readLong());
+        fields.putInt(db).putLong(expireAt);
+        if (db < 0) {
+          throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db);
+        }
+        if (db >= into.databases()) {
+          throw new IOException(
+              "a key of database "
+                  + db
+                  + " at offset "
+                  + position
+                  + " but the server has "
+                  + into.databases()
+                  + " databases; restart with"
+                  + " --databases "
+                  + (db + 1)
+                  + " or more");
+        }
+      }
+      crc.update(fields.array(), 0, fields.position());
+    }
+    long blobLength = Long.reverseBytes(in.readLong());
+    long blobStart =
+        position + 4 + keyLength + (version == 4 ? ENTRY_FIELDS_BYTES : version == 3 ? 16 : 8);
+    Key key = new Key(db, keyBytes);
+    boolean tombstone = version >= 3 && blobLength == TOMBSTONE;
+    if (!tombstone && (blobLength < 0 || blobLength > size - blobStart - 4)) {
+      throw new FilterFormatException("filterLength", blobStart - 8, "filter length " + blobLength);
+    }
+    long blobBytes = tombstone ? 0 : blobLength;
+    if (!wanted.test(key)) {
+      in.skipNBytes(blobBytes + 4);
+      return blobStart + blobBytes + 4;
+    }
+    ScalableCuckooFilter<byte[]> filter = null;
+    if (!tombstone) {
+      BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
+      filter =
+          version == 1
+              ? DumpStream.read(bounded)
+              : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+      if (bounded.remaining() != 0) {
+        throw new FilterFormatException("filter", blobStart, "filter length mismatch");
+      }
+    }
+    if (Integer.reverseBytes(in.readInt()) != (int) crc.getValue()) {
+      throw new FilterFormatException("crc", blobStart + blobBytes, "entry checksum");
+    }
+    if (filter != null) {
+      into.put(key, filter);
+      if (expireAt != Keyspace.NO_EXPIRY) {
+        into.expireAt(key, expireAt);
+      }
+    }
+    lsns.put(key, lsn);
+    return blobStart + blobBytes + 4;
+  }
+
+  /** Counts and checksums the bytes passing through. */
+  private static final class CountingCrcOutputStream extends OutputStream {
+    private final OutputStream out;
+    private final CRC32C crc;
+    private final WriteListener listener;
+    private long count;
+
+    CountingCrcOutputStream(OutputStream out, CRC32C crc, WriteListener listener) {
+      this.out = out;
+      this.crc = crc;
+      this.listener = listener;
+    }
+
+    long count() {
+      return count;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      crc.update(b);
+      count++;
+      listener.wrote(1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      crc.update(b, off, len);
+      count += len;
+      listener.wrote(len);
+    }
+  }
+
+  /** Limits reading to a known length and checksums the bytes read. */
+  private static final class BoundedCrcInputStream extends InputStream {
+    private final InputStream in;
+    private final CRC32C crc;
+    private long remaining;
+
+    BoundedCrcInputStream(InputStream in, long limit, CRC32C crc) {
+      this.in = in;
+      this.remaining = limit;
+      this.crc = crc;
+    }
+
+    long remaining() {
+      return remaining;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int b = in.read();
+      if (b >= 0) {
+        remaining--;
+        crc.update(b);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, remaining));
+      if (n > 0) {
+        remaining -= n;
+        crc.update(b, off, n);
+      }
+      return n;
+    }
+  }
+}

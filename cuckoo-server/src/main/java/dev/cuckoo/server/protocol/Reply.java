@@ -1,0 +1,191 @@
+package dev.cuckoo.server.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The reply stream of one connection: RESP2 or RESP3 values appended to one buffer, written to the
+ * socket when the current batch of requests has been executed.
+ *
+ * <p>RESP3-only types degrade as Redis degrades them for RESP2 clients: booleans become integers
+ * 1/0, maps become flat arrays of key-value pairs, and null is the null bulk string.
+ */
+public final class Reply {
+  private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ONE = ":1\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ZERO = ":0\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TRUE = "#t\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FALSE = "#f\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private final ByteBufAllocator allocator;
+  private ByteBuf buffer;
+  private int protocol = 2;
+
+  /** Creates an empty reply stream that allocates from the given allocator. */
+  public Reply(ByteBufAllocator allocator) {
+    this.allocator = allocator;
+  }
+
+  /** Returns the protocol version of this connection (2 or 3). */
+  public int protocol() {
+    return protocol;
+  }
+
+  /** Sets the protocol version (after HELLO). */
+  public void protocol(int version) {
+    this.protocol = version;
+  }
+
+  private ByteBuf out() {
+    if (buffer == null) {
+      buffer = allocator.ioBuffer(256);
+    }
+    return buffer;
+  }
+
+  /** Removes and returns the buffered replies, or null if there are none. */
+  public ByteBuf take() {
+    ByteBuf taken = buffer;
+    buffer = null;
+    return taken;
+  }
+
+  /** Releases any buffered replies (connection closed). */
+  public void discard() {
+    if (buffer != null) {
+      buffer.release();
+      buffer = null;
+    }
+  }
+
+  /** Appends bytes {@code from..to} of an earlier taken reply buffer unchanged. */
+  public void raw(ByteBuf replies, int from, int to) {
+    out().writeBytes(replies, replies.readerIndex() + from, to - from);
+  }
+
+  /** Returns the number of buffered bytes. */
+  public int pendingBytes() {
+    return buffer == null ? 0 : buffer.readableBytes();
+  }
+
+  private void writeNumber(ByteBuf out, long value) {
+    out.writeCharSequence(Long.toString(value), StandardCharsets.US_ASCII);
+    out.writeBytes(CRLF);
+  }
+
+  /** Appends {@code +OK}. */
+  public void ok() {
+    out().writeBytes(OK);
+  }
+
+  /** Appends a simple string (no CR or LF allowed in the text). */
+  public void simple(String text) {
+    ByteBuf out = out();
+    out.writeByte('+');
+    out.writeCharSequence(text, StandardCharsets.UTF_8);
+    out.writeBytes(CRLF);
+  }
+
+  /** Appends an error; the text goes out as given (no prefix is added), CR and LF become spaces. */
+  public void error(String text) {
+    ByteBuf out = out();
+    out.writeByte('-');
+    out.writeCharSequence(text.replace('\r', ' ').replace('\n', ' '), StandardCharsets.UTF_8);
+    out.writeBytes(CRLF);
+  }
+
+  /** Appends an integer. */
+  public void integer(long value) {
+    if (value == 1) {
+      out().writeBytes(ONE);
+    } else if (value == 0) {
+      out().writeBytes(ZERO);
+    } else {
+      ByteBuf out = out();
+      out.writeByte(':');
+      writeNumber(out, value);
+    }
+  }
+
+  /** Appends a boolean: {@code #t/#f} in RESP3, {@code :1/:0} in RESP2. */
+  public void bool(boolean value) {
+    if (protocol == 3) {
+      out().writeBytes(value ? TRUE : FALSE);
+    } else {
+      out().writeBytes(value ? ONE : ZERO);
+    }
+  }
+
+  /** Appends a bulk string. */
+  public void bulk(byte[] value) {
+    ByteBuf out = out();
+    out.writeByte('$');
+    writeNumber(out, value.length);
+    out.writeBytes(value);
+    out.writeBytes(CRLF);
+  }
+
+  /** Appends a bulk string holding the UTF-8 bytes of the text. */
+  public void bulk(String value) {
+    bulk(value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Appends a verbatim string of format {@code txt} ({@code =len txt:...} in RESP3), a bulk string
+   * in RESP2.
+   */
+  public void verbatimText(String value) {
+    if (protocol != 3) {
+      bulk(value);
+      return;
+    }
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    ByteBuf out = out();
+    out.writeByte('=');
+    writeNumber(out, bytes.length + 4L);
+    out.writeCharSequence("txt:", StandardCharsets.US_ASCII);
+    out.writeBytes(bytes);
+    out.writeBytes(CRLF);
+  }
+
+  /** Appends null: {@code _} in RESP3, the null bulk string in RESP2. */
+  public void nullValue() {
+    out().writeBytes(protocol == 3 ? NULL3 : NULL_BULK);
+  }
+
+  /** Appends a null array: {@code _} in RESP3, {@code *-1} in RESP2 (a failed EXEC). */
+  public void nullArray() {
+    out().writeBytes(protocol == 3 ? NULL3 : NULL_ARRAY);
+  }
+
+  /** Appends an array header for {@code count} elements. */
+  public void array(int count) {
+    ByteBuf out = out();
+    out.writeByte('*');
+    writeNumber(out, count);
+  }
+
+  /** Appends a map header: {@code %count} in RESP3, an array of 2*count in RESP2. */
+  public void map(int count) {
+    ByteBuf out = out();
+    if (protocol == 3) {
+      out.writeByte('%');
+      writeNumber(out, count);
+    } else {
+      out.writeByte('*');
+      writeNumber(out, 2L * count);
+    }
+  }
+
+  /** Appends a set header: {@code ~count} in RESP3, an array in RESP2. */
+  public void set(int count) {
+    ByteBuf out = out();
+    out.writeByte(protocol == 3 ? '~' : '*');
+    writeNumber(out, count);
+  }
+}

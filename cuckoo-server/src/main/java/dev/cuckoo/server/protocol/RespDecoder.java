@@ -1,0 +1,370 @@
+package dev.cuckoo.server.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ByteProcessor;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A bounded RESP2 request decoder: turns arrays of bulk strings and inline commands into {@code
+ * byte[][]} argument vectors.
+ *
+ * <p>It is an explicit state machine that keeps its place between reads, so a request that arrives
+ * a byte at a time costs no re-parsing. Nothing is allocated in proportion to a length a client
+ * claims: the argument vector grows as arguments arrive, and a bulk string that is not buffered
+ * whole is copied out of each read as it arrives, into an array of less than four times what has
+ * arrived (see growBody). Limits: bulk length, argument count, total bytes per request and the 64
+ * KiB header/inline line; before the connection authenticates (when a password is set), Redis's
+ * pre-AUTH limits of 10 arguments and 16384-byte bulks. A protocol violation emits one {@link
+ * ProtocolError} (answered with an error reply and a close by the handler) and every later byte is
+ * discarded. Each call emits at most one request, so the handler runs it before the next is
+ * decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
+ */
+public final class RespDecoder extends ByteToMessageDecoder {
+  /*
+   * Why big bulks bypass the cumulation buffer: ByteToMessageDecoder merges each read into one
+   * buffer until decode() consumes it, and that buffer grows by 4 MiB steps once past 4 MiB
+   * (ByteBufAllocator.calculateNewCapacity), copying everything buffered at each step. Waiting for
+   * a whole 400 MiB bulk there copied about 20 GB: tens of seconds (docs/server-benchmark.md).
+   * Copying each read into the argument's own array instead empties the cumulation after every
+   * read (the base class then releases it), so each byte is copied once from the socket buffer,
+   * plus about a third more for the copies as the array grows: linear in the request size. Netty
+   * reads a connection in bounded slices (at most 16 reads of at most 64 KiB per turn of the event
+   * loop, by default), and decoding a slice is now linear in it, so other connections on the same
+   * event loop are not starved while a big request arrives.
+   */
+
+  /** Longest inline command or header line, as in Redis (PROTO_INLINE_MAX_SIZE). */
+  static final int MAX_LINE = 64 * 1024;
+
+  // a type byte, up to 18 digits, CR, LF and a byte of slack: what quickHeader copies at most
+  private static final int QUICK_HEADER_BYTES = 22;
+
+  /** Most arguments in one request before AUTH, as in Redis (processMultibulkBuffer). */
+  static final int MAX_UNAUTHENTICATED_ARGS = 10;
+
+  /** Longest bulk string before AUTH, as in Redis (processMultibulkBuffer). */
+  static final int MAX_UNAUTHENTICATED_BULK = 16384;
+
+  private static final byte[][] NO_ARGS = new byte[0][];
+
+  /** A request that broke the protocol; the handler replies with the message and closes. */
+  public static final class ProtocolError {
+    private final String message;
+
+    public ProtocolError(String message) {
+      this.message = message;
+    }
+
+    /** Returns the error text without the leading dash, e.g. "ERR Protocol error: ...". */
+    public String message() {
+      return message;
+    }
+  }
+
+  private enum State {
+    START,
+    BULK_HEADER,
+    BULK_BODY,
+    FAILED
+  }
+
+  private final long maxBulkLength;
+  private final int maxArrayLength;
+  private final long maxRequestBytes;
+  private final Authentication authentication;
+  private final byte[] digits = new byte[QUICK_HEADER_BYTES];
+  private int headerEnd;
+
+  private State state = State.START;
+  private byte[][] args = NO_ARGS;
+  private int argCount;
+  private int expectedArgs;
+  private int bulkLength;
+  private long requestBytes;
+
+  /** The bulk string being copied out read by read, or null; never longer than bulkLength. */
+  private byte[] body;
+
+  private int bodyFilled;
+  private ProtocolError failure;
+
+  /**
+   * Creates a decoder with the given limits.
+   *
+   * @param maxBulkLength longest bulk string accepted, in bytes, at most 2^31-64
+   * @param maxArrayLength most arguments accepted in one request
+   * @param maxRequestBytes most argument bytes accepted in one request
+   * @param authentication whether the connection has authenticated (pre-AUTH limits apply until)
+   */
+  public RespDecoder(
+      long maxBulkLength, int maxArrayLength, long maxRequestBytes, Authentication authentication) {
+    this.maxBulkLength = maxBulkLength;
+    this.maxArrayLength = maxArrayLength;
+    this.maxRequestBytes = maxRequestBytes;
+    this.authentication = authentication;
+  }
+
+  /** Returns how many received bytes wait in the cumulation buffer (for tests). */
+  int bufferedBytes() {
+    return actualReadableBytes();
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    try {
+      decodeAvailable(in, out);
+    } finally {
+      if (failure != null) {
+        out.add(failure);
+        failure = null;
+      }
+    }
+  }
+
+  private void decodeAvailable(ByteBuf in, List<Object> out) {
+    while (in.isReadable()) {
+      boolean progress;
+      switch (state) {
+        case START:
+          progress =
+              in.getByte(in.readerIndex()) == '*' ? readArrayHeader(in) : readInline(in, out);
+          break;
+        case BULK_HEADER:
+          progress = readBulkHeader(in);
+          break;
+        case BULK_BODY:
+          progress = readBulkBody(in, out);
+          break;
+        case FAILED:
+        default:
+          in.skipBytes(in.readableBytes());
+          progress = false;
+          break;
+      }
+      if (!progress || !out.isEmpty()) {
+        return;
+      }
+    }
+  }
+
+  private void fail(ByteBuf in, String message) {
+    failure = new ProtocolError("ERR Protocol error: " + message);
+    state = State.FAILED;
+    args = NO_ARGS;
+    body = null;
+    in.skipBytes(in.readableBytes());
+  }
+
+  /** Returns the index of the '\n' ending the line at the reader index, or -1 if not buffered. */
+  private static int findLineEnd(ByteBuf in) {
+    return in.forEachByte(
+        in.readerIndex(), Math.min(in.readableBytes(), MAX_LINE + 2), ByteProcessor.FIND_LF);
+  }
+
+  /** Parses the decimal number in [from, to) like Redis's string2ll; returns null if invalid. */
+  private Long parseLong(ByteBuf in, int from, int to) {
+    int length = to - from;
+    if (length <= 0 || length > 20) {
+      return null;
+    }
+    // headers come three or more per request: parse them in a reused buffer
+    in.getBytes(from, digits, 0, length);
+    return Numbers.parseLong(digits, length);
+  }
+
+  /**
+   * Reads the common header shape, a type byte, 1 to 18 digits without a leading zero (or a lone 0)
+   * and CRLF, in one copy of at most 22 bytes: returns the number and sets {@link #headerEnd} to
+   * the index after the LF, or returns -1 for anything else (incomplete, signed, longer or
+   * malformed lines take the general path, with its errors).
+   */
+  private long quickHeader(ByteBuf in) {
+    int n = Math.min(in.readableBytes(), QUICK_HEADER_BYTES);
+    if (n < 4) {
+      return -1;
+    }
+    in.getBytes(in.readerIndex(), digits, 0, n);
+    long value = 0;
+    int i = 1;
+    for (; i < n && i <= 18; i++) {
+      int digit = digits[i] - '0';
+      if (digit < 0 || digit > 9) {
+        break;
+      }
+      value = value * 10 + digit;
+    }
+    int count = i - 1;
+    if (count == 0
+        || (digits[1] == '0' && count > 1)
+        || i + 1 >= n
+        || digits[i] != '\r'
+        || digits[i + 1] != '\n') {
+      return -1;
+    }
+    headerEnd = in.readerIndex() + i + 2;
+    return value;
+  }
+
+  private static int contentEnd(ByteBuf in, int lf) {
+    return lf > in.readerIndex() && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+  }
+
+  private boolean readArrayHeader(ByteBuf in) {
+    long quick = quickHeader(in);
+    Long count;
+    int end;
+    if (quick >= 0) {
+      count = quick;
+      end = headerEnd;
+    } else {
+      int lf = findLineEnd(in);
+      if (lf < 0) {
+        if (in.readableBytes() > MAX_LINE) {
+          fail(in, "too big mbulk count string");
+        }
+        return false;
+      }
+      count = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      end = lf + 1;
+    }
+    if (count == null || count > maxArrayLength) {
+      fail(in, "invalid multibulk length");
+      return true;
+    }
+    if (count > MAX_UNAUTHENTICATED_ARGS && !authentication.authenticated()) {
+      fail(in, "unauthenticated multibulk length");
+      return true;
+    }
+    in.readerIndex(end);
+    if (count > 0) {
+      expectedArgs = (int) (long) count;
+      args = new byte[Math.min(expectedArgs, 16)][];
+      argCount = 0;
+      requestBytes = 0;
+      state = State.BULK_HEADER;
+    }
+    return true;
+  }
+
+  private boolean readBulkHeader(ByteBuf in) {
+    byte first = in.getByte(in.readerIndex());
+    if (first != '$') {
+      fail(in, "expected '$', got '" + (char) (first & 0xff) + "'");
+      return true;
+    }
+    long quick = quickHeader(in);
+    Long length;
+    int end;
+    if (quick >= 0) {
+      length = quick;
+      end = headerEnd;
+    } else {
+      int lf = findLineEnd(in);
+      if (lf < 0) {
+        if (in.readableBytes() > MAX_LINE) {
+          fail(in, "too big bulk count string");
+        }
+        return false;
+      }
+      length = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      end = lf + 1;
+    }
+    if (length == null || length < 0 || length > maxBulkLength) {
+      fail(in, "invalid bulk length");
+      return true;
+    }
+    if (length > MAX_UNAUTHENTICATED_BULK && !authentication.authenticated()) {
+      fail(in, "unauthenticated bulk length");
+      return true;
+    }
+    if (requestBytes + length > maxRequestBytes) {
+      fail(in, "too big request");
+      return true;
+    }
+    in.readerIndex(end);
+    bulkLength = (int) (long) length;
+    state = State.BULK_BODY;
+    return true;
+  }
+
+  private boolean readBulkBody(ByteBuf in, List<Object> out) {
+    byte[] arg;
+    if (body == null && in.readableBytes() >= bulkLength + 2L) {
+      arg = new byte[bulkLength];
+      in.readBytes(arg);
+    } else {
+      int chunk = Math.min(bulkLength - bodyFilled, in.readableBytes());
+      if (chunk > 0) {
+        growBody(bodyFilled + chunk);
+        in.readBytes(body, bodyFilled, chunk);
+        bodyFilled += chunk;
+      }
+      if (bodyFilled < bulkLength || in.readableBytes() < 2) {
+        return false;
+      }
+      arg = body == null ? new byte[0] : body;
+      body = null;
+      bodyFilled = 0;
+    }
+    in.skipBytes(2);
+    requestBytes += bulkLength;
+    if (argCount == args.length) {
+      args = Arrays.copyOf(args, Math.min(expectedArgs, args.length * 2));
+    }
+    args[argCount++] = arg;
+    if (argCount == expectedArgs) {
+      out.add(args);
+      args = NO_ARGS;
+      state = State.START;
+    } else {
+      state = State.BULK_HEADER;
+    }
+    return true;
+  }
+
+  /**
+   * Makes room for {@code needed} body bytes. The array's sizes are the claimed length divided by
+   * powers of 4 (rounded up), the smallest that holds {@code needed}: less than four times what has
+   * arrived, and when the full length is allocated the array it replaces is at most a quarter of
+   * it. Doubling instead held up to 1.64x a 400 MiB bulk at once (256 + 400 MiB, both humongous G1
+   * regions that a full GC does not move) and failed with OutOfMemoryError under -Xmx1g in
+   * big-bulk.sh; with quarters the peak is 1.25x.
+   */
+  private void growBody(int needed) {
+    int capacity = body == null ? 0 : body.length;
+    if (needed > capacity) {
+      int grown = bulkLength;
+      while (grown > 1 && (grown + 3) / 4 >= needed) {
+        grown = (grown + 3) / 4;
+      }
+      body = body == null ? new byte[grown] : Arrays.copyOf(body, grown);
+    }
+  }
+
+  private boolean readInline(ByteBuf in, List<Object> out) {
+    int lf = findLineEnd(in);
+    if (lf < 0) {
+      if (in.readableBytes() > MAX_LINE) {
+        fail(in, "too big inline request");
+      }
+      return false;
+    }
+    int from = in.readerIndex();
+    int to = contentEnd(in, lf);
+    byte[] line = new byte[to - from];
+    in.getBytes(from, line);
+    in.readerIndex(lf + 1);
+    byte[][] parsed = InlineParser.split(line);
+    if (parsed == null) {
+      fail(in, "unbalanced quotes in request");
+      return true;
+    }
+    if (parsed.length > 0) {
+      out.add(parsed);
+    }
+    return true;
+  }
+}

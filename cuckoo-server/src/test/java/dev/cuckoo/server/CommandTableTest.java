@@ -1,0 +1,111 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.RespClient.Err;
+import dev.cuckoo.server.RespClient.Simple;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** What the command table's entries decide: WATCH after module writes, MULTI queueing, COMMAND. */
+@ExtendWith(LeakCheck.class)
+class CommandTableTest {
+  private static final Simple OK = new Simple("OK");
+  private static final Simple QUEUED = new Simple("QUEUED");
+
+  /** WATCHes the write's key, runs the write on another connection, then MULTI PING EXEC. */
+  private static Object execAfter(RespClient watcher, RespClient other, Object... write)
+      throws IOException {
+    assertEquals(OK, watcher.call("WATCH", write[1]));
+    other.call(write);
+    assertEquals(OK, watcher.call("MULTI"));
+    assertEquals(QUEUED, watcher.call("PING"));
+    return watcher.call("EXEC");
+  }
+
+  @Test
+  void watch_cfWriteThatChangesNothing_execAbortsAsInRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient watcher = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(1L, other.call("CF.ADD", "f", "a"));
+      assertEquals(OK, other.call("CF.RESERVE", "full", "2", "BUCKETSIZE", "1", "EXPANSION", "0"));
+      Object added;
+      int item = 0;
+      do {
+        added = other.call("CF.ADD", "full", "item" + item++);
+      } while (!(added instanceof Err) && item < 100);
+      assertEquals(new Err("Filter is full"), added);
+      Object[][] writes = {
+        {"CF.DEL", "k", "nope"},
+        {"CF.DEL", "f", "nope"},
+        {"CF.ADDNX", "f", "a"},
+        {"CF.INSERTNX", "f", "ITEMS", "a"},
+        {"CF.RESERVE", "f", "100"},
+        {"CF.INSERT", "missing", "NOCREATE", "ITEMS", "a"},
+        {"CF.ADD", "full", "another"},
+        {"CF.LOADCHUNK", "f", "1", "not a header"},
+      };
+      for (Object[] write : writes) {
+        assertNull(execAfter(watcher, other, write), List.of(write).toString());
+      }
+    }
+  }
+
+  @Test
+  void watch_readsAndRefusalsBeforeTheKeyIsOpened_leaveTheTransaction() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient watcher = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(1L, other.call("CF.ADD", "f", "a"));
+      List<Simple> pong = List.of(new Simple("PONG"));
+      assertEquals(pong, execAfter(watcher, other, "CF.EXISTS", "f", "a"));
+      assertEquals(pong, execAfter(watcher, other, "CF.RESERVE", "f", "notanumber"));
+      assertEquals(pong, execAfter(watcher, other, "DEL", "nosuchkey"));
+    }
+  }
+
+  @Test
+  void multi_helpSubcommands_areQueuedNotRefused() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("MULTI"));
+      for (String container : List.of("OBJECT", "MEMORY", "CLIENT", "CONFIG", "COMMAND")) {
+        assertEquals(QUEUED, client.call(container, "HELP"), container);
+      }
+      assertEquals(QUEUED, client.call("PING"));
+      List<?> replies = assertInstanceOf(List.class, client.call("EXEC"));
+      assertEquals(6, replies.size());
+      assertEquals(new Simple("PONG"), replies.get(5));
+    }
+  }
+
+  @Test
+  void commandInfoAndDocs_carryRedisTipsComplexityAndArguments() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      client.call("HELLO", "3");
+      List<?> dbsize = (List<?>) ((List<?>) client.call("COMMAND", "INFO", "dbsize")).get(0);
+      assertEquals(
+          java.util.Set.of("request_policy:all_shards", "response_policy:agg_sum"),
+          java.util.Set.copyOf(
+              ((java.util.Collection<?>) dbsize.get(7)).stream().map(RespClient::text).toList()));
+      Map<?, ?> docs = (Map<?, ?>) client.call("COMMAND", "DOCS", "cf.insert");
+      Map<?, ?> insert = (Map<?, ?>) docs.values().iterator().next();
+      assertEquals("module", RespClient.text(insert.get("group")));
+      assertEquals("bf", RespClient.text(insert.get("module")));
+      assertTrue(RespClient.text(insert.get("complexity")).startsWith("O(n * (k + i))"));
+      List<?> arguments = (List<?>) insert.get("arguments");
+      assertEquals(5, arguments.size());
+      Map<?, ?> nocreate = (Map<?, ?>) arguments.get(2);
+      assertEquals("NOCREATE", RespClient.text(nocreate.get("token")));
+      assertEquals("pure-token", RespClient.text(nocreate.get("type")));
+    }
+  }
+}

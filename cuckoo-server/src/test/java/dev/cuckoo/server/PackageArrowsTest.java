@@ -1,0 +1,73 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's packages depend on each other one way only: {@code protocol} and {@code keyspace} on
+ * nothing, {@code persist} on those two, {@code command} on the three, {@code network} on the four;
+ * the top package wires them all. {@link ServerConfig} is the one class of the top package the
+ * others may read (a plain value).
+ */
+class PackageArrowsTest {
+  private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
+  private static final Pattern REFERENCE =
+      Pattern.compile("dev\\.cuckoo\\.server\\.(?:(\\w+)\\.)?([A-Z]\\w*)");
+
+  private static final Map<String, Set<String>> ALLOWED =
+      Map.of(
+          "protocol", Set.of(),
+          "keyspace", Set.of(),
+          "persist", Set.of("keyspace", "protocol"),
+          "command", Set.of("persist", "keyspace", "protocol"),
+          "network", Set.of("command", "persist", "keyspace", "protocol"));
+
+  /** Returns every reference from {@code file} to another server package, as "package.Class". */
+  private static List<String> references(Path file) throws IOException {
+    List<String> found = new ArrayList<>();
+    Matcher matcher = REFERENCE.matcher(Files.readString(file));
+    while (matcher.find()) {
+      String pkg = matcher.group(1) == null ? "" : matcher.group(1);
+      found.add(pkg + "." + matcher.group(2));
+    }
+    return found;
+  }
+
+  @Test
+  void imports_pointOneWay_noCycleBetweenPackages() throws IOException {
+    List<String> wrong = new ArrayList<>();
+    int checked = 0;
+    for (Map.Entry<String, Set<String>> rule : ALLOWED.entrySet()) {
+      String pkg = rule.getKey();
+      try (Stream<Path> files = Files.list(SOURCES.resolve(pkg))) {
+        for (Path file : (Iterable<Path>) files::iterator) {
+          checked++;
+          for (String reference : references(file)) {
+            String target = reference.substring(0, reference.indexOf('.'));
+            boolean ok =
+                target.equals(pkg)
+                    || rule.getValue().contains(target)
+                    || reference.equals(".ServerConfig");
+            if (!ok) {
+              wrong.add(pkg + "/" + file.getFileName() + " -> " + reference);
+            }
+          }
+        }
+      }
+    }
+    assertTrue(checked > 40, "found the sources: " + checked);
+    assertEquals(List.of(), wrong, "references against the arrows");
+  }
+}
