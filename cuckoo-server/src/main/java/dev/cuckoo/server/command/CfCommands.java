@@ -116,7 +116,7 @@ public final class CfCommands {
       // between two records never leaves an empty filter that no client saw
       Transaction creating =
           before == null && !session.replaying() && session.transaction() == null
-              ? new Transaction(1)
+              ? new Transaction()
               : null;
       if (creating == null) {
         action.run(key, before);
