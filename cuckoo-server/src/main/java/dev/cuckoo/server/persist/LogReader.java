@@ -196,7 +196,9 @@ public final class LogReader {
           damagedVersion,
           header.getLong(8),
           header.getLong(16),
-          "log header magic damaged at offset 7 (the header checksum matches a version "
+          "log header magic damaged at offset "
+              + firstDifference(magic, damagedVersion == 3 ? AppendLog.MAGIC_V3 : AppendLog.MAGIC)
+              + " (the header checksum matches a version "
               + damagedVersion
               + " header)");
     }
@@ -241,6 +243,12 @@ public final class LogReader {
               + ")";
     }
     return new Header(v3 ? 3 : AppendLog.VERSION, generation, base, damage);
+  }
+
+  /** Returns the offset of the first byte where {@code magic} differs from {@code expected}. */
+  private static int firstDifference(byte[] magic, byte[] expected) {
+    int at = Arrays.mismatch(magic, expected);
+    return at < 0 ? 0 : at;
   }
 
   /**
