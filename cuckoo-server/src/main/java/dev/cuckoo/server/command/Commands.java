@@ -28,6 +28,15 @@ public final class Commands {
   /** Redis's reply to a command that may grow memory once maxmemory is exceeded. */
   public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
+  /** Returns Redis's error for a subcommand {@code container} does not have. */
+  static String unknownSubcommand(String container, byte[] subcommand) {
+    return "ERR unknown subcommand '"
+        + Args.text(subcommand)
+        + "'. Try "
+        + container.toUpperCase(Locale.ROOT)
+        + " HELP.";
+  }
+
   private final CommandTable table;
   private final ExpiryCommands expiry;
   private final ServerContext context;
@@ -193,12 +202,7 @@ public final class Commands {
       CommandSpec sub = spec.subcommands().get(subName);
       session.executing(sub, now);
       if (sub == null) {
-        reply.error(
-            "ERR unknown subcommand '"
-                + Args.text(args[1])
-                + "'. Try "
-                + spec.name().toUpperCase(Locale.ROOT)
-                + " HELP.");
+        reply.error(unknownSubcommand(spec.name(), args[1]));
         session.failQueue();
         return;
       }

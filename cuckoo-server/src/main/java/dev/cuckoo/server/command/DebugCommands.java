@@ -32,6 +32,6 @@ final class DebugCommands {
     if (subcommand.equals("oom")) {
       throw new OutOfMemoryError("DEBUG OOM");
     }
-    session.reply().error("ERR unknown subcommand '" + Args.text(args[1]) + "'. Try DEBUG HELP.");
+    session.reply().error(Commands.unknownSubcommand("debug", args[1]));
   }
 }
