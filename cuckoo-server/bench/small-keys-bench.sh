@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Many small filters: the memory and the load time of N keys, each made by `CF.RESERVE user:I 100`
+# and given 5 `CF.ADD`s, sent in one `redis-cli --pipe` stream. Prints one Markdown row per run:
+# load time, live heap after a full GC (`jcmd PID GC.run`, then GC.heap_info's "used"), RSS
+# (VmRSS) right after the load and after QUIET seconds without requests, INFO used_memory and
+# MEMORY USAGE of one key.
+#
+# MODE picks how the server is started:
+#   jar    java -jar cuckoo-server/target/cuckoo-server.jar, as cuckoo-server/README.md shows
+#   serve  ./cuckoo serve, the repository's launcher (cuckoo-cli/target/cuckoo.jar)
+# JAVA_OPTS adds JVM options for both (jar: before -jar; serve: through CUCKOO_JAVA_OPTS), and
+# SERVER_OPTS adds server options, e.g. SERVER_OPTS="--maxmemory 2gb". HISTO=N prints the N
+# largest classes of the heap histogram after the load (GC.class_histogram) to standard error.
+# The server runs with its defaults otherwise (appendonly yes, appendfsync everysec) in a fresh
+# temporary directory, on a free loopback port.
+# Needs: java 17, python3, redis-cli, and the jars:
+#   mvn -B -ntp -pl cuckoo-cli,cuckoo-server -am package -DskipTests
+# Usage: [MODE=jar|serve] [QUIET=60] [ROUNDS=1] cuckoo-server/bench/small-keys-bench.sh [keys]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KEYS=${1:-1000000}
+MODE=${MODE:-jar}
+QUIET=${QUIET:-60}
+ROUNDS=${ROUNDS:-1}
+WORK=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# the request stream, built once: RESP arrays, as redis-cli --pipe wants them
+python3 - "$KEYS" > "$WORK/load.resp" <<'EOF'
+import sys
+out = sys.stdout.buffer
+def cmd(*args):
+    parts = [b"*%d\r\n" % len(args)]
+    for a in args:
+        parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    return b"".join(parts)
+for i in range(int(sys.argv[1])):
+    key = b"user:%d" % i
+    chunk = [cmd(b"CF.RESERVE", key, b"100")]
+    for j in range(5):
+        chunk.append(cmd(b"CF.ADD", key, b"item:%d:%d" % (i, j)))
+    out.write(b"".join(chunk))
+EOF
+
+kib() { awk -v f="$2" '$1 == f":" {print $2}' "/proc/$1/status"; }
+mb() { python3 -c "print(round($1 / 1e6, 1))"; }
+heap_used_bytes() { # live heap after a full collection, in bytes
+  jcmd "$1" GC.run > /dev/null
+  jcmd "$1" GC.heap_info | python3 -c '
+import re, sys
+text = sys.stdin.read()
+m = re.search(r"used (\d+)([KMG])", text)
+print(int(m.group(1)) * {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2)])'
+}
+
+start_server() {
+  local port=$1 dir=$2
+  mkdir -p "$dir"
+  case $MODE in
+    jar)
+      # shellcheck disable=SC2086 # JAVA_OPTS and SERVER_OPTS are lists of options
+      java ${JAVA_OPTS:-} -jar cuckoo-server/target/cuckoo-server.jar --port "$port" \
+        --dir "$dir" ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
+      ;;
+    serve)
+      # shellcheck disable=SC2086
+      CUCKOO_JAVA_OPTS="${JAVA_OPTS:-}" ./cuckoo serve --port "$port" --dir "$dir" \
+        ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
+      ;;
+    *) echo "MODE must be jar or serve, not $MODE" >&2; exit 2 ;;
+  esac
+  SERVER_PID=$!
+  for _ in $(seq 300); do
+    redis-cli -p "$port" ping > /dev/null 2>&1 && return
+    sleep 0.1
+  done
+  echo "the server did not start; its log:" >&2
+  cat "$dir.log" >&2
+  exit 1
+}
+
+echo "| keys | start | load time (s) | live heap after full GC (MB) | RSS after load (MB) |" \
+  "RSS after ${QUIET} s quiet (MB) | INFO used_memory (MB) | MEMORY USAGE user:1 (bytes) |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+for round in $(seq "$ROUNDS"); do
+  port=$(free_port)
+  start_server "$port" "$WORK/data$round"
+  began=$(date +%s.%N)
+  redis-cli -p "$port" --pipe < "$WORK/load.resp" > "$WORK/pipe.out"
+  ended=$(date +%s.%N)
+  grep -q "errors: 0" "$WORK/pipe.out" || { cat "$WORK/pipe.out" >&2; exit 1; }
+  rss_loaded=$(kib "$SERVER_PID" VmRSS)
+  if [ -n "${HISTO:-}" ]; then
+    jcmd "$SERVER_PID" GC.class_histogram | head -n $((HISTO + 3)) >&2
+  fi
+  heap=$(heap_used_bytes "$SERVER_PID")
+  used=$(redis-cli -p "$port" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
+  usage=$(redis-cli -p "$port" memory usage user:1)
+  sleep "$QUIET"
+  rss_quiet=$(kib "$SERVER_PID" VmRSS)
+  echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") | $(mb "$heap") |" \
+    "$(mb "$rss_loaded * 1024") | $(mb "$rss_quiet * 1024") | $(mb "$used") | $usage |"
+  kill "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+done
