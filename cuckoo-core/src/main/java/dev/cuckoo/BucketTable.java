@@ -129,7 +129,7 @@ sealed class BucketTable permits SemiSortedTable {
    * CuckooFilter's one-page lookups; larger tables in pages.
    */
   BucketTable(long bucketCount, int bucketSize, int fingerprintBits) {
-    this(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES, PAGE_ARRAY_BYTES);
+    this(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES, PAGE_ARRAY_BYTES, null);
   }
 
   /**
@@ -137,7 +137,19 @@ sealed class BucketTable permits SemiSortedTable {
    * only if it fits in one page (tests use small pages).
    */
   BucketTable(long bucketCount, int bucketSize, int fingerprintBits, long pageArrayBytes) {
-    this(bucketCount, bucketSize, fingerprintBits, 0, pageArrayBytes);
+    this(bucketCount, bucketSize, fingerprintBits, 0, pageArrayBytes, null);
+  }
+
+  /**
+   * Returns a one-page table over {@code page} (shared, not copied): the payload of {@code
+   * bucketCount} buckets followed by {@link #PAGE_PADDING_BYTES} of padding, the layout of a table
+   * made by {@link #paged} of that geometry, e.g. a {@link CompactRedisChain}'s slots.
+   *
+   * @throws IllegalArgumentException if the page's length does not match the geometry
+   */
+  static BucketTable overPage(byte[] page, long bucketCount, int bucketSize, int fingerprintBits) {
+    return new BucketTable(
+        bucketCount, bucketSize, fingerprintBits, 0, PAGE_ARRAY_BYTES, Checks.requireNonNull(page, "page"));
   }
 
   /**
@@ -153,7 +165,8 @@ sealed class BucketTable permits SemiSortedTable {
       int bucketSize,
       int fingerprintBits,
       long oneArrayMaxBytes,
-      long pageArrayBytes) {
+      long pageArrayBytes,
+      byte[] onlyPage) {
     Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize));
     Checks.requireRange("bucketSize", bucketSize, 1, 255);
     Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
@@ -180,8 +193,16 @@ sealed class BucketTable permits SemiSortedTable {
     if (isOneArray(bucketCount, perPage, payloadBytes, oneArrayMaxBytes)) {
       this.pageBits = bucketCount * bucketBits;
       this.pageReciprocal = 0;
-      this.pages = new byte[][] {new byte[Math.toIntExact(payloadBytes + PAGE_PADDING_BYTES)]};
+      int pageLength = Math.toIntExact(payloadBytes + PAGE_PADDING_BYTES);
+      if (onlyPage != null && onlyPage.length != pageLength) {
+        throw new IllegalArgumentException(
+            "page: length " + onlyPage.length + " (expected: " + pageLength + ")");
+      }
+      this.pages = new byte[][] {onlyPage != null ? onlyPage : new byte[pageLength]};
       this.singlePage = pages[0];
+    } else if (onlyPage != null) {
+      throw new IllegalArgumentException(
+          "page: " + bucketCount + " buckets do not fit in one page of " + perPage);
     } else {
       this.pageBits = perPage * bucketBits;
       this.pageReciprocal = reciprocal(perPage);

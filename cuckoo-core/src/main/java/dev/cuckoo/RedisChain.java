@@ -131,6 +131,15 @@ final class RedisChain extends Chain {
    * items: the chain RedisBloom would hold with the same slots.
    */
   static RedisChain over(BucketTable table, int maxIterations, int expansion, long items) {
+    return over(table, maxIterations, expansion, items, 0);
+  }
+
+  /**
+   * Creates a chain of one link over {@code table} (shared, not copied) with the given counters
+   * (RedisBloom's numItems and numDeletes).
+   */
+  static RedisChain over(
+      BucketTable table, int maxIterations, int expansion, long items, long deletes) {
     RedisChain chain =
         new RedisChain(table.bucketCount(), table.bucketSize(), maxIterations, expansion);
     RedisLink link = new RedisLink(table);
@@ -139,6 +148,7 @@ final class RedisChain extends Chain {
     chain.starts = new long[] {0, link.bytes()};
     chain.occupancyChanged(0);
     chain.items = items;
+    chain.deletes = deletes;
     return chain;
   }
 

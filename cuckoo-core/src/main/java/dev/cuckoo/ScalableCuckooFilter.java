@@ -126,12 +126,18 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
-  private final Chain chain;
+  /**
+   * The links. A {@link CompactRedisChain} is replaced by its {@link CompactRedisChain#expand
+   * expanded} RedisChain when it first needs a second link, by a write (which callers synchronize
+   * as any write).
+   */
+  private Chain chain;
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, RedisChain chain) {
+  /** A REDISBLOOM filter: {@code redisChain} is a {@link RedisChain} or a compact one. */
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, Chain redisChain) {
     this.hasher = hasher;
     this.scheme = Scheme.REDISBLOOM;
-    this.chain = chain;
+    this.chain = redisChain;
   }
 
   private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> chain) {
@@ -197,8 +203,11 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     Checks.requireRange(maxKicksName, maxKicks, 1, RedisChain.MAX_ITERATIONS);
     Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
     int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
-    return new ScalableCuckooFilter<>(
-        hasher, RedisChain.create(buckets, bucketSize, maxKicks, rounded));
+    Chain chain =
+        CompactRedisChain.fits(buckets, bucketSize)
+            ? CompactRedisChain.create(buckets, bucketSize, maxKicks, rounded)
+            : RedisChain.create(buckets, bucketSize, maxKicks, rounded);
+    return new ScalableCuckooFilter<>(hasher, chain);
   }
 
   /**
@@ -221,7 +230,10 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    *     Builder#build()} would throw
    */
   public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
-    return RedisChain.newChainBytes(redisBaseBuckets(capacity, bucketSize), bucketSize)
+    long buckets = redisBaseBuckets(capacity, bucketSize);
+    return (CompactRedisChain.fits(buckets, bucketSize)
+            ? CompactRedisChain.newChainBytes(buckets, bucketSize)
+            : RedisChain.newChainBytes(buckets, bucketSize))
         + OBJECT_BYTES;
   }
 
@@ -243,7 +255,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAdd(T item) {
-    return chain.add(hash(item), false);
+    return add(hash(item), false);
   }
 
   /**
@@ -255,7 +267,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code item} is null
    */
   public AddResult tryAddIfAbsent(T item) {
-    return chain.add(hash(item), true);
+    return add(hash(item), true);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -271,7 +283,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return as {@link #tryAdd}
    */
   public AddResult tryAddHash(long hash) {
-    return chain.add(hash, false);
+    return add(hash, false);
   }
 
   /**
@@ -281,7 +293,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return as {@link #tryAddIfAbsent}
    */
   public AddResult tryAddIfAbsentHash(long hash) {
-    return chain.add(hash, true);
+    return add(hash, true);
   }
 
   /**
@@ -293,7 +305,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean addHash(long hash) {
-    return chain.add(hash, false) == AddResult.ADDED;
+    return add(hash, false) == AddResult.ADDED;
   }
 
   /**
@@ -306,7 +318,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
-    switch (chain.add(hash, true)) {
+    switch (add(hash, true)) {
       case ADDED:
         return AddOutcome.ADDED;
       case EXISTS:
@@ -365,6 +377,13 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean replaceHash(long oldHash, long newHash) {
+    if (chain instanceof CompactRedisChain) {
+      Boolean replaced = ((CompactRedisChain) chain).replaceOrNull(oldHash, newHash);
+      if (replaced != null) {
+        return replaced;
+      }
+      chain = ((CompactRedisChain) chain).expand();
+    }
     return chain.replace(oldHash, newHash);
   }
 
@@ -381,7 +400,11 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void compact() {
-    requireRedis("compact").compact(true);
+    if (chain instanceof CompactRedisChain) {
+      ((CompactRedisChain) chain).compact();
+    } else {
+      requireRedis("compact").compact(true);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -714,7 +737,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code header} is null
    */
   public static ScalableCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
-    return new ScalableCuckooFilter<>(ItemHashers.redisBytes(), RedisDump.load(header));
+    return of(ItemHashers.redisBytes(), RedisDump.load(header));
   }
 
   /**
@@ -773,13 +796,37 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   // ---------------------------------------------------------------------------------------------
 
+  /** Adds through the chain, first expanding a compact chain that needs a new link for it. */
+  private AddResult add(long hash, boolean ifAbsent) {
+    AddResult result = chain.add(hash, ifAbsent);
+    if (result == null) {
+      chain = ((CompactRedisChain) chain).expand();
+      result = chain.add(hash, ifAbsent);
+    }
+    return result;
+  }
+
   private long hash(T item) {
     return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
-  /** Wraps a chain read back (ChainFormat). */
+  /**
+   * Wraps a chain read back (ChainFormat, LOADCHUNK's header), in its compact form if it has one
+   * small link.
+   */
   static <T> ScalableCuckooFilter<T> of(ItemHasher<? super T> hasher, RedisChain chain) {
+    CompactRedisChain compact = CompactRedisChain.of(chain);
+    return new ScalableCuckooFilter<>(hasher, compact != null ? compact : chain);
+  }
+
+  /** Wraps a RedisChain as it is, never in the compact form (tests: the reference form). */
+  static <T> ScalableCuckooFilter<T> chained(ItemHasher<? super T> hasher, RedisChain chain) {
     return new ScalableCuckooFilter<>(hasher, chain);
+  }
+
+  /** Returns true if the filter is held in the compact form of one small link (tests). */
+  boolean isCompact() {
+    return chain instanceof CompactRedisChain;
   }
 
   /** Wraps a chain read back (ChainFormat). */
@@ -788,14 +835,23 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   private RedisChain requireRedis(String operation) {
+    if (chain instanceof CompactRedisChain) {
+      return ((CompactRedisChain) chain).expand();
+    }
     if (!(chain instanceof RedisChain)) {
       throw new UnsupportedOperationException(operation + " needs the REDISBLOOM scheme");
     }
     return (RedisChain) chain;
   }
 
-  /** Returns the RedisBloom chain, or null (package tests, ChainFormat). */
+  /**
+   * Returns the RedisBloom chain, or null (package tests, ChainFormat): for the compact form a
+   * RedisChain over the same slots, whose slot writes show in this filter but whose counters do not.
+   */
   RedisChain redisChain() {
+    if (chain instanceof CompactRedisChain) {
+      return ((CompactRedisChain) chain).expand();
+    }
     return chain instanceof RedisChain ? (RedisChain) chain : null;
   }
 

@@ -1,0 +1,344 @@
+package dev.cuckoo;
+
+/**
+ * The compact form of a small RedisBloom chain that has one link and never grew: the header fields
+ * and one byte array of slots, two objects in all. It answers every command as the {@link
+ * RedisChain} of the same slots would, bit for bit; when an insert needs a second link, {@link
+ * #add} returns null and {@link #expand} gives that RedisChain, which the caller then uses.
+ */
+final class CompactRedisChain extends Chain {
+  /*
+   * Why: per-user or per-day filters are many and small (CF.RESERVE key 100 is 64 buckets of 2
+   * slots, 128 bytes). A RedisChain of one link holds twelve objects around them (the chain, its
+   * list and the list's array, the room index and its words, the link offsets, the link, its
+   * BucketTable, page array and Indexer): about 650 bytes of heap for 128 bytes of slots. This form
+   * holds 48 bytes of fields and the slot array.
+   *
+   * Layout of `slots`: BucketTable's one-page layout of 8-bit slots (bucket i, slot s at byte
+   * i·b + s) followed by BucketTable.PAGE_PADDING_BYTES of padding, so that a BucketTable can be
+   * laid over the same array without copying (kick-outs, dumps, and the RedisChain of expand).
+   *
+   * Only power-of-two bucket counts (every CF.RESERVE's): h mod n is then h & (n − 1), and a failed
+   * kick-out retraces exactly, so a failed attempt here followed by the same attempt in the
+   * expanded chain behaves as one attempt in a RedisChain.
+   */
+
+  /** Most slots of a chain kept in this form: larger links hardly gain from it. */
+  static final long MAX_SLOTS = 1L << 16;
+
+  /**
+   * Heap bytes of this object (compressed oops, 12-byte header): one reference, four ints and two
+   * longs, padded to 8.
+   */
+  static final long OBJECT_BYTES = 48;
+
+  private final byte[] slots;
+  private final int bucketMask;
+  private final int bucketSize;
+  private final int maxIterations;
+  private final int expansion;
+  private long items;
+  private long deletes;
+
+  private CompactRedisChain(
+      byte[] slots, long bucketCount, int bucketSize, int maxIterations, int expansion) {
+    this.slots = slots;
+    this.bucketMask = (int) bucketCount - 1;
+    this.bucketSize = bucketSize;
+    this.maxIterations = maxIterations;
+    this.expansion = expansion;
+  }
+
+  /** Returns true if a chain of one link of this geometry can take this form. */
+  static boolean fits(long bucketCount, int bucketSize) {
+    return bucketCount >= 1
+        && Long.bitCount(bucketCount) == 1
+        && bucketSize >= 1
+        && bucketSize <= RedisChain.MAX_BUCKET_SIZE
+        && bucketCount * bucketSize <= MAX_SLOTS;
+  }
+
+  /** Creates an empty chain, as CF.RESERVE does; the geometry must {@link #fits}. */
+  static CompactRedisChain create(
+      long bucketCount, int bucketSize, int maxIterations, int expansion) {
+    Checks.requireArgument(
+        fits(bucketCount, bucketSize),
+        "%s buckets of %s slots (expected: a power of two, at most %s slots)",
+        bucketCount,
+        bucketSize,
+        MAX_SLOTS);
+    byte[] slots = new byte[(int) (bucketCount * bucketSize) + BucketTable.PAGE_PADDING_BYTES];
+    return new CompactRedisChain(slots, bucketCount, bucketSize, maxIterations, expansion);
+  }
+
+  /**
+   * Returns the compact form of {@code chain} if it has one link of a geometry that {@link #fits}
+   * (sharing the link's slot array, not copying it), else null.
+   */
+  static CompactRedisChain of(RedisChain chain) {
+    if (chain.linkCount() != 1 || !fits(chain.baseBuckets(), chain.bucketSize())) {
+      return null;
+    }
+    BucketTable table = chain.links().get(0).table;
+    byte[] page = table.singlePage();
+    if (page == null || table.fingerprintBits() != 8 || table.bucketCount() != chain.baseBuckets()) {
+      return null;
+    }
+    CompactRedisChain compact =
+        new CompactRedisChain(
+            page,
+            chain.baseBuckets(),
+            chain.bucketSize(),
+            chain.maxIterations(),
+            chain.expansion());
+    compact.items = chain.items();
+    compact.deletes = chain.deletes();
+    return compact;
+  }
+
+  /**
+   * Returns the RedisChain of these slots and counters, sharing the slot array: the form to use
+   * from now on when {@link #add} returned null, or a read-only view for dumps and serialization.
+   */
+  RedisChain expand() {
+    return RedisChain.over(table(), maxIterations, expansion, items, deletes);
+  }
+
+  private BucketTable table() {
+    return BucketTable.overPage(slots, bucketMask + 1L, bucketSize, 8);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Slots: 8-bit, bucket i's slot s at byte i·b + s
+
+  private int bucket(long h) {
+    return (int) h & bucketMask;
+  }
+
+  private boolean contains(int bucket, long fingerprint) {
+    byte fp = (byte) fingerprint;
+    for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
+      if (slots[i] == fp) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private int count(int bucket, long fingerprint) {
+    byte fp = (byte) fingerprint;
+    int count = 0;
+    for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
+      count += slots[i] == fp ? 1 : 0;
+    }
+    return count;
+  }
+
+  /** Returns the array index of the lowest slot of {@code bucket} holding the value, or −1. */
+  private int find(int bucket, long fingerprint) {
+    byte fp = (byte) fingerprint;
+    for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
+      if (slots[i] == fp) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private boolean insert(int bucket, long fingerprint) {
+    int slot = find(bucket, 0);
+    if (slot < 0) {
+      return false;
+    }
+    slots[slot] = (byte) fingerprint;
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Commands, as RedisChain's with one link
+
+  /**
+   * CF.ADD / CF.ADDNX; null, changing nothing, if the item needs a new link: then {@link #expand}
+   * and add there.
+   */
+  @Override
+  ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+    if (ifAbsent && mightContain(h)) {
+      return ScalableCuckooFilter.AddResult.EXISTS;
+    }
+    long fp = Indexer.redisFingerprint(h);
+    int first = bucket(h);
+    if (insert(first, fp)
+        || insert(bucket(Indexer.redisAlternateHash(h, fp)), fp)
+        || Inserter.redisKickOut(
+            Indexer.redisLink(bucketMask + 1L), table(), first, fp, maxIterations)) {
+      items++;
+      return ScalableCuckooFilter.AddResult.ADDED;
+    }
+    return expansion == 0 ? ScalableCuckooFilter.AddResult.FULL : null;
+  }
+
+  /** CF.EXISTS. */
+  @Override
+  boolean mightContain(long h) {
+    long fp = Indexer.redisFingerprint(h);
+    return contains(bucket(h), fp) || contains(bucket(Indexer.redisAlternateHash(h, fp)), fp);
+  }
+
+  /** CF.COUNT: both buckets, the same bucket twice if both indexes coincide. */
+  @Override
+  long count(long h) {
+    long fp = Indexer.redisFingerprint(h);
+    return count(bucket(h), fp) + count(bucket(Indexer.redisAlternateHash(h, fp)), fp);
+  }
+
+  /** CF.DEL: the lowest matching slot of the first bucket, else of the second. */
+  @Override
+  boolean remove(long h) {
+    int slot = findItem(h);
+    if (slot < 0) {
+      return false;
+    }
+    slots[slot] = 0;
+    items--;
+    deletes++;
+    return true;
+  }
+
+  private int findItem(long h) {
+    long fp = Indexer.redisFingerprint(h);
+    int slot = find(bucket(h), fp);
+    return slot >= 0 ? slot : find(bucket(Indexer.redisAlternateHash(h, fp)), fp);
+  }
+
+  /**
+   * Replaces one copy of the first hash by the second, as {@link RedisChain#replace}; on a chain
+   * that must grow for it, use {@link #replaceOrNull} and {@link #expand}.
+   */
+  @Override
+  boolean replace(long oldHash, long newHash) {
+    Boolean replaced = replaceOrNull(oldHash, newHash);
+    if (replaced == null) {
+      throw new IllegalStateException("replace needs a new link: expand the chain first");
+    }
+    return replaced;
+  }
+
+  /**
+   * {@link #replace}, or null, changing nothing, if the second item needs a new link: then {@link
+   * #expand} and replace there.
+   */
+  Boolean replaceOrNull(long oldHash, long newHash) {
+    int slot = findItem(oldHash);
+    if (slot < 0) {
+      return Boolean.FALSE;
+    }
+    byte old = slots[slot];
+    slots[slot] = 0;
+    items--;
+    ScalableCuckooFilter.AddResult added = add(newHash, false);
+    if (added == ScalableCuckooFilter.AddResult.ADDED) {
+      return Boolean.TRUE;
+    }
+    slots[slot] = old;
+    items++;
+    return added == null ? null : Boolean.FALSE;
+  }
+
+  /** CF.COMPACT: with one link nothing moves; the delete count restarts. */
+  void compact() {
+    deletes = 0;
+  }
+
+  @Override
+  void clear() {
+    java.util.Arrays.fill(slots, (byte) 0);
+    items = 0;
+    deletes = 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Properties
+
+  @Override
+  long size() {
+    return items;
+  }
+
+  @Override
+  long deletedCount() {
+    return deletes;
+  }
+
+  @Override
+  int linkCount() {
+    return 1;
+  }
+
+  @Override
+  long baseBucketCount() {
+    return bucketMask + 1L;
+  }
+
+  @Override
+  int bucketSize() {
+    return bucketSize;
+  }
+
+  @Override
+  int maxKicks() {
+    return maxIterations;
+  }
+
+  @Override
+  int expansion() {
+    return expansion;
+  }
+
+  @Override
+  double growthFactor() {
+    return expansion;
+  }
+
+  @Override
+  long capacity() {
+    return (bucketMask + 1L) * bucketSize;
+  }
+
+  @Override
+  double falsePositiveRateAtCapacity() {
+    return Sizing.falsePositiveRate(255, bucketSize, 1.0);
+  }
+
+  @Override
+  double expectedFalsePositiveRate() {
+    return expand().expectedFalsePositiveRate();
+  }
+
+  @Override
+  double loadFactor() {
+    return RedisChain.unsignedToDouble(items) / capacity();
+  }
+
+  @Override
+  double bitsPerItem() {
+    return 8.0;
+  }
+
+  /** Returns the heap bytes of this object and its slot array. */
+  @Override
+  long sizeInBytes() {
+    return OBJECT_BYTES + BucketTable.arrayBytes(slots.length);
+  }
+
+  /** Returns the heap bytes of a new chain of this geometry, as {@link #sizeInBytes()}. */
+  static long newChainBytes(long bucketCount, int bucketSize) {
+    return OBJECT_BYTES
+        + BucketTable.arrayBytes(bucketCount * bucketSize + BucketTable.PAGE_PADDING_BYTES);
+  }
+
+  @Override
+  String describe() {
+    return expand().debug();
+  }
+}
