@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Many small filters: the memory and the load time of N keys, each made by `CF.RESERVE user:I 100`
 # and given 5 `CF.ADD`s, sent in one `redis-cli --pipe` stream. Prints one Markdown row per run:
-# load time, live heap after a full GC (`jcmd PID GC.run`, then GC.heap_info's "used"), RSS
+# load time, live heap after a full GC (`jcmd PID GC.run`, then GC.heap_info's "used", once a
+# snapshot the load started has finished), RSS
 # (VmRSS) right after the load and after QUIET seconds without requests, INFO used_memory and
 # MEMORY USAGE of one key.
 #
 # MODE picks how the server is started:
 #   jar    java -jar cuckoo-server/target/cuckoo-server.jar, as cuckoo-server/README.md shows
+#          (JAR=path runs another build, e.g. one from before a change)
 #   serve  ./cuckoo serve, the repository's launcher (cuckoo-cli/target/cuckoo.jar)
 # JAVA_OPTS adds JVM options for both (jar: before -jar; serve: through CUCKOO_JAVA_OPTS), and
 # SERVER_OPTS adds server options, e.g. SERVER_OPTS="--maxmemory 2gb". HISTO=N prints the N
@@ -67,7 +69,7 @@ start_server() {
   case $MODE in
     jar)
       # shellcheck disable=SC2086 # JAVA_OPTS and SERVER_OPTS are lists of options
-      java ${JAVA_OPTS:-} -jar cuckoo-server/target/cuckoo-server.jar --port "$port" \
+      java ${JAVA_OPTS:-} -jar "${JAR:-cuckoo-server/target/cuckoo-server.jar}" --port "$port" \
         --dir "$dir" ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
       ;;
     serve)
@@ -98,6 +100,11 @@ for round in $(seq "$ROUNDS"); do
   ended=$(date +%s.%N)
   grep -q "errors: 0" "$WORK/pipe.out" || { cat "$WORK/pipe.out" >&2; exit 1; }
   rss_loaded=$(kib "$SERVER_PID" VmRSS)
+  # a snapshot the load started allocates while it runs: measure the heap after it
+  for _ in $(seq 600); do
+    redis-cli -p "$port" info persistence | grep -q "^aof_rewrite_in_progress:0" && break
+    sleep 0.1
+  done
   if [ -n "${HISTO:-}" ]; then
     jcmd "$SERVER_PID" GC.class_histogram | head -n $((HISTO + 3)) >&2
   fi

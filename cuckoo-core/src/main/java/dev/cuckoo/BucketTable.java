@@ -149,7 +149,12 @@ sealed class BucketTable permits SemiSortedTable {
    */
   static BucketTable overPage(byte[] page, long bucketCount, int bucketSize, int fingerprintBits) {
     return new BucketTable(
-        bucketCount, bucketSize, fingerprintBits, 0, PAGE_ARRAY_BYTES, Checks.requireNonNull(page, "page"));
+        bucketCount,
+        bucketSize,
+        fingerprintBits,
+        0,
+        PAGE_ARRAY_BYTES,
+        Checks.requireNonNull(page, "page"));
   }
 
   /**

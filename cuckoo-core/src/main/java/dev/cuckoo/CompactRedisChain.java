@@ -27,26 +27,46 @@ final class CompactRedisChain extends Chain {
   static final long MAX_SLOTS = 1L << 16;
 
   /**
-   * Heap bytes of this object (compressed oops, 12-byte header): one reference, four ints and two
-   * longs, padded to 8.
+   * Heap bytes of this object (compressed oops, 12-byte header): one reference, two ints and two
+   * longs (checked against a heap walk in CompactRedisChainTest).
    */
-  static final long OBJECT_BYTES = 48;
+  static final long OBJECT_BYTES = 40;
 
   private final byte[] slots;
-  private final int bucketMask;
-  private final int bucketSize;
-  private final int maxIterations;
-  private final int expansion;
+
+  /** bucketSize << 16 | (bucketCount − 1): both fit, as bucketCount·bucketSize <= 2^16. */
+  private final int geometry;
+
+  /** maxIterations << 16 | expansion (RedisBloom's u16 fields). */
+  private final int limits;
+
   private long items;
   private long deletes;
 
   private CompactRedisChain(
       byte[] slots, long bucketCount, int bucketSize, int maxIterations, int expansion) {
     this.slots = slots;
-    this.bucketMask = (int) bucketCount - 1;
-    this.bucketSize = bucketSize;
-    this.maxIterations = maxIterations;
-    this.expansion = expansion;
+    this.geometry = bucketSize << 16 | (int) (bucketCount - 1);
+    this.limits = maxIterations << 16 | expansion;
+  }
+
+  private int bucketMask() {
+    return geometry & 0xFFFF;
+  }
+
+  @Override
+  int bucketSize() {
+    return geometry >>> 16;
+  }
+
+  @Override
+  int maxKicks() {
+    return limits >>> 16;
+  }
+
+  @Override
+  int expansion() {
+    return limits & 0xFFFF;
   }
 
   /** Returns true if a chain of one link of this geometry can take this form. */
@@ -81,7 +101,9 @@ final class CompactRedisChain extends Chain {
     }
     BucketTable table = chain.links().get(0).table;
     byte[] page = table.singlePage();
-    if (page == null || table.fingerprintBits() != 8 || table.bucketCount() != chain.baseBuckets()) {
+    if (page == null
+        || table.fingerprintBits() != 8
+        || table.bucketCount() != chain.baseBuckets()) {
       return null;
     }
     CompactRedisChain compact =
@@ -101,22 +123,23 @@ final class CompactRedisChain extends Chain {
    * from now on when {@link #add} returned null, or a read-only view for dumps and serialization.
    */
   RedisChain expand() {
-    return RedisChain.over(table(), maxIterations, expansion, items, deletes);
+    return RedisChain.over(table(), maxKicks(), expansion(), items, deletes);
   }
 
   private BucketTable table() {
-    return BucketTable.overPage(slots, bucketMask + 1L, bucketSize, 8);
+    return BucketTable.overPage(slots, bucketMask() + 1L, bucketSize(), 8);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Slots: 8-bit, bucket i's slot s at byte i·b + s
 
   private int bucket(long h) {
-    return (int) h & bucketMask;
+    return (int) h & geometry & 0xFFFF;
   }
 
   private boolean contains(int bucket, long fingerprint) {
     byte fp = (byte) fingerprint;
+    int bucketSize = geometry >>> 16;
     for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
       if (slots[i] == fp) {
         return true;
@@ -128,6 +151,7 @@ final class CompactRedisChain extends Chain {
   private int count(int bucket, long fingerprint) {
     byte fp = (byte) fingerprint;
     int count = 0;
+    int bucketSize = geometry >>> 16;
     for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
       count += slots[i] == fp ? 1 : 0;
     }
@@ -137,6 +161,7 @@ final class CompactRedisChain extends Chain {
   /** Returns the array index of the lowest slot of {@code bucket} holding the value, or −1. */
   private int find(int bucket, long fingerprint) {
     byte fp = (byte) fingerprint;
+    int bucketSize = geometry >>> 16;
     for (int i = bucket * bucketSize, end = i + bucketSize; i < end; i++) {
       if (slots[i] == fp) {
         return i;
@@ -171,11 +196,11 @@ final class CompactRedisChain extends Chain {
     if (insert(first, fp)
         || insert(bucket(Indexer.redisAlternateHash(h, fp)), fp)
         || Inserter.redisKickOut(
-            Indexer.redisLink(bucketMask + 1L), table(), first, fp, maxIterations)) {
+            Indexer.redisLink(bucketMask() + 1L), table(), first, fp, maxKicks())) {
       items++;
       return ScalableCuckooFilter.AddResult.ADDED;
     }
-    return expansion == 0 ? ScalableCuckooFilter.AddResult.FULL : null;
+    return expansion() == 0 ? ScalableCuckooFilter.AddResult.FULL : null;
   }
 
   /** CF.EXISTS. */
@@ -277,37 +302,22 @@ final class CompactRedisChain extends Chain {
 
   @Override
   long baseBucketCount() {
-    return bucketMask + 1L;
-  }
-
-  @Override
-  int bucketSize() {
-    return bucketSize;
-  }
-
-  @Override
-  int maxKicks() {
-    return maxIterations;
-  }
-
-  @Override
-  int expansion() {
-    return expansion;
+    return bucketMask() + 1L;
   }
 
   @Override
   double growthFactor() {
-    return expansion;
+    return expansion();
   }
 
   @Override
   long capacity() {
-    return (bucketMask + 1L) * bucketSize;
+    return (bucketMask() + 1L) * bucketSize();
   }
 
   @Override
   double falsePositiveRateAtCapacity() {
-    return Sizing.falsePositiveRate(255, bucketSize, 1.0);
+    return Sizing.falsePositiveRate(255, bucketSize(), 1.0);
   }
 
   @Override

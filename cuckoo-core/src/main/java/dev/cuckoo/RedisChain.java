@@ -66,8 +66,11 @@ final class RedisChain extends Chain {
    */
   static final long CHAIN_BYTES = 64 + 24 + 24;
 
-  /** Estimated heap bytes of a link besides its table: the RedisLink object. */
-  static final long LINK_BYTES = 48;
+  /**
+   * Heap bytes of a link besides its table: the RedisLink object (48) and its Indexer (64), checked
+   * against a heap walk in the server's KeyspaceMemoryTest.
+   */
+  static final long LINK_BYTES = 48 + 64;
 
   private final long baseBuckets;
   private final int bucketSize;

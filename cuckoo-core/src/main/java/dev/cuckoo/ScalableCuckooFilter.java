@@ -121,11 +121,12 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /** Largest {@code CF.RESERVE} capacity accepted. */
   private static final long MAX_REDIS_CAPACITY = 1L << 62;
 
-  /** Heap bytes of this object: a 12-byte header and four compressed references. */
-  private static final long OBJECT_BYTES = 32;
+  /** Heap bytes of this object: a 12-byte header and three compressed references. */
+  private static final long OBJECT_BYTES = 24;
 
   private final ItemHasher<? super T> hasher;
   private final Scheme scheme;
+
   /**
    * The links. A {@link CompactRedisChain} is replaced by its {@link CompactRedisChain#expand
    * expanded} RedisChain when it first needs a second link, by a write (which callers synchronize
@@ -217,7 +218,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * For admission by a memory limit counted from filters' own sizes (a server's {@code maxmemory}).
    *
    * <pre>{@code
-   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 576
+   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 632
    * ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
    *     .expectedItems(1 << 30).bucketSize(1).build().sizeInBytes() == bytes;   // true
    * }</pre>
@@ -846,7 +847,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Returns the RedisBloom chain, or null (package tests, ChainFormat): for the compact form a
-   * RedisChain over the same slots, whose slot writes show in this filter but whose counters do not.
+   * RedisChain over the same slots, whose slot writes show in this filter but whose counters do
+   * not.
    */
   RedisChain redisChain() {
     if (chain instanceof CompactRedisChain) {

@@ -76,8 +76,7 @@ class CompactRedisChainTest {
       if (op < 45) {
         assertEquals(pair.reference.tryAdd(item), pair.compact.tryAdd(item), at);
       } else if (op < 55) {
-        assertEquals(
-            pair.reference.tryAddIfAbsent(item), pair.compact.tryAddIfAbsent(item), at);
+        assertEquals(pair.reference.tryAddIfAbsent(item), pair.compact.tryAddIfAbsent(item), at);
       } else if (op < 75) {
         assertEquals(pair.reference.remove(item), pair.compact.remove(item), at);
       } else if (op < 82) {
@@ -182,8 +181,7 @@ class CompactRedisChainTest {
   @Test
   void sizeInBytes_compact_smallerThanRedisChainAndAsPredicted() {
     Pair pair = new Pair(100, 2, 20, 1);
-    assertEquals(
-        ScalableCuckooFilter.redisBloomSizeInBytes(100, 2), pair.compact.sizeInBytes());
+    assertEquals(ScalableCuckooFilter.redisBloomSizeInBytes(100, 2), pair.compact.sizeInBytes());
     assertTrue(pair.compact.sizeInBytes() * 2 < pair.reference.sizeInBytes());
   }
 

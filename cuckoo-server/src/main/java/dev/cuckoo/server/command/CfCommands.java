@@ -191,7 +191,9 @@ public final class CfCommands {
     try {
       // admission by the filter's own size, before anything is allocated (never while replaying)
       if (!session.replaying()
-          && keyspace.usedBytes() + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+          && keyspace.usedBytes()
+                  + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+                  + Keyspace.entryBytes(key)
               > maxMemory.getAsLong()) {
         session.reply().error(Commands.OOM);
         return null;
@@ -609,7 +611,8 @@ public final class CfCommands {
       ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
       // admitted by its own size (no size-before-load helper exists for a dump header)
       if (!session.replaying()
-          && keyspace.usedBytes() + loaded.sizeInBytes() > maxMemory.getAsLong()) {
+          && keyspace.usedBytes() + loaded.sizeInBytes() + Keyspace.entryBytes(key)
+              > maxMemory.getAsLong()) {
         return Commands.OOM;
       }
       keyspace.put(key, loaded);

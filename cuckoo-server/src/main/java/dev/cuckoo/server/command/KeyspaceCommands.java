@@ -14,12 +14,6 @@ import java.util.concurrent.locks.Lock;
  * USAGE and OBJECT ENCODING/FREQ/REFCOUNT, with Redis's replies for a module type.
  */
 public final class KeyspaceCommands {
-  /**
-   * Bytes Redis spends on a key beside its value and name: the value's object header (16), the
-   * dictionary entry (24) and the string header with its terminator, rounded up (16).
-   */
-  public static final long KEY_OVERHEAD_BYTES = 56;
-
   /** Redis's OBJECT FREQ error while the maxmemory policy is not an LFU one (always here). */
   public static final String NO_LFU =
       "ERR An LFU maxmemory policy is not selected, access frequency"
@@ -75,22 +69,24 @@ public final class KeyspaceCommands {
     }
   }
 
-  /** Returns the filter's bytes plus the key's, under the key's shared lock, or -1. */
+  /**
+   * Returns the heap bytes of the key with its filter ({@link Keyspace#usageBytes}), under the
+   * key's shared lock, or -1.
+   */
   private long usageBytes(Key key) {
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
-      ScalableCuckooFilter<byte[]> filter = keyspace.get(key);
-      return filter == null ? -1 : filter.sizeInBytes() + key.bytes().length + KEY_OVERHEAD_BYTES;
+      return keyspace.get(key) == null ? -1 : keyspace.usageBytes(key);
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * MEMORY USAGE key [SAMPLES count]: the filter's {@code sizeInBytes} plus the key's name and
-   * {@link #KEY_OVERHEAD_BYTES}; null for a missing key. SAMPLES is checked as Redis checks it and
-   * otherwise ignored (a filter's size is exact).
+   * MEMORY USAGE key [SAMPLES count]: the heap bytes of the key, its filter and its expiry time
+   * ({@link Keyspace#usageBytes}); null for a missing key. SAMPLES is checked as Redis checks it
+   * and otherwise ignored (a filter's size is exact).
    */
   void memoryUsage(Session session, byte[][] args) {
     Reply reply = session.reply();

@@ -42,12 +42,31 @@ public final class Keyspace {
   /** No expiry time. */
   public static final long NO_EXPIRY = -1;
 
-  /** A stored filter and when it was last looked up (in {@link #clockSeconds} units). */
-  private static final class Entry {
-    final ScalableCuckooFilter<byte[]> filter;
+  /*
+   * Heap bytes of the keyspace's own objects per key, from the object layout of a 64-bit JVM with
+   * compressed references and 12-byte object headers (the default below 32 GiB of heap), checked
+   * against a heap walk in KeyspaceMemoryTest: a ConcurrentHashMap node (header, hash, three
+   * references: 32), the Entry (Key's database, name and hash, the filter reference and the access
+   * time: 32) and a share of the map's table (one 4-byte slot per key at load 0.375 to 0.75: 5 to
+   * 11 bytes, counted as 8). The name's array is counted by its length.
+   */
+  private static final long ENTRY_BYTES = 32 + 32 + 8;
+
+  /** Heap bytes of an expiry time: the expiry map's node, the boxed Long and a table share. */
+  static final long EXPIRY_BYTES = 32 + 16 + 8;
+
+  /**
+   * A stored key with its filter and when it was last looked up (in {@link #clockSeconds} units):
+   * the map's key and value at once, so a stored key costs one object besides its name's array.
+   */
+  private static final class Entry extends Key {
+    /** Replaced only under the key's exclusive lock (a new filter stored under the same key). */
+    ScalableCuckooFilter<byte[]> filter;
+
     volatile int accessed;
 
-    Entry(ScalableCuckooFilter<byte[]> filter, int accessed) {
+    Entry(Key key, ScalableCuckooFilter<byte[]> filter, int accessed) {
+      super(key);
       this.filter = filter;
       this.accessed = accessed;
     }
@@ -233,9 +252,12 @@ public final class Keyspace {
 
   /** Sets the expiry time of a stored key (caller holds the key's lock). */
   public void expireAt(Key key, long unixMillis) {
-    if (filters.containsKey(key) && expires.put(key, unixMillis) == null) {
+    Entry entry = filters.get(key);
+    // the stored entry is the expiry map's key too: no key object of its own
+    if (entry != null && expires.put(entry, unixMillis) == null) {
       expiryCounts[key.db()].incrementAndGet();
       expiringKeys.incrementAndGet();
+      notePeak(usedBytes.addAndGet(EXPIRY_BYTES));
     }
   }
 
@@ -244,6 +266,7 @@ public final class Keyspace {
     if (expires.remove(key) != null) {
       expiryCounts[key.db()].decrementAndGet();
       expiringKeys.decrementAndGet();
+      usedBytes.addAndGet(-EXPIRY_BYTES);
       return true;
     }
     return false;
@@ -266,19 +289,48 @@ public final class Keyspace {
 
   /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
   public void put(Key key, ScalableCuckooFilter<byte[]> filter) {
-    Entry previous = filters.put(key, new Entry(filter, clockSeconds));
-    ScalableCuckooFilter<byte[]> old = previous == null ? null : previous.filter;
-    if (old == null) {
-      keyCounts[key.db()].incrementAndGet();
-      persist(key);
+    Entry entry = filters.get(key);
+    if (entry != null) {
+      // the map keeps its first key object: replace the filter in place
+      long oldBytes = entry.filter.sizeInBytes();
+      entry.filter = filter;
+      entry.accessed = clockSeconds;
+      notePeak(usedBytes.addAndGet(filter.sizeInBytes() - oldBytes));
+      return;
     }
-    notePeak(usedBytes.addAndGet(filter.sizeInBytes() - (old == null ? 0 : old.sizeInBytes())));
+    entry = new Entry(key, filter, clockSeconds);
+    filters.put(entry, entry);
+    keyCounts[key.db()].incrementAndGet();
+    persist(key);
+    notePeak(usedBytes.addAndGet(filter.sizeInBytes() + entryBytes(key)));
   }
 
   private void notePeak(long used) {
     if (used > peakUsedBytes.get()) {
       peakUsedBytes.accumulateAndGet(used, Math::max);
     }
+  }
+
+  /**
+   * Returns the heap bytes a stored key takes besides its filter and its expiry time: the map's
+   * node and table share, the entry and the name's array.
+   */
+  public static long entryBytes(Key key) {
+    return ENTRY_BYTES + ((16 + key.bytes().length + 7) & ~7L);
+  }
+
+  /**
+   * Returns the heap bytes of a stored key with its filter and expiry time (MEMORY USAGE), or -1 if
+   * it is not stored (caller holds the key's lock).
+   */
+  public long usageBytes(Key key) {
+    Entry entry = filters.get(key);
+    if (entry == null) {
+      return -1;
+    }
+    return entry.filter.sizeInBytes()
+        + entryBytes(entry)
+        + (expires.containsKey(entry) ? EXPIRY_BYTES : 0);
   }
 
   /** Returns the most bytes {@link #usedBytes} has counted since the keyspace was created. */
@@ -296,7 +348,7 @@ public final class Keyspace {
     ScalableCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     persist(key);
-    usedBytes.addAndGet(-old.sizeInBytes());
+    usedBytes.addAndGet(-old.sizeInBytes() - entryBytes(key));
     return true;
   }
 
@@ -356,9 +408,11 @@ public final class Keyspace {
     for (int i = 0; i < moving.size(); i++) {
       Key key = moving.get(i);
       Key swapped = key.in(key.db() == a ? b : a);
-      filters.put(swapped, values.get(i));
+      Entry moved = values.get(i);
+      Entry entry = new Entry(swapped, moved.filter, moved.accessed);
+      filters.put(entry, entry);
       if (times.get(i) != null) {
-        expires.put(swapped, times.get(i));
+        expires.put(entry, times.get(i));
       }
     }
     swapCounts(keyCounts, a, b);
@@ -472,8 +526,9 @@ public final class Keyspace {
   }
 
   /**
-   * Returns the heap bytes of every filter, as counted when filters were stored, removed or changed
-   * size (the figure {@code maxmemory} is compared with; garbage is not counted).
+   * Returns the heap bytes of every stored key (its filter, {@link #entryBytes} and expiry time),
+   * as counted when keys were stored, removed or changed size (the figure {@code maxmemory} is
+   * compared with; garbage is not counted).
    */
   public long usedBytes() {
     return usedBytes.get();
@@ -488,9 +543,9 @@ public final class Keyspace {
 
   /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
   public void recountUsed() {
-    long total = 0;
+    long total = EXPIRY_BYTES * expires.size();
     for (Entry entry : filters.values()) {
-      total += entry.filter.sizeInBytes();
+      total += entry.filter.sizeInBytes() + entryBytes(entry);
     }
     usedBytes.set(total);
     notePeak(total);
