@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Many small filters: the memory and the load time of N keys, each made by `CF.RESERVE user:I 100`
 # and given 5 `CF.ADD`s, sent in one `redis-cli --pipe` stream. Prints one Markdown row per run:
-# load time, live heap after a full GC (`jcmd PID GC.run`, then GC.heap_info's "used", once a
-# snapshot the load started has finished), RSS
-# (VmRSS) right after the load and after QUIET seconds without requests, INFO used_memory and
-# MEMORY USAGE of one key.
+# load time, RSS (VmRSS) right after the load and after QUIET seconds without requests (nothing
+# forces a collection before: what the JVM's own settings give back), then the live heap after a
+# full GC (`jcmd PID GC.run`, then GC.heap_info's "used"), INFO used_memory and MEMORY USAGE of
+# one key.
 #
 # MODE picks how the server is started:
 #   jar    java -jar cuckoo-server/target/cuckoo-server.jar, as cuckoo-server/README.md shows
@@ -108,11 +108,12 @@ for round in $(seq "$ROUNDS"); do
   if [ -n "${HISTO:-}" ]; then
     jcmd "$SERVER_PID" GC.class_histogram | head -n $((HISTO + 3)) >&2
   fi
+  # the quiet minute first: a forced collection would shrink the heap itself
+  sleep "$QUIET"
+  rss_quiet=$(kib "$SERVER_PID" VmRSS)
   heap=$(heap_used_bytes "$SERVER_PID")
   used=$(redis-cli -p "$port" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
   usage=$(redis-cli -p "$port" memory usage user:1)
-  sleep "$QUIET"
-  rss_quiet=$(kib "$SERVER_PID" VmRSS)
   echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") | $(mb "$heap") |" \
     "$(mb "$rss_loaded * 1024") | $(mb "$rss_quiet * 1024") | $(mb "$used") | $usage |"
   kill "$SERVER_PID"

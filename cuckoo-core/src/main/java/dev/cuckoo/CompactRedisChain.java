@@ -4,7 +4,8 @@ package dev.cuckoo;
  * The compact form of a small RedisBloom chain that has one link and never grew: the header fields
  * and one byte array of slots, two objects in all. It answers every command as the {@link
  * RedisChain} of the same slots would, bit for bit; when an insert needs a second link, {@link
- * #add} returns null and {@link #expand} gives that RedisChain, which the caller then uses.
+ * #add} returns null and {@link #expand} gives that RedisChain (over a copy of the slots), which
+ * the caller then uses instead.
  */
 final class CompactRedisChain extends Chain {
   /*
@@ -12,11 +13,12 @@ final class CompactRedisChain extends Chain {
    * slots, 128 bytes). A RedisChain of one link holds twelve objects around them (the chain, its
    * list and the list's array, the room index and its words, the link offsets, the link, its
    * BucketTable, page array and Indexer): about 650 bytes of heap for 128 bytes of slots. This form
-   * holds 48 bytes of fields and the slot array.
+   * holds 40 bytes of fields and the slot array.
    *
-   * Layout of `slots`: BucketTable's one-page layout of 8-bit slots (bucket i, slot s at byte
-   * i·b + s) followed by BucketTable.PAGE_PADDING_BYTES of padding, so that a BucketTable can be
-   * laid over the same array without copying (kick-outs, dumps, and the RedisChain of expand).
+   * Layout of `slots`: BucketTable's payload of 8-bit slots (bucket i, slot s at byte i·b + s),
+   * without the page padding a BucketTable reads past its last bucket (8 bytes a filter). What
+   * needs a BucketTable (a kick-out, a dump, the RedisChain of expand) gets one over a padded copy;
+   * a kick-out copies the slots back when it succeeds (a failed one leaves them as they were).
    *
    * Only power-of-two bucket counts (every CF.RESERVE's): h mod n is then h & (n − 1), and a failed
    * kick-out retraces exactly, so a failed attempt here followed by the same attempt in the
@@ -87,13 +89,13 @@ final class CompactRedisChain extends Chain {
         bucketCount,
         bucketSize,
         MAX_SLOTS);
-    byte[] slots = new byte[(int) (bucketCount * bucketSize) + BucketTable.PAGE_PADDING_BYTES];
+    byte[] slots = new byte[(int) (bucketCount * bucketSize)];
     return new CompactRedisChain(slots, bucketCount, bucketSize, maxIterations, expansion);
   }
 
   /**
-   * Returns the compact form of {@code chain} if it has one link of a geometry that {@link #fits}
-   * (sharing the link's slot array, not copying it), else null.
+   * Returns the compact form of {@code chain} (a copy of its slots) if it has one link of a
+   * geometry that {@link #fits}, else null.
    */
   static CompactRedisChain of(RedisChain chain) {
     if (chain.linkCount() != 1 || !fits(chain.baseBuckets(), chain.bucketSize())) {
@@ -108,7 +110,7 @@ final class CompactRedisChain extends Chain {
     }
     CompactRedisChain compact =
         new CompactRedisChain(
-            page,
+            java.util.Arrays.copyOf(page, (int) table.payloadBytes()),
             chain.baseBuckets(),
             chain.bucketSize(),
             chain.maxIterations(),
@@ -119,15 +121,29 @@ final class CompactRedisChain extends Chain {
   }
 
   /**
-   * Returns the RedisChain of these slots and counters, sharing the slot array: the form to use
-   * from now on when {@link #add} returned null, or a read-only view for dumps and serialization.
+   * Returns the RedisChain of a copy of these slots and these counters: the form to use from now on
+   * when {@link #add} returned null, or a snapshot for dumps and serialization.
    */
   RedisChain expand() {
     return RedisChain.over(table(), maxKicks(), expansion(), items, deletes);
   }
 
+  /** Returns a BucketTable over a padded copy of the slots. */
   private BucketTable table() {
-    return BucketTable.overPage(slots, bucketMask() + 1L, bucketSize(), 8);
+    byte[] page = java.util.Arrays.copyOf(slots, slots.length + BucketTable.PAGE_PADDING_BYTES);
+    return BucketTable.overPage(page, bucketMask() + 1L, bucketSize(), 8);
+  }
+
+  /** Copies the slots of {@code table} (a {@link #table()} changed since) back. */
+  private void copyBack(BucketTable table) {
+    System.arraycopy(table.singlePage(), 0, slots, 0, slots.length);
+  }
+
+  /** CF.LOADCHUNK: {@link RedisDump#loadChunk} into these slots. */
+  void loadDumpChunk(long iterator, byte[] data) {
+    RedisChain copy = expand();
+    RedisDump.loadChunk(copy, iterator, data);
+    copyBack(copy.links().get(0).table);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -195,12 +211,24 @@ final class CompactRedisChain extends Chain {
     int first = bucket(h);
     if (insert(first, fp)
         || insert(bucket(Indexer.redisAlternateHash(h, fp)), fp)
-        || Inserter.redisKickOut(
-            Indexer.redisLink(bucketMask() + 1L), table(), first, fp, maxKicks())) {
+        || kick(first, fp)) {
       items++;
       return ScalableCuckooFilter.AddResult.ADDED;
     }
     return expansion() == 0 ? ScalableCuckooFilter.AddResult.FULL : null;
+  }
+
+  /**
+   * RedisBloom's kick-out; on failure every slot is as it was (the bucket count is a power of 2).
+   */
+  private boolean kick(int bucket, long fp) {
+    BucketTable table = table();
+    if (!Inserter.redisKickOut(
+        Indexer.redisLink(bucketMask() + 1L), table, bucket, fp, maxKicks())) {
+      return false;
+    }
+    copyBack(table);
+    return true;
   }
 
   /** CF.EXISTS. */
@@ -343,8 +371,7 @@ final class CompactRedisChain extends Chain {
 
   /** Returns the heap bytes of a new chain of this geometry, as {@link #sizeInBytes()}. */
   static long newChainBytes(long bucketCount, int bucketSize) {
-    return OBJECT_BYTES
-        + BucketTable.arrayBytes(bucketCount * bucketSize + BucketTable.PAGE_PADDING_BYTES);
+    return OBJECT_BYTES + BucketTable.arrayBytes(bucketCount * bucketSize);
   }
 
   @Override

@@ -688,7 +688,8 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link chain's
    * slots, items hashed by {@code hasher}: the other direction of {@link #redisBloomOf}, for a dump
-   * of a filter that never grew. The filter shares the chain's table, not a copy.
+   * of a filter that never grew. The filter shares the chain's table, not a copy, unless the chain
+   * is small enough to be held compactly (at most 65536 slots): then it holds a copy.
    *
    * @param hasher the hasher of the filter's items (its id is what the filter's file records)
    * @param <U> the item type
@@ -753,6 +754,10 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void loadDumpChunk(long iterator, byte[] data) {
+    if (chain instanceof CompactRedisChain) {
+      ((CompactRedisChain) chain).loadDumpChunk(iterator, data);
+      return;
+    }
     RedisDump.loadChunk(requireRedis("loadDumpChunk"), iterator, data);
   }
 
@@ -847,8 +852,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Returns the RedisBloom chain, or null (package tests, ChainFormat): for the compact form a
-   * RedisChain over the same slots, whose slot writes show in this filter but whose counters do
-   * not.
+   * RedisChain over a copy of its slots and counters.
    */
   RedisChain redisChain() {
     if (chain instanceof CompactRedisChain) {
