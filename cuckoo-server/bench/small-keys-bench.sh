@@ -9,7 +9,8 @@
 # MODE picks how the server is started:
 #   jar    java -jar cuckoo-server/target/cuckoo-server.jar, as cuckoo-server/README.md shows
 #          (JAR=path runs another build, e.g. one from before a change)
-#   serve  ./cuckoo serve, the repository's launcher (cuckoo-cli/target/cuckoo.jar)
+#   serve  ./cuckoo serve, the repository's launcher (cuckoo-cli/target/cuckoo.jar); CUCKOO=path
+#          runs another copy of the launcher (with its own cuckoo-cli/target/cuckoo.jar)
 # JAVA_OPTS adds JVM options for both (jar: before -jar; serve: through CUCKOO_JAVA_OPTS), and
 # SERVER_OPTS adds server options, e.g. SERVER_OPTS="--maxmemory 2gb". HISTO=N prints the N
 # largest classes of the heap histogram after the load (GC.class_histogram) to standard error.
@@ -74,7 +75,7 @@ start_server() {
       ;;
     serve)
       # shellcheck disable=SC2086
-      CUCKOO_JAVA_OPTS="${JAVA_OPTS:-}" ./cuckoo serve --port "$port" --dir "$dir" \
+      CUCKOO_JAVA_OPTS="${JAVA_OPTS:-}" "${CUCKOO:-./cuckoo}" serve --port "$port" --dir "$dir" \
         ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
       ;;
     *) echo "MODE must be jar or serve, not $MODE" >&2; exit 2 ;;
