@@ -157,7 +157,8 @@ class ArchiveIT {
     assertEquals(0, shipped.exitCode(), shipped.toString());
     for (String flag :
         List.of(
-            "-XX:G1PeriodicGCInterval=60000",
+            "-XX:G1PeriodicGCInterval=15000",
+            "-XX:MaxHeapFreeRatio=30",
             "-XX:+UseG1GC",
             "-XX:MaxRAMPercentage=50.000000",
             "-XX:InitialHeapSize=67108864",
