@@ -93,6 +93,10 @@ public final class AppendLog implements Closeable {
   private byte[] unsynced = EMPTY;
   private int unsyncedLength;
   private byte[] failedBatch = EMPTY;
+
+  // whether discardUnacknowledged ran since the failure: until then the records that were not
+  // acknowledged are only here, and a rotation that forgot them would make them look acknowledged
+  private boolean failureDiscarded;
   // written under ioLock, read without it
   private volatile long writtenPosition;
   private long syncedPosition;
@@ -368,6 +372,7 @@ public final class AppendLog implements Closeable {
           failedBatch = Arrays.copyOf(data, length);
         }
         failure = e instanceof IOException ? (IOException) e : new IOException(e);
+        failureDiscarded = false;
         throw failure;
       }
     }
@@ -402,6 +407,7 @@ public final class AppendLog implements Closeable {
         synchronized (ioLock) {
           if (failure == null) {
             failure = e instanceof IOException ? (IOException) e : new IOException(e);
+            failureDiscarded = false;
           }
           throw failure;
         }
@@ -457,6 +463,7 @@ public final class AppendLog implements Closeable {
           unsyncedLength = 0;
           failedBatch = EMPTY;
           pendingLength = 0;
+          failureDiscarded = failure != null;
           return out;
         }
       }
@@ -471,8 +478,9 @@ public final class AppendLog implements Closeable {
    * later one in the new file.
    *
    * @return the sequence number of the last record in the retired file
-   * @throws IOException if the old file cannot be finished or the new one created; the log is then
-   *     failed
+   * @throws IOException if the old file cannot be finished or the new one created (the log is then
+   *     failed), or if a write failed and {@link #discardUnacknowledged} has not taken its records
+   *     yet (the failure is thrown again: the caller must handle it first)
    */
   long rotate(long newGeneration, Path retired) throws IOException {
     if (failure == null) {
@@ -483,6 +491,11 @@ public final class AppendLog implements Closeable {
     synchronized (syncLock) {
       synchronized (ioLock) {
         synchronized (appendLock) {
+          if (failure != null && !failureDiscarded) {
+            // a write failed after the flush above and its records are not undone yet: ending the
+            // file now would number them as written (a snapshot failing next would lose them)
+            throw failure;
+          }
           if (failure == null) {
             flush(true);
           } else {
@@ -503,6 +516,7 @@ public final class AppendLog implements Closeable {
             Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".new"));
             if (failure == null) {
               failure = e;
+              failureDiscarded = false;
             }
             throw e;
           }
