@@ -41,32 +41,14 @@ import java.util.zip.CRC32C;
  * effects can be undone, and only {@link #rotate} (a new file) ends the failed state.
  */
 public final class AppendLog implements Closeable {
-  /** File magic of version 4, the version appended to. */
+  /** File magic (format version 4, the only one: no release wrote another). */
   public static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '4'};
 
-  /** File magic of version 3. */
-  static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
-
-  /** The format version appended to. */
-  static final int VERSION = 4;
-
-  /** File magic of version 2. */
-  static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
-
-  /** File magic of version 1. */
-  static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
-
-  /** Bytes before the first record (versions 3 and 4). */
+  /** Bytes before the first record. */
   public static final int HEADER_BYTES = 32;
-
-  /** Bytes before the first record in versions 1 and 2. */
-  static final int LEGACY_HEADER_BYTES = 16;
 
   /** Bytes of a record's length, length crc and payload crc fields. */
   public static final int RECORD_HEADER_BYTES = 12;
-
-  /** Bytes of a version-1 record's length and crc fields. */
-  static final int V1_RECORD_HEADER_BYTES = 8;
 
   private static final int INITIAL_BUFFER = 64 * 1024;
   private static final byte[] EMPTY = new byte[0];

@@ -234,20 +234,12 @@ public final class Persistence implements Closeable {
     long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
     AppendLog log;
-    boolean legacy = found.active != null && found.active.header.version() < AppendLog.VERSION;
-    if (legacy || found.repaired) {
+    if (found.repaired) {
       // records are only appended to a sound current-format log of the snapshot's generation:
       // fold what was replayed into a snapshot of a new generation, then start an empty log of
       // it (a crash in between leaves a log older than the snapshot, which refuses to start
       // unless repaired, and repair skips what the snapshot holds)
-      LOGGER.log(
-          Level.INFO,
-          legacy
-              ? "{0} is in log format version {1}; saving a snapshot to"
-                  + " start a current-format log"
-              : "{0} was repaired; saving a snapshot to start a" + " sound log",
-          logPath,
-          legacy ? found.active.header.version() : AppendLog.VERSION);
+      LOGGER.log(Level.INFO, "{0} was repaired; saving a snapshot to start a sound log", logPath);
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
@@ -351,7 +343,7 @@ public final class Persistence implements Closeable {
       replay.file(file.path);
       LogReader.Header header = file.header;
       if (header.damage() != null) {
-        header = new LogReader.Header(header.version(), header.generation(), 0, null);
+        header = new LogReader.Header(header.generation(), 0, null);
       }
       LogReader.Result result =
           LogReader.read(
@@ -403,13 +395,6 @@ public final class Persistence implements Closeable {
         }
         long number = Long.parseLong(suffix);
         LogReader.Header header = headerOf(path, repair, number);
-        if (header.version() < 3) {
-          throw new IOException(
-              path
-                  + ": a retired log in format version "
-                  + header.version()
-                  + " (only version 3 logs are retired); refusing to start");
-        }
         if (header.generation() < snapshotGeneration) {
           found.obsolete.add(path);
         } else {
@@ -423,33 +408,6 @@ public final class Persistence implements Closeable {
       found.active = new LogFile(activePath, headerOf(activePath, repair, guess), true);
     }
     LogFile active = found.active;
-    if (active != null && active.header.version() < 3) {
-      // the old format's rule: a log older than the snapshot predates it (a crash between the
-      // snapshot's rename and the log's replacement); a newer one means the snapshot is missing
-      long logGeneration = active.header.generation();
-      if (logGeneration < snapshotGeneration) {
-        LOGGER.log(Level.INFO, "{0} predates the snapshot; starting a new log", activePath);
-        found.active = null;
-        found.obsolete.add(activePath);
-        return;
-      }
-      found.repaired |= logGeneration > snapshotGeneration;
-      if (logGeneration > snapshotGeneration && !repair) {
-        throw new IOException(
-            activePath
-                + " continues snapshot generation "
-                + logGeneration
-                + " but "
-                + snapshotPath
-                + " has generation "
-                + snapshotGeneration
-                + "; the snapshot is missing or older than the log"
-                + REPAIR_HINT
-                + "replay the log on what the snapshot holds");
-      }
-      found.needed.add(active);
-      return;
-    }
     long expected = snapshotGeneration;
     for (LogFile file : retired.values()) {
       found.repaired |= file.header.generation() != expected || file.header.damage() != null;
@@ -535,7 +493,7 @@ public final class Persistence implements Closeable {
       }
       if (Files.size(path) >= AppendLog.HEADER_BYTES) {
         // a damaged magic: read the records as the current format's
-        return new LogReader.Header(AppendLog.VERSION, generationGuess, 0, e.getMessage());
+        return new LogReader.Header(generationGuess, 0, e.getMessage());
       }
       LOGGER.log(
           Level.WARNING,
@@ -545,9 +503,9 @@ public final class Persistence implements Closeable {
       try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
-      rewriteHeader(path, new LogReader.Header(AppendLog.VERSION, generationGuess, 0, null));
+      rewriteHeader(path, new LogReader.Header(generationGuess, 0, null));
       LogReader.Header rewritten = LogReader.header(path);
-      return new LogReader.Header(AppendLog.VERSION, rewritten.generation(), 0, e.getMessage());
+      return new LogReader.Header(rewritten.generation(), 0, e.getMessage());
     }
     if (header.damage() != null) {
       if (!repair) {
@@ -559,7 +517,7 @@ public final class Persistence implements Closeable {
                 + "rewrite the"
                 + " header and replay the records (those the snapshot holds are skipped)");
       }
-      return new LogReader.Header(header.version(), generationGuess, 0, header.damage());
+      return new LogReader.Header(generationGuess, 0, header.damage());
     }
     return header;
   }
