@@ -310,6 +310,22 @@ public final class AppendLog implements Closeable {
   }
 
   /**
+   * Writes and forces every record appended so far, then runs {@code then} before any other batch
+   * is written: a change of the fsync policy takes effect at a point where nothing written is
+   * unforced, so no record is acknowledged under one policy and undone under the other.
+   *
+   * @throws IOException if the write or fsync fails ({@code then} has not run)
+   */
+  void forceThen(Runnable then) throws IOException {
+    synchronized (syncLock) {
+      synchronized (ioLock) {
+        flush(true);
+        then.run();
+      }
+    }
+  }
+
+  /**
    * Writes every record appended so far to the file (not forced); {@code keep} keeps the bytes
    * until they are forced.
    */

@@ -93,7 +93,7 @@ public final class Persistence implements Closeable {
 
   private final Path dir;
   private final Keyspace keyspace;
-  private final ServerConfig.Fsync fsync;
+  private volatile ServerConfig.Fsync fsync;
   private final FileChannels files;
   private final Function<Keyspace, RecordApplier> commandsFor;
   private final RecordRules rules;
@@ -147,9 +147,15 @@ public final class Persistence implements Closeable {
     this.rewriteBaseBytes = snapshotBytes(dir);
     this.background = daemonExecutor("cuckoo-persistence");
     this.syncer = daemonExecutor("cuckoo-fsync");
-    if (fsync == ServerConfig.Fsync.EVERYSEC) {
-      syncer.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
-    }
+    syncer.scheduleWithFixedDelay(
+        () -> {
+          if (fsync == ServerConfig.Fsync.EVERYSEC) {
+            syncQuietly();
+          }
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
   }
 
   private static long snapshotBytes(Path dir) {
@@ -580,16 +586,15 @@ public final class Persistence implements Closeable {
    * @return true if they are acknowledged; false if they were undone after a log failure
    */
   public boolean commit(long firstLsn, long lastLsn) {
-    boolean forced = fsync == ServerConfig.Fsync.ALWAYS;
-    // another connection's flush (group commit) may already have covered these records
-    if (log.durableLsn(forced) < lastLsn) {
-      try {
-        log.flush(forced);
-      } catch (IOException e) {
-        failed(e);
-      }
+    ServerConfig.Fsync policy = fsync;
+    makeDurable(lastLsn, policy == ServerConfig.Fsync.ALWAYS);
+    ServerConfig.Fsync now = fsync;
+    if (now != policy && now == ServerConfig.Fsync.ALWAYS) {
+      // switched to always meanwhile: the switch forced what was written before it, not a batch
+      // written after it
+      makeDurable(lastLsn, true);
     }
-    if (!acknowledged(lastLsn)) {
+    if (!acknowledged(lastLsn, now == ServerConfig.Fsync.ALWAYS)) {
       return false;
     }
     for (long[] range : discarded) {
@@ -606,7 +611,11 @@ public final class Persistence implements Closeable {
    * after a log failure (records before it are then acknowledged too).
    */
   public boolean acknowledged(long lsn) {
-    if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
+    return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
+  }
+
+  private boolean acknowledged(long lsn, boolean forced) {
+    if (log.durableLsn(forced) < lsn) {
       return false;
     }
     for (long[] range : discarded) {
@@ -615,6 +624,36 @@ public final class Persistence implements Closeable {
       }
     }
     return true;
+  }
+
+  private void makeDurable(long lsn, boolean forced) {
+    // another connection's flush (group commit) may already have covered the record
+    if (log.durableLsn(forced) < lsn) {
+      try {
+        log.flush(forced);
+      } catch (IOException e) {
+        failed(e);
+      }
+    }
+  }
+
+  /**
+   * Changes the fsync policy (CONFIG SET appendfsync). Every record written so far is forced first,
+   * with other writes waiting, so that each record is acknowledged and, after a failure, undone
+   * under one policy. A failing disk fails the log as any write would; the policy changes anyway.
+   */
+  public void fsync(ServerConfig.Fsync policy) {
+    try {
+      log.forceThen(() -> fsync = policy);
+    } catch (IOException e) {
+      failed(e);
+      fsync = policy;
+    }
+  }
+
+  /** Returns the fsync policy in force. */
+  public ServerConfig.Fsync fsync() {
+    return fsync;
   }
 
   private void syncQuietly() {
