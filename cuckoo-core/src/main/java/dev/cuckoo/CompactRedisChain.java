@@ -30,7 +30,7 @@ final class CompactRedisChain extends Chain {
 
   /**
    * Heap bytes of this object (compressed oops, 12-byte header): one reference, two ints and two
-   * longs (checked against a heap walk in CompactRedisChainTest).
+   * longs (checked against a heap walk in the server's KeyspaceMemoryTest).
    */
   static final long OBJECT_BYTES = 40;
 
