@@ -1,7 +1,6 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.command.CfConfig;
-import dev.cuckoo.server.command.CommandTable;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.ServerVersion;
@@ -108,8 +107,6 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
-    // the table answers which keys a write touches; it exists once the commands are built
-    CommandTable[] table = new CommandTable[1];
     WriteLog log =
         new WriteLog() {
           @Override
@@ -119,20 +116,12 @@ public final class CuckooServer implements AutoCloseable {
           }
 
           @Override
-          public void touched(int db, byte[][] args) {
-            if (context.watches().size() > 0) {
-              table[0].keysOf(db, args, context.watches()::touch);
-            }
-          }
-
-          @Override
           public String refusal() {
             Persistence persistence = context.persistence();
             return persistence == null ? null : persistence.refusal();
           }
         };
     Commands commands = new Commands(context, log);
-    table[0] = commands.table();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's packages depend on each other one way only: {@code protocol} and {@code keyspace} on
- * nothing, {@code persist} on those two, {@code command} on the three, {@code network} on the four;
+ * nothing, {@code persist} on those two, {@code replication} on the three, {@code command} on the
+ * four, {@code network} on the five;
  * the top package wires them all. {@link ServerConfig} is the one class of the top package the
  * others may read (a plain value).
  */
@@ -31,8 +32,9 @@ class PackageArrowsTest {
           "protocol", Set.of(),
           "keyspace", Set.of(),
           "persist", Set.of("keyspace", "protocol"),
-          "command", Set.of("persist", "keyspace", "protocol"),
-          "network", Set.of("command", "persist", "keyspace", "protocol"));
+          "replication", Set.of("persist", "keyspace", "protocol"),
+          "command", Set.of("replication", "persist", "keyspace", "protocol"),
+          "network", Set.of("command", "replication", "persist", "keyspace", "protocol"));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */
   private static List<String> references(Path file) throws IOException {

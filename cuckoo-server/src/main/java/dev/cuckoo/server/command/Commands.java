@@ -40,25 +40,29 @@ public final class Commands {
   private final CommandTable table;
   private final ExpiryCommands expiry;
   private final ServerContext context;
-  private final WriteLog log;
+  private final WritePath writes;
 
   /** Builds the table over the shared server state and the write log. */
   public Commands(ServerContext context, WriteLog log) {
     this.context = context;
-    this.log = log;
+    this.writes = new WritePath(context, log, this::table);
     CfCommands cf =
         new CfCommands(
-            context.keyspace(), context.watches(), context.cfConfig(), log, context::memoryLimit);
+            context.keyspace(),
+            context.watches(),
+            context.cfConfig(),
+            writes,
+            context::memoryLimit);
     ConnectionCommands connection = new ConnectionCommands(context);
     ClientCommands clients = new ClientCommands(context);
-    DatabaseCommands database = new DatabaseCommands(context, log);
+    DatabaseCommands database = new DatabaseCommands(context, writes);
     PersistenceCommands persistence = new PersistenceCommands(context);
     ConfigCommands config = new ConfigCommands(context);
     InfoCommands info = new InfoCommands(context);
-    expiry = new ExpiryCommands(context, log);
-    MoveCommands moves = new MoveCommands(context, log, connection);
+    expiry = new ExpiryCommands(context, writes);
+    MoveCommands moves = new MoveCommands(context, writes, connection);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
-    TransactionCommands tx = new TransactionCommands(this, context, log);
+    TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
     table =
         new CommandTable(
@@ -226,18 +230,16 @@ public final class Commands {
       queue(session, spec, write, args);
       return;
     }
-    if (!session.replaying() && write) {
+    if (write) {
       // Redis's order: a disk error refuses writes before maxmemory is looked at
-      if (log.refuses(session)) {
-        return;
-      }
-      if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
-        reply.error(OOM);
+      String refusal = writes.refusal(session, spec.denyOom());
+      if (refusal != null) {
+        reply.error(refusal);
         return;
       }
     }
     try {
-      if (write && !session.replaying() && context.keyspace().hasExpiries()) {
+      if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
         runDeletingExpired(session, spec, args);
       } else {
         spec.handler().run(session, args);
@@ -277,12 +279,15 @@ public final class Commands {
       session.failQueue();
       return;
     }
-    if (write && log.refuses(session)) {
-      session.failQueue();
-      return;
+    String refusal = write ? writes.refusal(session, spec.denyOom()) : null;
+    if (refusal == null
+        && spec.denyOom()
+        && !session.replaying()
+        && context.keyspace().usedBytes() > context.memoryLimit()) {
+      refusal = OOM;
     }
-    if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
-      reply.error(OOM);
+    if (refusal != null) {
+      reply.error(refusal);
       session.failQueue();
       return;
     }

@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.replication.WriteStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,6 +25,7 @@ public final class ServerContext implements PersistenceContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
   private volatile long maxMemory;
   private volatile int rewritePercentage;
@@ -181,6 +183,16 @@ public final class ServerContext implements PersistenceContext {
   /** Returns the count of keys deleted because they expired (INFO expired_keys). */
   AtomicLong expiredKeys() {
     return expiredKeys;
+  }
+
+  /** Returns what replication takes from the write path (never null). */
+  public WriteStream writeStream() {
+    return writeStream;
+  }
+
+  /** Sets what replication takes from the write path. */
+  public void writeStream(WriteStream writeStream) {
+    this.writeStream = writeStream;
   }
 
   /** Returns persistence, or null when it is off. */

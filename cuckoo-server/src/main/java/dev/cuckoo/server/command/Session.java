@@ -34,6 +34,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private Transaction transaction;
   private java.util.Map<Key, Boolean> watched;
   private volatile boolean watchTouched;
+  private boolean fromMaster;
 
   /**
    * Creates a session.
@@ -63,6 +64,19 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Returns true while the append-only log is replayed at startup (no limits, no logging). */
   boolean replaying() {
     return replaying;
+  }
+
+  /**
+   * Returns true for the replica's link to its master: its writes are the master's, never refused
+   * and never expiring keys of their own.
+   */
+  boolean fromMaster() {
+    return fromMaster;
+  }
+
+  /** Marks the session as the replica's link to its master. */
+  public void fromMaster(boolean on) {
+    fromMaster = on;
   }
 
   /** Returns true once the client has authenticated (or no password is set). */

@@ -30,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -108,8 +107,6 @@ public final class Persistence implements Closeable {
 
   private final ReentrantLock saveLock = new ReentrantLock();
   // held shared by commands that move data between keys, exclusively while a snapshot is written
-  private final ReentrantReadWriteLock moveGate = new ReentrantReadWriteLock();
-  private volatile CompletableFuture<Void> saveDone;
   // whether a record that moves data between keys was logged since the last snapshot
   private volatile boolean moversLogged;
   private final AtomicBoolean saving = new AtomicBoolean();
@@ -584,32 +581,6 @@ public final class Persistence implements Closeable {
     return log.append(db, args);
   }
 
-  /**
-   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB, or a transaction holding
-   * one) run: returns true once it holds the gate (the caller runs, logs and then calls {@link
-   * #endMove}), or false if a snapshot is being written and the session will run the command again
-   * when it is done (a session that cannot retry waits here). Such commands never overlap a
-   * snapshot, so recovery can replay them whole or skip them whole.
-   */
-  public boolean beginMove(Retrier session) {
-    while (!moveGate.readLock().tryLock()) {
-      CompletableFuture<Void> done = saveDone;
-      if (done == null) {
-        done = CompletableFuture.completedFuture(null);
-      }
-      if (session.retryAfter(done)) {
-        return false;
-      }
-      done.join();
-    }
-    return true;
-  }
-
-  /** Releases the gate taken by {@link #beginMove(Session)}. */
-  public void endMove() {
-    moveGate.readLock().unlock();
-  }
-
   /** Returns the error writes get (without the dash), or null while writes are accepted. */
   public String refusal() {
     return refusal;
@@ -835,9 +806,7 @@ public final class Persistence implements Closeable {
    */
   public void save() throws IOException {
     saveLock.lock();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    saveDone = done;
-    moveGate.writeLock().lock();
+    keyspace.moveGate().closeForSnapshot();
     try {
       long next = Math.max(generation, log.generation()) + 1;
       Path retired = dir.resolve(LOG + "." + log.generation());
@@ -902,9 +871,7 @@ public final class Persistence implements Closeable {
       lastSaveSeconds = System.currentTimeMillis() / 1000;
       rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
     } finally {
-      moveGate.writeLock().unlock();
-      saveDone = null;
-      done.complete(null);
+      keyspace.moveGate().open();
       saveLock.unlock();
     }
   }
