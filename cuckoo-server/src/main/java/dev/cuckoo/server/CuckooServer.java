@@ -13,6 +13,7 @@ import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
+import dev.cuckoo.server.replication.Replication;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -147,6 +148,20 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     context.keyspace().loading(false);
+    Replication replication =
+        new Replication(
+            new Replication.Parts(
+                config,
+                context.keyspace(),
+                context.watches(),
+                commands.table(),
+                keyspace ->
+                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
+                        .replayer(),
+                context::persistence,
+                context::port));
+    replication.applier(commands.masterStreamApplier());
+    context.writeStream(replication);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -210,6 +225,7 @@ public final class CuckooServer implements AutoCloseable {
     group[0] = server.channels;
     context.port(((InetSocketAddress) channel.localAddress()).getPort());
     context.shutdown(save -> server.close(save));
+    replication.start();
     LOGGER.log(
         Level.INFO,
         "listening on {0}:{1} ({2})",
@@ -284,6 +300,10 @@ public final class CuckooServer implements AutoCloseable {
     long startNanos = System.nanoTime();
     try {
       serverChannel.close().syncUninterruptibly();
+      Replication replication = context.replication();
+      if (replication != null) {
+        replication.close();
+      }
       finishReplies();
       channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -61,6 +61,20 @@ public final class ServerConfig {
           + "  --logfile PATH           append the log to this file (default: standard error)\n"
           + "  --cf-bucket-size, --cf-initial-size, --cf-max-iterations,\n"
           + "  --cf-expansion-factor, --cf-max-expansions   RedisBloom module parameters\n"
+          + "  --replicaof \"HOST PORT\"  start as a replica of that master (REPLICAOF at runtime)\n"
+          + "  --masterauth PASSWORD    password a replica gives its master; --masteruser NAME\n"
+          + "  --replica-read-only yes|no   refuse clients' writes on a replica (default yes)\n"
+          + "  --replica-serve-stale-data yes|no  answer while the master link is down"
+          + " (default yes)\n"
+          + "  --replica-priority N     Sentinel's promotion priority (default 100)\n"
+          + "  --replica-announce-ip IP, --replica-announce-port N  what a replica tells its"
+          + " master\n"
+          + "  --repl-backlog-size BYTES    stream kept for partial resyncs (default 1mb)\n"
+          + "  --repl-ping-replica-period N seconds between PINGs to replicas (default 10)\n"
+          + "  --repl-timeout N         seconds of silence before a replica drops its link"
+          + " (default 60)\n"
+          + "  --min-replicas-to-write N    refuse writes with fewer good replicas (default 0)\n"
+          + "  --min-replicas-max-lag N     seconds since a good replica's last ACK (default 10)\n"
           + "  --config FILE            read options from a file\n";
 
   private final int port;
@@ -83,6 +97,23 @@ public final class ServerConfig {
   private final long autoAofRewriteMinSize;
   private final Map<String, String> cfParameters;
   private final Path logFile;
+  private final Replica replica;
+
+  /** The replication options, grouped. */
+  private record Replica(
+      String replicaOf,
+      String masterAuth,
+      String masterUser,
+      boolean readOnly,
+      boolean serveStaleData,
+      int priority,
+      String announceIp,
+      int announcePort,
+      long backlogSize,
+      int pingPeriod,
+      int timeout,
+      int minToWrite,
+      int minMaxLag) {}
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -105,6 +136,86 @@ public final class ServerConfig {
     this.autoAofRewriteMinSize = b.autoAofRewriteMinSize;
     this.cfParameters = Map.copyOf(b.cfParameters);
     this.logFile = b.logFile;
+    this.replica =
+        new Replica(
+            b.replicaOf,
+            b.masterAuth,
+            b.masterUser,
+            b.replicaReadOnly,
+            b.replicaServeStaleData,
+            b.replicaPriority,
+            b.replicaAnnounceIp,
+            b.replicaAnnouncePort,
+            b.replBacklogSize,
+            b.replPingReplicaPeriod,
+            b.replTimeout,
+            b.minReplicasToWrite,
+            b.minReplicasMaxLag);
+  }
+
+  /** Returns the master to replicate at start-up ("host port"), or null. */
+  public String replicaOf() {
+    return replica.replicaOf();
+  }
+
+  /** Returns masterauth, or null. */
+  public String masterAuth() {
+    return replica.masterAuth();
+  }
+
+  /** Returns masteruser, or null. */
+  public String masterUser() {
+    return replica.masterUser();
+  }
+
+  /** Returns replica-read-only. */
+  public boolean replicaReadOnly() {
+    return replica.readOnly();
+  }
+
+  /** Returns replica-serve-stale-data. */
+  public boolean replicaServeStaleData() {
+    return replica.serveStaleData();
+  }
+
+  /** Returns replica-priority. */
+  public int replicaPriority() {
+    return replica.priority();
+  }
+
+  /** Returns replica-announce-ip, or null. */
+  public String replicaAnnounceIp() {
+    return replica.announceIp();
+  }
+
+  /** Returns replica-announce-port (0: the listening port). */
+  public int replicaAnnouncePort() {
+    return replica.announcePort();
+  }
+
+  /** Returns repl-backlog-size in bytes. */
+  public long replBacklogSize() {
+    return replica.backlogSize();
+  }
+
+  /** Returns repl-ping-replica-period in seconds. */
+  public int replPingReplicaPeriod() {
+    return replica.pingPeriod();
+  }
+
+  /** Returns repl-timeout in seconds. */
+  public int replTimeout() {
+    return replica.timeout();
+  }
+
+  /** Returns min-replicas-to-write. */
+  public int minReplicasToWrite() {
+    return replica.minToWrite();
+  }
+
+  /** Returns min-replicas-max-lag in seconds. */
+  public int minReplicasMaxLag() {
+    return replica.minMaxLag();
   }
 
   /** Returns a builder holding the defaults. */
@@ -294,6 +405,19 @@ public final class ServerConfig {
     private long autoAofRewriteMinSize = 64L * 1024 * 1024;
     private final Map<String, String> cfParameters = new LinkedHashMap<>();
     private Path logFile;
+    private String replicaOf;
+    private String masterAuth;
+    private String masterUser;
+    private boolean replicaReadOnly = true;
+    private boolean replicaServeStaleData = true;
+    private int replicaPriority = 100;
+    private String replicaAnnounceIp;
+    private int replicaAnnouncePort;
+    private long replBacklogSize = 1024 * 1024;
+    private int replPingReplicaPeriod = 10;
+    private int replTimeout = 60;
+    private int minReplicasToWrite;
+    private int minReplicasMaxLag = 10;
 
     /** Sets one option from its text; {@code name} is the option's name, for messages. */
     @FunctionalInterface
@@ -343,6 +467,37 @@ public final class ServerConfig {
       for (String parameter : new CfConfig().values().keySet()) {
         options.put(parameter, (b, name, value) -> b.cfParameter(name, value));
       }
+      options.put("replicaof", (b, name, value) -> b.replicaOf(value));
+      options.put("slaveof", (b, name, value) -> b.replicaOf(value));
+      options.put("masterauth", (b, name, value) -> b.masterAuth = value);
+      options.put("masteruser", (b, name, value) -> b.masterUser = value);
+      options.put(
+          "replica-read-only", (b, name, value) -> b.replicaReadOnly = yesNo(name, value));
+      options.put(
+          "replica-serve-stale-data",
+          (b, name, value) -> b.replicaServeStaleData = yesNo(name, value));
+      options.put(
+          "replica-priority",
+          (b, name, value) -> b.replicaPriority = integer(name, value, 0, Integer.MAX_VALUE));
+      options.put("replica-announce-ip", (b, name, value) -> b.replicaAnnounceIp = value);
+      options.put(
+          "replica-announce-port",
+          (b, name, value) -> b.replicaAnnouncePort = integer(name, value, 0, 65535));
+      options.put(
+          "repl-backlog-size",
+          (b, name, value) ->
+              b.replBacklogSize = rangeLong(name, memory(name, value), 16 * 1024, 1L << 30));
+      options.put(
+          "repl-ping-replica-period",
+          (b, name, value) -> b.replPingReplicaPeriod = integer(name, value, 1, 3600));
+      options.put(
+          "repl-timeout", (b, name, value) -> b.replTimeout = integer(name, value, 1, 3600));
+      options.put(
+          "min-replicas-to-write",
+          (b, name, value) -> b.minReplicasToWrite = integer(name, value, 0, Integer.MAX_VALUE));
+      options.put(
+          "min-replicas-max-lag",
+          (b, name, value) -> b.minReplicasMaxLag = integer(name, value, 0, Integer.MAX_VALUE));
       options.put("config", (b, name, value) -> b.readFile(Paths.get(value)));
       return Collections.unmodifiableMap(options);
     }
@@ -472,6 +627,52 @@ public final class ServerConfig {
                 + "' (expected: bytes, optionally with a unit k, kb, m, mb, g or gb)");
       }
       return bytes;
+    }
+
+    /**
+     * Sets the master to replicate at start-up, as {@code "host port"} (null: none).
+     *
+     * @throws IllegalArgumentException if it is not a host and a port 1..65535
+     */
+    public Builder replicaOf(String hostPort) {
+      if (hostPort == null || hostPort.isBlank()) {
+        this.replicaOf = null;
+        return this;
+      }
+      String[] parts = hostPort.trim().split("\\s+");
+      if (parts.length != 2) {
+        throw new IllegalArgumentException(
+            "replicaof: '" + hostPort + "' (expected: \"host port\")");
+      }
+      integer("replicaof port", parts[1], 1, 65535);
+      this.replicaOf = parts[0] + " " + parts[1].trim();
+      return this;
+    }
+
+    /** Sets the password (and user, or null) a replica authenticates to its master with. */
+    public Builder masterAuth(String user, String password) {
+      this.masterUser = user;
+      this.masterAuth = password;
+      return this;
+    }
+
+    /** Sets min-replicas-to-write and min-replicas-max-lag (seconds). */
+    public Builder minReplicas(int toWrite, int maxLagSeconds) {
+      this.minReplicasToWrite = range("min-replicas-to-write", toWrite, 0, Integer.MAX_VALUE);
+      this.minReplicasMaxLag = range("min-replicas-max-lag", maxLagSeconds, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets repl-backlog-size in bytes (16 KiB .. 1 GiB). */
+    public Builder replBacklogSize(long bytes) {
+      this.replBacklogSize = rangeLong("repl-backlog-size", bytes, 16 * 1024, 1L << 30);
+      return this;
+    }
+
+    /** Sets replica-serve-stale-data. */
+    public Builder replicaServeStaleData(boolean on) {
+      this.replicaServeStaleData = on;
+      return this;
     }
 
     /** Sets the file the log is appended to (null: standard error). */

@@ -41,6 +41,7 @@ public final class Commands {
   private final ExpiryCommands expiry;
   private final ServerContext context;
   private final WritePath writes;
+  private final ReplicationCommands replicationCommands;
 
   /** Builds the table over the shared server state and the write log. */
   public Commands(ServerContext context, WriteLog log) {
@@ -64,6 +65,7 @@ public final class Commands {
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
+    replicationCommands = new ReplicationCommands(this, context);
     table =
         new CommandTable(
             List.of(
@@ -79,7 +81,8 @@ public final class Commands {
                     commandInfo,
                     new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
-                TransactionEntries.entries(tx)));
+                TransactionEntries.entries(tx),
+                ReplicationEntries.entries(replicationCommands)));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */
@@ -109,6 +112,11 @@ public final class Commands {
         out.release();
       }
     };
+  }
+
+  /** Returns how a replica applies its master's stream through this table. */
+  public dev.cuckoo.server.replication.Replication.Applier masterStreamApplier() {
+    return replicationCommands.applier();
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -237,6 +245,10 @@ public final class Commands {
         reply.error(refusal);
         return;
       }
+    }
+    if (!spec.flags().contains("stale") && writes.masterDown(session)) {
+      reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
+      return;
     }
     try {
       if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {

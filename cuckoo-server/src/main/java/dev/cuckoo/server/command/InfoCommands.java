@@ -134,6 +134,11 @@ public final class InfoCommands {
   /** ROLE: a master without replicas, {@code ["master", 0, []]}. */
   void role(Session session, byte[][] args) {
     Reply reply = session.reply();
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    if (replication != null) {
+      replication.role(reply);
+      return;
+    }
     reply.array(3);
     reply.bulk("master");
     reply.integer(0);
@@ -271,6 +276,11 @@ public final class InfoCommands {
     field(out, "total_commands_processed", commands);
     field(out, "instantaneous_ops_per_sec", opsPerSecond(commands));
     field(out, "rejected_connections", 0);
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    long[] syncs = replication != null ? replication.syncCounts() : new long[3];
+    field(out, "sync_full", syncs[0]);
+    field(out, "sync_partial_ok", syncs[1]);
+    field(out, "sync_partial_err", syncs[2]);
     field(out, "expired_keys", context.expiredKeys().get());
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
@@ -281,6 +291,11 @@ public final class InfoCommands {
   }
 
   private void replication(StringBuilder out) {
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    if (replication != null) {
+      replication.info(out);
+      return;
+    }
     out.append("# Replication\r\n");
     field(out, "role", "master");
     field(out, "connected_slaves", 0);

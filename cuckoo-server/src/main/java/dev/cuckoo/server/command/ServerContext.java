@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.replication.Replication;
 import dev.cuckoo.server.replication.WriteStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -188,6 +189,11 @@ public final class ServerContext implements PersistenceContext {
   /** Returns what replication takes from the write path (never null). */
   public WriteStream writeStream() {
     return writeStream;
+  }
+
+  /** Returns replication (null for the contexts recovery replays through). */
+  public Replication replication() {
+    return writeStream instanceof Replication replication ? replication : null;
   }
 
   /** Sets what replication takes from the write path. */

@@ -35,6 +35,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private java.util.Map<Key, Boolean> watched;
   private volatile boolean watchTouched;
   private boolean fromMaster;
+  private long streamOffset;
 
   /**
    * Creates a session.
@@ -72,6 +73,16 @@ public final class Session implements Watches.Watcher, Retrier {
    */
   boolean fromMaster() {
     return fromMaster;
+  }
+
+  /** Returns the replication stream's offset after this session's last write (WAIT). */
+  long streamOffset() {
+    return streamOffset;
+  }
+
+  /** Notes the replication stream's offset after a write of this session. */
+  void streamOffset(long offset) {
+    streamOffset = offset;
   }
 
   /** Marks the session as the replica's link to its master. */

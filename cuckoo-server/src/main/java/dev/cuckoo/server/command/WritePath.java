@@ -2,7 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.persist.Transaction;
-import dev.cuckoo.server.replication.WriteStream;
+import dev.cuckoo.server.replication.Replication;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -52,6 +52,18 @@ public final class WritePath {
   }
 
   /**
+   * Returns true if a command without the {@code stale} flag is refused with MASTERDOWN for this
+   * session: a replica whose link is down with replica-serve-stale-data no.
+   */
+  boolean masterDown(Session session) {
+    Replication replication = context.replication();
+    return replication != null
+        && !session.replaying()
+        && !session.fromMaster()
+        && replication.masterDown();
+  }
+
+  /**
    * Answers the session's write with the refusal and returns true if writes are refused now (not
    * counting maxmemory, which the dispatcher decides before the command runs).
    */
@@ -92,7 +104,7 @@ public final class WritePath {
     if (transaction != null) {
       transaction.add(session.db(), args);
     } else {
-      session.logged(announce(session.db(), args));
+      announce(session, session.db(), args);
     }
   }
 
@@ -108,9 +120,9 @@ public final class WritePath {
       return;
     }
     if (writes.size() == 1) {
-      session.logged(announce(writes.get(0).db, writes.get(0).args));
+      announce(session, writes.get(0).db, writes.get(0).args);
     } else {
-      session.logged(announce(db, transaction.encode()));
+      announce(session, db, transaction.encode());
     }
   }
 
@@ -120,15 +132,23 @@ public final class WritePath {
    */
   void expired(Key key, byte[][] del) {
     touched(key.db(), del);
-    announce(key.db(), del);
+    announce(null, key.db(), del);
   }
 
-  /** Appends one record to the log and hands it to the replication stream, in one order. */
-  private long announce(int db, byte[][] args) {
+  /**
+   * Appends one record to the log and hands it to the replication stream, in one order; notes in
+   * the session (if any) the record's number and the stream offset after it.
+   */
+  private void announce(Session session, int db, byte[][] args) {
+    long lsn;
+    long offset;
     synchronized (this) {
-      long lsn = log.append(db, args);
-      context.writeStream().record(db, args);
-      return lsn;
+      lsn = log.append(db, args);
+      offset = context.writeStream().record(db, args);
+    }
+    if (session != null) {
+      session.logged(lsn);
+      session.streamOffset(offset);
     }
   }
 }

@@ -9,7 +9,9 @@ public interface WriteStream {
   WriteStream NONE =
       new WriteStream() {
         @Override
-        public void record(int db, byte[][] args) {}
+        public long record(int db, byte[][] args) {
+          return 0;
+        }
 
         @Override
         public String refusal() {
@@ -19,9 +21,10 @@ public interface WriteStream {
 
   /**
    * Takes one record run in database {@code db} (a transaction as its one record), called in log
-   * order with the record's key locks held.
+   * order with the record's key locks held; returns the stream's offset after it (what WAIT waits
+   * for).
    */
-  void record(int db, byte[][] args);
+  long record(int db, byte[][] args);
 
   /**
    * Returns true if this server deletes keys whose time has passed (a master); a replica waits for
