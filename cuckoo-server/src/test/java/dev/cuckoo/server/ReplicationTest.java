@@ -195,4 +195,82 @@ class ReplicationTest {
       }
     }
   }
+
+  @Test
+  void serveStaleDataNo_linkDown_refusesWithMasterdown() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      closedPort = probe.getLocalPort();
+    }
+    try (CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly()
+                    .replicaServeStaleData(false)
+                    .set("replicaof", "127.0.0.1 " + closedPort)
+                    .build());
+        RespClient client = new RespClient(replica.port())) {
+      assertEquals(
+          new RespClient.Err(
+              "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."),
+          client.call("CF.EXISTS", "k", "v"));
+      assertInstanceOf(byte[].class, client.call("INFO", "replication"));
+      // PING is not flagged stale in Redis either: Sentinel reads this reply as "alive"
+      assertInstanceOf(RespClient.Err.class, client.call("PING"));
+    }
+  }
+
+  @Test
+  void expiredKey_onReplica_absentForReadsButDeletedOnlyByMaster() throws Exception {
+    CuckooServer master = TestServers.start();
+    try (CuckooServer replica = replicaOf(master, TestServers.memoryOnly())) {
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("CF.ADD", "k", "v");
+        client.call("PEXPIRE", "k", 400);
+      }
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      master.close(); // the master's deletion never comes
+      Thread.sleep(1000);
+      try (RespClient client = new RespClient(replica.port())) {
+        assertEquals(0L, client.call("CF.EXISTS", "k", "v"));
+        assertEquals(0L, client.call("EXISTS", "k"));
+        // still stored: a replica does not expire keys itself (DBSIZE counts it, as in Redis)
+        assertEquals(1L, client.call("DBSIZE"));
+      }
+    } finally {
+      master.close();
+    }
+  }
+
+  @Test
+  void masterauth_wrongThenRight_logsRedisTextThenSyncs() throws Exception {
+    List<String> logged = ReplicationSyncTest.capture("dev.cuckoo.server.replication.MasterLink");
+    try (CuckooServer master =
+            CuckooServer.start(TestServers.memoryOnly().requirePass("secret").build());
+        CuckooServer replica =
+            replicaOf(master, TestServers.memoryOnly().masterAuth(null, "wrong"))) {
+      long deadline = System.currentTimeMillis() + 5000;
+      while (logged.stream().noneMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS"))
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(
+          logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
+          logged.toString());
+      try (RespClient client = new RespClient(replica.port())) {
+        client.call("CONFIG", "SET", "masterauth", "secret");
+      }
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("AUTH", "secret");
+        client.call("CF.ADD", "k", "v");
+      }
+      long until = System.currentTimeMillis() + 10_000;
+      while (!"up".equals(ReplicaState.info(replica.port(), "master_link_status"))
+          && System.currentTimeMillis() < until) {
+        Thread.sleep(20);
+      }
+      try (RespClient client = new RespClient(replica.port())) {
+        assertEquals(1L, client.call("CF.EXISTS", "k", "v"));
+      }
+    }
+  }
 }

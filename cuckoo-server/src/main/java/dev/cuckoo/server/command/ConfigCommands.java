@@ -40,6 +40,9 @@ public final class ConfigCommands {
     values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
     values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
     values.put("protected-mode", context.protectedMode() ? "yes" : "no");
+    if (context.replication() != null) {
+      values.putAll(context.replication().settings().values());
+    }
     return values;
   }
 
@@ -123,7 +126,9 @@ public final class ConfigCommands {
         // no RDB save points here: snapshots follow the auto-aof-rewrite settings
         return unchanged(value.isEmpty());
       default:
-        return null;
+        return context.replication() != null
+            ? context.replication().settings().check(name, value)
+            : null;
     }
   }
 
@@ -180,6 +185,9 @@ public final class ConfigCommands {
         break;
       default:
         // port, bind, appendonly, save: check accepted only their current value
+        if (context.replication() != null) {
+          context.replication().settings().apply(name, value);
+        }
         break;
     }
   }

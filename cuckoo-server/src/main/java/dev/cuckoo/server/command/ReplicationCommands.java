@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
@@ -208,13 +209,28 @@ final class ReplicationCommands {
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args) {
-        session.db(db);
-        commands.execute(session, args);
+        CommandClock.enterAt(Long.MIN_VALUE);
+        try {
+          session.db(db);
+          commands.execute(session, args);
+        } finally {
+          CommandClock.exit();
+        }
         settle(session, args);
       }
 
       @Override
       public void applyTransaction(int db, List<Transaction.Write> writes) {
+        CommandClock.enterAt(Long.MIN_VALUE);
+        try {
+          runTransaction(db, writes);
+        } finally {
+          CommandClock.exit();
+        }
+        settle(session, writes.isEmpty() ? new byte[][] {ascii("EXEC")} : writes.get(0).args);
+      }
+
+      private void runTransaction(int db, List<Transaction.Write> writes) {
         session.db(db);
         commands.execute(session, new byte[][] {ascii("MULTI")});
         int current = db;
@@ -227,7 +243,6 @@ final class ReplicationCommands {
           commands.execute(session, write.args);
         }
         commands.execute(session, new byte[][] {ascii("EXEC")});
-        settle(session, writes.isEmpty() ? new byte[][] {ascii("EXEC")} : writes.get(0).args);
       }
     };
   }

@@ -31,6 +31,14 @@ final class Peer {
     }
   }
 
+  private static final System.Logger LOGGER = System.getLogger(Peer.class.getName());
+
+  /** The most stream bytes queued for a replica and not yet written to its socket (256 MiB). */
+  static final long OUTPUT_LIMIT = 256L << 20;
+
+  private final java.util.concurrent.atomic.AtomicLong unsent =
+      new java.util.concurrent.atomic.AtomicLong();
+
   final long clientId;
   final Channel channel;
   final String peerIp;
@@ -66,10 +74,27 @@ final class Peer {
     return ip() + ":" + listeningPort;
   }
 
-  /** Queues stream bytes: sent now if the replica is live, else after its transfer. */
+  /**
+   * Queues stream bytes: sent now if the replica is live, else after its transfer. A replica that
+   * lets more than {@link #OUTPUT_LIMIT} bytes pile up (not reading, or a transfer slower than the
+   * writes) is disconnected, as Redis's client-output-buffer-limit for replicas does; it then
+   * resyncs.
+   */
   synchronized void stream(byte[] bytes) {
+    if (unsent.get() > OUTPUT_LIMIT) {
+      if (channel.isOpen()) {
+        LOGGER.log(
+            System.Logger.Level.WARNING,
+            "Client replica {0} scheduled to be closed ASAP for overcoming of output buffer"
+                + " limits.",
+            name());
+        channel.close();
+      }
+      return;
+    }
     ByteBuf buf = Unpooled.wrappedBuffer(bytes);
     queuedBytes += bytes.length;
+    unsent.addAndGet(bytes.length);
     if (live) {
       enqueue(buf);
     } else {
@@ -79,6 +104,9 @@ final class Peer {
 
   /** Queues a line or a transfer ahead of the pending stream (replies to PSYNC, the bulk). */
   synchronized void direct(Object message) {
+    if (message instanceof ByteBuf buf) {
+      unsent.addAndGet(buf.readableBytes());
+    }
     enqueue(message);
   }
 
@@ -133,9 +161,13 @@ final class Peer {
     ChannelFuture last = null;
     for (Object message : batch) {
       Runnable sent = listeners.get(message);
+      long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
       last = channel.write(message);
       if (sent != null) {
         last.addListener(done -> sent.run());
+      }
+      if (size > 0) {
+        last.addListener(done -> unsent.addAndGet(-size));
       }
     }
     channel.flush();
