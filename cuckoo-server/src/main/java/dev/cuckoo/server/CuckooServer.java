@@ -161,6 +161,9 @@ public final class CuckooServer implements AutoCloseable {
                 context::persistence,
                 context::port));
     replication.applier(commands.masterStreamApplier());
+    if (context.persistence() != null) {
+      context.persistence().atRotation(commands::rotated);
+    }
     context.writeStream(replication);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();

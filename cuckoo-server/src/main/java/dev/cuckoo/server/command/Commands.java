@@ -65,7 +65,7 @@ public final class Commands {
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
-    replicationCommands = new ReplicationCommands(this, context);
+    replicationCommands = new ReplicationCommands(this, context, writes);
     table =
         new CommandTable(
             List.of(
@@ -112,6 +112,11 @@ public final class Commands {
         out.release();
       }
     };
+  }
+
+  /** Logs the stream mark in force at a snapshot's cut (persistence calls it after rotating). */
+  public void rotated() {
+    writes.rotated();
   }
 
   /** Returns how a replica applies its master's stream through this table. */

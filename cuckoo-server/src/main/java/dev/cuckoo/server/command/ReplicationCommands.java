@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
@@ -24,9 +25,12 @@ final class ReplicationCommands {
   private final Commands commands;
   private final ServerContext context;
 
-  ReplicationCommands(Commands commands, ServerContext context) {
+  private final WritePath writes;
+
+  ReplicationCommands(Commands commands, ServerContext context, WritePath writes) {
     this.commands = commands;
     this.context = context;
+    this.writes = writes;
   }
 
   private static byte[] ascii(String text) {
@@ -208,10 +212,11 @@ final class ReplicationCommands {
     session.fromMaster(true);
     return new Replication.Applier() {
       @Override
-      public void apply(int db, byte[][] args) {
+      public void apply(int db, byte[][] args, StreamMark mark) {
         CommandClock.enterAt(Long.MIN_VALUE);
         try {
           session.db(db);
+          session.streamMark(mark);
           commands.execute(session, args);
         } finally {
           CommandClock.exit();
@@ -220,14 +225,20 @@ final class ReplicationCommands {
       }
 
       @Override
-      public void applyTransaction(int db, List<Transaction.Write> writes) {
+      public void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark) {
         CommandClock.enterAt(Long.MIN_VALUE);
         try {
+          session.streamMark(mark);
           runTransaction(db, writes);
         } finally {
           CommandClock.exit();
         }
         settle(session, writes.isEmpty() ? new byte[][] {ascii("EXEC")} : writes.get(0).args);
+      }
+
+      @Override
+      public void markStream(StreamMark mark) {
+        ReplicationCommands.this.writes.markStream(mark);
       }
 
       private void runTransaction(int db, List<Transaction.Write> writes) {
@@ -252,6 +263,8 @@ final class ReplicationCommands {
    * logging an error a write of the master got here (the data sets then differ).
    */
   private void settle(Session session, byte[][] args) {
+    // a command that logged nothing leaves its mark unused: the stream stands where the last did
+    session.takeStreamMark();
     if (session.lastLogged() != 0 && context.persistence() != null) {
       context.persistence().commit(session.firstLogged(), session.lastLogged());
     }

@@ -36,6 +36,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private volatile boolean watchTouched;
   private boolean fromMaster;
   private long streamOffset;
+  private dev.cuckoo.server.persist.StreamMark streamMark;
 
   /**
    * Creates a session.
@@ -83,6 +84,18 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Notes the replication stream's offset after a write of this session. */
   void streamOffset(long offset) {
     streamOffset = offset;
+  }
+
+  /** Sets the stream mark to log before this session's next record (the master link). */
+  void streamMark(dev.cuckoo.server.persist.StreamMark mark) {
+    streamMark = mark;
+  }
+
+  /** Returns and forgets the stream mark to log before this session's next record, or null. */
+  dev.cuckoo.server.persist.StreamMark takeStreamMark() {
+    dev.cuckoo.server.persist.StreamMark mark = streamMark;
+    streamMark = null;
+    return mark;
   }
 
   /** Marks the session as the replica's link to its master. */

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.replication.Replication;
 import java.util.List;
@@ -20,6 +21,8 @@ public final class WritePath {
   private final ServerContext context;
   private final WriteLog log;
   private final Supplier<CommandTable> table;
+  // the replica's last stream mark logged (guarded by this); see StreamMark
+  private StreamMark lastMark;
 
   /**
    * Creates the write path over the log; {@code table} answers which keys a write touches (for
@@ -136,6 +139,28 @@ public final class WritePath {
   }
 
   /**
+   * Sets the stream mark in force without a record (a replica that swapped in a full transfer, or
+   * stopped being a replica: {@link StreamMark#NONE}, logged at once so recovery finds it last).
+   */
+  void markStream(StreamMark mark) {
+    synchronized (this) {
+      lastMark = mark;
+      if (!mark.continuable()) {
+        log.append(0, mark.args());
+      }
+    }
+  }
+
+  /** Logs the stream mark in force as the first record of a new log generation (a snapshot's cut). */
+  void rotated() {
+    synchronized (this) {
+      if (lastMark != null) {
+        log.append(0, lastMark.settled().args());
+      }
+    }
+  }
+
+  /**
    * Appends one record to the log and hands it to the replication stream, in one order; notes in
    * the session (if any) the record's number and the stream offset after it.
    */
@@ -143,6 +168,12 @@ public final class WritePath {
     long lsn;
     long offset;
     synchronized (this) {
+      StreamMark mark = session != null ? session.takeStreamMark() : null;
+      if (mark != null) {
+        // in the same log write as the record: a restarted replica continues from it
+        log.append(0, mark.args());
+        lastMark = mark;
+      }
       lsn = log.append(db, args);
       offset = context.writeStream().record(db, args);
     }

@@ -122,6 +122,8 @@ public final class Persistence implements Closeable {
   private IOException handledFailure;
   // test seam: runs on the saving thread after the log is rotated, before the keys are listed
   private volatile Runnable afterRotate = () -> {};
+  private volatile Runnable atRotation = () -> {};
+  private StreamMark recoveredMark;
 
   private Persistence(
       PersistenceContext context,
@@ -189,6 +191,7 @@ public final class Persistence implements Closeable {
     long lastLsn;
     long activeEnd;
     String activeProblem;
+    StreamMark mark;
   }
 
   /**
@@ -248,6 +251,9 @@ public final class Persistence implements Closeable {
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
+      if (found.mark != null) {
+        log.append(0, found.mark.args());
+      }
       for (LogFile file : found.needed) {
         if (!file.active) {
           found.obsolete.add(file.path);
@@ -274,7 +280,10 @@ public final class Persistence implements Closeable {
       Files.deleteIfExists(obsolete);
       LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
     }
-    return new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
+    Persistence persistence =
+        new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
+    persistence.recoveredMark = found.mark;
+    return persistence;
   }
 
   /** Returns the generation after the last retired log's, or the active log's (0 if none). */
@@ -370,6 +379,7 @@ public final class Persistence implements Closeable {
       }
     }
     target.recountUsed();
+    found.mark = replay.streamMark();
     return found;
   }
 
@@ -817,6 +827,7 @@ public final class Persistence implements Closeable {
             keyspace.keysAcross(
                 () -> {
                   rotatedAt[0] = log.rotate(next, retired);
+                  atRotation.run();
                   afterRotate.run();
                 });
       } catch (IOException e) {
@@ -938,6 +949,19 @@ public final class Persistence implements Closeable {
    */
   public void afterRotate(Runnable hook) {
     afterRotate = hook;
+  }
+
+  /**
+   * Sets what runs right after each snapshot rotated the log, before any key is listed: a replica
+   * logs the stream mark in force there (see {@link StreamMark}).
+   */
+  public void atRotation(Runnable hook) {
+    atRotation = hook;
+  }
+
+  /** Returns the last stream mark the recovered files held (null if none). */
+  public StreamMark recoveredMark() {
+    return recoveredMark;
   }
 
   /** Returns true while a background save runs. */

@@ -2,6 +2,7 @@ package dev.cuckoo.server.replication;
 
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.LogReader;
+import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Args;
@@ -72,8 +73,9 @@ final class MasterLink {
   /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
   private int db;
 
-  MasterLink(Replication replication, String host, int port) {
+  MasterLink(Replication replication, String host, int port, int db) {
     this.replication = replication;
+    this.db = db;
     this.host = host;
     this.port = port;
     this.thread = new Thread(this::run, "replica-of-" + host + ":" + port);
@@ -379,7 +381,8 @@ final class MasterLink {
     /** Swaps the caught-up keyspace in; the stream then goes to the live keyspace. */
     void finish(long offsetNow) throws IOException {
       fresh.loading(false);
-      replication.swapIn(MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray());
+      replication.swapIn(
+          MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
       done = true;
       connected();
       LOGGER.log(
@@ -438,7 +441,10 @@ final class MasterLink {
               }
               catchUp.apply(end, multiDb, transaction.encode());
             } else {
-              replication.applier().applyTransaction(multiDb, multi);
+              replication
+                  .applier()
+                  .applyTransaction(
+                      multiDb, multi, new StreamMark(replication.replicationId(), offset, end, db));
             }
           }
           multi = null;
@@ -449,7 +455,10 @@ final class MasterLink {
           } else if (pending) {
             catchUp.apply(offset + raw.length, db, args);
           } else {
-            replication.applier().apply(db, args);
+            long end = offset + raw.length;
+            replication
+                .applier()
+                .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
           }
         }
       }

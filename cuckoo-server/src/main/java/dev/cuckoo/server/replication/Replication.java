@@ -8,6 +8,7 @@ import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.RecordApplier;
 import dev.cuckoo.server.persist.RecordRules;
+import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Reply;
@@ -66,11 +67,17 @@ public final class Replication implements WriteStream {
 
   /** How the replica applies its master's stream to the live keyspace (the command table). */
   public interface Applier {
-    /** Runs one write of the master in database {@code db}, logging it. */
-    void apply(int db, byte[][] args);
+    /** Runs one write of the master in database {@code db}, logging it after {@code mark}. */
+    void apply(int db, byte[][] args, StreamMark mark);
 
-    /** Runs a transaction's writes as one (all keys locked, one record); {@code db} is its first. */
-    void applyTransaction(int db, List<Transaction.Write> writes);
+    /**
+     * Runs a transaction's writes as one (all keys locked, one record after {@code mark}); {@code
+     * db} is its first.
+     */
+    void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark);
+
+    /** Sets the stream mark in force without a record (see {@link StreamMark}). */
+    void markStream(StreamMark mark);
   }
 
   /** The server parts replication works with. */
@@ -102,6 +109,7 @@ public final class Replication implements WriteStream {
   private int streamDb = -1;
   private volatile MasterLink link;
   private boolean ackRequested;
+  private int restoredDb;
 
   /** A WAIT that is not satisfied yet. */
   private record Waiter(long offset, int replicas, CompletableFuture<Integer> done) {}
@@ -147,8 +155,31 @@ public final class Replication implements WriteStream {
     cron.scheduleAtFixedRate(this::everySecond, 1, 1, TimeUnit.SECONDS);
     String replicaOf = parts.config().replicaOf();
     if (replicaOf != null) {
+      Persistence persistence = parts.persistence().get();
+      StreamMark mark = persistence == null ? null : persistence.recoveredMark();
+      if (mark != null && mark.continuable()) {
+        // the files hold the master's stream up to this offset: ask to continue from there
+        synchronized (this) {
+          replid = mark.replicationId();
+          offset = mark.after();
+          backlog = new Backlog(settings.backlogSize, offset);
+          restoredDb = mark.db();
+        }
+        LOGGER.log(
+            Level.INFO,
+            "the data holds the stream of replication id {0} up to offset {1}",
+            replid,
+            Long.toString(offset));
+      }
       String[] hostPort = replicaOf.trim().split("\\s+");
       replicaOf(hostPort[0], Integer.parseInt(hostPort[1]));
+    } else {
+      Persistence persistence = parts.persistence().get();
+      StreamMark mark = persistence == null ? null : persistence.recoveredMark();
+      if (mark != null && mark.continuable() && applier != null) {
+        // started as a master: its own writes carry no marks, so the old ones must not count
+        applier.markStream(StreamMark.NONE);
+      }
     }
   }
 
@@ -576,7 +607,7 @@ public final class Replication implements WriteStream {
         return false;
       }
       old = link;
-      link = new MasterLink(this, host, port);
+      link = new MasterLink(this, host, port, restoredDb);
       if (old == null) {
         // as a master we held our own stream: offer it to the new master (PSYNC2 rejoin)
         if (backlog == null) {
@@ -613,6 +644,10 @@ public final class Replication implements WriteStream {
       }
     }
     old.stop();
+    Applier current = applier;
+    if (current != null) {
+      current.markStream(StreamMark.NONE);
+    }
     LOGGER.log(
         Level.INFO,
         "Setting secondary replication ID to {0}, valid up to offset: {1}. New replication ID is"
@@ -675,7 +710,12 @@ public final class Replication implements WriteStream {
    * master's id and offset and saves a snapshot so the files hold the new data.
    */
   void swapIn(
-      MasterLink from, Keyspace fresh, String masterId, long masterOffset, byte[] caughtUp)
+      MasterLink from,
+      Keyspace fresh,
+      String masterId,
+      long masterOffset,
+      byte[] caughtUp,
+      int db)
       throws IOException {
     Keyspace keyspace = parts.keyspace();
     keyspace.lockAll();
@@ -703,10 +743,16 @@ public final class Replication implements WriteStream {
     } finally {
       keyspace.unlockAll();
     }
+    applier.markStream(new StreamMark(masterId, masterOffset + caughtUp.length, masterOffset + caughtUp.length, db));
     Persistence persistence = parts.persistence().get();
     if (persistence != null) {
       persistence.save();
     }
+  }
+
+  /** Returns the replication id (on a replica: its master's). */
+  synchronized String replicationId() {
+    return replid;
   }
 
   /** Returns the applier of the live keyspace. */
