@@ -4,7 +4,9 @@
 # CF.ADD to their own small keys, each RATE requests per second on a fixed schedule (latency from
 # the scheduled time, so a stall is charged for every request it delayed). Prints a line per
 # snapshot (its maximum PING and CF.ADD latency) and a summary: p99 and maximum over all
-# snapshots, and how many snapshots had a request wait more than 50 ms (the goal is none).
+# snapshots, and how many snapshots had a request wait more than 50 ms (the goal is none). After
+# each snapshot the same traffic runs as long again without one: the "baseline" line gives the same
+# figures over those quiet windows (this host's and client's own noise, measured in the same run).
 # The server runs with -Xmx3g, appendfsync everysec (the default) and its default threads.
 # Needs: python3, and the server jar and test classes:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests

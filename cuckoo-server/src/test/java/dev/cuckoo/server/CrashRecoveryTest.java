@@ -557,7 +557,7 @@ class CrashRecoveryTest {
 
   /**
    * With {@code --repair-log yes}, flips bits of the active log's header and of a retired log's
-   * header (the magic's version digit too, which makes "CKOOLOG3" read "CKOOLOG1" or "2"): every
+   * header (the magic's version digit too, which makes "CKOOLOG4" read another version): every
    * acknowledged write must come back.
    */
   private void flipLogHeadersWithRepair(boolean everyBit) throws Exception {

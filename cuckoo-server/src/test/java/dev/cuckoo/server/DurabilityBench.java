@@ -206,7 +206,10 @@ final class DurabilityBench {
    * time), while SNAPSHOTS BGSAVEs run one after another (the server holds whatever filters the
    * caller made, e.g. a 512 MiB one). Prints a line per snapshot with the maximum PING and CF.ADD
    * latency of the requests scheduled while it ran, then a summary: the maximum and p99 over all
-   * snapshots and the number of snapshots whose maximum passed 50 ms.
+   * snapshots and the number of snapshots whose maximum passed 50 ms. After each snapshot the same
+   * traffic runs for as long again with no snapshot (a quiet window): the same figures over those
+   * windows are the baseline of this host and client in the same run (what no server change can
+   * remove: the scheduler, the client's own pauses).
    */
   private static void stalls(int port, int snapshots, int rate) throws Exception {
     AtomicBoolean stop = new AtomicBoolean();
@@ -225,6 +228,7 @@ final class DurabilityBench {
     threads.forEach(Thread::start);
     Thread.sleep(2_200);
     long[][] windows = new long[snapshots][];
+    long[][] quiet = new long[snapshots][];
     try (RespClient admin = new RespClient(port)) {
       for (int s = 0; s < snapshots; s++) {
         long from = System.nanoTime();
@@ -237,6 +241,9 @@ final class DurabilityBench {
           Thread.sleep(5);
         }
         windows[s] = new long[] {from, System.nanoTime()};
+        long length = windows[s][1] - windows[s][0];
+        Thread.sleep(length / 1_000_000 + 1);
+        quiet[s] = new long[] {windows[s][1], windows[s][1] + length};
       }
     }
     Thread.sleep(500);
@@ -247,7 +254,15 @@ final class DurabilityBench {
     List<Long> allPings = new ArrayList<>();
     List<Long> allAdds = new ArrayList<>();
     int slowSnapshots = 0;
+    List<Long> quietPings = new ArrayList<>();
+    List<Long> quietAdds = new ArrayList<>();
+    int slowQuiet = 0;
     for (int s = 0; s < snapshots; s++) {
+      List<Long> quietPing = during(List.of(ping), quiet[s]);
+      List<Long> quietAdd = during(adds, quiet[s]);
+      quietPings.addAll(quietPing);
+      quietAdds.addAll(quietAdd);
+      slowQuiet += percentile(quietPing, 100) > 50 || percentile(quietAdd, 100) > 50 ? 1 : 0;
       List<Long> pings = during(List.of(ping), windows[s]);
       List<Long> writes = during(adds, windows[s]);
       allPings.addAll(pings);
@@ -278,6 +293,18 @@ final class DurabilityBench {
         percentile(allAdds, 99),
         percentile(allAdds, 100),
         slowSnapshots);
+    System.out.printf(
+        Locale.ROOT,
+        "baseline quiet_windows=%d ping_n=%d ping_p99_ms=%.2f ping_max_ms=%.1f add_n=%d"
+            + " add_p99_ms=%.2f add_max_ms=%.1f windows_over_50ms=%d%n",
+        snapshots,
+        quietPings.size(),
+        percentile(quietPings, 99),
+        percentile(quietPings, 100),
+        quietAdds.size(),
+        percentile(quietAdds, 99),
+        percentile(quietAdds, 100),
+        slowQuiet);
   }
 
   /** Returns the latencies of the requests the pacers scheduled inside {@code window}. */

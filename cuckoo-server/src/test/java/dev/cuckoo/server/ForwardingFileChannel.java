@@ -13,11 +13,11 @@ import java.nio.channels.WritableByteChannel;
  * writes fail or slow ({@link FaultyChannels}, {@link SlowSnapshotChannels}), which override only
  * the writes and forces.
  */
-class ForwardingFileChannel extends FileChannel {
+public class ForwardingFileChannel extends FileChannel {
   /** The real channel. */
   protected final FileChannel delegate;
 
-  ForwardingFileChannel(FileChannel delegate) {
+  public ForwardingFileChannel(FileChannel delegate) {
     this.delegate = delegate;
   }
 

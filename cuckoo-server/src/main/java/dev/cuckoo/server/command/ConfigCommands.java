@@ -118,8 +118,7 @@ public final class ConfigCommands {
         if (!policy.equals("always") && !policy.equals("everysec") && !policy.equals("no")) {
           return "argument(s) must be one of the following: always, everysec, no";
         }
-        // with a log running its policy is fixed; without one the value governs nothing
-        return unchanged(context.persistence() == null || policy.equals(current.get(name)));
+        return null;
       case "bind":
         return unchanged(value.equals(current.get(name)));
       case "save":
@@ -181,7 +180,11 @@ public final class ConfigCommands {
         context.protectedMode(yesNo(value));
         break;
       case "appendfsync":
-        context.appendFsync(value.toLowerCase(Locale.ROOT));
+        String policy = value.toLowerCase(Locale.ROOT);
+        context.appendFsync(policy);
+        if (context.persistence() != null) {
+          context.persistence().fsync(ServerConfig.Fsync.valueOf(policy.toUpperCase(Locale.ROOT)));
+        }
         break;
       default:
         // port, bind, appendonly, save: check accepted only their current value

@@ -41,32 +41,14 @@ import java.util.zip.CRC32C;
  * effects can be undone, and only {@link #rotate} (a new file) ends the failed state.
  */
 public final class AppendLog implements Closeable {
-  /** File magic of version 4, the version appended to. */
+  /** File magic (format version 4, the only one: no release wrote another). */
   public static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '4'};
 
-  /** File magic of version 3. */
-  static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '3'};
-
-  /** The format version appended to. */
-  static final int VERSION = 4;
-
-  /** File magic of version 2. */
-  static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '2'};
-
-  /** File magic of version 1. */
-  static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'L', 'O', 'G', '1'};
-
-  /** Bytes before the first record (versions 3 and 4). */
+  /** Bytes before the first record. */
   public static final int HEADER_BYTES = 32;
-
-  /** Bytes before the first record in versions 1 and 2. */
-  static final int LEGACY_HEADER_BYTES = 16;
 
   /** Bytes of a record's length, length crc and payload crc fields. */
   public static final int RECORD_HEADER_BYTES = 12;
-
-  /** Bytes of a version-1 record's length and crc fields. */
-  static final int V1_RECORD_HEADER_BYTES = 8;
 
   private static final int INITIAL_BUFFER = 64 * 1024;
   private static final byte[] EMPTY = new byte[0];
@@ -93,6 +75,10 @@ public final class AppendLog implements Closeable {
   private byte[] unsynced = EMPTY;
   private int unsyncedLength;
   private byte[] failedBatch = EMPTY;
+
+  // whether discardUnacknowledged ran since the failure: until then the records that were not
+  // acknowledged are only here, and a rotation that forgot them would make them look acknowledged
+  private boolean failureDiscarded;
   // written under ioLock, read without it
   private volatile long writtenPosition;
   private long syncedPosition;
@@ -324,6 +310,22 @@ public final class AppendLog implements Closeable {
   }
 
   /**
+   * Writes and forces every record appended so far, then runs {@code then} before any other batch
+   * is written: a change of the fsync policy takes effect at a point where nothing written is
+   * unforced, so no record is acknowledged under one policy and undone under the other.
+   *
+   * @throws IOException if the write or fsync fails ({@code then} has not run)
+   */
+  void forceThen(Runnable then) throws IOException {
+    synchronized (syncLock) {
+      synchronized (ioLock) {
+        flush(true);
+        then.run();
+      }
+    }
+  }
+
+  /**
    * Writes every record appended so far to the file (not forced); {@code keep} keeps the bytes
    * until they are forced.
    */
@@ -368,6 +370,7 @@ public final class AppendLog implements Closeable {
           failedBatch = Arrays.copyOf(data, length);
         }
         failure = e instanceof IOException ? (IOException) e : new IOException(e);
+        failureDiscarded = false;
         throw failure;
       }
     }
@@ -402,6 +405,7 @@ public final class AppendLog implements Closeable {
         synchronized (ioLock) {
           if (failure == null) {
             failure = e instanceof IOException ? (IOException) e : new IOException(e);
+            failureDiscarded = false;
           }
           throw failure;
         }
@@ -457,6 +461,7 @@ public final class AppendLog implements Closeable {
           unsyncedLength = 0;
           failedBatch = EMPTY;
           pendingLength = 0;
+          failureDiscarded = failure != null;
           return out;
         }
       }
@@ -471,8 +476,9 @@ public final class AppendLog implements Closeable {
    * later one in the new file.
    *
    * @return the sequence number of the last record in the retired file
-   * @throws IOException if the old file cannot be finished or the new one created; the log is then
-   *     failed
+   * @throws IOException if the old file cannot be finished or the new one created (the log is then
+   *     failed), or if a write failed and {@link #discardUnacknowledged} has not taken its records
+   *     yet (the failure is thrown again: the caller must handle it first)
    */
   long rotate(long newGeneration, Path retired) throws IOException {
     if (failure == null) {
@@ -483,6 +489,11 @@ public final class AppendLog implements Closeable {
     synchronized (syncLock) {
       synchronized (ioLock) {
         synchronized (appendLock) {
+          if (failure != null && !failureDiscarded) {
+            // a write failed after the flush above and its records are not undone yet: ending the
+            // file now would number them as written (a snapshot failing next would lose them)
+            throw failure;
+          }
           if (failure == null) {
             flush(true);
           } else {
@@ -503,6 +514,7 @@ public final class AppendLog implements Closeable {
             Files.deleteIfExists(path.resolveSibling(path.getFileName() + ".new"));
             if (failure == null) {
               failure = e;
+              failureDiscarded = false;
             }
             throw e;
           }

@@ -21,14 +21,13 @@ import java.util.zip.CRC32C;
  * CorruptLogException}, naming the offset, unless repair is allowed, in which case reading stops
  * before the bad record.
  *
- * <p>Version-1 logs, whose length is covered only by the record's single checksum, are read with
- * the rules of that version: a length that runs past the end of the file is taken for a torn write.
- * Every length is checked against the bytes left in the file before anything is allocated.
+ * <p>Every length is checked against the bytes left in the file before anything is allocated. Only
+ * the current format ({@link AppendLog#MAGIC}) is read: no release wrote another.
  *
- * <p>A version-3 header whose checksum fails is damage, never a reason to drop the log: reading
- * refuses with {@link CorruptLogException} unless repair is allowed, and then the records are read
- * with the generation and base the caller supplies. A file shorter than its header (a crash while
- * it was being created holds no records) is likewise refused unless repair is allowed.
+ * <p>A header whose checksum fails is damage, never a reason to drop the log: reading refuses with
+ * {@link CorruptLogException} unless repair is allowed, and then the records are read with the
+ * generation and base the caller supplies. A file shorter than its header (a crash while it was
+ * being created holds no records) is likewise refused unless repair is allowed.
  */
 public final class LogReader {
   /** Receives the records read. */
@@ -37,8 +36,8 @@ public final class LogReader {
     /**
      * Takes one good record.
      *
-     * @param lsn the record's sequence number, or -1 for a version-1 or 2 record (which has none)
-     * @param db the database the command ran in (0 before version 4)
+     * @param lsn the record's sequence number
+     * @param db the database the command ran in
      * @param args the command's arguments
      * @param offset where the record starts in the file
      * @throws IOException to stop reading (recovery cannot continue)
@@ -48,21 +47,14 @@ public final class LogReader {
 
   /** What a log's header says. */
   static final class Header {
-    private final int version;
     private final long generation;
     private final long baseLsn;
     private final String damage;
 
-    Header(int version, long generation, long baseLsn, String damage) {
-      this.version = version;
+    Header(long generation, long baseLsn, String damage) {
       this.generation = generation;
       this.baseLsn = baseLsn;
       this.damage = damage;
-    }
-
-    /** Returns the format version (1 to 4). */
-    int version() {
-      return version;
     }
 
     /** Returns the snapshot generation the log continues. */
@@ -70,7 +62,7 @@ public final class LogReader {
       return generation;
     }
 
-    /** Returns the sequence number before the first record (version 3 on; 0 before). */
+    /** Returns the sequence number before the first record. */
     long baseLsn() {
       return baseLsn;
     }
@@ -78,11 +70,6 @@ public final class LogReader {
     /** Returns what is wrong with the header, or null if it is sound. */
     String damage() {
       return damage;
-    }
-
-    /** Returns the bytes before the first record. */
-    int bytes() {
-      return version >= 3 ? AppendLog.HEADER_BYTES : AppendLog.LEGACY_HEADER_BYTES;
     }
   }
 
@@ -97,7 +84,6 @@ public final class LogReader {
 
   /** What reading found. */
   public static final class Result {
-    private final int version;
     private final long generation;
     private final long validEnd;
     private final long fileSize;
@@ -106,14 +92,7 @@ public final class LogReader {
     private final String problem;
 
     public Result(
-        int version,
-        long generation,
-        long validEnd,
-        long fileSize,
-        long records,
-        long lastLsn,
-        String problem) {
-      this.version = version;
+        long generation, long validEnd, long fileSize, long records, long lastLsn, String problem) {
       this.generation = generation;
       this.validEnd = validEnd;
       this.fileSize = fileSize;
@@ -125,11 +104,6 @@ public final class LogReader {
     /** Returns the sequence number of the last good record (the base if there is none). */
     public long lastLsn() {
       return lastLsn;
-    }
-
-    /** Returns the log format version (1 or 2). */
-    int version() {
-      return version;
     }
 
     /** Returns the snapshot generation in the log header. */
@@ -164,7 +138,7 @@ public final class LogReader {
    * Reads a log's header.
    *
    * @throws CorruptLogException if the file is not a log at all (bad magic) or shorter than a
-   *     header; a version-3 header with a bad checksum is returned with {@link Header#damage}
+   *     header; a header with a bad checksum is returned with {@link Header#damage}
    */
   public static Header header(Path path) throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -188,34 +162,16 @@ public final class LogReader {
               + " bytes)");
     }
     header.get(magic);
-    int damagedVersion = read >= AppendLog.HEADER_BYTES ? damagedHeaderVersion(header.array()) : 0;
-    if (damagedVersion != 0) {
-      // "CKOOLOG3"/"4" are a bit or two away from "CKOOLOG1"/"2": a header whose checksum holds
-      // with a checksummed version's magic is a damaged header of that version, not an old log
-      return new Header(
-          damagedVersion,
-          header.getLong(8),
-          header.getLong(16),
-          "log header magic damaged at offset "
-              + firstDifference(magic, damagedVersion == 3 ? AppendLog.MAGIC_V3 : AppendLog.MAGIC)
-              + " (the header checksum matches a version "
-              + damagedVersion
-              + " header)");
-    }
-    if (Arrays.equals(magic, AppendLog.MAGIC_V2) || Arrays.equals(magic, AppendLog.MAGIC_V1)) {
-      if (read < AppendLog.LEGACY_HEADER_BYTES) {
-        throw new CorruptLogException(
-            path
-                + ": log header cut off at offset "
-                + size
-                + " (expected "
-                + AppendLog.LEGACY_HEADER_BYTES
-                + " bytes)");
+    if (!Arrays.equals(magic, AppendLog.MAGIC)) {
+      if (read >= AppendLog.HEADER_BYTES && magicDamaged(header.array())) {
+        // the header's checksum holds with the log's magic: a damaged header, not another file
+        return new Header(
+            header.getLong(8),
+            header.getLong(16),
+            "log header magic damaged at offset "
+                + firstDifference(magic, AppendLog.MAGIC)
+                + " (the header checksum matches a log header)");
       }
-      return new Header(magic[7] - '0', header.getLong(), 0, null);
-    }
-    boolean v3 = Arrays.equals(magic, AppendLog.MAGIC_V3);
-    if (!v3 && !Arrays.equals(magic, AppendLog.MAGIC)) {
       throw new CorruptLogException(path + ": not an append-only log (bad magic at offset 0)");
     }
     if (read < AppendLog.HEADER_BYTES) {
@@ -242,7 +198,7 @@ public final class LogReader {
               + base
               + ")";
     }
-    return new Header(v3 ? 3 : AppendLog.VERSION, generation, base, damage);
+    return new Header(generation, base, damage);
   }
 
   /** Returns the offset of the first byte where {@code magic} differs from {@code expected}. */
@@ -251,26 +207,14 @@ public final class LogReader {
     return at < 0 ? 0 : at;
   }
 
-  /**
-   * Returns the version (3 or 4) whose magic makes the header's checksum hold when the header's own
-   * magic is another, or 0.
-   */
-  private static int damagedHeaderVersion(byte[] header) {
-    byte[] magic = Arrays.copyOf(header, 8);
-    if (Arrays.equals(magic, AppendLog.MAGIC) || Arrays.equals(magic, AppendLog.MAGIC_V3)) {
-      return 0;
-    }
+  /** Returns true if the header's checksum holds once its magic is replaced by the log's. */
+  private static boolean magicDamaged(byte[] header) {
     int stored = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(24);
     byte[] fixed = Arrays.copyOf(header, 24);
-    for (byte[] candidate : new byte[][] {AppendLog.MAGIC, AppendLog.MAGIC_V3}) {
-      System.arraycopy(candidate, 0, fixed, 0, 8);
-      CRC32C crc = new CRC32C();
-      crc.update(fixed);
-      if (stored == (int) crc.getValue()) {
-        return candidate[7] - '0';
-      }
-    }
-    return 0;
+    System.arraycopy(AppendLog.MAGIC, 0, fixed, 0, 8);
+    CRC32C crc = new CRC32C();
+    crc.update(fixed);
+    return stored == (int) crc.getValue();
   }
 
   /**
@@ -313,10 +257,8 @@ public final class LogReader {
     private final Path path;
     private final FileChannel channel;
     private final Header header;
-    private final int version;
     private final boolean repair;
     private final long size;
-    private final int headerBytes;
     private final CRC32C crc = new CRC32C();
     private long records;
     private long lastLsn;
@@ -325,16 +267,13 @@ public final class LogReader {
       this.path = path;
       this.channel = channel;
       this.header = header;
-      this.version = header.version();
       this.repair = repair;
       this.size = size;
       this.lastLsn = header.baseLsn();
-      this.headerBytes =
-          version == 1 ? AppendLog.V1_RECORD_HEADER_BYTES : AppendLog.RECORD_HEADER_BYTES;
     }
 
     private Result stop(long position, String problem) {
-      return new Result(version, header.generation(), position, size, records, lastLsn, problem);
+      return new Result(header.generation(), position, size, records, lastLsn, problem);
     }
 
     /** Stops at a torn tail, or at corruption if repair is allowed; otherwise throws. */
@@ -358,7 +297,8 @@ public final class LogReader {
     }
 
     Result run(RecordSink sink) throws IOException {
-      long position = header.bytes();
+      final int headerBytes = AppendLog.RECORD_HEADER_BYTES;
+      long position = AppendLog.HEADER_BYTES;
       ByteBuffer recordHeader = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
       while (position < size) {
         long left = size - position;
@@ -370,7 +310,7 @@ public final class LogReader {
         recordHeader.flip();
         int rawLength = recordHeader.getInt();
         long length = rawLength & 0xffffffffL;
-        if (version != 1 && recordHeader.getInt() != AppendLog.lengthCrc(crc, rawLength)) {
+        if (recordHeader.getInt() != AppendLog.lengthCrc(crc, rawLength)) {
           return corrupt(
               position,
               "record header checksum failed at offset "
@@ -399,22 +339,14 @@ public final class LogReader {
           ByteBuffer payload = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
           readFully(channel, payload, position + headerBytes);
           crc.reset();
-          if (version == 1) {
-            crc.update(recordHeader.array(), 0, 4);
-          }
           crc.update(payload.array(), 0, (int) length);
-          if ((int) crc.getValue() == stored) {
-            int fields = version == 4 ? 12 : version == 3 ? 8 : 0;
-            if (fields > 0 && length >= fields) {
-              payload.flip();
-              lsn = payload.getLong();
-              db = version == 4 ? payload.getInt() : 0;
-              payload.compact();
-            }
-            args =
-                fields > 0 && (length < fields || lsn <= lastLsn || db < 0)
-                    ? null
-                    : decode(payload);
+          // the record's number and database come first in its payload
+          if ((int) crc.getValue() == stored && length >= 12) {
+            payload.flip();
+            lsn = payload.getLong();
+            db = payload.getInt();
+            payload.compact();
+            args = lsn <= lastLsn || db < 0 ? null : decode(payload);
           }
         }
         if (args == null) {
@@ -426,9 +358,7 @@ public final class LogReader {
         }
         sink.accept(lsn, db, args, position);
         records++;
-        if (lsn > 0) {
-          lastLsn = lsn;
-        }
+        lastLsn = lsn;
         position = end;
       }
       return stop(position, null);

@@ -92,7 +92,7 @@ public final class Persistence implements Closeable {
 
   private final Path dir;
   private final Keyspace keyspace;
-  private final ServerConfig.Fsync fsync;
+  private volatile ServerConfig.Fsync fsync;
   private final FileChannels files;
   private final Function<Keyspace, RecordApplier> commandsFor;
   private final RecordRules rules;
@@ -146,9 +146,15 @@ public final class Persistence implements Closeable {
     this.rewriteBaseBytes = snapshotBytes(dir);
     this.background = daemonExecutor("cuckoo-persistence");
     this.syncer = daemonExecutor("cuckoo-fsync");
-    if (fsync == ServerConfig.Fsync.EVERYSEC) {
-      syncer.scheduleWithFixedDelay(this::syncQuietly, 1, 1, TimeUnit.SECONDS);
-    }
+    syncer.scheduleWithFixedDelay(
+        () -> {
+          if (fsync == ServerConfig.Fsync.EVERYSEC) {
+            syncQuietly();
+          }
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
   }
 
   private static long snapshotBytes(Path dir) {
@@ -234,20 +240,12 @@ public final class Persistence implements Closeable {
     long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
     AppendLog log;
-    boolean legacy = found.active != null && found.active.header.version() < AppendLog.VERSION;
-    if (legacy || found.repaired) {
+    if (found.repaired) {
       // records are only appended to a sound current-format log of the snapshot's generation:
       // fold what was replayed into a snapshot of a new generation, then start an empty log of
       // it (a crash in between leaves a log older than the snapshot, which refuses to start
       // unless repaired, and repair skips what the snapshot holds)
-      LOGGER.log(
-          Level.INFO,
-          legacy
-              ? "{0} is in log format version {1}; saving a snapshot to"
-                  + " start a current-format log"
-              : "{0} was repaired; saving a snapshot to start a" + " sound log",
-          logPath,
-          legacy ? found.active.header.version() : AppendLog.VERSION);
+      LOGGER.log(Level.INFO, "{0} was repaired; saving a snapshot to start a sound log", logPath);
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
@@ -357,7 +355,7 @@ public final class Persistence implements Closeable {
       replay.file(file.path);
       LogReader.Header header = file.header;
       if (header.damage() != null) {
-        header = new LogReader.Header(header.version(), header.generation(), 0, null);
+        header = new LogReader.Header(header.generation(), 0, null);
       }
       LogReader.Result result =
           LogReader.read(
@@ -410,13 +408,6 @@ public final class Persistence implements Closeable {
         }
         long number = Long.parseLong(suffix);
         LogReader.Header header = headerOf(path, repair, number);
-        if (header.version() < 3) {
-          throw new IOException(
-              path
-                  + ": a retired log in format version "
-                  + header.version()
-                  + " (only version 3 logs are retired); refusing to start");
-        }
         if (header.generation() < snapshotGeneration) {
           found.obsolete.add(path);
         } else {
@@ -430,33 +421,6 @@ public final class Persistence implements Closeable {
       found.active = new LogFile(activePath, headerOf(activePath, repair, guess), true);
     }
     LogFile active = found.active;
-    if (active != null && active.header.version() < 3) {
-      // the old format's rule: a log older than the snapshot predates it (a crash between the
-      // snapshot's rename and the log's replacement); a newer one means the snapshot is missing
-      long logGeneration = active.header.generation();
-      if (logGeneration < snapshotGeneration) {
-        LOGGER.log(Level.INFO, "{0} predates the snapshot; starting a new log", activePath);
-        found.active = null;
-        found.obsolete.add(activePath);
-        return;
-      }
-      found.repaired |= logGeneration > snapshotGeneration;
-      if (logGeneration > snapshotGeneration && !repair) {
-        throw new IOException(
-            activePath
-                + " continues snapshot generation "
-                + logGeneration
-                + " but "
-                + snapshotPath
-                + " has generation "
-                + snapshotGeneration
-                + "; the snapshot is missing or older than the log"
-                + REPAIR_HINT
-                + "replay the log on what the snapshot holds");
-      }
-      found.needed.add(active);
-      return;
-    }
     long expected = snapshotGeneration;
     for (LogFile file : retired.values()) {
       found.repaired |= file.header.generation() != expected || file.header.damage() != null;
@@ -542,7 +506,7 @@ public final class Persistence implements Closeable {
       }
       if (Files.size(path) >= AppendLog.HEADER_BYTES) {
         // a damaged magic: read the records as the current format's
-        return new LogReader.Header(AppendLog.VERSION, generationGuess, 0, e.getMessage());
+        return new LogReader.Header(generationGuess, 0, e.getMessage());
       }
       LOGGER.log(
           Level.WARNING,
@@ -552,9 +516,9 @@ public final class Persistence implements Closeable {
       try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
         channel.truncate(0);
       }
-      rewriteHeader(path, new LogReader.Header(AppendLog.VERSION, generationGuess, 0, null));
+      rewriteHeader(path, new LogReader.Header(generationGuess, 0, null));
       LogReader.Header rewritten = LogReader.header(path);
-      return new LogReader.Header(AppendLog.VERSION, rewritten.generation(), 0, e.getMessage());
+      return new LogReader.Header(rewritten.generation(), 0, e.getMessage());
     }
     if (header.damage() != null) {
       if (!repair) {
@@ -566,7 +530,7 @@ public final class Persistence implements Closeable {
                 + "rewrite the"
                 + " header and replay the records (those the snapshot holds are skipped)");
       }
-      return new LogReader.Header(header.version(), generationGuess, 0, header.damage());
+      return new LogReader.Header(generationGuess, 0, header.damage());
     }
     return header;
   }
@@ -603,16 +567,15 @@ public final class Persistence implements Closeable {
    * @return true if they are acknowledged; false if they were undone after a log failure
    */
   public boolean commit(long firstLsn, long lastLsn) {
-    boolean forced = fsync == ServerConfig.Fsync.ALWAYS;
-    // another connection's flush (group commit) may already have covered these records
-    if (log.durableLsn(forced) < lastLsn) {
-      try {
-        log.flush(forced);
-      } catch (IOException e) {
-        failed(e);
-      }
+    ServerConfig.Fsync policy = fsync;
+    makeDurable(lastLsn, policy == ServerConfig.Fsync.ALWAYS);
+    ServerConfig.Fsync now = fsync;
+    if (now != policy && now == ServerConfig.Fsync.ALWAYS) {
+      // switched to always meanwhile: the switch forced what was written before it, not a batch
+      // written after it
+      makeDurable(lastLsn, true);
     }
-    if (!acknowledged(lastLsn)) {
+    if (!acknowledged(lastLsn, now == ServerConfig.Fsync.ALWAYS)) {
       return false;
     }
     for (long[] range : discarded) {
@@ -629,7 +592,11 @@ public final class Persistence implements Closeable {
    * after a log failure (records before it are then acknowledged too).
    */
   public boolean acknowledged(long lsn) {
-    if (log.durableLsn(fsync == ServerConfig.Fsync.ALWAYS) < lsn) {
+    return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
+  }
+
+  private boolean acknowledged(long lsn, boolean forced) {
+    if (log.durableLsn(forced) < lsn) {
       return false;
     }
     for (long[] range : discarded) {
@@ -638,6 +605,36 @@ public final class Persistence implements Closeable {
       }
     }
     return true;
+  }
+
+  private void makeDurable(long lsn, boolean forced) {
+    // another connection's flush (group commit) may already have covered the record
+    if (log.durableLsn(forced) < lsn) {
+      try {
+        log.flush(forced);
+      } catch (IOException e) {
+        failed(e);
+      }
+    }
+  }
+
+  /**
+   * Changes the fsync policy (CONFIG SET appendfsync). Every record written so far is forced first,
+   * with other writes waiting, so that each record is acknowledged and, after a failure, undone
+   * under one policy. A failing disk fails the log as any write would; the policy changes anyway.
+   */
+  public void fsync(ServerConfig.Fsync policy) {
+    try {
+      log.forceThen(() -> fsync = policy);
+    } catch (IOException e) {
+      failed(e);
+      fsync = policy;
+    }
+  }
+
+  /** Returns the fsync policy in force. */
+  public ServerConfig.Fsync fsync() {
+    return fsync;
   }
 
   private void syncQuietly() {

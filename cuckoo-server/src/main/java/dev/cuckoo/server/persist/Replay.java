@@ -76,7 +76,7 @@ public final class Replay implements LogReader.RecordSink {
   }
 
   private boolean applies(Key key, long lsn) {
-    return wanted.test(key) && (lsn < 0 || lsn > snapshotLsns.getOrDefault(key, startLsn));
+    return wanted.test(key) && lsn > snapshotLsns.getOrDefault(key, startLsn);
   }
 
   /**
@@ -158,7 +158,7 @@ public final class Replay implements LogReader.RecordSink {
     if (rules.movesData(args)) {
       // replayed whole or not at all: movers never run during a snapshot, so every key the
       // snapshot holds is either before the record or after it
-      if (lsn < 0 || lsn > startLsn) {
+      if (lsn > startLsn) {
         execute(db, args, offset);
       }
       return;

@@ -33,8 +33,7 @@ import java.util.zip.CRC32C;
  * u32 database index, i64 expiry time (Unix milliseconds, -1 for none), u64 filter length, the
  * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database, expiry
  * and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records that the
- * key did not exist when the snapshot visited it. Version 3 ({@code CKOOSNP3}) is the same without
- * the database index and expiry (every key in database 0, none expiring).
+ * key did not exist when the snapshot visited it.
  *
  * <p>The snapshot is fuzzy: keys are written one at a time while commands go on. {@code startLsn}
  * is the sequence number of the last log record written before the snapshot began, so the snapshot
@@ -43,22 +42,17 @@ import java.util.zip.CRC32C;
  * Recovery replays only records past those numbers (see {@link Persistence}). Written to a
  * temporary file, forced to disk and renamed over the old snapshot.
  *
- * <p>Versions 1 and 2 (magics {@code CKOOSNP1}, {@code CKOOSNP2}: a 28-byte header without
- * startLsn, entries without lsn, filters stored as their {@link DumpStream} in version 1) are still
- * read, with every number taken as 0.
+ * <p>This is the only snapshot format: no release wrote another, so a file with another magic is
+ * refused as not a snapshot.
  */
 public final class SnapshotFile {
   /** The filter length that marks a key absent when it was visited. */
   static final long TOMBSTONE = -1L;
 
   private static final byte[] MAGIC = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '4'};
-  private static final byte[] MAGIC_V3 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '3'};
-  private static final byte[] MAGIC_V2 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '2'};
-  private static final byte[] MAGIC_V1 = {'C', 'K', 'O', 'O', 'S', 'N', 'P', '1'};
   private static final int HEADER_BYTES = 36;
-  // lsn, database, expiry and filter length after an entry's key (version 4)
+  // lsn, database, expiry and filter length after an entry's key
   private static final int ENTRY_FIELDS_BYTES = 28;
-  private static final int LEGACY_HEADER_BYTES = 28;
 
   /** What a snapshot held. */
   static final class Loaded {
@@ -273,31 +267,24 @@ public final class SnapshotFile {
       DataInputStream in = new DataInputStream(raw);
       byte[] magic = new byte[8];
       in.readFully(magic);
-      int version =
-          Arrays.equals(magic, MAGIC)
-              ? 4
-              : Arrays.equals(magic, MAGIC_V3)
-                  ? 3
-                  : Arrays.equals(magic, MAGIC_V2) ? 2 : Arrays.equals(magic, MAGIC_V1) ? 1 : 0;
-      if (version == 0) {
+      if (!Arrays.equals(magic, MAGIC)) {
         throw new FilterFormatException("magic", 0, "not a snapshot file");
       }
-      int headerBytes = version >= 3 ? HEADER_BYTES : LEGACY_HEADER_BYTES;
-      byte[] header = Arrays.copyOf(magic, headerBytes);
-      in.readFully(header, 8, headerBytes - 8);
-      ByteBuffer h = ByteBuffer.wrap(header, 8, headerBytes - 8).order(ByteOrder.LITTLE_ENDIAN);
+      byte[] header = Arrays.copyOf(magic, HEADER_BYTES);
+      in.readFully(header, 8, HEADER_BYTES - 8);
+      ByteBuffer h = ByteBuffer.wrap(header, 8, HEADER_BYTES - 8).order(ByteOrder.LITTLE_ENDIAN);
       long generation = h.getLong();
-      long startLsn = version >= 3 ? h.getLong() : 0;
+      long startLsn = h.getLong();
       long keys = h.getLong();
       CRC32C crc = new CRC32C();
-      crc.update(header, 0, headerBytes - 4);
+      crc.update(header, 0, HEADER_BYTES - 4);
       if (h.getInt() != (int) crc.getValue()) {
-        throw new FilterFormatException("header", headerBytes - 4, "snapshot header checksum");
+        throw new FilterFormatException("header", HEADER_BYTES - 4, "snapshot header checksum");
       }
-      long position = headerBytes;
+      long position = HEADER_BYTES;
       long loaded = 0;
       for (long n = 0; n < keys; n++) {
-        position = readEntry(in, position, size, version, into, lsns, wanted);
+        position = readEntry(in, position, size, into, lsns, wanted);
         loaded++;
       }
       if (position != size) {
@@ -313,7 +300,6 @@ public final class SnapshotFile {
       DataInputStream in,
       long position,
       long size,
-      int version,
       Keyspace into,
       Map<Key, Long> lsns,
       Predicate<Key> wanted)
@@ -326,40 +312,36 @@ public final class SnapshotFile {
     in.readFully(keyBytes);
     CRC32C crc = new CRC32C();
     crc.update(keyBytes);
-    long lsn = 0;
-    int db = 0;
-    long expireAt = Keyspace.NO_EXPIRY;
-    if (version >= 3) {
-      lsn = Long.reverseBytes(in.readLong());
-      ByteBuffer fields = ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putLong(lsn);
-      if (version == 4) {
-        db = Integer.reverseBytes(in.readInt());
-        expireAt = Long.reverseBytes(in.readLong());
-        fields.putInt(db).putLong(expireAt);
-        if (db < 0) {
-          throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db);
-        }
-        if (db >= into.databases()) {
-          throw new IOException(
-              "a key of database "
-                  + db
-                  + " at offset "
-                  + position
-                  + " but the server has "
-                  + into.databases()
-                  + " databases; restart with"
-                  + " --databases "
-                  + (db + 1)
-                  + " or more");
-        }
-      }
-      crc.update(fields.array(), 0, fields.position());
+    long lsn = Long.reverseBytes(in.readLong());
+    int db = Integer.reverseBytes(in.readInt());
+    long expireAt = Long.reverseBytes(in.readLong());
+    if (db < 0) {
+      throw new FilterFormatException("db", position + 4 + keyLength + 8, "database " + db);
     }
+    if (db >= into.databases()) {
+      throw new IOException(
+          "a key of database "
+              + db
+              + " at offset "
+              + position
+              + " but the server has "
+              + into.databases()
+              + " databases; restart with"
+              + " --databases "
+              + (db + 1)
+              + " or more");
+    }
+    crc.update(
+        ByteBuffer.allocate(20)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(lsn)
+            .putInt(db)
+            .putLong(expireAt)
+            .array());
     long blobLength = Long.reverseBytes(in.readLong());
-    long blobStart =
-        position + 4 + keyLength + (version == 4 ? ENTRY_FIELDS_BYTES : version == 3 ? 16 : 8);
+    long blobStart = position + 4 + keyLength + ENTRY_FIELDS_BYTES;
     Key key = new Key(db, keyBytes);
-    boolean tombstone = version >= 3 && blobLength == TOMBSTONE;
+    boolean tombstone = blobLength == TOMBSTONE;
     if (!tombstone && (blobLength < 0 || blobLength > size - blobStart - 4)) {
       throw new FilterFormatException("filterLength", blobStart - 8, "filter length " + blobLength);
     }
@@ -371,10 +353,7 @@ public final class SnapshotFile {
     ScalableCuckooFilter<byte[]> filter = null;
     if (!tombstone) {
       BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-      filter =
-          version == 1
-              ? DumpStream.read(bounded)
-              : ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+      filter = ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
       if (bounded.remaining() != 0) {
         throw new FilterFormatException("filter", blobStart, "filter length mismatch");
       }
