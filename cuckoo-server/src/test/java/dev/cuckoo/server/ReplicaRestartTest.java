@@ -18,26 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicaRestartTest {
   @TempDir Path dir;
 
-  private static void fill(int port, String prefix, int keys, int items) throws IOException {
-    try (RespClient client = new RespClient(port)) {
-      for (int k = 0; k < keys; k++) {
-        for (int i = 0; i < items; i++) {
-          client.call("CF.ADD", prefix + k, "i" + i);
-        }
-      }
-    }
-  }
 
-  private static String stat(int port, String field) throws IOException {
-    try (RespClient client = new RespClient(port)) {
-      for (String line : RespClient.text(client.call("INFO", "stats")).split("\r\n")) {
-        if (line.startsWith(field + ":")) {
-          return line.substring(field.length() + 1);
-        }
-      }
-    }
-    return null;
-  }
 
   @Test
   void replicaKilled_restarts_continuesFromItsOffsetWithoutFullCopy() throws Exception {
@@ -47,7 +28,7 @@ class ReplicaRestartTest {
         "--dir", data.toString(), "--replicaof", "127.0.0.1 " + master.port()
       };
       try (ChildServer replica = ChildServer.start("256m", dir.resolve("first.out"), options)) {
-        fill(master.port(), "a", 10, 30);
+        ReplicaState.fill(master.port(), "a", 10, 30);
         try (RespClient client = new RespClient(master.port())) {
           client.call("SELECT", 3);
           client.call("CF.ADD", "in3", "x");
@@ -56,7 +37,7 @@ class ReplicaRestartTest {
         replica.kill();
       }
       // written while the replica is down: it must get exactly these from the backlog
-      fill(master.port(), "b", 5, 10);
+      ReplicaState.fill(master.port(), "b", 5, 10);
       try (RespClient client = new RespClient(master.port())) {
         client.call("SELECT", 3);
         client.call("CF.ADD", "in3", "y");
@@ -64,8 +45,8 @@ class ReplicaRestartTest {
       try (ChildServer replica = ChildServer.start("256m", dir.resolve("second.out"), options)) {
         ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
         assertEquals(ReplicaState.of(master.port(), 4), ReplicaState.of(replica.port(), 4));
-        assertEquals("1", stat(master.port(), "sync_full"), replica.output());
-        assertEquals("1", stat(master.port(), "sync_partial_ok"), replica.output());
+        assertEquals("1", ReplicaState.stat(master.port(), "sync_full"), replica.output());
+        assertEquals("1", ReplicaState.stat(master.port(), "sync_partial_ok"), replica.output());
       }
     }
   }
@@ -84,7 +65,7 @@ class ReplicaRestartTest {
       Map<String, String> previous;
       String[] options = {"--dir", data.toString()};
       try (ChildServer replica = ChildServer.start("256m", dir.resolve("first.out"), options)) {
-        fill(replica.port(), "mine", 5, 20);
+        ReplicaState.fill(replica.port(), "mine", 5, 20);
         previous = ReplicaState.of(replica.port(), 1);
         try (RespClient client = new RespClient(replica.port())) {
           client.call("REPLICAOF", "127.0.0.1", proxy.port());

@@ -80,4 +80,50 @@ final class ReplicaState {
     }
     throw new AssertionError("the replica did not catch up within " + millis + " ms: " + last);
   }
+
+  /** Returns one field of INFO stats (null if absent). */
+  static String stat(int port, String field) throws IOException {
+    try (RespClient client = new RespClient(port)) {
+      for (String line : RespClient.text(client.call("INFO", "stats")).split("\r\n")) {
+        if (line.startsWith(field + ":")) {
+          return line.substring(field.length() + 1);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Creates {@code keys} filters named prefix0.. holding {@code items} items each. */
+  static void fill(int port, String prefix, int keys, int items) throws IOException {
+    try (RespClient client = new RespClient(port)) {
+      for (int k = 0; k < keys; k++) {
+        client.call("CF.RESERVE", prefix + k, Math.max(64, items * 2));
+        Object[] insert = new Object[items + 2];
+        insert[0] = "CF.INSERT";
+        insert[1] = prefix + k;
+        for (int i = 0; i < items; i++) {
+          insert[i + 2] = "i" + i;
+        }
+        client.call(insert);
+      }
+    }
+  }
+
+  /** Waits until {@code condition} holds; returns false if it still does not after {@code millis}. */
+  static boolean await(Condition condition, long millis) throws Exception {
+    long deadline = System.currentTimeMillis() + millis;
+    while (!condition.holds()) {
+      if (System.currentTimeMillis() > deadline) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  /** A condition a test waits for. */
+  @FunctionalInterface
+  interface Condition {
+    boolean holds() throws Exception;
+  }
 }

@@ -25,31 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicationSyncTest {
   @TempDir Path dir;
 
-  private static void fill(int port, String prefix, int keys, int items) throws IOException {
-    try (RespClient client = new RespClient(port)) {
-      for (int k = 0; k < keys; k++) {
-        client.call("CF.RESERVE", prefix + k, Math.max(64, items * 2));
-        Object[] insert = new Object[items + 2];
-        insert[0] = "CF.INSERT";
-        insert[1] = prefix + k;
-        for (int i = 0; i < items; i++) {
-          insert[i + 2] = "i" + i;
-        }
-        client.call(insert);
-      }
-    }
-  }
 
-  private static String stat(int port, String field) throws IOException {
-    try (RespClient client = new RespClient(port)) {
-      for (String line : RespClient.text(client.call("INFO", "stats")).split("\r\n")) {
-        if (line.startsWith(field + ":")) {
-          return line.substring(field.length() + 1);
-        }
-      }
-    }
-    return null;
-  }
 
   private static void replicaOf(int replica, int master) throws IOException {
     try (RespClient client = new RespClient(replica)) {
@@ -62,7 +38,7 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         CuckooServer replica =
             CuckooServer.start(TestServers.memoryOnly().appendOnly(true).dir(dir).build())) {
-      fill(master.port(), "k", 400, 200);
+      ReplicaState.fill(master.port(), "k", 400, 200);
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong writes = new AtomicLong();
       List<Thread> writers = new ArrayList<>();
@@ -100,7 +76,7 @@ class ReplicationSyncTest {
       assertTrue(expected.size() > 300, "keys: " + expected.size());
       assertTrue(writes.get() > 1000, "writes during the sync: " + writes.get());
       assertEquals(expected, ReplicaState.of(replica.port(), 1));
-      assertEquals("1", stat(master.port(), "sync_full"));
+      assertEquals("1", ReplicaState.stat(master.port(), "sync_full"));
     }
   }
 
@@ -109,16 +85,16 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());
         CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
-      fill(master.port(), "a", 20, 50);
+      ReplicaState.fill(master.port(), "a", 20, 50);
       replicaOf(replica.port(), proxy.port());
       ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
       proxy.cut();
-      fill(master.port(), "b", 20, 50);
+      ReplicaState.fill(master.port(), "b", 20, 50);
       ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
       assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
       assertEquals(2, proxy.connections.get());
-      assertEquals("1", stat(master.port(), "sync_full"));
-      assertEquals("1", stat(master.port(), "sync_partial_ok"));
+      assertEquals("1", ReplicaState.stat(master.port(), "sync_full"));
+      assertEquals("1", ReplicaState.stat(master.port(), "sync_partial_ok"));
     }
   }
 
@@ -129,7 +105,7 @@ class ReplicationSyncTest {
         CuckooServer second = CuckooServer.start(TestServers.memoryOnly().build())) {
       replicaOf(first.port(), master.port());
       replicaOf(second.port(), master.port());
-      fill(master.port(), "a", 10, 20);
+      ReplicaState.fill(master.port(), "a", 10, 20);
       ReplicaState.awaitInSync(master.port(), first.port(), 10_000);
       ReplicaState.awaitInSync(master.port(), second.port(), 10_000);
       String oldId = ReplicaState.info(master.port(), "master_replid");
@@ -143,15 +119,15 @@ class ReplicationSyncTest {
       assertNotEquals(oldId, ReplicaState.info(first.port(), "master_replid"));
       replicaOf(second.port(), first.port());
       replicaOf(master.port(), first.port());
-      fill(first.port(), "b", 10, 20);
+      ReplicaState.fill(first.port(), "b", 10, 20);
       ReplicaState.awaitInSync(first.port(), second.port(), 10_000);
       ReplicaState.awaitInSync(first.port(), master.port(), 10_000);
       Map<String, String> expected = ReplicaState.of(first.port(), 1);
       assertEquals(20, expected.size());
       assertEquals(expected, ReplicaState.of(second.port(), 1));
       assertEquals(expected, ReplicaState.of(master.port(), 1));
-      assertEquals("0", stat(first.port(), "sync_full"));
-      assertEquals("2", stat(first.port(), "sync_partial_ok"));
+      assertEquals("0", ReplicaState.stat(first.port(), "sync_full"));
+      assertEquals("2", ReplicaState.stat(first.port(), "sync_partial_ok"));
     }
   }
 
@@ -160,16 +136,14 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());
         CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
-      fill(master.port(), "m", 50, 500);
-      fill(replica.port(), "old", 5, 10);
+      ReplicaState.fill(master.port(), "m", 50, 500);
+      ReplicaState.fill(replica.port(), "old", 5, 10);
       Map<String, String> old = ReplicaState.of(replica.port(), 1);
       proxy.cutAfter(20_000);
       replicaOf(replica.port(), proxy.port());
-      long deadline = System.currentTimeMillis() + 10_000;
-      while (proxy.connections.get() < 3 && System.currentTimeMillis() < deadline) {
-        Thread.sleep(50);
-      }
-      assertTrue(proxy.connections.get() >= 3, "retried: " + proxy.connections.get());
+      assertTrue(
+          ReplicaState.await(() -> proxy.connections.get() >= 3, 10_000),
+          "retried: " + proxy.connections.get());
       assertEquals(old, ReplicaState.of(replica.port(), 1));
       assertEquals("down", ReplicaState.info(replica.port(), "master_link_status"));
       proxy.cutAfter(Long.MAX_VALUE);
@@ -183,19 +157,17 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());
         CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
-      fill(master.port(), "m", 20, 100);
-      fill(replica.port(), "old", 5, 10);
+      ReplicaState.fill(master.port(), "m", 20, 100);
+      ReplicaState.fill(replica.port(), "old", 5, 10);
       Map<String, String> old = ReplicaState.of(replica.port(), 1);
       List<String> logged = capture("dev.cuckoo.server.replication.MasterLink");
       // past the handshake replies and the transfer's header: inside a filter
       proxy.flipAt(2000);
       replicaOf(replica.port(), proxy.port());
-      long deadline = System.currentTimeMillis() + 10_000;
-      while (logged.stream().noneMatch(m -> m.contains("failed its check"))
-          && System.currentTimeMillis() < deadline) {
-        Thread.sleep(50);
-      }
-      assertTrue(logged.stream().anyMatch(m -> m.contains("failed its check")), logged.toString());
+      assertTrue(
+          ReplicaState.await(
+              () -> logged.stream().anyMatch(m -> m.contains("failed its check")), 10_000),
+          logged.toString());
       assertEquals(old, ReplicaState.of(replica.port(), 1));
       proxy.flipAt(-1);
       ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
@@ -206,7 +178,7 @@ class ReplicationSyncTest {
   @Test
   void replicaOfItself_logsClearErrorAndKeepsServing() throws Exception {
     try (CuckooServer server = TestServers.start()) {
-      fill(server.port(), "k", 3, 3);
+      ReplicaState.fill(server.port(), "k", 3, 3);
       List<String> logged = capture("dev.cuckoo.server.replication.MasterLink");
       replicaOf(server.port(), server.port());
       Thread.sleep(2500);

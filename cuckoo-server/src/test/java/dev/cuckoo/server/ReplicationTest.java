@@ -248,13 +248,10 @@ class ReplicationTest {
             CuckooServer.start(TestServers.memoryOnly().requirePass("secret").build());
         CuckooServer replica =
             replicaOf(master, TestServers.memoryOnly().masterAuth(null, "wrong"))) {
-      long deadline = System.currentTimeMillis() + 5000;
-      while (logged.stream().noneMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS"))
-          && System.currentTimeMillis() < deadline) {
-        Thread.sleep(20);
-      }
       assertTrue(
-          logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
+          ReplicaState.await(
+              () -> logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
+              5000),
           logged.toString());
       try (RespClient client = new RespClient(replica.port())) {
         client.call("CONFIG", "SET", "masterauth", "secret");
@@ -263,11 +260,9 @@ class ReplicationTest {
         client.call("AUTH", "secret");
         client.call("CF.ADD", "k", "v");
       }
-      long until = System.currentTimeMillis() + 10_000;
-      while (!"up".equals(ReplicaState.info(replica.port(), "master_link_status"))
-          && System.currentTimeMillis() < until) {
-        Thread.sleep(20);
-      }
+      assertTrue(
+          ReplicaState.await(
+              () -> "up".equals(ReplicaState.info(replica.port(), "master_link_status")), 10_000));
       try (RespClient client = new RespClient(replica.port())) {
         assertEquals(1L, client.call("CF.EXISTS", "k", "v"));
       }

@@ -17,6 +17,19 @@ import java.util.List;
 final class ReplicationEntries {
   private ReplicationEntries() {}
 
+  /** REPLICAOF and its older name SLAVEOF: the same command under two names. */
+  private static CommandSpec.Builder replicaOf(
+      String name, ReplicationCommands replication, Argument hostPort) {
+    return command(name)
+        .arity(3)
+        .flags("admin", "noscript", "stale", "no_async_loading")
+        .categories("admin", "slow", "dangerous")
+        .group("server")
+        .complexity("O(1)")
+        .arguments(hostPort)
+        .handler(replication::replicaOf);
+  }
+
   /** Returns the entries, bound to their handlers. */
   static List<CommandSpec.Builder> entries(ReplicationCommands replication) {
     Argument hostPort =
@@ -25,30 +38,16 @@ final class ReplicationEntries {
             block("host-port", arg("host", STRING), arg("port", INTEGER)),
             block("no-one", token("no", "NO"), token("one", "ONE")));
     return List.of(
-        command("replicaof")
-            .arity(3)
-            .flags("admin", "noscript", "stale", "no_async_loading")
-            .categories("admin", "slow", "dangerous")
+        replicaOf("replicaof", replication, hostPort)
             .summary("Configures a server as replica of another, or promotes it to a master.")
-            .group("server")
-            .since("5.0.0")
-            .complexity("O(1)")
-            .arguments(hostPort)
-            .handler(replication::replicaOf),
-        command("slaveof")
-            .arity(3)
-            .flags("admin", "noscript", "stale", "no_async_loading")
-            .categories("admin", "slow", "dangerous")
+            .since("5.0.0"),
+        replicaOf("slaveof", replication, hostPort)
             .summary(
                 "Sets a Redis server as a replica of another, or promotes it to being a master.")
-            .group("server")
             .since("1.0.0")
-            .complexity("O(1)")
             .docFlags("deprecated")
             .deprecatedSince("5.0.0")
-            .replacedBy("`REPLICAOF`")
-            .arguments(hostPort)
-            .handler(replication::replicaOf),
+            .replacedBy("`REPLICAOF`"),
         command("replconf")
             .arity(-1)
             .flags("admin", "noscript", "loading", "stale", "allow_busy")

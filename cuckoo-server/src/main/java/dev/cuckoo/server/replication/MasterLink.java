@@ -87,11 +87,23 @@ final class MasterLink {
     thread.start();
   }
 
-  /** Stops the link: closes the connection; the thread ends. */
+  /**
+   * Stops the link: closes the connection and waits (up to 10 s) for the thread to finish the
+   * command it is applying, so nothing of this link is logged after what the caller logs next.
+   */
   void stop() {
     stopped = true;
     closeSocket();
-    thread.interrupt();
+    synchronized (this) {
+      notifyAll();
+    }
+    if (Thread.currentThread() != thread) {
+      try {
+        thread.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private void closeSocket() {
@@ -123,10 +135,14 @@ final class MasterLink {
         }
         state = State.CONNECT;
       }
-      try {
-        Thread.sleep(1000);
-      } catch (InterruptedException e) {
-        return;
+      synchronized (this) {
+        try {
+          if (!stopped) {
+            wait(1000);
+          }
+        } catch (InterruptedException e) {
+          return;
+        }
       }
     }
   }

@@ -118,20 +118,16 @@ public final class Replication implements WriteStream {
   public Replication(Parts parts) {
     this.parts = parts;
     this.settings = new ReplicationSettings(parts.config());
-    this.cron =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "replication-cron");
-              thread.setDaemon(true);
-              return thread;
-            });
-    this.transfers =
-        Executors.newCachedThreadPool(
-            runnable -> {
-              Thread thread = new Thread(runnable, "replication-transfer");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.cron = Executors.newSingleThreadScheduledExecutor(daemons("replication-cron"));
+    this.transfers = Executors.newCachedThreadPool(daemons("replication-transfer"));
+  }
+
+  private static java.util.concurrent.ThreadFactory daemons(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   private static String newId() {
@@ -152,6 +148,7 @@ public final class Replication implements WriteStream {
 
   /** Starts the once-a-second work and, with {@code --replicaof}, the link to the master. */
   public void start() {
+    removeLeftoverTransfers();
     cron.scheduleAtFixedRate(this::everySecond, 1, 1, TimeUnit.SECONDS);
     String replicaOf = parts.config().replicaOf();
     if (replicaOf != null) {
@@ -501,6 +498,18 @@ public final class Replication implements WriteStream {
       return config.dir();
     }
     return Path.of(System.getProperty("java.io.tmpdir"));
+  }
+
+  /** Deletes the transfer files a crash left behind (they are never read again). */
+  private void removeLeftoverTransfers() {
+    try (java.nio.file.DirectoryStream<Path> files =
+        Files.newDirectoryStream(transferDirectory(), "{transfer,received}-*.cuckoo*")) {
+      for (Path file : files) {
+        deleteQuietly(file);
+      }
+    } catch (IOException e) {
+      LOGGER.log(Level.WARNING, "cannot look for leftover transfer files: " + e);
+    }
   }
 
   static void deleteQuietly(Path file) {

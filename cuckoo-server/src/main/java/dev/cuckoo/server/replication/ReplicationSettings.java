@@ -55,61 +55,6 @@ public final class ReplicationSettings {
     this.minReplicasMaxLag = config.minReplicasMaxLag();
   }
 
-  /** Sets min-replicas-to-write (CONFIG SET). */
-  public void minReplicasToWrite(int replicas) {
-    this.minReplicasToWrite = replicas;
-  }
-
-  /** Sets min-replicas-max-lag in seconds (CONFIG SET). */
-  public void minReplicasMaxLag(int seconds) {
-    this.minReplicasMaxLag = seconds;
-  }
-
-  /** Sets replica-read-only (CONFIG SET). */
-  public void replicaReadOnly(boolean on) {
-    this.replicaReadOnly = on;
-  }
-
-  /** Sets replica-serve-stale-data (CONFIG SET). */
-  public void replicaServeStaleData(boolean on) {
-    this.replicaServeStaleData = on;
-  }
-
-  /** Sets replica-priority (CONFIG SET). */
-  public void replicaPriority(int priority) {
-    this.replicaPriority = priority;
-  }
-
-  /** Sets masterauth (CONFIG SET). */
-  public void masterAuth(String password) {
-    this.masterAuth = password;
-  }
-
-  /** Returns min-replicas-to-write. */
-  public int minReplicasToWrite() {
-    return minReplicasToWrite;
-  }
-
-  /** Returns min-replicas-max-lag. */
-  public int minReplicasMaxLag() {
-    return minReplicasMaxLag;
-  }
-
-  /** Returns replica-read-only. */
-  public boolean replicaReadOnly() {
-    return replicaReadOnly;
-  }
-
-  /** Returns replica-serve-stale-data. */
-  public boolean replicaServeStaleData() {
-    return replicaServeStaleData;
-  }
-
-  /** Returns replica-priority. */
-  public int replicaPriority() {
-    return replicaPriority;
-  }
-
   /** Returns the parameters CONFIG GET lists, with their current values, in Redis's spelling. */
   public java.util.Map<String, String> values() {
     java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
