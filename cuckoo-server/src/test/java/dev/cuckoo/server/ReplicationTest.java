@@ -268,4 +268,62 @@ class ReplicationTest {
       }
     }
   }
+
+  @Test
+  void replicaofInsideMulti_runsAtExec_asSentinelSendsIt() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      client.call("MULTI");
+      assertEquals(
+          new RespClient.Simple("QUEUED"), client.call("REPLICAOF", "127.0.0.1", master.port()));
+      assertEquals(
+          List.of(new RespClient.Simple("OK")), client.call("EXEC"));
+      ReplicaState.awaitInSync(master.port(), server.port(), 10_000);
+      assertEquals(
+          new RespClient.Simple("OK Already connected to specified master"),
+          client.call("REPLICAOF", "127.0.0.1", master.port()));
+      assertEquals(
+          new RespClient.Err("ERR Invalid master port"),
+          client.call("REPLICAOF", "127.0.0.1", "70000"));
+    }
+  }
+
+  @Test
+  void sync_oldProtocol_sendsTheCopyWithoutFullresyncLine() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", master.port())) {
+      try (RespClient writer = new RespClient(master.port())) {
+        writer.call("CF.ADD", "k", "v");
+      }
+      socket.setSoTimeout(10_000);
+      java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+      socket.getOutputStream().write(RespClient.encode("SYNC"));
+      // no +FULLRESYNC: the copy comes first ($length, no CRLF after it), in the snapshot format
+      String header = line(in);
+      assertTrue(header.startsWith("$"), header);
+      byte[] copy = new byte[Integer.parseInt(header.substring(1))];
+      in.readFully(copy);
+      assertEquals("CKOOSNP4", new String(copy, 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
+      try (RespClient writer = new RespClient(master.port())) {
+        writer.call("CF.ADD", "k", "w");
+      }
+      // then the stream: the database first, then the write
+      String expected =
+          new String(RespClient.encode("SELECT", "0"), java.nio.charset.StandardCharsets.UTF_8)
+              + new String(
+                  RespClient.encode("CF.ADD", "k", "w"), java.nio.charset.StandardCharsets.UTF_8);
+      byte[] stream = new byte[expected.length()];
+      in.readFully(stream);
+      assertEquals(expected, new String(stream, java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  private static String line(java.io.DataInputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      line.append((char) b);
+    }
+    return line.toString().trim();
+  }
 }

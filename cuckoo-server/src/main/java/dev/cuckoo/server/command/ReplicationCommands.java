@@ -237,6 +237,14 @@ final class ReplicationCommands {
       }
 
       @Override
+      public void flush() {
+        if (session.lastLogged() != 0 && context.persistence() != null) {
+          context.persistence().commit(session.firstLogged(), session.lastLogged());
+        }
+        session.clearLogged();
+      }
+
+      @Override
       public void markStream(StreamMark mark) {
         ReplicationCommands.this.writes.markStream(mark);
       }
@@ -259,16 +267,12 @@ final class ReplicationCommands {
   }
 
   /**
-   * Makes what the link's session logged durable per the fsync policy and drops its replies,
-   * logging an error a write of the master got here (the data sets then differ).
+   * Drops the replies of the link's session, logging an error a write of the master got here (the
+   * data sets then differ).
    */
   private void settle(Session session, byte[][] args) {
     // a command that logged nothing leaves its mark unused: the stream stands where the last did
     session.takeStreamMark();
-    if (session.lastLogged() != 0 && context.persistence() != null) {
-      context.persistence().commit(session.firstLogged(), session.lastLogged());
-    }
-    session.clearLogged();
     ByteBuf out = session.reply().take();
     if (out == null) {
       return;

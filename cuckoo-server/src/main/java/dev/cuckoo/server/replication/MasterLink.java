@@ -127,6 +127,11 @@ final class MasterLink {
         }
       } finally {
         closeSocket();
+        Replication.Applier applier = replication.applier();
+        if (applier != null) {
+          // what was applied before the link broke reaches the log now, not at the next burst
+          applier.flush();
+        }
         if (state == State.CONNECTED && !stopped) {
           LOGGER.log(Level.INFO, "Connection with master lost.");
         }
@@ -490,6 +495,9 @@ final class MasterLink {
         }
       } else {
         replication.applied(this, raw);
+        if (in.available() == 0) {
+          replication.applier().flush();
+        }
       }
     }
   }

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A replica as its master sees it: the connection it sent PSYNC on, what it announced (REPLCONF
@@ -32,6 +33,9 @@ final class Peer {
   }
 
   private static final System.Logger LOGGER = System.getLogger(Peer.class.getName());
+
+  /** How long queued stream bytes may wait to be written with the ones after them. */
+  private static final long DRAIN_DELAY_MICROS = 500;
 
   /** The most stream bytes queued for a replica and not yet written to its socket (256 MiB). */
   static final long OUTPUT_LIMIT = 256L << 20;
@@ -138,7 +142,9 @@ final class Peer {
     outbox.add(message);
     if (!drainScheduled) {
       drainScheduled = true;
-      channel.eventLoop().execute(this::drain);
+      // a moment's delay gathers the records of many clients into one socket write (Redis writes
+      // to its replicas once per event-loop iteration); a busy loop is not woken up for it
+      channel.eventLoop().schedule(this::drain, DRAIN_DELAY_MICROS, TimeUnit.MICROSECONDS);
     }
   }
 

@@ -78,6 +78,12 @@ public final class Replication implements WriteStream {
 
     /** Sets the stream mark in force without a record (see {@link StreamMark}). */
     void markStream(StreamMark mark);
+
+    /**
+     * Writes what the applied commands logged (and forces it, with appendfsync always): called
+     * when no more of the stream is waiting, so one log write covers a burst.
+     */
+    void flush();
   }
 
   /** The server parts replication works with. */
@@ -776,84 +782,35 @@ public final class Replication implements WriteStream {
 
   // ---------------------------------------------------------------- INFO and ROLE
 
-  /** Appends INFO's replication section, field by field as Redis prints it. */
-  public void info(StringBuilder out) {
-    out.append("# Replication\r\n");
-    MasterLink current = link;
-    if (current == null) {
-      field(out, "role", "master");
-    } else {
-      field(out, "role", "slave");
-      long now = System.currentTimeMillis();
-      long applied = replicaOffset();
-      boolean up = current.state == MasterLink.State.CONNECTED;
-      field(out, "master_host", current.host);
-      field(out, "master_port", current.port);
-      field(out, "master_link_status", up ? "up" : "down");
-      field(
-          out,
-          "master_last_io_seconds_ago",
-          up ? (now - current.lastIoMillis) / 1000 : -1);
-      field(out, "master_sync_in_progress", current.state == MasterLink.State.TRANSFER ? 1 : 0);
-      field(out, "slave_read_repl_offset", applied);
-      field(out, "slave_repl_offset", applied);
-      if (current.state == MasterLink.State.TRANSFER) {
-        long size = current.transferSize;
-        long read = current.transferRead;
-        field(out, "master_sync_total_bytes", size);
-        field(out, "master_sync_read_bytes", read);
-        field(out, "master_sync_left_bytes", size - read);
-        field(
-            out,
-            "master_sync_perc",
-            String.format(java.util.Locale.ROOT, "%.2f", size > 0 ? 100.0 * read / size : 0.0));
-        field(out, "master_sync_last_io_seconds_ago", (now - current.lastIoMillis) / 1000);
-      }
-      if (!up) {
-        long since = current.downSinceMillis;
-        field(out, "master_link_down_since_seconds", since > 0 ? (now - since) / 1000 : -1);
-      }
-      field(out, "slave_priority", settings.replicaPriority);
-      field(out, "slave_read_only", settings.replicaReadOnly ? 1 : 0);
-      field(out, "replica_announced", 1);
-    }
-    List<Peer> listed = listedPeers();
-    field(out, "connected_slaves", listed.size());
-    if (settings.minReplicasToWrite > 0 && settings.minReplicasMaxLag > 0) {
-      field(out, "min_slaves_good_slaves", goodReplicas());
-    }
-    long now = System.currentTimeMillis();
-    for (int i = 0; i < listed.size(); i++) {
-      Peer peer = listed.get(i);
-      long lag = peer.state == Peer.State.ONLINE ? (now - peer.ackMillis) / 1000 : 0;
-      out.append("slave")
-          .append(i)
-          .append(":ip=")
-          .append(peer.ip())
-          .append(",port=")
-          .append(peer.listeningPort)
-          .append(",state=")
-          .append(peer.state.text)
-          .append(",offset=")
-          .append(peer.ackOffset)
-          .append(",lag=")
-          .append(lag)
-          .append("\r\n");
-    }
-    synchronized (this) {
-      field(out, "master_failover_state", "no-failover");
-      field(out, "master_replid", replid);
-      field(out, "master_replid2", replid2);
-      field(out, "master_repl_offset", offset);
-      field(out, "second_repl_offset", secondReplOffset);
-      field(out, "repl_backlog_active", backlog != null ? 1 : 0);
-      field(out, "repl_backlog_size", settings.backlogSize);
-      field(out, "repl_backlog_first_byte_offset", backlog != null ? backlog.firstByteOffset() : 0);
-      field(out, "repl_backlog_histlen", backlog != null ? backlog.histlen() : 0);
-    }
+  /** What INFO and ROLE print about the stream, read at one moment. */
+  record Position(
+      String replid,
+      String replid2,
+      long offset,
+      long secondOffset,
+      boolean backlogActive,
+      long backlogFirstByte,
+      long backlogHistlen) {}
+
+  /** Returns the stream's ids, offsets and backlog, read together. */
+  synchronized Position position() {
+    return new Position(
+        replid,
+        replid2,
+        offset,
+        secondReplOffset,
+        backlog != null,
+        backlog != null ? backlog.firstByteOffset() : 0,
+        backlog != null ? backlog.histlen() : 0);
   }
 
-  private List<Peer> listedPeers() {
+  /** Returns the replica's link (null on a master). */
+  MasterLink link() {
+    return link;
+  }
+
+  /** Returns the replicas that asked for a sync, in connection order. */
+  List<Peer> listedPeers() {
     List<Peer> listed = new ArrayList<>();
     for (Peer peer : peers.values()) {
       if (peer.state != null) {
@@ -864,37 +821,18 @@ public final class Replication implements WriteStream {
     return listed;
   }
 
-  private static void field(StringBuilder out, String name, Object value) {
-    out.append(name).append(':').append(value).append("\r\n");
+  /** Returns the replicas that acknowledged within min-replicas-max-lag (INFO's good slaves). */
+  int goodReplicaCount() {
+    return goodReplicas();
+  }
+
+  /** Appends INFO's replication section, field by field as Redis prints it. */
+  public void info(StringBuilder out) {
+    ReplicationReport.info(this, out);
   }
 
   /** Answers ROLE as Redis does for a master or a replica. */
   public void role(Reply reply) {
-    MasterLink current = link;
-    if (current == null) {
-      List<Peer> online = new ArrayList<>();
-      for (Peer peer : listedPeers()) {
-        if (peer.state == Peer.State.ONLINE) {
-          online.add(peer);
-        }
-      }
-      reply.array(3);
-      reply.bulk("master");
-      reply.integer(currentOffset());
-      reply.array(online.size());
-      for (Peer peer : online) {
-        reply.array(3);
-        reply.bulk(peer.ip());
-        reply.bulk(Integer.toString(peer.listeningPort));
-        reply.bulk(Long.toString(peer.ackOffset));
-      }
-      return;
-    }
-    reply.array(5);
-    reply.bulk("slave");
-    reply.bulk(current.host);
-    reply.integer(current.port);
-    reply.bulk(current.state.text);
-    reply.integer(current.state == MasterLink.State.CONNECTED ? replicaOffset() : -1);
+    ReplicationReport.role(this, reply);
   }
 }

@@ -62,6 +62,11 @@ final class Resp {
       this.in = in;
     }
 
+    /** Returns the bytes that can be read without blocking. */
+    int available() throws IOException {
+      return in.available();
+    }
+
     /** Returns the bytes read so far. */
     long consumed() {
       return consumed;
