@@ -49,7 +49,10 @@ cuckoo "$R1" replica1
 cuckoo "$R2" replica2
 redis-cli -p "$M" CF.RESERVE cf 100000000 > /dev/null
 for port in "$RM" "$RR1" "$RR2"; do
-  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no > "$WORK/redis-$port.log" 2>&1 &
+  # its own directory: a master writes an RDB file there for each full sync
+  mkdir -p "$WORK/redis-$port"
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$port" \
+    > "$WORK/redis-$port.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
 done

@@ -66,7 +66,8 @@ final class MasterLink {
 
   volatile State state = State.CONNECT;
   volatile long lastIoMillis = System.currentTimeMillis();
-  volatile long downSinceMillis = System.currentTimeMillis();
+  /** When the link to the master was lost (0: never up, INFO then prints -1 as Redis does). */
+  volatile long downSinceMillis;
   volatile long transferSize = -1;
   volatile long transferRead;
 
@@ -135,7 +136,7 @@ final class MasterLink {
         if (state == State.CONNECTED && !stopped) {
           LOGGER.log(Level.INFO, "Connection with master lost.");
         }
-        if (state == State.CONNECTED || downSinceMillis == 0) {
+        if (state == State.CONNECTED) {
           downSinceMillis = System.currentTimeMillis();
         }
         state = State.CONNECT;
