@@ -472,8 +472,7 @@ public final class ServerConfig {
       options.put("slaveof", (b, name, value) -> b.replicaOf(value));
       options.put("masterauth", (b, name, value) -> b.masterAuth = value);
       options.put("masteruser", (b, name, value) -> b.masterUser = value);
-      options.put(
-          "replica-read-only", (b, name, value) -> b.replicaReadOnly = yesNo(name, value));
+      options.put("replica-read-only", (b, name, value) -> b.replicaReadOnly = yesNo(name, value));
       options.put(
           "replica-serve-stale-data",
           (b, name, value) -> b.replicaServeStaleData = yesNo(name, value));

@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The server's packages depend on each other one way only: {@code protocol} and {@code keyspace} on
  * nothing, {@code persist} on those two, {@code replication} on the three, {@code command} on the
- * four, {@code network} on the five;
- * the top package wires them all. {@link ServerConfig} is the one class of the top package the
- * others may read (a plain value).
+ * four, {@code network} on the five; the top package wires them all. {@link ServerConfig} is the
+ * one class of the top package the others may read (a plain value).
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");

@@ -3,7 +3,6 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,15 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicaRestartTest {
   @TempDir Path dir;
 
-
-
   @Test
   void replicaKilled_restarts_continuesFromItsOffsetWithoutFullCopy() throws Exception {
     Path data = Files.createDirectories(dir.resolve("replica"));
     try (CuckooServer master = TestServers.start()) {
-      String[] options = {
-        "--dir", data.toString(), "--replicaof", "127.0.0.1 " + master.port()
-      };
+      String[] options = {"--dir", data.toString(), "--replicaof", "127.0.0.1 " + master.port()};
       try (ChildServer replica = ChildServer.start("256m", dir.resolve("first.out"), options)) {
         ReplicaState.fill(master.port(), "a", 10, 30);
         try (RespClient client = new RespClient(master.port())) {

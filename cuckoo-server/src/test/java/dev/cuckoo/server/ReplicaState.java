@@ -23,7 +23,8 @@ final class ReplicaState {
         List<?> keys = (List<?>) client.call("KEYS", "*");
         for (Object key : keys) {
           String name = RespClient.text(key);
-          state.put(db + "/" + name, dump(client, name) + " expires " + client.call("PEXPIRETIME", name));
+          state.put(
+              db + "/" + name, dump(client, name) + " expires " + client.call("PEXPIRETIME", name));
         }
       }
     }
@@ -109,7 +110,9 @@ final class ReplicaState {
     }
   }
 
-  /** Waits until {@code condition} holds; returns false if it still does not after {@code millis}. */
+  /**
+   * Waits until {@code condition} holds; returns false if it still does not after {@code millis}.
+   */
   static boolean await(Condition condition, long millis) throws Exception {
     long deadline = System.currentTimeMillis() + millis;
     while (!condition.holds()) {

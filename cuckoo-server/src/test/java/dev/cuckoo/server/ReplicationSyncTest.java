@@ -25,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicationSyncTest {
   @TempDir Path dir;
 
-
-
   private static void replicaOf(int replica, int master) throws IOException {
     try (RespClient client = new RespClient(replica)) {
       assertEquals(new RespClient.Simple("OK"), client.call("REPLICAOF", "127.0.0.1", master));
@@ -203,8 +201,7 @@ class ReplicationSyncTest {
           public void publish(LogRecord record) {
             String text = record.getMessage();
             Object[] params = record.getParameters();
-            messages.add(
-                params == null ? text : java.text.MessageFormat.format(text, params));
+            messages.add(params == null ? text : java.text.MessageFormat.format(text, params));
           }
 
           @Override

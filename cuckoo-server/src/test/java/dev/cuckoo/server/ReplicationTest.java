@@ -106,8 +106,7 @@ class ReplicationTest {
       client.call("CF.ADD", "k", "w");
       assertEquals(1L, client.call("WAIT", 2, 300));
       assertTrue(System.nanoTime() - start >= 250_000_000L, "WAIT 2 waited for its timeout");
-      assertEquals(
-          new RespClient.Err("ERR timeout is negative"), client.call("WAIT", 1, -1));
+      assertEquals(new RespClient.Err("ERR timeout is negative"), client.call("WAIT", 1, -1));
       try (RespClient onReplica = new RespClient(replica.port())) {
         Object refused = onReplica.call("WAIT", 1, 0);
         assertInstanceOf(RespClient.Err.class, refused);
@@ -250,7 +249,8 @@ class ReplicationTest {
             replicaOf(master, TestServers.memoryOnly().masterAuth(null, "wrong"))) {
       assertTrue(
           ReplicaState.await(
-              () -> logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
+              () ->
+                  logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
               5000),
           logged.toString());
       try (RespClient client = new RespClient(replica.port())) {
@@ -277,8 +277,7 @@ class ReplicationTest {
       client.call("MULTI");
       assertEquals(
           new RespClient.Simple("QUEUED"), client.call("REPLICAOF", "127.0.0.1", master.port()));
-      assertEquals(
-          List.of(new RespClient.Simple("OK")), client.call("EXEC"));
+      assertEquals(List.of(new RespClient.Simple("OK")), client.call("EXEC"));
       ReplicaState.awaitInSync(master.port(), server.port(), 10_000);
       assertEquals(
           new RespClient.Simple("OK Already connected to specified master"),

@@ -64,7 +64,11 @@ public final class CfCommands {
    * limit for new filters.
    */
   CfCommands(
-      Keyspace keyspace, Watches watches, CfConfig config, WritePath writes, LongSupplier maxMemory) {
+      Keyspace keyspace,
+      Watches watches,
+      CfConfig config,
+      WritePath writes,
+      LongSupplier maxMemory) {
     this.keyspace = keyspace;
     this.watches = watches;
     this.config = config;

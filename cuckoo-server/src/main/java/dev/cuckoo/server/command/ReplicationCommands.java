@@ -55,8 +55,7 @@ final class ReplicationCommands {
     if (Args.lower(args[1]).equals("no") && Args.lower(args[2]).equals("one")) {
       if (replication.isReplica()) {
         replication.promote();
-        LOGGER.log(
-            Level.INFO, "MASTER MODE enabled (user request from ''id={0}'')", session.id());
+        LOGGER.log(Level.INFO, "MASTER MODE enabled (user request from ''id={0}'')", session.id());
       }
       reply.ok();
       return;
@@ -208,7 +207,8 @@ final class ReplicationCommands {
   /** Returns how the master's stream is applied on this server when it is a replica. */
   Replication.Applier applier() {
     Session session =
-        new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+        new Session(
+            0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
     session.fromMaster(true);
     return new Replication.Applier() {
       @Override

@@ -46,9 +46,7 @@ public final class WritePath {
     if (refusal == null) {
       refusal = context.writeStream().refusal();
     }
-    if (refusal == null
-        && denyOom
-        && context.keyspace().usedBytes() > context.memoryLimit()) {
+    if (refusal == null && denyOom && context.keyspace().usedBytes() > context.memoryLimit()) {
       refusal = Commands.OOM;
     }
     return refusal;
@@ -151,7 +149,9 @@ public final class WritePath {
     }
   }
 
-  /** Logs the stream mark in force as the first record of a new log generation (a snapshot's cut). */
+  /**
+   * Logs the stream mark in force as the first record of a new log generation (a snapshot's cut).
+   */
   void rotated() {
     synchronized (this) {
       if (lastMark != null) {

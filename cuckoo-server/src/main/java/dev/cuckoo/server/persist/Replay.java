@@ -80,8 +80,8 @@ public final class Replay implements LogReader.RecordSink {
   }
 
   /**
-   * Returns where the replayed data stands in a master's stream (see {@link StreamMark}), as a
-   * mark whose two offsets are that position, or null if no mark was read.
+   * Returns where the replayed data stands in a master's stream (see {@link StreamMark}), as a mark
+   * whose two offsets are that position, or null if no mark was read.
    */
   StreamMark streamMark() {
     if (mark == null) {

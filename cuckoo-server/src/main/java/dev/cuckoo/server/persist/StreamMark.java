@@ -11,10 +11,10 @@ import java.util.Arrays;
  * <p>A replica logs a mark just before each record it applies from the stream, in the same log
  * write: {@code REPLCONF MARK replid before after db}. The record that follows it moves the replica
  * from stream offset {@code before} to {@code after}; if the log ends at a mark whose record was
- * lost, the replica stands at {@code before} (the master sends that record again). A snapshot's
- * new log generation starts with the mark in force at the cut (before = after). Recovery skips
- * marks (they name no key) and hands the last one to replication; a mark with the id {@code ?}
- * says the server stopped being a replica (nothing to continue).
+ * lost, the replica stands at {@code before} (the master sends that record again). A snapshot's new
+ * log generation starts with the mark in force at the cut (before = after). Recovery skips marks
+ * (they name no key) and hands the last one to replication; a mark with the id {@code ?} says the
+ * server stopped being a replica (nothing to continue).
  *
  * @param replicationId the master's replication id
  * @param before the stream offset before the record that follows
@@ -51,9 +51,7 @@ public record StreamMark(String replicationId, long before, long after, int db) 
 
   /** Returns the mark a logged record holds, or null if it is not a mark. */
   public static StreamMark of(byte[][] args) {
-    if (args.length != 6
-        || !Arrays.equals(args[0], REPLCONF)
-        || !Arrays.equals(args[1], MARK)) {
+    if (args.length != 6 || !Arrays.equals(args[0], REPLCONF) || !Arrays.equals(args[1], MARK)) {
       return null;
     }
     Long before = Numbers.parseLong(args[3]);
@@ -62,7 +60,8 @@ public record StreamMark(String replicationId, long before, long after, int db) 
     if (before == null || after == null || db == null || db < 0 || db > Integer.MAX_VALUE) {
       return null;
     }
-    return new StreamMark(new String(args[2], StandardCharsets.US_ASCII), before, after, (int) (long) db);
+    return new StreamMark(
+        new String(args[2], StandardCharsets.US_ASCII), before, after, (int) (long) db);
   }
 
   /** Returns true if this mark names a stream to continue. */

@@ -58,8 +58,7 @@ public final class Transfer {
      * @param rules which keys a record changes and whether it moves data
      */
     public LogReader.RecordSink replay(RecordApplier applier, RecordRules rules, Keyspace target) {
-      return new Replay(
-          applier, rules, target, loaded.lsns(), loaded.startLsn(), key -> true);
+      return new Replay(applier, rules, target, loaded.lsns(), loaded.startLsn(), key -> true);
     }
   }
 

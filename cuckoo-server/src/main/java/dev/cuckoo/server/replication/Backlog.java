@@ -56,8 +56,8 @@ final class Backlog {
   }
 
   /**
-   * Returns the bytes from stream offset {@code offset} (the first byte a replica lacks) to the end,
-   * or null if the backlog no longer (or not yet) holds them.
+   * Returns the bytes from stream offset {@code offset} (the first byte a replica lacks) to the
+   * end, or null if the backlog no longer (or not yet) holds them.
    */
   byte[] from(long offset) {
     if (offset < firstByteOffset() || offset > endOffset + 1) {

@@ -10,7 +10,6 @@ import dev.cuckoo.server.protocol.Numbers;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -66,8 +65,10 @@ final class MasterLink {
 
   volatile State state = State.CONNECT;
   volatile long lastIoMillis = System.currentTimeMillis();
+
   /** When the link to the master was lost (0: never up, INFO then prints -1 as Redis does). */
   volatile long downSinceMillis;
+
   volatile long transferSize = -1;
   volatile long transferRead;
 
@@ -124,7 +125,12 @@ final class MasterLink {
         follow();
       } catch (IOException | RuntimeException e) {
         if (!stopped) {
-          LOGGER.log(Level.WARNING, "replication with MASTER {0}:{1}: {2}", host, Integer.toString(port), e.getMessage());
+          LOGGER.log(
+              Level.WARNING,
+              "replication with MASTER {0}:{1}: {2}",
+              host,
+              Integer.toString(port),
+              e.getMessage());
         }
       } finally {
         closeSocket();
@@ -202,7 +208,8 @@ final class MasterLink {
     String reply = ask(in, "REPLCONF", "listening-port", Integer.toString(announcedPort));
     if (reply.startsWith("-")) {
       LOGGER.log(
-          Level.INFO, "(Non critical) Master does not understand REPLCONF listening-port: " + reply);
+          Level.INFO,
+          "(Non critical) Master does not understand REPLCONF listening-port: " + reply);
     }
     if (settings.announceIp != null) {
       reply = ask(in, "REPLCONF", "ip-address", settings.announceIp);
@@ -220,7 +227,10 @@ final class MasterLink {
       LOGGER.log(Level.INFO, "Partial resynchronization not possible (no cached master)");
     } else {
       LOGGER.log(
-          Level.INFO, "Trying a partial resynchronization (request {0}:{1}).", request[0], request[1]);
+          Level.INFO,
+          "Trying a partial resynchronization (request {0}:{1}).",
+          request[0],
+          request[1]);
     }
     send("PSYNC", request[0], request[1]);
     String answer = in.nonEmptyLine();
@@ -307,7 +317,10 @@ final class MasterLink {
     long length = Long.parseLong(header.substring(1));
     transferSize = length;
     transferRead = 0;
-    LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync: receiving {0} bytes from master to disk", Long.toString(length));
+    LOGGER.log(
+        Level.INFO,
+        "MASTER <-> REPLICA sync: receiving {0} bytes from master to disk",
+        Long.toString(length));
     Path file = Files.createTempFile(replication.transferDirectory(), "received-", ".cuckoo");
     try {
       receive(in, file, length);
@@ -356,14 +369,16 @@ final class MasterLink {
         if (first) {
           first = false;
           if (chunk < SNAPSHOT_MAGIC.length
-              || !Arrays.equals(buffer, 0, SNAPSHOT_MAGIC.length, SNAPSHOT_MAGIC, 0, SNAPSHOT_MAGIC.length)) {
+              || !Arrays.equals(
+                  buffer, 0, SNAPSHOT_MAGIC.length, SNAPSHOT_MAGIC, 0, SNAPSHOT_MAGIC.length)) {
             throw new IOException(
                 "the master "
                     + host
                     + ":"
                     + port
                     + " sent a transfer that is not a cuckoo-server snapshot (it begins '"
-                    + Resp.clip(new String(buffer, 0, Math.min(chunk, 9), StandardCharsets.ISO_8859_1))
+                    + Resp.clip(
+                        new String(buffer, 0, Math.min(chunk, 9), StandardCharsets.ISO_8859_1))
                     + "'); a cuckoo-server replicates only from a cuckoo-server");
           }
         }
@@ -403,8 +418,7 @@ final class MasterLink {
     /** Swaps the caught-up keyspace in; the stream then goes to the live keyspace. */
     void finish(long offsetNow) throws IOException {
       fresh.loading(false);
-      replication.swapIn(
-          MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
+      replication.swapIn(MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
       done = true;
       connected();
       LOGGER.log(

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * listening-port, ip-address) and acknowledged (REPLCONF ACK), and its place in the stream.
  *
  * <p>Everything sent to it passes through one outbox drained by a task on the connection's event
- * loop, so bytes leave in the order they were queued whatever thread queued them. While a full
- * sync is being prepared the stream's records wait in a pending queue and follow the transfer.
+ * loop, so bytes leave in the order they were queued whatever thread queued them. While a full sync
+ * is being prepared the stream's records wait in a pending queue and follow the transfer.
  */
 final class Peer {
   /** Where the replica is in its synchronisation, named as INFO's {@code state=} prints it. */
@@ -49,8 +49,10 @@ final class Peer {
   volatile int listeningPort;
   volatile String announcedIp;
   volatile State state;
+
   /** True from the stream's cut (or +CONTINUE) on: the stream's records are queued for it. */
   volatile boolean receiving;
+
   volatile long ackOffset;
   volatile long ackMillis = System.currentTimeMillis();
 
@@ -156,7 +158,8 @@ final class Peer {
       batch = new ArrayDeque<>(outbox);
       outbox.clear();
       queuedBytes = 0;
-      listeners = afterWrite.isEmpty() ? java.util.Map.of() : new java.util.IdentityHashMap<>(afterWrite);
+      listeners =
+          afterWrite.isEmpty() ? java.util.Map.of() : new java.util.IdentityHashMap<>(afterWrite);
       afterWrite.clear();
     }
     if (!channel.isActive()) {

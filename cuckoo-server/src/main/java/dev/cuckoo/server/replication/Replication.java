@@ -80,8 +80,8 @@ public final class Replication implements WriteStream {
     void markStream(StreamMark mark);
 
     /**
-     * Writes what the applied commands logged (and forces it, with appendfsync always): called
-     * when no more of the stream is waiting, so one log write covers a burst.
+     * Writes what the applied commands logged (and forces it, with appendfsync always): called when
+     * no more of the stream is waiting, so one log write covers a burst.
      */
     void flush();
   }
@@ -272,7 +272,9 @@ public final class Replication implements WriteStream {
       }
       return null;
     }
-    return settings.replicaReadOnly ? "READONLY You can't write against a read only replica." : null;
+    return settings.replicaReadOnly
+        ? "READONLY You can't write against a read only replica."
+        : null;
   }
 
   /**
@@ -368,13 +370,12 @@ public final class Replication implements WriteStream {
 
   /**
    * Answers PSYNC (or SYNC, {@code replicationId} null) on a connection that becomes a replica:
-   * {@code +CONTINUE} and the backlog from {@code requestedOffset} when it holds them, else
-   * {@code +FULLRESYNC} and a transfer. Everything is written to the connection from here on.
+   * {@code +CONTINUE} and the backlog from {@code requestedOffset} when it holds them, else {@code
+   * +FULLRESYNC} and a transfer. Everything is written to the connection from here on.
    *
    * @return the error to answer instead (without the dash), or null
    */
-  public String psync(
-      long clientId, Channel channel, String replicationId, long requestedOffset) {
+  public String psync(long clientId, Channel channel, String replicationId, long requestedOffset) {
     if (link != null && link.state != MasterLink.State.CONNECTED) {
       return "NOMASTERLINK Can't SYNC while not connected with my master";
     }
@@ -427,8 +428,9 @@ public final class Replication implements WriteStream {
   }
 
   private boolean continues(String id, long requested) {
-    boolean known = id.equalsIgnoreCase(replid)
-        || id.equalsIgnoreCase(replid2) && requested <= secondReplOffset;
+    boolean known =
+        id.equalsIgnoreCase(replid)
+            || id.equalsIgnoreCase(replid2) && requested <= secondReplOffset;
     return known && backlog.from(requested) != null;
   }
 
@@ -612,8 +614,8 @@ public final class Replication implements WriteStream {
   // ---------------------------------------------------------------- the replica role
 
   /**
-   * REPLICAOF host port: follows that master (from the current id and offset if it holds them,
-   * else with a full copy). Returns false if it already follows it.
+   * REPLICAOF host port: follows that master (from the current id and offset if it holds them, else
+   * with a full copy). Returns false if it already follows it.
    */
   public boolean replicaOf(String host, int port) {
     MasterLink old;
@@ -725,12 +727,7 @@ public final class Replication implements WriteStream {
    * master's id and offset and saves a snapshot so the files hold the new data.
    */
   void swapIn(
-      MasterLink from,
-      Keyspace fresh,
-      String masterId,
-      long masterOffset,
-      byte[] caughtUp,
-      int db)
+      MasterLink from, Keyspace fresh, String masterId, long masterOffset, byte[] caughtUp, int db)
       throws IOException {
     Keyspace keyspace = parts.keyspace();
     keyspace.lockAll();
@@ -758,7 +755,9 @@ public final class Replication implements WriteStream {
     } finally {
       keyspace.unlockAll();
     }
-    applier.markStream(new StreamMark(masterId, masterOffset + caughtUp.length, masterOffset + caughtUp.length, db));
+    applier.markStream(
+        new StreamMark(
+            masterId, masterOffset + caughtUp.length, masterOffset + caughtUp.length, db));
     Persistence persistence = parts.persistence().get();
     if (persistence != null) {
       persistence.save();

@@ -26,10 +26,7 @@ final class ReplicationReport {
       field(out, "master_host", current.host);
       field(out, "master_port", current.port);
       field(out, "master_link_status", up ? "up" : "down");
-      field(
-          out,
-          "master_last_io_seconds_ago",
-          up ? (now - current.lastIoMillis) / 1000 : -1);
+      field(out, "master_last_io_seconds_ago", up ? (now - current.lastIoMillis) / 1000 : -1);
       field(out, "master_sync_in_progress", current.state == MasterLink.State.TRANSFER ? 1 : 0);
       field(out, "slave_read_repl_offset", applied);
       field(out, "slave_repl_offset", applied);
@@ -88,7 +85,6 @@ final class ReplicationReport {
     field(out, "repl_backlog_histlen", position.backlogHistlen());
   }
 
-
   private static void field(StringBuilder out, String name, Object value) {
     out.append(name).append(':').append(value).append("\r\n");
   }
@@ -120,7 +116,6 @@ final class ReplicationReport {
     reply.bulk(current.host);
     reply.integer(current.port);
     reply.bulk(current.state.text);
-    reply.integer(
-        current.state == MasterLink.State.CONNECTED ? replication.replicaOffset() : -1);
+    reply.integer(current.state == MasterLink.State.CONNECTED ? replication.replicaOffset() : -1);
   }
 }

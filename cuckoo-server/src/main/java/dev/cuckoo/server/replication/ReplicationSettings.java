@@ -3,8 +3,8 @@ package dev.cuckoo.server.replication;
 import dev.cuckoo.server.ServerConfig;
 
 /**
- * The replication settings, from the start-up configuration; those Redis lets CONFIG SET change
- * are mutable here.
+ * The replication settings, from the start-up configuration; those Redis lets CONFIG SET change are
+ * mutable here.
  */
 public final class ReplicationSettings {
   /** repl-backlog-size: bytes of the stream kept for partial resyncs. */

@@ -34,8 +34,6 @@ public interface WriteStream {
     return true;
   }
 
-  /**
-   * Returns the error a client's write gets (without the dash) because of replication, or null.
-   */
+  /** Returns the error a client's write gets (without the dash) because of replication, or null. */
   String refusal();
 }
