@@ -33,6 +33,21 @@ public final class ServerConfig {
     NO
   }
 
+  /**
+   * An output buffer limit, as Redis's {@code client-output-buffer-limit}: a connection is closed
+   * when the replies and messages waiting for it exceed {@code hardBytes}, or stay above {@code
+   * softBytes} for more than {@code softSeconds}; 0 turns a limit off.
+   *
+   * @param hardBytes the hard limit in bytes (0: none)
+   * @param softBytes the soft limit in bytes (0: none)
+   * @param softSeconds how long the soft limit may be exceeded
+   */
+  public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
+    /** Redis's default for pub/sub connections: {@code pubsub 32mb 8mb 60}. */
+    public static final OutputBufferLimit PUBSUB_DEFAULT =
+        new OutputBufferLimit(32L << 20, 8L << 20, 60);
+  }
+
   /** The option names {@link #parse} accepts, with their meaning (for usage messages). */
   public static final String USAGE =
       "Options (a config file, given first, holds the same names as 'name value' lines):\n"
@@ -58,6 +73,8 @@ public final class ServerConfig {
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
           + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
           + "  --threads N              network threads (default: available processors - 1, at least 1)\n"
+          + "  --client-output-buffer-limit \"pubsub HARD SOFT SECONDS\"   close a subscriber"
+          + " that falls behind (default pubsub 32mb 8mb 60)\n"
           + "  --logfile PATH           append the log to this file (default: standard error)\n"
           + "  --cf-bucket-size, --cf-initial-size, --cf-max-iterations,\n"
           + "  --cf-expansion-factor, --cf-max-expansions   RedisBloom module parameters\n"
@@ -83,6 +100,8 @@ public final class ServerConfig {
   private final long autoAofRewriteMinSize;
   private final Map<String, String> cfParameters;
   private final Path logFile;
+  private final OutputBufferLimit pubsubOutputLimit;
+  private final Path configFile;
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -105,6 +124,8 @@ public final class ServerConfig {
     this.autoAofRewriteMinSize = b.autoAofRewriteMinSize;
     this.cfParameters = Map.copyOf(b.cfParameters);
     this.logFile = b.logFile;
+    this.pubsubOutputLimit = b.pubsubOutputLimit;
+    this.configFile = b.configFile;
   }
 
   /** Returns a builder holding the defaults. */
@@ -269,6 +290,19 @@ public final class ServerConfig {
     return logFile;
   }
 
+  /** Returns the output buffer limit of connections with subscriptions. */
+  public OutputBufferLimit pubsubOutputLimit() {
+    return pubsubOutputLimit;
+  }
+
+  /**
+   * Returns the config file the settings were read from (the last one, if several were named), as
+   * an absolute path, or null if none was: CONFIG REWRITE writes to it.
+   */
+  public Path configFile() {
+    return configFile;
+  }
+
   /** A mutable set of server settings. */
   public static final class Builder {
     /** The most databases a server may have. */
@@ -294,6 +328,8 @@ public final class ServerConfig {
     private long autoAofRewriteMinSize = 64L * 1024 * 1024;
     private final Map<String, String> cfParameters = new LinkedHashMap<>();
     private Path logFile;
+    private OutputBufferLimit pubsubOutputLimit = OutputBufferLimit.PUBSUB_DEFAULT;
+    private Path configFile;
 
     /** Sets one option from its text; {@code name} is the option's name, for messages. */
     @FunctionalInterface
@@ -338,6 +374,9 @@ public final class ServerConfig {
           "timeout",
           (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)));
       options.put("threads", (b, name, value) -> b.threads(integer(name, value, 1, 256)));
+      options.put(
+          "client-output-buffer-limit",
+          (b, name, value) -> b.pubsubOutputLimit(outputBufferLimit(name, value)));
       options.put(
           "logfile", (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)));
       for (String parameter : new CfConfig().values().keySet()) {
@@ -474,6 +513,28 @@ public final class ServerConfig {
       return bytes;
     }
 
+    /** Sets the output buffer limit of connections with subscriptions. */
+    public Builder pubsubOutputLimit(OutputBufferLimit limit) {
+      this.pubsubOutputLimit = limit;
+      return this;
+    }
+
+    /**
+     * Parses Redis's {@code client-output-buffer-limit} value, {@code class hard soft seconds}
+     * (repeatable); only the pubsub class is known here.
+     */
+    private static OutputBufferLimit outputBufferLimit(String name, String value) {
+      String[] words = value.trim().split("\\s+");
+      if (words.length != 4 || !words[0].equalsIgnoreCase("pubsub")) {
+        throw new IllegalArgumentException(
+            name + ": '" + value + "' (expected: pubsub <hard> <soft> <seconds>)");
+      }
+      return new OutputBufferLimit(
+          memory(name, words[1]),
+          memory(name, words[2]),
+          rangeLong(name, number(name, words[3]), 0, Long.MAX_VALUE));
+    }
+
     /** Sets the file the log is appended to (null: standard error). */
     public Builder logFile(Path logFile) {
       this.logFile = logFile;
@@ -554,6 +615,7 @@ public final class ServerConfig {
     /** Reads {@code name value} lines from a file; blank lines and {@code #} comments skipped. */
     public Builder readFile(Path file) throws IOException {
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      configFile = file.toAbsolutePath();
       for (int n = 0; n < lines.size(); n++) {
         String line = lines.get(n).trim();
         if (line.isEmpty() || line.startsWith("#")) {

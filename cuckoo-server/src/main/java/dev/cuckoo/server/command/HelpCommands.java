@@ -154,6 +154,21 @@ final class HelpCommands {
     "    If no commands are specified then all histograms are replied."
   };
 
+  /** Redis's PUBSUB HELP text (pubsub.c pubsubCommand). */
+  private static final String[] PUBSUB = {
+    "CHANNELS [<pattern>]",
+    "    Return the currently active channels matching a <pattern> (default: '*').",
+    "NUMPAT",
+    "    Return number of subscriptions to patterns.",
+    "NUMSUB [<channel> ...]",
+    "    Return the number of subscribers for the specified channels, excluding",
+    "    pattern subscriptions(default: no channels).",
+    "SHARDCHANNELS [<pattern>]",
+    "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+    "SHARDNUMSUB [<shardchannel> ...]",
+    "    Return the number of subscribers for the specified shard level channel(s)"
+  };
+
   private HelpCommands() {}
 
   /** OBJECT HELP. */
@@ -179,6 +194,11 @@ final class HelpCommands {
   /** COMMAND HELP. */
   static void command(Session session, byte[][] args) {
     reply(session, "COMMAND", COMMAND);
+  }
+
+  /** PUBSUB HELP. */
+  static void pubsub(Session session, byte[][] args) {
+    reply(session, "PUBSUB", PUBSUB);
   }
 
   /** LATENCY HELP. */

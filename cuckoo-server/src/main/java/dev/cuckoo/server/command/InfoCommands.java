@@ -206,7 +206,7 @@ public final class InfoCommands {
     field(out, "maxclients", context.maxClients());
     field(out, "blocked_clients", 0);
     field(out, "tracking_clients", 0);
-    field(out, "pubsub_clients", 0);
+    field(out, "pubsub_clients", context.pubSub().clientCount());
   }
 
   private void memory(StringBuilder out) {
@@ -275,8 +275,9 @@ public final class InfoCommands {
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
-    field(out, "pubsub_channels", 0);
-    field(out, "pubsub_patterns", 0);
+    field(out, "pubsub_channels", context.pubSub().channelCount());
+    field(out, "pubsub_patterns", context.pubSub().patternCount());
+    field(out, "pubsubshard_channels", context.pubSub().shardChannelCount());
     field(out, "total_forks", 0);
   }
 

@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.pubsub.PubSub;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -229,7 +230,13 @@ public final class ServerContext implements PersistenceContext {
     this.shutdown = shutdown;
   }
 
-  private final ClientRegistry clients = new ClientRegistry();
+  private final PubSub pubSub = new PubSub(Glob::matches);
+  private final ClientRegistry clients = new ClientRegistry(pubSub);
+
+  /** Returns the server's pub/sub subscriptions. */
+  public PubSub pubSub() {
+    return pubSub;
+  }
 
   /** Returns the registry of live client connections (CLIENT LIST, CLIENT KILL). */
   public ClientRegistry clients() {

@@ -7,6 +7,7 @@ import dev.cuckoo.server.persist.Retrier;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Subscriber;
 
 /**
  * The state of one client connection: its reply stream, protocol version, authentication and name.
@@ -34,6 +35,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private Transaction transaction;
   private java.util.Map<Key, Boolean> watched;
   private volatile boolean watchTouched;
+  private Subscriber subscriber = new Subscriber(message -> {});
 
   /**
    * Creates a session.
@@ -163,6 +165,19 @@ public final class Session implements Watches.Watcher, Retrier {
     java.util.concurrent.CompletableFuture<Void> taken = retry;
     retry = null;
     return taken;
+  }
+
+  /** Returns the connection's pub/sub subscriptions. */
+  public Subscriber subscriber() {
+    return subscriber;
+  }
+
+  /**
+   * Sets the subscriptions whose outbox reaches this connection's socket (by the network layer,
+   * before the first command; until then messages for the session are dropped).
+   */
+  public void subscriber(Subscriber subscriber) {
+    this.subscriber = subscriber;
   }
 
   /** Returns the client name, or null. */
