@@ -1,0 +1,92 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real Redis Sentinels (Debian's redis-sentinel) monitoring a cuckoo-server: what Sentinel needs
+ * from a master before any failover — INFO, PING, CLIENT SETNAME, and PUBLISH/SUBSCRIBE on {@code
+ * __sentinel__:hello}, through which the sentinels find each other.
+ */
+class SentinelTest {
+  private static final String MASTER = "mymaster";
+
+  /** Returns INFO's field as text. */
+  private static String info(RespClient client, String field) throws IOException {
+    for (String line : RespClient.text(client.call("INFO")).split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return line.substring(field.length() + 1);
+      }
+    }
+    throw new AssertionError("no INFO field " + field);
+  }
+
+  @Test
+  void threeSentinels_monitoringOneServer_seeAnUpMasterAndDiscoverEachOther() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        SentinelCluster sentinels =
+            SentinelCluster.start(3, MASTER, server.port(), 2, SentinelCluster.Timing.FAST);
+        RespClient admin = new RespClient(server.port())) {
+      int count = sentinels.sentinels().size();
+      sentinels.await(
+          Duration.ofSeconds(30),
+          "every sentinel knows the two others through __sentinel__:hello",
+          () -> {
+            for (int i = 0; i < count; i++) {
+              if (!"2".equals(sentinels.master(i).get("num-other-sentinels"))) {
+                return false;
+              }
+            }
+            return true;
+          });
+      // longer than down-after-milliseconds: a master that stopped answering would be s_down now
+      Thread.sleep(2 * SentinelCluster.Timing.FAST.downAfterMillis());
+      String runId = info(admin, "run_id");
+      for (int i = 0; i < count; i++) {
+        Map<String, String> master = sentinels.master(i);
+        assertEquals("master", master.get("flags"), "sentinel " + i + ": " + master);
+        assertEquals("master", master.get("role-reported"), master.toString());
+        assertEquals(runId, master.get("runid"), master.toString());
+        assertEquals("0", master.get("num-slaves"), master.toString());
+        assertEquals("127.0.0.1:" + server.port(), sentinels.masterAddress(i));
+        assertEquals(List.of(), sentinels.replicas(i));
+        Set<Integer> peers = new TreeSet<>();
+        for (Map<String, String> peer : sentinels.otherSentinels(i)) {
+          assertEquals("sentinel", peer.get("flags"), peer.toString());
+          peers.add(Integer.parseInt(peer.get("port")));
+        }
+        Set<Integer> expected = new TreeSet<>();
+        for (int j = 0; j < count; j++) {
+          if (j != i) {
+            expected.add(sentinels.sentinels().get(j).port());
+          }
+        }
+        assertEquals(expected, peers, "sentinel " + i + " peers");
+      }
+      // each sentinel holds a command link and a subscribed link to the master, named by it
+      List<String> links = new ArrayList<>();
+      for (String line : RespClient.text(admin.call("CLIENT", "LIST")).split("\n")) {
+        if (line.contains(" name=sentinel-")) {
+          String name = line.replaceAll(".* name=(\\S+) .*", "$1");
+          links.add(name.substring(name.lastIndexOf('-') + 1));
+          if (name.endsWith("-pubsub")) {
+            assertTrue(line.contains(" flags=P ") && line.contains(" sub=1 "), line);
+          }
+        }
+      }
+      links.sort(null);
+      assertEquals(List.of("cmd", "cmd", "cmd", "pubsub", "pubsub", "pubsub"), links);
+      List<?> numsub = (List<?>) admin.call("PUBSUB", "NUMSUB", "__sentinel__:hello");
+      assertEquals(3L, numsub.get(1));
+    }
+  }
+}
