@@ -77,7 +77,8 @@ public final class Commands {
                     new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx),
-                PubSubEntries.entries(pubsub)));
+                PubSubEntries.entries(pubsub),
+                ScriptEntries.entries()));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */

@@ -206,7 +206,8 @@ final class HelpCommands {
     reply(session, "LATENCY", LATENCY);
   }
 
-  private static void reply(Session session, String command, String[] lines) {
+  /** Writes a HELP reply: the heading naming {@code command}, the lines, then HELP's own two. */
+  static void reply(Session session, String command, String[] lines) {
     Reply reply = session.reply();
     reply.array(lines.length + 3);
     reply.simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
