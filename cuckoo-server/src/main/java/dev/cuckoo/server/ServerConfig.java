@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The settings of a {@link CuckooServer}: network, limits, persistence and the cf-* defaults.
@@ -167,6 +168,57 @@ public final class ServerConfig {
    */
   public static Set<String> optionNames() {
     return Builder.OPTIONS.keySet();
+  }
+
+  /**
+   * Returns the value of every option a config file can hold as its line would carry it (the same
+   * text {@link Builder#set} reads back: sizes with Redis's units, yes/no, "" for none), in the
+   * order of {@link #optionNames()}; {@code config}, which includes a file, is left out. CONFIG
+   * REWRITE writes these.
+   */
+  public Map<String, String> optionValues() {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Map.Entry<String, Builder.Option> option : Builder.OPTIONS.entrySet()) {
+      if (option.getValue().value() != null) {
+        values.put(option.getKey(), option.getValue().value().apply(this));
+      }
+    }
+    return values;
+  }
+
+  /**
+   * Returns a builder holding these settings (the config file they came from included), to derive
+   * settings that differ in a few values.
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.port = port;
+    b.bind = bind;
+    b.dir = dir;
+    b.appendOnly = appendOnly;
+    b.fsync = fsync;
+    b.repairLog = repairLog;
+    b.requirePass = requirePass;
+    b.protectedMode = protectedMode;
+    b.enableDebugCommand = enableDebugCommand;
+    b.maxClients = maxClients;
+    b.databases = databases;
+    b.maxBulkLength = maxBulkLength;
+    b.maxArrayLength = maxArrayLength;
+    b.timeoutSeconds = timeoutSeconds;
+    b.threads = threads;
+    b.maxMemory = maxMemory;
+    b.autoAofRewritePercentage = autoAofRewritePercentage;
+    b.autoAofRewriteMinSize = autoAofRewriteMinSize;
+    b.cfParameters.putAll(cfParameters);
+    b.logFile = logFile;
+    b.pubsubOutputLimit = pubsubOutputLimit;
+    b.configFile = configFile;
+    return b;
+  }
+
+  private static String yesOrNo(boolean value) {
+    return value ? "yes" : "no";
   }
 
   /** Returns the TCP port (0: any free port). */
@@ -338,51 +390,125 @@ public final class ServerConfig {
     }
 
     /**
+     * One option of the table: how its text sets it, and how its value in a {@link ServerConfig}
+     * reads as that text (null for {@code config}, which includes a file and holds no value).
+     */
+    private record Option(OptionSetter setter, Function<ServerConfig, String> value) {}
+
+    /**
      * Every option {@link #set} accepts, by name, in the order {@link ServerConfig#USAGE} lists.
      */
-    private static final Map<String, OptionSetter> OPTIONS = options();
+    private static final Map<String, Option> OPTIONS = options();
 
-    private static Map<String, OptionSetter> options() {
-      Map<String, OptionSetter> options = new LinkedHashMap<>();
-      options.put("port", (b, name, value) -> b.port(integer(name, value, 0, 65535)));
-      options.put("bind", (b, name, value) -> b.bind(value));
-      options.put("dir", (b, name, value) -> b.dir(Paths.get(value)));
-      options.put("appendonly", (b, name, value) -> b.appendOnly(yesNo(name, value)));
-      options.put("appendfsync", (b, name, value) -> b.fsync(fsync(value)));
-      options.put("repair-log", (b, name, value) -> b.repairLog(yesNo(name, value)));
-      options.put("maxmemory", (b, name, value) -> b.maxMemory(memory(name, value)));
+    private static Map<String, Option> options() {
+      Map<String, Option> options = new LinkedHashMap<>();
+      options.put(
+          "port",
+          new Option(
+              (b, name, value) -> b.port(integer(name, value, 0, 65535)),
+              c -> Integer.toString(c.port)));
+      options.put("bind", new Option((b, name, value) -> b.bind(value), c -> c.bind));
+      options.put(
+          "dir", new Option((b, name, value) -> b.dir(Paths.get(value)), c -> c.dir.toString()));
+      options.put(
+          "appendonly",
+          new Option(
+              (b, name, value) -> b.appendOnly(yesNo(name, value)), c -> yesOrNo(c.appendOnly)));
+      options.put(
+          "appendfsync",
+          new Option(
+              (b, name, value) -> b.fsync(fsync(value)),
+              c -> c.fsync.name().toLowerCase(Locale.ROOT)));
+      options.put(
+          "repair-log",
+          new Option(
+              (b, name, value) -> b.repairLog(yesNo(name, value)), c -> yesOrNo(c.repairLog)));
+      options.put(
+          "maxmemory",
+          new Option(
+              (b, name, value) -> b.maxMemory(memory(name, value)),
+              c -> Numbers.formatMemory(c.maxMemory)));
       options.put(
           "auto-aof-rewrite-percentage",
-          (b, name, value) ->
-              b.autoAofRewritePercentage(integer(name, value, 0, Integer.MAX_VALUE)));
+          new Option(
+              (b, name, value) ->
+                  b.autoAofRewritePercentage(integer(name, value, 0, Integer.MAX_VALUE)),
+              c -> Integer.toString(c.autoAofRewritePercentage)));
       options.put(
           "auto-aof-rewrite-min-size",
-          (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)));
-      options.put("requirepass", (b, name, value) -> b.requirePass(value));
-      options.put("protected-mode", (b, name, value) -> b.protectedMode(yesNo(name, value)));
+          new Option(
+              (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)),
+              c -> Numbers.formatMemory(c.autoAofRewriteMinSize)));
       options.put(
-          "enable-debug-command", (b, name, value) -> b.enableDebugCommand(yesNo(name, value)));
+          "requirepass",
+          new Option(
+              (b, name, value) -> b.requirePass(value),
+              c -> c.requirePass == null ? "" : c.requirePass));
       options.put(
-          "maxclients", (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)));
+          "protected-mode",
+          new Option(
+              (b, name, value) -> b.protectedMode(yesNo(name, value)),
+              c -> yesOrNo(c.protectedMode)));
       options.put(
-          "databases", (b, name, value) -> b.databases(integer(name, value, 1, MAX_DATABASES)));
-      options.put("max-bulk-length", (b, name, value) -> b.maxBulkLength(number(name, value)));
+          "enable-debug-command",
+          new Option(
+              (b, name, value) -> b.enableDebugCommand(yesNo(name, value)),
+              c -> yesOrNo(c.enableDebugCommand)));
+      options.put(
+          "maxclients",
+          new Option(
+              (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)),
+              c -> Integer.toString(c.maxClients)));
+      options.put(
+          "databases",
+          new Option(
+              (b, name, value) -> b.databases(integer(name, value, 1, MAX_DATABASES)),
+              c -> Integer.toString(c.databases)));
+      options.put(
+          "max-bulk-length",
+          new Option(
+              (b, name, value) -> b.maxBulkLength(number(name, value)),
+              c -> Long.toString(c.maxBulkLength)));
       options.put(
           "max-array-length",
-          (b, name, value) -> b.maxArrayLength(integer(name, value, 1024, 1 << 27)));
+          new Option(
+              (b, name, value) -> b.maxArrayLength(integer(name, value, 1024, 1 << 27)),
+              c -> Integer.toString(c.maxArrayLength)));
       options.put(
           "timeout",
-          (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)));
-      options.put("threads", (b, name, value) -> b.threads(integer(name, value, 1, 256)));
+          new Option(
+              (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)),
+              c -> Integer.toString(c.timeoutSeconds)));
+      options.put(
+          "threads",
+          new Option(
+              (b, name, value) -> b.threads(integer(name, value, 1, 256)),
+              c -> Integer.toString(c.threads)));
       options.put(
           "client-output-buffer-limit",
-          (b, name, value) -> b.pubsubOutputLimit(outputBufferLimit(name, value)));
+          new Option(
+              (b, name, value) -> b.pubsubOutputLimit(outputBufferLimit(name, value)),
+              c ->
+                  "pubsub "
+                      + Numbers.formatMemory(c.pubsubOutputLimit.hardBytes())
+                      + " "
+                      + Numbers.formatMemory(c.pubsubOutputLimit.softBytes())
+                      + " "
+                      + c.pubsubOutputLimit.softSeconds()));
       options.put(
-          "logfile", (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)));
-      for (String parameter : new CfConfig().values().keySet()) {
-        options.put(parameter, (b, name, value) -> b.cfParameter(name, value));
+          "logfile",
+          new Option(
+              (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)),
+              c -> c.logFile == null ? "" : c.logFile.toString()));
+      Map<String, String> cfDefaults = new CfConfig().values();
+      for (String parameter : cfDefaults.keySet()) {
+        options.put(
+            parameter,
+            new Option(
+                (b, name, value) -> b.cfParameter(name, value),
+                c -> c.cfParameters.getOrDefault(parameter, cfDefaults.get(parameter))));
       }
-      options.put("config", (b, name, value) -> b.readFile(Paths.get(value)));
+      options.put("config", new Option((b, name, value) -> b.readFile(Paths.get(value)), null));
       return Collections.unmodifiableMap(options);
     }
 
@@ -604,11 +730,11 @@ public final class ServerConfig {
      */
     public Builder set(String name, String value) throws IOException {
       String option = name.toLowerCase(Locale.ROOT);
-      OptionSetter setter = OPTIONS.get(option);
-      if (setter == null) {
+      Option known = OPTIONS.get(option);
+      if (known == null) {
         throw new IllegalArgumentException("unknown option: " + name);
       }
-      setter.set(this, option, value);
+      known.setter().set(this, option, value);
       return this;
     }
 

@@ -194,7 +194,8 @@ public final class InfoCommands {
     field(out, "hz", 10);
     field(out, "configured_hz", 10);
     field(out, "executable", "cuckoo-server");
-    field(out, "config_file", "");
+    java.nio.file.Path configFile = context.config().configFile();
+    field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
   }

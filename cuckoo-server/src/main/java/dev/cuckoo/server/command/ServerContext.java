@@ -81,6 +81,31 @@ public final class ServerContext implements PersistenceContext {
     this.maxBulkLength = maxBulkLength;
   }
 
+  /**
+   * Returns the settings as they are now: the start-up ones with what CONFIG SET changed since and
+   * the port actually bound; what CONFIG REWRITE writes. Settings that change at run time must show
+   * here (replication's replicaof, for one).
+   *
+   * @throws IllegalArgumentException if a value set at run time is outside what a config file may
+   *     hold
+   */
+  public ServerConfig currentConfig() {
+    ServerConfig.Builder current =
+        config.toBuilder()
+            .port(port)
+            .maxMemory(maxMemory)
+            .autoAofRewritePercentage(rewritePercentage)
+            .autoAofRewriteMinSize(rewriteMinSize)
+            .maxClients((int) Math.min(maxClients, Integer.MAX_VALUE))
+            .timeoutSeconds(timeoutSeconds)
+            .maxBulkLength(maxBulkLength)
+            .requirePass(requirePass)
+            .protectedMode(protectedMode)
+            .fsync(ServerConfig.Fsync.valueOf(appendFsync.toUpperCase(java.util.Locale.ROOT)));
+    cfConfig.values().forEach(current::cfParameter);
+    return current.build();
+  }
+
   /** Returns the password new connections must give (requirepass), or null for none. */
   public String requirePass() {
     return requirePass;
