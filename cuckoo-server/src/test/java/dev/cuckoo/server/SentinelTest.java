@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real Redis Sentinels (Debian's redis-sentinel) monitoring a cuckoo-server: what Sentinel needs
@@ -87,6 +91,97 @@ class SentinelTest {
       assertEquals(List.of("cmd", "cmd", "cmd", "pubsub", "pubsub", "pubsub"), links);
       List<?> numsub = (List<?>) admin.call("PUBSUB", "NUMSUB", "__sentinel__:hello");
       assertEquals(3L, numsub.get(1));
+    }
+  }
+
+  /**
+   * The transaction Sentinel sends an instance it reconfigures (sentinel.c sentinelSendSlaveOf):
+   * {@code MULTI, REPLICAOF …, CONFIG REWRITE, CLIENT KILL TYPE normal, CLIENT KILL TYPE pubsub,
+   * EXEC}, here without REPLICAOF: the config file is rewritten, the other normal and pub/sub
+   * clients are disconnected, the caller stays.
+   */
+  @Test
+  void reconfigurationTransaction_rewritesAndDisconnectsTheOtherClients(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("cuckoo.conf");
+    Files.writeString(file, "port 0\nappendonly no\n", StandardCharsets.UTF_8);
+    try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+        RespClient sentinel = new RespClient(server.port());
+        RespClient normal = new RespClient(server.port());
+        RespClient subscriber = new RespClient(server.port())) {
+      assertEquals(new RespClient.Simple("PONG"), normal.call("PING"));
+      subscriber.send("SUBSCRIBE", "__sentinel__:hello");
+      subscriber.read();
+      assertEquals(new RespClient.Simple("OK"), sentinel.call("MULTI"));
+      for (Object[] command :
+          List.of(
+              new Object[] {"CONFIG", "REWRITE"},
+              new Object[] {"CLIENT", "KILL", "TYPE", "normal"},
+              new Object[] {"CLIENT", "KILL", "TYPE", "pubsub"})) {
+        assertEquals(new RespClient.Simple("QUEUED"), sentinel.call(command));
+      }
+      assertEquals(List.of(new RespClient.Simple("OK"), 1L, 1L), sentinel.call("EXEC"));
+      assertTrue(normal.closedByServer());
+      assertTrue(subscriber.closedByServer());
+      assertEquals(new RespClient.Simple("PONG"), sentinel.call("PING"));
+      assertEquals("port " + server.port(), Files.readAllLines(file).get(0));
+    }
+  }
+
+  /**
+   * The harness's failover path without replicas yet: a master in a child JVM killed with SIGKILL
+   * is seen down by every sentinel (s_down after down-after-milliseconds, o_down once the quorum
+   * agrees), and the failover they start finds no replica to promote.
+   */
+  @Test
+  void masterKilled_everySentinelSeesItObjectivelyDown(@TempDir Path dir) throws Exception {
+    SentinelCluster.requireExecutable();
+    try (ChildServer master =
+            ChildServer.start(
+                "128m", dir.resolve("master.out"), "--appendonly", "no", "--threads", "1");
+        SentinelCluster sentinels =
+            SentinelCluster.start(3, MASTER, master.port(), 2, SentinelCluster.Timing.FAST)) {
+      int count = sentinels.sentinels().size();
+      sentinels.await(
+          Duration.ofSeconds(30),
+          "every sentinel knows the two others",
+          () -> {
+            for (int i = 0; i < count; i++) {
+              if (!"2".equals(sentinels.master(i).get("num-other-sentinels"))) {
+                return false;
+              }
+            }
+            return true;
+          });
+      long killedAt = System.nanoTime();
+      master.kill();
+      sentinels.await(
+          Duration.ofSeconds(30),
+          "every sentinel flags the master s_down and o_down",
+          () -> {
+            for (int i = 0; i < count; i++) {
+              String flags = sentinels.master(i).get("flags");
+              if (!flags.contains("s_down") || !flags.contains("o_down")) {
+                return false;
+              }
+            }
+            return true;
+          });
+      long downMillis = (System.nanoTime() - killedAt) / 1_000_000;
+      assertTrue(
+          downMillis >= SentinelCluster.Timing.FAST.downAfterMillis(),
+          "not before down-after-milliseconds: " + downMillis);
+      sentinels.await(
+          Duration.ofSeconds(30),
+          "a sentinel gives up the failover: no replica to promote",
+          () -> {
+            for (SentinelCluster.Sentinel sentinel : sentinels.sentinels()) {
+              if (sentinel.log().contains("-failover-abort-no-good-slave")) {
+                return true;
+              }
+            }
+            return false;
+          });
     }
   }
 }
