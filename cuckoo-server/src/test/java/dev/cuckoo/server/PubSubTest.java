@@ -288,4 +288,65 @@ class PubSubTest {
       assertEquals(Map.of("jedis-channel", 0L), publisher.pubsubNumSub("jedis-channel"));
     }
   }
+
+  @Test
+  void idleTimeout_sparesSubscribers_closesIdleNormalClients() throws Exception {
+    ServerConfig config = TestServers.memoryOnly().timeoutSeconds(1).build();
+    try (CuckooServer server = CuckooServer.start(config);
+        RespClient subscriber = new RespClient(server.port());
+        RespClient idle = new RespClient(server.port())) {
+      subscriber.send("SUBSCRIBE", "c");
+      subscriber.read();
+      assertEquals(new Simple("PONG"), idle.call("PING"));
+      Thread.sleep(2500);
+      assertTrue(idle.closedByServer());
+      try (RespClient publisher = new RespClient(server.port())) {
+        assertEquals(1L, publisher.call("PUBLISH", "c", "still here"));
+      }
+      assertEquals(frame("message", "c", "still here"), texts(subscriber.read()));
+    }
+  }
+
+  @Test
+  void lettuceResp3Subscriber_receivesPushedMessages() throws Exception {
+    try (CuckooServer server = TestServers.start()) {
+      io.lettuce.core.RedisClient client =
+          io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + server.port());
+      try (io.lettuce.core.pubsub.StatefulRedisPubSubConnection<String, String> subscriber =
+              client.connectPubSub();
+          io.lettuce.core.api.StatefulRedisConnection<String, String> publisher =
+              client.connect()) {
+        java.util.concurrent.BlockingQueue<String> received =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+        subscriber.addListener(
+            new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+              @Override
+              public void message(String channel, String message) {
+                received.add(channel + "=" + message);
+              }
+
+              @Override
+              public void message(String pattern, String channel, String message) {
+                received.add(pattern + ":" + channel + "=" + message);
+              }
+            });
+        subscriber.sync().subscribe("lettuce");
+        subscriber.sync().psubscribe("lett*");
+        assertEquals("PONG", subscriber.sync().ping(), "a RESP3 subscriber runs any command");
+        assertTrue(
+            publisher.sync().clientList().contains(" flags=P db=0 sub=1 psub=1 "),
+            "the subscriber's line");
+        assertTrue(publisher.sync().clientList().contains(" resp=3 "), "Lettuce speaks RESP3");
+        assertEquals(2L, publisher.sync().publish("lettuce", "hi"));
+        Set<String> got =
+            Set.of(
+                received.poll(10, java.util.concurrent.TimeUnit.SECONDS),
+                received.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(Set.of("lettuce=hi", "lett*:lettuce=hi"), got);
+        assertEquals(Map.of("lettuce", 1L), publisher.sync().pubsubNumsub("lettuce"));
+      } finally {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    }
+  }
 }
