@@ -88,8 +88,7 @@ class ConfigRewriteCommandTest {
   void configRewrite_fileCannotBeWritten_redisErrorAndTheFileUnchanged(@TempDir Path dir)
       throws IOException {
     Path file = dir.resolve("cuckoo.conf");
-    Files.writeString(file, "port 0\nappendonly no\n", StandardCharsets.UTF_8);
-    try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+    try (CuckooServer server = TestServers.startFromConfigFile(file);
         RespClient client = new RespClient(server.port())) {
       Files.delete(file);
       Files.createDirectory(file);

@@ -43,16 +43,6 @@ class PubSubTest {
     return Arrays.asList(elements);
   }
 
-  /** Returns INFO's field as text. */
-  private static String info(RespClient client, String field) throws IOException {
-    for (String line : RespClient.text(client.call("INFO", "everything")).split("\r\n")) {
-      if (line.startsWith(field + ":")) {
-        return line.substring(field.length() + 1);
-      }
-    }
-    throw new AssertionError("no INFO field " + field);
-  }
-
   @Test
   void subscribe_twoChannels_confirmsEachWithTheConnectionsCount() throws IOException {
     try (CuckooServer server = TestServers.start();
@@ -180,9 +170,9 @@ class PubSubTest {
       assertEquals(
           new Err("ERR wrong number of arguments for 'pubsub|numpat' command"),
           admin.call("PUBSUB", "NUMPAT", "x"));
-      assertEquals("2", info(admin, "pubsub_channels"));
-      assertEquals("1", info(admin, "pubsub_patterns"));
-      assertEquals("2", info(admin, "pubsub_clients"));
+      assertEquals("2", admin.infoField("pubsub_channels"));
+      assertEquals("1", admin.infoField("pubsub_patterns"));
+      assertEquals("2", admin.infoField("pubsub_clients"));
       String list = RespClient.text(admin.call("CLIENT", "LIST"));
       assertTrue(list.contains(" flags=P db=0 sub=2 psub=0 ssub=0 "), list);
       assertTrue(list.contains(" flags=P db=0 sub=1 psub=1 ssub=0 "), list);
@@ -209,8 +199,8 @@ class PubSubTest {
       assertTrue(plain.closedByServer());
       assertEquals(1L, admin.call("CLIENT", "KILL", "TYPE", "pubsub"));
       assertTrue(subscriber.closedByServer());
-      assertEquals("0", info(admin, "pubsub_channels"));
-      assertEquals("0", info(admin, "pubsub_clients"));
+      assertEquals("0", admin.infoField("pubsub_channels"));
+      assertEquals("0", admin.infoField("pubsub_clients"));
     }
   }
 
@@ -252,7 +242,7 @@ class PubSubTest {
       assertEquals(0L, receivers, "the subscriber was dropped after " + published + " messages");
       assertTrue(published > 16, "what fits in 1 MiB of queue was sent first: " + published);
       assertTrue(subscriber.closedByServerAfterReadingAll());
-      assertEquals("0", info(publisher, "pubsub_clients"));
+      assertEquals("0", publisher.infoField("pubsub_clients"));
       assertEquals(0L, publisher.call("PUBLISH", "c", "gone"));
     }
   }

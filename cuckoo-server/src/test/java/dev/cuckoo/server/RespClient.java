@@ -78,6 +78,16 @@ public final class RespClient implements Closeable {
     out.flush();
   }
 
+  /** Returns the value of an INFO field (INFO everything), failing if there is none. */
+  String infoField(String field) throws IOException {
+    for (String line : text(call("INFO", "everything")).split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return line.substring(field.length() + 1);
+      }
+    }
+    throw new AssertionError("no INFO field " + field);
+  }
+
   /** Returns a bulk reply as text (null stays null). */
   public static String text(Object reply) {
     return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);

@@ -246,6 +246,22 @@ final class SentinelCluster implements AutoCloseable {
     fail("within " + timeout + ": " + what + "\n" + logs);
   }
 
+  /** Waits until every sentinel knows every other one (num-other-sentinels), through hello. */
+  void awaitDiscovery(Duration timeout) throws IOException, InterruptedException {
+    String others = Integer.toString(sentinels.size() - 1);
+    await(
+        timeout,
+        "every sentinel knows the " + others + " others through __sentinel__:hello",
+        () -> {
+          for (int i = 0; i < sentinels.size(); i++) {
+            if (!others.equals(master(i).get("num-other-sentinels"))) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
   /** Stops every sentinel (SIGTERM, then SIGKILL after 5 s) and deletes its files. */
   @Override
   public void close() throws IOException {

@@ -3,8 +3,6 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,16 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SentinelTest {
   private static final String MASTER = "mymaster";
 
-  /** Returns INFO's field as text. */
-  private static String info(RespClient client, String field) throws IOException {
-    for (String line : RespClient.text(client.call("INFO")).split("\r\n")) {
-      if (line.startsWith(field + ":")) {
-        return line.substring(field.length() + 1);
-      }
-    }
-    throw new AssertionError("no INFO field " + field);
-  }
-
   @Test
   void threeSentinels_monitoringOneServer_seeAnUpMasterAndDiscoverEachOther() throws Exception {
     try (CuckooServer server = TestServers.start();
@@ -41,20 +29,10 @@ class SentinelTest {
             SentinelCluster.start(3, MASTER, server.port(), 2, SentinelCluster.Timing.FAST);
         RespClient admin = new RespClient(server.port())) {
       int count = sentinels.sentinels().size();
-      sentinels.await(
-          Duration.ofSeconds(30),
-          "every sentinel knows the two others through __sentinel__:hello",
-          () -> {
-            for (int i = 0; i < count; i++) {
-              if (!"2".equals(sentinels.master(i).get("num-other-sentinels"))) {
-                return false;
-              }
-            }
-            return true;
-          });
+      sentinels.awaitDiscovery(Duration.ofSeconds(30));
       // longer than down-after-milliseconds: a master that stopped answering would be s_down now
       Thread.sleep(2 * SentinelCluster.Timing.FAST.downAfterMillis());
-      String runId = info(admin, "run_id");
+      String runId = admin.infoField("run_id");
       for (int i = 0; i < count; i++) {
         Map<String, String> master = sentinels.master(i);
         assertEquals("master", master.get("flags"), "sentinel " + i + ": " + master);
@@ -104,8 +82,7 @@ class SentinelTest {
   void reconfigurationTransaction_rewritesAndDisconnectsTheOtherClients(@TempDir Path dir)
       throws Exception {
     Path file = dir.resolve("cuckoo.conf");
-    Files.writeString(file, "port 0\nappendonly no\n", StandardCharsets.UTF_8);
-    try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+    try (CuckooServer server = TestServers.startFromConfigFile(file);
         RespClient sentinel = new RespClient(server.port());
         RespClient normal = new RespClient(server.port());
         RespClient subscriber = new RespClient(server.port())) {
@@ -142,17 +119,7 @@ class SentinelTest {
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, master.port(), 2, SentinelCluster.Timing.FAST)) {
       int count = sentinels.sentinels().size();
-      sentinels.await(
-          Duration.ofSeconds(30),
-          "every sentinel knows the two others",
-          () -> {
-            for (int i = 0; i < count; i++) {
-              if (!"2".equals(sentinels.master(i).get("num-other-sentinels"))) {
-                return false;
-              }
-            }
-            return true;
-          });
+      sentinels.awaitDiscovery(Duration.ofSeconds(30));
       long killedAt = System.nanoTime();
       master.kill();
       sentinels.await(

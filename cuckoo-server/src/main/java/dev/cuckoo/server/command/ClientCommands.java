@@ -4,6 +4,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
 import dev.cuckoo.server.pubsub.Subscriber;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,11 +116,11 @@ public final class ClientCommands {
         + " db="
         + session.db()
         + " sub="
-        + subscriber.channelCount()
+        + subscriber.count(Kind.CHANNEL)
         + " psub="
-        + subscriber.patternCount()
+        + subscriber.count(Kind.PATTERN)
         + " ssub="
-        + subscriber.shardChannelCount()
+        + subscriber.count(Kind.SHARD)
         + " multi="
         + multi(session)
         + " watch="

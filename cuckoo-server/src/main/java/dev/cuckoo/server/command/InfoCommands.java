@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.util.HashSet;
@@ -276,9 +277,9 @@ public final class InfoCommands {
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
-    field(out, "pubsub_channels", context.pubSub().channelCount());
-    field(out, "pubsub_patterns", context.pubSub().patternCount());
-    field(out, "pubsubshard_channels", context.pubSub().shardChannelCount());
+    field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
+    field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
+    field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
     field(out, "total_forks", 0);
   }
 

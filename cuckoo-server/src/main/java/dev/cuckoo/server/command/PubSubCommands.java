@@ -32,7 +32,8 @@ final class PubSubCommands {
     reply.integer(count);
   }
 
-  private void subscribe(Session session, byte[][] args, Kind kind) {
+  /** (P|S)SUBSCRIBE name [name ...]: the kind's subscription to each name, confirmed. */
+  void subscribe(Session session, byte[][] args, Kind kind) {
     Subscriber subscriber = session.subscriber();
     for (int i = 1; i < args.length; i++) {
       pubSub.subscribe(subscriber, kind, args[i]);
@@ -41,10 +42,11 @@ final class PubSubCommands {
   }
 
   /**
-   * Leaves the names given, or every name of the kind when none is given; a connection with none
-   * gets one confirmation with a null name, as Redis's {@code pubsubUnsubscribeAllChannels}.
+   * (P|S)UNSUBSCRIBE [name ...]: leaves the names given, or every name of the kind when none is
+   * given; a connection with none gets one confirmation with a null name, as Redis's {@code
+   * pubsubUnsubscribeAllChannels}.
    */
-  private void unsubscribe(Session session, byte[][] args, Kind kind) {
+  void unsubscribe(Session session, byte[][] args, Kind kind) {
     Subscriber subscriber = session.subscriber();
     if (args.length == 1) {
       List<byte[]> left = subscriber.subscribed(kind);
@@ -61,36 +63,6 @@ final class PubSubCommands {
       pubSub.unsubscribe(subscriber, kind, args[i]);
       confirm(session, kind.unsubscribeWord(), args[i], subscriber.confirmationCount(kind));
     }
-  }
-
-  /** SUBSCRIBE channel [channel ...]. */
-  void subscribe(Session session, byte[][] args) {
-    subscribe(session, args, Kind.CHANNEL);
-  }
-
-  /** UNSUBSCRIBE [channel ...]. */
-  void unsubscribe(Session session, byte[][] args) {
-    unsubscribe(session, args, Kind.CHANNEL);
-  }
-
-  /** PSUBSCRIBE pattern [pattern ...]. */
-  void psubscribe(Session session, byte[][] args) {
-    subscribe(session, args, Kind.PATTERN);
-  }
-
-  /** PUNSUBSCRIBE [pattern ...]. */
-  void punsubscribe(Session session, byte[][] args) {
-    unsubscribe(session, args, Kind.PATTERN);
-  }
-
-  /** SSUBSCRIBE shardchannel [shardchannel ...]. */
-  void ssubscribe(Session session, byte[][] args) {
-    subscribe(session, args, Kind.SHARD);
-  }
-
-  /** SUNSUBSCRIBE [shardchannel ...]. */
-  void sunsubscribe(Session session, byte[][] args) {
-    unsubscribe(session, args, Kind.SHARD);
   }
 
   /** PUBLISH channel message: the number of receivers (channel and pattern subscriptions). */
@@ -140,6 +112,6 @@ final class PubSubCommands {
 
   /** PUBSUB NUMPAT: the number of patterns subscribed by any connection. */
   void numpat(Session session, byte[][] args) {
-    session.reply().integer(pubSub.patternCount());
+    session.reply().integer(pubSub.activeCount(Kind.PATTERN));
   }
 }

@@ -151,19 +151,12 @@ public final class PubSub {
     return members == null ? 0 : members.size();
   }
 
-  /** Returns the number of channels with subscribers (INFO pubsub_channels). */
-  public int channelCount() {
-    return channels.size();
-  }
-
-  /** Returns the number of patterns subscribed (INFO pubsub_patterns, PUBSUB NUMPAT). */
-  public int patternCount() {
-    return patterns.size();
-  }
-
-  /** Returns the number of shard channels with subscribers (INFO pubsubshard_channels). */
-  public int shardChannelCount() {
-    return shardChannels.size();
+  /**
+   * Returns the number of channels, patterns or shard channels with subscribers (INFO {@code
+   * pubsub_channels}, {@code pubsub_patterns}, {@code pubsubshard_channels}; PUBSUB NUMPAT).
+   */
+  public int activeCount(Kind kind) {
+    return registry(kind).size();
   }
 
   /** Returns true if the connection has any subscription; safe from any thread. */

@@ -55,19 +55,11 @@ public final class Subscriber {
     return names;
   }
 
-  /** Returns the channels subscribed (CLIENT LIST {@code sub}). */
-  public int channelCount() {
-    return channels.size();
-  }
-
-  /** Returns the patterns subscribed (CLIENT LIST {@code psub}). */
-  public int patternCount() {
-    return patterns.size();
-  }
-
-  /** Returns the shard channels subscribed (CLIENT LIST {@code ssub}). */
-  public int shardChannelCount() {
-    return shardChannels.size();
+  /**
+   * Returns the names subscribed of a kind (CLIENT LIST {@code sub}, {@code psub}, {@code ssub}).
+   */
+  public int count(Kind kind) {
+    return names(kind).size();
   }
 
   /**
