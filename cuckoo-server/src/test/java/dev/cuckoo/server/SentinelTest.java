@@ -151,4 +151,53 @@ class SentinelTest {
           });
     }
   }
+
+  /**
+   * Clients that find the master through Sentinel: Jedis's {@code RedisSentinelClient} and a
+   * Lettuce {@code redis-sentinel://} URI ask the sentinels for the master's address, then run CF
+   * commands on this server.
+   */
+  @Test
+  void sentinelClients_jedisAndLettuce_findTheServerAndRunCommands() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        SentinelCluster sentinels =
+            SentinelCluster.start(3, MASTER, server.port(), 2, SentinelCluster.Timing.FAST)) {
+      sentinels.await(
+          Duration.ofSeconds(30),
+          "every sentinel has the master's run id",
+          () -> {
+            for (int i = 0; i < sentinels.sentinels().size(); i++) {
+              if (sentinels.master(i).get("runid") == null
+                  || sentinels.master(i).get("runid").isEmpty()) {
+                return false;
+              }
+            }
+            return true;
+          });
+      Set<redis.clients.jedis.HostAndPort> addresses = new java.util.LinkedHashSet<>();
+      StringBuilder uri = new StringBuilder("redis-sentinel://");
+      for (SentinelCluster.Sentinel sentinel : sentinels.sentinels()) {
+        addresses.add(new redis.clients.jedis.HostAndPort("127.0.0.1", sentinel.port()));
+        uri.append(addresses.size() > 1 ? "," : "").append("127.0.0.1:").append(sentinel.port());
+      }
+      try (redis.clients.jedis.RedisSentinelClient jedis =
+          redis.clients.jedis.RedisSentinelClient.builder()
+              .masterName(MASTER)
+              .sentinels(addresses)
+              .build()) {
+        assertEquals(server.port(), jedis.getCurrentMaster().getPort());
+        assertTrue(jedis.cfAdd("through-sentinel", "jedis"));
+        assertTrue(jedis.cfExists("through-sentinel", "jedis"));
+      }
+      io.lettuce.core.RedisClient lettuce =
+          io.lettuce.core.RedisClient.create(uri.append("#").append(MASTER).toString());
+      try (io.lettuce.core.api.StatefulRedisConnection<String, String> connection =
+          lettuce.connect()) {
+        // the key Jedis added: this connection reached the same server
+        assertEquals(1L, connection.sync().exists("through-sentinel"));
+      } finally {
+        lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    }
+  }
 }
