@@ -100,12 +100,27 @@ final class SentinelCluster implements AutoCloseable {
   static SentinelCluster start(
       int count, String masterName, int masterPort, int quorum, Timing timing)
       throws IOException, InterruptedException {
+    return start(count, masterName, masterPort, quorum, timing, List.of());
+  }
+
+  /**
+   * Starts sentinels as {@link #start(int, String, int, int, Timing)} does, with more lines in each
+   * config file after the monitor line, e.g. {@code sentinel auth-pass mymaster secret}.
+   */
+  static SentinelCluster start(
+      int count,
+      String masterName,
+      int masterPort,
+      int quorum,
+      Timing timing,
+      List<String> configLines)
+      throws IOException, InterruptedException {
     Path executable = requireExecutable();
     List<Sentinel> started = new ArrayList<>();
     SentinelCluster cluster = new SentinelCluster(masterName, started);
     try {
       for (int i = 0; i < count; i++) {
-        started.add(launch(executable, masterName, masterPort, quorum, timing));
+        started.add(launch(executable, masterName, masterPort, quorum, timing, configLines));
       }
       for (Sentinel sentinel : started) {
         awaitPing(sentinel);
@@ -118,7 +133,12 @@ final class SentinelCluster implements AutoCloseable {
   }
 
   private static Sentinel launch(
-      Path executable, String masterName, int masterPort, int quorum, Timing timing)
+      Path executable,
+      String masterName,
+      int masterPort,
+      int quorum,
+      Timing timing,
+      List<String> configLines)
       throws IOException {
     Path dir = Files.createTempDirectory("sentinel");
     int port = freePort();
@@ -138,6 +158,7 @@ final class SentinelCluster implements AutoCloseable {
             "sentinel down-after-milliseconds " + masterName + " " + timing.downAfterMillis(),
             "sentinel failover-timeout " + masterName + " " + timing.failoverTimeoutMillis(),
             "sentinel parallel-syncs " + masterName + " 1",
+            String.join("\n", configLines),
             ""),
         StandardCharsets.UTF_8);
     Process process =

@@ -200,4 +200,26 @@ class SentinelTest {
       }
     }
   }
+
+  @Test
+  void passwordProtectedServer_sentinelsWithAuthPass_monitorIt() throws Exception {
+    ServerConfig config = TestServers.memoryOnly().requirePass("s3cret pass").build();
+    try (CuckooServer server = CuckooServer.start(config);
+        SentinelCluster sentinels =
+            SentinelCluster.start(
+                3,
+                MASTER,
+                server.port(),
+                2,
+                SentinelCluster.Timing.FAST,
+                List.of("sentinel auth-pass " + MASTER + " \"s3cret pass\""))) {
+      sentinels.awaitDiscovery(Duration.ofSeconds(30));
+      Thread.sleep(2 * SentinelCluster.Timing.FAST.downAfterMillis());
+      for (int i = 0; i < sentinels.sentinels().size(); i++) {
+        Map<String, String> master = sentinels.master(i);
+        assertEquals("master", master.get("flags"), master.toString());
+        assertEquals("master", master.get("role-reported"), master.toString());
+      }
+    }
+  }
 }
