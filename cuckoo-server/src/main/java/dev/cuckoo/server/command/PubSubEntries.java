@@ -84,7 +84,7 @@ final class PubSubEntries {
             .arguments(arg("shardchannel", STRING).optional().multiple()),
         command("publish")
             .arity(3)
-            .flags("pubsub", "loading", "stale", "fast")
+            .flags("pubsub", "loading", "stale", "fast", "may_replicate")
             .categories("pubsub", "fast")
             .summary("Posts a message to a channel.")
             .group("pubsub")
@@ -96,7 +96,7 @@ final class PubSubEntries {
             .handler(pubsub::publish),
         command("spublish")
             .arity(3)
-            .flags("pubsub", "loading", "stale", "fast")
+            .flags("pubsub", "loading", "stale", "fast", "may_replicate")
             .categories("pubsub", "fast")
             .keys(KeySpec.one(1, "not_key"))
             .summary("Post a message to a shard channel")
