@@ -120,10 +120,20 @@ final class SentinelCluster implements AutoCloseable {
     SentinelCluster cluster = new SentinelCluster(masterName, started);
     try {
       for (int i = 0; i < count; i++) {
-        started.add(launch(executable, masterName, masterPort, quorum, timing, configLines));
-      }
-      for (Sentinel sentinel : started) {
-        awaitPing(sentinel);
+        // a port found free may be taken before the sentinel binds it: try another one
+        for (int attempt = 1; ; attempt++) {
+          Sentinel sentinel =
+              launch(executable, masterName, masterPort, quorum, timing, configLines);
+          started.add(sentinel);
+          if (awaitAnswer(sentinel)) {
+            break;
+          }
+          if (attempt == 3) {
+            throw new IOException("redis-sentinel exited three times (its output is above)");
+          }
+          started.remove(sentinel);
+          deleteFiles(sentinel);
+        }
       }
       return cluster;
     } catch (IOException | RuntimeException | InterruptedException | Error e) {
@@ -169,26 +179,34 @@ final class SentinelCluster implements AutoCloseable {
     return new Sentinel(process, port, dir);
   }
 
-  private static void awaitPing(Sentinel sentinel) throws IOException, InterruptedException {
+  /**
+   * Waits until the sentinel answers SENTINEL MYID (so it is this sentinel, not whatever else took
+   * its port); returns false if it exited (it could not bind its port, say).
+   *
+   * @throws IOException if it neither answers nor exits within 10 s
+   */
+  private static boolean awaitAnswer(Sentinel sentinel) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
       if (!sentinel.process().isAlive()) {
-        throw new IOException(
+        System.err.println(
             "redis-sentinel exited with "
                 + sentinel.process().exitValue()
                 + ":\n"
                 + Files.readString(sentinel.dir().resolve("stdout.log"))
                 + sentinel.log());
+        return false;
       }
       try (RespClient client = new RespClient(sentinel.port())) {
-        if (new RespClient.Simple("PONG").equals(client.call("PING"))) {
-          return;
+        Object id = client.call("SENTINEL", "MYID");
+        if (id instanceof byte[] bytes && bytes.length == 40 && sentinel.process().isAlive()) {
+          return true;
         }
       } catch (IOException notYet) {
         Thread.sleep(20);
       }
     }
-    throw new IOException("redis-sentinel did not answer PING within 10 s:\n" + sentinel.log());
+    throw new IOException("redis-sentinel did not answer within 10 s:\n" + sentinel.log());
   }
 
   /** Returns the sentinels, in start order. */
@@ -298,10 +316,14 @@ final class SentinelCluster implements AutoCloseable {
         Thread.currentThread().interrupt();
         sentinel.process().destroyForcibly();
       }
-      try (Stream<Path> files = Files.walk(sentinel.dir())) {
-        for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-          Files.deleteIfExists(file);
-        }
+      deleteFiles(sentinel);
+    }
+  }
+
+  private static void deleteFiles(Sentinel sentinel) throws IOException {
+    try (Stream<Path> files = Files.walk(sentinel.dir())) {
+      for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(file);
       }
     }
   }
