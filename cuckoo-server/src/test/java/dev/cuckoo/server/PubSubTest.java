@@ -134,10 +134,16 @@ class PubSubTest {
       Object message = client.read();
       assertInstanceOf(Push.class, message);
       assertEquals(frame("message", "c", "m"), texts(message));
-      // a subscriber that publishes to itself gets the message before PUBLISH's reply, as in Redis
+      // a subscriber that publishes to itself gets the message after PUBLISH's reply, and after
+      // EXEC's whole reply in a transaction, as in Redis 7.2 and later
       client.send("PUBLISH", "c", "self");
-      assertEquals(frame("message", "c", "self"), texts(client.read()));
       assertEquals(1L, client.read());
+      assertEquals(frame("message", "c", "self"), texts(client.read()));
+      assertEquals(OK, client.call("MULTI"));
+      assertEquals(new Simple("QUEUED"), client.call("PUBLISH", "c", "in exec"));
+      assertEquals(new Simple("QUEUED"), client.call("PING"));
+      assertEquals(List.of(1L, new Simple("PONG")), client.call("EXEC"));
+      assertEquals(frame("message", "c", "in exec"), texts(client.read()));
       client.send("UNSUBSCRIBE");
       assertEquals(frame("unsubscribe", "c", 0L), texts(client.read()));
     }

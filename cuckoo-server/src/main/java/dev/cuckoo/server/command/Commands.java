@@ -165,9 +165,11 @@ public final class Commands {
     // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
     // request reads the clock once
     CommandClock.enter();
+    session.enterCommand();
     try {
       dispatch(session, args);
     } finally {
+      session.exitCommand();
       CommandClock.exit();
     }
   }

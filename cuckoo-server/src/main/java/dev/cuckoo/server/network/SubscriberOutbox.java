@@ -67,7 +67,7 @@ final class SubscriberOutbox implements Subscriber.Outbox {
   }
 
   private void append(Message message) {
-    if (!channel.isActive() || session.closeRequested()) {
+    if (!channel.isActive() || session.closeRequested() || session.holdWhileRunning(message)) {
       return;
     }
     message.writeTo(session.reply());
