@@ -31,8 +31,9 @@ class PackageArrowsTest {
           "protocol", Set.of(),
           "keyspace", Set.of(),
           "persist", Set.of("keyspace", "protocol"),
-          "command", Set.of("persist", "keyspace", "protocol"),
-          "network", Set.of("command", "persist", "keyspace", "protocol"));
+          "command", Set.of("persist", "keyspace", "protocol", "pubsub"),
+          "network", Set.of("command", "persist", "keyspace", "protocol", "pubsub"),
+          "pubsub", Set.of("protocol"));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */
   private static List<String> references(Path file) throws IOException {

@@ -60,6 +60,7 @@ public final class Commands {
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     TransactionCommands tx = new TransactionCommands(this, context, log);
     CommandInfo commandInfo = new CommandInfo(this);
+    PubSubCommands pubsub = new PubSubCommands(context.pubSub());
     table =
         new CommandTable(
             List.of(
@@ -75,7 +76,9 @@ public final class Commands {
                     commandInfo,
                     new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
-                TransactionEntries.entries(tx)));
+                TransactionEntries.entries(tx),
+                PubSubEntries.entries(pubsub),
+                ScriptEntries.entries()));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */
@@ -162,9 +165,11 @@ public final class Commands {
     // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
     // request reads the clock once
     CommandClock.enter();
+    session.enterCommand();
     try {
       dispatch(session, args);
     } finally {
+      session.exitCommand();
       CommandClock.exit();
     }
   }
@@ -235,6 +240,18 @@ public final class Commands {
         reply.error(OOM);
         return;
       }
+    }
+    if (!spec.allowedWhileSubscribed()
+        && session.reply().protocol() == 2
+        && session.subscriber().subscribed()) {
+      reject(
+          session,
+          spec,
+          "ERR Can't execute '"
+              + spec.name()
+              + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
+              + " this context");
+      return;
     }
     try {
       if (write && !session.replaying() && context.keyspace().hasExpiries()) {
