@@ -32,8 +32,9 @@ class PackageArrowsTest {
           "keyspace", Set.of(),
           "persist", Set.of("keyspace", "protocol"),
           "replication", Set.of("persist", "keyspace", "protocol"),
-          "command", Set.of("replication", "persist", "keyspace", "protocol"),
-          "network", Set.of("command", "replication", "persist", "keyspace", "protocol"));
+          "command", Set.of("replication", "persist", "keyspace", "protocol", "pubsub"),
+          "network", Set.of("command", "replication", "persist", "keyspace", "protocol", "pubsub"),
+          "pubsub", Set.of("protocol"));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */
   private static List<String> references(Path file) throws IOException {

@@ -325,4 +325,24 @@ class ReplicationTest {
     }
     return line.toString().trim();
   }
+
+  @Test
+  void configRewrite_afterReplicaofAndPromotion_writesTheCurrentMaster() throws Exception {
+    java.nio.file.Path file = dir.resolve("cuckoo.conf");
+    java.nio.file.Files.writeString(file, "port 0\nappendonly no\n");
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+        RespClient client = new RespClient(server.port())) {
+      client.call("REPLICAOF", "127.0.0.1", master.port());
+      client.call("CONFIG", "SET", "replica-priority", "5");
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "REWRITE"));
+      String written = java.nio.file.Files.readString(file);
+      assertTrue(written.contains("replicaof \"127.0.0.1 " + master.port() + "\""), written);
+      assertTrue(written.contains("replica-priority 5"), written);
+      assertEquals("127.0.0.1 " + master.port(), ServerConfig.parse(file.toString()).replicaOf());
+      client.call("REPLICAOF", "NO", "ONE");
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "REWRITE"));
+      assertEquals(null, ServerConfig.parse(file.toString()).replicaOf());
+    }
+  }
 }

@@ -65,6 +65,7 @@ public final class Commands {
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
+    PubSubCommands pubsub = new PubSubCommands(context.pubSub());
     replicationCommands = new ReplicationCommands(this, context, writes);
     table =
         new CommandTable(
@@ -82,6 +83,8 @@ public final class Commands {
                     new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx),
+                PubSubEntries.entries(pubsub),
+                ScriptEntries.entries(),
                 ReplicationEntries.entries(replicationCommands)));
   }
 
@@ -179,9 +182,11 @@ public final class Commands {
     // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
     // request reads the clock once
     CommandClock.enter();
+    session.enterCommand();
     try {
       dispatch(session, args);
     } finally {
+      session.exitCommand();
       CommandClock.exit();
     }
   }
@@ -250,6 +255,18 @@ public final class Commands {
         reply.error(refusal);
         return;
       }
+    }
+    if (!spec.allowedWhileSubscribed()
+        && session.reply().protocol() == 2
+        && session.subscriber().subscribed()) {
+      reject(
+          session,
+          spec,
+          "ERR Can't execute '"
+              + spec.name()
+              + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
+              + " this context");
+      return;
     }
     if (!spec.flags().contains("stale") && writes.masterDown(session)) {
       reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);

@@ -35,6 +35,7 @@ final class ConnectionEntries {
             .complexity("O(1)")
             .tips("request_policy:all_shards", "response_policy:all_succeeded")
             .arguments(arg("message", STRING).optional())
+            .allowedWhileSubscribed()
             .handler(connection::ping),
         command("echo")
             .arity(2)
@@ -83,6 +84,7 @@ final class ConnectionEntries {
             .flags("noscript", "loading", "stale", "fast", "no_auth")
             .categories("fast", "connection")
             .runsInsideMulti()
+            .allowedWhileSubscribed()
             .summary("Closes the connection.")
             .group("connection")
             .since("1.0.0")
@@ -289,6 +291,7 @@ final class ConnectionEntries {
             .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")
             .categories("fast", "connection")
             .runsInsideMulti()
+            .allowedWhileSubscribed()
             .summary("Resets the connection.")
             .group("connection")
             .since("6.2.0")

@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.util.HashSet;
@@ -199,7 +200,8 @@ public final class InfoCommands {
     field(out, "hz", 10);
     field(out, "configured_hz", 10);
     field(out, "executable", "cuckoo-server");
-    field(out, "config_file", "");
+    java.nio.file.Path configFile = context.config().configFile();
+    field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
   }
@@ -211,7 +213,7 @@ public final class InfoCommands {
     field(out, "maxclients", context.maxClients());
     field(out, "blocked_clients", 0);
     field(out, "tracking_clients", 0);
-    field(out, "pubsub_clients", 0);
+    field(out, "pubsub_clients", context.pubSub().clientCount());
   }
 
   private void memory(StringBuilder out) {
@@ -285,8 +287,9 @@ public final class InfoCommands {
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
-    field(out, "pubsub_channels", 0);
-    field(out, "pubsub_patterns", 0);
+    field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
+    field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
+    field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
     field(out, "total_forks", 0);
   }
 

@@ -157,7 +157,10 @@ final class ReplicationCommands {
     String error = replication.psync(session.id(), channelOf(session), replicationId, offset);
     if (error != null) {
       session.reply().error(error);
+      return;
     }
+    // CLIENT LIST flags=S, CLIENT KILL TYPE replica
+    context.clients().mark(session, ClientRegistry.Role.REPLICA);
   }
 
   private Channel channelOf(Session session) {

@@ -142,6 +142,18 @@ public final class Replication implements WriteStream {
     return HexFormat.of().formatHex(bytes);
   }
 
+  /**
+   * Returns the replication options as they stand now, by option name ({@code replicaof} is the
+   * master followed, or empty), for CONFIG REWRITE.
+   */
+  public Map<String, String> options() {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    MasterLink current = link;
+    options.put("replicaof", current == null ? "" : current.host + " " + current.port);
+    options.putAll(settings.values());
+    return options;
+  }
+
   /** Returns the settings CONFIG SET may change. */
   public ReplicationSettings settings() {
     return settings;
