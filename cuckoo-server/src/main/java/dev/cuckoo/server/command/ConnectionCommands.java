@@ -37,6 +37,14 @@ public final class ConnectionCommands {
   }
 
   /** ECHO message. */
+  /**
+   * READONLY and READWRITE, as a Redis without cluster mode answers them: a replica serves reads to
+   * every client already (Sentinel and master-replica clients route reads there without them).
+   */
+  static void clusterDisabled(Session session, byte[][] args) {
+    session.reply().error("ERR This instance has cluster support disabled");
+  }
+
   void echo(Session session, byte[][] args) {
     session.reply().bulk(args[1]);
   }
