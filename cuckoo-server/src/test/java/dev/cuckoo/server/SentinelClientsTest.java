@@ -136,6 +136,11 @@ class SentinelClientsTest {
                   new InputStreamReader(py.getInputStream(), StandardCharsets.UTF_8));
           assertEquals("before " + first, pyOut.readLine());
         }
+        // the stream is in order: once the replica has this write, it has every one before it
+        try (RespClient marker = new RespClient(a.port())) {
+          assertEquals(1L, marker.call("CF.ADD", "marker", "x"));
+          assertEquals(1L, marker.call("WAIT", 1, 10_000));
+        }
 
         a.kill();
         String promoted = "127.0.0.1:" + b.port();
