@@ -1,7 +1,6 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.command.CfConfig;
-import dev.cuckoo.server.command.CommandTable;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.ServerVersion;
@@ -14,6 +13,7 @@ import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
+import dev.cuckoo.server.replication.Replication;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -108,8 +108,6 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
-    // the table answers which keys a write touches; it exists once the commands are built
-    CommandTable[] table = new CommandTable[1];
     WriteLog log =
         new WriteLog() {
           @Override
@@ -119,20 +117,12 @@ public final class CuckooServer implements AutoCloseable {
           }
 
           @Override
-          public void touched(int db, byte[][] args) {
-            if (context.watches().size() > 0) {
-              table[0].keysOf(db, args, context.watches()::touch);
-            }
-          }
-
-          @Override
           public String refusal() {
             Persistence persistence = context.persistence();
             return persistence == null ? null : persistence.refusal();
           }
         };
     Commands commands = new Commands(context, log);
-    table[0] = commands.table();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
@@ -158,6 +148,23 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     context.keyspace().loading(false);
+    Replication replication =
+        new Replication(
+            new Replication.Parts(
+                config,
+                context.keyspace(),
+                context.watches(),
+                commands.table(),
+                keyspace ->
+                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
+                        .replayer(),
+                context::persistence,
+                context::port));
+    replication.applier(commands.masterStreamApplier());
+    if (context.persistence() != null) {
+      context.persistence().atRotation(commands::rotated);
+    }
+    context.writeStream(replication);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -221,6 +228,7 @@ public final class CuckooServer implements AutoCloseable {
     group[0] = server.channels;
     context.port(((InetSocketAddress) channel.localAddress()).getPort());
     context.shutdown(save -> server.close(save));
+    replication.start();
     LOGGER.log(
         Level.INFO,
         "listening on {0}:{1} ({2})",
@@ -295,6 +303,10 @@ public final class CuckooServer implements AutoCloseable {
     long startNanos = System.nanoTime();
     try {
       serverChannel.close().syncUninterruptibly();
+      Replication replication = context.replication();
+      if (replication != null) {
+        replication.close();
+      }
       finishReplies();
       channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

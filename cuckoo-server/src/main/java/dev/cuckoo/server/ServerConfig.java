@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The settings of a {@link CuckooServer}: network, limits, persistence and the cf-* defaults.
@@ -31,6 +32,21 @@ public final class ServerConfig {
     EVERYSEC,
     /** Never explicitly; the operating system decides. */
     NO
+  }
+
+  /**
+   * An output buffer limit, as Redis's {@code client-output-buffer-limit}: a connection is closed
+   * when the replies and messages waiting for it exceed {@code hardBytes}, or stay above {@code
+   * softBytes} for more than {@code softSeconds}; 0 turns a limit off.
+   *
+   * @param hardBytes the hard limit in bytes (0: none)
+   * @param softBytes the soft limit in bytes (0: none)
+   * @param softSeconds how long the soft limit may be exceeded
+   */
+  public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
+    /** Redis's default for pub/sub connections: {@code pubsub 32mb 8mb 60}. */
+    public static final OutputBufferLimit PUBSUB_DEFAULT =
+        new OutputBufferLimit(32L << 20, 8L << 20, 60);
   }
 
   /** The option names {@link #parse} accepts, with their meaning (for usage messages). */
@@ -58,9 +74,26 @@ public final class ServerConfig {
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
           + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
           + "  --threads N              network threads (default: available processors - 1, at least 1)\n"
+          + "  --client-output-buffer-limit \"pubsub HARD SOFT SECONDS\"   close a subscriber"
+          + " that falls behind (default pubsub 32mb 8mb 60)\n"
           + "  --logfile PATH           append the log to this file (default: standard error)\n"
           + "  --cf-bucket-size, --cf-initial-size, --cf-max-iterations,\n"
           + "  --cf-expansion-factor, --cf-max-expansions   RedisBloom module parameters\n"
+          + "  --replicaof \"HOST PORT\"  start as a replica of that master (REPLICAOF at runtime);\n"
+          + "  --slaveof \"HOST PORT\"    the same, Redis's older name\n"
+          + "  --masterauth PASSWORD    password a replica gives its master; --masteruser NAME\n"
+          + "  --replica-read-only yes|no   refuse clients' writes on a replica (default yes)\n"
+          + "  --replica-serve-stale-data yes|no  answer while the master link is down"
+          + " (default yes)\n"
+          + "  --replica-priority N     Sentinel's promotion priority (default 100)\n"
+          + "  --replica-announce-ip IP, --replica-announce-port N  what a replica tells its"
+          + " master\n"
+          + "  --repl-backlog-size BYTES    stream kept for partial resyncs (default 1mb)\n"
+          + "  --repl-ping-replica-period N seconds between PINGs to replicas (default 10)\n"
+          + "  --repl-timeout N         seconds of silence before a replica drops its link"
+          + " (default 60)\n"
+          + "  --min-replicas-to-write N    refuse writes with fewer good replicas (default 0)\n"
+          + "  --min-replicas-max-lag N     seconds since a good replica's last ACK (default 10)\n"
           + "  --config FILE            read options from a file\n";
 
   private final int port;
@@ -83,6 +116,26 @@ public final class ServerConfig {
   private final long autoAofRewriteMinSize;
   private final Map<String, String> cfParameters;
   private final Path logFile;
+  private final Replica replica;
+
+  /** The replication options, grouped. */
+  private record Replica(
+      String replicaOf,
+      String masterAuth,
+      String masterUser,
+      boolean readOnly,
+      boolean serveStaleData,
+      int priority,
+      String announceIp,
+      int announcePort,
+      long backlogSize,
+      int pingPeriod,
+      int timeout,
+      int minToWrite,
+      int minMaxLag) {}
+
+  private final OutputBufferLimit pubsubOutputLimit;
+  private final Path configFile;
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -105,6 +158,88 @@ public final class ServerConfig {
     this.autoAofRewriteMinSize = b.autoAofRewriteMinSize;
     this.cfParameters = Map.copyOf(b.cfParameters);
     this.logFile = b.logFile;
+    this.pubsubOutputLimit = b.pubsubOutputLimit;
+    this.configFile = b.configFile;
+    this.replica =
+        new Replica(
+            b.replicaOf,
+            b.masterAuth,
+            b.masterUser,
+            b.replicaReadOnly,
+            b.replicaServeStaleData,
+            b.replicaPriority,
+            b.replicaAnnounceIp,
+            b.replicaAnnouncePort,
+            b.replBacklogSize,
+            b.replPingReplicaPeriod,
+            b.replTimeout,
+            b.minReplicasToWrite,
+            b.minReplicasMaxLag);
+  }
+
+  /** Returns the master to replicate at start-up ("host port"), or null. */
+  public String replicaOf() {
+    return replica.replicaOf();
+  }
+
+  /** Returns masterauth, or null. */
+  public String masterAuth() {
+    return replica.masterAuth();
+  }
+
+  /** Returns masteruser, or null. */
+  public String masterUser() {
+    return replica.masterUser();
+  }
+
+  /** Returns replica-read-only. */
+  public boolean replicaReadOnly() {
+    return replica.readOnly();
+  }
+
+  /** Returns replica-serve-stale-data. */
+  public boolean replicaServeStaleData() {
+    return replica.serveStaleData();
+  }
+
+  /** Returns replica-priority. */
+  public int replicaPriority() {
+    return replica.priority();
+  }
+
+  /** Returns replica-announce-ip, or null. */
+  public String replicaAnnounceIp() {
+    return replica.announceIp();
+  }
+
+  /** Returns replica-announce-port (0: the listening port). */
+  public int replicaAnnouncePort() {
+    return replica.announcePort();
+  }
+
+  /** Returns repl-backlog-size in bytes. */
+  public long replBacklogSize() {
+    return replica.backlogSize();
+  }
+
+  /** Returns repl-ping-replica-period in seconds. */
+  public int replPingReplicaPeriod() {
+    return replica.pingPeriod();
+  }
+
+  /** Returns repl-timeout in seconds. */
+  public int replTimeout() {
+    return replica.timeout();
+  }
+
+  /** Returns min-replicas-to-write. */
+  public int minReplicasToWrite() {
+    return replica.minToWrite();
+  }
+
+  /** Returns min-replicas-max-lag in seconds. */
+  public int minReplicasMaxLag() {
+    return replica.minMaxLag();
   }
 
   /** Returns a builder holding the defaults. */
@@ -146,6 +281,57 @@ public final class ServerConfig {
    */
   public static Set<String> optionNames() {
     return Builder.OPTIONS.keySet();
+  }
+
+  /**
+   * Returns the value of every option a config file can hold as its line would carry it (the same
+   * text {@link Builder#set} reads back: sizes with Redis's units, yes/no, "" for none), in the
+   * order of {@link #optionNames()}; {@code config}, which includes a file, is left out. CONFIG
+   * REWRITE writes these.
+   */
+  public Map<String, String> optionValues() {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Map.Entry<String, Builder.Option> option : Builder.OPTIONS.entrySet()) {
+      if (option.getValue().value() != null) {
+        values.put(option.getKey(), option.getValue().value().apply(this));
+      }
+    }
+    return values;
+  }
+
+  /**
+   * Returns a builder holding these settings (the config file they came from included), to derive
+   * settings that differ in a few values.
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.port = port;
+    b.bind = bind;
+    b.dir = dir;
+    b.appendOnly = appendOnly;
+    b.fsync = fsync;
+    b.repairLog = repairLog;
+    b.requirePass = requirePass;
+    b.protectedMode = protectedMode;
+    b.enableDebugCommand = enableDebugCommand;
+    b.maxClients = maxClients;
+    b.databases = databases;
+    b.maxBulkLength = maxBulkLength;
+    b.maxArrayLength = maxArrayLength;
+    b.timeoutSeconds = timeoutSeconds;
+    b.threads = threads;
+    b.maxMemory = maxMemory;
+    b.autoAofRewritePercentage = autoAofRewritePercentage;
+    b.autoAofRewriteMinSize = autoAofRewriteMinSize;
+    b.cfParameters.putAll(cfParameters);
+    b.logFile = logFile;
+    b.pubsubOutputLimit = pubsubOutputLimit;
+    b.configFile = configFile;
+    return b;
+  }
+
+  private static String yesOrNo(boolean value) {
+    return value ? "yes" : "no";
   }
 
   /** Returns the TCP port (0: any free port). */
@@ -269,6 +455,19 @@ public final class ServerConfig {
     return logFile;
   }
 
+  /** Returns the output buffer limit of connections with subscriptions. */
+  public OutputBufferLimit pubsubOutputLimit() {
+    return pubsubOutputLimit;
+  }
+
+  /**
+   * Returns the config file the settings were read from (the last one, if several were named), as
+   * an absolute path, or null if none was: CONFIG REWRITE writes to it.
+   */
+  public Path configFile() {
+    return configFile;
+  }
+
   /** A mutable set of server settings. */
   public static final class Builder {
     /** The most databases a server may have. */
@@ -294,6 +493,21 @@ public final class ServerConfig {
     private long autoAofRewriteMinSize = 64L * 1024 * 1024;
     private final Map<String, String> cfParameters = new LinkedHashMap<>();
     private Path logFile;
+    private String replicaOf;
+    private String masterAuth;
+    private String masterUser;
+    private boolean replicaReadOnly = true;
+    private boolean replicaServeStaleData = true;
+    private int replicaPriority = 100;
+    private String replicaAnnounceIp;
+    private int replicaAnnouncePort;
+    private long replBacklogSize = 1024 * 1024;
+    private int replPingReplicaPeriod = 10;
+    private int replTimeout = 60;
+    private int minReplicasToWrite;
+    private int minReplicasMaxLag = 10;
+    private OutputBufferLimit pubsubOutputLimit = OutputBufferLimit.PUBSUB_DEFAULT;
+    private Path configFile;
 
     /** Sets one option from its text; {@code name} is the option's name, for messages. */
     @FunctionalInterface
@@ -302,48 +516,193 @@ public final class ServerConfig {
     }
 
     /**
+     * One option of the table: how its text sets it, and how its value in a {@link ServerConfig}
+     * reads as that text (null for {@code config}, which includes a file and holds no value).
+     */
+    private record Option(OptionSetter setter, Function<ServerConfig, String> value) {}
+
+    /**
      * Every option {@link #set} accepts, by name, in the order {@link ServerConfig#USAGE} lists.
      */
-    private static final Map<String, OptionSetter> OPTIONS = options();
+    private static final Map<String, Option> OPTIONS = options();
 
-    private static Map<String, OptionSetter> options() {
-      Map<String, OptionSetter> options = new LinkedHashMap<>();
-      options.put("port", (b, name, value) -> b.port(integer(name, value, 0, 65535)));
-      options.put("bind", (b, name, value) -> b.bind(value));
-      options.put("dir", (b, name, value) -> b.dir(Paths.get(value)));
-      options.put("appendonly", (b, name, value) -> b.appendOnly(yesNo(name, value)));
-      options.put("appendfsync", (b, name, value) -> b.fsync(fsync(value)));
-      options.put("repair-log", (b, name, value) -> b.repairLog(yesNo(name, value)));
-      options.put("maxmemory", (b, name, value) -> b.maxMemory(memory(name, value)));
+    private static Map<String, Option> options() {
+      Map<String, Option> options = new LinkedHashMap<>();
+      options.put(
+          "port",
+          new Option(
+              (b, name, value) -> b.port(integer(name, value, 0, 65535)),
+              c -> Integer.toString(c.port)));
+      options.put("bind", new Option((b, name, value) -> b.bind(value), c -> c.bind));
+      options.put(
+          "dir", new Option((b, name, value) -> b.dir(Paths.get(value)), c -> c.dir.toString()));
+      options.put(
+          "appendonly",
+          new Option(
+              (b, name, value) -> b.appendOnly(yesNo(name, value)), c -> yesOrNo(c.appendOnly)));
+      options.put(
+          "appendfsync",
+          new Option(
+              (b, name, value) -> b.fsync(fsync(value)),
+              c -> c.fsync.name().toLowerCase(Locale.ROOT)));
+      options.put(
+          "repair-log",
+          new Option(
+              (b, name, value) -> b.repairLog(yesNo(name, value)), c -> yesOrNo(c.repairLog)));
+      options.put(
+          "maxmemory",
+          new Option(
+              (b, name, value) -> b.maxMemory(memory(name, value)),
+              c -> Numbers.formatMemory(c.maxMemory)));
       options.put(
           "auto-aof-rewrite-percentage",
-          (b, name, value) ->
-              b.autoAofRewritePercentage(integer(name, value, 0, Integer.MAX_VALUE)));
+          new Option(
+              (b, name, value) ->
+                  b.autoAofRewritePercentage(integer(name, value, 0, Integer.MAX_VALUE)),
+              c -> Integer.toString(c.autoAofRewritePercentage)));
       options.put(
           "auto-aof-rewrite-min-size",
-          (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)));
-      options.put("requirepass", (b, name, value) -> b.requirePass(value));
-      options.put("protected-mode", (b, name, value) -> b.protectedMode(yesNo(name, value)));
+          new Option(
+              (b, name, value) -> b.autoAofRewriteMinSize(memory(name, value)),
+              c -> Numbers.formatMemory(c.autoAofRewriteMinSize)));
       options.put(
-          "enable-debug-command", (b, name, value) -> b.enableDebugCommand(yesNo(name, value)));
+          "requirepass",
+          new Option(
+              (b, name, value) -> b.requirePass(value),
+              c -> c.requirePass == null ? "" : c.requirePass));
       options.put(
-          "maxclients", (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)));
+          "protected-mode",
+          new Option(
+              (b, name, value) -> b.protectedMode(yesNo(name, value)),
+              c -> yesOrNo(c.protectedMode)));
       options.put(
-          "databases", (b, name, value) -> b.databases(integer(name, value, 1, MAX_DATABASES)));
-      options.put("max-bulk-length", (b, name, value) -> b.maxBulkLength(number(name, value)));
+          "enable-debug-command",
+          new Option(
+              (b, name, value) -> b.enableDebugCommand(yesNo(name, value)),
+              c -> yesOrNo(c.enableDebugCommand)));
+      options.put(
+          "maxclients",
+          new Option(
+              (b, name, value) -> b.maxClients(integer(name, value, 1, 1_000_000)),
+              c -> Integer.toString(c.maxClients)));
+      options.put(
+          "databases",
+          new Option(
+              (b, name, value) -> b.databases(integer(name, value, 1, MAX_DATABASES)),
+              c -> Integer.toString(c.databases)));
+      options.put(
+          "max-bulk-length",
+          new Option(
+              (b, name, value) -> b.maxBulkLength(number(name, value)),
+              c -> Long.toString(c.maxBulkLength)));
       options.put(
           "max-array-length",
-          (b, name, value) -> b.maxArrayLength(integer(name, value, 1024, 1 << 27)));
+          new Option(
+              (b, name, value) -> b.maxArrayLength(integer(name, value, 1024, 1 << 27)),
+              c -> Integer.toString(c.maxArrayLength)));
       options.put(
           "timeout",
-          (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)));
-      options.put("threads", (b, name, value) -> b.threads(integer(name, value, 1, 256)));
+          new Option(
+              (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)),
+              c -> Integer.toString(c.timeoutSeconds)));
       options.put(
-          "logfile", (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)));
-      for (String parameter : new CfConfig().values().keySet()) {
-        options.put(parameter, (b, name, value) -> b.cfParameter(name, value));
+          "threads",
+          new Option(
+              (b, name, value) -> b.threads(integer(name, value, 1, 256)),
+              c -> Integer.toString(c.threads)));
+      options.put(
+          "client-output-buffer-limit",
+          new Option(
+              (b, name, value) -> b.pubsubOutputLimit(outputBufferLimit(name, value)),
+              c ->
+                  "pubsub "
+                      + Numbers.formatMemory(c.pubsubOutputLimit.hardBytes())
+                      + " "
+                      + Numbers.formatMemory(c.pubsubOutputLimit.softBytes())
+                      + " "
+                      + c.pubsubOutputLimit.softSeconds()));
+      options.put(
+          "logfile",
+          new Option(
+              (b, name, value) -> b.logFile(value.isEmpty() ? null : Paths.get(value)),
+              c -> c.logFile == null ? "" : c.logFile.toString()));
+      Map<String, String> cfDefaults = new CfConfig().values();
+      for (String parameter : cfDefaults.keySet()) {
+        options.put(
+            parameter,
+            new Option(
+                (b, name, value) -> b.cfParameter(name, value),
+                c -> c.cfParameters.getOrDefault(parameter, cfDefaults.get(parameter))));
       }
-      options.put("config", (b, name, value) -> b.readFile(Paths.get(value)));
+      options.put(
+          "replicaof",
+          new Option(
+              (b, name, value) -> b.replicaOf(value),
+              c -> c.replica.replicaOf() == null ? "" : c.replica.replicaOf()));
+      // the older name of the same setting: read, never written back
+      options.put("slaveof", new Option((b, name, value) -> b.replicaOf(value), null));
+      options.put(
+          "masterauth",
+          new Option(
+              (b, name, value) -> b.masterAuth = value.isEmpty() ? null : value,
+              c -> c.replica.masterAuth() == null ? "" : c.replica.masterAuth()));
+      options.put(
+          "masteruser",
+          new Option(
+              (b, name, value) -> b.masterUser = value.isEmpty() ? null : value,
+              c -> c.replica.masterUser() == null ? "" : c.replica.masterUser()));
+      options.put(
+          "replica-read-only",
+          new Option(
+              (b, name, value) -> b.replicaReadOnly = yesNo(name, value),
+              c -> yesOrNo(c.replica.readOnly())));
+      options.put(
+          "replica-serve-stale-data",
+          new Option(
+              (b, name, value) -> b.replicaServeStaleData = yesNo(name, value),
+              c -> yesOrNo(c.replica.serveStaleData())));
+      options.put(
+          "replica-priority",
+          new Option(
+              (b, name, value) -> b.replicaPriority = integer(name, value, 0, Integer.MAX_VALUE),
+              c -> Integer.toString(c.replica.priority())));
+      options.put(
+          "replica-announce-ip",
+          new Option(
+              (b, name, value) -> b.replicaAnnounceIp = value.isEmpty() ? null : value,
+              c -> c.replica.announceIp() == null ? "" : c.replica.announceIp()));
+      options.put(
+          "replica-announce-port",
+          new Option(
+              (b, name, value) -> b.replicaAnnouncePort = integer(name, value, 0, 65535),
+              c -> Integer.toString(c.replica.announcePort())));
+      options.put(
+          "repl-backlog-size",
+          new Option(
+              (b, name, value) ->
+                  b.replBacklogSize = rangeLong(name, memory(name, value), 16 * 1024, 1L << 30),
+              c -> Numbers.formatMemory(c.replica.backlogSize())));
+      options.put(
+          "repl-ping-replica-period",
+          new Option(
+              (b, name, value) -> b.replPingReplicaPeriod = integer(name, value, 1, 3600),
+              c -> Integer.toString(c.replica.pingPeriod())));
+      options.put(
+          "repl-timeout",
+          new Option(
+              (b, name, value) -> b.replTimeout = integer(name, value, 1, 3600),
+              c -> Integer.toString(c.replica.timeout())));
+      options.put(
+          "min-replicas-to-write",
+          new Option(
+              (b, name, value) -> b.minReplicasToWrite = integer(name, value, 0, Integer.MAX_VALUE),
+              c -> Integer.toString(c.replica.minToWrite())));
+      options.put(
+          "min-replicas-max-lag",
+          new Option(
+              (b, name, value) -> b.minReplicasMaxLag = integer(name, value, 0, Integer.MAX_VALUE),
+              c -> Integer.toString(c.replica.minMaxLag())));
+      options.put("config", new Option((b, name, value) -> b.readFile(Paths.get(value)), null));
       return Collections.unmodifiableMap(options);
     }
 
@@ -474,6 +833,74 @@ public final class ServerConfig {
       return bytes;
     }
 
+    /** Sets the output buffer limit of connections with subscriptions. */
+    public Builder pubsubOutputLimit(OutputBufferLimit limit) {
+      this.pubsubOutputLimit = limit;
+      return this;
+    }
+
+    /**
+     * Parses Redis's {@code client-output-buffer-limit} value, {@code class hard soft seconds}
+     * (repeatable); only the pubsub class is known here.
+     */
+    private static OutputBufferLimit outputBufferLimit(String name, String value) {
+      String[] words = value.trim().split("\\s+");
+      if (words.length != 4 || !words[0].equalsIgnoreCase("pubsub")) {
+        throw new IllegalArgumentException(
+            name + ": '" + value + "' (expected: pubsub <hard> <soft> <seconds>)");
+      }
+      return new OutputBufferLimit(
+          memory(name, words[1]),
+          memory(name, words[2]),
+          rangeLong(name, number(name, words[3]), 0, Long.MAX_VALUE));
+    }
+
+    /**
+     * Sets the master to replicate at start-up, as {@code "host port"} (null: none).
+     *
+     * @throws IllegalArgumentException if it is not a host and a port 1..65535
+     */
+    public Builder replicaOf(String hostPort) {
+      if (hostPort == null || hostPort.isBlank()) {
+        this.replicaOf = null;
+        return this;
+      }
+      String[] parts = hostPort.trim().split("\\s+");
+      if (parts.length != 2) {
+        throw new IllegalArgumentException(
+            "replicaof: '" + hostPort + "' (expected: \"host port\")");
+      }
+      integer("replicaof port", parts[1], 1, 65535);
+      this.replicaOf = parts[0] + " " + parts[1].trim();
+      return this;
+    }
+
+    /** Sets the password (and user, or null) a replica authenticates to its master with. */
+    public Builder masterAuth(String user, String password) {
+      this.masterUser = user;
+      this.masterAuth = password;
+      return this;
+    }
+
+    /** Sets min-replicas-to-write and min-replicas-max-lag (seconds). */
+    public Builder minReplicas(int toWrite, int maxLagSeconds) {
+      this.minReplicasToWrite = range("min-replicas-to-write", toWrite, 0, Integer.MAX_VALUE);
+      this.minReplicasMaxLag = range("min-replicas-max-lag", maxLagSeconds, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets repl-backlog-size in bytes (16 KiB .. 1 GiB). */
+    public Builder replBacklogSize(long bytes) {
+      this.replBacklogSize = rangeLong("repl-backlog-size", bytes, 16 * 1024, 1L << 30);
+      return this;
+    }
+
+    /** Sets replica-serve-stale-data. */
+    public Builder replicaServeStaleData(boolean on) {
+      this.replicaServeStaleData = on;
+      return this;
+    }
+
     /** Sets the file the log is appended to (null: standard error). */
     public Builder logFile(Path logFile) {
       this.logFile = logFile;
@@ -543,17 +970,18 @@ public final class ServerConfig {
      */
     public Builder set(String name, String value) throws IOException {
       String option = name.toLowerCase(Locale.ROOT);
-      OptionSetter setter = OPTIONS.get(option);
-      if (setter == null) {
+      Option known = OPTIONS.get(option);
+      if (known == null) {
         throw new IllegalArgumentException("unknown option: " + name);
       }
-      setter.set(this, option, value);
+      known.setter().set(this, option, value);
       return this;
     }
 
     /** Reads {@code name value} lines from a file; blank lines and {@code #} comments skipped. */
     public Builder readFile(Path file) throws IOException {
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      configFile = file.toAbsolutePath();
       for (int n = 0; n < lines.size(); n++) {
         String line = lines.get(n).trim();
         if (line.isEmpty() || line.startsWith("#")) {

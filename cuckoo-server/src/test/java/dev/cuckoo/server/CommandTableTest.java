@@ -108,4 +108,35 @@ class CommandTableTest {
       assertEquals("pure-token", RespClient.text(nocreate.get("type")));
     }
   }
+
+  /**
+   * COMMAND INFO never shows the flags Redis's addReplyFlagsForCommand hides (sentinel,
+   * only_sentinel, may_replicate, protected), in any command or subcommand.
+   */
+  @Test
+  void commandInfo_everyCommand_showsNoFlagRedisHides() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      List<String> hidden = List.of("sentinel", "only_sentinel", "may_replicate", "protected");
+      List<?> commands = (List<?>) client.call("COMMAND");
+      assertTrue(commands.size() > 50, "commands: " + commands.size());
+      List<String> shown = new java.util.ArrayList<>();
+      for (Object command : commands) {
+        collectHiddenFlags((List<?>) command, hidden, shown);
+      }
+      assertEquals(List.of(), shown);
+    }
+  }
+
+  private static void collectHiddenFlags(List<?> info, List<String> hidden, List<String> shown) {
+    String name = RespClient.text(info.get(0));
+    for (Object flag : (List<?>) info.get(2)) {
+      if (hidden.contains(((Simple) flag).text())) {
+        shown.add(name + ":" + ((Simple) flag).text());
+      }
+    }
+    for (Object sub : (List<?>) info.get(9)) {
+      collectHiddenFlags((List<?>) sub, hidden, shown);
+    }
+  }
 }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's packages depend on each other one way only: {@code protocol} and {@code keyspace} on
- * nothing, {@code persist} on those two, {@code command} on the three, {@code network} on the four;
- * the top package wires them all. {@link ServerConfig} is the one class of the top package the
- * others may read (a plain value).
+ * nothing, {@code persist} on those two, {@code replication} on the three, {@code command} on the
+ * four, {@code network} on the five; the top package wires them all. {@link ServerConfig} is the
+ * one class of the top package the others may read (a plain value).
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
@@ -31,8 +31,10 @@ class PackageArrowsTest {
           "protocol", Set.of(),
           "keyspace", Set.of(),
           "persist", Set.of("keyspace", "protocol"),
-          "command", Set.of("persist", "keyspace", "protocol"),
-          "network", Set.of("command", "persist", "keyspace", "protocol"));
+          "replication", Set.of("persist", "keyspace", "protocol"),
+          "command", Set.of("replication", "persist", "keyspace", "protocol", "pubsub"),
+          "network", Set.of("command", "replication", "persist", "keyspace", "protocol", "pubsub"),
+          "pubsub", Set.of("protocol"));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */
   private static List<String> references(Path file) throws IOException {

@@ -27,6 +27,19 @@ class RedisRepliesTest {
    * outside MULTI too. NOAUTH is refused the same way.
    */
   @Test
+  void readonlyReadwrite_withoutClusterMode_answerAsRedisDoes() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      Err disabled = new Err("ERR This instance has cluster support disabled");
+      assertEquals(disabled, client.call("READONLY"));
+      assertEquals(disabled, client.call("READWRITE"));
+      assertEquals(
+          new Err("ERR wrong number of arguments for 'readonly' command"),
+          client.call("READONLY", "x"));
+    }
+  }
+
+  @Test
   void exec_wrongArity_answersExecAbortAndDiscardsTheTransaction() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {

@@ -26,6 +26,9 @@ public final class RespClient implements Closeable {
   /** A simple-string reply. */
   public record Simple(String text) {}
 
+  /** A RESP3 push frame ('>'), its elements as read. */
+  public record Push(List<Object> elements) {}
+
   /** An error reply (the whole line after '-'). */
   public record Err(String text) {}
 
@@ -73,6 +76,16 @@ public final class RespClient implements Closeable {
   void sendRaw(byte[] bytes) throws IOException {
     out.write(bytes);
     out.flush();
+  }
+
+  /** Returns the value of an INFO field (INFO everything), failing if there is none. */
+  String infoField(String field) throws IOException {
+    for (String line : text(call("INFO", "everything")).split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return line.substring(field.length() + 1);
+      }
+    }
+    throw new AssertionError("no INFO field " + field);
   }
 
   /** Returns a bulk reply as text (null stays null). */
@@ -136,6 +149,14 @@ public final class RespClient implements Closeable {
           }
           return list;
         }
+      case '>':
+        {
+          List<Object> elements = new ArrayList<>();
+          for (int i = Integer.parseInt(line); i > 0; i--) {
+            elements.add(read());
+          }
+          return new Push(elements);
+        }
       case '~':
         {
           Set<Object> set = new LinkedHashSet<>();
@@ -173,6 +194,24 @@ public final class RespClient implements Closeable {
   boolean closedByServer() throws IOException {
     try {
       return in.read() < 0;
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /**
+   * Returns true if the server closed the connection, after reading (and dropping) whatever it sent
+   * before; false if it stays open for the read timeout.
+   */
+  boolean closedByServerAfterReadingAll() throws IOException {
+    byte[] drain = new byte[1 << 16];
+    try {
+      while (in.read(drain) >= 0) {
+        // dropped
+      }
+      return true;
+    } catch (java.net.SocketTimeoutException e) {
+      return false;
     } catch (IOException e) {
       return true;
     }

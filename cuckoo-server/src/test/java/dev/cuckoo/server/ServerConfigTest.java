@@ -75,4 +75,63 @@ class ServerConfigTest {
     assertNull(ServerConfig.parse("--logfile", "x.log", "--logfile", "").logFile());
     assertTrue(ServerConfig.USAGE.contains("--logfile PATH"));
   }
+
+  @Test
+  void optionValues_everyValueOption_readsBackToTheSameSettings() throws IOException {
+    ServerConfig changed =
+        ServerConfig.parse(
+            "--port", "6390",
+            "--bind", "0.0.0.0",
+            "--dir", "/tmp/cuckoo data",
+            "--appendonly", "no",
+            "--appendfsync", "always",
+            "--repair-log", "yes",
+            "--maxmemory", "1536kb",
+            "--auto-aof-rewrite-percentage", "50",
+            "--auto-aof-rewrite-min-size", "1000",
+            "--requirepass", "a b",
+            "--protected-mode", "no",
+            "--enable-debug-command", "yes",
+            "--maxclients", "99",
+            "--databases", "4",
+            "--max-bulk-length", "2097152",
+            "--max-array-length", "2048",
+            "--timeout", "9",
+            "--threads", "3",
+            "--client-output-buffer-limit", "pubsub 1mb 0 0",
+            "--logfile", "/tmp/cuckoo.log",
+            "--replicaof", "10.0.0.1 6379",
+            "--masterauth", "pw",
+            "--masteruser", "u",
+            "--replica-read-only", "no",
+            "--replica-serve-stale-data", "no",
+            "--replica-priority", "7",
+            "--replica-announce-ip", "10.0.0.2",
+            "--replica-announce-port", "7000",
+            "--repl-backlog-size", "2mb",
+            "--repl-ping-replica-period", "5",
+            "--repl-timeout", "30",
+            "--min-replicas-to-write", "1",
+            "--min-replicas-max-lag", "5",
+            "--cf-initial-size", "2048");
+    Set<String> expected = new LinkedHashSet<>(ServerConfig.optionNames());
+    expected.remove("config");
+    expected.remove("slaveof"); // replicaof's older name: read, written back as replicaof
+    assertEquals(expected, changed.optionValues().keySet(), "every option but config has a value");
+    ServerConfig.Builder reread = ServerConfig.builder();
+    for (java.util.Map.Entry<String, String> option : changed.optionValues().entrySet()) {
+      reread.set(option.getKey(), option.getValue());
+    }
+    assertEquals(changed.optionValues(), reread.build().optionValues());
+    java.util.Map<String, String> defaults = ServerConfig.builder().build().optionValues();
+    for (String name : expected) {
+      if (!name.startsWith("cf-") || name.equals("cf-initial-size")) {
+        assertTrue(
+            !defaults.get(name).equals(changed.optionValues().get(name)),
+            name + " differs from its default in this test");
+      }
+    }
+    assertEquals("1536kb", changed.optionValues().get("maxmemory"));
+    assertEquals("pubsub 1mb 0 0", changed.optionValues().get("client-output-buffer-limit"));
+  }
 }

@@ -56,7 +56,7 @@ public final class CfCommands {
   private final Keyspace keyspace;
   private final Watches watches;
   private final CfConfig config;
-  private final WriteLog log;
+  private final WritePath writes;
   private final LongSupplier maxMemory;
 
   /**
@@ -64,11 +64,15 @@ public final class CfCommands {
    * limit for new filters.
    */
   CfCommands(
-      Keyspace keyspace, Watches watches, CfConfig config, WriteLog log, LongSupplier maxMemory) {
+      Keyspace keyspace,
+      Watches watches,
+      CfConfig config,
+      WritePath writes,
+      LongSupplier maxMemory) {
     this.keyspace = keyspace;
     this.watches = watches;
     this.config = config;
-    this.log = log;
+    this.writes = writes;
     this.maxMemory = maxMemory;
   }
 
@@ -108,7 +112,7 @@ public final class CfCommands {
         }
         before = keyspace.get(key);
       }
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       long sizeBefore = before == null ? 0 : before.sizeInBytes();
@@ -127,7 +131,7 @@ public final class CfCommands {
         } finally {
           session.transaction(null);
         }
-        log.recordAll(session, session.db(), creating);
+        writes.recordAll(session, session.db(), creating);
       }
       ScalableCuckooFilter<byte[]> after = keyspace.get(key);
       if (after == before && after != null) {
@@ -214,7 +218,7 @@ public final class CfCommands {
       return null;
     }
     keyspace.put(key, filter);
-    log.record(
+    writes.record(
         session,
         new byte[][] {
           RESERVE,
@@ -357,7 +361,7 @@ public final class CfCommands {
               ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
-              log.record(session, args);
+              writes.record(session, args);
               reply.bool(true);
               break;
             case EXISTS:
@@ -447,7 +451,7 @@ public final class CfCommands {
             record[1] = args[1];
             record[2] = ITEMS;
             System.arraycopy(args, firstItem, record, 3, args.length - firstItem);
-            log.record(session, record);
+            writes.record(session, record);
           }
         });
   }
@@ -491,7 +495,7 @@ public final class CfCommands {
         (key, filter) -> {
           boolean removed = filter.remove(args[2]);
           if (removed) {
-            log.record(session, args);
+            writes.record(session, args);
           }
           session.reply().bool(removed);
         });
@@ -546,7 +550,7 @@ public final class CfCommands {
         COMPACT_NOT_FOUND,
         (key, filter) -> {
           filter.compact();
-          log.record(session, args);
+          writes.record(session, args);
           session.reply().ok();
         });
   }
@@ -594,7 +598,7 @@ public final class CfCommands {
             session.reply().error(error);
             return;
           }
-          log.record(session, args);
+          writes.record(session, args);
           session.reply().ok();
         });
   }

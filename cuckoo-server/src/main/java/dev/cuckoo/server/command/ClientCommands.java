@@ -4,6 +4,8 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
+import dev.cuckoo.server.pubsub.Subscriber;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,9 +36,12 @@ public final class ClientCommands {
         || type.equals("master");
   }
 
-  /** Every client of this server is a normal one: no replicas, masters or pub/sub clients. */
-  private static boolean isOfType(String type) {
-    return type.equals("normal");
+  /**
+   * Returns true if the client is of the type CLIENT LIST TYPE or CLIENT KILL TYPE names (a known
+   * type, lower case; "replica" and "slave" are the same type).
+   */
+  private boolean isOfType(ClientRegistry.Client client, String type) {
+    return clients.type(client).equals(type.equals("replica") ? "slave" : type);
   }
 
   private static String orEmpty(String text) {
@@ -53,11 +58,20 @@ public final class ClientCommands {
   }
 
   /**
-   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'x' in MULTI (EXEC
-   * included), 'e' no-evict, 'T' no-touch, 'N' for none.
+   * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'S' a replica's
+   * link, 'M' the link to the master, 'P' subscribed, 'x' in MULTI (EXEC included), 'e' no-evict,
+   * 'T' no-touch, 'N' for none.
    */
-  private static String flags(Session session) {
+  private static String flags(Session session, ClientRegistry.Role role) {
     StringBuilder flags = new StringBuilder();
+    if (role == ClientRegistry.Role.REPLICA) {
+      flags.append('S');
+    } else if (role == ClientRegistry.Role.MASTER) {
+      flags.append('M');
+    }
+    if (session.subscriber().subscribed()) {
+      flags.append('P');
+    }
     if (multi(session) >= 0) {
       flags.append('x');
     }
@@ -74,12 +88,14 @@ public final class ClientCommands {
    * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's {@code
    * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
    * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
-   * and this server does not are 0; there are no subscriptions, ACL users or client tracking, so
-   * {@code sub=0 psub=0 ssub=0 user=default redir=-1}. {@code tot-cmds} counts completed commands,
-   * so the caller's own line leaves out the command asking ({@code self}).
+   * and this server does not are 0; there are no ACL users or client tracking, so {@code
+   * user=default redir=-1}. {@code tot-cmds} counts completed commands, so the caller's own line
+   * leaves out the command asking ({@code self}).
    */
-  static String describe(ClientRegistry.Client client, boolean self, long nowMillis) {
+  static String describe(
+      ClientRegistry.Client client, ClientRegistry.Role role, boolean self, long nowMillis) {
     Session session = client.session();
+    Subscriber subscriber = session.subscriber();
     CommandSpec last = session.lastExecuted();
     return "id="
         + client.id()
@@ -96,10 +112,15 @@ public final class ClientCommands {
         + " idle="
         + (nowMillis / 1000 - session.lastInteractionMillis() / 1000)
         + " flags="
-        + flags(session)
+        + flags(session, role)
         + " db="
         + session.db()
-        + " sub=0 psub=0 ssub=0"
+        + " sub="
+        + subscriber.count(Kind.CHANNEL)
+        + " psub="
+        + subscriber.count(Kind.PATTERN)
+        + " ssub="
+        + subscriber.count(Kind.SHARD)
         + " multi="
         + multi(session)
         + " watch="
@@ -128,7 +149,10 @@ public final class ClientCommands {
       self =
           new ClientRegistry.Client(session.id(), session, null, "", "", -1, context.startMillis());
     }
-    session.reply().verbatimText(describe(self, true, System.currentTimeMillis()) + "\n");
+    session
+        .reply()
+        .verbatimText(
+            describe(self, clients.role(session.id()), true, System.currentTimeMillis()) + "\n");
   }
 
   /**
@@ -144,8 +168,10 @@ public final class ClientCommands {
         reply.error("ERR Unknown client type '" + Args.text(args[3]) + "'");
         return;
       }
-      if (isOfType(type)) {
-        targets.addAll(clients.all());
+      for (ClientRegistry.Client client : clients.all()) {
+        if (isOfType(client, type)) {
+          targets.add(client);
+        }
       }
     } else if (args.length > 3 && Args.lower(args[2]).equals("id")) {
       for (int i = 3; i < args.length; i++) {
@@ -172,7 +198,8 @@ public final class ClientCommands {
       long now = System.currentTimeMillis();
       for (ClientRegistry.Client client : targets) {
         if (client.channel() == null || client.channel().isActive()) {
-          text.append(describe(client, client.id() == session.id(), now)).append('\n');
+          text.append(describe(client, clients.role(client.id()), client.id() == session.id(), now))
+              .append('\n');
         }
       }
       reply.verbatimText(text.toString());
@@ -181,7 +208,12 @@ public final class ClientCommands {
     session.defer(
         ClientRegistry.describeAll(
                 targets,
-                client -> describe(client, client.id() == session.id(), System.currentTimeMillis()))
+                client ->
+                    describe(
+                        client,
+                        clients.role(client.id()),
+                        client.id() == session.id(),
+                        System.currentTimeMillis()))
             .thenApply(
                 lines ->
                     out -> {
@@ -194,7 +226,7 @@ public final class ClientCommands {
   }
 
   /** The filters of CLIENT KILL's new form; null fields match every client. */
-  private static final class KillFilter {
+  private final class KillFilter {
     Long id;
     String addr;
     String laddr;
@@ -207,7 +239,7 @@ public final class ClientCommands {
       return (id == null || id == client.id())
           && (addr == null || addr.equals(client.addr()))
           && (laddr == null || laddr.equals(client.laddr()))
-          && (type == null || isOfType(type))
+          && (type == null || isOfType(client, type))
           // redis#12299: a client younger than MAXAGE is spared, one exactly that old is not
           && (maxAgeSeconds == 0
               || nowMillis / 1000 - client.createdMillis() / 1000 >= maxAgeSeconds);
@@ -215,7 +247,7 @@ public final class ClientCommands {
   }
 
   /** Parses the new form's filter pairs; writes the error and returns null on a bad one. */
-  private static KillFilter parseFilter(Reply reply, byte[][] args) {
+  private KillFilter parseFilter(Reply reply, byte[][] args) {
     KillFilter filter = new KillFilter();
     for (int i = 2; i < args.length; i += 2) {
       if (i + 1 >= args.length) {
@@ -341,15 +373,16 @@ public final class ClientCommands {
 
   /**
    * RESET: the connection back to its state after connect, as Redis's {@code
-   * clearClientConnectionState} (a transaction discarded, no keys watched, RESP2, not authenticated
-   * when a password is set, no name, database 0, no NO-EVICT/NO-TOUCH; the library name and version
-   * stay), then {@code +RESET}.
+   * clearClientConnectionState} (a transaction discarded, no keys watched, every subscription left
+   * without confirmations, RESP2, not authenticated when a password is set, no name, database 0, no
+   * NO-EVICT/NO-TOUCH; the library name and version stay), then {@code +RESET}.
    */
   void reset(Session session, byte[][] args) {
     if (session.inMulti()) {
       session.takeQueue();
     }
     context.watches().unwatchAll(session);
+    context.pubSub().leave(session.subscriber());
     session.resetConnection(context.requirePass() == null);
     session.reply().simple("RESET");
   }

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.pubsub.PubSub;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -9,7 +10,9 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
@@ -44,10 +47,56 @@ public final class ClientRegistry {
       int fd,
       long createdMillis) {}
 
+  /**
+   * What a connection is to this server besides a client: the replication link of a replica
+   * attached here, or this server's own link to its master (Redis's CLIENT_SLAVE, CLIENT_MASTER).
+   */
+  public enum Role {
+    /** A replica's connection, fed the write stream (CLIENT LIST flag S, TYPE replica). */
+    REPLICA,
+    /** The link to this server's master (CLIENT LIST flag M, TYPE master). */
+    MASTER
+  }
+
   /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
   private static final int FIRST_CLIENT_FD = 8;
 
   private final ConcurrentSkipListMap<Long, Client> clients = new ConcurrentSkipListMap<>();
+  private final Map<Long, Role> roles = new ConcurrentHashMap<>();
+  private final PubSub pubSub;
+
+  /** Creates an empty registry; a connection with subscriptions in {@code pubSub} is pubsub. */
+  ClientRegistry(PubSub pubSub) {
+    this.pubSub = pubSub;
+  }
+
+  /**
+   * Marks a registered connection as a replica's link or the link to the master; CLIENT LIST and
+   * CLIENT KILL TYPE then report it so. The mark goes with the connection.
+   */
+  public void mark(Session session, Role role) {
+    roles.put(session.id(), role);
+  }
+
+  /**
+   * Returns the connection's type as Redis's {@code getClientType} names it, from any thread:
+   * "master", "slave" (a replica), "pubsub" (any subscription) or "normal".
+   */
+  String type(Client client) {
+    Role role = roles.get(client.id());
+    if (role == Role.MASTER) {
+      return "master";
+    }
+    if (role == Role.REPLICA) {
+      return "slave";
+    }
+    return pubSub.isSubscribed(client.session().subscriber()) ? "pubsub" : "normal";
+  }
+
+  /** Returns the role a connection was marked with, or null. */
+  Role role(long id) {
+    return roles.get(id);
+  }
 
   /** Registers a new connection (on its event loop, when it becomes active). */
   public void add(Session session, Channel channel) {
@@ -67,6 +116,7 @@ public final class ClientRegistry {
   public void remove(Session session) {
     if (session != null) {
       clients.remove(session.id());
+      roles.remove(session.id());
     }
   }
 

@@ -7,6 +7,13 @@ import java.util.List;
 
 /** COMMAND, COMMAND COUNT / INFO / DOCS / LIST: command metadata in Redis 7's reply shapes. */
 public final class CommandInfo {
+  /**
+   * The flags of Redis's command JSON that its COMMAND INFO leaves out ({@code
+   * addReplyFlagsForCommand}: "hidden on purpose").
+   */
+  private static final java.util.Set<String> HIDDEN_FLAGS =
+      java.util.Set.of("may_replicate", "sentinel", "only_sentinel", "protected");
+
   private final Commands commands;
 
   CommandInfo(Commands commands) {
@@ -17,8 +24,10 @@ public final class CommandInfo {
     reply.array(10);
     reply.bulk(spec.name());
     reply.integer(spec.arity());
-    reply.set(spec.flags().size());
-    for (String flag : spec.flags()) {
+    List<String> shown = new ArrayList<>(spec.flags());
+    shown.removeAll(HIDDEN_FLAGS);
+    reply.set(shown.size());
+    for (String flag : shown) {
       reply.simple(flag);
     }
     reply.integer(spec.firstKey());

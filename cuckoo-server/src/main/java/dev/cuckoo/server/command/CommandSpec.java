@@ -41,6 +41,7 @@ public final class CommandSpec {
   private final List<Argument> arguments;
   private final Writes writes;
   private final boolean runsInsideMulti;
+  private final boolean allowedWhileSubscribed;
   private final Handler handler;
   private final Map<String, CommandSpec> subcommands;
   // resolved once: what every request looks at, and COMMAND INFO's legacy key range
@@ -71,6 +72,7 @@ public final class CommandSpec {
     this.arguments = b.arguments;
     this.writes = b.writes;
     this.runsInsideMulti = b.runsInsideMulti;
+    this.allowedWhileSubscribed = b.allowedWhileSubscribed;
     this.handler = b.handler;
     Map<String, CommandSpec> subs = new LinkedHashMap<>();
     for (CommandSpec sub : b.subcommands) {
@@ -232,6 +234,14 @@ public final class CommandSpec {
     return runsInsideMulti;
   }
 
+  /**
+   * Returns true if a RESP2 connection with subscriptions may run the command (Redis allows only
+   * (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING, QUIT and RESET there).
+   */
+  public boolean allowedWhileSubscribed() {
+    return allowedWhileSubscribed;
+  }
+
   /** Returns true if the command may run before AUTH. */
   public boolean noAuth() {
     return noAuth;
@@ -282,6 +292,7 @@ public final class CommandSpec {
     private List<Argument> arguments = List.of();
     private Writes writes;
     private boolean runsInsideMulti;
+    private boolean allowedWhileSubscribed;
     private Handler handler;
     private List<CommandSpec> subcommands = List.of();
 
@@ -393,6 +404,12 @@ public final class CommandSpec {
     /** Makes the command run at once inside MULTI instead of being queued (EXEC, WATCH). */
     public Builder runsInsideMulti() {
       this.runsInsideMulti = true;
+      return this;
+    }
+
+    /** Lets a RESP2 connection with subscriptions run the command (see the getter). */
+    public Builder allowedWhileSubscribed() {
+      this.allowedWhileSubscribed = true;
       return this;
     }
 

@@ -40,26 +40,33 @@ public final class Commands {
   private final CommandTable table;
   private final ExpiryCommands expiry;
   private final ServerContext context;
-  private final WriteLog log;
+  private final WritePath writes;
+  private final ReplicationCommands replicationCommands;
 
   /** Builds the table over the shared server state and the write log. */
   public Commands(ServerContext context, WriteLog log) {
     this.context = context;
-    this.log = log;
+    this.writes = new WritePath(context, log, this::table);
     CfCommands cf =
         new CfCommands(
-            context.keyspace(), context.watches(), context.cfConfig(), log, context::memoryLimit);
+            context.keyspace(),
+            context.watches(),
+            context.cfConfig(),
+            writes,
+            context::memoryLimit);
     ConnectionCommands connection = new ConnectionCommands(context);
     ClientCommands clients = new ClientCommands(context);
-    DatabaseCommands database = new DatabaseCommands(context, log);
+    DatabaseCommands database = new DatabaseCommands(context, writes);
     PersistenceCommands persistence = new PersistenceCommands(context);
     ConfigCommands config = new ConfigCommands(context);
     InfoCommands info = new InfoCommands(context);
-    expiry = new ExpiryCommands(context, log);
-    MoveCommands moves = new MoveCommands(context, log, connection);
+    expiry = new ExpiryCommands(context, writes);
+    MoveCommands moves = new MoveCommands(context, writes, connection);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
-    TransactionCommands tx = new TransactionCommands(this, context, log);
+    TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
+    PubSubCommands pubsub = new PubSubCommands(context.pubSub());
+    replicationCommands = new ReplicationCommands(this, context, writes);
     table =
         new CommandTable(
             List.of(
@@ -75,7 +82,10 @@ public final class Commands {
                     commandInfo,
                     new DebugCommands(context.config())),
                 GenericEntries.entries(database, expiry, moves, keys),
-                TransactionEntries.entries(tx)));
+                TransactionEntries.entries(tx),
+                PubSubEntries.entries(pubsub),
+                ScriptEntries.entries(),
+                ReplicationEntries.entries(replicationCommands)));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */
@@ -105,6 +115,16 @@ public final class Commands {
         out.release();
       }
     };
+  }
+
+  /** Logs the stream mark in force at a snapshot's cut (persistence calls it after rotating). */
+  public void rotated() {
+    writes.rotated();
+  }
+
+  /** Returns how a replica applies its master's stream through this table. */
+  public dev.cuckoo.server.replication.Replication.Applier masterStreamApplier() {
+    return replicationCommands.applier();
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -162,9 +182,11 @@ public final class Commands {
     // the command's time is fixed before it is looked up: CLIENT LIST's idle reads it too, so a
     // request reads the clock once
     CommandClock.enter();
+    session.enterCommand();
     try {
       dispatch(session, args);
     } finally {
+      session.exitCommand();
       CommandClock.exit();
     }
   }
@@ -226,18 +248,32 @@ public final class Commands {
       queue(session, spec, write, args);
       return;
     }
-    if (!session.replaying() && write) {
+    if (write) {
       // Redis's order: a disk error refuses writes before maxmemory is looked at
-      if (log.refuses(session)) {
-        return;
-      }
-      if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
-        reply.error(OOM);
+      String refusal = writes.refusal(session, spec.denyOom());
+      if (refusal != null) {
+        reply.error(refusal);
         return;
       }
     }
+    if (!spec.allowedWhileSubscribed()
+        && session.reply().protocol() == 2
+        && session.subscriber().subscribed()) {
+      reject(
+          session,
+          spec,
+          "ERR Can't execute '"
+              + spec.name()
+              + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
+              + " this context");
+      return;
+    }
+    if (!spec.flags().contains("stale") && writes.masterDown(session)) {
+      reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
+      return;
+    }
     try {
-      if (write && !session.replaying() && context.keyspace().hasExpiries()) {
+      if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
         runDeletingExpired(session, spec, args);
       } else {
         spec.handler().run(session, args);
@@ -277,12 +313,15 @@ public final class Commands {
       session.failQueue();
       return;
     }
-    if (write && log.refuses(session)) {
-      session.failQueue();
-      return;
+    String refusal = write ? writes.refusal(session, spec.denyOom()) : null;
+    if (refusal == null
+        && spec.denyOom()
+        && !session.replaying()
+        && context.keyspace().usedBytes() > context.memoryLimit()) {
+      refusal = OOM;
     }
-    if (spec.denyOom() && context.keyspace().usedBytes() > context.memoryLimit()) {
-      reply.error(OOM);
+    if (refusal != null) {
+      reply.error(refusal);
       session.failQueue();
       return;
     }

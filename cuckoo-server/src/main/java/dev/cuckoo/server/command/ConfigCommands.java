@@ -15,6 +15,8 @@ import java.util.Map;
  * CONFIG GET, SET, RESETSTAT and REWRITE over the server's and the RedisBloom module's parameters.
  */
 public final class ConfigCommands {
+  private static final System.Logger LOGGER = System.getLogger(ConfigCommands.class.getName());
+
   private final ServerContext context;
 
   /** Creates the commands over the server's shared state. */
@@ -40,6 +42,9 @@ public final class ConfigCommands {
     values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
     values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
     values.put("protected-mode", context.protectedMode() ? "yes" : "no");
+    if (context.replication() != null) {
+      values.putAll(context.replication().settings().values());
+    }
     return values;
   }
 
@@ -122,7 +127,9 @@ public final class ConfigCommands {
         // no RDB save points here: snapshots follow the auto-aof-rewrite settings
         return unchanged(value.isEmpty());
       default:
-        return null;
+        return context.replication() != null
+            ? context.replication().settings().check(name, value)
+            : null;
     }
   }
 
@@ -183,6 +190,9 @@ public final class ConfigCommands {
         break;
       default:
         // port, bind, appendonly, save: check accepted only their current value
+        if (context.replication() != null) {
+          context.replication().settings().apply(name, value);
+        }
         break;
     }
   }
@@ -263,8 +273,39 @@ public final class ConfigCommands {
     session.reply().ok();
   }
 
-  /** CONFIG REWRITE: not supported (settings come from flags and the config file). */
+  /**
+   * CONFIG REWRITE: writes the current settings into the config file the server was started with
+   * ({@link ConfigRewrite}); Redis's errors without a config file and when the file cannot be
+   * rewritten.
+   */
   void configRewrite(Session session, byte[][] args) {
-    session.reply().error("ERR The server is running without a config file");
+    java.nio.file.Path file = context.config().configFile();
+    if (file == null) {
+      session.reply().error("ERR The server is running without a config file");
+      return;
+    }
+    try {
+      ConfigRewrite.rewriteFile(
+          file,
+          context.currentConfig().optionValues(),
+          ServerConfig.builder().build().optionValues());
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      LOGGER.log(System.Logger.Level.WARNING, "CONFIG REWRITE failed: " + reason(e));
+      session.reply().error("ERR Rewriting config file: " + reason(e));
+      return;
+    }
+    LOGGER.log(System.Logger.Level.INFO, "CONFIG REWRITE executed with success.");
+    session.reply().ok();
+  }
+
+  /** Returns why a rewrite failed, in strerror's words where Java has a type for the cause. */
+  private static String reason(Exception e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "Permission denied";
+    }
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "No such file or directory";
+    }
+    return String.valueOf(e.getMessage());
   }
 }

@@ -24,6 +24,11 @@ public final class ConnectionCommands {
   void ping(Session session, byte[][] args) {
     if (args.length > 2) {
       session.reply().error(CfCommands.arityError("ping"));
+    } else if (session.subscriber().subscribed() && session.reply().protocol() == 2) {
+      // a RESP2 subscriber can only read arrays: Redis answers pong and the argument (or "")
+      session.reply().array(2);
+      session.reply().bulk("pong");
+      session.reply().bulk(args.length == 2 ? args[1] : new byte[0]);
     } else if (args.length == 2) {
       session.reply().bulk(args[1]);
     } else {
@@ -32,6 +37,14 @@ public final class ConnectionCommands {
   }
 
   /** ECHO message. */
+  /**
+   * READONLY and READWRITE, as a Redis without cluster mode answers them: a replica serves reads to
+   * every client already (Sentinel and master-replica clients route reads there without them).
+   */
+  static void clusterDisabled(Session session, byte[][] args) {
+    session.reply().error("ERR This instance has cluster support disabled");
+  }
+
   void echo(Session session, byte[][] args) {
     session.reply().bulk(args[1]);
   }

@@ -18,13 +18,13 @@ import java.util.concurrent.locks.Lock;
 public final class DatabaseCommands {
   private final ServerContext context;
   private final Keyspace keyspace;
-  private final WriteLog log;
+  private final WritePath writes;
 
   /** Creates the commands over the server's shared state and write log. */
-  DatabaseCommands(ServerContext context, WriteLog log) {
+  DatabaseCommands(ServerContext context, WritePath writes) {
     this.context = context;
     this.keyspace = context.keyspace();
-    this.log = log;
+    this.writes = writes;
   }
 
   private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
@@ -64,7 +64,7 @@ public final class DatabaseCommands {
     Key[] keys = keysOf(session, args);
     Lock[] locks = keyspace.lockKeys(keys);
     try {
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       List<byte[]> removed = new ArrayList<>();
@@ -75,7 +75,7 @@ public final class DatabaseCommands {
         }
       }
       if (removed.size() > 1) {
-        log.record(session, removed.toArray(new byte[0][]));
+        writes.record(session, removed.toArray(new byte[0][]));
       }
       session.reply().integer(removed.size() - 1);
     } finally {
@@ -280,7 +280,7 @@ public final class DatabaseCommands {
     boolean all = Args.lower(args[0]).equals("flushall");
     keyspace.lockAll();
     try {
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       context.watches().touchDatabase(all ? -1 : session.db(), keyspace);
@@ -289,7 +289,7 @@ public final class DatabaseCommands {
       } else {
         keyspace.clear(session.db());
       }
-      log.record(session, new byte[][] {all ? FLUSHALL : FLUSHDB});
+      writes.record(session, new byte[][] {all ? FLUSHALL : FLUSHDB});
     } finally {
       keyspace.unlockAll();
     }

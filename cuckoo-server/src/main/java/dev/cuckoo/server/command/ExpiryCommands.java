@@ -30,15 +30,15 @@ public final class ExpiryCommands {
 
   private final ServerContext context;
   private final Keyspace keyspace;
-  private final WriteLog log;
+  private final WritePath writes;
   // where the active expiry cycle goes on in each database (only the cycle's thread uses them)
   private final Map<Integer, Iterator<Key>> expiryCursors = new HashMap<>();
 
   /** Creates the commands over the server's keyspace and write log. */
-  ExpiryCommands(ServerContext context, WriteLog log) {
+  ExpiryCommands(ServerContext context, WritePath writes) {
     this.context = context;
     this.keyspace = context.keyspace();
-    this.log = log;
+    this.writes = writes;
   }
 
   /** EXPIRE key seconds [NX|XX|GT|LT]. */
@@ -108,7 +108,7 @@ public final class ExpiryCommands {
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       if (keyspace.get(key) == null) {
@@ -126,10 +126,10 @@ public final class ExpiryCommands {
       }
       if (when <= CommandClock.now() && !session.replaying()) {
         keyspace.remove(key);
-        log.record(session, new byte[][] {DEL, key.bytes()});
+        writes.record(session, new byte[][] {DEL, key.bytes()});
       } else {
         keyspace.expireAt(key, when);
-        log.record(
+        writes.record(
             session,
             new byte[][] {
               PEXPIREAT, key.bytes(), Long.toString(when).getBytes(StandardCharsets.US_ASCII)
@@ -192,14 +192,14 @@ public final class ExpiryCommands {
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       if (keyspace.get(key) == null || !keyspace.persist(key)) {
         session.reply().integer(0);
         return;
       }
-      log.record(session, args);
+      writes.record(session, args);
       session.reply().integer(1);
     } finally {
       lock.unlock();
@@ -227,7 +227,7 @@ public final class ExpiryCommands {
       }
       boolean repeat;
       do {
-        if (System.nanoTime() - start > budgetMillis * 1_000_000L || log.refusal() != null) {
+        if (System.nanoTime() - start > budgetMillis * 1_000_000L || !writes.accepting()) {
           return;
         }
         Iterator<Key> cursor =
@@ -276,14 +276,13 @@ public final class ExpiryCommands {
    * record of the key is behind it in the log.
    */
   boolean deleteIfExpired(Key key) {
-    if (!keyspace.isExpired(key) || log.refusal() != null) {
+    if (!keyspace.isExpired(key) || !writes.accepting()) {
       return false;
     }
     keyspace.remove(key);
     context.expiredKeys().incrementAndGet();
     byte[][] del = {DEL, key.bytes()};
-    log.touched(key.db(), del);
-    log.append(key.db(), del);
+    writes.expired(key, del);
     return true;
   }
 }

@@ -154,6 +154,21 @@ final class HelpCommands {
     "    If no commands are specified then all histograms are replied."
   };
 
+  /** Redis's PUBSUB HELP text (pubsub.c pubsubCommand). */
+  private static final String[] PUBSUB = {
+    "CHANNELS [<pattern>]",
+    "    Return the currently active channels matching a <pattern> (default: '*').",
+    "NUMPAT",
+    "    Return number of subscriptions to patterns.",
+    "NUMSUB [<channel> ...]",
+    "    Return the number of subscribers for the specified channels, excluding",
+    "    pattern subscriptions(default: no channels).",
+    "SHARDCHANNELS [<pattern>]",
+    "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+    "SHARDNUMSUB [<shardchannel> ...]",
+    "    Return the number of subscribers for the specified shard level channel(s)"
+  };
+
   private HelpCommands() {}
 
   /** OBJECT HELP. */
@@ -181,12 +196,18 @@ final class HelpCommands {
     reply(session, "COMMAND", COMMAND);
   }
 
+  /** PUBSUB HELP. */
+  static void pubsub(Session session, byte[][] args) {
+    reply(session, "PUBSUB", PUBSUB);
+  }
+
   /** LATENCY HELP. */
   static void latency(Session session, byte[][] args) {
     reply(session, "LATENCY", LATENCY);
   }
 
-  private static void reply(Session session, String command, String[] lines) {
+  /** Writes a HELP reply: the heading naming {@code command}, the lines, then HELP's own two. */
+  static void reply(Session session, String command, String[] lines) {
     Reply reply = session.reply();
     reply.array(lines.length + 3);
     reply.simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");

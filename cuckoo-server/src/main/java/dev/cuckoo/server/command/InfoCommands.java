@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.util.HashSet;
@@ -134,6 +135,11 @@ public final class InfoCommands {
   /** ROLE: a master without replicas, {@code ["master", 0, []]}. */
   void role(Session session, byte[][] args) {
     Reply reply = session.reply();
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    if (replication != null) {
+      replication.role(reply);
+      return;
+    }
     reply.array(3);
     reply.bulk("master");
     reply.integer(0);
@@ -194,7 +200,8 @@ public final class InfoCommands {
     field(out, "hz", 10);
     field(out, "configured_hz", 10);
     field(out, "executable", "cuckoo-server");
-    field(out, "config_file", "");
+    java.nio.file.Path configFile = context.config().configFile();
+    field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
   }
@@ -206,7 +213,7 @@ public final class InfoCommands {
     field(out, "maxclients", context.maxClients());
     field(out, "blocked_clients", 0);
     field(out, "tracking_clients", 0);
-    field(out, "pubsub_clients", 0);
+    field(out, "pubsub_clients", context.pubSub().clientCount());
   }
 
   private void memory(StringBuilder out) {
@@ -271,16 +278,27 @@ public final class InfoCommands {
     field(out, "total_commands_processed", commands);
     field(out, "instantaneous_ops_per_sec", opsPerSecond(commands));
     field(out, "rejected_connections", 0);
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    long[] syncs = replication != null ? replication.syncCounts() : new long[3];
+    field(out, "sync_full", syncs[0]);
+    field(out, "sync_partial_ok", syncs[1]);
+    field(out, "sync_partial_err", syncs[2]);
     field(out, "expired_keys", context.expiredKeys().get());
     field(out, "evicted_keys", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
-    field(out, "pubsub_channels", 0);
-    field(out, "pubsub_patterns", 0);
+    field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
+    field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
+    field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
     field(out, "total_forks", 0);
   }
 
   private void replication(StringBuilder out) {
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    if (replication != null) {
+      replication.info(out);
+      return;
+    }
     out.append("# Replication\r\n");
     field(out, "role", "master");
     field(out, "connected_slaves", 0);

@@ -3,7 +3,6 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
-import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
@@ -23,14 +22,14 @@ public final class MoveCommands {
 
   private final ServerContext context;
   private final Keyspace keyspace;
-  private final WriteLog log;
+  private final WritePath writes;
   private final ConnectionCommands connection;
 
   /** Creates the commands over the server's keyspace and write log. */
-  MoveCommands(ServerContext context, WriteLog log, ConnectionCommands connection) {
+  MoveCommands(ServerContext context, WritePath writes, ConnectionCommands connection) {
     this.context = context;
     this.keyspace = context.keyspace();
-    this.log = log;
+    this.writes = writes;
     this.connection = connection;
   }
 
@@ -44,19 +43,18 @@ public final class MoveCommands {
    * command again after the snapshot in progress.
    */
   private void gated(Session session, Move move) {
-    Persistence persistence = context.persistence();
-    if (persistence == null || session.replaying() || session.transaction() != null) {
-      // no snapshots; or replaying; or inside EXEC, which took the gate for the transaction
+    if (session.replaying() || session.transaction() != null) {
+      // replaying; or inside EXEC, which took the gate for the transaction
       move.run();
       return;
     }
-    if (!persistence.beginMove(session)) {
+    if (!keyspace.moveGate().enter(session::retryAfter)) {
       return;
     }
     try {
       move.run();
     } finally {
-      persistence.endMove();
+      keyspace.moveGate().leave();
     }
   }
 
@@ -76,7 +74,7 @@ public final class MoveCommands {
     Reply reply = session.reply();
     Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
     try {
-      if (log.refuses(session)) {
+      if (writes.refuses(session)) {
         return;
       }
       ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
@@ -97,7 +95,7 @@ public final class MoveCommands {
         return;
       }
       transfer(source, target, filter);
-      log.record(session, args);
+      writes.record(session, args);
       if (nx) {
         reply.integer(1);
       } else {
@@ -136,7 +134,7 @@ public final class MoveCommands {
           Key target = source.in(db);
           Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
           try {
-            if (log.refuses(session)) {
+            if (writes.refuses(session)) {
               return;
             }
             ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
@@ -145,7 +143,7 @@ public final class MoveCommands {
               return;
             }
             transfer(source, target, filter);
-            log.record(session, args);
+            writes.record(session, args);
             session.reply().integer(1);
           } finally {
             Keyspace.unlock(locks);
@@ -179,7 +177,7 @@ public final class MoveCommands {
         () -> {
           keyspace.lockAll();
           try {
-            if (log.refuses(session)) {
+            if (writes.refuses(session)) {
               return;
             }
             if (a != b) {
@@ -188,7 +186,7 @@ public final class MoveCommands {
               keyspace.swap(a, b);
               context.watches().touchDatabase(a, keyspace);
               context.watches().touchDatabase(b, keyspace);
-              log.record(session, args);
+              writes.record(session, args);
             }
             session.reply().ok();
           } finally {

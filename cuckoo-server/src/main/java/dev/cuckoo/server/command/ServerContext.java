@@ -6,6 +6,9 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.pubsub.PubSub;
+import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.replication.WriteStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,6 +27,7 @@ public final class ServerContext implements PersistenceContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
   private volatile long maxMemory;
   private volatile int rewritePercentage;
@@ -78,6 +82,42 @@ public final class ServerContext implements PersistenceContext {
 
   void maxBulkLength(long maxBulkLength) {
     this.maxBulkLength = maxBulkLength;
+  }
+
+  /**
+   * Returns the settings as they are now: the start-up ones with what CONFIG SET changed since and
+   * the port actually bound; what CONFIG REWRITE writes. Settings that change at run time must show
+   * here (replication's replicaof, for one).
+   *
+   * @throws IllegalArgumentException if a value set at run time is outside what a config file may
+   *     hold
+   */
+  public ServerConfig currentConfig() {
+    ServerConfig.Builder current =
+        config.toBuilder()
+            .port(port)
+            .maxMemory(maxMemory)
+            .autoAofRewritePercentage(rewritePercentage)
+            .autoAofRewriteMinSize(rewriteMinSize)
+            .maxClients((int) Math.min(maxClients, Integer.MAX_VALUE))
+            .timeoutSeconds(timeoutSeconds)
+            .maxBulkLength(maxBulkLength)
+            .requirePass(requirePass)
+            .protectedMode(protectedMode)
+            .fsync(ServerConfig.Fsync.valueOf(appendFsync.toUpperCase(java.util.Locale.ROOT)));
+    cfConfig.values().forEach(current::cfParameter);
+    Replication replication = replication();
+    if (replication != null) {
+      // REPLICAOF and CONFIG SET change these at run time; Sentinel rewrites them after a failover
+      try {
+        for (java.util.Map.Entry<String, String> option : replication.options().entrySet()) {
+          current.set(option.getKey(), option.getValue());
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return current.build();
   }
 
   /** Returns the password new connections must give (requirepass), or null for none. */
@@ -183,6 +223,21 @@ public final class ServerContext implements PersistenceContext {
     return expiredKeys;
   }
 
+  /** Returns what replication takes from the write path (never null). */
+  public WriteStream writeStream() {
+    return writeStream;
+  }
+
+  /** Returns replication (null for the contexts recovery replays through). */
+  public Replication replication() {
+    return writeStream instanceof Replication replication ? replication : null;
+  }
+
+  /** Sets what replication takes from the write path. */
+  public void writeStream(WriteStream writeStream) {
+    this.writeStream = writeStream;
+  }
+
   /** Returns persistence, or null when it is off. */
   public Persistence persistence() {
     return persistence;
@@ -229,7 +284,13 @@ public final class ServerContext implements PersistenceContext {
     this.shutdown = shutdown;
   }
 
-  private final ClientRegistry clients = new ClientRegistry();
+  private final PubSub pubSub = new PubSub(Glob::matches);
+  private final ClientRegistry clients = new ClientRegistry(pubSub);
+
+  /** Returns the server's pub/sub subscriptions. */
+  public PubSub pubSub() {
+    return pubSub;
+  }
 
   /** Returns the registry of live client connections (CLIENT LIST, CLIENT KILL). */
   public ClientRegistry clients() {

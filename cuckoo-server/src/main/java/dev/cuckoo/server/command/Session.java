@@ -7,6 +7,8 @@ import dev.cuckoo.server.persist.Retrier;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Message;
+import dev.cuckoo.server.pubsub.Subscriber;
 
 /**
  * The state of one client connection: its reply stream, protocol version, authentication and name.
@@ -34,6 +36,10 @@ public final class Session implements Watches.Watcher, Retrier {
   private Transaction transaction;
   private java.util.Map<Key, Boolean> watched;
   private volatile boolean watchTouched;
+  private Subscriber subscriber = new Subscriber(message -> {});
+  private boolean fromMaster;
+  private long streamOffset;
+  private dev.cuckoo.server.persist.StreamMark streamMark;
 
   /**
    * Creates a session.
@@ -63,6 +69,41 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Returns true while the append-only log is replayed at startup (no limits, no logging). */
   boolean replaying() {
     return replaying;
+  }
+
+  /**
+   * Returns true for the replica's link to its master: its writes are the master's, never refused
+   * and never expiring keys of their own.
+   */
+  boolean fromMaster() {
+    return fromMaster;
+  }
+
+  /** Returns the replication stream's offset after this session's last write (WAIT). */
+  long streamOffset() {
+    return streamOffset;
+  }
+
+  /** Notes the replication stream's offset after a write of this session. */
+  void streamOffset(long offset) {
+    streamOffset = offset;
+  }
+
+  /** Sets the stream mark to log before this session's next record (the master link). */
+  void streamMark(dev.cuckoo.server.persist.StreamMark mark) {
+    streamMark = mark;
+  }
+
+  /** Returns and forgets the stream mark to log before this session's next record, or null. */
+  dev.cuckoo.server.persist.StreamMark takeStreamMark() {
+    dev.cuckoo.server.persist.StreamMark mark = streamMark;
+    streamMark = null;
+    return mark;
+  }
+
+  /** Marks the session as the replica's link to its master. */
+  public void fromMaster(boolean on) {
+    fromMaster = on;
   }
 
   /** Returns true once the client has authenticated (or no password is set). */
@@ -163,6 +204,57 @@ public final class Session implements Watches.Watcher, Retrier {
     java.util.concurrent.CompletableFuture<Void> taken = retry;
     retry = null;
     return taken;
+  }
+
+  /** Returns the connection's pub/sub subscriptions. */
+  public Subscriber subscriber() {
+    return subscriber;
+  }
+
+  /**
+   * Sets the subscriptions whose outbox reaches this connection's socket (by the network layer,
+   * before the first command; until then messages for the session are dropped).
+   */
+  public void subscriber(Subscriber subscriber) {
+    this.subscriber = subscriber;
+  }
+
+  private int commandDepth;
+  private java.util.List<Message> heldMessages;
+
+  /** Notes that a request starts running (EXEC's commands nest inside EXEC). */
+  void enterCommand() {
+    commandDepth++;
+  }
+
+  /**
+   * Notes that a request finished; after the outermost one, the messages held for this connection
+   * while it ran follow its reply.
+   */
+  void exitCommand() {
+    if (--commandDepth == 0 && heldMessages != null) {
+      for (Message message : heldMessages) {
+        message.writeTo(reply);
+      }
+      heldMessages = null;
+    }
+  }
+
+  /**
+   * Holds a message for this connection if it is running a request (it published to a channel it
+   * subscribes to) and returns true: as in Redis 7.2 and later, the message follows the request's
+   * reply (after EXEC's whole reply inside a transaction). Returns false when no request runs.
+   * Called on the connection's thread.
+   */
+  public boolean holdWhileRunning(Message message) {
+    if (commandDepth == 0) {
+      return false;
+    }
+    if (heldMessages == null) {
+      heldMessages = new java.util.ArrayList<>();
+    }
+    heldMessages.add(message);
+    return true;
   }
 
   /** Returns the client name, or null. */

@@ -3,7 +3,6 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
-import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Reply;
 import java.util.List;
@@ -29,14 +28,14 @@ public final class TransactionCommands {
   private final Commands commands;
   private final ServerContext context;
   private final Keyspace keyspace;
-  private final WriteLog log;
+  private final WritePath writes;
 
   /** Creates the commands; {@code commands} runs the queued commands at EXEC. */
-  TransactionCommands(Commands commands, ServerContext context, WriteLog log) {
+  TransactionCommands(Commands commands, ServerContext context, WritePath writes) {
     this.commands = commands;
     this.context = context;
     this.keyspace = context.keyspace();
-    this.log = log;
+    this.writes = writes;
   }
 
   /** MULTI. */
@@ -119,20 +118,19 @@ public final class TransactionCommands {
     }
     List<byte[][]> queued = session.queued();
     boolean moves = false;
-    boolean writes = false;
+    boolean anyWrite = false;
     boolean denyoom = false;
     for (byte[][] command : queued) {
       CommandSpec spec = commands.resolve(command);
       if (spec != null && spec.write()) {
-        writes = true;
+        anyWrite = true;
         denyoom |= spec.denyOom();
         moves |= spec.writes() != null && spec.writes().movesData();
       }
     }
-    Persistence persistence = context.persistence();
     boolean gated = false;
-    if (moves && persistence != null && !session.replaying()) {
-      if (!persistence.beginMove(session)) {
+    if (moves && !session.replaying()) {
+      if (!keyspace.moveGate().enter(session::retryAfter)) {
         return;
       }
       gated = true;
@@ -144,10 +142,7 @@ public final class TransactionCommands {
         reply.nullArray();
         return;
       }
-      String refusal = writes ? log.refusal() : null;
-      if (refusal == null && denyoom && keyspace.usedBytes() > context.memoryLimit()) {
-        refusal = Commands.OOM;
-      }
+      String refusal = anyWrite ? writes.refusal(session, denyoom) : null;
       if (refusal != null) {
         end(session);
         reply.error(EXECABORT_BECAUSE + refusal);
@@ -158,7 +153,7 @@ public final class TransactionCommands {
     } finally {
       keyspace.unlockAll();
       if (gated) {
-        persistence.endMove();
+        keyspace.moveGate().leave();
       }
     }
   }
@@ -188,6 +183,6 @@ public final class TransactionCommands {
       session.transaction(null);
       session.retriesAllowed(retries);
     }
-    log.recordAll(session, db, transaction);
+    writes.recordAll(session, db, transaction);
   }
 }

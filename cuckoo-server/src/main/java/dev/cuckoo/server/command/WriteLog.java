@@ -1,8 +1,9 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.persist.Transaction;
-
-/** Where executed write commands are recorded for recovery (the append-only log). */
+/**
+ * Where executed write commands are recorded for recovery (the append-only log). Only {@link
+ * WritePath} calls it: that is where a write is decided, recorded and announced.
+ */
 public interface WriteLog {
   /** A log that records nothing and refuses nothing (persistence disabled). */
   WriteLog NONE =
@@ -31,61 +32,4 @@ public interface WriteLog {
    * anything.
    */
   String refusal();
-
-  /**
-   * Called for every write a client makes, with its keys still locked, before it is logged (WATCH
-   * invalidation).
-   */
-  default void touched(int db, byte[][] args) {}
-
-  /**
-   * Records a write the session made (not while replaying): appends it and notes its number in the
-   * session, or, while a transaction runs, adds it to the transaction's single record.
-   */
-  default void record(Session session, byte[][] args) {
-    if (session.replaying()) {
-      return;
-    }
-    touched(session.db(), args);
-    Transaction transaction = session.transaction();
-    if (transaction != null) {
-      transaction.add(session.db(), args);
-    } else {
-      session.logged(append(session.db(), args));
-    }
-  }
-
-  /**
-   * Logs the writes gathered in {@code transaction} as one record (a single write as itself), so
-   * that recovery applies all of them or none (never while replaying).
-   *
-   * @param db the database the transaction began in
-   */
-  default void recordAll(Session session, int db, Transaction transaction) {
-    java.util.List<Transaction.Write> writes = transaction.writes();
-    if (session.replaying() || writes.isEmpty()) {
-      return;
-    }
-    if (writes.size() == 1) {
-      session.logged(append(writes.get(0).db, writes.get(0).args));
-    } else {
-      session.logged(append(db, transaction.encode()));
-    }
-  }
-
-  /**
-   * Answers the session's write with the refusal and returns true if writes are refused now (never
-   * while replaying).
-   */
-  default boolean refuses(Session session) {
-    if (session.replaying()) {
-      return false;
-    }
-    String refusal = refusal();
-    if (refusal != null) {
-      session.reply().error(refusal);
-      return true;
-    }
-    return false;
-  }
 }

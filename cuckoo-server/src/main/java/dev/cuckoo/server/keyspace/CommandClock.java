@@ -26,7 +26,19 @@ public final class CommandClock {
     }
   }
 
-  /** Ends a command started with {@link #enter}. */
+  /**
+   * Fixes the time for the command starting on this thread at {@code millis} (a replica applying
+   * its master's writes passes {@link Long#MIN_VALUE}: no key has expired for them, as in Redis,
+   * whose master deletes expired keys explicitly).
+   */
+  public static void enterAt(long millis) {
+    long[] state = FROZEN.get();
+    if (state[1]++ == 0) {
+      state[0] = millis;
+    }
+  }
+
+  /** Ends a command started with {@link #enter} or {@link #enterAt}. */
   public static void exit() {
     long[] state = FROZEN.get();
     state[1]--;

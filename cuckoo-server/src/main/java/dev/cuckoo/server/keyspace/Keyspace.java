@@ -84,6 +84,7 @@ public final class Keyspace {
   private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
+  private final MoveGate moveGate = new MoveGate();
   private final AtomicLong peakUsedBytes = new AtomicLong();
   // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
   private volatile java.util.Set<Key> removedKeys;
@@ -495,6 +496,11 @@ public final class Keyspace {
   public interface CutAction<E extends Exception> {
     /** Cuts the snapshot (rotates the log). */
     void run() throws E;
+  }
+
+  /** Returns the gate that keeps commands moving data between keys apart from snapshots. */
+  public MoveGate moveGate() {
+    return moveGate;
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.protocol.RespDecoder;
+import dev.cuckoo.server.pubsub.Subscriber;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -64,6 +65,18 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             new Reply(ctx.alloc()),
             Authentication.of(ctx.channel()),
             false);
+    session.subscriber(
+        new Subscriber(
+            new SubscriberOutbox(
+                ctx.channel(),
+                session,
+                context.config().pubsubOutputLimit(),
+                () -> {
+                  if (!waiting) {
+                    writeReplies(ctx);
+                  }
+                },
+                System::currentTimeMillis)));
     session.allowRetries();
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.maxClients()) {
@@ -287,6 +300,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     if (session != null) {
       session.reply().discard();
       context.watches().unwatchAll(session);
+      context.pubSub().leave(session.subscriber());
     }
     ctx.fireChannelInactive();
   }
@@ -294,7 +308,10 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
     if (event instanceof IdleStateEvent) {
-      ctx.close();
+      // as Redis's clientsCronHandleTimeout, the timeout spares subscribers (they only listen)
+      if (session == null || !session.subscriber().subscribed()) {
+        ctx.close();
+      }
     } else {
       ctx.fireUserEventTriggered(event);
     }

@@ -12,7 +12,7 @@ public final class FileSync {
   private FileSync() {}
 
   /** Atomically renames {@code temp} to {@code target} and forces the directory entry to disk. */
-  static void replace(Path temp, Path target) throws IOException {
+  public static void replace(Path temp, Path target) throws IOException {
     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     syncDirectory(target);
   }

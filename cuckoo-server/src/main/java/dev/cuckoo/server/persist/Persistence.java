@@ -30,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -108,8 +107,6 @@ public final class Persistence implements Closeable {
 
   private final ReentrantLock saveLock = new ReentrantLock();
   // held shared by commands that move data between keys, exclusively while a snapshot is written
-  private final ReentrantReadWriteLock moveGate = new ReentrantReadWriteLock();
-  private volatile CompletableFuture<Void> saveDone;
   // whether a record that moves data between keys was logged since the last snapshot
   private volatile boolean moversLogged;
   private final AtomicBoolean saving = new AtomicBoolean();
@@ -125,6 +122,8 @@ public final class Persistence implements Closeable {
   private IOException handledFailure;
   // test seam: runs on the saving thread after the log is rotated, before the keys are listed
   private volatile Runnable afterRotate = () -> {};
+  private volatile Runnable atRotation = () -> {};
+  private StreamMark recoveredMark;
 
   private Persistence(
       PersistenceContext context,
@@ -198,6 +197,7 @@ public final class Persistence implements Closeable {
     long lastLsn;
     long activeEnd;
     String activeProblem;
+    StreamMark mark;
   }
 
   /**
@@ -249,6 +249,9 @@ public final class Persistence implements Closeable {
       generation = Math.max(generation, lastGeneration(found)) + 1;
       writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
+      if (found.mark != null) {
+        log.append(0, found.mark.args());
+      }
       for (LogFile file : found.needed) {
         if (!file.active) {
           found.obsolete.add(file.path);
@@ -275,7 +278,10 @@ public final class Persistence implements Closeable {
       Files.deleteIfExists(obsolete);
       LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
     }
-    return new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
+    Persistence persistence =
+        new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
+    persistence.recoveredMark = found.mark;
+    return persistence;
   }
 
   /** Returns the generation after the last retired log's, or the active log's (0 if none). */
@@ -371,6 +377,7 @@ public final class Persistence implements Closeable {
       }
     }
     target.recountUsed();
+    found.mark = replay.streamMark();
     return found;
   }
 
@@ -546,32 +553,6 @@ public final class Persistence implements Closeable {
       moversLogged = true;
     }
     return log.append(db, args);
-  }
-
-  /**
-   * Lets a command that moves data between keys (RENAME, MOVE, SWAPDB, or a transaction holding
-   * one) run: returns true once it holds the gate (the caller runs, logs and then calls {@link
-   * #endMove}), or false if a snapshot is being written and the session will run the command again
-   * when it is done (a session that cannot retry waits here). Such commands never overlap a
-   * snapshot, so recovery can replay them whole or skip them whole.
-   */
-  public boolean beginMove(Retrier session) {
-    while (!moveGate.readLock().tryLock()) {
-      CompletableFuture<Void> done = saveDone;
-      if (done == null) {
-        done = CompletableFuture.completedFuture(null);
-      }
-      if (session.retryAfter(done)) {
-        return false;
-      }
-      done.join();
-    }
-    return true;
-  }
-
-  /** Releases the gate taken by {@link #beginMove(Session)}. */
-  public void endMove() {
-    moveGate.readLock().unlock();
   }
 
   /** Returns the error writes get (without the dash), or null while writes are accepted. */
@@ -832,9 +813,7 @@ public final class Persistence implements Closeable {
    */
   public void save() throws IOException {
     saveLock.lock();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    saveDone = done;
-    moveGate.writeLock().lock();
+    keyspace.moveGate().closeForSnapshot();
     try {
       long next = Math.max(generation, log.generation()) + 1;
       Path retired = dir.resolve(LOG + "." + log.generation());
@@ -845,6 +824,7 @@ public final class Persistence implements Closeable {
             keyspace.keysAcross(
                 () -> {
                   rotatedAt[0] = log.rotate(next, retired);
+                  atRotation.run();
                   afterRotate.run();
                 });
       } catch (IOException e) {
@@ -899,9 +879,7 @@ public final class Persistence implements Closeable {
       lastSaveSeconds = System.currentTimeMillis() / 1000;
       rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
     } finally {
-      moveGate.writeLock().unlock();
-      saveDone = null;
-      done.complete(null);
+      keyspace.moveGate().open();
       saveLock.unlock();
     }
   }
@@ -968,6 +946,19 @@ public final class Persistence implements Closeable {
    */
   public void afterRotate(Runnable hook) {
     afterRotate = hook;
+  }
+
+  /**
+   * Sets what runs right after each snapshot rotated the log, before any key is listed: a replica
+   * logs the stream mark in force there (see {@link StreamMark}).
+   */
+  public void atRotation(Runnable hook) {
+    atRotation = hook;
+  }
+
+  /** Returns the last stream mark the recovered files held (null if none). */
+  public StreamMark recoveredMark() {
+    return recoveredMark;
   }
 
   /** Returns true while a background save runs. */

@@ -38,6 +38,8 @@ public final class Replay implements LogReader.RecordSink {
   private final Predicate<Key> wanted;
   private Path file;
   private long applied;
+  private StreamMark mark;
+  private boolean markApplied;
 
   /**
    * Creates a replay into {@code target}.
@@ -77,8 +79,28 @@ public final class Replay implements LogReader.RecordSink {
     return wanted.test(key) && lsn > snapshotLsns.getOrDefault(key, startLsn);
   }
 
+  /**
+   * Returns where the replayed data stands in a master's stream (see {@link StreamMark}), as a mark
+   * whose two offsets are that position, or null if no mark was read.
+   */
+  StreamMark streamMark() {
+    if (mark == null) {
+      return null;
+    }
+    StreamMark standing = markApplied ? mark.settled() : mark;
+    return new StreamMark(
+        standing.replicationId(), standing.before(), standing.before(), standing.db());
+  }
+
   @Override
   public void accept(long lsn, int db, byte[][] args, long offset) throws IOException {
+    StreamMark next = StreamMark.of(args);
+    if (next != null) {
+      mark = next;
+      markApplied = false;
+      return;
+    }
+    markApplied = true;
     if (Transaction.isRecord(args)) {
       List<Transaction.Write> writes;
       try {

@@ -65,6 +65,24 @@ public final class Numbers {
   }
 
   /**
+   * Returns a byte count as Redis's CONFIG REWRITE writes it ({@code rewriteConfigFormatMemory}):
+   * in the largest of gb, mb and kb that divides it exactly, else in bytes; {@link #parseMemory}
+   * reads it back.
+   */
+  public static String formatMemory(long bytes) {
+    if (bytes != 0 && bytes % (1L << 30) == 0) {
+      return bytes / (1L << 30) + "gb";
+    }
+    if (bytes != 0 && bytes % (1L << 20) == 0) {
+      return bytes / (1L << 20) + "mb";
+    }
+    if (bytes != 0 && bytes % 1024 == 0) {
+      return bytes / 1024 + "kb";
+    }
+    return Long.toString(bytes);
+  }
+
+  /**
    * Parses a memory amount as Redis's config does (memtoull): digits with an optional unit, b, k
    * (1000), kb (1024), m, mb, g, gb, case-insensitive. Returns null for anything else or a value
    * beyond 2^63 - 1.

@@ -170,6 +170,16 @@ public final class Reply {
     writeNumber(out, count);
   }
 
+  /**
+   * Appends a push header for {@code count} elements (pub/sub confirmations and messages): {@code
+   * >count} in RESP3, an array header in RESP2.
+   */
+  public void push(int count) {
+    ByteBuf out = out();
+    out.writeByte(protocol == 3 ? '>' : '*');
+    writeNumber(out, count);
+  }
+
   /** Appends a map header: {@code %count} in RESP3, an array of 2*count in RESP2. */
   public void map(int count) {
     ByteBuf out = out();

@@ -1,0 +1,295 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.persist.StreamMark;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.replication.Replication;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.Channel;
+import java.lang.System.Logger.Level;
+import java.util.List;
+
+/**
+ * REPLICAOF / SLAVEOF, REPLCONF, PSYNC / SYNC and WAIT as Redis 8 answers them, and the replica's
+ * side of the stream: the master's writes run through the table on a session of their own that is
+ * never refused and logs what it applies.
+ */
+final class ReplicationCommands {
+  private static final System.Logger LOGGER = System.getLogger(ReplicationCommands.class.getName());
+
+  private final Commands commands;
+  private final ServerContext context;
+
+  private final WritePath writes;
+
+  ReplicationCommands(Commands commands, ServerContext context, WritePath writes) {
+    this.commands = commands;
+    this.context = context;
+    this.writes = writes;
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  private Replication replication(Session session) {
+    Replication replication = context.replication();
+    if (replication == null) {
+      session.reply().error("ERR replication is not available on this server");
+    }
+    return replication;
+  }
+
+  /** REPLICAOF host port | NO ONE (and SLAVEOF). */
+  void replicaOf(Session session, byte[][] args) {
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    Reply reply = session.reply();
+    if (Args.lower(args[1]).equals("no") && Args.lower(args[2]).equals("one")) {
+      if (replication.isReplica()) {
+        replication.promote();
+        LOGGER.log(Level.INFO, "MASTER MODE enabled (user request from ''id={0}'')", session.id());
+      }
+      reply.ok();
+      return;
+    }
+    if (replication.hasReplica(session.id())) {
+      reply.error("ERR Command is not valid when client is a replica.");
+      return;
+    }
+    Long port = Numbers.parseLong(args[2]);
+    if (port == null || port < 0 || port > 65535) {
+      reply.error("ERR Invalid master port");
+      return;
+    }
+    String host = Args.text(args[1]);
+    if (!replication.replicaOf(host, (int) (long) port)) {
+      LOGGER.log(
+          Level.INFO,
+          "REPLICAOF would result into synchronization with the master we are already connected"
+              + " with. No operation performed.");
+      reply.simple("OK Already connected to specified master");
+      return;
+    }
+    reply.ok();
+  }
+
+  /** REPLCONF option value [option value ...]. */
+  void replconf(Session session, byte[][] args) {
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    Reply reply = session.reply();
+    if (args.length % 2 == 0) {
+      reply.error(Args.SYNTAX_ERROR);
+      return;
+    }
+    Channel channel = channelOf(session);
+    for (int i = 1; i < args.length; i += 2) {
+      String option = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]);
+      switch (option) {
+        case "listening-port" -> {
+          Long port = Numbers.parseLong(args[i + 1]);
+          if (port == null) {
+            reply.error("ERR value is not an integer or out of range");
+            return;
+          }
+          replication.announce(session.id(), channel, option, Long.toString(port));
+        }
+        case "ip-address" -> replication.announce(session.id(), channel, option, value);
+        case "capa", "rdb-only", "rdb-filter-only" -> {
+          // every capability is accepted; the transfer is this server's own format
+        }
+        case "ack" -> {
+          Long offset = Numbers.parseLong(args[i + 1]);
+          if (offset != null) {
+            replication.ack(session.id(), offset);
+          }
+          // a replica's ACK is never answered
+          return;
+        }
+        case "getack" -> {
+          // a master asks its replica; a master itself has nothing to acknowledge
+          return;
+        }
+        default -> {
+          reply.error("ERR Unrecognized REPLCONF option: " + Args.text(args[i]));
+          return;
+        }
+      }
+    }
+    reply.ok();
+  }
+
+  /** PSYNC replicationid offset. */
+  void psync(Session session, byte[][] args) {
+    Long offset = Numbers.parseLong(args[2]);
+    if (offset == null) {
+      session.reply().error("ERR value is not an integer or out of range");
+      return;
+    }
+    startSync(session, Args.text(args[1]), offset);
+  }
+
+  /** SYNC: a full copy without the +FULLRESYNC line (old replicas). */
+  void sync(Session session, byte[][] args) {
+    startSync(session, null, -1);
+  }
+
+  private void startSync(Session session, String replicationId, long offset) {
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    if (replication.hasReplica(session.id()) && replication.isStreaming(session.id())) {
+      // Redis ignores SYNC/PSYNC from a connection that is already a replica
+      return;
+    }
+    String error = replication.psync(session.id(), channelOf(session), replicationId, offset);
+    if (error != null) {
+      session.reply().error(error);
+      return;
+    }
+    // CLIENT LIST flags=S, CLIENT KILL TYPE replica
+    context.clients().mark(session, ClientRegistry.Role.REPLICA);
+  }
+
+  private Channel channelOf(Session session) {
+    ClientRegistry.Client client = context.clients().get(session.id());
+    return client == null ? null : client.channel();
+  }
+
+  /** WAIT numreplicas timeout. */
+  void waitFor(Session session, byte[][] args) {
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    Reply reply = session.reply();
+    if (replication.isReplica()) {
+      reply.error(
+          "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0"
+              + " if a replica is configured to be writable (which is not the default) writes to"
+              + " replicas are just local and are not propagated.");
+      return;
+    }
+    Long replicas = Numbers.parseLong(args[1]);
+    if (replicas == null) {
+      reply.error("ERR value is not an integer or out of range");
+      return;
+    }
+    Long timeout = Numbers.parseLong(args[2]);
+    if (timeout == null) {
+      reply.error("ERR timeout is not an integer or out of range");
+      return;
+    }
+    if (timeout < 0) {
+      reply.error("ERR timeout is negative");
+      return;
+    }
+    int wanted = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, replicas));
+    java.util.concurrent.CompletableFuture<Integer> done =
+        replication.waitFor(session.streamOffset(), wanted, timeout);
+    if (done.isDone() || session.transaction() != null) {
+      // inside MULTI WAIT does not block: it answers how many have acknowledged so far
+      reply.integer(done.getNow(0));
+      return;
+    }
+    session.defer(done.thenApply(count -> out -> out.integer(count)));
+  }
+
+  /** Returns how the master's stream is applied on this server when it is a replica. */
+  Replication.Applier applier() {
+    Session session =
+        new Session(
+            0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+    session.fromMaster(true);
+    return new Replication.Applier() {
+      @Override
+      public void apply(int db, byte[][] args, StreamMark mark) {
+        CommandClock.enterAt(Long.MIN_VALUE);
+        try {
+          session.db(db);
+          session.streamMark(mark);
+          commands.execute(session, args);
+        } finally {
+          CommandClock.exit();
+        }
+        settle(session, args);
+      }
+
+      @Override
+      public void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark) {
+        CommandClock.enterAt(Long.MIN_VALUE);
+        try {
+          session.streamMark(mark);
+          runTransaction(db, writes);
+        } finally {
+          CommandClock.exit();
+        }
+        settle(session, writes.isEmpty() ? new byte[][] {ascii("EXEC")} : writes.get(0).args);
+      }
+
+      @Override
+      public void flush() {
+        if (session.lastLogged() != 0 && context.persistence() != null) {
+          context.persistence().commit(session.firstLogged(), session.lastLogged());
+        }
+        session.clearLogged();
+      }
+
+      @Override
+      public void markStream(StreamMark mark) {
+        ReplicationCommands.this.writes.markStream(mark);
+      }
+
+      private void runTransaction(int db, List<Transaction.Write> writes) {
+        session.db(db);
+        commands.execute(session, new byte[][] {ascii("MULTI")});
+        int current = db;
+        for (Transaction.Write write : writes) {
+          if (write.db != current) {
+            commands.execute(
+                session, new byte[][] {ascii("SELECT"), ascii(Integer.toString(write.db))});
+            current = write.db;
+          }
+          commands.execute(session, write.args);
+        }
+        commands.execute(session, new byte[][] {ascii("EXEC")});
+      }
+    };
+  }
+
+  /**
+   * Drops the replies of the link's session, logging an error a write of the master got here (the
+   * data sets then differ).
+   */
+  private void settle(Session session, byte[][] args) {
+    // a command that logged nothing leaves its mark unused: the stream stands where the last did
+    session.takeStreamMark();
+    ByteBuf out = session.reply().take();
+    if (out == null) {
+      return;
+    }
+    try {
+      if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
+        LOGGER.log(
+            Level.WARNING,
+            "a write of the master failed on this replica ({0}): {1}",
+            Args.text(args[0]),
+            out.toString(java.nio.charset.StandardCharsets.UTF_8).trim());
+      }
+    } finally {
+      out.release();
+    }
+  }
+}

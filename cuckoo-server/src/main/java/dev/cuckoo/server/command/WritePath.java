@@ -1,0 +1,185 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.persist.StreamMark;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.replication.Replication;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The one way a write goes: decided (refused or not), recorded as one record (a single command, or
+ * a whole EXEC) and announced to the log and the replication stream, in log order.
+ *
+ * <p>Refusals are decided here, in Redis's order: a log that cannot be written (MISCONF), too few
+ * good replicas (NOREPLICAS), a read-only replica (READONLY); then, for commands that may grow
+ * memory, maxmemory (OOM). Neither the recovery session nor the replica's link to its master is
+ * ever refused. Announcing holds one lock across the log append and the stream, so replicas get
+ * exactly the records the log gets, in the same order, with persistence on or off.
+ */
+public final class WritePath {
+  private final ServerContext context;
+  private final WriteLog log;
+  private final Supplier<CommandTable> table;
+  // the replica's last stream mark logged (guarded by this); see StreamMark
+  private StreamMark lastMark;
+
+  /**
+   * Creates the write path over the log; {@code table} answers which keys a write touches (for
+   * WATCH).
+   */
+  WritePath(ServerContext context, WriteLog log, Supplier<CommandTable> table) {
+    this.context = context;
+    this.log = log;
+    this.table = table;
+  }
+
+  /**
+   * Returns the error a write of this session gets now (without the dash), or null: MISCONF,
+   * NOREPLICAS, READONLY; OOM too if {@code denyOom} and maxmemory is exceeded.
+   */
+  String refusal(Session session, boolean denyOom) {
+    if (session.replaying() || session.fromMaster()) {
+      return null;
+    }
+    String refusal = log.refusal();
+    if (refusal == null) {
+      refusal = context.writeStream().refusal();
+    }
+    if (refusal == null && denyOom && context.keyspace().usedBytes() > context.memoryLimit()) {
+      refusal = Commands.OOM;
+    }
+    return refusal;
+  }
+
+  /**
+   * Returns true if a command without the {@code stale} flag is refused with MASTERDOWN for this
+   * session: a replica whose link is down with replica-serve-stale-data no.
+   */
+  boolean masterDown(Session session) {
+    Replication replication = context.replication();
+    return replication != null
+        && !session.replaying()
+        && !session.fromMaster()
+        && replication.masterDown();
+  }
+
+  /**
+   * Answers the session's write with the refusal and returns true if writes are refused now (not
+   * counting maxmemory, which the dispatcher decides before the command runs).
+   */
+  boolean refuses(Session session) {
+    String refusal = refusal(session, false);
+    if (refusal != null) {
+      session.reply().error(refusal);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Returns true if a write that is nobody's command (an expired key's deletion) may run now: not
+   * while the log refuses writes, never on a replica (its master sends those deletions).
+   */
+  boolean accepting() {
+    return log.refusal() == null && context.writeStream().deletesExpired();
+  }
+
+  /** Invalidates the WATCHes of the keys a write touches (its keys still locked). */
+  void touched(int db, byte[][] args) {
+    if (context.watches().size() > 0) {
+      table.get().keysOf(db, args, context.watches()::touch);
+    }
+  }
+
+  /**
+   * Records a write the session made (not while replaying): announces it and notes its number in
+   * the session, or, while a transaction runs, adds it to the transaction's single record.
+   */
+  void record(Session session, byte[][] args) {
+    if (session.replaying()) {
+      return;
+    }
+    touched(session.db(), args);
+    Transaction transaction = session.transaction();
+    if (transaction != null) {
+      transaction.add(session.db(), args);
+    } else {
+      announce(session, session.db(), args);
+    }
+  }
+
+  /**
+   * Records the writes gathered in {@code transaction} as one record (a single write as itself), so
+   * that recovery and replicas apply all of them or none (never while replaying).
+   *
+   * @param db the database the transaction began in
+   */
+  void recordAll(Session session, int db, Transaction transaction) {
+    List<Transaction.Write> writes = transaction.writes();
+    if (session.replaying() || writes.isEmpty()) {
+      return;
+    }
+    if (writes.size() == 1) {
+      announce(session, writes.get(0).db, writes.get(0).args);
+    } else {
+      announce(session, db, transaction.encode());
+    }
+  }
+
+  /**
+   * Records the deletion of an expired key (caller holds its lock): nobody's command, so nothing
+   * waits for it.
+   */
+  void expired(Key key, byte[][] del) {
+    touched(key.db(), del);
+    announce(null, key.db(), del);
+  }
+
+  /**
+   * Sets the stream mark in force without a record (a replica that swapped in a full transfer, or
+   * stopped being a replica: {@link StreamMark#NONE}, logged at once so recovery finds it last).
+   */
+  void markStream(StreamMark mark) {
+    synchronized (this) {
+      lastMark = mark;
+      if (!mark.continuable()) {
+        log.append(0, mark.args());
+      }
+    }
+  }
+
+  /**
+   * Logs the stream mark in force as the first record of a new log generation (a snapshot's cut).
+   */
+  void rotated() {
+    synchronized (this) {
+      if (lastMark != null) {
+        log.append(0, lastMark.settled().args());
+      }
+    }
+  }
+
+  /**
+   * Appends one record to the log and hands it to the replication stream, in one order; notes in
+   * the session (if any) the record's number and the stream offset after it.
+   */
+  private void announce(Session session, int db, byte[][] args) {
+    long lsn;
+    long offset;
+    synchronized (this) {
+      StreamMark mark = session != null ? session.takeStreamMark() : null;
+      if (mark != null) {
+        // in the same log write as the record: a restarted replica continues from it
+        log.append(0, mark.args());
+        lastMark = mark;
+      }
+      lsn = log.append(db, args);
+      offset = context.writeStream().record(db, args);
+    }
+    if (session != null) {
+      session.logged(lsn);
+      session.streamOffset(offset);
+    }
+  }
+}

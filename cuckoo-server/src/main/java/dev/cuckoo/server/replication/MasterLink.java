@@ -1,0 +1,519 @@
+package dev.cuckoo.server.replication;
+
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.LogReader;
+import dev.cuckoo.server.persist.StreamMark;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.persist.Transfer;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A replica's link to its master, on a thread of its own: connects, shakes hands as Redis does
+ * (PING, AUTH, REPLCONF listening-port, REPLCONF capa eof capa psync2, PSYNC), receives a full
+ * transfer or continues from its offset, then applies the stream. A lost link is retried every
+ * second, as Redis's replication cron does; the data served meanwhile is the data held.
+ *
+ * <p>A full transfer is written to a file, checked entry by entry, loaded into a fresh keyspace and
+ * brought up to date with the stream that follows it (skipping what each key already holds) before
+ * it replaces the live data at once; a transfer that breaks off or fails its checksum leaves the
+ * old data in place.
+ */
+final class MasterLink {
+  private static final System.Logger LOGGER = System.getLogger(MasterLink.class.getName());
+  private static final byte[] SNAPSHOT_MAGIC = "CKOOSNP".getBytes(StandardCharsets.US_ASCII);
+
+  /** The link's state as ROLE names it. */
+  enum State {
+    CONNECT("connect"),
+    CONNECTING("connecting"),
+    HANDSHAKE("handshake"),
+    TRANSFER("sync"),
+    CONNECTED("connected");
+
+    final String text;
+
+    State(String text) {
+      this.text = text;
+    }
+  }
+
+  final String host;
+  final int port;
+  private final Replication replication;
+  private final Thread thread;
+  private final Object output = new Object();
+  private volatile boolean stopped;
+  private volatile Socket socket;
+  private OutputStream out;
+
+  volatile State state = State.CONNECT;
+  volatile long lastIoMillis = System.currentTimeMillis();
+
+  /** When the link to the master was lost (0: never up, INFO then prints -1 as Redis does). */
+  volatile long downSinceMillis;
+
+  volatile long transferSize = -1;
+  volatile long transferRead;
+
+  /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
+  private int db;
+
+  MasterLink(Replication replication, String host, int port, int db) {
+    this.replication = replication;
+    this.db = db;
+    this.host = host;
+    this.port = port;
+    this.thread = new Thread(this::run, "replica-of-" + host + ":" + port);
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    LOGGER.log(Level.INFO, "REPLICAOF {0}:{1} enabled", host, Integer.toString(port));
+    thread.start();
+  }
+
+  /**
+   * Stops the link: closes the connection and waits (up to 10 s) for the thread to finish the
+   * command it is applying, so nothing of this link is logged after what the caller logs next.
+   */
+  void stop() {
+    stopped = true;
+    closeSocket();
+    synchronized (this) {
+      notifyAll();
+    }
+    if (Thread.currentThread() != thread) {
+      try {
+        thread.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void closeSocket() {
+    Socket current = socket;
+    if (current != null) {
+      try {
+        current.close();
+      } catch (IOException e) {
+        // closing
+      }
+    }
+  }
+
+  private void run() {
+    while (!stopped) {
+      try {
+        follow();
+      } catch (IOException | RuntimeException e) {
+        if (!stopped) {
+          LOGGER.log(
+              Level.WARNING,
+              "replication with MASTER {0}:{1}: {2}",
+              host,
+              Integer.toString(port),
+              e.getMessage());
+        }
+      } finally {
+        closeSocket();
+        Replication.Applier applier = replication.applier();
+        if (applier != null) {
+          // what was applied before the link broke reaches the log now, not at the next burst
+          applier.flush();
+        }
+        if (state == State.CONNECTED && !stopped) {
+          LOGGER.log(Level.INFO, "Connection with master lost.");
+        }
+        if (state == State.CONNECTED) {
+          downSinceMillis = System.currentTimeMillis();
+        }
+        state = State.CONNECT;
+      }
+      synchronized (this) {
+        try {
+          if (!stopped) {
+            wait(1000);
+          }
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** One connection: handshake, sync, then the stream until it breaks. */
+  private void follow() throws IOException {
+    state = State.CONNECTING;
+    LOGGER.log(Level.INFO, "Connecting to MASTER {0}:{1}", host, Integer.toString(port));
+    Socket connection = new Socket();
+    socket = connection;
+    if (stopped) {
+      throw new SocketException("stopped");
+    }
+    connection.connect(new InetSocketAddress(host, port), 10_000);
+    connection.setSoTimeout(replication.settings().timeoutSeconds * 1000);
+    connection.setTcpNoDelay(true);
+    if (isThisServer(connection)) {
+      throw new IOException(
+          "the master "
+              + host
+              + ":"
+              + port
+              + " is this server itself; a server cannot replicate from itself (REPLICAOF NO"
+              + " ONE, or name another server)");
+    }
+    LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync started");
+    state = State.HANDSHAKE;
+    Resp.Reader in = new Resp.Reader(new BufferedInputStream(connection.getInputStream(), 1 << 16));
+    synchronized (output) {
+      out = new BufferedOutputStream(connection.getOutputStream());
+    }
+    String pong = ask(in, "PING");
+    if (pong.startsWith("-")
+        && !pong.startsWith("-NOAUTH")
+        && !pong.startsWith("-NOPERM")
+        && !pong.startsWith("-ERR operation not permitted")) {
+      throw new IOException("Error reply to PING from master: '" + pong + "'");
+    }
+    LOGGER.log(Level.INFO, "Master replied to PING, replication can continue...");
+    ReplicationSettings settings = replication.settings();
+    if (settings.masterAuth != null) {
+      String reply =
+          settings.masterUser != null
+              ? ask(in, "AUTH", settings.masterUser, settings.masterAuth)
+              : ask(in, "AUTH", settings.masterAuth);
+      if (reply.startsWith("-")) {
+        throw new IOException("Unable to AUTH to MASTER: " + reply);
+      }
+    }
+    int announcedPort = settings.announcePort > 0 ? settings.announcePort : replication.port();
+    String reply = ask(in, "REPLCONF", "listening-port", Integer.toString(announcedPort));
+    if (reply.startsWith("-")) {
+      LOGGER.log(
+          Level.INFO,
+          "(Non critical) Master does not understand REPLCONF listening-port: " + reply);
+    }
+    if (settings.announceIp != null) {
+      reply = ask(in, "REPLCONF", "ip-address", settings.announceIp);
+      if (reply.startsWith("-")) {
+        LOGGER.log(
+            Level.INFO, "(Non critical) Master does not understand REPLCONF ip-address: " + reply);
+      }
+    }
+    reply = ask(in, "REPLCONF", "capa", "eof", "capa", "psync2");
+    if (reply.startsWith("-")) {
+      LOGGER.log(Level.INFO, "(Non critical) Master does not understand REPLCONF capa: " + reply);
+    }
+    String[] request = replication.psyncRequest();
+    if (request[0].equals("?")) {
+      LOGGER.log(Level.INFO, "Partial resynchronization not possible (no cached master)");
+    } else {
+      LOGGER.log(
+          Level.INFO,
+          "Trying a partial resynchronization (request {0}:{1}).",
+          request[0],
+          request[1]);
+    }
+    send("PSYNC", request[0], request[1]);
+    String answer = in.nonEmptyLine();
+    lastIoMillis = System.currentTimeMillis();
+    if (answer.startsWith("+FULLRESYNC")) {
+      String[] parts = answer.split(" ");
+      if (parts.length < 3) {
+        throw new IOException("Unexpected reply to PSYNC from master: " + answer);
+      }
+      LOGGER.log(Level.INFO, "Full resync from master: {0}:{1}", parts[1], parts[2]);
+      fullSync(in, parts[1], Long.parseLong(parts[2]));
+    } else if (answer.startsWith("+CONTINUE")) {
+      String newId = answer.length() > "+CONTINUE ".length() ? answer.substring(10).trim() : null;
+      replication.continued(this, newId);
+      LOGGER.log(
+          Level.INFO, "MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
+      connected();
+      stream(in, null);
+    } else if (answer.startsWith("-NOMASTERLINK") || answer.startsWith("-LOADING")) {
+      throw new IOException(
+          "Master is currently unable to PSYNC but should be in the future: " + answer);
+    } else {
+      throw new IOException(
+          "Unexpected reply to PSYNC from master: "
+              + Resp.clip(answer)
+              + " (is "
+              + host
+              + ":"
+              + port
+              + " a cuckoo-server?)");
+    }
+  }
+
+  private void connected() {
+    state = State.CONNECTED;
+    downSinceMillis = 0;
+    LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync: Finished with success");
+  }
+
+  /** Returns true if the connection leads back to this server's own listening socket. */
+  private boolean isThisServer(Socket connection) throws SocketException {
+    InetAddress remote = connection.getInetAddress();
+    if (connection.getPort() != replication.port()) {
+      return false;
+    }
+    return remote.isLoopbackAddress()
+        || remote.isAnyLocalAddress()
+        || NetworkInterface.getByInetAddress(remote) != null;
+  }
+
+  private String ask(Resp.Reader in, String... command) throws IOException {
+    send(command);
+    String reply = in.nonEmptyLine();
+    lastIoMillis = System.currentTimeMillis();
+    return reply;
+  }
+
+  private void send(String... command) throws IOException {
+    synchronized (output) {
+      out.write(Resp.command(command));
+      out.flush();
+    }
+  }
+
+  /** REPLCONF ACK offset, once a second and when the master asks (GETACK). */
+  void sendAck(long offset) {
+    if (state != State.CONNECTED) {
+      return;
+    }
+    try {
+      send("REPLCONF", "ACK", Long.toString(offset));
+    } catch (IOException e) {
+      closeSocket();
+    }
+  }
+
+  /** Receives the transfer, brings it up to date in a fresh keyspace, swaps it in, follows on. */
+  private void fullSync(Resp.Reader in, String masterId, long masterOffset) throws IOException {
+    state = State.TRANSFER;
+    String header = in.nonEmptyLine();
+    if (header.startsWith("$EOF:") || !header.startsWith("$")) {
+      throw new IOException("unexpected transfer header from master: '" + Resp.clip(header) + "'");
+    }
+    long length = Long.parseLong(header.substring(1));
+    transferSize = length;
+    transferRead = 0;
+    LOGGER.log(
+        Level.INFO,
+        "MASTER <-> REPLICA sync: receiving {0} bytes from master to disk",
+        Long.toString(length));
+    Path file = Files.createTempFile(replication.transferDirectory(), "received-", ".cuckoo");
+    try {
+      receive(in, file, length);
+      Keyspace fresh = new Keyspace(replication.databases());
+      fresh.loading(true);
+      Transfer.Loaded loaded;
+      try {
+        loaded = Transfer.load(file, fresh);
+      } catch (IOException e) {
+        throw new IOException(
+            "the transfer from the master failed its check, keeping the old data: "
+                + e.getMessage(),
+            e);
+      }
+      if (loaded.start() != masterOffset) {
+        throw new IOException(
+            "the transfer was cut at offset "
+                + loaded.start()
+                + " but the master announced "
+                + masterOffset);
+      }
+      LOGGER.log(
+          Level.INFO,
+          "MASTER <-> REPLICA sync: loaded {0} keys; applying the stream up to offset {1}",
+          Long.toString(loaded.keys()),
+          Long.toString(loaded.last()));
+      db = 0;
+      CatchUp catchUp = new CatchUp(fresh, loaded, masterId, masterOffset);
+      if (loaded.last() <= masterOffset) {
+        catchUp.finish(masterOffset);
+      }
+      stream(in, catchUp);
+    } finally {
+      Replication.deleteQuietly(file);
+    }
+  }
+
+  private void receive(Resp.Reader in, Path file, long length) throws IOException {
+    byte[] buffer = new byte[1 << 16];
+    try (OutputStream to = Files.newOutputStream(file)) {
+      long left = length;
+      boolean first = true;
+      while (left > 0) {
+        int chunk = (int) Math.min(buffer.length, left);
+        in.readFully(buffer, chunk);
+        if (first) {
+          first = false;
+          if (chunk < SNAPSHOT_MAGIC.length
+              || !Arrays.equals(
+                  buffer, 0, SNAPSHOT_MAGIC.length, SNAPSHOT_MAGIC, 0, SNAPSHOT_MAGIC.length)) {
+            throw new IOException(
+                "the master "
+                    + host
+                    + ":"
+                    + port
+                    + " sent a transfer that is not a cuckoo-server snapshot (it begins '"
+                    + Resp.clip(
+                        new String(buffer, 0, Math.min(chunk, 9), StandardCharsets.ISO_8859_1))
+                    + "'); a cuckoo-server replicates only from a cuckoo-server");
+          }
+        }
+        to.write(buffer, 0, chunk);
+        left -= chunk;
+        transferRead += chunk;
+        lastIoMillis = System.currentTimeMillis();
+      }
+    }
+  }
+
+  /**
+   * The stream after a transfer, applied to the fresh keyspace (nothing logged) until every key is
+   * past the number it was written with; then the fresh keyspace replaces the live one.
+   */
+  private final class CatchUp {
+    final Keyspace fresh;
+    final Transfer.Loaded loaded;
+    final LogReader.RecordSink replay;
+    final String masterId;
+    final long masterOffset;
+    final java.io.ByteArrayOutputStream applied = new java.io.ByteArrayOutputStream();
+    boolean done;
+
+    CatchUp(Keyspace fresh, Transfer.Loaded loaded, String masterId, long masterOffset) {
+      this.fresh = fresh;
+      this.loaded = loaded;
+      this.masterId = masterId;
+      this.masterOffset = masterOffset;
+      this.replay = loaded.replay(replication.replayer(fresh), replication.rules(), fresh);
+    }
+
+    void apply(long end, int db, byte[][] args) throws IOException {
+      replay.accept(end, db, args, end);
+    }
+
+    /** Swaps the caught-up keyspace in; the stream then goes to the live keyspace. */
+    void finish(long offsetNow) throws IOException {
+      fresh.loading(false);
+      replication.swapIn(MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
+      done = true;
+      connected();
+      LOGGER.log(
+          Level.INFO,
+          "MASTER <-> REPLICA sync: the received data replaced the old data at offset {0}",
+          Long.toString(offsetNow));
+    }
+  }
+
+  /** Applies the stream until the link breaks; {@code catchUp} first, if a transfer preceded. */
+  private void stream(Resp.Reader in, CatchUp catchUp) throws IOException {
+    // bytes held back while a transaction is read: its offset moves once it is applied
+    java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
+    List<Transaction.Write> multi = null;
+    int multiDb = -1;
+    long offset = catchUp != null ? catchUp.masterOffset : replication.replicaOffset();
+    while (!stopped) {
+      byte[][] args = in.command();
+      lastIoMillis = System.currentTimeMillis();
+      byte[] raw = Resp.command(args);
+      String name = Args.lower(args[0]);
+      boolean pending = catchUp != null && !catchUp.done;
+      switch (name) {
+        case "select" -> {
+          Long selected = Numbers.parseLong(args.length > 1 ? args[1] : new byte[0]);
+          if (selected == null || selected < 0 || selected >= replication.databases()) {
+            throw new IOException("the master selected database " + Args.text(args[1]));
+          }
+          db = (int) (long) selected;
+        }
+        case "ping" -> {
+          // counted in the offset only
+        }
+        case "replconf" -> {
+          if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
+            sendAck(offset);
+          }
+        }
+        case "multi" -> {
+          multi = new ArrayList<>();
+          multiDb = db;
+        }
+        case "exec" -> {
+          if (multi == null) {
+            throw new IOException("the master sent EXEC without MULTI");
+          }
+          held.write(raw, 0, raw.length);
+          raw = held.toByteArray();
+          held.reset();
+          long end = offset + raw.length;
+          if (!multi.isEmpty()) {
+            if (pending) {
+              Transaction transaction = new Transaction(multi.size());
+              for (Transaction.Write write : multi) {
+                transaction.add(write.db, write.args);
+              }
+              catchUp.apply(end, multiDb, transaction.encode());
+            } else {
+              replication
+                  .applier()
+                  .applyTransaction(
+                      multiDb, multi, new StreamMark(replication.replicationId(), offset, end, db));
+            }
+          }
+          multi = null;
+        }
+        default -> {
+          if (multi != null) {
+            multi.add(new Transaction.Write(db, args));
+          } else if (pending) {
+            catchUp.apply(offset + raw.length, db, args);
+          } else {
+            long end = offset + raw.length;
+            replication
+                .applier()
+                .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
+          }
+        }
+      }
+      if (multi != null) {
+        held.write(raw, 0, raw.length);
+        continue;
+      }
+      offset += raw.length;
+      if (pending) {
+        catchUp.applied.write(raw, 0, raw.length);
+        if (offset >= catchUp.loaded.last()) {
+          catchUp.finish(offset);
+        }
+      } else {
+        replication.applied(this, raw);
+        if (in.available() == 0) {
+          replication.applier().flush();
+        }
+      }
+    }
+  }
+}

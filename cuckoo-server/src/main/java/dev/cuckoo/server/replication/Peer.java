@@ -1,0 +1,197 @@
+package dev.cuckoo.server.replication;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A replica as its master sees it: the connection it sent PSYNC on, what it announced (REPLCONF
+ * listening-port, ip-address) and acknowledged (REPLCONF ACK), and its place in the stream.
+ *
+ * <p>Everything sent to it passes through one outbox drained by a task on the connection's event
+ * loop, so bytes leave in the order they were queued whatever thread queued them. While a full sync
+ * is being prepared the stream's records wait in a pending queue and follow the transfer.
+ */
+final class Peer {
+  /** Where the replica is in its synchronisation, named as INFO's {@code state=} prints it. */
+  enum State {
+    WAIT_BGSAVE("wait_bgsave"),
+    SEND_BULK("send_bulk"),
+    ONLINE("online");
+
+    final String text;
+
+    State(String text) {
+      this.text = text;
+    }
+  }
+
+  private static final System.Logger LOGGER = System.getLogger(Peer.class.getName());
+
+  /** How long queued stream bytes may wait to be written with the ones after them. */
+  private static final long DRAIN_DELAY_MICROS = 500;
+
+  /** The most stream bytes queued for a replica and not yet written to its socket (256 MiB). */
+  static final long OUTPUT_LIMIT = 256L << 20;
+
+  private final java.util.concurrent.atomic.AtomicLong unsent =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  final long clientId;
+  final Channel channel;
+  final String peerIp;
+  volatile int listeningPort;
+  volatile String announcedIp;
+  volatile State state;
+
+  /** True from the stream's cut (or +CONTINUE) on: the stream's records are queued for it. */
+  volatile boolean receiving;
+
+  volatile long ackOffset;
+  volatile long ackMillis = System.currentTimeMillis();
+
+  private final ArrayDeque<Object> pending = new ArrayDeque<>();
+  private final ArrayDeque<Object> outbox = new ArrayDeque<>();
+  private final java.util.Map<Object, Runnable> afterWrite = new java.util.IdentityHashMap<>();
+  private boolean live;
+  private boolean drainScheduled;
+  private long queuedBytes;
+
+  Peer(long clientId, Channel channel, String peerIp) {
+    this.clientId = clientId;
+    this.channel = channel;
+    this.peerIp = peerIp;
+  }
+
+  /** Returns the address INFO and ROLE print: the announced one, else the connection's peer. */
+  String ip() {
+    String announced = announcedIp;
+    return announced != null ? announced : peerIp;
+  }
+
+  /** Returns "ip:port" for log messages. */
+  String name() {
+    return ip() + ":" + listeningPort;
+  }
+
+  /**
+   * Queues stream bytes: sent now if the replica is live, else after its transfer. A replica that
+   * lets more than {@link #OUTPUT_LIMIT} bytes pile up (not reading, or a transfer slower than the
+   * writes) is disconnected, as Redis's client-output-buffer-limit for replicas does; it then
+   * resyncs.
+   */
+  synchronized void stream(byte[] bytes) {
+    if (unsent.get() > OUTPUT_LIMIT) {
+      if (channel.isOpen()) {
+        LOGGER.log(
+            System.Logger.Level.WARNING,
+            "Client replica {0} scheduled to be closed ASAP for overcoming of output buffer"
+                + " limits.",
+            name());
+        channel.close();
+      }
+      return;
+    }
+    ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+    queuedBytes += bytes.length;
+    unsent.addAndGet(bytes.length);
+    if (live) {
+      enqueue(buf);
+    } else {
+      pending.add(buf);
+    }
+  }
+
+  /** Queues a line or a transfer ahead of the pending stream (replies to PSYNC, the bulk). */
+  synchronized void direct(Object message) {
+    if (message instanceof ByteBuf buf) {
+      unsent.addAndGet(buf.readableBytes());
+    }
+    enqueue(message);
+  }
+
+  /** Queues a transfer ahead of the pending stream; {@code sent} runs once it is written. */
+  synchronized void transfer(Object region, Runnable sent) {
+    afterWrite.put(region, sent);
+    enqueue(region);
+  }
+
+  /** Queues a text line ending in CRLF ahead of the pending stream. */
+  void line(String text) {
+    direct(Unpooled.copiedBuffer(text + "\r\n", StandardCharsets.US_ASCII));
+  }
+
+  /** Sends the records that waited for the transfer, then every later one as it comes. */
+  synchronized void goLive() {
+    while (!pending.isEmpty()) {
+      enqueue(pending.poll());
+    }
+    live = true;
+  }
+
+  /** Returns the stream bytes queued but not yet handed to the socket. */
+  synchronized long queuedBytes() {
+    return queuedBytes;
+  }
+
+  private void enqueue(Object message) {
+    outbox.add(message);
+    if (!drainScheduled) {
+      drainScheduled = true;
+      // a moment's delay gathers the records of many clients into one socket write (Redis writes
+      // to its replicas once per event-loop iteration); a busy loop is not woken up for it
+      channel.eventLoop().schedule(this::drain, DRAIN_DELAY_MICROS, TimeUnit.MICROSECONDS);
+    }
+  }
+
+  private void drain() {
+    ArrayDeque<Object> batch;
+    java.util.Map<Object, Runnable> listeners;
+    synchronized (this) {
+      drainScheduled = false;
+      batch = new ArrayDeque<>(outbox);
+      outbox.clear();
+      queuedBytes = 0;
+      listeners =
+          afterWrite.isEmpty() ? java.util.Map.of() : new java.util.IdentityHashMap<>(afterWrite);
+      afterWrite.clear();
+    }
+    if (!channel.isActive()) {
+      batch.forEach(ReferenceCountUtil::release);
+      listeners.values().forEach(Runnable::run);
+      return;
+    }
+    ChannelFuture last = null;
+    for (Object message : batch) {
+      Runnable sent = listeners.get(message);
+      long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
+      last = channel.write(message);
+      if (sent != null) {
+        last.addListener(done -> sent.run());
+      }
+      if (size > 0) {
+        last.addListener(done -> unsent.addAndGet(-size));
+      }
+    }
+    channel.flush();
+    if (last != null) {
+      last.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    }
+  }
+
+  /** Drops whatever is still queued (the connection closed). */
+  synchronized void discard() {
+    pending.forEach(ReferenceCountUtil::release);
+    pending.clear();
+    outbox.forEach(ReferenceCountUtil::release);
+    outbox.clear();
+    afterWrite.values().forEach(Runnable::run);
+    afterWrite.clear();
+  }
+}

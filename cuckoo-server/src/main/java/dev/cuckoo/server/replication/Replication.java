@@ -1,0 +1,849 @@
+package dev.cuckoo.server.replication;
+
+import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.RecordApplier;
+import dev.cuckoo.server.persist.RecordRules;
+import dev.cuckoo.server.persist.StreamMark;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.persist.Transfer;
+import dev.cuckoo.server.protocol.Reply;
+import io.netty.channel.Channel;
+import io.netty.channel.DefaultFileRegion;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * This server's place in replication, as Redis 7/8 speak it: a master with its write stream,
+ * backlog and replicas, or a replica with its link to a master.
+ *
+ * <p>As a master it encodes each record the write path announces as RESP commands (SELECT when the
+ * database changes, a transaction as MULTI … EXEC), counts the bytes in {@code master_repl_offset},
+ * keeps the last {@code repl-backlog-size} of them for partial resyncs and sends them to every
+ * replica. A full sync cuts the stream, writes a fuzzy transfer (see {@link Transfer}) while
+ * commands go on, and sends it followed by the records from the cut.
+ *
+ * <p>As a replica it follows its master through a {@link MasterLink}; the bytes it applies extend
+ * its own offset and backlog, so after promotion (REPLICAOF NO ONE) the other replicas continue
+ * with {@code +CONTINUE}: the old replication id is kept as replid2 up to second_repl_offset
+ * (PSYNC2).
+ */
+public final class Replication implements WriteStream {
+  private static final System.Logger LOGGER = System.getLogger(Replication.class.getName());
+  private static final String NO_ID = "0".repeat(40);
+  private static final byte[][] PING = {"PING".getBytes(StandardCharsets.US_ASCII)};
+  private static final byte[][] GETACK = {
+    "REPLCONF".getBytes(StandardCharsets.US_ASCII),
+    "GETACK".getBytes(StandardCharsets.US_ASCII),
+    "*".getBytes(StandardCharsets.US_ASCII)
+  };
+  private static final byte[] MULTI = "MULTI".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] EXEC = "EXEC".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SELECT = "SELECT".getBytes(StandardCharsets.US_ASCII);
+
+  /** How the replica applies its master's stream to the live keyspace (the command table). */
+  public interface Applier {
+    /** Runs one write of the master in database {@code db}, logging it after {@code mark}. */
+    void apply(int db, byte[][] args, StreamMark mark);
+
+    /**
+     * Runs a transaction's writes as one (all keys locked, one record after {@code mark}); {@code
+     * db} is its first.
+     */
+    void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark);
+
+    /** Sets the stream mark in force without a record (see {@link StreamMark}). */
+    void markStream(StreamMark mark);
+
+    /**
+     * Writes what the applied commands logged (and forces it, with appendfsync always): called when
+     * no more of the stream is waiting, so one log write covers a burst.
+     */
+    void flush();
+  }
+
+  /** The server parts replication works with. */
+  public record Parts(
+      ServerConfig config,
+      Keyspace keyspace,
+      Watches watches,
+      RecordRules rules,
+      Function<Keyspace, RecordApplier> replayers,
+      Supplier<Persistence> persistence,
+      IntSupplier port) {}
+
+  private final Parts parts;
+  private final ReplicationSettings settings;
+  private final ScheduledExecutorService cron;
+  private final ExecutorService transfers;
+  private final Map<Long, Peer> peers = new ConcurrentHashMap<>();
+  private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
+  private volatile Applier applier;
+  private final java.util.concurrent.atomic.AtomicLongArray syncs =
+      new java.util.concurrent.atomic.AtomicLongArray(3);
+
+  // the stream, guarded by this
+  private String replid = newId();
+  private String replid2 = NO_ID;
+  private long secondReplOffset = -1;
+  private long offset;
+  private Backlog backlog;
+  private int streamDb = -1;
+  private volatile MasterLink link;
+  private boolean ackRequested;
+  private int restoredDb;
+
+  /** A WAIT that is not satisfied yet. */
+  private record Waiter(long offset, int replicas, CompletableFuture<Integer> done) {}
+
+  /** Creates replication in the master role; {@link #start} follows {@code --replicaof}. */
+  public Replication(Parts parts) {
+    this.parts = parts;
+    this.settings = new ReplicationSettings(parts.config());
+    this.cron = Executors.newSingleThreadScheduledExecutor(daemons("replication-cron"));
+    this.transfers = Executors.newCachedThreadPool(daemons("replication-transfer"));
+  }
+
+  private static java.util.concurrent.ThreadFactory daemons(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private static String newId() {
+    byte[] bytes = new byte[20];
+    new SecureRandom().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  /**
+   * Returns the replication options as they stand now, by option name ({@code replicaof} is the
+   * master followed, or empty), for CONFIG REWRITE.
+   */
+  public Map<String, String> options() {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    MasterLink current = link;
+    options.put("replicaof", current == null ? "" : current.host + " " + current.port);
+    options.putAll(settings.values());
+    return options;
+  }
+
+  /** Returns the settings CONFIG SET may change. */
+  public ReplicationSettings settings() {
+    return settings;
+  }
+
+  /** Sets how the master's stream is applied (the command table, built after this). */
+  public void applier(Applier applier) {
+    this.applier = applier;
+  }
+
+  /** Starts the once-a-second work and, with {@code --replicaof}, the link to the master. */
+  public void start() {
+    removeLeftoverTransfers();
+    cron.scheduleAtFixedRate(this::everySecond, 1, 1, TimeUnit.SECONDS);
+    String replicaOf = parts.config().replicaOf();
+    if (replicaOf != null) {
+      Persistence persistence = parts.persistence().get();
+      StreamMark mark = persistence == null ? null : persistence.recoveredMark();
+      if (mark != null && mark.continuable()) {
+        // the files hold the master's stream up to this offset: ask to continue from there
+        synchronized (this) {
+          replid = mark.replicationId();
+          offset = mark.after();
+          backlog = new Backlog(settings.backlogSize, offset);
+          restoredDb = mark.db();
+        }
+        LOGGER.log(
+            Level.INFO,
+            "the data holds the stream of replication id {0} up to offset {1}",
+            replid,
+            Long.toString(offset));
+      }
+      String[] hostPort = replicaOf.trim().split("\\s+");
+      replicaOf(hostPort[0], Integer.parseInt(hostPort[1]));
+    } else {
+      Persistence persistence = parts.persistence().get();
+      StreamMark mark = persistence == null ? null : persistence.recoveredMark();
+      if (mark != null && mark.continuable() && applier != null) {
+        // started as a master: its own writes carry no marks, so the old ones must not count
+        applier.markStream(StreamMark.NONE);
+      }
+    }
+  }
+
+  /** Stops the link and the background work; closes replicas' connections. */
+  public void close() {
+    MasterLink current;
+    synchronized (this) {
+      current = link;
+      link = null;
+    }
+    if (current != null) {
+      current.stop();
+    }
+    cron.shutdownNow();
+    transfers.shutdownNow();
+    for (Peer peer : peers.values()) {
+      peer.channel.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- the stream (master)
+
+  @Override
+  public long record(int db, byte[][] args) {
+    synchronized (this) {
+      if (link != null || backlog == null) {
+        // a replica sends what it applies as its master sent it; a master without replicas
+        // ever attached keeps no stream (Redis creates the backlog with the first replica)
+        return offset;
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+      if (Transaction.isRecord(args)) {
+        List<Transaction.Write> writes = Transaction.decode(args);
+        select(out, writes.isEmpty() ? db : writes.get(0).db);
+        Resp.append(out, new byte[][] {MULTI});
+        for (Transaction.Write write : writes) {
+          select(out, write.db);
+          Resp.append(out, write.args);
+        }
+        Resp.append(out, new byte[][] {EXEC});
+      } else {
+        select(out, db);
+        Resp.append(out, args);
+      }
+      feed(out.toByteArray());
+      return offset;
+    }
+  }
+
+  private void select(ByteArrayOutputStream out, int db) {
+    if (db != streamDb) {
+      Resp.append(
+          out, new byte[][] {SELECT, Integer.toString(db).getBytes(StandardCharsets.US_ASCII)});
+      streamDb = db;
+    }
+  }
+
+  /** Adds bytes to the stream: the offset, the backlog, every replica (caller holds this). */
+  private void feed(byte[] bytes) {
+    offset += bytes.length;
+    backlog.append(bytes, 0, bytes.length);
+    for (Peer peer : peers.values()) {
+      if (peer.receiving) {
+        peer.stream(bytes);
+      }
+    }
+  }
+
+  /** Sends a command that is not a write (PING, REPLCONF GETACK) to every replica. */
+  private synchronized void feedCommand(byte[][] command) {
+    if (link == null && backlog != null && !peers.isEmpty()) {
+      feed(Resp.command(command));
+    }
+  }
+
+  @Override
+  public boolean deletesExpired() {
+    return link == null;
+  }
+
+  @Override
+  public String refusal() {
+    if (link == null) {
+      int min = settings.minReplicasToWrite;
+      if (min > 0 && settings.minReplicasMaxLag > 0 && goodReplicas() < min) {
+        return "NOREPLICAS Not enough good replicas to write.";
+      }
+      return null;
+    }
+    return settings.replicaReadOnly
+        ? "READONLY You can't write against a read only replica."
+        : null;
+  }
+
+  /**
+   * Returns true if commands without the {@code stale} flag are refused with MASTERDOWN: a replica
+   * whose link is down with replica-serve-stale-data no.
+   */
+  public boolean masterDown() {
+    MasterLink current = link;
+    return current != null
+        && !settings.replicaServeStaleData
+        && current.state != MasterLink.State.CONNECTED;
+  }
+
+  /** Redis's MASTERDOWN error (without the dash). */
+  public static final String MASTERDOWN =
+      "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+
+  private int goodReplicas() {
+    long now = System.currentTimeMillis();
+    int good = 0;
+    for (Peer peer : peers.values()) {
+      if (peer.state == Peer.State.ONLINE
+          && (now - peer.ackMillis) / 1000 <= settings.minReplicasMaxLag) {
+        good++;
+      }
+    }
+    return good;
+  }
+
+  // ---------------------------------------------------------------- replicas (master side)
+
+  /** REPLCONF listening-port / ip-address / capa from a connection (before its PSYNC). */
+  public void announce(long clientId, Channel channel, String option, String value) {
+    Peer peer = peerOf(clientId, channel);
+    if (option.equals("listening-port")) {
+      peer.listeningPort = Integer.parseInt(value);
+    } else if (option.equals("ip-address")) {
+      peer.announcedIp = value;
+    }
+  }
+
+  private Peer peerOf(long clientId, Channel channel) {
+    return peers.computeIfAbsent(
+        clientId,
+        id -> {
+          String ip =
+              channel.remoteAddress() instanceof InetSocketAddress address
+                  ? address.getAddress().getHostAddress()
+                  : "?";
+          Peer peer = new Peer(id, channel, ip);
+          channel.closeFuture().addListener(closed -> forget(peer));
+          return peer;
+        });
+  }
+
+  private void forget(Peer peer) {
+    if (peers.remove(peer.clientId, peer)) {
+      peer.discard();
+      if (peer.state != null) {
+        LOGGER.log(Level.INFO, "Connection with replica {0} lost.", peer.name());
+      }
+    }
+  }
+
+  /** Returns INFO's sync_full, sync_partial_ok and sync_partial_err. */
+  public long[] syncCounts() {
+    return new long[] {syncs.get(0), syncs.get(1), syncs.get(2)};
+  }
+
+  /** Returns true if the connection announced itself as a replica or asked for a sync. */
+  public boolean hasReplica(long clientId) {
+    return peers.containsKey(clientId);
+  }
+
+  /** Returns true if the connection is a replica being sent the stream (after PSYNC or SYNC). */
+  public boolean isStreaming(long clientId) {
+    Peer peer = peers.get(clientId);
+    return peer != null && peer.state != null;
+  }
+
+  /** REPLCONF ACK offset from a replica. */
+  public void ack(long clientId, long ackOffset) {
+    Peer peer = peers.get(clientId);
+    if (peer == null || peer.state == null) {
+      return;
+    }
+    if (ackOffset > peer.ackOffset) {
+      peer.ackOffset = ackOffset;
+    }
+    peer.ackMillis = System.currentTimeMillis();
+    checkWaiters();
+  }
+
+  /**
+   * Answers PSYNC (or SYNC, {@code replicationId} null) on a connection that becomes a replica:
+   * {@code +CONTINUE} and the backlog from {@code requestedOffset} when it holds them, else {@code
+   * +FULLRESYNC} and a transfer. Everything is written to the connection from here on.
+   *
+   * @return the error to answer instead (without the dash), or null
+   */
+  public String psync(long clientId, Channel channel, String replicationId, long requestedOffset) {
+    if (link != null && link.state != MasterLink.State.CONNECTED) {
+      return "NOMASTERLINK Can't SYNC while not connected with my master";
+    }
+    Peer peer = peerOf(clientId, channel);
+    synchronized (this) {
+      if (backlog == null) {
+        backlog = new Backlog(settings.backlogSize, offset);
+      }
+      if (replicationId != null && continues(replicationId, requestedOffset)) {
+        byte[] missing = backlog.from(requestedOffset);
+        peer.state = Peer.State.ONLINE;
+        peer.receiving = true;
+        peer.ackMillis = System.currentTimeMillis();
+        peer.line("+CONTINUE " + replid);
+        if (missing.length > 0) {
+          peer.direct(io.netty.buffer.Unpooled.wrappedBuffer(missing));
+        }
+        peer.goLive();
+        syncs.incrementAndGet(1);
+        LOGGER.log(
+            Level.INFO,
+            "Partial resynchronization request from {0} accepted. Sending {1} bytes of"
+                + " backlog starting from offset {2}.",
+            peer.name(),
+            Integer.toString(missing.length),
+            Long.toString(requestedOffset));
+        return null;
+      }
+      syncs.incrementAndGet(0);
+      if (replicationId != null && !replicationId.equals("?")) {
+        syncs.incrementAndGet(2);
+        LOGGER.log(
+            Level.INFO,
+            "Partial resynchronization not accepted: replication id {0} offset {1} is not in this"
+                + " server''s history ({2} up to {3}, {4} up to {5}, backlog from {6})",
+            replicationId,
+            Long.toString(requestedOffset),
+            replid,
+            Long.toString(offset),
+            replid2,
+            Long.toString(secondReplOffset),
+            Long.toString(backlog.firstByteOffset()));
+      }
+      LOGGER.log(Level.INFO, "Full resync requested by replica {0}", peer.name());
+      peer.state = Peer.State.WAIT_BGSAVE;
+    }
+    boolean psync = replicationId != null;
+    transfers.execute(() -> fullSync(peer, psync));
+    return null;
+  }
+
+  private boolean continues(String id, long requested) {
+    boolean known =
+        id.equalsIgnoreCase(replid)
+            || id.equalsIgnoreCase(replid2) && requested <= secondReplOffset;
+    return known && backlog.from(requested) != null;
+  }
+
+  /** Cuts the stream, writes the transfer while commands go on, sends it and then the stream. */
+  private void fullSync(Peer peer, boolean psync) {
+    Path file = null;
+    Keyspace keyspace = parts.keyspace();
+    try {
+      file = Files.createTempFile(transferDirectory(), "transfer-", ".cuckoo");
+      long[] start = new long[1];
+      String[] id = new String[1];
+      int[] keysWritten = new int[1];
+      keyspace.moveGate().closeForSnapshot();
+      try {
+        List<Key> keys =
+            keyspace.keysAcross(
+                () -> {
+                  synchronized (this) {
+                    start[0] = offset;
+                    id[0] = replid;
+                    // the replica's first stream bytes must say which database they are for
+                    streamDb = -1;
+                    peer.receiving = true;
+                    if (psync) {
+                      peer.line("+FULLRESYNC " + replid + " " + offset);
+                    }
+                  }
+                });
+        Transfer.write(file, start[0], keys, keyspace, this::currentOffset);
+        keysWritten[0] = keys.size();
+      } finally {
+        keyspace.moveGate().open();
+      }
+      long length = Files.size(file);
+      Path sent = file;
+      synchronized (this) {
+        peer.state = Peer.State.SEND_BULK;
+        peer.line("$" + length);
+        peer.transfer(new DefaultFileRegion(sent.toFile(), 0, length), () -> deleteQuietly(sent));
+        peer.goLive();
+        peer.state = Peer.State.ONLINE;
+        peer.ackMillis = System.currentTimeMillis();
+      }
+      LOGGER.log(
+          Level.INFO,
+          "Synchronization with replica {0} succeeded ({1} keys, {2} bytes, offset {3} of"
+              + " replication id {4})",
+          peer.name(),
+          Integer.toString(keysWritten[0]),
+          Long.toString(length),
+          Long.toString(start[0]),
+          id[0]);
+      file = null;
+    } catch (IOException | RuntimeException e) {
+      LOGGER.log(Level.WARNING, "full sync with replica " + peer.ip() + " failed: " + e, e);
+      peer.channel.close();
+    } finally {
+      if (file != null) {
+        deleteQuietly(file);
+      }
+    }
+  }
+
+  private synchronized long currentOffset() {
+    return offset;
+  }
+
+  /** Where transfers are written: the data directory with persistence on, else the temp dir. */
+  Path transferDirectory() throws IOException {
+    ServerConfig config = parts.config();
+    if (config.appendOnly()) {
+      Files.createDirectories(config.dir());
+      return config.dir();
+    }
+    return Path.of(System.getProperty("java.io.tmpdir"));
+  }
+
+  /** Deletes the transfer files a crash left behind (they are never read again). */
+  private void removeLeftoverTransfers() {
+    try (java.nio.file.DirectoryStream<Path> files =
+        Files.newDirectoryStream(transferDirectory(), "{transfer,received}-*.cuckoo*")) {
+      for (Path file : files) {
+        deleteQuietly(file);
+      }
+    } catch (IOException e) {
+      LOGGER.log(Level.WARNING, "cannot look for leftover transfer files: " + e);
+    }
+  }
+
+  static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOGGER.log(Level.WARNING, "cannot delete " + file + ": " + e);
+    }
+  }
+
+  // ---------------------------------------------------------------- WAIT
+
+  /**
+   * WAIT: completes with the number of replicas that acknowledged {@code target} once {@code
+   * replicas} have, or when {@code timeoutMillis} passes (0: no limit).
+   */
+  public CompletableFuture<Integer> waitFor(long target, int replicas, long timeoutMillis) {
+    int acked = acked(target);
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    if (acked >= replicas || target == 0) {
+      done.complete(acked);
+      return done;
+    }
+    Waiter waiter = new Waiter(target, replicas, done);
+    waiters.add(waiter);
+    synchronized (this) {
+      ackRequested = true;
+    }
+    cron.execute(this::requestAcks);
+    if (timeoutMillis > 0) {
+      cron.schedule(
+          () -> {
+            waiters.remove(waiter);
+            done.complete(acked(target));
+          },
+          timeoutMillis,
+          TimeUnit.MILLISECONDS);
+    }
+    return done;
+  }
+
+  private void requestAcks() {
+    synchronized (this) {
+      if (!ackRequested) {
+        return;
+      }
+      ackRequested = false;
+    }
+    feedCommand(GETACK);
+  }
+
+  private int acked(long target) {
+    int count = 0;
+    for (Peer peer : peers.values()) {
+      if (peer.state == Peer.State.ONLINE && peer.ackOffset >= target) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private void checkWaiters() {
+    for (Waiter waiter : waiters) {
+      int acked = acked(waiter.offset);
+      if (acked >= waiter.replicas && waiters.remove(waiter)) {
+        waiter.done.complete(acked);
+      }
+    }
+  }
+
+  /** Returns true if this server is a replica (WAIT is refused there). */
+  public boolean isReplica() {
+    return link != null;
+  }
+
+  // ---------------------------------------------------------------- once a second
+
+  private long seconds;
+
+  private void everySecond() {
+    try {
+      seconds++;
+      MasterLink current = link;
+      if (current != null) {
+        current.sendAck(replicaOffset());
+      } else if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
+        feedCommand(PING);
+      }
+    } catch (RuntimeException e) {
+      LOGGER.log(Level.WARNING, "replication cron: " + e, e);
+    }
+  }
+
+  // ---------------------------------------------------------------- the replica role
+
+  /**
+   * REPLICAOF host port: follows that master (from the current id and offset if it holds them, else
+   * with a full copy). Returns false if it already follows it.
+   */
+  public boolean replicaOf(String host, int port) {
+    MasterLink old;
+    synchronized (this) {
+      if (link != null && link.host.equalsIgnoreCase(host) && link.port == port) {
+        return false;
+      }
+      old = link;
+      link = new MasterLink(this, host, port, restoredDb);
+      if (old == null) {
+        // as a master we held our own stream: offer it to the new master (PSYNC2 rejoin)
+        if (backlog == null) {
+          backlog = new Backlog(settings.backlogSize, offset);
+        }
+      }
+    }
+    if (old != null) {
+      old.stop();
+    }
+    // replicas of this server resync through the new chain
+    for (Peer peer : peers.values()) {
+      peer.channel.close();
+    }
+    link.start();
+    return true;
+  }
+
+  /** REPLICAOF NO ONE: stops following the master and becomes a master, keeping the history. */
+  public void promote() {
+    MasterLink old;
+    synchronized (this) {
+      old = link;
+      if (old == null) {
+        return;
+      }
+      link = null;
+      replid2 = replid;
+      secondReplOffset = offset + 1;
+      replid = newId();
+      streamDb = -1;
+      if (backlog == null) {
+        backlog = new Backlog(settings.backlogSize, offset);
+      }
+    }
+    old.stop();
+    Applier current = applier;
+    if (current != null) {
+      current.markStream(StreamMark.NONE);
+    }
+    LOGGER.log(
+        Level.INFO,
+        "Setting secondary replication ID to {0}, valid up to offset: {1}. New replication ID is"
+            + " {2}",
+        replid2,
+        Long.toString(secondReplOffset),
+        replid);
+  }
+
+  /** Returns the id and next offset this server asks its master to continue from. */
+  synchronized String[] psyncRequest() {
+    if (backlog == null) {
+      return new String[] {"?", "-1"};
+    }
+    return new String[] {replid, Long.toString(offset + 1)};
+  }
+
+  /** Returns the offset the replica has applied (slave_repl_offset). */
+  synchronized long replicaOffset() {
+    return offset;
+  }
+
+  /** Records that the master continued our stream under {@code newId}. */
+  synchronized void continued(MasterLink from, String newId) {
+    if (link != from) {
+      return;
+    }
+    if (newId != null && !newId.equals(replid)) {
+      replid2 = replid;
+      secondReplOffset = offset + 1;
+      replid = newId;
+    }
+  }
+
+  /** Appends bytes the replica applied to its offset and backlog, and to its own replicas. */
+  synchronized void applied(MasterLink from, byte[] bytes) {
+    if (link != from) {
+      return;
+    }
+    feed(bytes);
+  }
+
+  /** Returns what replays a record onto a fresh keyspace during catch-up. */
+  RecordApplier replayer(Keyspace fresh) {
+    return parts.replayers().apply(fresh);
+  }
+
+  /** Returns the table's rules (which keys a record changes). */
+  RecordRules rules() {
+    return parts.rules();
+  }
+
+  /** Returns the number of databases. */
+  int databases() {
+    return parts.keyspace().databases();
+  }
+
+  /**
+   * Replaces the live keyspace's content by {@code fresh} (all keys locked), sets the stream to the
+   * master's id and offset and saves a snapshot so the files hold the new data.
+   */
+  void swapIn(
+      MasterLink from, Keyspace fresh, String masterId, long masterOffset, byte[] caughtUp, int db)
+      throws IOException {
+    Keyspace keyspace = parts.keyspace();
+    keyspace.lockAll();
+    try {
+      parts.watches().touchDatabase(-1, keyspace);
+      keyspace.clear();
+      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : fresh.entries().entrySet()) {
+        Key key = entry.getKey();
+        keyspace.put(key, entry.getValue());
+        long expireAt = fresh.expireAt(key);
+        if (expireAt != Keyspace.NO_EXPIRY) {
+          keyspace.expireAt(key, expireAt);
+        }
+      }
+      synchronized (this) {
+        if (link == from) {
+          replid = masterId;
+          replid2 = NO_ID;
+          secondReplOffset = -1;
+          offset = masterOffset;
+          backlog = new Backlog(settings.backlogSize, masterOffset);
+          feed(caughtUp);
+        }
+      }
+    } finally {
+      keyspace.unlockAll();
+    }
+    applier.markStream(
+        new StreamMark(
+            masterId, masterOffset + caughtUp.length, masterOffset + caughtUp.length, db));
+    Persistence persistence = parts.persistence().get();
+    if (persistence != null) {
+      persistence.save();
+    }
+  }
+
+  /** Returns the replication id (on a replica: its master's). */
+  synchronized String replicationId() {
+    return replid;
+  }
+
+  /** Returns the applier of the live keyspace. */
+  Applier applier() {
+    return applier;
+  }
+
+  /** Returns this server's listening port (announced to the master). */
+  int port() {
+    return parts.port().getAsInt();
+  }
+
+  // ---------------------------------------------------------------- INFO and ROLE
+
+  /** What INFO and ROLE print about the stream, read at one moment. */
+  record Position(
+      String replid,
+      String replid2,
+      long offset,
+      long secondOffset,
+      boolean backlogActive,
+      long backlogFirstByte,
+      long backlogHistlen) {}
+
+  /** Returns the stream's ids, offsets and backlog, read together. */
+  synchronized Position position() {
+    return new Position(
+        replid,
+        replid2,
+        offset,
+        secondReplOffset,
+        backlog != null,
+        backlog != null ? backlog.firstByteOffset() : 0,
+        backlog != null ? backlog.histlen() : 0);
+  }
+
+  /** Returns the replica's link (null on a master). */
+  MasterLink link() {
+    return link;
+  }
+
+  /** Returns the replicas that asked for a sync, in connection order. */
+  List<Peer> listedPeers() {
+    List<Peer> listed = new ArrayList<>();
+    for (Peer peer : peers.values()) {
+      if (peer.state != null) {
+        listed.add(peer);
+      }
+    }
+    listed.sort((a, b) -> Long.compare(a.clientId, b.clientId));
+    return listed;
+  }
+
+  /** Returns the replicas that acknowledged within min-replicas-max-lag (INFO's good slaves). */
+  int goodReplicaCount() {
+    return goodReplicas();
+  }
+
+  /** Appends INFO's replication section, field by field as Redis prints it. */
+  public void info(StringBuilder out) {
+    ReplicationReport.info(this, out);
+  }
+
+  /** Answers ROLE as Redis does for a master or a replica. */
+  public void role(Reply reply) {
+    ReplicationReport.role(this, reply);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.cuckoo.server.replication;
+
+/**
+ * What the write path tells replication: every record the log gets, in log order, and whether
+ * replication refuses clients' writes now (a read-only replica, too few good replicas).
+ */
+public interface WriteStream {
+  /** A stream that sends nothing and refuses nothing (no replication). */
+  WriteStream NONE =
+      new WriteStream() {
+        @Override
+        public long record(int db, byte[][] args) {
+          return 0;
+        }
+
+        @Override
+        public String refusal() {
+          return null;
+        }
+      };
+
+  /**
+   * Takes one record run in database {@code db} (a transaction as its one record), called in log
+   * order with the record's key locks held; returns the stream's offset after it (what WAIT waits
+   * for).
+   */
+  long record(int db, byte[][] args);
+
+  /**
+   * Returns true if this server deletes keys whose time has passed (a master); a replica waits for
+   * its master's deletions and meanwhile answers as if the keys were gone.
+   */
+  default boolean deletesExpired() {
+    return true;
+  }
+
+  /** Returns the error a client's write gets (without the dash) because of replication, or null. */
+  String refusal();
+}

@@ -1,0 +1,132 @@
+package dev.cuckoo.server;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a server holds, to compare a replica with its master: per database, per key, every chunk of
+ * CF.SCANDUMP (the filter's exact bytes) and whether and when the key expires (PEXPIRETIME).
+ */
+final class ReplicaState {
+  private ReplicaState() {}
+
+  /** Returns "db/key" mapped to the key's dump and expiry, for databases 0..databases-1. */
+  static Map<String, String> of(int port, int databases) throws IOException {
+    Map<String, String> state = new TreeMap<>();
+    try (RespClient client = new RespClient(port)) {
+      for (int db = 0; db < databases; db++) {
+        client.call("SELECT", db);
+        List<?> keys = (List<?>) client.call("KEYS", "*");
+        for (Object key : keys) {
+          String name = RespClient.text(key);
+          state.put(
+              db + "/" + name, dump(client, name) + " expires " + client.call("PEXPIRETIME", name));
+        }
+      }
+    }
+    return state;
+  }
+
+  private static String dump(RespClient client, String key) throws IOException {
+    List<String> chunks = new ArrayList<>();
+    long iterator = 0;
+    do {
+      Object reply = client.call("CF.SCANDUMP", key, iterator);
+      if (!(reply instanceof List<?> pair)) {
+        return "not a filter: " + reply;
+      }
+      iterator = (Long) pair.get(0);
+      if (iterator != 0) {
+        chunks.add(Base64.getEncoder().encodeToString((byte[]) pair.get(1)));
+      }
+    } while (iterator != 0);
+    return String.join(",", chunks);
+  }
+
+  /** Returns one field of INFO replication (null if absent). */
+  static String info(int port, String field) throws IOException {
+    try (RespClient client = new RespClient(port)) {
+      String info = RespClient.text(client.call("INFO", "replication"));
+      for (String line : info.split("\r\n")) {
+        if (line.startsWith(field + ":")) {
+          return line.substring(field.length() + 1);
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Waits until the replica's link is up and it has applied everything the master streamed.
+   *
+   * @throws AssertionError naming both offsets if it does not within {@code millis}
+   */
+  static void awaitInSync(int master, int replica, long millis)
+      throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    String last = "";
+    while (System.currentTimeMillis() < deadline) {
+      String masterOffset = info(master, "master_repl_offset");
+      String link = info(replica, "master_link_status");
+      String replicaOffset = info(replica, "slave_repl_offset");
+      last = "master at " + masterOffset + ", replica link " + link + " at " + replicaOffset;
+      if ("up".equals(link) && masterOffset.equals(replicaOffset)) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the replica did not catch up within " + millis + " ms: " + last);
+  }
+
+  /** Returns one field of INFO stats (null if absent). */
+  static String stat(int port, String field) throws IOException {
+    try (RespClient client = new RespClient(port)) {
+      for (String line : RespClient.text(client.call("INFO", "stats")).split("\r\n")) {
+        if (line.startsWith(field + ":")) {
+          return line.substring(field.length() + 1);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Creates {@code keys} filters named prefix0.. holding {@code items} items each. */
+  static void fill(int port, String prefix, int keys, int items) throws IOException {
+    try (RespClient client = new RespClient(port)) {
+      for (int k = 0; k < keys; k++) {
+        client.call("CF.RESERVE", prefix + k, Math.max(64, items * 2));
+        Object[] insert = new Object[items + 2];
+        insert[0] = "CF.INSERT";
+        insert[1] = prefix + k;
+        for (int i = 0; i < items; i++) {
+          insert[i + 2] = "i" + i;
+        }
+        client.call(insert);
+      }
+    }
+  }
+
+  /**
+   * Waits until {@code condition} holds; returns false if it still does not after {@code millis}.
+   */
+  static boolean await(Condition condition, long millis) throws Exception {
+    long deadline = System.currentTimeMillis() + millis;
+    while (!condition.holds()) {
+      if (System.currentTimeMillis() > deadline) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  /** A condition a test waits for. */
+  @FunctionalInterface
+  interface Condition {
+    boolean holds() throws Exception;
+  }
+}

@@ -1,0 +1,348 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A master and replicas in this JVM: the stream, READONLY, WAIT, NOREPLICAS, INFO and ROLE. */
+class ReplicationTest {
+  @TempDir Path dir;
+
+  private static CuckooServer replicaOf(CuckooServer master, ServerConfig.Builder builder)
+      throws IOException {
+    return CuckooServer.start(builder.set("replicaof", "127.0.0.1 " + master.port()).build());
+  }
+
+  @Test
+  void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
+    // the master keeps no files: the stream must not depend on the log
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica =
+            replicaOf(master, TestServers.memoryOnly().appendOnly(true).dir(dir))) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("CF.RESERVE", "r", 1000, "BUCKETSIZE", 4);
+        for (int i = 0; i < 200; i++) {
+          client.call("CF.ADD", "a", "item" + i);
+        }
+        client.call("CF.INSERT", "ins", "CAPACITY", 500, "ITEMS", "x", "y", "z");
+        client.call("CF.ADDNX", "a", "item1");
+        client.call("CF.DEL", "a", "item2");
+        client.call("CF.ADD", "gone", "1");
+        client.call("DEL", "gone");
+        client.call("CF.ADD", "exp", "1");
+        client.call("EXPIRE", "exp", 1000);
+        client.call("CF.ADD", "persisted", "1");
+        client.call("EXPIRE", "persisted", 1000);
+        client.call("PERSIST", "persisted");
+        client.call("CF.ADD", "short", "1");
+        client.call("PEXPIRE", "short", 30);
+        client.call("MULTI");
+        client.call("CF.ADD", "tx1", "a");
+        client.call("SELECT", 2);
+        client.call("CF.ADD", "tx2", "b");
+        client.call("EXEC");
+        client.call("SELECT", 3);
+        client.call("CF.ADD", "three", "c");
+        client.call("CF.ADD", "moved", "m");
+        client.call("MOVE", "moved", 4);
+        client.call("CF.ADD", "old", "o");
+        client.call("RENAME", "old", "new");
+        client.call("SELECT", 5);
+        client.call("CF.ADD", "five", "f");
+        client.call("SWAPDB", 5, 6);
+        client.call("SELECT", 7);
+        client.call("CF.ADD", "flushed", "f");
+        client.call("FLUSHDB");
+        Thread.sleep(300); // "short" expires: the master deletes it and streams the DEL
+      }
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      Map<String, String> expected = ReplicaState.of(master.port(), 16);
+      assertEquals(expected, ReplicaState.of(replica.port(), 16));
+      assertTrue(expected.containsKey("4/moved"), expected.keySet().toString());
+      assertTrue(expected.containsKey("6/five"), expected.keySet().toString());
+      assertFalse(expected.containsKey("0/short"), expected.keySet().toString());
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("FLUSHALL");
+      }
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      assertEquals(Map.of(), ReplicaState.of(replica.port(), 16));
+    }
+  }
+
+  @Test
+  void write_onReadOnlyReplica_refusedWithRedisText() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly());
+        RespClient client = new RespClient(replica.port())) {
+      assertEquals(
+          new RespClient.Err("READONLY You can't write against a read only replica."),
+          client.call("CF.ADD", "k", "v"));
+      assertEquals(0L, client.call("CF.EXISTS", "k", "v"));
+      client.call("MULTI");
+      assertEquals(
+          new RespClient.Err("READONLY You can't write against a read only replica."),
+          client.call("DEL", "k"));
+    }
+  }
+
+  @Test
+  void wait_countsReplicasThatAcknowledged() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly());
+        RespClient client = new RespClient(master.port())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      client.call("CF.ADD", "k", "v");
+      assertEquals(1L, client.call("WAIT", 1, 5000));
+      long start = System.nanoTime();
+      client.call("CF.ADD", "k", "w");
+      assertEquals(1L, client.call("WAIT", 2, 300));
+      assertTrue(System.nanoTime() - start >= 250_000_000L, "WAIT 2 waited for its timeout");
+      assertEquals(new RespClient.Err("ERR timeout is negative"), client.call("WAIT", 1, -1));
+      try (RespClient onReplica = new RespClient(replica.port())) {
+        Object refused = onReplica.call("WAIT", 1, 0);
+        assertInstanceOf(RespClient.Err.class, refused);
+        assertTrue(refused.toString().contains("WAIT cannot be used with replica instances"));
+      }
+    }
+  }
+
+  @Test
+  void minReplicasToWrite_withoutGoodReplica_refusesWithNoreplicas() throws Exception {
+    try (CuckooServer master =
+            CuckooServer.start(TestServers.memoryOnly().minReplicas(1, 10).build());
+        RespClient client = new RespClient(master.port())) {
+      assertEquals(
+          new RespClient.Err("NOREPLICAS Not enough good replicas to write."),
+          client.call("CF.ADD", "k", "v"));
+      assertEquals(0L, client.call("EXISTS", "k"));
+      try (CuckooServer replica = replicaOf(master, TestServers.memoryOnly())) {
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        assertEquals(1L, client.call("CF.ADD", "k", "v"));
+        assertEquals("1", ReplicaState.info(master.port(), "min_slaves_good_slaves"));
+      }
+    }
+  }
+
+  @Test
+  void infoAndRole_onBothSides_printRedisFields() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("CF.ADD", "k", "v");
+        assertEquals(1L, client.call("WAIT", 1, 5000));
+        // WAIT's REPLCONF GETACK goes out after it answered: wait until the replica has it too
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        Thread.sleep(1100); // and its once-a-second ACK reported it
+        String info = RespClient.text(client.call("INFO", "replication"));
+        String offset = ReplicaState.info(master.port(), "master_repl_offset");
+        assertTrue(
+            info.matches(
+                "(?s)# Replication\r\nrole:master\r\nconnected_slaves:1\r\n"
+                    + "slave0:ip=127\\.0\\.0\\.1,port="
+                    + replica.port()
+                    + ",state=online,offset="
+                    + offset
+                    + ",lag=\\d+\r\nmaster_failover_state:no-failover\r\n"
+                    + "master_replid:[0-9a-f]{40}\r\nmaster_replid2:0{40}\r\n"
+                    + "master_repl_offset:"
+                    + offset
+                    + "\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:1\r\n"
+                    + "repl_backlog_size:1048576\r\nrepl_backlog_first_byte_offset:1\r\n"
+                    + "repl_backlog_histlen:"
+                    + offset
+                    + "\r\n"),
+            info);
+        List<?> role = (List<?>) client.call("ROLE");
+        assertEquals("master", RespClient.text(role.get(0)));
+        assertEquals(Long.parseLong(offset), role.get(1));
+        List<?> replicas = (List<?>) role.get(2);
+        List<?> first = (List<?>) replicas.get(0);
+        assertEquals(
+            List.of("127.0.0.1", Integer.toString(replica.port()), offset),
+            first.stream().map(RespClient::text).toList());
+      }
+      try (RespClient client = new RespClient(replica.port())) {
+        String info = RespClient.text(client.call("INFO", "replication"));
+        assertTrue(
+            info.matches(
+                "(?s)# Replication\r\nrole:slave\r\nmaster_host:127\\.0\\.0\\.1\r\n"
+                    + "master_port:"
+                    + master.port()
+                    + "\r\nmaster_link_status:up\r\nmaster_last_io_seconds_ago:\\d+\r\n"
+                    + "master_sync_in_progress:0\r\nslave_read_repl_offset:\\d+\r\n"
+                    + "slave_repl_offset:\\d+\r\nslave_priority:100\r\nslave_read_only:1\r\n"
+                    + "replica_announced:1\r\nconnected_slaves:0\r\n"
+                    + "master_failover_state:no-failover\r\nmaster_replid:[0-9a-f]{40}\r\n.*"),
+            info);
+        List<?> role = (List<?>) client.call("ROLE");
+        assertEquals("slave", RespClient.text(role.get(0)));
+        assertEquals("127.0.0.1", RespClient.text(role.get(1)));
+        assertEquals((long) master.port(), role.get(2));
+        assertEquals("connected", RespClient.text(role.get(3)));
+        assertEquals(
+            Long.parseLong(ReplicaState.info(master.port(), "master_repl_offset")), role.get(4));
+      }
+    }
+  }
+
+  @Test
+  void serveStaleDataNo_linkDown_refusesWithMasterdown() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      closedPort = probe.getLocalPort();
+    }
+    try (CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly()
+                    .replicaServeStaleData(false)
+                    .set("replicaof", "127.0.0.1 " + closedPort)
+                    .build());
+        RespClient client = new RespClient(replica.port())) {
+      assertEquals(
+          new RespClient.Err(
+              "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."),
+          client.call("CF.EXISTS", "k", "v"));
+      assertInstanceOf(byte[].class, client.call("INFO", "replication"));
+      // PING is not flagged stale in Redis either: Sentinel reads this reply as "alive"
+      assertInstanceOf(RespClient.Err.class, client.call("PING"));
+    }
+  }
+
+  @Test
+  void expiredKey_onReplica_absentForReadsButDeletedOnlyByMaster() throws Exception {
+    CuckooServer master = TestServers.start();
+    try (CuckooServer replica = replicaOf(master, TestServers.memoryOnly())) {
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("CF.ADD", "k", "v");
+        client.call("PEXPIRE", "k", 400);
+      }
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      master.close(); // the master's deletion never comes
+      Thread.sleep(1000);
+      try (RespClient client = new RespClient(replica.port())) {
+        assertEquals(0L, client.call("CF.EXISTS", "k", "v"));
+        assertEquals(0L, client.call("EXISTS", "k"));
+        // still stored: a replica does not expire keys itself (DBSIZE counts it, as in Redis)
+        assertEquals(1L, client.call("DBSIZE"));
+      }
+    } finally {
+      master.close();
+    }
+  }
+
+  @Test
+  void masterauth_wrongThenRight_logsRedisTextThenSyncs() throws Exception {
+    List<String> logged = ReplicationSyncTest.capture("dev.cuckoo.server.replication.MasterLink");
+    try (CuckooServer master =
+            CuckooServer.start(TestServers.memoryOnly().requirePass("secret").build());
+        CuckooServer replica =
+            replicaOf(master, TestServers.memoryOnly().masterAuth(null, "wrong"))) {
+      assertTrue(
+          ReplicaState.await(
+              () ->
+                  logged.stream().anyMatch(m -> m.contains("Unable to AUTH to MASTER: -WRONGPASS")),
+              5000),
+          logged.toString());
+      try (RespClient client = new RespClient(replica.port())) {
+        client.call("CONFIG", "SET", "masterauth", "secret");
+      }
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("AUTH", "secret");
+        client.call("CF.ADD", "k", "v");
+      }
+      assertTrue(
+          ReplicaState.await(
+              () -> "up".equals(ReplicaState.info(replica.port(), "master_link_status")), 10_000));
+      try (RespClient client = new RespClient(replica.port())) {
+        assertEquals(1L, client.call("CF.EXISTS", "k", "v"));
+      }
+    }
+  }
+
+  @Test
+  void replicaofInsideMulti_runsAtExec_asSentinelSendsIt() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      client.call("MULTI");
+      assertEquals(
+          new RespClient.Simple("QUEUED"), client.call("REPLICAOF", "127.0.0.1", master.port()));
+      assertEquals(List.of(new RespClient.Simple("OK")), client.call("EXEC"));
+      ReplicaState.awaitInSync(master.port(), server.port(), 10_000);
+      assertEquals(
+          new RespClient.Simple("OK Already connected to specified master"),
+          client.call("REPLICAOF", "127.0.0.1", master.port()));
+      assertEquals(
+          new RespClient.Err("ERR Invalid master port"),
+          client.call("REPLICAOF", "127.0.0.1", "70000"));
+    }
+  }
+
+  @Test
+  void sync_oldProtocol_sendsTheCopyWithoutFullresyncLine() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", master.port())) {
+      try (RespClient writer = new RespClient(master.port())) {
+        writer.call("CF.ADD", "k", "v");
+      }
+      socket.setSoTimeout(10_000);
+      java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+      socket.getOutputStream().write(RespClient.encode("SYNC"));
+      // no +FULLRESYNC: the copy comes first ($length, no CRLF after it), in the snapshot format
+      String header = line(in);
+      assertTrue(header.startsWith("$"), header);
+      byte[] copy = new byte[Integer.parseInt(header.substring(1))];
+      in.readFully(copy);
+      assertEquals("CKOOSNP4", new String(copy, 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
+      try (RespClient writer = new RespClient(master.port())) {
+        writer.call("CF.ADD", "k", "w");
+      }
+      // then the stream: the database first, then the write
+      String expected =
+          new String(RespClient.encode("SELECT", "0"), java.nio.charset.StandardCharsets.UTF_8)
+              + new String(
+                  RespClient.encode("CF.ADD", "k", "w"), java.nio.charset.StandardCharsets.UTF_8);
+      byte[] stream = new byte[expected.length()];
+      in.readFully(stream);
+      assertEquals(expected, new String(stream, java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  private static String line(java.io.DataInputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      line.append((char) b);
+    }
+    return line.toString().trim();
+  }
+
+  @Test
+  void configRewrite_afterReplicaofAndPromotion_writesTheCurrentMaster() throws Exception {
+    java.nio.file.Path file = dir.resolve("cuckoo.conf");
+    java.nio.file.Files.writeString(file, "port 0\nappendonly no\n");
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+        RespClient client = new RespClient(server.port())) {
+      client.call("REPLICAOF", "127.0.0.1", master.port());
+      client.call("CONFIG", "SET", "replica-priority", "5");
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "REWRITE"));
+      String written = java.nio.file.Files.readString(file);
+      assertTrue(written.contains("replicaof \"127.0.0.1 " + master.port() + "\""), written);
+      assertTrue(written.contains("replica-priority 5"), written);
+      assertEquals("127.0.0.1 " + master.port(), ServerConfig.parse(file.toString()).replicaOf());
+      client.call("REPLICAOF", "NO", "ONE");
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "REWRITE"));
+      assertEquals(null, ServerConfig.parse(file.toString()).replicaOf());
+    }
+  }
+}
