@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Throughput with the server and the client on separate cores (taskset), side by side with
+# redis-server pinned the same way: CF.ADD / CF.EXISTS here against SET / GET on Redis, each with
+# its default durability (here the log with appendfsync everysec; Redis's default has no AOF),
+# redis-benchmark with 50 connections at pipeline 1 and 16, ROUNDS interleaved rounds. Prints one
+# line per measurement (requests per second) and the server CPU seconds each server used.
+# Needs: redis-server, redis-benchmark (redis-tools), taskset, 2 or more cores, and the jar:
+#   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
+# Usage: cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+N=${1:-200000}
+ROUNDS=${2:-3}
+JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+CP=$(port); RP=$(port)
+taskset -c 0 java -jar "$JAR" --port "$CP" --dir "$WORK/cuckoo" > "$WORK/cuckoo.log" 2>&1 &
+PIDS+=($!); CPID=$!
+taskset -c 0 redis-server --port "$RP" --dir "$WORK" --save '' > "$WORK/redis.log" 2>&1 &
+PIDS+=($!); RPID=$!
+for _ in $(seq 100); do redis-cli -p "$CP" PING > /dev/null 2>&1 && redis-cli -p "$RP" PING > /dev/null 2>&1 && break; sleep 0.2; done
+redis-cli -p "$CP" CF.RESERVE k 100000000 > /dev/null
+bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r 100000000 -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
+# warm-up (the JVM compiles the hot paths)
+bench "$CP" 16 CF.ADD k __rand_int__ > /dev/null
+for r in $(seq "$ROUNDS"); do
+  for p in 1 16; do
+    c0=$(cpu "$CPID"); a=$(bench "$CP" "$p" CF.ADD k __rand_int__); c1=$(cpu "$CPID")
+    r0=$(cpu "$RPID"); s=$(bench "$RP" "$p" SET key:__rand_int__ x); r1=$(cpu "$RPID")
+    e=$(bench "$CP" "$p" CF.EXISTS k __rand_int__); g=$(bench "$RP" "$p" GET key:__rand_int__)
+    echo "round=$r pipeline=$p cf_add=$a set=$s add_over_set=$(python3 -c "print(round($a/$s,2))") cf_exists=$e get=$g exists_over_get=$(python3 -c "print(round($e/$g,2))") cpu_s_per_Mreq_cuckoo_add=$(python3 -c "print(round(($c1-$c0)/$N*1e6,2))") cpu_s_per_Mreq_redis_set=$(python3 -c "print(round(($r1-$r0)/$N*1e6,2))")"
+  done
+done
