@@ -96,6 +96,19 @@ final class ChildServer implements AutoCloseable {
     return child;
   }
 
+  /**
+   * Starts a child of 256 MiB whose data directory is {@code parent/name} (created if missing) and
+   * whose output goes to {@code parent/name.out}: the same name restarts the same server.
+   */
+  static ChildServer startNamed(Path parent, String name, String... options)
+      throws IOException, InterruptedException {
+    Path data = parent.resolve(name);
+    Files.createDirectories(data);
+    List<String> all = new ArrayList<>(List.of("--dir", data.toString()));
+    all.addAll(List.of(options));
+    return start("256m", parent.resolve(name + ".out"), all.toArray(new String[0]));
+  }
+
   /** Returns the port the child listens on. */
   int port() {
     return port;

@@ -41,14 +41,6 @@ class SentinelClientsTest {
 
   @TempDir Path dir;
 
-  private ChildServer start(String name, String... options) throws Exception {
-    Path data = dir.resolve(name);
-    Files.createDirectories(data);
-    List<String> all = new ArrayList<>(List.of("--dir", data.toString()));
-    all.addAll(List.of(options));
-    return ChildServer.start("256m", dir.resolve(name + ".out"), all.toArray(new String[0]));
-  }
-
   /**
    * Runs {@code action} until it returns without throwing, for up to 30 s: a client learns of the
    * new master on its own schedule (Jedis's pool from Sentinel's +switch-master message).
@@ -81,8 +73,8 @@ class SentinelClientsTest {
     boolean python = pythonRedis();
     // redis-py is part of what CI installs; elsewhere the Java clients run without it
     assumeTrue(python || System.getenv("CI") == null, "python3-redis missing under CI");
-    try (ChildServer a = start("a");
-        ChildServer b = start("b", "--replicaof", "127.0.0.1 " + a.port());
+    try (ChildServer a = ChildServer.startNamed(dir, "a");
+        ChildServer b = ChildServer.startNamed(dir, "b", "--replicaof", "127.0.0.1 " + a.port());
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, a.port(), 2, SentinelCluster.Timing.FAST)) {
       sentinels.await(

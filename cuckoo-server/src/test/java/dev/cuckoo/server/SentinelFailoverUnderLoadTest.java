@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,17 +109,6 @@ class SentinelFailoverUnderLoadTest {
     }
   }
 
-  private ChildServer start(String name, int port, String... options) throws Exception {
-    Path data = dir.resolve(name);
-    Files.createDirectories(data);
-    List<String> all = new ArrayList<>(List.of("--dir", data.toString()));
-    if (port != 0) {
-      all.addAll(List.of("--port", Integer.toString(port)));
-    }
-    all.addAll(List.of(options));
-    return ChildServer.start("256m", dir.resolve(name + ".out"), all.toArray(new String[0]));
-  }
-
   private static long missing(int port, List<String> items) throws IOException {
     long missing = 0;
     try (RespClient client = new RespClient(port)) {
@@ -138,12 +126,12 @@ class SentinelFailoverUnderLoadTest {
   @Test
   void masterKilled_underWaitConfirmedLoad_replicaPromotedNothingLostOldMasterRejoins()
       throws Throwable {
-    ChildServer master = start("a", 0);
+    ChildServer master = ChildServer.startNamed(dir, "a");
     int masterPort = master.port();
     String replicaOf = "127.0.0.1 " + masterPort;
     List<ChildServer> servers = new ArrayList<>(List.of(master));
-    try (ChildServer b = start("b", 0, "--replicaof", replicaOf);
-        ChildServer c = start("c", 0, "--replicaof", replicaOf);
+    try (ChildServer b = ChildServer.startNamed(dir, "b", "--replicaof", replicaOf);
+        ChildServer c = ChildServer.startNamed(dir, "c", "--replicaof", replicaOf);
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, masterPort, 2, SentinelCluster.Timing.FAST)) {
       sentinels.await(
@@ -210,7 +198,8 @@ class SentinelFailoverUnderLoadTest {
       assertEquals(0, missing(follower, confirmed), "the other replica lacks confirmed writes");
 
       // the old master comes back on its address and must rejoin as a replica
-      ChildServer restarted = start("a", masterPort);
+      ChildServer restarted =
+          ChildServer.startNamed(dir, "a", "--port", Integer.toString(masterPort));
       servers.add(restarted);
       sentinels.await(
           Duration.ofSeconds(60),
