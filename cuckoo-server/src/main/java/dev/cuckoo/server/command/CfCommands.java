@@ -277,7 +277,8 @@ public final class CfCommands {
   }
 
   /** CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e]. */
-  void reserve(Session session, byte[][] args) {
+  void reserve(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length % 2 == 0) {
       reply.error(arityError("cf.reserve"));
@@ -347,7 +348,8 @@ public final class CfCommands {
   }
 
   /** CF.ADD key item and CF.ADDNX key item. */
-  void add(Session session, byte[][] args, boolean ifAbsent) {
+  void add(Session session, Request request, boolean ifAbsent) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     locked(
         session,
@@ -379,7 +381,8 @@ public final class CfCommands {
   }
 
   /** CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...]. */
-  void insert(Session session, byte[][] args, boolean ifAbsent) {
+  void insert(Session session, Request request, boolean ifAbsent) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     String name = ifAbsent ? "cf.insertnx" : "cf.insert";
     long capacity = config.initialSize();
@@ -457,7 +460,8 @@ public final class CfCommands {
   }
 
   /** CF.EXISTS key item. */
-  void exists(Session session, byte[][] args) {
+  void exists(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
         session,
         args[1],
@@ -465,7 +469,8 @@ public final class CfCommands {
   }
 
   /** CF.MEXISTS key item [item ...]. */
-  void mexists(Session session, byte[][] args) {
+  void mexists(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
         session,
         args[1],
@@ -479,7 +484,8 @@ public final class CfCommands {
   }
 
   /** CF.COUNT key item. */
-  void count(Session session, byte[][] args) {
+  void count(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
         session,
         args[1],
@@ -487,7 +493,8 @@ public final class CfCommands {
   }
 
   /** CF.DEL key item. */
-  void del(Session session, byte[][] args) {
+  void del(Session session, Request request) {
+    byte[][] args = request.args();
     existingForWrite(
         session,
         args[1],
@@ -502,7 +509,8 @@ public final class CfCommands {
   }
 
   /** CF.INFO key. */
-  void info(Session session, byte[][] args) {
+  void info(Session session, Request request) {
+    byte[][] args = request.args();
     existing(
         session,
         args[1],
@@ -530,7 +538,8 @@ public final class CfCommands {
   }
 
   /** CF.DEBUG key. */
-  void debug(Session session, byte[][] args) {
+  void debug(Session session, Request request) {
+    byte[][] args = request.args();
     existing(
         session,
         args[1],
@@ -539,7 +548,8 @@ public final class CfCommands {
   }
 
   /** CF.COMPACT key. */
-  void compact(Session session, byte[][] args) {
+  void compact(Session session, Request request) {
+    byte[][] args = request.args();
     if (args.length != 2) {
       session.reply().error(arityError("cf.compact"));
       return;
@@ -556,7 +566,8 @@ public final class CfCommands {
   }
 
   /** CF.SCANDUMP key iterator. */
-  void scanDump(Session session, byte[][] args) {
+  void scanDump(Session session, Request request) {
+    byte[][] args = request.args();
     Long iterator = Numbers.parseLong(args[2]);
     if (iterator == null || iterator < 0) {
       session.reply().error(INVALID_POSITION);
@@ -580,7 +591,8 @@ public final class CfCommands {
   }
 
   /** CF.LOADCHUNK key iterator data. */
-  void loadChunk(Session session, byte[][] args) {
+  void loadChunk(Session session, Request request) {
+    byte[][] args = request.args();
     Long iterator = Numbers.parseLong(args[2]);
     if (iterator == null || iterator == 0) {
       session.reply().error(INVALID_POSITION);

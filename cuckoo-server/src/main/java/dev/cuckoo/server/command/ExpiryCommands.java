@@ -42,22 +42,26 @@ public final class ExpiryCommands {
   }
 
   /** EXPIRE key seconds [NX|XX|GT|LT]. */
-  void expire(Session session, byte[][] args) {
+  void expire(Session session, Request request) {
+    byte[][] args = request.args();
     expire(session, args, CommandClock.now(), 1000);
   }
 
   /** PEXPIRE key milliseconds [NX|XX|GT|LT]. */
-  void pexpire(Session session, byte[][] args) {
+  void pexpire(Session session, Request request) {
+    byte[][] args = request.args();
     expire(session, args, CommandClock.now(), 1);
   }
 
   /** EXPIREAT key unix-time-seconds [NX|XX|GT|LT]. */
-  void expireAt(Session session, byte[][] args) {
+  void expireAt(Session session, Request request) {
+    byte[][] args = request.args();
     expire(session, args, 0, 1000);
   }
 
   /** PEXPIREAT key unix-time-milliseconds [NX|XX|GT|LT]. */
-  void pexpireAt(Session session, byte[][] args) {
+  void pexpireAt(Session session, Request request) {
+    byte[][] args = request.args();
     expire(session, args, 0, 1);
   }
 
@@ -142,22 +146,26 @@ public final class ExpiryCommands {
   }
 
   /** TTL key: seconds left (rounded), -1 without expiry, -2 for a missing key. */
-  void ttl(Session session, byte[][] args) {
+  void ttl(Session session, Request request) {
+    byte[][] args = request.args();
     timeToLive(session, args, false, false);
   }
 
   /** PTTL key: milliseconds left, -1 without expiry, -2 for a missing key. */
-  void pttl(Session session, byte[][] args) {
+  void pttl(Session session, Request request) {
+    byte[][] args = request.args();
     timeToLive(session, args, true, false);
   }
 
   /** EXPIRETIME key: the expiry as Unix seconds, -1 without expiry, -2 for a missing key. */
-  void expireTime(Session session, byte[][] args) {
+  void expireTime(Session session, Request request) {
+    byte[][] args = request.args();
     timeToLive(session, args, false, true);
   }
 
   /** PEXPIRETIME key: the expiry as Unix milliseconds, -1 without expiry, -2 if missing. */
-  void pexpireTime(Session session, byte[][] args) {
+  void pexpireTime(Session session, Request request) {
+    byte[][] args = request.args();
     timeToLive(session, args, true, true);
   }
 
@@ -187,7 +195,8 @@ public final class ExpiryCommands {
   }
 
   /** PERSIST key: 1 if an expiry was removed, 0 if the key is missing or has none. */
-  void persist(Session session, byte[][] args) {
+  void persist(Session session, Request request) {
+    byte[][] args = request.args();
     Key key = session.key(args[1]);
     Lock lock = keyspace.lockFor(key);
     lock.lock();

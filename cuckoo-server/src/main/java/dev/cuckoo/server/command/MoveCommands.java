@@ -59,12 +59,14 @@ public final class MoveCommands {
   }
 
   /** RENAME key newkey. */
-  void rename(Session session, byte[][] args) {
+  void rename(Session session, Request request) {
+    byte[][] args = request.args();
     gated(session, () -> rename(session, args, false));
   }
 
   /** RENAMENX key newkey. */
-  void renameNx(Session session, byte[][] args) {
+  void renameNx(Session session, Request request) {
+    byte[][] args = request.args();
     gated(session, () -> rename(session, args, true));
   }
 
@@ -118,7 +120,8 @@ public final class MoveCommands {
   }
 
   /** MOVE key db. */
-  void move(Session session, byte[][] args) {
+  void move(Session session, Request request) {
+    byte[][] args = request.args();
     int db = connection.databaseIndex(session, args[2]);
     if (db < 0) {
       return;
@@ -152,7 +155,8 @@ public final class MoveCommands {
   }
 
   /** SWAPDB index1 index2. */
-  void swapDb(Session session, byte[][] args) {
+  void swapDb(Session session, Request request) {
+    byte[][] args = request.args();
     Long first = Numbers.parseLong(args[1]);
     if (first == null || first != (int) (long) first) {
       session.reply().error("ERR invalid first DB index");
@@ -199,7 +203,8 @@ public final class MoveCommands {
    * COPY source destination [DB index] [REPLACE]: Redis's checks in Redis's order; copying a filter
    * is refused as Redis 8 refuses it for this module's keys.
    */
-  void copy(Session session, byte[][] args) {
+  void copy(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     int db = session.db();
     boolean replace = false;
