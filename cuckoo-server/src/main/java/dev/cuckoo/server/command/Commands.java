@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -48,12 +47,7 @@ public final class Commands {
     this.context = context;
     this.writes = new WritePath(context, log, this::table);
     CfCommands cf =
-        new CfCommands(
-            context.keyspace(),
-            context.watches(),
-            context.cfConfig(),
-            writes,
-            context::memoryLimit);
+        new CfCommands(context.keyspace(), context.cfConfig(), writes, context::memoryLimit);
     ConnectionCommands connection = new ConnectionCommands(context);
     ClientCommands clients = new ClientCommands(context);
     DatabaseCommands database = new DatabaseCommands(context, writes);
@@ -268,8 +262,8 @@ public final class Commands {
   }
 
   /**
-   * Runs a resolved request: authentication, MULTI queueing, write refusals, the subscribed
-   * context and a replica's stale data are checked in Redis's order, then its handler runs.
+   * Runs a resolved request: authentication, MULTI queueing, write refusals, the subscribed context
+   * and a replica's stale data are checked in Redis's order, then its handler runs.
    */
   private void run(Session session, Request request) {
     Reply reply = session.reply();

@@ -41,8 +41,7 @@ public final class DatabaseCommands {
 
   /** TYPE key. */
   void type(Session session, Request request) {
-    byte[][] args = request.args();
-    Key key = session.key(args[1]);
+    Key key = request.key(0);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
@@ -52,18 +51,9 @@ public final class DatabaseCommands {
     }
   }
 
-  private static Key[] keysOf(Session session, byte[][] args) {
-    Key[] keys = new Key[args.length - 1];
-    for (int i = 1; i < args.length; i++) {
-      keys[i - 1] = session.key(args[i]);
-    }
-    return keys;
-  }
-
   /** DEL key [key ...] and UNLINK key [key ...] (the same here: freeing a filter is immediate). */
   void del(Session session, Request request) {
-    byte[][] args = request.args();
-    Key[] keys = keysOf(session, args);
+    Key[] keys = request.keys();
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       if (writes.refuses(session)) {
@@ -87,8 +77,7 @@ public final class DatabaseCommands {
 
   /** EXISTS key [key ...]. */
   void exists(Session session, Request request) {
-    byte[][] args = request.args();
-    Key[] keys = keysOf(session, args);
+    Key[] keys = request.keys();
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       long count = 0;

@@ -39,10 +39,8 @@ public final class KeyspaceCommands {
 
   /** TOUCH key [key ...]: the number of the given keys that exist (a repeated key counts again). */
   void touch(Session session, Request request) {
-    byte[][] args = request.args();
     long count = 0;
-    for (int i = 1; i < args.length; i++) {
-      Key key = session.key(args[i]);
+    for (Key key : request.keys()) {
       Lock lock = keyspace.readLockFor(key);
       lock.lock();
       try {
@@ -107,7 +105,7 @@ public final class KeyspaceCommands {
         return;
       }
     }
-    long bytes = usageBytes(session.key(args[2]));
+    long bytes = usageBytes(request.key(0));
     if (bytes < 0) {
       reply.nullValue();
     } else {
@@ -117,8 +115,7 @@ public final class KeyspaceCommands {
 
   /** OBJECT ENCODING key: {@code raw}, the encoding of every module value; null if missing. */
   void objectEncoding(Session session, Request request) {
-    byte[][] args = request.args();
-    if (filter(session.key(args[2])) == null) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().bulk("raw");
@@ -127,8 +124,7 @@ public final class KeyspaceCommands {
 
   /** OBJECT REFCOUNT key: 1 (module values are never shared); null if missing. */
   void objectRefcount(Session session, Request request) {
-    byte[][] args = request.args();
-    if (filter(session.key(args[2])) == null) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().integer(1);
@@ -137,8 +133,7 @@ public final class KeyspaceCommands {
 
   /** OBJECT FREQ key: null if missing, else Redis's error (the policy is always noeviction). */
   void objectFreq(Session session, Request request) {
-    byte[][] args = request.args();
-    if (filter(session.key(args[2])) == null) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().error(NO_LFU);
@@ -150,8 +145,7 @@ public final class KeyspaceCommands {
    * Redis's); null if missing. OBJECT itself does not count as a lookup.
    */
   void objectIdleTime(Session session, Request request) {
-    byte[][] args = request.args();
-    Key key = session.key(args[2]);
+    Key key = request.key(0);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     long idle;

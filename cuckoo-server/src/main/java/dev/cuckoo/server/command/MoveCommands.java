@@ -60,19 +60,18 @@ public final class MoveCommands {
 
   /** RENAME key newkey. */
   void rename(Session session, Request request) {
-    byte[][] args = request.args();
-    gated(session, () -> rename(session, args, false));
+    gated(session, () -> rename(session, request, false));
   }
 
   /** RENAMENX key newkey. */
   void renameNx(Session session, Request request) {
-    byte[][] args = request.args();
-    gated(session, () -> rename(session, args, true));
+    gated(session, () -> rename(session, request, true));
   }
 
-  private void rename(Session session, byte[][] args, boolean nx) {
-    Key source = session.key(args[1]);
-    Key target = session.key(args[2]);
+  private void rename(Session session, Request request, boolean nx) {
+    byte[][] args = request.args();
+    Key source = request.key(0);
+    Key target = request.key(1);
     Reply reply = session.reply();
     Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
     try {
@@ -133,7 +132,7 @@ public final class MoveCommands {
     gated(
         session,
         () -> {
-          Key source = session.key(args[1]);
+          Key source = request.key(0);
           Key target = source.in(db);
           Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
           try {
@@ -222,7 +221,7 @@ public final class MoveCommands {
         return;
       }
     }
-    Key source = session.key(args[1]);
+    Key source = request.key(0);
     Key target = new Key(db, args[2]);
     if (source.equals(target)) {
       reply.error(SAME_OBJECT);

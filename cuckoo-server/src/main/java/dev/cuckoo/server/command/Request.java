@@ -10,9 +10,8 @@ import dev.cuckoo.server.protocol.Numbers;
  * it once, after the lookup and arity checks; the handler, MULTI's queue, key locking, the deletion
  * of expired keys and the write path all take it instead of re-reading the raw line.
  *
- * <p>The arguments are not copied (the array is the decoder's). The keys are found from the
- * entry's key specs and its {@link Writes#reach()} the first time they are asked for, into one
- * small array.
+ * <p>The arguments are not copied (the array is the decoder's). The keys are found from the entry's
+ * key specs and its {@link Writes#reach()} the first time they are asked for, into one small array.
  */
 public final class Request {
   private static final Key[] NO_KEYS = {};
@@ -112,7 +111,9 @@ public final class Request {
     };
   }
 
-  /** Returns the keys the key specs find in the line, as Redis's getKeysUsingKeySpecs finds them. */
+  /**
+   * Returns the keys the key specs find in the line, as Redis's getKeysUsingKeySpecs finds them.
+   */
   private Key[] keysBySpecs() {
     int count = 0;
     for (KeySpec keySpec : spec.keySpecs()) {

@@ -81,13 +81,11 @@ public final class TransactionCommands {
 
   /** WATCH key [key ...]. */
   void watch(Session session, Request request) {
-    byte[][] args = request.args();
     if (session.inMulti()) {
       session.reply().error("ERR WATCH inside MULTI is not allowed");
       return;
     }
-    for (int i = 1; i < args.length; i++) {
-      Key key = session.key(args[i]);
+    for (Key key : request.keys()) {
       Lock lock = keyspace.readLockFor(key);
       lock.lock();
       try {
