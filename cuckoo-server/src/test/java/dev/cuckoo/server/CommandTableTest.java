@@ -59,6 +59,32 @@ class CommandTableTest {
   }
 
   @Test
+  void watch_coreWritesReachingTheWatchedKey_execAborts() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient watcher = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(1L, other.call("CF.ADD", "p", "a"));
+      assertEquals(1L, other.call("EXPIRE", "p", "100"));
+      assertNull(execAfter(watcher, other, "PERSIST", "p"), "PERSIST of the watched key");
+
+      assertEquals(1L, other.call("CF.ADD", "src", "a"));
+      assertEquals(OK, watcher.call("WATCH", "dst"));
+      assertEquals(OK, other.call("RENAME", "src", "dst"));
+      assertEquals(OK, watcher.call("MULTI"));
+      assertEquals(QUEUED, watcher.call("PING"));
+      assertNull(watcher.call("EXEC"), "RENAME onto the watched key");
+
+      assertEquals(OK, watcher.call("SELECT", "1"));
+      assertEquals(OK, watcher.call("WATCH", "m"));
+      assertEquals(1L, other.call("CF.ADD", "m", "a"));
+      assertEquals(1L, other.call("MOVE", "m", "1"));
+      assertEquals(OK, watcher.call("MULTI"));
+      assertEquals(QUEUED, watcher.call("PING"));
+      assertNull(watcher.call("EXEC"), "MOVE into the watched key's database");
+    }
+  }
+
+  @Test
   void watch_readsAndRefusalsBeforeTheKeyIsOpened_leaveTheTransaction() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient watcher = new RespClient(server.port());

@@ -296,7 +296,7 @@ public final class CfCommands {
               ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
-              writes.record(session, args);
+              writes.record(session, request);
               reply.bool(true);
               break;
             case EXISTS:
@@ -432,7 +432,7 @@ public final class CfCommands {
         (key, filter) -> {
           boolean removed = filter.remove(args[2]);
           if (removed) {
-            writes.record(session, args);
+            writes.record(session, request);
           }
           session.reply().bool(removed);
         });
@@ -488,7 +488,7 @@ public final class CfCommands {
         COMPACT_NOT_FOUND,
         (key, filter) -> {
           filter.compact();
-          writes.record(session, args);
+          writes.record(session, request);
           session.reply().ok();
         });
   }
@@ -538,7 +538,7 @@ public final class CfCommands {
             session.reply().error(error);
             return;
           }
-          writes.record(session, args);
+          writes.record(session, request);
           session.reply().ok();
         });
   }

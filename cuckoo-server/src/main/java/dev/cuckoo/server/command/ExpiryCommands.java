@@ -189,7 +189,6 @@ public final class ExpiryCommands {
 
   /** PERSIST key: 1 if an expiry was removed, 0 if the key is missing or has none. */
   void persist(Session session, Request request) {
-    byte[][] args = request.args();
     Key key = request.key(0);
     Lock lock = keyspace.lockFor(key);
     lock.lock();
@@ -201,7 +200,7 @@ public final class ExpiryCommands {
         session.reply().integer(0);
         return;
       }
-      writes.record(session, args);
+      writes.record(session, request);
       session.reply().integer(1);
     } finally {
       lock.unlock();

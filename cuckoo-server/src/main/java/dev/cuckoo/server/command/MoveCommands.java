@@ -69,7 +69,6 @@ public final class MoveCommands {
   }
 
   private void rename(Session session, Request request, boolean nx) {
-    byte[][] args = request.args();
     Key source = request.key(0);
     Key target = request.key(1);
     Reply reply = session.reply();
@@ -96,7 +95,7 @@ public final class MoveCommands {
         return;
       }
       transfer(source, target, filter);
-      writes.record(session, args);
+      writes.record(session, request);
       if (nx) {
         reply.integer(1);
       } else {
@@ -145,7 +144,7 @@ public final class MoveCommands {
               return;
             }
             transfer(source, target, filter);
-            writes.record(session, args);
+            writes.record(session, request);
             session.reply().integer(1);
           } finally {
             Keyspace.unlock(locks);
@@ -189,7 +188,7 @@ public final class MoveCommands {
               keyspace.swap(a, b);
               context.watches().touchDatabase(a, keyspace);
               context.watches().touchDatabase(b, keyspace);
-              writes.record(session, args);
+              writes.record(session, request);
             }
             session.reply().ok();
           } finally {

@@ -292,11 +292,6 @@ public final class Session implements Watches.Watcher, Retrier {
     return db;
   }
 
-  /** Returns the key with this name in the selected database. */
-  Key key(byte[] name) {
-    return new Key(db, name);
-  }
-
   /** Selects a database (the caller checked the index). */
   void db(int db) {
     this.db = db;

@@ -184,11 +184,31 @@ public final class WritePath {
       return;
     }
     touched(session.db(), args);
+    add(session, session.db(), args);
+  }
+
+  /**
+   * Records the request's own line as the session's write, as {@link #record(Session, byte[][])}
+   * does; the WATCHes it invalidates are those of the keys the request already found.
+   */
+  void record(Session session, Request request) {
+    if (session.replaying()) {
+      return;
+    }
+    if (context.watches().size() > 0) {
+      for (Key key : request.keys()) {
+        context.watches().touch(key);
+      }
+    }
+    add(session, request.db(), request.args());
+  }
+
+  private void add(Session session, int db, byte[][] args) {
     Transaction transaction = session.transaction();
     if (transaction != null) {
-      transaction.add(session.db(), args);
+      transaction.add(db, args);
     } else {
-      announce(session, session.db(), args);
+      announce(session, db, args);
     }
   }
 
