@@ -24,6 +24,11 @@ class CommandTableTest {
       throws IOException {
     assertEquals(OK, watcher.call("WATCH", write[1]));
     other.call(write);
+    return execPing(watcher);
+  }
+
+  /** Runs MULTI PING EXEC and returns EXEC's reply (null if a watched key changed). */
+  private static Object execPing(RespClient watcher) throws IOException {
     assertEquals(OK, watcher.call("MULTI"));
     assertEquals(QUEUED, watcher.call("PING"));
     return watcher.call("EXEC");
@@ -55,6 +60,28 @@ class CommandTableTest {
       for (Object[] write : writes) {
         assertNull(execAfter(watcher, other, write), List.of(write).toString());
       }
+    }
+  }
+
+  @Test
+  void watch_coreWritesReachingTheWatchedKey_execAborts() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient watcher = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(1L, other.call("CF.ADD", "p", "a"));
+      assertEquals(1L, other.call("EXPIRE", "p", "100"));
+      assertNull(execAfter(watcher, other, "PERSIST", "p"), "PERSIST of the watched key");
+
+      assertEquals(1L, other.call("CF.ADD", "src", "a"));
+      assertEquals(OK, watcher.call("WATCH", "dst"));
+      assertEquals(OK, other.call("RENAME", "src", "dst"));
+      assertNull(execPing(watcher), "RENAME onto the watched key");
+
+      assertEquals(OK, watcher.call("SELECT", "1"));
+      assertEquals(OK, watcher.call("WATCH", "m"));
+      assertEquals(1L, other.call("CF.ADD", "m", "a"));
+      assertEquals(1L, other.call("MOVE", "m", "1"));
+      assertNull(execPing(watcher), "MOVE into the watched key's database");
     }
   }
 

@@ -8,12 +8,9 @@ import dev.cuckoo.ScanDumpChunk;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
-import dev.cuckoo.server.keyspace.Watches;
-import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
 
@@ -54,7 +51,6 @@ public final class CfCommands {
   private static final byte[] ITEMS = ascii("ITEMS");
 
   private final Keyspace keyspace;
-  private final Watches watches;
   private final CfConfig config;
   private final WritePath writes;
   private final LongSupplier maxMemory;
@@ -63,14 +59,8 @@ public final class CfCommands {
    * Creates the command set over a keyspace, its cf-* configuration, its write log and the memory
    * limit for new filters.
    */
-  CfCommands(
-      Keyspace keyspace,
-      Watches watches,
-      CfConfig config,
-      WritePath writes,
-      LongSupplier maxMemory) {
+  CfCommands(Keyspace keyspace, CfConfig config, WritePath writes, LongSupplier maxMemory) {
     this.keyspace = keyspace;
-    this.watches = watches;
     this.config = config;
     this.writes = writes;
     this.maxMemory = maxMemory;
@@ -82,73 +72,16 @@ public final class CfCommands {
 
   /** Code run with a key's lock held; the filter is null when the key does not exist. */
   @FunctionalInterface
-  private interface FilterAction {
-    void run(Key key, ScalableCuckooFilter<byte[]> filter);
-  }
+  private interface FilterAction extends WritePath.KeyWrite {}
 
-  /**
-   * Runs a writing action with the key's exclusive stripe lock held, unless writes are refused
-   * (checked under the lock, so no write starts after a log failure has been handled). The
-   * keyspace's memory count follows the filter's size change.
-   */
-  private void locked(Session session, byte[] keyBytes, FilterAction action) {
-    Key key = session.key(keyBytes);
-    Lock lock = keyspace.lockFor(key);
-    lock.lock();
-    try {
-      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
-      // a snapshot is writing this filter: a connection retries the command once it is thawed
-      // (its event loop goes on); other callers wait without holding the stripe
-      for (CompletableFuture<Void> thawed;
-          before != null && (thawed = keyspace.frozen(before)) != null; ) {
-        if (session.retryAfter(thawed)) {
-          return;
-        }
-        lock.unlock();
-        try {
-          thawed.join();
-        } finally {
-          lock.lock();
-        }
-        before = keyspace.get(key);
-      }
-      if (writes.refuses(session)) {
-        return;
-      }
-      long sizeBefore = before == null ? 0 : before.sizeInBytes();
-      // a command that creates the key logs its creation and its change as one record, so a crash
-      // between two records never leaves an empty filter that no client saw
-      Transaction creating =
-          before == null && !session.replaying() && session.transaction() == null
-              ? new Transaction()
-              : null;
-      if (creating == null) {
-        action.run(key, before);
-      } else {
-        session.transaction(creating);
-        try {
-          action.run(key, before);
-        } finally {
-          session.transaction(null);
-        }
-        writes.recordAll(session, session.db(), creating);
-      }
-      ScalableCuckooFilter<byte[]> after = keyspace.get(key);
-      if (after == before && after != null) {
-        keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
-      }
-      if (!session.replaying()) {
-        // a module write opens its key for writing: Redis invalidates WATCH whatever it answers
-        watches.touch(key);
-      }
-    } finally {
-      lock.unlock();
-    }
+  /** Runs a writing action through the write path (freeze, refusal, memory count, WATCH). */
+  private void locked(Session session, Request request, FilterAction action) {
+    writes.writeKey(session, request, request.key(0), action);
   }
 
   /** Runs a read-only action with the key's shared stripe lock held. */
-  private void reading(Session session, byte[] keyBytes, FilterAction action) {
-    Key key = session.key(keyBytes);
+  private void reading(Request request, FilterAction action) {
+    Key key = request.key(0);
     run(key, keyspace.readLockFor(key), action);
   }
 
@@ -163,14 +96,14 @@ public final class CfCommands {
 
   /** Runs a read-only action on an existing filter, or replies {@code missingError}. */
   private void existing(
-      Session session, byte[] keyBytes, String missingError, FilterAction action) {
-    reading(session, keyBytes, present(session, missingError, action));
+      Session session, Request request, String missingError, FilterAction action) {
+    reading(request, present(session, missingError, action));
   }
 
   /** Runs a writing action on an existing filter, or replies {@code missingError}. */
   private void existingForWrite(
-      Session session, byte[] keyBytes, String missingError, FilterAction action) {
-    locked(session, keyBytes, present(session, missingError, action));
+      Session session, Request request, String missingError, FilterAction action) {
+    locked(session, request, present(session, missingError, action));
   }
 
   private static FilterAction present(Session session, String missingError, FilterAction action) {
@@ -277,7 +210,8 @@ public final class CfCommands {
   }
 
   /** CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e]. */
-  void reserve(Session session, byte[][] args) {
+  void reserve(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length % 2 == 0) {
       reply.error(arityError("cf.reserve"));
@@ -306,7 +240,7 @@ public final class CfCommands {
     }
     locked(
         session,
-        args[1],
+        request,
         (key, filter) -> {
           if (filter != null) {
             reply.error(ERR_ITEM_EXISTS);
@@ -347,11 +281,12 @@ public final class CfCommands {
   }
 
   /** CF.ADD key item and CF.ADDNX key item. */
-  void add(Session session, byte[][] args, boolean ifAbsent) {
+  void add(Session session, Request request, boolean ifAbsent) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     locked(
         session,
-        args[1],
+        request,
         (key, existing) -> {
           ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
           if (filter == null) {
@@ -361,7 +296,7 @@ public final class CfCommands {
               ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
-              writes.record(session, args);
+              writes.record(session, request);
               reply.bool(true);
               break;
             case EXISTS:
@@ -379,7 +314,8 @@ public final class CfCommands {
   }
 
   /** CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...]. */
-  void insert(Session session, byte[][] args, boolean ifAbsent) {
+  void insert(Session session, Request request, boolean ifAbsent) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     String name = ifAbsent ? "cf.insertnx" : "cf.insert";
     long capacity = config.initialSize();
@@ -424,7 +360,7 @@ public final class CfCommands {
     int firstItem = itemsFrom;
     locked(
         session,
-        args[1],
+        request,
         (key, existing) -> {
           ScalableCuckooFilter<byte[]> filter =
               forWrite(session, key, createCapacity, createForbidden);
@@ -457,18 +393,18 @@ public final class CfCommands {
   }
 
   /** CF.EXISTS key item. */
-  void exists(Session session, byte[][] args) {
+  void exists(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
-        session,
-        args[1],
+        request,
         (key, filter) -> session.reply().bool(filter != null && filter.mightContain(args[2])));
   }
 
   /** CF.MEXISTS key item [item ...]. */
-  void mexists(Session session, byte[][] args) {
+  void mexists(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
-        session,
-        args[1],
+        request,
         (key, filter) -> {
           Reply reply = session.reply();
           reply.array(args.length - 2);
@@ -479,33 +415,34 @@ public final class CfCommands {
   }
 
   /** CF.COUNT key item. */
-  void count(Session session, byte[][] args) {
+  void count(Session session, Request request) {
+    byte[][] args = request.args();
     reading(
-        session,
-        args[1],
+        request,
         (key, filter) -> session.reply().integer(filter == null ? 0 : filter.count(args[2])));
   }
 
   /** CF.DEL key item. */
-  void del(Session session, byte[][] args) {
+  void del(Session session, Request request) {
+    byte[][] args = request.args();
     existingForWrite(
         session,
-        args[1],
+        request,
         NOT_FOUND,
         (key, filter) -> {
           boolean removed = filter.remove(args[2]);
           if (removed) {
-            writes.record(session, args);
+            writes.record(session, request);
           }
           session.reply().bool(removed);
         });
   }
 
   /** CF.INFO key. */
-  void info(Session session, byte[][] args) {
+  void info(Session session, Request request) {
     existing(
         session,
-        args[1],
+        request,
         ERR_NOT_FOUND,
         (key, filter) -> {
           Reply reply = session.reply();
@@ -530,33 +467,35 @@ public final class CfCommands {
   }
 
   /** CF.DEBUG key. */
-  void debug(Session session, byte[][] args) {
+  void debug(Session session, Request request) {
     existing(
         session,
-        args[1],
+        request,
         ERR_NOT_FOUND,
         (key, filter) -> session.reply().bulk(filter.redisDebug()));
   }
 
   /** CF.COMPACT key. */
-  void compact(Session session, byte[][] args) {
+  void compact(Session session, Request request) {
+    byte[][] args = request.args();
     if (args.length != 2) {
       session.reply().error(arityError("cf.compact"));
       return;
     }
     existingForWrite(
         session,
-        args[1],
+        request,
         COMPACT_NOT_FOUND,
         (key, filter) -> {
           filter.compact();
-          writes.record(session, args);
+          writes.record(session, request);
           session.reply().ok();
         });
   }
 
   /** CF.SCANDUMP key iterator. */
-  void scanDump(Session session, byte[][] args) {
+  void scanDump(Session session, Request request) {
+    byte[][] args = request.args();
     Long iterator = Numbers.parseLong(args[2]);
     if (iterator == null || iterator < 0) {
       session.reply().error(INVALID_POSITION);
@@ -564,7 +503,7 @@ public final class CfCommands {
     }
     existing(
         session,
-        args[1],
+        request,
         ERR_NOT_FOUND,
         (key, filter) -> {
           Reply reply = session.reply();
@@ -580,7 +519,8 @@ public final class CfCommands {
   }
 
   /** CF.LOADCHUNK key iterator data. */
-  void loadChunk(Session session, byte[][] args) {
+  void loadChunk(Session session, Request request) {
+    byte[][] args = request.args();
     Long iterator = Numbers.parseLong(args[2]);
     if (iterator == null || iterator == 0) {
       session.reply().error(INVALID_POSITION);
@@ -588,7 +528,7 @@ public final class CfCommands {
     }
     locked(
         session,
-        args[1],
+        request,
         (key, filter) -> {
           String error =
               iterator == 1
@@ -598,7 +538,7 @@ public final class CfCommands {
             session.reply().error(error);
             return;
           }
-          writes.record(session, args);
+          writes.record(session, request);
           session.reply().ok();
         });
   }

@@ -143,7 +143,7 @@ public final class ClientCommands {
   }
 
   /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
-  void info(Session session, byte[][] args) {
+  void info(Session session, Request request) {
     ClientRegistry.Client self = clients.get(session.id());
     if (self == null) {
       self =
@@ -159,7 +159,8 @@ public final class ClientCommands {
    * CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]: one line per client, each
    * line built on that client's event loop; the reply waits for all of them.
    */
-  void list(Session session, byte[][] args) {
+  void list(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     List<ClientRegistry.Client> targets = new ArrayList<>();
     if (args.length == 4 && Args.lower(args[2]).equals("type")) {
@@ -311,7 +312,8 @@ public final class ClientCommands {
    * yes by default). The caller, if killed, closes after this reply; others close on their own
    * event loop after the replies already sent to them are written.
    */
-  void kill(Session session, byte[][] args) {
+  void kill(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     boolean oldForm = args.length == 3;
     KillFilter filter;
@@ -357,7 +359,8 @@ public final class ClientCommands {
   }
 
   /** CLIENT NO-EVICT on|off and CLIENT NO-TOUCH on|off: the flag shows in CLIENT LIST. */
-  void flag(Session session, byte[][] args) {
+  void flag(Session session, Request request) {
+    byte[][] args = request.args();
     String value = Args.lower(args[2]);
     if (!value.equals("on") && !value.equals("off")) {
       session.reply().error(SYNTAX_ERROR);
@@ -377,7 +380,7 @@ public final class ClientCommands {
    * without confirmations, RESP2, not authenticated when a password is set, no name, database 0, no
    * NO-EVICT/NO-TOUCH; the library name and version stay), then {@code +RESET}.
    */
-  void reset(Session session, byte[][] args) {
+  void reset(Session session, Request request) {
     if (session.inMulti()) {
       session.takeQueue();
     }

@@ -55,7 +55,7 @@ public final class CommandInfo {
   }
 
   /** COMMAND: every command's info. */
-  void all(Session session, byte[][] args) {
+  void all(Session session, Request request) {
     Reply reply = session.reply();
     reply.array(commands.all().size());
     for (CommandSpec spec : commands.all()) {
@@ -64,12 +64,12 @@ public final class CommandInfo {
   }
 
   /** COMMAND COUNT. */
-  void count(Session session, byte[][] args) {
+  void count(Session session, Request request) {
     session.reply().integer(commands.all().size());
   }
 
   /** COMMAND LIST [FILTERBY ...] (filters are ignored). */
-  void list(Session session, byte[][] args) {
+  void list(Session session, Request request) {
     List<String> names = commands.names();
     session.reply().array(names.size());
     for (String name : names) {
@@ -88,10 +88,11 @@ public final class CommandInfo {
   }
 
   /** COMMAND INFO [name ...]: info per name, null for unknown names. */
-  void info(Session session, byte[][] args) {
+  void info(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length == 2) {
-      all(session, args);
+      all(session, request);
       return;
     }
     reply.array(args.length - 2);
@@ -157,12 +158,14 @@ public final class CommandInfo {
   }
 
   /** COMMAND GETKEYS command [arg ...]. */
-  void getKeys(Session session, byte[][] args) {
+  void getKeys(Session session, Request request) {
+    byte[][] args = request.args();
     keys(session, args, false);
   }
 
   /** COMMAND GETKEYSANDFLAGS command [arg ...]. */
-  void getKeysAndFlags(Session session, byte[][] args) {
+  void getKeysAndFlags(Session session, Request request) {
+    byte[][] args = request.args();
     keys(session, args, true);
   }
 
@@ -276,7 +279,8 @@ public final class CommandInfo {
   }
 
   /** COMMAND DOCS [name ...]: a map from name to summary, since and group. */
-  void docs(Session session, byte[][] args) {
+  void docs(Session session, Request request) {
+    byte[][] args = request.args();
     List<CommandSpec> specs = new ArrayList<>();
     if (args.length == 2) {
       specs.addAll(commands.all());

@@ -16,11 +16,11 @@ import java.util.Map;
  * "fast").categories("keyspace", "read", "fast").summary(...).handler(database::dbsize)}.
  */
 public final class CommandSpec {
-  /** The code of a command: reads the arguments, writes the reply. */
+  /** The code of a command: reads the request, writes the reply. */
   @FunctionalInterface
   public interface Handler {
-    /** Runs the command for a session; args[0] is the command name. */
-    void run(Session session, byte[][] args);
+    /** Runs the request (already resolved to this command) for a session. */
+    void run(Session session, Request request);
   }
 
   private final String name;

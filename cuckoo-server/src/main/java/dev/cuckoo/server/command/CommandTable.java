@@ -4,7 +4,6 @@ import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.persist.RecordRules;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
-import dev.cuckoo.server.protocol.Numbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -78,30 +77,16 @@ public final class CommandTable implements RecordRules {
       case ALL_DATABASES -> sink.database(-1);
       case DATABASE -> sink.database(db);
       case TWO_DATABASES -> {
-        sink.database(databaseArgument(args[1]));
-        sink.database(databaseArgument(args[2]));
+        sink.database(Request.databaseArgument(args[1]));
+        sink.database(Request.databaseArgument(args[2]));
       }
-      case KEY_IN_TWO_DATABASES -> {
-        sink.key(new Key(db, args[1]));
-        sink.key(new Key(databaseArgument(args[2]), args[1]));
-      }
-      case KEYS -> keysBySpecs(spec, db, args, sink);
-    }
-  }
-
-  /** Hands over the keys the command's key specs find in the line, in spec order. */
-  static void keysBySpecs(CommandSpec spec, int db, byte[][] args, KeySink sink) {
-    for (KeySpec keySpec : spec.keySpecs()) {
-      int last = keySpec.last(args.length);
-      for (int i = keySpec.index(); i <= last && i < args.length; i += keySpec.keyStep()) {
-        sink.key(new Key(db, args[i]));
+      default -> {
+        // the keys a live request of the command touches, found the one way requests find them
+        for (Key key : new Request(spec, db, args).keys()) {
+          sink.key(key);
+        }
       }
     }
-  }
-
-  private static int databaseArgument(byte[] arg) {
-    Long db = Numbers.parseLong(arg);
-    return db == null || db < 0 || db > Integer.MAX_VALUE ? -1 : (int) (long) db;
   }
 
   @Override

@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -48,12 +47,7 @@ public final class Commands {
     this.context = context;
     this.writes = new WritePath(context, log, this::table);
     CfCommands cf =
-        new CfCommands(
-            context.keyspace(),
-            context.watches(),
-            context.cfConfig(),
-            writes,
-            context::memoryLimit);
+        new CfCommands(context.keyspace(), context.cfConfig(), writes, context::memoryLimit);
     ConnectionCommands connection = new ConnectionCommands(context);
     ClientCommands clients = new ClientCommands(context);
     DatabaseCommands database = new DatabaseCommands(context, writes);
@@ -173,6 +167,16 @@ public final class Commands {
   }
 
   /**
+   * Returns the line resolved into a request in database {@code db}, or null if its command or
+   * subcommand is unknown or its arity does not fit (the dispatcher answers those with Redis's
+   * errors).
+   */
+  Request request(int db, byte[][] args) {
+    CommandSpec spec = resolve(args);
+    return spec == null ? null : new Request(spec, db, args);
+  }
+
+  /**
    * Runs one request for the session, writing exactly one reply (or none for SHUTDOWN, or for a
    * command that asked to run again later). Inside MULTI, queues it instead (answering QUEUED); a
    * request refused while queueing makes EXEC abort, as in Redis.
@@ -185,6 +189,23 @@ public final class Commands {
     session.enterCommand();
     try {
       dispatch(session, args);
+    } finally {
+      session.exitCommand();
+      CommandClock.exit();
+    }
+  }
+
+  /**
+   * Runs a request EXEC took from the transaction's queue (resolved when it was queued), with the
+   * checks a request meets after its lookup; the caller bound it to the database selected now.
+   */
+  void execute(Session session, Request request) {
+    context.totalCommands().increment();
+    CommandClock.enter();
+    session.enterCommand();
+    try {
+      session.executing(request.spec(), CommandClock.now());
+      run(session, request);
     } finally {
       session.exitCommand();
       CommandClock.exit();
@@ -237,6 +258,16 @@ public final class Commands {
     } else {
       session.executing(spec, now);
     }
+    run(session, new Request(spec, session.db(), args));
+  }
+
+  /**
+   * Runs a resolved request: authentication, MULTI queueing, write refusals, the subscribed context
+   * and a replica's stale data are checked in Redis's order, then its handler runs.
+   */
+  private void run(Session session, Request request) {
+    Reply reply = session.reply();
+    CommandSpec spec = request.spec();
     // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
     // authenticated
     if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
@@ -245,7 +276,7 @@ public final class Commands {
     }
     boolean write = spec.write();
     if (session.inMulti() && !spec.runsInsideMulti()) {
-      queue(session, spec, write, args);
+      queue(session, request);
       return;
     }
     if (write) {
@@ -274,12 +305,12 @@ public final class Commands {
     }
     try {
       if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
-        runDeletingExpired(session, spec, args);
+        runDeletingExpired(session, request);
       } else {
-        spec.handler().run(session, args);
+        spec.handler().run(session, request);
       }
     } catch (RuntimeException e) {
-      LOGGER.log(Level.ERROR, "command " + name + " failed", e);
+      LOGGER.log(Level.ERROR, "command " + spec.name() + " failed", e);
       reply.error("ERR internal error: " + e);
     } catch (OutOfMemoryError e) {
       if (session.replaying()) {
@@ -288,7 +319,7 @@ public final class Commands {
       }
       // the command may have changed half a structure: never serve or save that (filter tables
       // too large to allocate are refused by the core before this point)
-      HeapGuard.fatal("command " + name, e);
+      HeapGuard.fatal("command " + spec.name(), e);
     }
   }
 
@@ -306,8 +337,10 @@ public final class Commands {
   }
 
   /** Queues a command of a transaction, or refuses it (and dooms the transaction) as Redis does. */
-  private void queue(Session session, CommandSpec spec, boolean write, byte[][] args) {
+  private void queue(Session session, Request request) {
     Reply reply = session.reply();
+    CommandSpec spec = request.spec();
+    boolean write = spec.write();
     if (spec.noMulti()) {
       reply.error("ERR Command not allowed inside a transaction");
       session.failQueue();
@@ -325,7 +358,7 @@ public final class Commands {
       session.failQueue();
       return;
     }
-    session.queue(args);
+    session.queue(request);
     reply.simple("QUEUED");
   }
 
@@ -334,16 +367,15 @@ public final class Commands {
    * deletion logged as DEL before the write's own record), so the write meets the keys a replay of
    * the log will meet.
    */
-  private void runDeletingExpired(Session session, CommandSpec spec, byte[][] args) {
-    List<Key> keys = new ArrayList<>(2);
-    // flushes and swaps (whole databases) take every stripe themselves: nothing to delete first
-    table.keysOf(session.db(), args, keys::add);
-    Lock[] locks = context.keyspace().lockKeys(keys.toArray(new Key[0]));
+  private void runDeletingExpired(Session session, Request request) {
+    // flushes and swaps (whole databases) take every stripe themselves: no keys, nothing to delete
+    Key[] keys = request.keys();
+    Lock[] locks = context.keyspace().lockKeys(keys);
     try {
       for (Key key : keys) {
         expiry.deleteIfExpired(key);
       }
-      spec.handler().run(session, args);
+      request.spec().handler().run(session, request);
     } finally {
       Keyspace.unlock(locks);
     }

@@ -49,7 +49,8 @@ public final class ConfigCommands {
   }
 
   /** CONFIG GET pattern [pattern ...]. */
-  void configGet(Session session, byte[][] args) {
+  void configGet(Session session, Request request) {
+    byte[][] args = request.args();
     Map<String, String> matched = new LinkedHashMap<>();
     for (Map.Entry<String, String> entry : configValues().entrySet()) {
       byte[] name = entry.getKey().getBytes(StandardCharsets.UTF_8);
@@ -205,7 +206,8 @@ public final class ConfigCommands {
    * requirepass and protected-mode apply to connections made afterwards (a cleared requirepass also
    * frees connections that never authenticated).
    */
-  void configSet(Session session, byte[][] args) {
+  void configSet(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length % 2 != 0) {
       reply.error(Args.SYNTAX_ERROR);
@@ -267,7 +269,7 @@ public final class ConfigCommands {
   }
 
   /** CONFIG RESETSTAT. */
-  void configResetStat(Session session, byte[][] args) {
+  void configResetStat(Session session, Request request) {
     context.totalCommands().reset();
     context.totalConnections().set(0);
     session.reply().ok();
@@ -278,7 +280,7 @@ public final class ConfigCommands {
    * ({@link ConfigRewrite}); Redis's errors without a config file and when the file cannot be
    * rewritten.
    */
-  void configRewrite(Session session, byte[][] args) {
+  void configRewrite(Session session, Request request) {
     java.nio.file.Path file = context.config().configFile();
     if (file == null) {
       session.reply().error("ERR The server is running without a config file");

@@ -21,7 +21,8 @@ public final class ConnectionCommands {
   }
 
   /** PING [message]. */
-  void ping(Session session, byte[][] args) {
+  void ping(Session session, Request request) {
+    byte[][] args = request.args();
     if (args.length > 2) {
       session.reply().error(CfCommands.arityError("ping"));
     } else if (session.subscriber().subscribed() && session.reply().protocol() == 2) {
@@ -41,11 +42,13 @@ public final class ConnectionCommands {
    * READONLY and READWRITE, as a Redis without cluster mode answers them: a replica serves reads to
    * every client already (Sentinel and master-replica clients route reads there without them).
    */
-  static void clusterDisabled(Session session, byte[][] args) {
+  static void clusterDisabled(Session session, Request request) {
     session.reply().error("ERR This instance has cluster support disabled");
   }
 
-  void echo(Session session, byte[][] args) {
+  void echo(Session session, Request request) {
+
+    byte[][] args = request.args();
     session.reply().bulk(args[1]);
   }
 
@@ -59,7 +62,8 @@ public final class ConnectionCommands {
   }
 
   /** AUTH [username] password. */
-  void auth(Session session, byte[][] args) {
+  void auth(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length > 3) {
       reply.error(Args.SYNTAX_ERROR);
@@ -81,7 +85,8 @@ public final class ConnectionCommands {
   }
 
   /** HELLO [protover [AUTH username password] [SETNAME clientname]]. */
-  void hello(Session session, byte[][] args) {
+  void hello(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     long version = 0;
     if (args.length >= 2) {
@@ -182,14 +187,15 @@ public final class ConnectionCommands {
   }
 
   /** CLIENT SETNAME name. */
-  void clientSetName(Session session, byte[][] args) {
+  void clientSetName(Session session, Request request) {
+    byte[][] args = request.args();
     if (setName(session, Args.text(args[2]))) {
       session.reply().ok();
     }
   }
 
   /** CLIENT GETNAME. */
-  void clientGetName(Session session, byte[][] args) {
+  void clientGetName(Session session, Request request) {
     if (session.name() == null) {
       session.reply().nullValue();
     } else {
@@ -198,7 +204,8 @@ public final class ConnectionCommands {
   }
 
   /** CLIENT SETINFO LIB-NAME|LIB-VER value. */
-  void clientSetInfo(Session session, byte[][] args) {
+  void clientSetInfo(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     String attribute = Args.lower(args[2]);
     String value = Args.text(args[3]);
@@ -219,12 +226,13 @@ public final class ConnectionCommands {
   }
 
   /** CLIENT ID. */
-  void clientId(Session session, byte[][] args) {
+  void clientId(Session session, Request request) {
     session.reply().integer(session.id());
   }
 
   /** SELECT index: one of the {@code --databases} databases (16 by default). */
-  void select(Session session, byte[][] args) {
+  void select(Session session, Request request) {
+    byte[][] args = request.args();
     int index = databaseIndex(session, args[1]);
     if (index >= 0) {
       session.db(index);
@@ -260,7 +268,7 @@ public final class ConnectionCommands {
   }
 
   /** QUIT. */
-  void quit(Session session, byte[][] args) {
+  void quit(Session session, Request request) {
     session.reply().ok();
     session.requestClose();
   }

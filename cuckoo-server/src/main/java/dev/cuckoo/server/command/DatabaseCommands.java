@@ -35,13 +35,13 @@ public final class DatabaseCommands {
   /**
    * DBSIZE: the keys of the selected database (expired keys not yet deleted count, as in Redis).
    */
-  void dbsize(Session session, byte[][] args) {
+  void dbsize(Session session, Request request) {
     session.reply().integer(keyspace.size(session.db()));
   }
 
   /** TYPE key. */
-  void type(Session session, byte[][] args) {
-    Key key = session.key(args[1]);
+  void type(Session session, Request request) {
+    Key key = request.key(0);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
@@ -51,17 +51,9 @@ public final class DatabaseCommands {
     }
   }
 
-  private static Key[] keysOf(Session session, byte[][] args) {
-    Key[] keys = new Key[args.length - 1];
-    for (int i = 1; i < args.length; i++) {
-      keys[i - 1] = session.key(args[i]);
-    }
-    return keys;
-  }
-
   /** DEL key [key ...] and UNLINK key [key ...] (the same here: freeing a filter is immediate). */
-  void del(Session session, byte[][] args) {
-    Key[] keys = keysOf(session, args);
+  void del(Session session, Request request) {
+    Key[] keys = request.keys();
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       if (writes.refuses(session)) {
@@ -84,8 +76,8 @@ public final class DatabaseCommands {
   }
 
   /** EXISTS key [key ...]. */
-  void exists(Session session, byte[][] args) {
-    Key[] keys = keysOf(session, args);
+  void exists(Session session, Request request) {
+    Key[] keys = request.keys();
     Lock[] locks = keyspace.lockKeys(keys);
     try {
       long count = 0;
@@ -101,7 +93,8 @@ public final class DatabaseCommands {
   }
 
   /** KEYS pattern. */
-  void keys(Session session, byte[][] args) {
+  void keys(Session session, Request request) {
+    byte[][] args = request.args();
     List<byte[]> matched = new ArrayList<>();
     for (Key key : keyspace.keys(session.db())) {
       if (Glob.matches(args[1], key.bytes())) {
@@ -188,7 +181,8 @@ public final class DatabaseCommands {
    * however the keyspace changes meanwhile; a cursor beyond that order (Redis takes any 64-bit one)
    * is past the end. Options are checked in Redis's order (db.c scanGenericCommand).
    */
-  void scan(Session session, byte[][] args) {
+  void scan(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     Long cursor = parseCursor(args[1]);
     if (cursor == null) {
@@ -265,7 +259,8 @@ public final class DatabaseCommands {
   }
 
   /** FLUSHALL / FLUSHDB [ASYNC|SYNC]. */
-  void flush(Session session, byte[][] args) {
+  void flush(Session session, Request request) {
+    byte[][] args = request.args();
     if (args.length > 2) {
       session.reply().error(Args.SYNTAX_ERROR);
       return;

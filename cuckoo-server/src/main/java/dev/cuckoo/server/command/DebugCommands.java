@@ -23,7 +23,8 @@ final class DebugCommands {
   }
 
   /** DEBUG subcommand [argument ...]. */
-  void debug(Session session, byte[][] args) {
+  void debug(Session session, Request request) {
+    byte[][] args = request.args();
     if (!config.enableDebugCommand()) {
       session.reply().error(NOT_ALLOWED);
       return;

@@ -42,26 +42,27 @@ public final class ExpiryCommands {
   }
 
   /** EXPIRE key seconds [NX|XX|GT|LT]. */
-  void expire(Session session, byte[][] args) {
-    expire(session, args, CommandClock.now(), 1000);
+  void expire(Session session, Request request) {
+    expire(session, request, CommandClock.now(), 1000);
   }
 
   /** PEXPIRE key milliseconds [NX|XX|GT|LT]. */
-  void pexpire(Session session, byte[][] args) {
-    expire(session, args, CommandClock.now(), 1);
+  void pexpire(Session session, Request request) {
+    expire(session, request, CommandClock.now(), 1);
   }
 
   /** EXPIREAT key unix-time-seconds [NX|XX|GT|LT]. */
-  void expireAt(Session session, byte[][] args) {
-    expire(session, args, 0, 1000);
+  void expireAt(Session session, Request request) {
+    expire(session, request, 0, 1000);
   }
 
   /** PEXPIREAT key unix-time-milliseconds [NX|XX|GT|LT]. */
-  void pexpireAt(Session session, byte[][] args) {
-    expire(session, args, 0, 1);
+  void pexpireAt(Session session, Request request) {
+    expire(session, request, 0, 1);
   }
 
-  private void expire(Session session, byte[][] args, long base, long unitMillis) {
+  private void expire(Session session, Request request, long base, long unitMillis) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     int flags = 0;
     for (int i = 3; i < args.length; i++) {
@@ -104,7 +105,7 @@ public final class ExpiryCommands {
       reply.error("ERR invalid expire time in '" + Args.lower(args[0]) + "' command");
       return;
     }
-    Key key = session.key(args[1]);
+    Key key = request.key(0);
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
@@ -142,27 +143,27 @@ public final class ExpiryCommands {
   }
 
   /** TTL key: seconds left (rounded), -1 without expiry, -2 for a missing key. */
-  void ttl(Session session, byte[][] args) {
-    timeToLive(session, args, false, false);
+  void ttl(Session session, Request request) {
+    timeToLive(session, request, false, false);
   }
 
   /** PTTL key: milliseconds left, -1 without expiry, -2 for a missing key. */
-  void pttl(Session session, byte[][] args) {
-    timeToLive(session, args, true, false);
+  void pttl(Session session, Request request) {
+    timeToLive(session, request, true, false);
   }
 
   /** EXPIRETIME key: the expiry as Unix seconds, -1 without expiry, -2 for a missing key. */
-  void expireTime(Session session, byte[][] args) {
-    timeToLive(session, args, false, true);
+  void expireTime(Session session, Request request) {
+    timeToLive(session, request, false, true);
   }
 
   /** PEXPIRETIME key: the expiry as Unix milliseconds, -1 without expiry, -2 if missing. */
-  void pexpireTime(Session session, byte[][] args) {
-    timeToLive(session, args, true, true);
+  void pexpireTime(Session session, Request request) {
+    timeToLive(session, request, true, true);
   }
 
-  private void timeToLive(Session session, byte[][] args, boolean millis, boolean absolute) {
-    Key key = session.key(args[1]);
+  private void timeToLive(Session session, Request request, boolean millis, boolean absolute) {
+    Key key = request.key(0);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     long result;
@@ -187,8 +188,8 @@ public final class ExpiryCommands {
   }
 
   /** PERSIST key: 1 if an expiry was removed, 0 if the key is missing or has none. */
-  void persist(Session session, byte[][] args) {
-    Key key = session.key(args[1]);
+  void persist(Session session, Request request) {
+    Key key = request.key(0);
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
@@ -199,7 +200,7 @@ public final class ExpiryCommands {
         session.reply().integer(0);
         return;
       }
-      writes.record(session, args);
+      writes.record(session, request);
       session.reply().integer(1);
     } finally {
       lock.unlock();

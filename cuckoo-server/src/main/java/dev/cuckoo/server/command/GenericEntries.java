@@ -293,7 +293,7 @@ final class GenericEntries {
             .flags("write", "denyoom")
             .categories("keyspace", "write", "slow")
             .keys(KeySpec.one(1, "RO", "access"), KeySpec.one(2, "OW", "update"))
-            .writes(Writes.KEYS)
+            .writes(Writes.KEYS_TO_DATABASE_OPTION)
             .summary("Copies the value of a key to a new key.")
             .group("generic")
             .since("6.2.0")

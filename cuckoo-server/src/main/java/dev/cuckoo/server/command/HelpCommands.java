@@ -172,37 +172,37 @@ final class HelpCommands {
   private HelpCommands() {}
 
   /** OBJECT HELP. */
-  static void object(Session session, byte[][] args) {
+  static void object(Session session, Request request) {
     reply(session, "OBJECT", OBJECT);
   }
 
   /** MEMORY HELP. */
-  static void memory(Session session, byte[][] args) {
+  static void memory(Session session, Request request) {
     reply(session, "MEMORY", MEMORY);
   }
 
   /** CLIENT HELP. */
-  static void client(Session session, byte[][] args) {
+  static void client(Session session, Request request) {
     reply(session, "CLIENT", CLIENT);
   }
 
   /** CONFIG HELP. */
-  static void config(Session session, byte[][] args) {
+  static void config(Session session, Request request) {
     reply(session, "CONFIG", CONFIG);
   }
 
   /** COMMAND HELP. */
-  static void command(Session session, byte[][] args) {
+  static void command(Session session, Request request) {
     reply(session, "COMMAND", COMMAND);
   }
 
   /** PUBSUB HELP. */
-  static void pubsub(Session session, byte[][] args) {
+  static void pubsub(Session session, Request request) {
     reply(session, "PUBSUB", PUBSUB);
   }
 
   /** LATENCY HELP. */
-  static void latency(Session session, byte[][] args) {
+  static void latency(Session session, Request request) {
     reply(session, "LATENCY", LATENCY);
   }
 

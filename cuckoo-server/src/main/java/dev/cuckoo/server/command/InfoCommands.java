@@ -117,7 +117,8 @@ public final class InfoCommands {
   }
 
   /** INFO [section ...]. */
-  void info(Session session, byte[][] args) {
+  void info(Session session, Request request) {
+    byte[][] args = request.args();
     Set<String> selected = selectedSections(args);
     StringBuilder out = new StringBuilder();
     for (String section : ALL_SECTIONS) {
@@ -133,7 +134,7 @@ public final class InfoCommands {
   }
 
   /** ROLE: a master without replicas, {@code ["master", 0, []]}. */
-  void role(Session session, byte[][] args) {
+  void role(Session session, Request request) {
     Reply reply = session.reply();
     dev.cuckoo.server.replication.Replication replication = context.replication();
     if (replication != null) {
@@ -147,7 +148,7 @@ public final class InfoCommands {
   }
 
   /** TIME: the Unix time as two bulk strings, seconds and microseconds within the second. */
-  void time(Session session, byte[][] args) {
+  void time(Session session, Request request) {
     java.time.Instant now = java.time.Instant.now();
     Reply reply = session.reply();
     reply.array(2);

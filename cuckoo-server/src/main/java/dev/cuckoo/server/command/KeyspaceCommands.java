@@ -28,7 +28,7 @@ public final class KeyspaceCommands {
   }
 
   /** RANDOMKEY: a uniformly chosen live key of the selected database, or null when it has none. */
-  void randomKey(Session session, byte[][] args) {
+  void randomKey(Session session, Request request) {
     java.util.List<Key> keys = keyspace.keys(session.db());
     if (keys.isEmpty()) {
       session.reply().nullValue();
@@ -38,10 +38,9 @@ public final class KeyspaceCommands {
   }
 
   /** TOUCH key [key ...]: the number of the given keys that exist (a repeated key counts again). */
-  void touch(Session session, byte[][] args) {
+  void touch(Session session, Request request) {
     long count = 0;
-    for (int i = 1; i < args.length; i++) {
-      Key key = session.key(args[i]);
+    for (Key key : request.keys()) {
       Lock lock = keyspace.readLockFor(key);
       lock.lock();
       try {
@@ -88,7 +87,8 @@ public final class KeyspaceCommands {
    * ({@link Keyspace#usageBytes}); null for a missing key. SAMPLES is checked as Redis checks it
    * and otherwise ignored (a filter's size is exact).
    */
-  void memoryUsage(Session session, byte[][] args) {
+  void memoryUsage(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     for (int i = 3; i < args.length; i++) {
       if (!Args.lower(args[i]).equals("samples") || i + 1 >= args.length) {
@@ -105,7 +105,7 @@ public final class KeyspaceCommands {
         return;
       }
     }
-    long bytes = usageBytes(session.key(args[2]));
+    long bytes = usageBytes(request.key(0));
     if (bytes < 0) {
       reply.nullValue();
     } else {
@@ -114,8 +114,8 @@ public final class KeyspaceCommands {
   }
 
   /** OBJECT ENCODING key: {@code raw}, the encoding of every module value; null if missing. */
-  void objectEncoding(Session session, byte[][] args) {
-    if (filter(session.key(args[2])) == null) {
+  void objectEncoding(Session session, Request request) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().bulk("raw");
@@ -123,8 +123,8 @@ public final class KeyspaceCommands {
   }
 
   /** OBJECT REFCOUNT key: 1 (module values are never shared); null if missing. */
-  void objectRefcount(Session session, byte[][] args) {
-    if (filter(session.key(args[2])) == null) {
+  void objectRefcount(Session session, Request request) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().integer(1);
@@ -132,8 +132,8 @@ public final class KeyspaceCommands {
   }
 
   /** OBJECT FREQ key: null if missing, else Redis's error (the policy is always noeviction). */
-  void objectFreq(Session session, byte[][] args) {
-    if (filter(session.key(args[2])) == null) {
+  void objectFreq(Session session, Request request) {
+    if (filter(request.key(0)) == null) {
       session.reply().nullValue();
     } else {
       session.reply().error(NO_LFU);
@@ -144,8 +144,8 @@ public final class KeyspaceCommands {
    * OBJECT IDLETIME key: seconds since the key was last looked up (with a one-second clock, as
    * Redis's); null if missing. OBJECT itself does not count as a lookup.
    */
-  void objectIdleTime(Session session, byte[][] args) {
-    Key key = session.key(args[2]);
+  void objectIdleTime(Session session, Request request) {
+    Key key = request.key(0);
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     long idle;

@@ -12,27 +12,28 @@ final class LatencyCommands {
   private LatencyCommands() {}
 
   /** LATENCY LATEST: one entry per event with samples; none here. */
-  static void latest(Session session, byte[][] args) {
+  static void latest(Session session, Request request) {
     session.reply().array(0);
   }
 
   /** LATENCY HISTORY event: the event's samples; none here. */
-  static void history(Session session, byte[][] args) {
+  static void history(Session session, Request request) {
     session.reply().array(0);
   }
 
   /** LATENCY RESET [event ...]: the number of event series reset; none here. */
-  static void reset(Session session, byte[][] args) {
+  static void reset(Session session, Request request) {
     session.reply().integer(0);
   }
 
   /** LATENCY GRAPH event: Redis's error for an event without samples. */
-  static void graph(Session session, byte[][] args) {
+  static void graph(Session session, Request request) {
+    byte[][] args = request.args();
     session.reply().error("ERR No samples available for event '" + Args.text(args[2]) + "'");
   }
 
   /** LATENCY DOCTOR: Redis's report when monitoring is off and no event was ever recorded. */
-  static void doctor(Session session, byte[][] args) {
+  static void doctor(Session session, Request request) {
     session
         .reply()
         .verbatimText(

@@ -59,18 +59,18 @@ public final class MoveCommands {
   }
 
   /** RENAME key newkey. */
-  void rename(Session session, byte[][] args) {
-    gated(session, () -> rename(session, args, false));
+  void rename(Session session, Request request) {
+    gated(session, () -> rename(session, request, false));
   }
 
   /** RENAMENX key newkey. */
-  void renameNx(Session session, byte[][] args) {
-    gated(session, () -> rename(session, args, true));
+  void renameNx(Session session, Request request) {
+    gated(session, () -> rename(session, request, true));
   }
 
-  private void rename(Session session, byte[][] args, boolean nx) {
-    Key source = session.key(args[1]);
-    Key target = session.key(args[2]);
+  private void rename(Session session, Request request, boolean nx) {
+    Key source = request.key(0);
+    Key target = request.key(1);
     Reply reply = session.reply();
     Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
     try {
@@ -95,7 +95,7 @@ public final class MoveCommands {
         return;
       }
       transfer(source, target, filter);
-      writes.record(session, args);
+      writes.record(session, request);
       if (nx) {
         reply.integer(1);
       } else {
@@ -118,7 +118,8 @@ public final class MoveCommands {
   }
 
   /** MOVE key db. */
-  void move(Session session, byte[][] args) {
+  void move(Session session, Request request) {
+    byte[][] args = request.args();
     int db = connection.databaseIndex(session, args[2]);
     if (db < 0) {
       return;
@@ -130,7 +131,7 @@ public final class MoveCommands {
     gated(
         session,
         () -> {
-          Key source = session.key(args[1]);
+          Key source = request.key(0);
           Key target = source.in(db);
           Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
           try {
@@ -143,7 +144,7 @@ public final class MoveCommands {
               return;
             }
             transfer(source, target, filter);
-            writes.record(session, args);
+            writes.record(session, request);
             session.reply().integer(1);
           } finally {
             Keyspace.unlock(locks);
@@ -152,7 +153,8 @@ public final class MoveCommands {
   }
 
   /** SWAPDB index1 index2. */
-  void swapDb(Session session, byte[][] args) {
+  void swapDb(Session session, Request request) {
+    byte[][] args = request.args();
     Long first = Numbers.parseLong(args[1]);
     if (first == null || first != (int) (long) first) {
       session.reply().error("ERR invalid first DB index");
@@ -186,7 +188,7 @@ public final class MoveCommands {
               keyspace.swap(a, b);
               context.watches().touchDatabase(a, keyspace);
               context.watches().touchDatabase(b, keyspace);
-              writes.record(session, args);
+              writes.record(session, request);
             }
             session.reply().ok();
           } finally {
@@ -199,7 +201,8 @@ public final class MoveCommands {
    * COPY source destination [DB index] [REPLACE]: Redis's checks in Redis's order; copying a filter
    * is refused as Redis 8 refuses it for this module's keys.
    */
-  void copy(Session session, byte[][] args) {
+  void copy(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     int db = session.db();
     boolean replace = false;
@@ -217,7 +220,7 @@ public final class MoveCommands {
         return;
       }
     }
-    Key source = session.key(args[1]);
+    Key source = request.key(0);
     Key target = new Key(db, args[2]);
     if (source.equals(target)) {
       reply.error(SAME_OBJECT);

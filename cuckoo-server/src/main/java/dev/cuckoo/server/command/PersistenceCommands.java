@@ -13,7 +13,7 @@ public final class PersistenceCommands {
   }
 
   /** SAVE. */
-  void save(Session session, byte[][] args) {
+  void save(Session session, Request request) {
     Persistence persistence = context.persistence();
     if (persistence == null) {
       session.reply().ok();
@@ -46,7 +46,7 @@ public final class PersistenceCommands {
    * BGREWRITEAOF. The log here holds what changed since the snapshot, so rewriting it is taking a
    * snapshot into a new log generation: the same work as BGSAVE, with Redis's AOF replies.
    */
-  void bgrewriteaof(Session session, byte[][] args) {
+  void bgrewriteaof(Session session, Request request) {
     Persistence persistence = context.persistence();
     if (persistence != null && !persistence.saveInBackground()) {
       session.reply().error("ERR Background append only file rewriting already in progress");
@@ -55,7 +55,9 @@ public final class PersistenceCommands {
     session.reply().simple("Background append only file rewriting started");
   }
 
-  void bgsave(Session session, byte[][] args) {
+  void bgsave(Session session, Request request) {
+
+    byte[][] args = request.args();
     if (args.length > 2 || (args.length == 2 && !Args.lower(args[1]).equals("schedule"))) {
       session.reply().error(Args.SYNTAX_ERROR);
       return;
@@ -69,7 +71,7 @@ public final class PersistenceCommands {
   }
 
   /** LASTSAVE. */
-  void lastsave(Session session, byte[][] args) {
+  void lastsave(Session session, Request request) {
     Persistence persistence = context.persistence();
     session
         .reply()
@@ -78,7 +80,8 @@ public final class PersistenceCommands {
   }
 
   /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]: no reply; the server stops. */
-  void shutdown(Session session, byte[][] args) {
+  void shutdown(Session session, Request request) {
+    byte[][] args = request.args();
     boolean save = true;
     for (int i = 1; i < args.length; i++) {
       String option = Args.lower(args[i]);

@@ -66,16 +66,19 @@ final class PubSubCommands {
   }
 
   /** PUBLISH channel message: the number of receivers (channel and pattern subscriptions). */
-  void publish(Session session, byte[][] args) {
+  void publish(Session session, Request request) {
+    byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], false));
   }
 
   /** SPUBLISH shardchannel message: the number of shard-channel subscribers that received it. */
-  void spublish(Session session, byte[][] args) {
+  void spublish(Session session, Request request) {
+    byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], true));
   }
 
   private static void syntaxError(Session session, byte[][] args) {
+
     session
         .reply()
         .error(
@@ -85,7 +88,8 @@ final class PubSubCommands {
   }
 
   /** PUBSUB CHANNELS [pattern] and PUBSUB SHARDCHANNELS [pattern]. */
-  void channels(Session session, byte[][] args) {
+  void channels(Session session, Request request) {
+    byte[][] args = request.args();
     if (args.length > 3) {
       syntaxError(session, args);
       return;
@@ -100,7 +104,8 @@ final class PubSubCommands {
   }
 
   /** PUBSUB NUMSUB [channel ...] and PUBSUB SHARDNUMSUB: channel, count, ... (an array). */
-  void numsub(Session session, byte[][] args) {
+  void numsub(Session session, Request request) {
+    byte[][] args = request.args();
     Kind kind = Args.lower(args[1]).equals("numsub") ? Kind.CHANNEL : Kind.SHARD;
     Reply reply = session.reply();
     reply.array((args.length - 2) * 2);
@@ -111,7 +116,7 @@ final class PubSubCommands {
   }
 
   /** PUBSUB NUMPAT: the number of patterns subscribed by any connection. */
-  void numpat(Session session, byte[][] args) {
+  void numpat(Session session, Request request) {
     session.reply().integer(pubSub.activeCount(Kind.PATTERN));
   }
 }

@@ -40,34 +40,42 @@ final class PubSubEntries {
    */
   static List<CommandSpec.Builder> entries(PubSubCommands pubsub) {
     return List.of(
-        subscribing("subscribe", (session, args) -> pubsub.subscribe(session, args, Kind.CHANNEL))
+        subscribing(
+                "subscribe",
+                (session, request) -> pubsub.subscribe(session, request.args(), Kind.CHANNEL))
             .arity(-2)
             .summary("Listens for messages published to channels.")
             .since("2.0.0")
             .complexity("O(N) where N is the number of channels to subscribe to.")
             .arguments(arg("channel", STRING).multiple()),
         subscribing(
-                "unsubscribe", (session, args) -> pubsub.unsubscribe(session, args, Kind.CHANNEL))
+                "unsubscribe",
+                (session, request) -> pubsub.unsubscribe(session, request.args(), Kind.CHANNEL))
             .arity(-1)
             .summary("Stops listening to messages posted to channels.")
             .since("2.0.0")
             .complexity("O(N) where N is the number of channels to unsubscribe.")
             .arguments(arg("channel", STRING).optional().multiple()),
-        subscribing("psubscribe", (session, args) -> pubsub.subscribe(session, args, Kind.PATTERN))
+        subscribing(
+                "psubscribe",
+                (session, request) -> pubsub.subscribe(session, request.args(), Kind.PATTERN))
             .arity(-2)
             .summary("Listens for messages published to channels that match one or more patterns.")
             .since("2.0.0")
             .complexity("O(N) where N is the number of patterns to subscribe to.")
             .arguments(arg("pattern", PATTERN).multiple()),
         subscribing(
-                "punsubscribe", (session, args) -> pubsub.unsubscribe(session, args, Kind.PATTERN))
+                "punsubscribe",
+                (session, request) -> pubsub.unsubscribe(session, request.args(), Kind.PATTERN))
             .arity(-1)
             .summary(
                 "Stops listening to messages published to channels that match one or more patterns.")
             .since("2.0.0")
             .complexity("O(N) where N is the number of patterns to unsubscribe.")
             .arguments(arg("pattern", PATTERN).optional().multiple()),
-        subscribing("ssubscribe", (session, args) -> pubsub.subscribe(session, args, Kind.SHARD))
+        subscribing(
+                "ssubscribe",
+                (session, request) -> pubsub.subscribe(session, request.args(), Kind.SHARD))
             .arity(-2)
             .keys(KeySpec.range(1, -1, 1, "not_key"))
             .summary("Listens for messages published to shard channels.")
@@ -75,7 +83,8 @@ final class PubSubEntries {
             .complexity("O(N) where N is the number of shard channels to subscribe to.")
             .arguments(arg("shardchannel", STRING).multiple()),
         subscribing(
-                "sunsubscribe", (session, args) -> pubsub.unsubscribe(session, args, Kind.SHARD))
+                "sunsubscribe",
+                (session, request) -> pubsub.unsubscribe(session, request.args(), Kind.SHARD))
             .arity(-1)
             .keys(KeySpec.range(1, -1, 1, "not_key"))
             .summary("Stops listening to messages posted to shard channels.")

@@ -46,7 +46,8 @@ final class ReplicationCommands {
   }
 
   /** REPLICAOF host port | NO ONE (and SLAVEOF). */
-  void replicaOf(Session session, byte[][] args) {
+  void replicaOf(Session session, Request request) {
+    byte[][] args = request.args();
     Replication replication = replication(session);
     if (replication == null) {
       return;
@@ -82,7 +83,8 @@ final class ReplicationCommands {
   }
 
   /** REPLCONF option value [option value ...]. */
-  void replconf(Session session, byte[][] args) {
+  void replconf(Session session, Request request) {
+    byte[][] args = request.args();
     Replication replication = replication(session);
     if (replication == null) {
       return;
@@ -131,7 +133,8 @@ final class ReplicationCommands {
   }
 
   /** PSYNC replicationid offset. */
-  void psync(Session session, byte[][] args) {
+  void psync(Session session, Request request) {
+    byte[][] args = request.args();
     Long offset = Numbers.parseLong(args[2]);
     if (offset == null) {
       session.reply().error("ERR value is not an integer or out of range");
@@ -141,7 +144,7 @@ final class ReplicationCommands {
   }
 
   /** SYNC: a full copy without the +FULLRESYNC line (old replicas). */
-  void sync(Session session, byte[][] args) {
+  void sync(Session session, Request request) {
     startSync(session, null, -1);
   }
 
@@ -169,7 +172,8 @@ final class ReplicationCommands {
   }
 
   /** WAIT numreplicas timeout. */
-  void waitFor(Session session, byte[][] args) {
+  void waitFor(Session session, Request request) {
+    byte[][] args = request.args();
     Replication replication = replication(session);
     if (replication == null) {
       return;

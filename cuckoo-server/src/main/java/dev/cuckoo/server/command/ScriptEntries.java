@@ -38,12 +38,13 @@ final class ScriptEntries {
   private ScriptEntries() {}
 
   /** SCRIPT KILL: no script is ever running. */
-  static void kill(Session session, byte[][] args) {
+  static void kill(Session session, Request request) {
     session.reply().error("NOTBUSY No scripts in execution right now.");
   }
 
   /** SCRIPT FLUSH [ASYNC|SYNC]: the cache is empty already. */
-  static void flush(Session session, byte[][] args) {
+  static void flush(Session session, Request request) {
+    byte[][] args = request.args();
     String mode = args.length == 3 ? Args.lower(args[2]) : "sync";
     if (args.length > 3 || (!mode.equals("sync") && !mode.equals("async"))) {
       session.reply().error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
@@ -53,7 +54,8 @@ final class ScriptEntries {
   }
 
   /** SCRIPT EXISTS sha1 [sha1 ...]: 0 for each, the cache being empty. */
-  static void exists(Session session, byte[][] args) {
+  static void exists(Session session, Request request) {
+    byte[][] args = request.args();
     Reply reply = session.reply();
     reply.array(args.length - 2);
     for (int i = 2; i < args.length; i++) {
@@ -62,7 +64,7 @@ final class ScriptEntries {
   }
 
   /** SCRIPT HELP. */
-  static void help(Session session, byte[][] args) {
+  static void help(Session session, Request request) {
     HelpCommands.reply(session, "SCRIPT", HELP);
   }
 

@@ -31,7 +31,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private String libName;
   private String libVersion;
   private int db;
-  private java.util.List<byte[][]> queue;
+  private java.util.List<Request> queue;
   private boolean queueFailed;
   private Transaction transaction;
   private java.util.Map<Key, Boolean> watched;
@@ -292,11 +292,6 @@ public final class Session implements Watches.Watcher, Retrier {
     return db;
   }
 
-  /** Returns the key with this name in the selected database. */
-  Key key(byte[] name) {
-    return new Key(db, name);
-  }
-
   /** Selects a database (the caller checked the index). */
   void db(int db) {
     this.db = db;
@@ -313,9 +308,11 @@ public final class Session implements Watches.Watcher, Retrier {
     return queue != null;
   }
 
-  /** Queues a command of the transaction. */
-  void queue(byte[][] args) {
-    queue.add(args);
+  /**
+   * Queues a request of the transaction (EXEC runs it in the database selected when it reaches it).
+   */
+  void queue(Request request) {
+    queue.add(request);
   }
 
   /** Notes that a command could not be queued: EXEC will abort the transaction. */
@@ -331,15 +328,15 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns the queued commands and ends the transaction's queueing. */
-  java.util.List<byte[][]> takeQueue() {
-    java.util.List<byte[][]> taken = queue;
+  java.util.List<Request> takeQueue() {
+    java.util.List<Request> taken = queue;
     queue = null;
     queueFailed = false;
     return taken;
   }
 
   /** Returns the queued commands without ending the transaction, or null outside one. */
-  java.util.List<byte[][]> queued() {
+  java.util.List<Request> queued() {
     return queue;
   }
 

@@ -39,7 +39,7 @@ public final class TransactionCommands {
   }
 
   /** MULTI. */
-  void multi(Session session, byte[][] args) {
+  void multi(Session session, Request request) {
     if (session.inMulti()) {
       session.reply().error("ERR MULTI calls can not be nested");
       return;
@@ -49,7 +49,7 @@ public final class TransactionCommands {
   }
 
   /** DISCARD. */
-  void discard(Session session, byte[][] args) {
+  void discard(Session session, Request request) {
     if (!session.inMulti()) {
       session.reply().error("ERR DISCARD without MULTI");
       return;
@@ -80,13 +80,12 @@ public final class TransactionCommands {
   }
 
   /** WATCH key [key ...]. */
-  void watch(Session session, byte[][] args) {
+  void watch(Session session, Request request) {
     if (session.inMulti()) {
       session.reply().error("ERR WATCH inside MULTI is not allowed");
       return;
     }
-    for (int i = 1; i < args.length; i++) {
-      Key key = session.key(args[i]);
+    for (Key key : request.keys()) {
       Lock lock = keyspace.readLockFor(key);
       lock.lock();
       try {
@@ -99,13 +98,13 @@ public final class TransactionCommands {
   }
 
   /** UNWATCH. */
-  void unwatch(Session session, byte[][] args) {
+  void unwatch(Session session, Request request) {
     context.watches().unwatchAll(session);
     session.reply().ok();
   }
 
   /** EXEC. */
-  void exec(Session session, byte[][] args) {
+  void exec(Session session, Request request) {
     Reply reply = session.reply();
     if (!session.inMulti()) {
       reply.error("ERR EXEC without MULTI");
@@ -116,13 +115,13 @@ public final class TransactionCommands {
       reply.error(EXECABORT_QUEUED);
       return;
     }
-    List<byte[][]> queued = session.queued();
+    List<Request> queued = session.queued();
     boolean moves = false;
     boolean anyWrite = false;
     boolean denyoom = false;
-    for (byte[][] command : queued) {
-      CommandSpec spec = commands.resolve(command);
-      if (spec != null && spec.write()) {
+    for (Request command : queued) {
+      CommandSpec spec = command.spec();
+      if (spec.write()) {
         anyWrite = true;
         denyoom |= spec.denyOom();
         moves |= spec.writes() != null && spec.writes().movesData();
@@ -168,7 +167,7 @@ public final class TransactionCommands {
   }
 
   /** Runs the queued commands (every stripe locked) and logs their writes as one record. */
-  private void run(Session session, List<byte[][]> queued) {
+  private void run(Session session, List<Request> queued) {
     Transaction transaction = new Transaction(queued.size());
     boolean retries = session.retriesAllowed();
     int db = session.db();
@@ -176,8 +175,9 @@ public final class TransactionCommands {
     session.retriesAllowed(false);
     try {
       session.reply().array(queued.size());
-      for (byte[][] command : queued) {
-        commands.execute(session, command);
+      for (Request request : queued) {
+        // resolved when queued; runs in the database selected now (a queued SELECT changes it)
+        commands.execute(session, request.inDatabase(session.db()));
       }
     } finally {
       session.transaction(null);

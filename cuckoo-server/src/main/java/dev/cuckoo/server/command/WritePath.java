@@ -1,10 +1,14 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.replication.Replication;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
 /**
@@ -16,8 +20,21 @@ import java.util.function.Supplier;
  * memory, maxmemory (OOM). Neither the recovery session nor the replica's link to its master is
  * ever refused. Announcing holds one lock across the log append and the stream, so replicas get
  * exactly the records the log gets, in the same order, with persistence on or off.
+ *
+ * <p>A write of one key's filter runs through {@link #writeKey}: the snapshot freeze and retry, the
+ * refusal under the lock, the creating transaction and the memory count are decided there, not per
+ * command.
  */
 public final class WritePath {
+  /**
+   * Code a write runs with its key's stripe held; the filter is null when the key does not exist.
+   */
+  @FunctionalInterface
+  interface KeyWrite {
+    /** Runs the write of {@code key}, whose filter is {@code filter} (null: no such key). */
+    void run(Key key, ScalableCuckooFilter<byte[]> filter);
+  }
+
   private final ServerContext context;
   private final WriteLog log;
   private final Supplier<CommandTable> table;
@@ -78,6 +95,72 @@ public final class WritePath {
   }
 
   /**
+   * Runs a write of one key's filter with the key's exclusive stripe lock held:
+   *
+   * <ol>
+   *   <li>while a snapshot is writing the filter, a connection retries the whole request once it is
+   *       thawed (its event loop goes on) and other callers wait without holding the stripe;
+   *   <li>writes refused now (checked under the lock, so no write starts after a log failure has
+   *       been handled) answer the refusal and change nothing;
+   *   <li>a write that creates the key logs its creation and its change as one record, so a crash
+   *       between two records never leaves an empty filter that no client saw;
+   *   <li>the keyspace's memory count follows the filter's size change;
+   *   <li>a command whose entry says it touches WATCH whenever it opens its key (a module write)
+   *       does so whatever it answered.
+   * </ol>
+   */
+  void writeKey(Session session, Request request, Key key, KeyWrite write) {
+    Keyspace keyspace = context.keyspace();
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    try {
+      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
+      for (CompletableFuture<Void> thawed;
+          before != null && (thawed = keyspace.frozen(before)) != null; ) {
+        if (session.retryAfter(thawed)) {
+          return;
+        }
+        lock.unlock();
+        try {
+          thawed.join();
+        } finally {
+          lock.lock();
+        }
+        before = keyspace.get(key);
+      }
+      if (refuses(session)) {
+        return;
+      }
+      long sizeBefore = before == null ? 0 : before.sizeInBytes();
+      Transaction creating =
+          before == null && !session.replaying() && session.transaction() == null
+              ? new Transaction()
+              : null;
+      if (creating == null) {
+        write.run(key, before);
+      } else {
+        session.transaction(creating);
+        try {
+          write.run(key, before);
+        } finally {
+          session.transaction(null);
+        }
+        recordAll(session, session.db(), creating);
+      }
+      ScalableCuckooFilter<byte[]> after = keyspace.get(key);
+      if (after == before && after != null) {
+        keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
+      }
+      Writes writes = request.spec().writes();
+      if (!session.replaying() && writes != null && writes.touchesWatchAlways()) {
+        context.watches().touch(key);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Returns true if a write that is nobody's command (an expired key's deletion) may run now: not
    * while the log refuses writes, never on a replica (its master sends those deletions).
    */
@@ -101,11 +184,31 @@ public final class WritePath {
       return;
     }
     touched(session.db(), args);
+    add(session, session.db(), args);
+  }
+
+  /**
+   * Records the request's own line as the session's write, as {@link #record(Session, byte[][])}
+   * does; the WATCHes it invalidates are those of the keys the request already found.
+   */
+  void record(Session session, Request request) {
+    if (session.replaying()) {
+      return;
+    }
+    if (context.watches().size() > 0) {
+      for (Key key : request.keys()) {
+        context.watches().touch(key);
+      }
+    }
+    add(session, request.db(), request.args());
+  }
+
+  private void add(Session session, int db, byte[][] args) {
     Transaction transaction = session.transaction();
     if (transaction != null) {
-      transaction.add(session.db(), args);
+      transaction.add(db, args);
     } else {
-      announce(session, session.db(), args);
+      announce(session, db, args);
     }
   }
 

@@ -23,7 +23,12 @@ public record Writes(Reach reach, boolean movesData, boolean touchesWatchAlways)
     /** Every key of every database (FLUSHALL). */
     ALL_DATABASES,
     /** Every key of the two databases its arguments name (SWAPDB). */
-    TWO_DATABASES
+    TWO_DATABASES,
+    /**
+     * The keys its key specs find, the last one in the database a {@code DB n} option names when
+     * there is one (COPY).
+     */
+    KEYS_TO_DATABASE_OPTION
   }
 
   /** A core write of the keys its key specs find (DEL, EXPIRE, PERSIST). */
@@ -34,6 +39,10 @@ public record Writes(Reach reach, boolean movesData, boolean touchesWatchAlways)
 
   /** Moves data between the keys its key specs find (RENAME, RENAMENX). */
   public static final Writes MOVES_KEYS = new Writes(Reach.KEYS, true, false);
+
+  /** Writes the keys its key specs find, the destination maybe in another database (COPY). */
+  public static final Writes KEYS_TO_DATABASE_OPTION =
+      new Writes(Reach.KEYS_TO_DATABASE_OPTION, false, false);
 
   /** Moves its key to another database (MOVE). */
   public static final Writes MOVES_TO_DATABASE =
