@@ -178,11 +178,12 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Returns the heap bytes that a {@link Scheme#REDISBLOOM} filter built with {@code
    * expectedItems(capacity)} and {@code bucketSize(bucketSize)} would take, without allocating
-   * anything: {@link #sizeInBytes()} of the new filter, whatever its maxIterations and expansion,
-   * as {@link RedisCuckooFilter#reservedSizeInBytes} returns it.
+   * anything: {@link #sizeInBytes()} of the new filter, whatever its maxIterations and expansion:
+   * {@link RedisCuckooFilter#reservedSizeInBytes} and the 24 bytes of this object, which forwards
+   * to that filter.
    *
    * <pre>{@code
-   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 632
+   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 656
    * ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
    *     .expectedItems(1 << 30).bucketSize(1).build().sizeInBytes() == bytes;   // true
    * }</pre>
@@ -195,7 +196,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    *     Builder#build()} would throw
    */
   public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
-    return RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize);
+    return RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize) + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -538,13 +539,13 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
    * collector's rounding of an array to whole heap regions are not counted. For {@link
    * Scheme#REDISBLOOM} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
-   * added.
+   * added: the {@link RedisCuckooFilter} this one forwards to and this object.
    *
    * @return size in bytes
    */
   @Override
   public long sizeInBytes() {
-    return redis != null ? redis.sizeInBytes() : standard.sizeInBytes() + OBJECT_BYTES;
+    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
   }
 
   /**

@@ -123,7 +123,7 @@ class RedisCuckooFilterModelTest {
       assertEquals(filter.loadFactor(), facade.loadFactor(), at);
       assertEquals(reference.expectedFalsePositiveRate(), filter.expectedFalsePositiveRate(), at);
       assertEquals(filter.falsePositiveRateAtCapacity(), facade.falsePositiveRateAtCapacity(), at);
-      assertEquals(filter.sizeInBytes(), facade.sizeInBytes(), at);
+      assertEquals(filter.sizeInBytes() + 24, facade.sizeInBytes(), "facade's own object: " + at);
       assertEquals(reference.serializedSizeInBytes(), filter.serializedSizeInBytes(), at);
       assertEquals(filter.serializedSizeInBytes(), facade.serializedSizeInBytes(), at);
       if (bytes) {
