@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -36,6 +37,7 @@ class DebianPackageIT {
   private static final String PACKAGE = "cuckoo";
   private static final String UNIT = "/lib/systemd/system/cuckoo-server.service";
   private static final Path DATA = Paths.get("/var/lib/cuckoo");
+  private static final Path CONF = Paths.get("/etc/cuckoo/cuckoo-server.conf");
   private static final String JAVA_DEPENDENCY =
       "default-jre-headless (>= 2:1.17) | java17-runtime-headless";
 
@@ -214,7 +216,16 @@ class DebianPackageIT {
         assertEquals("PONG", redis.ping());
         assertTrue(redis.cfAdd("installed", "item"));
         assertTrue(redis.cfExists("installed", "item"));
+        // Redis Sentinel sends CONFIG REWRITE after each failover: the service's user may replace
+        // its configuration file (the directory and the file are its own, as with Debian's redis)
+        assertEquals("OK", redis.configSet(Map.of("timeout", "7")));
+        try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+          assertEquals("OK", jedis.configRewrite());
+        }
       }
+      assertTrue(Files.readAllLines(CONF).contains("timeout 7"), CONF + " was not rewritten");
+      assertEquals("cuckoo", Files.getOwner(CONF).getName());
+      assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(CONF)));
       stopMillis = server.terminate();
       assertEquals(0, server.exitCode(), server.output());
       assertTrue(server.output().contains("data in /var/lib/cuckoo"), server.output());
