@@ -2,10 +2,8 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
-import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
-import dev.cuckoo.Scheme;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
@@ -83,7 +81,7 @@ public final class CfCommands {
   /** Code run with a key's lock held; the filter is null when the key does not exist. */
   @FunctionalInterface
   private interface FilterAction {
-    void run(Key key, ScalableCuckooFilter<byte[]> filter);
+    void run(Key key, RedisCuckooFilter<byte[]> filter);
   }
 
   /**
@@ -96,7 +94,7 @@ public final class CfCommands {
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
-      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
+      RedisCuckooFilter<byte[]> before = keyspace.get(key);
       // a snapshot is writing this filter: a connection retries the command once it is thawed
       // (its event loop goes on); other callers wait without holding the stripe
       for (CompletableFuture<Void> thawed;
@@ -133,7 +131,7 @@ public final class CfCommands {
         }
         writes.recordAll(session, session.db(), creating);
       }
-      ScalableCuckooFilter<byte[]> after = keyspace.get(key);
+      RedisCuckooFilter<byte[]> after = keyspace.get(key);
       if (after == before && after != null) {
         keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
       }
@@ -189,27 +187,20 @@ public final class CfCommands {
   }
 
   /** Creates a filter, or writes RedisBloom's creation error and returns null. */
-  private ScalableCuckooFilter<byte[]> create(
+  private RedisCuckooFilter<byte[]> create(
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
-    ScalableCuckooFilter<byte[]> filter;
+    RedisCuckooFilter<byte[]> filter;
     try {
       // admission by the filter's own size, before anything is allocated (never while replaying)
       if (!session.replaying()
           && keyspace.usedBytes()
-                  + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+                  + RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize)
                   + Keyspace.entryBytes(key)
               > maxMemory.getAsLong()) {
         session.reply().error(Commands.OOM);
         return null;
       }
-      filter =
-          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-              .scheme(Scheme.REDISBLOOM)
-              .expectedItems(capacity)
-              .bucketSize(bucketSize)
-              .maxKicks(maxIterations)
-              .expansion(expansion)
-              .build();
+      filter = RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion);
     } catch (FilterAllocationException e) {
       session.reply().error(ERR_CREATE_NO_MEMORY);
       return null;
@@ -319,9 +310,9 @@ public final class CfCommands {
   }
 
   /** Returns the filter for a write command, creating it with the defaults; null on error. */
-  private ScalableCuckooFilter<byte[]> forWrite(
+  private RedisCuckooFilter<byte[]> forWrite(
       Session session, Key key, long capacity, boolean noCreate) {
-    ScalableCuckooFilter<byte[]> filter = keyspace.get(key);
+    RedisCuckooFilter<byte[]> filter = keyspace.get(key);
     if (filter == null) {
       if (noCreate) {
         session.reply().error(ERR_NOT_FOUND);
@@ -353,11 +344,11 @@ public final class CfCommands {
         session,
         args[1],
         (key, existing) -> {
-          ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
+          RedisCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
           if (filter == null) {
             return;
           }
-          ScalableCuckooFilter.AddResult result =
+          RedisCuckooFilter.AddResult result =
               ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
@@ -426,7 +417,7 @@ public final class CfCommands {
         session,
         args[1],
         (key, existing) -> {
-          ScalableCuckooFilter<byte[]> filter =
+          RedisCuckooFilter<byte[]> filter =
               forWrite(session, key, createCapacity, createForbidden);
           if (filter == null) {
             return;
@@ -435,14 +426,14 @@ public final class CfCommands {
           boolean changed = false;
           reply.array(args.length - firstItem);
           for (int item = firstItem; item < args.length; item++) {
-            ScalableCuckooFilter.AddResult result =
+            RedisCuckooFilter.AddResult result =
                 ifAbsent ? filter.tryAddIfAbsent(args[item]) : filter.tryAdd(args[item]);
-            boolean added = result == ScalableCuckooFilter.AddResult.ADDED;
+            boolean added = result == RedisCuckooFilter.AddResult.ADDED;
             changed |= added;
             if (!ifAbsent && resp3) {
               reply.bool(added);
             } else {
-              reply.integer(added ? 1 : result == ScalableCuckooFilter.AddResult.EXISTS ? 0 : -1);
+              reply.integer(added ? 1 : result == RedisCuckooFilter.AddResult.EXISTS ? 0 : -1);
             }
           }
           if (changed) {
@@ -604,7 +595,7 @@ public final class CfCommands {
   }
 
   private String loadHeader(
-      Session session, Key key, ScalableCuckooFilter<byte[]> existing, byte[] header) {
+      Session session, Key key, RedisCuckooFilter<byte[]> existing, byte[] header) {
     if (existing != null) {
       return ERR_ITEM_EXISTS;
     }
@@ -612,7 +603,7 @@ public final class CfCommands {
       return INVALID_HEADER;
     }
     try {
-      ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
+      RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(header);
       // admitted by its own size (no size-before-load helper exists for a dump header)
       if (!session.replaying()
           && keyspace.usedBytes() + loaded.sizeInBytes() + Keyspace.entryBytes(key)
@@ -626,7 +617,7 @@ public final class CfCommands {
     }
   }
 
-  private static String loadChunk(ScalableCuckooFilter<byte[]> filter, long iterator, byte[] data) {
+  private static String loadChunk(RedisCuckooFilter<byte[]> filter, long iterator, byte[] data) {
     if (filter == null) {
       return ERR_NOT_FOUND;
     }
