@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cuckoo.RedisCuckooFilter.AddResult;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,17 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * operations: the same filter through the older facade ({@link ScalableCuckooFilter} with {@link
  * Scheme#REDISBLOOM}) and a reference held as a full {@link RedisChain} from the start (never in
  * the compact form). Every reply, counter, debug string, dump and serialized byte must agree; the
- * seed is in every failure message ({@code -Dcuckoo.test.seed=N} replays one).
+ * seed is in every failure message ({@code -Dcuckoo.test.seed=N} replays one; the seeds are {@link
+ * RedisChainModelTest#seeds}'s).
  */
 class RedisCuckooFilterModelTest {
-
-  static List<Long> seeds() {
-    List<Long> seeds = new ArrayList<>(List.of(1L, 2L, 3L, 4L, 0x5eedL, TestSeeds.seed()));
-    for (long i = 0; i < Long.getLong("cuckoo.modelSeeds", 0); i++) {
-      seeds.add(100 + i);
-    }
-    return seeds;
-  }
 
   /** The three filters given the same operations. */
   private static final class Trio {
@@ -132,16 +122,16 @@ class RedisCuckooFilterModelTest {
         List<ScanDumpChunk> dump = dump(filter::scanDump);
         assertDumpsEqual(dump(reference::scanDump), dump, at);
         assertDumpsEqual(dump, dump(facade::scanDump), at);
-        byte[] written = serialized(filter);
-        assertArrayEquals(serialized(reference), written, at);
-        assertArrayEquals(written, serialized(facade), at);
+        byte[] written = FormatTestSupport.bytesOf(filter);
+        assertArrayEquals(FormatTestSupport.bytesOf(reference), written, at);
+        assertArrayEquals(written, FormatTestSupport.bytesOf(facade), at);
         assertEquals(written.length, filter.serializedSizeInBytes(), at);
       }
     }
   }
 
   @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @MethodSource("dev.cuckoo.RedisChainModelTest#seeds")
   void randomOperations_matchMultisetModelAndOldPath(long seed) {
     try {
       run(seed);
@@ -287,15 +277,5 @@ class RedisCuckooFilterModelTest {
       assertEquals(a.get(i).iterator(), b.get(i).iterator(), at);
       assertArrayEquals(a.get(i).data(), b.get(i).data(), at);
     }
-  }
-
-  private static byte[] serialized(MembershipFilter<byte[]> filter) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      filter.writeTo(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
   }
 }

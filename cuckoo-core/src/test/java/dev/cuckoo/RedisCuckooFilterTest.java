@@ -111,17 +111,17 @@ class RedisCuckooFilterTest {
     filter.remove(bytes("w7"));
     old.remove(bytes("w7"));
     assertTrue(filter.linkCount() > 1);
-    byte[] written = serialized(filter);
-    assertArrayEquals(serialized(old), written);
+    byte[] written = FormatTestSupport.bytesOf(filter);
+    assertArrayEquals(FormatTestSupport.bytesOf(old), written);
     assertEquals(written.length, filter.serializedSizeInBytes());
 
     RedisCuckooFilter<byte[]> read =
         RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
-    assertArrayEquals(written, serialized(read));
+    assertArrayEquals(written, FormatTestSupport.bytesOf(read));
     assertEquals(filter.redisDebug(), read.redisDebug());
     ScalableCuckooFilter<byte[]> readOld =
         ScalableCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
-    assertArrayEquals(written, serialized(readOld));
+    assertArrayEquals(written, FormatTestSupport.bytesOf(readOld));
   }
 
   @Test
@@ -130,18 +130,18 @@ class RedisCuckooFilterTest {
     for (int i = 0; i < 50; i++) {
       filter.add(bytes("c" + i));
     }
-    byte[] written = serialized(filter);
+    byte[] written = FormatTestSupport.bytesOf(filter);
     RedisCuckooFilter<byte[]> read =
         RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
     assertTrue(read.isCompact());
-    assertArrayEquals(written, serialized(read));
+    assertArrayEquals(written, FormatTestSupport.bytesOf(read));
   }
 
   @Test
   void readFrom_standardChain_throwsNamingScheme() throws IOException {
     ScalableCuckooFilter<byte[]> standard =
         ScalableCuckooFilter.builder(ItemHashers.bytes()).expectedItems(100).build();
-    byte[] written = serialized(standard);
+    byte[] written = FormatTestSupport.bytesOf(standard);
     FilterFormatException e =
         assertThrows(
             FilterFormatException.class,
@@ -155,7 +155,7 @@ class RedisCuckooFilterTest {
   void readFrom_truncated_throwsFilterFormatException() throws IOException {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
     filter.add(bytes("t"));
-    byte[] written = serialized(filter);
+    byte[] written = FormatTestSupport.bytesOf(filter);
     byte[] truncated = Arrays.copyOf(written, written.length - 5);
     assertThrows(
         FilterFormatException.class,
@@ -241,11 +241,5 @@ class RedisCuckooFilterTest {
   void toString_namesTypeAndDebug() {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
     assertEquals("RedisCuckooFilter{" + filter.redisDebug() + "}", filter.toString());
-  }
-
-  private static byte[] serialized(MembershipFilter<?> filter) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    filter.writeTo(out);
-    return out.toByteArray();
   }
 }
