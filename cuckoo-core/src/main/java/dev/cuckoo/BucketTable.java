@@ -6,18 +6,24 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A bit-packed table of {@code bucketCount × bucketSize} slots of {@code fingerprintBits} bits; a
- * slot holding 0 is empty.
+ * A table of {@code bucketCount} buckets of {@code bucketSize} fingerprint slots, kept as one
+ * little-endian bit string split into pages; a slot holding 0 is empty. This class holds what the
+ * two encodings of a bucket share: the geometry, the pages, a bucket's bits as a word ({@link
+ * #bucketWord}) and raw payload access for serialization. How a bucket's fingerprints are laid out
+ * in its bits, and so every bucket and slot operation, is the encoding's: {@link PlainBucketTable}
+ * (one bit-packed lane per slot) or {@link SemiSortedTable} (four fingerprints sorted and stored in
+ * one bit less each).
  *
- * <p>Not thread-safe. Buckets are numbered from 0 and slots within a bucket from 0. {@link
- * SemiSortedTable} stores its buckets in this layout with one bit less per slot.
+ * <p>Not thread-safe. Buckets are numbered from 0 and slots within a bucket from 0.
  */
-sealed class BucketTable permits SemiSortedTable {
+abstract sealed class BucketTable permits PlainBucketTable, SemiSortedTable {
   /*
-   * Layout. Bucket k occupies bits [k·B, (k+1)·B) of the table, B = bucketSize × fingerprintBits,
-   * slot s of it bits [k·B + s·f, k·B + (s+1)·f); bits are numbered little-endian (bit 0 is the
-   * lowest bit of byte 0). With f = 8 that is one byte per slot, bucket-major: exactly the layout of
-   * RedisBloom's sub-filter data, so its SCANDUMP chunks are slices of this table.
+   * Layout. Bucket k occupies bits [k·B, (k+1)·B) of the table, B = bucketSize × slotBits, where
+   * slotBits is what one slot takes in storage (PlainBucketTable: the fingerprint width f, slot s
+   * of bucket k at bits [k·B + s·f, k·B + (s+1)·f); SemiSortedTable: f − 1, its buckets encoded as
+   * a whole); bits are numbered little-endian (bit 0 is the lowest bit of byte 0). With 8-bit slots
+   * that is one byte per slot, bucket-major: exactly the layout of RedisBloom's sub-filter data, so
+   * its SCANDUMP chunks are slices of a plain table.
    *
    * Paging. The table is split into pages of bucketsPerPage buckets, each page a byte[] holding
    * its buckets' payload plus 8 bytes of padding, so that an unaligned 8-byte read starting at any
@@ -35,7 +41,7 @@ sealed class BucketTable permits SemiSortedTable {
    * 1 GiB + 8 bytes failed with 1.9 GiB free, and 400 random creations and drops of 16 MiB to
    * 1 GiB (live data at most 70% of the heap) failed 9 times as single arrays, never as 2^28-byte
    * pages. The buckets of a page are then not a power of two, so a bucket's page is
-   * bucket / bucketsPerPage, a multiply-high by a precomputed reciprocal [2]; one-page tables
+   * bucket / bucketsPerPage, a multiply-high by a precomputed reciprocal [1]; one-page tables
    * skip it.
    *
    * One array or pages. CuckooFilter's lookups of a one-page table skip the load of the page
@@ -48,18 +54,7 @@ sealed class BucketTable permits SemiSortedTable {
    * as they exceed one page (paged()): the server's 1 GiB filters need no 1 GiB of contiguous
    * heap.
    *
-   * SWAR. When every bucket fits in one unaligned 64-bit read (B + the bucket's bit offset within
-   * its first byte <= 64; e.g. b = 4 with f <= 16, b = 8 with f = 8), a bucket is loaded as one
-   * word and compared lane by lane with the fingerprint broadcast to all b lanes [1]:
-   *   hasZeroLane(x)  = (x - LO) & ~x & HI                         (any lane zero; lanes are not exact)
-   *   zeroLanes(x)    = ~(((x & REST) + REST) | x | REST) & HI      (exactly the zero lanes: no carries
-   *                                                                  cross lanes because REST + REST < 2^f)
-   * where LO has the lowest bit of every lane set, HI the highest, REST the low f-1 bits.
-   * Other buckets fall back to a loop over slots.
-   *
-   * [1] Sean Eron Anderson, Bit Twiddling Hacks, "Determine if a word has a zero byte",
-   *     generalised from bytes to f-bit lanes.
-   * [2] Division by an invariant integer with a multiply-high, as in T. Granlund and P. Montgomery,
+   * [1] Division by an invariant integer with a multiply-high, as in T. Granlund and P. Montgomery,
    *     "Division by Invariant Integers using Multiplication" (PLDI 1994): with m = floor((2^64 -
    *     1) / d) + 1, floor(n·m / 2^64) = floor(n / d) whenever n·d < 2^64, because the error of
    *     n·m / 2^64 over n / d is below n / 2^64 < 1 / d. Here n < 2^32 and d <= 2^31.
@@ -85,20 +80,26 @@ sealed class BucketTable permits SemiSortedTable {
   /** Most heap bytes of a table the three-argument constructor keeps in one array. */
   static final long ONE_ARRAY_MAX_BYTES = 1L << 30;
 
-  /** Most buckets of one page, so that bucket · bucketsPerPage < 2^64 for bucket < 2^32 ([2]). */
+  /** Most buckets of one page, so that bucket · bucketsPerPage < 2^64 for bucket < 2^32 ([1]). */
   private static final long MAX_BUCKETS_PER_PAGE = 1L << 31;
 
   /**
-   * Estimated heap bytes of a BucketTable object itself (12-byte header, 9 longs, 3 ints, 2
+   * Estimated heap bytes of a PlainBucketTable object itself (12-byte header, 9 longs, 3 ints, 2
    * compressed references, a boolean, padded to 8).
    */
   static final int OBJECT_BYTES = 112;
 
-  private final long bucketCount;
-  private final int bucketSize;
-  private final int fingerprintBits;
-  private final int bucketBits;
-  private final long slotMask;
+  /** Number of buckets. */
+  final long bucketCount;
+
+  /** Slots per bucket. */
+  final int bucketSize;
+
+  /** Bits of one bucket in storage: bucketSize × the bits a slot takes. */
+  final int bucketBits;
+
+  /** The only page of a one-page table, else null: lookups then skip the page-array load. */
+  final byte[] singlePage;
 
   /**
    * Bits of the buckets of a full page (all buckets if there is one page): page i starts at bit i ×
@@ -111,88 +112,28 @@ sealed class BucketTable permits SemiSortedTable {
 
   private final byte[][] pages;
 
-  /** The only page of a one-page table, else null: lookups then skip the page-array load. */
-  private final byte[] singlePage;
-
   private final long payloadBytes;
 
-  private final boolean swar;
-  private final long lanesLow;
-  private final long lanesHigh;
-  private final long lanesRest;
-
-  /** ceil(2^16 / f): (x · divideByF) >>> 16 == x / f for x = q·f, q <= 64. */
-  private final long divideByF;
-
   /**
-   * Creates a table in one array if that takes at most {@link #ONE_ARRAY_MAX_BYTES} of heap, for
-   * CuckooFilter's one-page lookups; larger tables in pages.
+   * Allocates the pages of {@code bucketCount} buckets of {@code bucketSize} slots of {@code
+   * slotBits} bits each: in one array if the table fits in one page of {@code pageArrayBytes} or
+   * takes at most {@code oneArrayMaxBytes} of heap, else in pages; over {@code onlyPage} (shared,
+   * not copied) if it is not null, which must then be the one page.
    */
-  BucketTable(long bucketCount, int bucketSize, int fingerprintBits) {
-    this(bucketCount, bucketSize, fingerprintBits, ONE_ARRAY_MAX_BYTES, PAGE_ARRAY_BYTES, null);
-  }
-
-  /**
-   * Creates a table whose full pages are byte arrays of about {@code pageArrayBytes}, in one array
-   * only if it fits in one page (tests use small pages).
-   */
-  BucketTable(long bucketCount, int bucketSize, int fingerprintBits, long pageArrayBytes) {
-    this(bucketCount, bucketSize, fingerprintBits, 0, pageArrayBytes, null);
-  }
-
-  /**
-   * Returns a one-page table over {@code page} (shared, not copied): the payload of {@code
-   * bucketCount} buckets followed by {@link #PAGE_PADDING_BYTES} of padding, the layout of a table
-   * made by {@link #paged} of that geometry, e.g. a {@link CompactRedisChain}'s slots.
-   *
-   * @throws IllegalArgumentException if the page's length does not match the geometry
-   */
-  static BucketTable overPage(byte[] page, long bucketCount, int bucketSize, int fingerprintBits) {
-    return new BucketTable(
-        bucketCount,
-        bucketSize,
-        fingerprintBits,
-        0,
-        PAGE_ARRAY_BYTES,
-        Checks.requireNonNull(page, "page"));
-  }
-
-  /**
-   * Returns a table in one array only if it fits in one page of {@link #PAGE_OBJECT_BYTES}: for
-   * RedisBloom links, whose accesses index the page array whatever the table's size.
-   */
-  static BucketTable paged(long bucketCount, int bucketSize, int fingerprintBits) {
-    return new BucketTable(bucketCount, bucketSize, fingerprintBits, PAGE_ARRAY_BYTES);
-  }
-
-  private BucketTable(
+  BucketTable(
       long bucketCount,
       int bucketSize,
-      int fingerprintBits,
+      int slotBits,
       long oneArrayMaxBytes,
       long pageArrayBytes,
       byte[] onlyPage) {
     Checks.requireRange("bucketCount", bucketCount, 1, maxBucketCount(bucketSize));
     Checks.requireRange("bucketSize", bucketSize, 1, 255);
-    Checks.requireRange("fingerprintBits", fingerprintBits, 1, 32);
+    Checks.requireRange("fingerprintBits", slotBits, 1, 32);
     this.bucketCount = bucketCount;
     this.bucketSize = bucketSize;
-    this.fingerprintBits = fingerprintBits;
-    this.bucketBits = bucketSize * fingerprintBits;
-    this.slotMask = (1L << fingerprintBits) - 1;
-    this.payloadBytes = payloadBytes(bucketCount, bucketSize, fingerprintBits);
-
-    // a bucket starts at a bit offset within its first byte that is a multiple of gcd(B, 8)
-    int maxShift = 8 - gcd(bucketBits, 8);
-    this.swar = bucketBits + maxShift <= 64;
-    long low = 0;
-    for (int lane = 0; lane < bucketSize && swar; lane++) {
-      low |= 1L << (lane * fingerprintBits);
-    }
-    this.lanesLow = low;
-    this.lanesHigh = low << (fingerprintBits - 1);
-    this.lanesRest = low * ((1L << (fingerprintBits - 1)) - 1);
-    this.divideByF = ((1L << 16) + fingerprintBits - 1) / fingerprintBits;
+    this.bucketBits = bucketSize * slotBits;
+    this.payloadBytes = payloadBytes(bucketCount, bucketSize, slotBits);
 
     long perPage = bucketsPerPage(pageArrayBytes, bucketBits);
     if (isOneArray(bucketCount, perPage, payloadBytes, oneArrayMaxBytes)) {
@@ -218,10 +159,35 @@ sealed class BucketTable permits SemiSortedTable {
         long buckets = Math.min(perPage, bucketCount - i * perPage);
         pages[i] =
             new byte
-                [Math.toIntExact(
-                    payloadBytes(buckets, bucketSize, fingerprintBits) + PAGE_PADDING_BYTES)];
+                [Math.toIntExact(payloadBytes(buckets, bucketSize, slotBits) + PAGE_PADDING_BYTES)];
       }
     }
+  }
+
+  /**
+   * Returns a plain one-page table over {@code page} (shared, not copied): the payload of {@code
+   * bucketCount} buckets followed by {@link #PAGE_PADDING_BYTES} of padding, the layout of a table
+   * made by {@link #paged} of that geometry, e.g. a {@link CompactRedisChain}'s slots.
+   *
+   * @throws IllegalArgumentException if the page's length does not match the geometry
+   */
+  static PlainBucketTable overPage(
+      byte[] page, long bucketCount, int bucketSize, int fingerprintBits) {
+    return new PlainBucketTable(
+        bucketCount,
+        bucketSize,
+        fingerprintBits,
+        0,
+        PAGE_ARRAY_BYTES,
+        Checks.requireNonNull(page, "page"));
+  }
+
+  /**
+   * Returns a plain table in one array only if it fits in one page of {@link #PAGE_OBJECT_BYTES}:
+   * for RedisBloom links, whose accesses index the page array whatever the table's size.
+   */
+  static PlainBucketTable paged(long bucketCount, int bucketSize, int fingerprintBits) {
+    return new PlainBucketTable(bucketCount, bucketSize, fingerprintBits, PAGE_ARRAY_BYTES);
   }
 
   /**
@@ -307,9 +273,8 @@ sealed class BucketTable permits SemiSortedTable {
     return bucketSize;
   }
 
-  int fingerprintBits() {
-    return fingerprintBits;
-  }
+  /** Returns the width of a fingerprint. */
+  abstract int fingerprintBits();
 
   /** Returns the number of bytes of the bit-packed payload (without page padding). */
   long payloadBytes() {
@@ -328,62 +293,76 @@ sealed class BucketTable permits SemiSortedTable {
     return bytes;
   }
 
-  /** Returns true if every bucket is processed as one 64-bit word. */
-  boolean isSwar() {
-    return swar;
-  }
+  /** Returns true if every bucket is one word of one lane per slot, which callers may read raw. */
+  abstract boolean isSwar();
 
   /**
    * Returns true if {@link #lane} and {@link #hasEmptyLane} work on {@link #bucketWord}s: a SWAR
-   * table's lanes, or a {@link SemiSortedTable}'s encoded buckets, which those two decode
+   * plain table's lanes, or a {@link SemiSortedTable}'s encoded buckets, which those two decode
    * (NeighbourProbe needs only these; BatchLookup compares raw words and needs {@link #isSwar}).
    */
-  boolean hasLaneWords() {
-    return swar;
-  }
+  abstract boolean hasLaneWords();
 
   // ---------------------------------------------------------------------------------------------
-  // Bucket operations
+  // Bucket operations: the encoding's
 
   /** Returns true if {@code fingerprint} is stored in {@code bucket}. */
-  boolean contains(long bucket, long fingerprint) {
-    if (swar) {
-      long x = bucketWord(bucket) ^ (fingerprint * lanesLow);
-      return ((x - lanesLow) & ~x & lanesHigh) != 0;
+  abstract boolean contains(long bucket, long fingerprint);
+
+  /** Returns true if {@code fingerprint} is stored in {@code first} or {@code second}. */
+  abstract boolean containsEither(long first, long second, long fingerprint);
+
+  /** Returns the number of slots of {@code bucket} that hold {@code fingerprint}. */
+  abstract int count(long bucket, long fingerprint);
+
+  /** Returns the lowest slot of {@code bucket} holding {@code fingerprint}, or -1. */
+  abstract int find(long bucket, long fingerprint);
+
+  /** Returns the lowest empty slot of {@code bucket}, or -1 if it is full. */
+  abstract int firstEmpty(long bucket);
+
+  /** Stores {@code fingerprint} in an empty slot of {@code bucket}; false if full. */
+  abstract boolean insert(long bucket, long fingerprint);
+
+  /** Returns the number of occupied slots of {@code bucket}. */
+  abstract int occupied(long bucket);
+
+  /** Returns the number of non-empty slots. */
+  abstract long countOccupied();
+
+  /** Counts non-empty slots bucket by bucket (any fingerprint width). */
+  long countOccupiedByBucket() {
+    long occupied = 0;
+    for (long bucket = 0; bucket < bucketCount; bucket++) {
+      occupied += occupied(bucket);
     }
-    for (int slot = 0; slot < bucketSize; slot++) {
-      if (get(bucket, slot) == fingerprint) {
-        return true;
-      }
-    }
-    return false;
+    return occupied;
   }
 
   /**
-   * Returns true if {@code fingerprint} is stored in {@code first} or {@code second}. Both words
-   * are loaded unconditionally and the two tests are or-ed as words, with no branch on either
-   * answer: a lookup then costs the same whether it hits in the first bucket, the second or
-   * neither. (LookupBenchmark, CUCKOO, 10^4 long keys, ε = 0.1%, two alternating runs each: with
-   * two contains calls, hits 37.7 and 52.9 ns vs misses 23.5 and 32.5 ns; with this, hits 29.2 and
-   * 31.9 ns vs misses 28.2 and 24.8 ns. The machine was heavily loaded, so only the ratios count.)
+   * Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a table with {@link
+   * #hasLaneWords}, has an empty slot.
    */
-  boolean containsEither(long first, long second, long fingerprint) {
-    byte[] page = singlePage;
-    // one page: no dependent load of the page array. LookupBenchmark, idle machine, 10^7 long
-    // keys, ε = 0.1%, 50% hits, 2 forks: 37.6 -> 25.3 ns (fastfilter Cuckoo16 in the same run:
-    // 32.8 and 35.1 ns); 10^4 keys: 13.2 -> 11.5 ns.
-    if (swar && page != null) {
-      long word1 = wordAt(page, first * bucketBits);
-      long word2 = wordAt(page, second * bucketBits);
-      return isNonZero(matchingLanes(word1, fingerprint) | matchingLanes(word2, fingerprint));
-    }
-    if (swar) {
-      return isNonZero(
-          matchingLanes(bucketWord(first), fingerprint)
-              | matchingLanes(bucketWord(second), fingerprint));
-    }
-    return contains(first, fingerprint) | contains(second, fingerprint);
-  }
+  abstract boolean hasEmptyLane(long word);
+
+  /**
+   * Returns the fingerprint in slot {@code slot} of {@code word}, a bucket word from {@link
+   * #bucketWord} of a table with {@link #hasLaneWords}.
+   */
+  abstract long lane(long word, int slot);
+
+  /**
+   * Stores in {@code out[at .. at + b)} the alternate bucket of each fingerprint of {@code bucket},
+   * whose bucket word ({@link #bucketWord}, a table with {@link #hasLaneWords}) is {@code word}:
+   * slot s's fingerprint {@link #lane lane(word, s)} goes to {@code out[at + s]}.
+   */
+  abstract void alternates(Indexer indexer, long bucket, long word, long[] out, int at);
+
+  /**
+   * Returns non-zero iff {@code word}, a bucket word from {@link #bucketWord}, holds {@code
+   * fingerprint}.
+   */
+  abstract long matchingLanes(long word, long fingerprint);
 
   /**
    * Returns {@code x != 0} without a conditional branch. The JIT compiles {@code return x != 0} on
@@ -399,173 +378,32 @@ sealed class BucketTable permits SemiSortedTable {
     return ((int) ((x | -x) >>> 63)) != 0;
   }
 
-  /** Returns the number of slots of {@code bucket} that hold {@code fingerprint}. */
-  int count(long bucket, long fingerprint) {
-    if (swar) {
-      return Long.bitCount(zeroLanes(bucketWord(bucket) ^ (fingerprint * lanesLow)));
-    }
-    int count = 0;
-    for (int slot = 0; slot < bucketSize; slot++) {
-      if (get(bucket, slot) == fingerprint) {
-        count++;
-      }
-    }
-    return count;
+  /**
+   * Returns non-zero iff some lane of {@code word} equals the lane of {@code pattern} (a {@link
+   * PlainBucketTable#broadcast} fingerprint): the has-zero-lane test of a SWAR plain table's {@link
+   * #matchingLanes(long, long)}, with its masks passed in (ConcurrentCuckooFilter and
+   * OptimisticLookup hold them in locals).
+   */
+  static long matchingLanes(long word, long pattern, long lanesLow, long lanesHigh) {
+    long x = word ^ pattern;
+    return (x - lanesLow) & ~x & lanesHigh;
   }
 
-  /** Returns the lowest slot of {@code bucket} holding {@code fingerprint}, or -1. */
-  int find(long bucket, long fingerprint) {
-    if (swar) {
-      return firstLane(zeroLanes(bucketWord(bucket) ^ (fingerprint * lanesLow)));
-    }
-    for (int slot = 0; slot < bucketSize; slot++) {
-      if (get(bucket, slot) == fingerprint) {
-        return slot;
-      }
-    }
-    return -1;
-  }
+  // ---------------------------------------------------------------------------------------------
+  // Slot operations: the encoding's
 
-  /** Returns the lowest empty slot of {@code bucket}, or -1 if it is full. */
-  int firstEmpty(long bucket) {
-    return find(bucket, 0);
-  }
-
-  /** Stores {@code fingerprint} in the lowest empty slot of {@code bucket}; false if full. */
-  boolean insert(long bucket, long fingerprint) {
-    if (swar) {
-      return insertSwar(bucket, fingerprint);
-    }
-    int slot = firstEmpty(bucket);
-    if (slot < 0) {
-      return false;
-    }
-    set(bucket, slot, fingerprint);
-    return true;
-  }
+  /** Returns the fingerprint in {@code slot} of {@code bucket} (0 if empty). */
+  abstract long get(long bucket, int slot);
 
   /**
-   * {@link #insert} of a SWAR table: reads the bucket's word once and writes the same 8 bytes back
-   * with the fingerprint in the lowest empty lane, whose position comes from the zero-lane mask
-   * directly (no slot number, no second address computation as {@link #set} needs).
-   * InsertBenchmark, ε = 0.1%, ns per insert filling to rated capacity, two alternating rounds,
-   * fastfilter Cuckoo16 in the same runs: 10^6 keys 57.9 / 56.1 -> 44.3 / 44.2 (Cuckoo16
-   * 49.4-62.5); 10^7 keys 247 / 226 -> 151 / 148 (Cuckoo16 130-224); 3.2·10^7 keys 301 / 288 -> 219
-   * / 198 (Cuckoo16 233-246). Fewer instructions per insert let more inserts' cache misses overlap.
+   * Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket} and returns the slot
+   * that now holds it: {@code slot} in a plain table; a {@link SemiSortedTable} re-sorts the
+   * bucket.
    */
-  private boolean insertSwar(long bucket, long fingerprint) {
-    byte[] page = pageOf(bucket);
-    long bit = bitInPage(bucket);
-    int offset = (int) (bit >>> 3);
-    int shift = (int) bit & 7;
-    long raw = (long) LONG_LE.get(page, offset);
-    long empty = zeroLanes(raw >>> shift);
-    if (empty == 0) {
-      return false;
-    }
-    // the lowest set bit of the mask is the top bit of the lowest empty lane
-    int laneStart = Long.numberOfTrailingZeros(empty) - (fingerprintBits - 1);
-    LONG_LE.set(page, offset, raw | ((fingerprint & slotMask) << (laneStart + shift)));
-    return true;
-  }
+  abstract int set(long bucket, int slot, long fingerprint);
 
-  /** Returns the number of occupied slots of {@code bucket}. */
-  int occupied(long bucket) {
-    return bucketSize - count(bucket, 0);
-  }
-
-  /** Returns the number of non-empty slots. */
-  long countOccupied() {
-    return 64 % fingerprintBits == 0 ? countOccupiedByWord() : countOccupiedByBucket();
-  }
-
-  /** Counts non-empty slots bucket by bucket (any fingerprint width). */
-  long countOccupiedByBucket() {
-    long occupied = 0;
-    for (long bucket = 0; bucket < bucketCount; bucket++) {
-      occupied += occupied(bucket);
-    }
-    return occupied;
-  }
-
-  /**
-   * Counts non-empty slots eight payload bytes at a time, for widths that divide 64 (4, 8, 16, 32),
-   * whose slots never straddle a word: pages start on bucket boundaries, and the last word of a
-   * page is read into its padding and masked.
-   */
-  long countOccupiedByWord() {
-    int bits = fingerprintBits;
-    // lanes over the whole word (a bucket's lanes may not fill it)
-    long wordLanesLow = 0;
-    for (int lane = 0; lane < 64; lane += bits) {
-      wordLanesLow |= 1L << lane;
-    }
-    long wordLanesHigh = wordLanesLow << (bits - 1);
-    long wordLanesRest = wordLanesLow * ((1L << (bits - 1)) - 1);
-    long occupied = 0;
-    for (int i = 0; i < pageCount(); i++) {
-      byte[] page = page(i);
-      int length = pagePayloadBytes(i);
-      for (int offset = 0; offset < length; offset += 8) {
-        long word = (long) LONG_LE.get(page, offset);
-        if (length - offset < 8) {
-          word &= (1L << ((length - offset) * 8)) - 1; // ignore the page padding
-        }
-        // a lane's top bit ends up set iff the lane is non-zero: adding REST to the low f-1 bits
-        // carries into the top bit iff they are non-zero, and cannot carry out of the lane
-        occupied +=
-            Long.bitCount((((word & wordLanesRest) + wordLanesRest) | word) & wordLanesHigh);
-      }
-    }
-    return occupied;
-  }
-
-  /**
-   * Returns true iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table, has an
-   * empty slot.
-   */
-  boolean hasEmptyLane(long word) {
-    return zeroLanes(word) != 0;
-  }
-
-  /**
-   * Returns the fingerprint in slot {@code slot} of {@code word}, a bucket word from {@link
-   * #bucketWord} of a SWAR table (lane s holds bits s·f to s·f + f − 1).
-   */
-  long lane(long word, int slot) {
-    return (word >>> (slot * fingerprintBits)) & ((1L << fingerprintBits) - 1);
-  }
-
-  /**
-   * Stores in {@code out[at .. at + b)} the alternate bucket of each fingerprint of {@code bucket},
-   * whose bucket word ({@link #bucketWord}, a table with {@link #hasLaneWords}) is {@code word}:
-   * slot s's fingerprint {@link #lane lane(word, s)} goes to {@code out[at + s]}.
-   */
-  void alternates(Indexer indexer, long bucket, long word, long[] out, int at) {
-    for (int slot = 0; slot < bucketSize; slot++) {
-      out[at + slot] = indexer.alternateBucket(bucket, lane(word, slot));
-    }
-  }
-
-  private long zeroLanes(long x) {
-    return ~(((x & lanesRest) + lanesRest) | x | lanesRest) & lanesHigh;
-  }
-
-  private int firstLane(long lanes) {
-    if (lanes == 0) {
-      return -1;
-    }
-    // the lowest set bit is the top bit of lane s, at s·f + f − 1; divide (s + 1)·f by f.
-    return (int) (((Long.numberOfTrailingZeros(lanes) + 1) * divideByF) >>> 16) - 1;
-  }
-
-  /**
-   * Returns non-zero iff {@code word}, a bucket word from {@link #bucketWord} of a SWAR table,
-   * holds {@code fingerprint} in one of its lanes: the has-zero-lane test of {@link #contains}.
-   */
-  long matchingLanes(long word, long fingerprint) {
-    return matchingLanes(word, broadcast(fingerprint), lanesLow, lanesHigh);
-  }
+  // ---------------------------------------------------------------------------------------------
+  // Pages and bucket words
 
   /**
    * Returns the page that holds {@code bucket}: with {@link #bitInPage} and {@link #wordAt}, the
@@ -577,19 +415,19 @@ sealed class BucketTable permits SemiSortedTable {
     return page != null ? page : pages[pageIndex(bucket)];
   }
 
-  /** Returns the index of the page holding {@code bucket}: bucket / buckets per page ([2]). */
+  /** Returns the index of the page holding {@code bucket}: bucket / buckets per page ([1]). */
   private int pageIndex(long bucket) {
     return quotient(bucket, pageReciprocal);
   }
 
-  /** Returns floor((2^64 - 1) / divisor) + 1 for a divisor from 8 to 2^31 ([2]). */
+  /** Returns floor((2^64 - 1) / divisor) + 1 for a divisor from 8 to 2^31 ([1]). */
   static long reciprocal(long divisor) {
     return Long.divideUnsigned(-1L, divisor) + 1;
   }
 
   /**
    * Returns {@code dividend / divisor} for a dividend below 2^32, given the divisor's {@link
-   * #reciprocal}: the high 64 bits of the 128-bit product ([2]).
+   * #reciprocal}: the high 64 bits of the 128-bit product ([1]).
    */
   static int quotient(long dividend, long reciprocal) {
     return (int) Math.multiplyHigh(dividend, reciprocal);
@@ -614,77 +452,9 @@ sealed class BucketTable permits SemiSortedTable {
     return (long) LONG_LE.get(page, (int) (bitInPage >>> 3)) >>> (bitInPage & 7);
   }
 
-  /** Returns {@code fingerprint} copied into every lane of a SWAR bucket word. */
-  long broadcast(long fingerprint) {
-    return fingerprint * lanesLow;
-  }
-
-  /** Returns the SWAR mask with the lowest bit of every lane set. */
-  long lanesLow() {
-    return lanesLow;
-  }
-
-  /** Returns the SWAR mask with the highest bit of every lane set. */
-  long lanesHigh() {
-    return lanesHigh;
-  }
-
-  /**
-   * Returns non-zero iff some lane of {@code word} equals the lane of {@code pattern} (a {@link
-   * #broadcast} fingerprint): {@link #matchingLanes(long, long)} with the masks passed in.
-   */
-  static long matchingLanes(long word, long pattern, long lanesLow, long lanesHigh) {
-    long x = word ^ pattern;
-    return (x - lanesLow) & ~x & lanesHigh;
-  }
-
   /** Returns the bucket's bits in the low bits of a word; higher bits are unspecified. */
   long bucketWord(long bucket) {
     return wordAt(pageOf(bucket), bitInPage(bucket));
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Slot operations
-
-  /** Returns the fingerprint in {@code slot} of {@code bucket} (0 if empty). */
-  long get(long bucket, int slot) {
-    byte[] page = pageOf(bucket);
-    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
-    return ((long) LONG_LE.get(page, (int) (bit >>> 3)) >>> (bit & 7)) & slotMask;
-  }
-
-  /**
-   * Stores {@code fingerprint} (0 to clear) in {@code slot} of {@code bucket} and returns the slot
-   * that now holds it: {@code slot} here; a {@link SemiSortedTable} re-sorts the bucket.
-   */
-  int set(long bucket, int slot, long fingerprint) {
-    byte[] page = pageOf(bucket);
-    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
-    int offset = (int) (bit >>> 3);
-    int shift = (int) (bit & 7);
-    long word = (long) LONG_LE.get(page, offset);
-    word = (word & ~(slotMask << shift)) | ((fingerprint & slotMask) << shift);
-    LONG_LE.set(page, offset, word);
-    return slot;
-  }
-
-  /**
-   * Stores {@code fingerprint} in {@code slot} of {@code bucket} like {@link #set}, but writes only
-   * the bytes that hold the slot's bits, so it never rewrites bytes of a bucket further on. Writers
-   * of buckets that share no byte may then run concurrently (ConcurrentCuckooFilter).
-   */
-  void setNarrow(long bucket, int slot, long fingerprint) {
-    byte[] page = pageOf(bucket);
-    long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
-    int offset = (int) (bit >>> 3);
-    int shift = (int) (bit & 7);
-    long mask = slotMask << shift; // at most 7 + 32 bits: fits
-    long value = (fingerprint & slotMask) << shift;
-    for (int i = 0; (mask >>> (8 * i)) != 0; i++) {
-      int byteMask = (int) (mask >>> (8 * i)) & 0xFF;
-      int byteValue = (int) (value >>> (8 * i)) & byteMask;
-      page[offset + i] = (byte) ((page[offset + i] & ~byteMask) | byteValue);
-    }
   }
 
   /** Empties every slot. */
@@ -693,9 +463,6 @@ sealed class BucketTable permits SemiSortedTable {
       Arrays.fill(page, (byte) 0);
     }
   }
-
-  // ---------------------------------------------------------------------------------------------
-  // Raw payload access, for serialization: the payload is one little-endian bit string.
 
   /** Returns the number of pages. */
   int pageCount() {
@@ -763,14 +530,5 @@ sealed class BucketTable permits SemiSortedTable {
     int usedBits = (int) ((bucketCount * bucketBits) & 7);
     int index = pagePayloadBytes(pages.length - 1) - 1;
     last[index] &= (byte) ((1L << usedBits) - 1);
-  }
-
-  private static int gcd(int a, int b) {
-    while (b != 0) {
-      int t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 }

@@ -1,16 +1,14 @@
 package dev.cuckoo;
 
 /**
- * The links behind a {@link ScalableCuckooFilter}, one implementation per scheme ({@link
- * StandardChain}, {@link RedisChain}): every operation the filter offers for both schemes, on item
- * hashes. Not thread-safe; see {@link ScalableCuckooFilter} for the concurrent uses that are safe.
+ * The links behind a {@link ScalableCuckooFilter} or a {@link RedisCuckooFilter}, one
+ * implementation per scheme ({@link StandardChain}, {@link RedisChain} and its compact form {@link
+ * CompactRedisChain}): the operations and properties every chain has, on item hashes. Adds are each
+ * chain's own, as their results differ ({@link ScalableCuckooFilter.AddResult}, {@link
+ * RedisCuckooFilter.AddResult}; a compact chain answers null when it must expand first). Not
+ * thread-safe; see the filters for the concurrent uses that are safe.
  */
 abstract class Chain {
-  /**
-   * Adds one copy of the item of {@code hash}, or none if {@code ifAbsent} and it might be present.
-   */
-  abstract ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent);
-
   /** Returns true if the item of {@code hash} might be in a link. */
   abstract boolean mightContain(long hash);
 

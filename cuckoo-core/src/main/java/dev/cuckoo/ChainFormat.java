@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads and writes the binary form of a {@link ScalableCuckooFilter}: an 80-byte chain header, the
- * links, and one CRC32C of everything (docs/FORMAT.md, "Chained filters").
+ * Reads and writes the binary form of a {@link ScalableCuckooFilter} or a {@link
+ * RedisCuckooFilter}: an 80-byte chain header, the links, and one CRC32C of everything
+ * (docs/FORMAT.md, "Chained filters").
  */
 final class ChainFormat {
   /** 0x89, "CKCHAIN": the chain's magic, distinct from a single filter's. */
@@ -49,60 +50,140 @@ final class ChainFormat {
 
   /** Returns the number of bytes {@link #write} writes for {@code filter} as it is now. */
   static long serializedBytes(ScalableCuckooFilter<?> filter) {
-    long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
-    RedisChain redis = filter.redisChain();
+    RedisCuckooFilter<?> redis = filter.redisFilter();
     if (redis != null) {
-      for (RedisLink link : redis.links()) {
-        bytes += link.table.payloadBytes();
-      }
-    } else {
-      for (CuckooFilter<?> link : filter.standardChain().links()) {
-        bytes += FilterHeader.BYTES + link.table().payloadBytes();
-      }
+      return redis.serializedSizeInBytes();
+    }
+    long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
+    for (CuckooFilter<?> link : filter.standardChain().links()) {
+      bytes += FilterHeader.BYTES + link.table().payloadBytes();
+    }
+    return bytes;
+  }
+
+  /** Returns the number of bytes {@link #writeRedis} writes for {@code chain} as it is now. */
+  static long serializedBytes(RedisChain chain) {
+    long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
+    for (RedisLink link : chain.links()) {
+      bytes += link.table.payloadBytes();
     }
     return bytes;
   }
 
   static void write(ScalableCuckooFilter<?> filter, OutputStream out) throws IOException {
-    FormatOutput output = new FormatOutput(out);
-    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    header.putLong(OFFSET_MAGIC, MAGIC);
-    header.putShort(OFFSET_VERSION, (short) VERSION);
-    header.put(OFFSET_SCHEME, (byte) filter.scheme().id());
-    header.putInt(OFFSET_HASHER_ID, Math.max(0, filter.hasher().id()));
-    header.putInt(OFFSET_LINK_COUNT, filter.linkCount());
-    header.putInt(OFFSET_MAX_KICKS, filter.maxKicks());
-    header.putShort(OFFSET_BUCKET_SIZE, (short) filter.bucketSize());
-    header.putLong(OFFSET_ITEMS, filter.size());
-    header.putLong(OFFSET_DELETES, filter.deletedCount());
-    RedisChain redis = filter.redisChain();
+    RedisCuckooFilter<?> redis = filter.redisFilter();
     if (redis != null) {
-      header.putShort(OFFSET_EXPANSION, (short) redis.expansion());
-      header.putLong(OFFSET_BASE, redis.baseBuckets());
-      output.write(header.array(), 0, HEADER_BYTES);
-      for (RedisLink link : redis.links()) {
-        output.writePayload(link.table);
-      }
-    } else {
-      StandardChain<?> chain = filter.standardChain();
-      header.putLong(OFFSET_BASE, chain.initialCapacity());
-      header.putDouble(OFFSET_GROWTH, chain.growthFactor());
-      header.putDouble(OFFSET_RATE, chain.falsePositiveRate());
-      header.putLong(OFFSET_SEED, chain.seed());
-      header.putInt(OFFSET_HINTED_LINKS, chain.hintedLinks());
-      output.write(header.array(), 0, HEADER_BYTES);
-      for (CuckooFilter<?> link : chain.links()) {
-        FilterFormat.writeLink(link, output);
-      }
+      redis.writeTo(out);
+      return;
+    }
+    StandardChain<?> chain = filter.standardChain();
+    FormatOutput output = new FormatOutput(out);
+    ByteBuffer header =
+        header(
+            Scheme.STANDARD,
+            filter.hasher(),
+            chain.linkCount(),
+            chain.maxKicks(),
+            chain.bucketSize(),
+            chain.size(),
+            chain.deletedCount());
+    header.putLong(OFFSET_BASE, chain.initialCapacity());
+    header.putDouble(OFFSET_GROWTH, chain.growthFactor());
+    header.putDouble(OFFSET_RATE, chain.falsePositiveRate());
+    header.putLong(OFFSET_SEED, chain.seed());
+    header.putInt(OFFSET_HINTED_LINKS, chain.hintedLinks());
+    output.write(header.array(), 0, HEADER_BYTES);
+    for (CuckooFilter<?> link : chain.links()) {
+      FilterFormat.writeLink(link, output);
     }
     output.writeCrc();
     out.flush();
   }
 
+  /** Writes a RedisBloom chain: the header, every link's slots as they are, the CRC. */
+  static void writeRedis(RedisChain chain, ItemHasher<?> hasher, OutputStream out)
+      throws IOException {
+    FormatOutput output = new FormatOutput(out);
+    ByteBuffer header =
+        header(
+            Scheme.REDISBLOOM,
+            hasher,
+            chain.linkCount(),
+            chain.maxKicks(),
+            chain.bucketSize(),
+            chain.size(),
+            chain.deletedCount());
+    header.putShort(OFFSET_EXPANSION, (short) chain.expansion());
+    header.putLong(OFFSET_BASE, chain.baseBuckets());
+    output.write(header.array(), 0, HEADER_BYTES);
+    for (RedisLink link : chain.links()) {
+      output.writePayload(link.table);
+    }
+    output.writeCrc();
+    out.flush();
+  }
+
+  /** Returns a header buffer with the fields both schemes have; the rest is zero. */
+  private static ByteBuffer header(
+      Scheme scheme,
+      ItemHasher<?> hasher,
+      int linkCount,
+      int maxKicks,
+      int bucketSize,
+      long items,
+      long deletes) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    header.putLong(OFFSET_MAGIC, MAGIC);
+    header.putShort(OFFSET_VERSION, (short) VERSION);
+    header.put(OFFSET_SCHEME, (byte) scheme.id());
+    header.putInt(OFFSET_HASHER_ID, Math.max(0, hasher.id()));
+    header.putInt(OFFSET_LINK_COUNT, linkCount);
+    header.putInt(OFFSET_MAX_KICKS, maxKicks);
+    header.putShort(OFFSET_BUCKET_SIZE, (short) bucketSize);
+    header.putLong(OFFSET_ITEMS, items);
+    header.putLong(OFFSET_DELETES, deletes);
+    return header;
+  }
+
+  /** Reads a chain of either scheme. */
   static <T> ScalableCuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
     Checks.requireNonNull(hasher, "hasher");
     FormatInput input = FormatInput.of(in);
+    ByteBuffer header = readHeader(input, hasher);
+    ScalableCuckooFilter<T> filter =
+        scheme(header) == Scheme.REDISBLOOM
+            ? ScalableCuckooFilter.of(readRedis(header, input, hasher))
+            : readStandard(header, input, hasher);
+    input.readAndCheckCrc("crc32c");
+    return filter;
+  }
+
+  /** Reads a RedisBloom chain; a STANDARD one is refused as a format error. */
+  static <T> RedisCuckooFilter<T> readRedis(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    Checks.requireNonNull(hasher, "hasher");
+    FormatInput input = FormatInput.of(in);
+    ByteBuffer header = readHeader(input, hasher);
+    Scheme scheme = scheme(header);
+    if (scheme != Scheme.REDISBLOOM) {
+      throw new FilterFormatException(
+          "scheme",
+          OFFSET_SCHEME,
+          scheme.id()
+              + " (expected: "
+              + Scheme.REDISBLOOM.id()
+              + ", a REDISBLOOM chain; read a "
+              + scheme
+              + " chain with ScalableCuckooFilter.readFrom)");
+    }
+    RedisCuckooFilter<T> filter = readRedis(header, input, hasher);
+    input.readAndCheckCrc("crc32c");
+    return filter;
+  }
+
+  /** Reads and checks the fields both schemes share: magic, version, flags, hasher, scheme. */
+  private static ByteBuffer readHeader(FormatInput input, ItemHasher<?> hasher) throws IOException {
     byte[] bytes = new byte[HEADER_BYTES];
     input.readFully(bytes, 0, HEADER_BYTES, "header");
     ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -131,20 +212,21 @@ final class ChainFormat {
               + hasher.id()
               + "); read it with the same hasher");
     }
+    scheme(header);
+    return header;
+  }
+
+  /** Returns the header's scheme, refusing an unknown id. */
+  private static Scheme scheme(ByteBuffer header) {
     Scheme scheme = Scheme.byId(header.get(OFFSET_SCHEME) & 0xFF);
     if (scheme == null) {
       throw new FilterFormatException(
           "scheme", OFFSET_SCHEME, (header.get(OFFSET_SCHEME) & 0xFF) + " (expected: 1 or 2)");
     }
-    ScalableCuckooFilter<T> filter =
-        scheme == Scheme.REDISBLOOM
-            ? readRedis(header, input, hasher)
-            : readStandard(header, input, hasher);
-    input.readAndCheckCrc("crc32c");
-    return filter;
+    return scheme;
   }
 
-  private static <T> ScalableCuckooFilter<T> readRedis(
+  private static <T> RedisCuckooFilter<T> readRedis(
       ByteBuffer header, FormatInput input, ItemHasher<? super T> hasher) throws IOException {
     require("reserved", OFFSET_RESERVED, header.getInt(OFFSET_RESERVED), 0, 0);
     require("growthFactor", OFFSET_GROWTH, header.getLong(OFFSET_GROWTH), 0, 0);
@@ -184,7 +266,7 @@ final class ChainFormat {
       link.recount();
       chain.occupancyChanged(i);
     }
-    return ScalableCuckooFilter.of(hasher, chain);
+    return RedisCuckooFilter.wrap(hasher, chain);
   }
 
   private static int chainOffset(String redisField) {

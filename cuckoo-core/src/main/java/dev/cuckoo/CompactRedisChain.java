@@ -202,10 +202,9 @@ final class CompactRedisChain extends Chain {
    * CF.ADD / CF.ADDNX; null, changing nothing, if the item needs a new link: then {@link #expand}
    * and add there.
    */
-  @Override
-  ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+  RedisCuckooFilter.AddResult add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
-      return ScalableCuckooFilter.AddResult.EXISTS;
+      return RedisCuckooFilter.AddResult.EXISTS;
     }
     long fp = Indexer.redisFingerprint(h);
     int first = bucket(h);
@@ -213,9 +212,9 @@ final class CompactRedisChain extends Chain {
         || insert(bucket(Indexer.redisAlternateHash(h, fp)), fp)
         || kick(first, fp)) {
       items++;
-      return ScalableCuckooFilter.AddResult.ADDED;
+      return RedisCuckooFilter.AddResult.ADDED;
     }
-    return expansion() == 0 ? ScalableCuckooFilter.AddResult.FULL : null;
+    return expansion() == 0 ? RedisCuckooFilter.AddResult.FULL : null;
   }
 
   /**
@@ -289,8 +288,8 @@ final class CompactRedisChain extends Chain {
     byte old = slots[slot];
     slots[slot] = 0;
     items--;
-    ScalableCuckooFilter.AddResult added = add(newHash, false);
-    if (added == ScalableCuckooFilter.AddResult.ADDED) {
+    RedisCuckooFilter.AddResult added = add(newHash, false);
+    if (added == RedisCuckooFilter.AddResult.ADDED) {
       return Boolean.TRUE;
     }
     slots[slot] = old;

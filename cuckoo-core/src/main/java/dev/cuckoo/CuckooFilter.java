@@ -140,7 +140,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     this(
         hasher,
         scheme,
-        new BucketTable(bucketCount, bucketSize, fingerprintBits),
+        new PlainBucketTable(bucketCount, bucketSize, fingerprintBits),
         maxKicks,
         seed,
         capacity);

@@ -332,7 +332,7 @@ final class FilterHeader {
       BucketTable table =
           semiSorted
               ? new SemiSortedTable(bucketCount, fingerprintBits)
-              : new BucketTable(bucketCount, bucketSize, fingerprintBits);
+              : new PlainBucketTable(bucketCount, bucketSize, fingerprintBits);
       return new CuckooFilter<>(hasher, scheme, table, maxKicks, seed, capacity);
     } catch (OutOfMemoryError e) {
       throw new FilterFormatException(

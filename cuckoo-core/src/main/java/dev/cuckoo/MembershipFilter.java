@@ -5,8 +5,9 @@ import java.io.OutputStream;
 
 /**
  * An approximate-membership filter with deletion: the one type {@link CuckooFilter}, {@link
- * ScalableCuckooFilter}, {@link ConcurrentCuckooFilter} and {@link ShardedCuckooFilter} share, for
- * code that works with any of them (a command-line tool, a server, a data-processing job).
+ * ScalableCuckooFilter}, {@link RedisCuckooFilter}, {@link ConcurrentCuckooFilter} and {@link
+ * ShardedCuckooFilter} share, for code that works with any of them (a command-line tool, a server,
+ * a data-processing job).
  *
  * <pre>{@code
  * MembershipFilter<CharSequence> filter = CuckooFilter.builder(ItemHashers.utf8())

@@ -40,7 +40,7 @@ final class OptimisticLookup {
   private final int fastOffsetShift;
 
   private OptimisticLookup(
-      BucketTable table, LockStripes stripes, long fingerprintRange, Indexer indexer) {
+      PlainBucketTable table, LockStripes stripes, long fingerprintRange, Indexer indexer) {
     this.fastOffsetShift = indexer.fastOffsetShift();
     this.page = table.singlePage();
     this.versions = stripes.versions();
@@ -58,11 +58,12 @@ final class OptimisticLookup {
       Scheme scheme, Indexer indexer, BucketTable table, LockStripes stripes) {
     if (!scheme.isStandard()
         || indexer.seed() != 0
-        || !table.isSwar()
-        || table.singlePage() == null) {
+        || !(table instanceof PlainBucketTable plain)
+        || !plain.isSwar()
+        || plain.singlePage() == null) {
       return null;
     }
-    return new OptimisticLookup(table, stripes, indexer.fingerprintRange(), indexer);
+    return new OptimisticLookup(plain, stripes, indexer.fingerprintRange(), indexer);
   }
 
   /**

@@ -309,10 +309,9 @@ final class RedisChain extends Chain {
   // Commands
 
   /** CF.ADD / CF.ADDNX. */
-  @Override
-  ScalableCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+  RedisCuckooFilter.AddResult add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
-      return ScalableCuckooFilter.AddResult.EXISTS;
+      return RedisCuckooFilter.AddResult.EXISTS;
     }
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
@@ -325,7 +324,7 @@ final class RedisChain extends Chain {
           link.occupied++;
           occupancyChanged(i);
           items++;
-          return ScalableCuckooFilter.AddResult.ADDED;
+          return RedisCuckooFilter.AddResult.ADDED;
         }
       }
       RedisLink newest = links.get(links.size() - 1);
@@ -333,13 +332,13 @@ final class RedisChain extends Chain {
         newest.occupied++;
         occupancyChanged(links.size() - 1);
         items++;
-        return ScalableCuckooFilter.AddResult.ADDED;
+        return RedisCuckooFilter.AddResult.ADDED;
       }
       if (expansion == 0) {
-        return ScalableCuckooFilter.AddResult.FULL;
+        return RedisCuckooFilter.AddResult.FULL;
       }
       if (!grow()) {
-        return ScalableCuckooFilter.AddResult.NO_MEMORY;
+        return RedisCuckooFilter.AddResult.NO_MEMORY;
       }
     }
   }
@@ -448,7 +447,7 @@ final class RedisChain extends Chain {
         link.occupied--;
         occupancyChanged(i);
         items--;
-        if (add(newHash, false) == ScalableCuckooFilter.AddResult.ADDED) {
+        if (add(newHash, false) == RedisCuckooFilter.AddResult.ADDED) {
           return true;
         }
         link.table.set(bucket, slot, fp);

@@ -136,7 +136,7 @@ final class RelocationPath {
    * Moves the path's fingerprints one step and stores {@code fingerprint} in the root; the caller
    * holds the locks and has opened a write on every stripe of the path.
    */
-  void apply(BucketTable table, long fingerprint) {
+  void apply(PlainBucketTable table, long fingerprint) {
     long last = pathBucket[moves];
     if (moves == 0) {
       table.setNarrow(last, table.firstEmpty(last), fingerprint);

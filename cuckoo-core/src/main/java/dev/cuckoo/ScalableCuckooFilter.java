@@ -41,23 +41,14 @@ import java.util.List;
  *
  * <h2>REDISBLOOM</h2>
  *
- * <p>{@link #builder} with {@link Builder#scheme Scheme.REDISBLOOM} creates a chain that behaves
- * bit for bit like a RedisBloom cuckoo filter ({@code CF.RESERVE key capacity BUCKETSIZE b
- * MAXITERATIONS m EXPANSION e} in Redis 8): items are hashed with MurmurHash64A ({@link
- * ItemHashers#redisBytes()}), 8-bit fingerprints, link {@code k} has {@code base × expansion^k}
- * buckets, lookups and inserts go from the newest link to the oldest, only the newest link
- * relocates fingerprints, deletes go newest first and compact the chain when deletes exceed 10% of
- * the items. Its {@link #redisDebug()}, {@link #redisSize()} and {@link #scanDump(long)} output
- * equal RedisBloom's, and {@link #loadDumpHeader} / {@link #loadDumpChunk} read a RedisBloom dump.
- *
- * <pre>{@code
- * ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.builder(ItemHashers.redisBytes())
- *     .scheme(Scheme.REDISBLOOM)
- *     .expectedItems(1000)   // CF.RESERVE key 1000 (BUCKETSIZE 2 MAXITERATIONS 20 EXPANSION 1)
- *     .build();
- * filter.tryAdd("item1".getBytes(StandardCharsets.UTF_8));      // ADDED
- * filter.redisDebug();  // "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20 expansion:1"
- * }</pre>
+ * <p>For a filter that behaves bit for bit like RedisBloom's ({@code CF.RESERVE}, {@code
+ * CF.SCANDUMP}, {@code CF.DEBUG}), use {@link RedisCuckooFilter}, which owns those operations. With
+ * {@link Builder#scheme Scheme.REDISBLOOM} this class builds the same filter and forwards to it:
+ * {@link #tryAdd}, {@link #compact}, {@link #redisDebug()}, {@link #redisSize()}, {@link
+ * #scanDump(long)}, {@link #dumpHeader}, {@link #loadDumpHeader}, {@link #loadDumpChunk} and {@link
+ * #singleFilter} answer as {@link RedisCuckooFilter}'s do, and {@link #writeTo} writes the same
+ * bytes. Those methods throw {@link UnsupportedOperationException} for a {@link Scheme#STANDARD}
+ * chain.
  *
  * <h2>Contract</h2>
  *
@@ -79,7 +70,8 @@ import java.util.List;
  */
 public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   /**
-   * The outcome of {@link #tryAdd} and {@link #tryAddIfAbsent}, mapping onto RedisBloom's replies.
+   * The outcome of {@link #tryAdd} and {@link #tryAddIfAbsent}, mapping onto RedisBloom's replies
+   * ({@link RedisCuckooFilter.AddResult} is the same for a {@link RedisCuckooFilter}).
    */
   public enum AddResult {
     /** The item was added ({@code CF.ADD} 1). */
@@ -110,41 +102,32 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   public static final long MAX_EXPECTED_FINAL_ITEMS = 1L << 40;
 
   /** Largest {@link Builder#expansion}: RedisBloom's. */
-  public static final int MAX_EXPANSION = RedisChain.MAX_EXPANSION;
+  public static final int MAX_EXPANSION = RedisCuckooFilter.MAX_EXPANSION;
 
   /** Largest {@link Builder#maxKicks} of a {@link Scheme#REDISBLOOM} chain: RedisBloom's. */
-  public static final int MAX_REDISBLOOM_KICKS = RedisChain.MAX_ITERATIONS;
-
-  /** Default bucket size of a {@link Scheme#REDISBLOOM} chain, as {@code CF.RESERVE}'s. */
-  private static final int DEFAULT_REDIS_BUCKET_SIZE = 2;
-
-  /** Largest {@code CF.RESERVE} capacity accepted. */
-  private static final long MAX_REDIS_CAPACITY = 1L << 62;
+  public static final int MAX_REDISBLOOM_KICKS = RedisCuckooFilter.MAX_ITERATIONS;
 
   /** Heap bytes of this object: a 12-byte header and three compressed references. */
   private static final long OBJECT_BYTES = 24;
 
   private final ItemHasher<? super T> hasher;
-  private final Scheme scheme;
 
-  /**
-   * The links. A {@link CompactRedisChain} is replaced by its {@link CompactRedisChain#expand
-   * expanded} RedisChain when it first needs a second link, by a write (which callers synchronize
-   * as any write).
-   */
-  private Chain chain;
+  /** The STANDARD chain, or null for a REDISBLOOM filter. */
+  private final StandardChain<T> standard;
 
-  /** A REDISBLOOM filter: {@code redisChain} is a {@link RedisChain} or a compact one. */
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, Chain redisChain) {
-    this.hasher = hasher;
-    this.scheme = Scheme.REDISBLOOM;
-    this.chain = redisChain;
+  /** The REDISBLOOM filter this one forwards to, or null for a STANDARD chain. */
+  private final RedisCuckooFilter<T> redis;
+
+  private ScalableCuckooFilter(RedisCuckooFilter<T> redis) {
+    this.hasher = redis.hasher();
+    this.standard = null;
+    this.redis = redis;
   }
 
-  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> chain) {
+  private ScalableCuckooFilter(ItemHasher<? super T> hasher, StandardChain<T> standard) {
     this.hasher = hasher;
-    this.scheme = Scheme.STANDARD;
-    this.chain = chain;
+    this.standard = standard;
+    this.redis = null;
   }
 
   /**
@@ -188,37 +171,19 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
   @Deprecated
   public static ScalableCuckooFilter<byte[]> redisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion) {
-    return newRedisBloom(
-        ItemHashers.redisBytes(), capacity, bucketSize, "maxIterations", maxIterations, expansion);
-  }
-
-  /** CF.RESERVE: the checks name {@code maxKicksName} as the caller calls it. */
-  private static <T> ScalableCuckooFilter<T> newRedisBloom(
-      ItemHasher<? super T> hasher,
-      long capacity,
-      int bucketSize,
-      String maxKicksName,
-      int maxKicks,
-      int expansion) {
-    long buckets = redisBaseBuckets(capacity, bucketSize);
-    Checks.requireRange(maxKicksName, maxKicks, 1, RedisChain.MAX_ITERATIONS);
-    Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
-    int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
-    Chain chain =
-        CompactRedisChain.fits(buckets, bucketSize)
-            ? CompactRedisChain.create(buckets, bucketSize, maxKicks, rounded)
-            : RedisChain.create(buckets, bucketSize, maxKicks, rounded);
-    return new ScalableCuckooFilter<>(hasher, chain);
+    return new ScalableCuckooFilter<>(
+        RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion));
   }
 
   /**
    * Returns the heap bytes that a {@link Scheme#REDISBLOOM} filter built with {@code
    * expectedItems(capacity)} and {@code bucketSize(bucketSize)} would take, without allocating
-   * anything: {@link #sizeInBytes()} of the new filter, whatever its maxIterations and expansion.
-   * For admission by a memory limit counted from filters' own sizes (a server's {@code maxmemory}).
+   * anything: {@link #sizeInBytes()} of the new filter, whatever its maxIterations and expansion:
+   * {@link RedisCuckooFilter#reservedSizeInBytes} and the 24 bytes of this object, which forwards
+   * to that filter.
    *
    * <pre>{@code
-   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 632
+   * long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1);   // 2^30 + 656
    * ScalableCuckooFilter.builder(ItemHashers.redisBytes()).scheme(Scheme.REDISBLOOM)
    *     .expectedItems(1 << 30).bucketSize(1).build().sizeInBytes() == bytes;   // true
    * }</pre>
@@ -231,18 +196,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    *     Builder#build()} would throw
    */
   public static long redisBloomSizeInBytes(long capacity, int bucketSize) {
-    long buckets = redisBaseBuckets(capacity, bucketSize);
-    return (CompactRedisChain.fits(buckets, bucketSize)
-            ? CompactRedisChain.newChainBytes(buckets, bucketSize)
-            : RedisChain.newChainBytes(buckets, bucketSize))
-        + OBJECT_BYTES;
-  }
-
-  /** Returns CF.RESERVE's bucket count, nextPowerOfTwo(max(1, capacity / bucketSize)). */
-  private static long redisBaseBuckets(long capacity, int bucketSize) {
-    Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
-    Checks.requireRange("capacity", capacity, 1, MAX_REDIS_CAPACITY);
-    return Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
+    return RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize) + OBJECT_BYTES;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -338,7 +292,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean mightContainHash(long hash) {
-    return chain.mightContain(hash);
+    return chain().mightContain(hash);
   }
 
   /**
@@ -351,7 +305,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long countHash(long hash) {
-    return chain.count(hash);
+    return chain().count(hash);
   }
 
   /**
@@ -364,7 +318,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean removeHash(long hash) {
-    return chain.remove(hash);
+    return chain().remove(hash);
   }
 
   /**
@@ -378,20 +332,13 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public boolean replaceHash(long oldHash, long newHash) {
-    if (chain instanceof CompactRedisChain) {
-      Boolean replaced = ((CompactRedisChain) chain).replaceOrNull(oldHash, newHash);
-      if (replaced != null) {
-        return replaced;
-      }
-      chain = ((CompactRedisChain) chain).expand();
-    }
-    return chain.replace(oldHash, newHash);
+    return redis != null ? redis.replaceHash(oldHash, newHash) : standard.replace(oldHash, newHash);
   }
 
   /** Removes every item: the chain shrinks to its first link, emptied, and the counters are 0. */
   @Override
   public void clear() {
-    chain.clear();
+    chain().clear();
   }
 
   /**
@@ -401,11 +348,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void compact() {
-    if (chain instanceof CompactRedisChain) {
-      ((CompactRedisChain) chain).compact();
-    } else {
-      requireRedis("compact").compact(true);
-    }
+    requireRedis("compact").compact();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -419,7 +362,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long size() {
-    return chain.size();
+    return chain().size();
   }
 
   /**
@@ -430,7 +373,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double loadFactor() {
-    return chain.loadFactor();
+    return chain().loadFactor();
   }
 
   /**
@@ -442,7 +385,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double expectedFalsePositiveRate() {
-    return chain.expectedFalsePositiveRate();
+    return chain().expectedFalsePositiveRate();
   }
 
   /**
@@ -452,7 +395,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return the delete count
    */
   public long deletedCount() {
-    return chain.deletedCount();
+    return chain().deletedCount();
   }
 
   /**
@@ -461,7 +404,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return the link count, at least 1
    */
   public int linkCount() {
-    return chain.linkCount();
+    return chain().linkCount();
   }
 
   /**
@@ -470,7 +413,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return the base bucket count
    */
   public long baseBucketCount() {
-    return chain.baseBucketCount();
+    return chain().baseBucketCount();
   }
 
   /**
@@ -480,7 +423,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public int bucketSize() {
-    return chain.bucketSize();
+    return chain().bucketSize();
   }
 
   /**
@@ -490,7 +433,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public int maxKicks() {
-    return chain.maxKicks();
+    return chain().maxKicks();
   }
 
   /**
@@ -501,7 +444,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return the expansion
    */
   public int expansion() {
-    return chain.expansion();
+    return chain().expansion();
   }
 
   /**
@@ -511,7 +454,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public Scheme scheme() {
-    return scheme;
+    return redis != null ? Scheme.REDISBLOOM : Scheme.STANDARD;
   }
 
   /**
@@ -531,7 +474,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return the growth factor
    */
   public double growthFactor() {
-    return chain.growthFactor();
+    return chain().growthFactor();
   }
 
   /**
@@ -542,7 +485,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long capacity() {
-    return chain.capacity();
+    return chain().capacity();
   }
 
   /**
@@ -554,7 +497,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public double falsePositiveRateAtCapacity() {
-    return chain.falsePositiveRateAtCapacity();
+    return chain().falsePositiveRateAtCapacity();
   }
 
   /**
@@ -564,7 +507,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @return bits per item at capacity
    */
   public double bitsPerItem() {
-    return chain.bitsPerItem();
+    return chain().bitsPerItem();
   }
 
   /**
@@ -586,7 +529,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public String redisDebug() {
-    return requireRedis("redisDebug").debug();
+    return requireRedis("redisDebug").redisDebug();
   }
 
   /**
@@ -596,13 +539,13 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
    * collector's rounding of an array to whole heap regions are not counted. For {@link
    * Scheme#REDISBLOOM} filters it is {@link #redisBloomSizeInBytes} when new and grows by each link
-   * added.
+   * added: the {@link RedisCuckooFilter} this one forwards to and this object.
    *
    * @return size in bytes
    */
   @Override
   public long sizeInBytes() {
-    return chain.sizeInBytes() + OBJECT_BYTES;
+    return (redis != null ? redis.sizeInBytes() : standard.sizeInBytes()) + OBJECT_BYTES;
   }
 
   /**
@@ -642,7 +585,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public ScanDumpChunk scanDump(long iterator) {
-    return RedisDump.scan(requireRedis("scanDump"), iterator);
+    return requireRedis("scanDump").scanDump(iterator);
   }
 
   /**
@@ -654,7 +597,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public byte[] dumpHeader() {
-    return RedisDump.header(requireRedis("dumpHeader"));
+    return requireRedis("dumpHeader").dumpHeader();
   }
 
   /**
@@ -673,16 +616,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code filter} is null
    */
   public static <T> ScalableCuckooFilter<T> redisBloomOf(CuckooFilter<T> filter, int expansion) {
-    Checks.requireNonNull(filter, "filter");
-    Checks.requireArgument(
-        filter.scheme() == Scheme.REDISBLOOM,
-        "filter: scheme %s (expected: REDISBLOOM)",
-        filter.scheme());
-    Checks.requireRange("maxKicks", filter.maxKicks(), 1, RedisChain.MAX_ITERATIONS);
-    Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
-    return new ScalableCuckooFilter<>(
-        filter.hasher(),
-        RedisChain.over(filter.table(), filter.maxKicks(), expansion, filter.size()));
+    return new ScalableCuckooFilter<>(RedisCuckooFilter.of(filter, expansion));
   }
 
   /**
@@ -702,26 +636,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    */
   public <U> CuckooFilter<U> singleFilter(ItemHasher<? super U> hasher) {
     Checks.requireNonNull(hasher, "hasher");
-    RedisChain redis = requireRedis("singleFilter");
-    if (redis.linkCount() != 1) {
-      throw new IllegalStateException(
-          "linkCount: " + redis.linkCount() + " (expected: 1 for a single filter)");
-    }
-    RedisLink link = redis.links().get(0);
-    if (redis.items() != link.occupied) {
-      throw new FilterFormatException(
-          "numItems",
-          RedisDump.OFFSET_ITEMS,
-          Long.toUnsignedString(redis.items())
-              + " (expected: "
-              + link.occupied
-              + ", the occupied slots)");
-    }
-    CuckooFilter<U> filter =
-        new CuckooFilter<>(
-            hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
-    filter.setSize(redis.items());
-    return filter;
+    return requireRedis("singleFilter").singleFilter(hasher);
   }
 
   /**
@@ -739,7 +654,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code header} is null
    */
   public static ScalableCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
-    return of(ItemHashers.redisBytes(), RedisDump.load(header));
+    return new ScalableCuckooFilter<>(RedisCuckooFilter.loadDumpHeader(header));
   }
 
   /**
@@ -754,11 +669,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
    * @throws UnsupportedOperationException for a {@link Scheme#STANDARD} filter
    */
   public void loadDumpChunk(long iterator, byte[] data) {
-    if (chain instanceof CompactRedisChain) {
-      ((CompactRedisChain) chain).loadDumpChunk(iterator, data);
-      return;
-    }
-    RedisDump.loadChunk(requireRedis("loadDumpChunk"), iterator, data);
+    requireRedis("loadDumpChunk").loadDumpChunk(iterator, data);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -797,42 +708,55 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
   @Override
   public String toString() {
-    return "ScalableCuckooFilter{scheme=" + scheme + ", " + chain.describe() + "}";
+    return "ScalableCuckooFilter{scheme=" + scheme() + ", " + chain().describe() + "}";
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  /** Adds through the chain, first expanding a compact chain that needs a new link for it. */
+  /** Adds through the STANDARD chain or the REDISBLOOM filter. */
   private AddResult add(long hash, boolean ifAbsent) {
-    AddResult result = chain.add(hash, ifAbsent);
-    if (result == null) {
-      chain = ((CompactRedisChain) chain).expand();
-      result = chain.add(hash, ifAbsent);
+    if (redis == null) {
+      return standard.add(hash, ifAbsent);
     }
-    return result;
+    switch (ifAbsent ? redis.tryAddIfAbsentHash(hash) : redis.tryAddHash(hash)) {
+      case ADDED:
+        return AddResult.ADDED;
+      case EXISTS:
+        return AddResult.EXISTS;
+      case FULL:
+        return AddResult.FULL;
+      default:
+        return AddResult.NO_MEMORY;
+    }
   }
 
   private long hash(T item) {
     return hasher.hash(Checks.requireNonNull(item, "item"));
   }
 
-  /**
-   * Wraps a chain read back (ChainFormat, LOADCHUNK's header), in its compact form if it has one
-   * small link.
-   */
+  /** Returns the links of either scheme, for the operations and properties both have. */
+  private Chain chain() {
+    return redis != null ? redis.chain() : standard;
+  }
+
+  /** Wraps a REDISBLOOM filter (the deprecated factory, ChainFormat). */
+  static <T> ScalableCuckooFilter<T> of(RedisCuckooFilter<T> redis) {
+    return new ScalableCuckooFilter<>(redis);
+  }
+
+  /** Wraps a RedisChain read back, in its compact form if it has one small link (tests). */
   static <T> ScalableCuckooFilter<T> of(ItemHasher<? super T> hasher, RedisChain chain) {
-    CompactRedisChain compact = CompactRedisChain.of(chain);
-    return new ScalableCuckooFilter<>(hasher, compact != null ? compact : chain);
+    return new ScalableCuckooFilter<>(RedisCuckooFilter.wrap(hasher, chain));
   }
 
   /** Wraps a RedisChain as it is, never in the compact form (tests: the reference form). */
   static <T> ScalableCuckooFilter<T> chained(ItemHasher<? super T> hasher, RedisChain chain) {
-    return new ScalableCuckooFilter<>(hasher, chain);
+    return new ScalableCuckooFilter<>(RedisCuckooFilter.chained(hasher, chain));
   }
 
   /** Returns true if the filter is held in the compact form of one small link (tests). */
   boolean isCompact() {
-    return chain instanceof CompactRedisChain;
+    return redis != null && redis.isCompact();
   }
 
   /** Wraps a chain read back (ChainFormat). */
@@ -840,31 +764,29 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     return new ScalableCuckooFilter<>(hasher, chain);
   }
 
-  private RedisChain requireRedis(String operation) {
-    if (chain instanceof CompactRedisChain) {
-      return ((CompactRedisChain) chain).expand();
-    }
-    if (!(chain instanceof RedisChain)) {
+  private RedisCuckooFilter<T> requireRedis(String operation) {
+    if (redis == null) {
       throw new UnsupportedOperationException(operation + " needs the REDISBLOOM scheme");
     }
-    return (RedisChain) chain;
+    return redis;
+  }
+
+  /** Returns the REDISBLOOM filter this one forwards to, or null (ChainFormat, tests). */
+  RedisCuckooFilter<T> redisFilter() {
+    return redis;
   }
 
   /**
-   * Returns the RedisBloom chain, or null (package tests, ChainFormat): for the compact form a
-   * RedisChain over a copy of its slots and counters.
+   * Returns the RedisBloom chain, or null (package tests): for the compact form a RedisChain over a
+   * copy of its slots and counters.
    */
   RedisChain redisChain() {
-    if (chain instanceof CompactRedisChain) {
-      return ((CompactRedisChain) chain).expand();
-    }
-    return chain instanceof RedisChain ? (RedisChain) chain : null;
+    return redis != null ? redis.redisChain() : null;
   }
 
   /** Returns the STANDARD chain, or null (package tests, ChainFormat). */
-  @SuppressWarnings("unchecked")
   StandardChain<T> standardChain() {
-    return chain instanceof StandardChain ? (StandardChain<T>) chain : null;
+    return standard;
   }
 
   /**
@@ -934,7 +856,9 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     }
 
     private static long maxExpectedItems(Scheme scheme) {
-      return scheme == Scheme.REDISBLOOM ? MAX_REDIS_CAPACITY : Sizing.MAX_EXPECTED_ITEMS;
+      return scheme == Scheme.REDISBLOOM
+          ? RedisCuckooFilter.MAX_CAPACITY
+          : Sizing.MAX_EXPECTED_ITEMS;
     }
 
     /**
@@ -1031,7 +955,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
 
     private static void checkBucketSize(Scheme scheme, int bucketSize) {
       if (scheme == Scheme.REDISBLOOM) {
-        Checks.requireRange("bucketSize", bucketSize, 1, RedisChain.MAX_BUCKET_SIZE);
+        Checks.requireRange("bucketSize", bucketSize, 1, RedisCuckooFilter.MAX_BUCKET_SIZE);
       } else {
         Checks.requireArgument(
             bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
@@ -1076,7 +1000,7 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> expansion(int expansion) {
-      Checks.requireRange("expansion", expansion, 0, RedisChain.MAX_EXPANSION);
+      Checks.requireRange("expansion", expansion, 0, RedisCuckooFilter.MAX_EXPANSION);
       this.expansion = expansion;
       return this;
     }
@@ -1178,15 +1102,16 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
           "expectedFinalItems: %s (expected: not set for the REDISBLOOM scheme, whose links follow"
               + " RedisBloom's expansion)",
           expectedFinalItems);
-      int size = bucketSize > 0 ? bucketSize : DEFAULT_REDIS_BUCKET_SIZE;
+      int size = bucketSize > 0 ? bucketSize : RedisCuckooFilter.DEFAULT_BUCKET_SIZE;
       checkBucketSize(scheme, size);
-      return newRedisBloom(
-          hasher,
-          expectedItems,
-          size,
-          "maxKicks",
-          maxKicks >= 0 ? maxKicks : CuckooFilter.DEFAULT_REDISBLOOM_MAX_KICKS,
-          expansion >= 0 ? expansion : 1);
+      return new ScalableCuckooFilter<>(
+          RedisCuckooFilter.reserve(
+              hasher,
+              expectedItems,
+              size,
+              "maxKicks",
+              maxKicks >= 0 ? maxKicks : RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+              expansion >= 0 ? expansion : RedisCuckooFilter.DEFAULT_EXPANSION));
     }
   }
 }

@@ -5,7 +5,7 @@ package dev.cuckoo;
  * chunk of bytes for {@code CF.LOADCHUNK}. Immutable; the end of a dump is {@code iterator() == 0}
  * with {@code data() == null}.
  *
- * @see ScalableCuckooFilter#scanDump(long)
+ * @see RedisCuckooFilter#scanDump(long)
  */
 public final class ScanDumpChunk {
   /** The reply that ends a dump: iterator 0, no data. */

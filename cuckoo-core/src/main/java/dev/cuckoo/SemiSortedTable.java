@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Slots are the positions of a bucket's fingerprints in ascending order, so writing a slot can
  * move fingerprints to other slots; {@link #set} returns where the written value ended up. Not
- * thread-safe.
+ * thread-safe. It shares the paged storage of {@link BucketTable} with {@link PlainBucketTable},
+ * each bucket taking the bits of a plain bucket of four slots of {@code fingerprintBits − 1} bits.
  */
 final class SemiSortedTable extends BucketTable {
   /*
@@ -25,7 +26,7 @@ final class SemiSortedTable extends BucketTable {
    * nibbles took 16: one bit saved per slot.
    *
    * Bucket layout, 4·(f − 1) bits, bit 0 first (the bucket occupies the bits of a plain table with
-   * 4 slots of f − 1 bits, so paging, padding and serialization are BucketTable's):
+   * 4 slots of f − 1 bits, so paging, padding and serialization are the BucketTable base's):
    *   bits [0, 12)                       the index of the sorted nibble tuple (below)
    *   bits [12 + i·w, 12 + (i + 1)·w)    the low w = f − 4 bits of the i-th smallest fingerprint
    * The fingerprints are sorted by their whole value (so by nibble, then by low bits), which makes
@@ -199,7 +200,13 @@ final class SemiSortedTable extends BucketTable {
    * fingerprints.
    */
   SemiSortedTable(long bucketCount, int fingerprintBits) {
-    super(bucketCount, BUCKET_SIZE, checkBits(fingerprintBits) - 1);
+    super(
+        bucketCount,
+        BUCKET_SIZE,
+        checkBits(fingerprintBits) - 1,
+        ONE_ARRAY_MAX_BYTES,
+        PAGE_ARRAY_BYTES,
+        null);
     this.fingerprintBits = fingerprintBits;
     this.lowBits = fingerprintBits - 4;
     this.lowMask = (1L << lowBits) - 1;
@@ -441,11 +448,6 @@ final class SemiSortedTable extends BucketTable {
     return countOccupiedByBucket();
   }
 
-  @Override
-  long countOccupiedByWord() {
-    return countOccupiedByBucket();
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Slot operations
 
@@ -483,12 +485,6 @@ final class SemiSortedTable extends BucketTable {
     long bits = placed(step, otherLows, value, position);
     LONG_LE.set(page, offset, (word & ~(bucketMask << shift)) | (bits << shift));
     return position;
-  }
-
-  /** Not supported: concurrent filters do not use semi-sorted tables. */
-  @Override
-  void setNarrow(long bucket, int slot, long fingerprint) {
-    throw unsupported("setNarrow");
   }
 
   @Override
@@ -534,19 +530,6 @@ final class SemiSortedTable extends BucketTable {
   @Override
   long matchingLanes(long word, long fingerprint) {
     return matches(lanesOf(word), fingerprint);
-  }
-
-  /**
-   * Not supported: only BatchLookup broadcasts, and it reads raw words ({@link #isSwar()} is
-   * false).
-   */
-  @Override
-  long broadcast(long fingerprint) {
-    throw unsupported("broadcast");
-  }
-
-  private static UnsupportedOperationException unsupported(String method) {
-    return new UnsupportedOperationException(method + " of a semi-sorted table");
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -299,7 +299,10 @@ final class StandardChain<T> extends Chain {
     return true;
   }
 
-  @Override
+  /**
+   * Adds one copy of the item of {@code hash} to the newest link, growing the chain if it is full;
+   * none if {@code ifAbsent} and it might be present.
+   */
   ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent) {
     if (ifAbsent && mightContain(hash)) {
       return ScalableCuckooFilter.AddResult.EXISTS;

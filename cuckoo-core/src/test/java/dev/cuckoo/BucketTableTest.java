@@ -32,7 +32,7 @@ class BucketTableTest {
       long buckets, int bucketSize, int bits, long pageBytes, long seed) {
     String where =
         "b=" + bucketSize + " f=" + bits + " m=" + buckets + " page=" + pageBytes + " seed=" + seed;
-    BucketTable table = new BucketTable(buckets, bucketSize, bits, pageBytes);
+    PlainBucketTable table = new PlainBucketTable(buckets, bucketSize, bits, pageBytes);
     long[][] model = new long[(int) buckets][bucketSize];
     SplittableRandom random = new SplittableRandom(seed);
     long mask = (1L << bits) - 1;
@@ -96,7 +96,7 @@ class BucketTableTest {
       }
     }
     // the payload bytes are those of one unpaged table
-    BucketTable unpaged = new BucketTable(buckets, bucketSize, bits);
+    PlainBucketTable unpaged = new PlainBucketTable(buckets, bucketSize, bits);
     byte[] payload = new byte[(int) table.payloadBytes()];
     table.readPayload(0, payload, 0, payload.length);
     unpaged.writePayload(0, payload, 0, payload.length);
@@ -150,7 +150,7 @@ class BucketTableTest {
 
   @Test
   void set_fullWidthFingerprint_doesNotDisturbNeighbours() {
-    BucketTable table = new BucketTable(10, 2, 32);
+    PlainBucketTable table = new PlainBucketTable(10, 2, 32);
     table.set(3, 0, 0xFFFFFFFFL);
     table.set(3, 1, 0x80000001L);
     assertEquals(0xFFFFFFFFL, table.get(3, 0));
@@ -163,7 +163,7 @@ class BucketTableTest {
 
   @Test
   void pages_manySmallPages_payloadIsContiguousBitString() {
-    BucketTable paged = new BucketTable(1000, 4, 13, 64);
+    PlainBucketTable paged = new PlainBucketTable(1000, 4, 13, 64);
     assertTrue(paged.pageCount() > 10, "pages " + paged.pageCount());
     assertEquals(BucketTable.payloadBytes(1000, 4, 13), paged.payloadBytes());
     long total = 0;
@@ -267,7 +267,7 @@ class BucketTableTest {
   void paged_smallTables_oneArrayEqualToUnpaged() {
     BucketTable paged = BucketTable.paged(1000, 4, 13);
     assertEquals(1, paged.pageCount());
-    assertEquals(new BucketTable(1000, 4, 13).sizeInBytes(), paged.sizeInBytes());
+    assertEquals(new PlainBucketTable(1000, 4, 13).sizeInBytes(), paged.sizeInBytes());
     assertEquals(BucketTable.pagedHeapBytes(1000, 4, 13), paged.sizeInBytes());
   }
 
@@ -276,7 +276,7 @@ class BucketTableTest {
     int[][] shapes = {{1, 8}, {2, 8}, {4, 8}, {4, 12}, {4, 13}, {8, 16}, {3, 5}, {255, 8}};
     for (int[] shape : shapes) {
       for (long buckets : new long[] {1, 2, 7, 1000, 123_457}) {
-        BucketTable table = new BucketTable(buckets, shape[0], shape[1]);
+        PlainBucketTable table = new PlainBucketTable(buckets, shape[0], shape[1]);
         assertEquals(
             BucketTable.heapBytes(buckets, shape[0], shape[1]),
             table.sizeInBytes(),
@@ -287,7 +287,8 @@ class BucketTableTest {
 
   @Test
   void writePayload_lastByteUnusedBits_areCleared() {
-    BucketTable table = new BucketTable(3, 1, 5); // 15 bits: the top bit of byte 1 is unused
+    PlainBucketTable table =
+        new PlainBucketTable(3, 1, 5); // 15 bits: the top bit of byte 1 is unused
     table.writePayload(0, new byte[] {(byte) 0xFF, (byte) 0xFF}, 0, 2);
     byte[] back = new byte[2];
     table.readPayload(0, back, 0, 2);
@@ -296,19 +297,19 @@ class BucketTableTest {
 
   @Test
   void readPayload_outOfRange_throws() {
-    BucketTable table = new BucketTable(8, 4, 8);
+    PlainBucketTable table = new PlainBucketTable(8, 4, 8);
     assertThrows(IndexOutOfBoundsException.class, () -> table.readPayload(30, new byte[4], 0, 4));
     assertThrows(IndexOutOfBoundsException.class, () -> table.readPayload(-1, new byte[4], 0, 1));
   }
 
   @Test
   void swar_usedWhereABucketFitsInOneWord() {
-    assertTrue(new BucketTable(10, 4, 16).isSwar());
-    assertTrue(new BucketTable(10, 4, 13).isSwar());
-    assertTrue(new BucketTable(10, 8, 8).isSwar());
-    assertTrue(new BucketTable(10, 2, 32).isSwar());
-    assertFalse(new BucketTable(10, 8, 12).isSwar());
-    assertFalse(new BucketTable(10, 4, 17).isSwar());
+    assertTrue(new PlainBucketTable(10, 4, 16).isSwar());
+    assertTrue(new PlainBucketTable(10, 4, 13).isSwar());
+    assertTrue(new PlainBucketTable(10, 8, 8).isSwar());
+    assertTrue(new PlainBucketTable(10, 2, 32).isSwar());
+    assertFalse(new PlainBucketTable(10, 8, 12).isSwar());
+    assertFalse(new PlainBucketTable(10, 4, 17).isSwar());
   }
 
   private static int indexOf(long[] bucket, long value) {

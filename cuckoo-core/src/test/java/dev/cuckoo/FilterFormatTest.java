@@ -251,7 +251,7 @@ class FilterFormatTest {
       Random random = new Random(seed * 1000 + bits);
       // odd bucket counts / 2 leave a partial last word for most widths
       long buckets = 2 * (1 + random.nextInt(300));
-      BucketTable table = new BucketTable(buckets, size, bits);
+      PlainBucketTable table = new PlainBucketTable(buckets, size, bits);
       long max = bits == 32 ? 0xFFFFFFFFL : (1L << bits) - 1;
       long expected = 0;
       for (long bucket = 0; bucket < buckets; bucket++) {

@@ -13,7 +13,7 @@ final class FormatTestSupport {
   private FormatTestSupport() {}
 
   /** Returns the serialized bytes of {@code filter}. */
-  static byte[] bytesOf(CuckooFilter<?> filter) {
+  static byte[] bytesOf(MembershipFilter<?> filter) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       filter.writeTo(out);

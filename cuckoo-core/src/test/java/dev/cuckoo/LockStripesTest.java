@@ -55,8 +55,8 @@ class LockStripesTest {
     SplittableRandom random = new SplittableRandom(7);
     for (int bucketSize : new int[] {1, 2, 3, 4, 8}) {
       for (int bits = 4; bits <= 32; bits++) {
-        BucketTable table = new BucketTable(64, bucketSize, bits);
-        BucketTable reference = new BucketTable(64, bucketSize, bits);
+        PlainBucketTable table = new PlainBucketTable(64, bucketSize, bits);
+        PlainBucketTable reference = new PlainBucketTable(64, bucketSize, bits);
         long mask = (1L << bits) - 1;
         for (int i = 0; i < 2000; i++) {
           long bucket = random.nextInt(64);
@@ -78,7 +78,7 @@ class LockStripesTest {
   @Test
   void setNarrow_lastSlotOfStripe_leavesNextStripesBytes() {
     for (int bits = 4; bits <= 32; bits++) {
-      BucketTable table = new BucketTable(16, 4, bits);
+      PlainBucketTable table = new PlainBucketTable(16, 4, bits);
       long bucketBytes = 4L * bits; // 8 buckets = 4·bits bytes
       byte[] before = new byte[(int) table.payloadBytes()];
       table.page(0)[(int) bucketBytes] = (byte) 0xA5; // first byte of bucket 8, the next stripe

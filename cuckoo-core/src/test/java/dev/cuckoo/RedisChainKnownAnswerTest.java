@@ -322,8 +322,8 @@ class RedisChainKnownAnswerTest {
   /** The example in redisBloomSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
   @Test
   void redisBloomSizeInBytes_oneGibibyte_javadocExample() {
-    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1); // 2^30 + 632
-    assertEquals((1L << 30) + 632, bytes);
+    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1); // 2^30 + 656
+    assertEquals((1L << 30) + 656, bytes);
     assertEquals(bytes, ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes());
   }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
@@ -54,10 +54,7 @@ class MaxMemorySmallKeysTest {
     for (int i = 0; i < accepted; i++) {
       keyspace.put(
           new Key(("user:" + i).getBytes(StandardCharsets.UTF_8)),
-          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-              .scheme(Scheme.REDISBLOOM)
-              .expectedItems(100)
-              .build());
+          RedisCuckooFilter.reserve(100, 2, 20, 1));
     }
     long measured = retained(keyspace) - empty;
     assertTrue(

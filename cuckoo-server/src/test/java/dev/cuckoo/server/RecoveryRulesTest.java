@@ -191,7 +191,7 @@ class RecoveryRulesTest {
             && e.getMessage()
                 .contains(
                     "this one needs "
-                        + dev.cuckoo.ScalableCuckooFilter.redisBloomSizeInBytes(1L << 30, 1)
+                        + dev.cuckoo.RedisCuckooFilter.reservedSizeInBytes(1L << 30, 1)
                         + " more")
             && e.getMessage().contains("restart with a larger -Xmx")
             && e.getMessage().contains("refusing to start"),

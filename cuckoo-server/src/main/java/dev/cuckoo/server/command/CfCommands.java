@@ -2,10 +2,8 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
-import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
-import dev.cuckoo.Scheme;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Numbers;
@@ -122,27 +120,20 @@ public final class CfCommands {
   }
 
   /** Creates a filter, or writes RedisBloom's creation error and returns null. */
-  private ScalableCuckooFilter<byte[]> create(
+  private RedisCuckooFilter<byte[]> create(
       Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
-    ScalableCuckooFilter<byte[]> filter;
+    RedisCuckooFilter<byte[]> filter;
     try {
       // admission by the filter's own size, before anything is allocated (never while replaying)
       if (!session.replaying()
           && keyspace.usedBytes()
-                  + ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+                  + RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize)
                   + Keyspace.entryBytes(key)
               > maxMemory.getAsLong()) {
         session.reply().error(Commands.OOM);
         return null;
       }
-      filter =
-          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-              .scheme(Scheme.REDISBLOOM)
-              .expectedItems(capacity)
-              .bucketSize(bucketSize)
-              .maxKicks(maxIterations)
-              .expansion(expansion)
-              .build();
+      filter = RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion);
     } catch (FilterAllocationException e) {
       session.reply().error(ERR_CREATE_NO_MEMORY);
       return null;
@@ -253,9 +244,9 @@ public final class CfCommands {
   }
 
   /** Returns the filter for a write command, creating it with the defaults; null on error. */
-  private ScalableCuckooFilter<byte[]> forWrite(
+  private RedisCuckooFilter<byte[]> forWrite(
       Session session, Key key, long capacity, boolean noCreate) {
-    ScalableCuckooFilter<byte[]> filter = keyspace.get(key);
+    RedisCuckooFilter<byte[]> filter = keyspace.get(key);
     if (filter == null) {
       if (noCreate) {
         session.reply().error(ERR_NOT_FOUND);
@@ -288,11 +279,11 @@ public final class CfCommands {
         session,
         request,
         (key, existing) -> {
-          ScalableCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
+          RedisCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
           if (filter == null) {
             return;
           }
-          ScalableCuckooFilter.AddResult result =
+          RedisCuckooFilter.AddResult result =
               ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
@@ -362,7 +353,7 @@ public final class CfCommands {
         session,
         request,
         (key, existing) -> {
-          ScalableCuckooFilter<byte[]> filter =
+          RedisCuckooFilter<byte[]> filter =
               forWrite(session, key, createCapacity, createForbidden);
           if (filter == null) {
             return;
@@ -371,14 +362,14 @@ public final class CfCommands {
           boolean changed = false;
           reply.array(args.length - firstItem);
           for (int item = firstItem; item < args.length; item++) {
-            ScalableCuckooFilter.AddResult result =
+            RedisCuckooFilter.AddResult result =
                 ifAbsent ? filter.tryAddIfAbsent(args[item]) : filter.tryAdd(args[item]);
-            boolean added = result == ScalableCuckooFilter.AddResult.ADDED;
+            boolean added = result == RedisCuckooFilter.AddResult.ADDED;
             changed |= added;
             if (!ifAbsent && resp3) {
               reply.bool(added);
             } else {
-              reply.integer(added ? 1 : result == ScalableCuckooFilter.AddResult.EXISTS ? 0 : -1);
+              reply.integer(added ? 1 : result == RedisCuckooFilter.AddResult.EXISTS ? 0 : -1);
             }
           }
           if (changed) {
@@ -544,7 +535,7 @@ public final class CfCommands {
   }
 
   private String loadHeader(
-      Session session, Key key, ScalableCuckooFilter<byte[]> existing, byte[] header) {
+      Session session, Key key, RedisCuckooFilter<byte[]> existing, byte[] header) {
     if (existing != null) {
       return ERR_ITEM_EXISTS;
     }
@@ -552,7 +543,7 @@ public final class CfCommands {
       return INVALID_HEADER;
     }
     try {
-      ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
+      RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(header);
       // admitted by its own size (no size-before-load helper exists for a dump header)
       if (!session.replaying()
           && keyspace.usedBytes() + loaded.sizeInBytes() + Keyspace.entryBytes(key)
@@ -566,7 +557,7 @@ public final class CfCommands {
     }
   }
 
-  private static String loadChunk(ScalableCuckooFilter<byte[]> filter, long iterator, byte[] data) {
+  private static String loadChunk(RedisCuckooFilter<byte[]> filter, long iterator, byte[] data) {
     if (filter == null) {
       return ERR_NOT_FOUND;
     }

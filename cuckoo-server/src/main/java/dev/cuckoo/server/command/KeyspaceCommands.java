@@ -1,6 +1,6 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
@@ -58,7 +58,7 @@ public final class KeyspaceCommands {
    * Returns the key's filter, read under the key's shared lock without counting as an access, or
    * null.
    */
-  private ScalableCuckooFilter<byte[]> filter(Key key) {
+  private RedisCuckooFilter<byte[]> filter(Key key) {
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {

@@ -1,6 +1,6 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
@@ -77,7 +77,7 @@ public final class MoveCommands {
       if (writes.refuses(session)) {
         return;
       }
-      ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
+      RedisCuckooFilter<byte[]> filter = keyspace.get(source);
       if (filter == null) {
         reply.error("ERR no such key");
         return;
@@ -107,7 +107,7 @@ public final class MoveCommands {
   }
 
   /** Moves the filter and its expiry from source to target, replacing what target held. */
-  private void transfer(Key source, Key target, ScalableCuckooFilter<byte[]> filter) {
+  private void transfer(Key source, Key target, RedisCuckooFilter<byte[]> filter) {
     long expireAt = keyspace.expireAt(source);
     keyspace.remove(target);
     keyspace.remove(source);
@@ -138,7 +138,7 @@ public final class MoveCommands {
             if (writes.refuses(session)) {
               return;
             }
-            ScalableCuckooFilter<byte[]> filter = keyspace.get(source);
+            RedisCuckooFilter<byte[]> filter = keyspace.get(source);
             if (filter == null || keyspace.get(target) != null) {
               session.reply().integer(0);
               return;

@@ -1,6 +1,6 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.StreamMark;
@@ -32,7 +32,7 @@ public final class WritePath {
   @FunctionalInterface
   interface KeyWrite {
     /** Runs the write of {@code key}, whose filter is {@code filter} (null: no such key). */
-    void run(Key key, ScalableCuckooFilter<byte[]> filter);
+    void run(Key key, RedisCuckooFilter<byte[]> filter);
   }
 
   private final ServerContext context;
@@ -114,7 +114,7 @@ public final class WritePath {
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     try {
-      ScalableCuckooFilter<byte[]> before = keyspace.get(key);
+      RedisCuckooFilter<byte[]> before = keyspace.get(key);
       for (CompletableFuture<Void> thawed;
           before != null && (thawed = keyspace.frozen(before)) != null; ) {
         if (session.retryAfter(thawed)) {
@@ -147,7 +147,7 @@ public final class WritePath {
         }
         recordAll(session, session.db(), creating);
       }
-      ScalableCuckooFilter<byte[]> after = keyspace.get(key);
+      RedisCuckooFilter<byte[]> after = keyspace.get(key);
       if (after == before && after != null) {
         keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
       }

@@ -1,6 +1,6 @@
 package dev.cuckoo.server.keyspace;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,11 +61,11 @@ public final class Keyspace {
    */
   private static final class Entry extends Key {
     /** Replaced only under the key's exclusive lock (a new filter stored under the same key). */
-    ScalableCuckooFilter<byte[]> filter;
+    RedisCuckooFilter<byte[]> filter;
 
     volatile int accessed;
 
-    Entry(Key key, ScalableCuckooFilter<byte[]> filter, int accessed) {
+    Entry(Key key, RedisCuckooFilter<byte[]> filter, int accessed) {
       super(key);
       this.filter = filter;
       this.accessed = accessed;
@@ -89,7 +89,7 @@ public final class Keyspace {
   // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
   private volatile java.util.Set<Key> removedKeys;
   // filters a snapshot is writing without holding their stripe lock (identity keys)
-  private final ConcurrentHashMap<ScalableCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
+  private final ConcurrentHashMap<RedisCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
 
   /** Creates an empty keyspace of {@link #DEFAULT_DATABASES} databases. */
@@ -187,7 +187,7 @@ public final class Keyspace {
    * Returns the filter stored under the key, or null if there is none or it has expired (caller
    * holds the key's lock).
    */
-  public ScalableCuckooFilter<byte[]> get(Key key) {
+  public RedisCuckooFilter<byte[]> get(Key key) {
     Entry entry = filters.get(key);
     if (entry == null || expiringKeys.get() != 0 && isExpired(key)) {
       return null;
@@ -203,13 +203,13 @@ public final class Keyspace {
    * Returns the filter stored under the key even if it has expired, or null, without counting it as
    * accessed (snapshots, OBJECT IDLETIME).
    */
-  public ScalableCuckooFilter<byte[]> stored(Key key) {
+  public RedisCuckooFilter<byte[]> stored(Key key) {
     Entry entry = filters.get(key);
     return entry == null ? null : entry.filter;
   }
 
   /** Returns what {@link #get} returns, without counting the key as accessed. */
-  public ScalableCuckooFilter<byte[]> peek(Key key) {
+  public RedisCuckooFilter<byte[]> peek(Key key) {
     Entry entry = filters.get(key);
     return entry == null || expiringKeys.get() != 0 && isExpired(key) ? null : entry.filter;
   }
@@ -289,7 +289,7 @@ public final class Keyspace {
   }
 
   /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
-  public void put(Key key, ScalableCuckooFilter<byte[]> filter) {
+  public void put(Key key, RedisCuckooFilter<byte[]> filter) {
     Entry entry = filters.get(key);
     if (entry != null) {
       // the map keeps its first key object: replace the filter in place
@@ -346,7 +346,7 @@ public final class Keyspace {
       return false;
     }
     noteRemoved(key);
-    ScalableCuckooFilter<byte[]> old = removed.filter;
+    RedisCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     persist(key);
     usedBytes.addAndGet(-old.sizeInBytes() - entryBytes(key));
@@ -430,12 +430,12 @@ public final class Keyspace {
    * Marks a filter as being written by a snapshot: commands that would change it wait until {@link
    * #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the key's lock.
    */
-  public void freeze(ScalableCuckooFilter<byte[]> filter) {
+  public void freeze(RedisCuckooFilter<byte[]> filter) {
     frozen.put(filter, new CompletableFuture<>());
   }
 
   /** Ends {@link #freeze} and wakes the commands waiting for the filter. */
-  public void thaw(ScalableCuckooFilter<byte[]> filter) {
+  public void thaw(RedisCuckooFilter<byte[]> filter) {
     CompletableFuture<Void> thawed = frozen.remove(filter);
     if (thawed != null) {
       thawed.complete(null);
@@ -446,7 +446,7 @@ public final class Keyspace {
    * Returns what completes when the filter is thawed (wait for it without holding the key's lock
    * before changing the filter), or null if it is not frozen.
    */
-  public CompletableFuture<Void> frozen(ScalableCuckooFilter<byte[]> filter) {
+  public CompletableFuture<Void> frozen(RedisCuckooFilter<byte[]> filter) {
     return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
@@ -525,8 +525,8 @@ public final class Keyspace {
   /**
    * Returns a copy of every stored key with its filter (consistent if the caller holds every lock).
    */
-  public Map<Key, ScalableCuckooFilter<byte[]>> entries() {
-    Map<Key, ScalableCuckooFilter<byte[]>> view = new java.util.HashMap<>();
+  public Map<Key, RedisCuckooFilter<byte[]>> entries() {
+    Map<Key, RedisCuckooFilter<byte[]>> view = new java.util.HashMap<>();
     filters.forEach((key, entry) -> view.put(key, entry.filter));
     return view;
   }

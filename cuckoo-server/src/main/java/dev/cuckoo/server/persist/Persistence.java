@@ -1,7 +1,7 @@
 package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
@@ -539,7 +539,7 @@ public final class Persistence implements Closeable {
       Path target, FileChannels files, long generation, long startLsn, Keyspace keyspace)
       throws IOException {
     try (SnapshotFile.Writer writer = SnapshotFile.open(target, files, generation, startLsn)) {
-      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
+      for (Map.Entry<Key, RedisCuckooFilter<byte[]>> entry : keyspace.entries().entrySet()) {
         writer.write(entry.getKey(), startLsn, keyspace.expireAt(entry.getKey()), entry.getValue());
       }
       writer.commit();
@@ -728,7 +728,7 @@ public final class Persistence implements Closeable {
         dir, rebuilt, commandsFor.apply(rebuilt), rules, wanted, log.writtenBytes(), false, false);
     if (keys == null) {
       keyspace.clear();
-      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
+      for (Map.Entry<Key, RedisCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
         copy(rebuilt, entry.getKey());
       }
       return;
@@ -739,7 +739,7 @@ public final class Persistence implements Closeable {
   }
 
   private void copy(Keyspace rebuilt, Key key) {
-    ScalableCuckooFilter<byte[]> filter = rebuilt.stored(key);
+    RedisCuckooFilter<byte[]> filter = rebuilt.stored(key);
     if (filter == null) {
       keyspace.remove(key);
       return;
@@ -837,7 +837,7 @@ public final class Persistence implements Closeable {
         for (Key key : keys) {
           Lock lock = keyspace.readLockFor(key);
           lock.lock();
-          ScalableCuckooFilter<byte[]> filter;
+          RedisCuckooFilter<byte[]> filter;
           long lsn;
           long expireAt;
           try {

@@ -1,6 +1,6 @@
 package dev.cuckoo.server.persist;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
@@ -235,7 +235,7 @@ public final class Replay implements LogReader.RecordSink {
     try {
       return capacity == null
           ? 0
-          : ScalableCuckooFilter.redisBloomSizeInBytes(capacity, (int) bucketSize);
+          : RedisCuckooFilter.reservedSizeInBytes(capacity, (int) bucketSize);
     } catch (RuntimeException e) {
       return 0;
     }

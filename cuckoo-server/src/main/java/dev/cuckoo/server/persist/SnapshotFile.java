@@ -2,7 +2,7 @@ package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.BufferedInputStream;
@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  * <p>Layout (little-endian), version 4: magic {@code CKOOSNP4}, u64 generation, u64 startLsn, u64
  * entry count, u32 CRC32C of those 32 bytes; then per entry: u32 key length, key bytes, u64 lsn,
  * u32 database index, i64 expiry time (Unix milliseconds, -1 for none), u64 filter length, the
- * filter as {@code ScalableCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database, expiry
+ * filter as {@code RedisCuckooFilter.writeTo} wrote it, u32 CRC32C of key, lsn, database, expiry
  * and filter bytes. A filter length of {@link #TOMBSTONE} (and no filter bytes) records that the
  * key did not exist when the snapshot visited it.
  *
@@ -114,7 +114,7 @@ public final class SnapshotFile {
      * Writes one key: its filter, or a tombstone if {@code filter} is null, with its expiry time
      * ({@link Keyspace#NO_EXPIRY} for none).
      */
-    void write(Key key, long lsn, long expireAt, ScalableCuckooFilter<byte[]> filter)
+    void write(Key key, long lsn, long expireAt, RedisCuckooFilter<byte[]> filter)
         throws IOException {
       position = writeEntry(channel, position, key, lsn, expireAt, filter, this::wrote);
       entries++;
@@ -201,7 +201,7 @@ public final class SnapshotFile {
       Key name,
       long lsn,
       long expireAt,
-      ScalableCuckooFilter<byte[]> filter,
+      RedisCuckooFilter<byte[]> filter,
       WriteListener listener)
       throws IOException {
     byte[] key = name.bytes();
@@ -350,10 +350,10 @@ public final class SnapshotFile {
       in.skipNBytes(blobBytes + 4);
       return blobStart + blobBytes + 4;
     }
-    ScalableCuckooFilter<byte[]> filter = null;
+    RedisCuckooFilter<byte[]> filter = null;
     if (!tombstone) {
       BoundedCrcInputStream bounded = new BoundedCrcInputStream(in, blobLength, crc);
-      filter = ScalableCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
+      filter = RedisCuckooFilter.readFrom(bounded, ItemHashers.redisBytes());
       if (bounded.remaining() != 0) {
         throw new FilterFormatException("filter", blobStart, "filter length mismatch");
       }

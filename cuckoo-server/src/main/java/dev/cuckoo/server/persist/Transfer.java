@@ -1,6 +1,6 @@
 package dev.cuckoo.server.persist;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.IOException;
@@ -78,7 +78,7 @@ public final class Transfer {
         Lock lock = keyspace.readLockFor(key);
         lock.lock();
         try {
-          ScalableCuckooFilter<byte[]> filter = keyspace.stored(key);
+          RedisCuckooFilter<byte[]> filter = keyspace.stored(key);
           writer.write(key, number.getAsLong(), keyspace.expireAt(key), filter);
         } finally {
           lock.unlock();

@@ -1,6 +1,6 @@
 package dev.cuckoo.server.replication;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -746,7 +746,7 @@ public final class Replication implements WriteStream {
     try {
       parts.watches().touchDatabase(-1, keyspace);
       keyspace.clear();
-      for (Map.Entry<Key, ScalableCuckooFilter<byte[]>> entry : fresh.entries().entrySet()) {
+      for (Map.Entry<Key, RedisCuckooFilter<byte[]>> entry : fresh.entries().entrySet()) {
         Key key = entry.getKey();
         keyspace.put(key, entry.getValue());
         long expireAt = fresh.expireAt(key);

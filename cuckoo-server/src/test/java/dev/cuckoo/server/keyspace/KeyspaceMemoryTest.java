@@ -3,7 +3,7 @@ package dev.cuckoo.server.keyspace;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -17,14 +17,8 @@ import org.openjdk.jol.info.GraphLayout;
 class KeyspaceMemoryTest {
 
   /** Filters as CF.RESERVE / CF.ADD make them. */
-  static ScalableCuckooFilter<byte[]> reserve(long capacity, int expansion) {
-    return ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-        .scheme(Scheme.REDISBLOOM)
-        .expectedItems(capacity)
-        .bucketSize(2)
-        .maxKicks(20)
-        .expansion(expansion)
-        .build();
+  static RedisCuckooFilter<byte[]> reserve(long capacity, int expansion) {
+    return RedisCuckooFilter.reserve(capacity, 2, 20, expansion);
   }
 
   /** Bytes reachable from {@code root}, less what every filter shares (the hasher, the scheme). */
@@ -46,7 +40,7 @@ class KeyspaceMemoryTest {
 
   @Test
   void sizeInBytes_smallFilter_withinTenPercentOfRetainedHeap() {
-    ScalableCuckooFilter<byte[]> filter = reserve(100, 1);
+    RedisCuckooFilter<byte[]> filter = reserve(100, 1);
     for (int i = 0; i < 5; i++) {
       filter.add(bytes("item" + i));
     }
@@ -55,7 +49,7 @@ class KeyspaceMemoryTest {
 
   @Test
   void sizeInBytes_defaultFilter_withinTenPercentOfRetainedHeap() {
-    ScalableCuckooFilter<byte[]> filter = reserve(1024, 1); // cf-initial-size, as CF.ADD makes it
+    RedisCuckooFilter<byte[]> filter = reserve(1024, 1); // cf-initial-size, as CF.ADD makes it
     filter.add(bytes("item"));
     assertWithinTenPercent(retained(filter), filter.sizeInBytes(), "CF.ADD's filter");
   }
@@ -63,7 +57,7 @@ class KeyspaceMemoryTest {
   @Test
   void sizeInBytes_grownFilter_withinTenPercentOfRetainedHeap() {
     for (int expansion : new int[] {1, 2}) {
-      ScalableCuckooFilter<byte[]> filter = reserve(100, expansion);
+      RedisCuckooFilter<byte[]> filter = reserve(100, expansion);
       for (int i = 0; filter.linkCount() < 6; i++) {
         filter.add(bytes("item" + i));
       }
@@ -74,7 +68,7 @@ class KeyspaceMemoryTest {
 
   @Test
   void sizeInBytes_bigFilter_withinTenPercentOfRetainedHeap() {
-    ScalableCuckooFilter<byte[]> filter = reserve(10_000_000, 1);
+    RedisCuckooFilter<byte[]> filter = reserve(10_000_000, 1);
     filter.add(bytes("item"));
     assertWithinTenPercent(retained(filter), filter.sizeInBytes(), "CF.RESERVE k 10000000");
   }
@@ -85,7 +79,7 @@ class KeyspaceMemoryTest {
     long empty = retained(keyspace);
     int keys = 10_000;
     for (int i = 0; i < keys; i++) {
-      ScalableCuckooFilter<byte[]> filter = reserve(100, 1);
+      RedisCuckooFilter<byte[]> filter = reserve(100, 1);
       for (int j = 0; j < 5; j++) {
         filter.add(bytes("item:" + i + ":" + j));
       }
@@ -107,7 +101,7 @@ class KeyspaceMemoryTest {
   void usageBytes_bigAndGrownKeys_withinTenPercentOfRetainedHeap() {
     Keyspace keyspace = new Keyspace();
     long empty = retained(keyspace);
-    ScalableCuckooFilter<byte[]> grown = reserve(100, 2);
+    RedisCuckooFilter<byte[]> grown = reserve(100, 2);
     for (int i = 0; grown.linkCount() < 4; i++) {
       grown.add(bytes("item" + i));
     }

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
-import dev.cuckoo.Scheme;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.IOException;
@@ -71,15 +69,8 @@ class GoldenFormatTest {
     }
   }
 
-  private static ScalableCuckooFilter<byte[]> filter(long capacity, String... items) {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(capacity)
-            .bucketSize(2)
-            .maxKicks(20)
-            .expansion(1)
-            .build();
+  private static RedisCuckooFilter<byte[]> filter(long capacity, String... items) {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(capacity, 2, 20, 1);
     for (String item : items) {
       filter.add(ascii(item));
     }
@@ -159,7 +150,7 @@ class GoldenFormatTest {
             new Key(3, ascii("other")), 44L,
             new Key(0, ascii("gone")), 45L),
         loaded.lsns());
-    ScalableCuckooFilter<byte[]> k = keyspace.stored(new Key(0, ascii("k")));
+    RedisCuckooFilter<byte[]> k = keyspace.stored(new Key(0, ascii("k")));
     assertEquals(3, k.size());
     for (String item : new String[] {"a", "b", "c"}) {
       assertTrue(k.mightContain(ascii(item)), item);

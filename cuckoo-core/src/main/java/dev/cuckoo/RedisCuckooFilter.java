@@ -1,0 +1,799 @@
+package dev.cuckoo;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * A growing cuckoo filter that behaves bit for bit like a RedisBloom cuckoo filter ({@code
+ * CF.RESERVE key capacity BUCKETSIZE b MAXITERATIONS m EXPANSION e} in Redis 8): a chain of filters
+ * ("links") whose slots end up holding the same fingerprints as RedisBloom's for the same sequence
+ * of commands, so {@link #redisDebug()}, {@link #redisSize()} and {@link #scanDump(long)} equal
+ * RedisBloom's {@code CF.DEBUG}, {@code CF.INFO} size and {@code CF.SCANDUMP}, and {@link
+ * #loadDumpHeader} / {@link #loadDumpChunk} read a RedisBloom dump.
+ *
+ * <p>The rules are RedisBloom's: items hashed with MurmurHash64A ({@link ItemHashers#redisBytes()}
+ * or {@link ItemHashers#redisUtf8()}), 8-bit fingerprints, link {@code k} has {@code base ×
+ * expansion^k} buckets, lookups and inserts go from the newest link to the oldest, only the newest
+ * link relocates fingerprints, deletes go newest first and compact the chain when deletes exceed
+ * 10% of the items. {@link ScalableCuckooFilter} with {@link Scheme#REDISBLOOM} is the same filter
+ * behind the older, two-scheme facade.
+ *
+ * <pre>{@code
+ * RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 1);
+ * filter.tryAdd("item1".getBytes(StandardCharsets.UTF_8));   // ADDED
+ * filter.redisDebug();
+ * // "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20 expansion:1"
+ * }</pre>
+ *
+ * <h2>Contract</h2>
+ *
+ * <ul>
+ *   <li>No false negatives: {@link #mightContain} is true for every item added and not removed,
+ *       provided only added items are removed.
+ *   <li>An add that returns anything but {@link AddResult#ADDED} leaves the filter unchanged.
+ *   <li>Duplicates are stored as separate copies; removing an item that was never added can remove
+ *       another item's fingerprint.
+ *   <li>Not thread-safe for writes. Reads may run concurrently with each other: {@link
+ *       #mightContain}, {@link #count}, their hash forms, {@link #scanDump}, {@link #dumpHeader},
+ *       {@link #writeTo} and every property change nothing, so any number of threads may call them
+ *       at once while no {@code add}, {@code tryAdd}, {@code remove}, {@code replace}, {@code
+ *       compact}, {@code clear} or {@code loadDumpChunk} runs (for instance under a read lock whose
+ *       write lock guards those). A write concurrent with anything else needs external
+ *       synchronization.
+ * </ul>
+ *
+ * @param <T> the item type: {@code byte[]} with {@link ItemHashers#redisBytes()}, {@code
+ *     CharSequence} with {@link ItemHashers#redisUtf8()}, or any type whose hasher gives
+ *     RedisBloom's hash of its bytes
+ */
+public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
+  /*
+   * Two forms. A filter of one small link (at most 65536 slots, power-of-two buckets: every
+   * CF.RESERVE up to that size) is held as a CompactRedisChain, two objects; the first write that
+   * needs a second link (an add or a replace) swaps it for the full RedisChain of the same slots
+   * and counters, which then does the add as RedisBloom would. Operations that need a RedisChain
+   * without changing the filter (a dump, the debug string) use one built over a copy of the compact
+   * slots. Both forms answer every command bit for bit alike; RedisCuckooFilterModelTest checks
+   * that against a filter kept in the full form throughout.
+   */
+
+  /**
+   * The outcome of {@link #tryAdd} and {@link #tryAddIfAbsent}, mapping onto RedisBloom's replies.
+   */
+  public enum AddResult {
+    /** The item was added ({@code CF.ADD} 1). */
+    ADDED,
+    /** {@link #tryAddIfAbsent} only: the item might already be present ({@code CF.ADDNX} 0). */
+    EXISTS,
+    /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
+    FULL,
+    /**
+     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is reached,
+     * its table is beyond the table limits or larger than the maximum heap, or the heap has no room
+     * for it even after a full garbage collection.
+     */
+    NO_MEMORY
+  }
+
+  /** {@code CF.RESERVE}'s default bucket size. */
+  public static final int DEFAULT_BUCKET_SIZE = 2;
+
+  /** {@code CF.RESERVE}'s default MAXITERATIONS. */
+  public static final int DEFAULT_MAX_ITERATIONS = CuckooFilter.DEFAULT_REDISBLOOM_MAX_KICKS;
+
+  /** {@code CF.RESERVE}'s default EXPANSION. */
+  public static final int DEFAULT_EXPANSION = 1;
+
+  /** Largest bucket size: RedisBloom's. */
+  public static final int MAX_BUCKET_SIZE = RedisChain.MAX_BUCKET_SIZE;
+
+  /** Largest MAXITERATIONS: RedisBloom's (a u16). */
+  public static final int MAX_ITERATIONS = RedisChain.MAX_ITERATIONS;
+
+  /** Largest EXPANSION: RedisBloom's. */
+  public static final int MAX_EXPANSION = RedisChain.MAX_EXPANSION;
+
+  /** Largest capacity accepted: 2^62. */
+  public static final long MAX_CAPACITY = 1L << 62;
+
+  /** Heap bytes of this object: a 12-byte header and two compressed references, padded. */
+  private static final long OBJECT_BYTES = 24;
+
+  private final ItemHasher<? super T> hasher;
+
+  /**
+   * The links: a {@link CompactRedisChain} until a write first needs a second link, then the {@link
+   * RedisChain} it expands to (by a write, which callers synchronize as any write).
+   */
+  private Chain chain;
+
+  private RedisCuckooFilter(ItemHasher<? super T> hasher, Chain chain) {
+    this.hasher = hasher;
+    this.chain = chain;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Creation
+
+  /**
+   * Creates an empty filter of items hashed by {@link ItemHashers#redisBytes()}, as {@code
+   * CF.RESERVE key capacity BUCKETSIZE bucketSize MAXITERATIONS maxIterations EXPANSION expansion}
+   * does: {@code nextPowerOfTwo(max(1, capacity / bucketSize))} buckets of {@code bucketSize} 8-bit
+   * slots, and the expansion rounded up to a power of two (0 stays 0: the filter never grows).
+   *
+   * <p>Whether the table fits is decided by allocating it, not by the free heap (which counts
+   * garbage): sizes beyond the table limits or larger than the maximum heap ({@link
+   * Runtime#maxMemory()} less 1/16 of it, at least 16 MiB) are refused before anything is
+   * allocated; any other size is allocated, and if the heap has no room for it even after the full
+   * garbage collection the JVM makes first, the {@link OutOfMemoryError} becomes a {@link
+   * FilterAllocationException}. {@link #reservedSizeInBytes} gives the size beforehand.
+   *
+   * @param capacity the number of items, 1 to 2^62 (Redis accepts 2 × bucketSize to 2^30)
+   * @param bucketSize slots per bucket, 1 to 255
+   * @param maxIterations relocations per insert, 1 to 65535
+   * @param expansion growth factor of each new link, 0 to 32768
+   * @return the filter
+   * @throws IllegalArgumentException if a parameter is out of range (the message names it)
+   * @throws FilterAllocationException if the table is beyond the table limits or larger than the
+   *     maximum heap, or the heap has no room for it (the message names the size and the bound)
+   */
+  public static RedisCuckooFilter<byte[]> reserve(
+      long capacity, int bucketSize, int maxIterations, int expansion) {
+    return reserve(ItemHashers.redisBytes(), capacity, bucketSize, maxIterations, expansion);
+  }
+
+  /**
+   * Creates an empty filter of items hashed by {@code hasher}, as {@link #reserve(long, int, int,
+   * int)} does.
+   *
+   * @param hasher turns items into RedisBloom's hashes, e.g. {@link ItemHashers#redisUtf8()}
+   * @param capacity the number of items, 1 to 2^62
+   * @param bucketSize slots per bucket, 1 to 255
+   * @param maxIterations relocations per insert, 1 to 65535
+   * @param expansion growth factor of each new link, 0 to 32768
+   * @param <T> the item type
+   * @return the filter
+   * @throws NullPointerException if {@code hasher} is null
+   * @throws IllegalArgumentException if a parameter is out of range (the message names it)
+   * @throws FilterAllocationException as {@link #reserve(long, int, int, int)}
+   */
+  public static <T> RedisCuckooFilter<T> reserve(
+      ItemHasher<? super T> hasher,
+      long capacity,
+      int bucketSize,
+      int maxIterations,
+      int expansion) {
+    return reserve(hasher, capacity, bucketSize, "maxIterations", maxIterations, expansion);
+  }
+
+  /** CF.RESERVE: the checks name {@code maxIterationsName} as the caller calls it. */
+  static <T> RedisCuckooFilter<T> reserve(
+      ItemHasher<? super T> hasher,
+      long capacity,
+      int bucketSize,
+      String maxIterationsName,
+      int maxIterations,
+      int expansion) {
+    Checks.requireNonNull(hasher, "hasher");
+    long buckets = baseBuckets(capacity, bucketSize);
+    Checks.requireRange(maxIterationsName, maxIterations, 1, MAX_ITERATIONS);
+    Checks.requireRange("expansion", expansion, 0, MAX_EXPANSION);
+    int rounded = expansion == 0 ? 0 : (int) Sizing.nextPowerOfTwo(expansion);
+    Chain chain =
+        CompactRedisChain.fits(buckets, bucketSize)
+            ? CompactRedisChain.create(buckets, bucketSize, maxIterations, rounded)
+            : RedisChain.create(buckets, bucketSize, maxIterations, rounded);
+    return new RedisCuckooFilter<>(hasher, chain);
+  }
+
+  /**
+   * Returns the heap bytes a filter made by {@link #reserve(long, int, int, int) reserve(capacity,
+   * bucketSize, …)} would take, without allocating anything: {@link #sizeInBytes()} of the new
+   * filter, whatever its maxIterations and expansion. For admission by a memory limit counted from
+   * filters' own sizes (a server's {@code maxmemory}).
+   *
+   * <pre>{@code
+   * long bytes = RedisCuckooFilter.reservedSizeInBytes(1 << 30, 1);   // 2^30 + 632
+   * RedisCuckooFilter.reserve(1 << 30, 1, 20, 1).sizeInBytes() == bytes;   // true
+   * }</pre>
+   *
+   * @param capacity the number of items, 1 to 2^62
+   * @param bucketSize slots per bucket, 1 to 255
+   * @return the heap bytes of the new filter
+   * @throws IllegalArgumentException if a parameter is out of range
+   * @throws FilterAllocationException if the table is beyond the table limits, as {@link #reserve}
+   *     would throw
+   */
+  public static long reservedSizeInBytes(long capacity, int bucketSize) {
+    long buckets = baseBuckets(capacity, bucketSize);
+    return (CompactRedisChain.fits(buckets, bucketSize)
+            ? CompactRedisChain.newChainBytes(buckets, bucketSize)
+            : RedisChain.newChainBytes(buckets, bucketSize))
+        + OBJECT_BYTES;
+  }
+
+  /** Returns CF.RESERVE's bucket count, nextPowerOfTwo(max(1, capacity / bucketSize)). */
+  private static long baseBuckets(long capacity, int bucketSize) {
+    Checks.requireRange("bucketSize", bucketSize, 1, MAX_BUCKET_SIZE);
+    Checks.requireRange("capacity", capacity, 1, MAX_CAPACITY);
+    return Sizing.nextPowerOfTwo(Math.max(1, capacity / bucketSize));
+  }
+
+  /**
+   * Returns a one-link filter over the table of {@code filter}: what RedisBloom holds after {@code
+   * CF.RESERVE} with the filter's geometry, {@code MAXITERATIONS filter.maxKicks()} and {@code
+   * EXPANSION expansion}, and the same adds; so that a single filter can be dumped ({@link
+   * #scanDump}) into Redis. The new filter shares the single filter's table, not a copy: a change
+   * to either shows in the other. The expansion is recorded as given.
+   *
+   * @param filter a {@link Scheme#REDISBLOOM} filter whose max kicks are 1 to 65535
+   * @param expansion the expansion to record, 0 to 32768
+   * @param <T> the item type
+   * @return the filter, with the single filter's hasher and item count
+   * @throws IllegalArgumentException if the filter is not {@link Scheme#REDISBLOOM}, or its max
+   *     kicks or {@code expansion} are outside RedisBloom's ranges (the message names them)
+   * @throws NullPointerException if {@code filter} is null
+   */
+  public static <T> RedisCuckooFilter<T> of(CuckooFilter<T> filter, int expansion) {
+    Checks.requireNonNull(filter, "filter");
+    Checks.requireArgument(
+        filter.scheme() == Scheme.REDISBLOOM,
+        "filter: scheme %s (expected: REDISBLOOM)",
+        filter.scheme());
+    Checks.requireRange("maxKicks", filter.maxKicks(), 1, MAX_ITERATIONS);
+    Checks.requireRange("expansion", expansion, 0, MAX_EXPANSION);
+    return new RedisCuckooFilter<>(
+        filter.hasher(),
+        RedisChain.over(filter.table(), filter.maxKicks(), expansion, filter.size()));
+  }
+
+  /**
+   * Creates an empty filter from the header of a RedisBloom dump ({@code CF.LOADCHUNK key 1
+   * header}), validating it as RedisBloom does: bucket size 1 to 255, 1 to 65535 links (RedisBloom
+   * also takes 65536, which it truncates to 0 links), max iterations 1 to 65535, expansion 0 to
+   * 32768 and not 0 with more than one link, base bucket count a power of two below 2^56. The
+   * expansion is kept as it is, not rounded. Item and delete counts come from the header only.
+   *
+   * @param header the 38-byte header, as {@code scanDump(0)} returns it
+   * @return a filter of items hashed by {@link ItemHashers#redisBytes()} whose links are allocated
+   *     and empty, ready for {@link #loadDumpChunk}
+   * @throws FilterFormatException if the header is invalid or its links are beyond the limits or
+   *     larger than the maximum heap (nothing is then allocated), or the heap has no room for them
+   *     even after a full garbage collection
+   * @throws NullPointerException if {@code header} is null
+   */
+  public static RedisCuckooFilter<byte[]> loadDumpHeader(byte[] header) {
+    return wrap(ItemHashers.redisBytes(), RedisDump.load(header));
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)} (or by {@link
+   * ScalableCuckooFilter#writeTo} of a {@link Scheme#REDISBLOOM} filter: the same bytes), leaving
+   * {@code in} just after it.
+   *
+   * @param in the stream to read from
+   * @param hasher the hasher the filter was written with
+   * @param <T> the item type
+   * @return the filter
+   * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, of a
+   *     {@link Scheme#STANDARD} chain, written with a different built-in hasher, or its links are
+   *     larger than the maximum heap (refused before allocating) or do not fit in the heap even
+   *     after a full garbage collection
+   * @throws IOException if {@code in} fails
+   */
+  public static <T> RedisCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    return ChainFormat.readRedis(in, hasher);
+  }
+
+  /**
+   * Wraps a chain made or read back (ChainFormat, LOADCHUNK's header), in its compact form if it
+   * has one small link.
+   */
+  static <T> RedisCuckooFilter<T> wrap(ItemHasher<? super T> hasher, RedisChain chain) {
+    CompactRedisChain compact = CompactRedisChain.of(chain);
+    return new RedisCuckooFilter<>(hasher, compact != null ? compact : chain);
+  }
+
+  /** Wraps a RedisChain as it is, never in the compact form (tests: the reference form). */
+  static <T> RedisCuckooFilter<T> chained(ItemHasher<? super T> hasher, RedisChain chain) {
+    return new RedisCuckooFilter<>(hasher, chain);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Adds
+
+  /**
+   * Adds one copy of {@code item} ({@code CF.ADD}).
+   *
+   * @param item the item
+   * @return {@link AddResult#ADDED}, {@link AddResult#FULL} or {@link AddResult#NO_MEMORY}
+   * @throws NullPointerException if {@code item} is null
+   */
+  public AddResult tryAdd(T item) {
+    return add(hash(item), false);
+  }
+
+  /**
+   * Adds {@code item} unless it might already be present ({@code CF.ADDNX}).
+   *
+   * @param item the item
+   * @return {@link AddResult#EXISTS} if its fingerprint is in one of its buckets of any link,
+   *     otherwise as {@link #tryAdd}
+   * @throws NullPointerException if {@code item} is null
+   */
+  public AddResult tryAddIfAbsent(T item) {
+    return add(hash(item), true);
+  }
+
+  /**
+   * Hash-level {@link #tryAdd}: adds the item whose hash, as this filter's {@link ItemHasher}
+   * computes it, is {@code hash}.
+   *
+   * @param hash the item's hash
+   * @return as {@link #tryAdd}
+   */
+  public AddResult tryAddHash(long hash) {
+    return add(hash, false);
+  }
+
+  /**
+   * Hash-level {@link #tryAddIfAbsent}.
+   *
+   * @param hash the item's hash
+   * @return as {@link #tryAddIfAbsent}
+   */
+  public AddResult tryAddIfAbsentHash(long hash) {
+    return add(hash, true);
+  }
+
+  /**
+   * Hash-level {@link #add} ({@code CF.ADD}): {@link #tryAddHash} as a boolean.
+   *
+   * @param hash the item's hash
+   * @return true if added; false if there was no room (the filter is unchanged): {@link
+   *     AddResult#FULL} or {@link AddResult#NO_MEMORY}
+   */
+  @Override
+  public boolean addHash(long hash) {
+    return add(hash, false) == AddResult.ADDED;
+  }
+
+  /**
+   * Hash-level {@link #addIfAbsentWithOutcome} ({@code CF.ADDNX}): {@link #tryAddIfAbsentHash} with
+   * {@link AddResult#EXISTS} reported as {@link AddOutcome#ALREADY_PRESENT}, and both {@link
+   * AddResult#FULL} and {@link AddResult#NO_MEMORY} as {@link AddOutcome#FULL}.
+   *
+   * @param hash the item's hash
+   * @return what was done
+   */
+  @Override
+  public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
+    switch (add(hash, true)) {
+      case ADDED:
+        return AddOutcome.ADDED;
+      case EXISTS:
+        return AddOutcome.ALREADY_PRESENT;
+      default:
+        return AddOutcome.FULL;
+    }
+  }
+
+  /** Adds through the chain, first expanding a compact chain that needs a new link for it. */
+  private AddResult add(long hash, boolean ifAbsent) {
+    if (chain instanceof CompactRedisChain) {
+      AddResult result = ((CompactRedisChain) chain).add(hash, ifAbsent);
+      if (result != null) {
+        return result;
+      }
+      chain = ((CompactRedisChain) chain).expand();
+    }
+    return ((RedisChain) chain).add(hash, ifAbsent);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Lookups and removes
+
+  /**
+   * Hash-level {@link #mightContain} ({@code CF.EXISTS}): true if the item's fingerprint is in one
+   * of its buckets of any link.
+   *
+   * @param hash the item's hash
+   * @return false only if the item was not added (or was removed as often as added)
+   */
+  @Override
+  public boolean mightContainHash(long hash) {
+    return chain.mightContain(hash);
+  }
+
+  /**
+   * Hash-level {@link #count} ({@code CF.COUNT}): the copies of the item's fingerprint in its
+   * buckets of every link, at least the times it was added and not removed. As in RedisBloom, a
+   * link where both of the item's buckets are the same bucket counts it twice.
+   *
+   * @param hash the item's hash
+   * @return the count
+   */
+  @Override
+  public long countHash(long hash) {
+    return chain.count(hash);
+  }
+
+  /**
+   * Hash-level {@link #remove} ({@code CF.DEL}): removes one copy of the item's fingerprint,
+   * searching the newest link first, then compacts the chain if more than one link exists and the
+   * deletes since the last compaction exceed 10% of the items.
+   *
+   * @param hash the hash of an item that was added
+   * @return true if a copy was removed
+   */
+  @Override
+  public boolean removeHash(long hash) {
+    return chain.remove(hash);
+  }
+
+  /**
+   * Hash-level {@link #replace}: the copy {@link #removeHash} would remove is cleared and the new
+   * item is added as {@link #addHash} would add it; if that fails, nothing changes. Not counted as
+   * a delete.
+   *
+   * @param oldHash hash of the item to remove
+   * @param newHash hash of the item to add
+   * @return true if replaced
+   */
+  @Override
+  public boolean replaceHash(long oldHash, long newHash) {
+    if (chain instanceof CompactRedisChain) {
+      Boolean replaced = ((CompactRedisChain) chain).replaceOrNull(oldHash, newHash);
+      if (replaced != null) {
+        return replaced;
+      }
+      chain = ((CompactRedisChain) chain).expand();
+    }
+    return chain.replace(oldHash, newHash);
+  }
+
+  /** Removes every item: the chain shrinks to its first link, emptied, and the counters are 0. */
+  @Override
+  public void clear() {
+    chain.clear();
+  }
+
+  /**
+   * Relocates fingerprints from newer links into older ones and frees the newest links that become
+   * empty ({@code CF.COMPACT}); resets {@link #deletedCount()}.
+   */
+  public void compact() {
+    if (chain instanceof CompactRedisChain) {
+      ((CompactRedisChain) chain).compact();
+    } else {
+      ((RedisChain) chain).compact(true);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Properties
+
+  /**
+   * Returns the number of items: adds minus removes that succeeded (RedisBloom's numItems, "Number
+   * of items inserted"). A count loaded from a dump is kept as RedisBloom's unsigned 64-bit value.
+   *
+   * @return the number of items
+   */
+  @Override
+  public long size() {
+    return chain.size();
+  }
+
+  /**
+   * Returns the number of removes since creation, the last {@link #clear()} or compaction ("Number
+   * of items deleted").
+   *
+   * @return the delete count
+   */
+  public long deletedCount() {
+    return chain.deletedCount();
+  }
+
+  /**
+   * Returns the number of links ("Number of filters").
+   *
+   * @return the link count, at least 1
+   */
+  public int linkCount() {
+    return chain.linkCount();
+  }
+
+  /**
+   * Returns the bucket count of the first link ("Number of buckets").
+   *
+   * @return the base bucket count, a power of two
+   */
+  public long baseBucketCount() {
+    return chain.baseBucketCount();
+  }
+
+  /**
+   * Returns the number of slots per bucket ("Bucket size").
+   *
+   * @return the bucket size, 1 to 255
+   */
+  @Override
+  public int bucketSize() {
+    return chain.bucketSize();
+  }
+
+  /**
+   * Returns the most relocations one insert may make ("Max iterations").
+   *
+   * @return the max iterations, 1 to 65535
+   */
+  @Override
+  public int maxKicks() {
+    return chain.maxKicks();
+  }
+
+  /**
+   * Returns the growth factor of new links ("Expansion rate"): rounded up to a power of two when
+   * created by {@link #reserve}, as stored when loaded from a dump header.
+   *
+   * @return the expansion, 0 if the filter never grows
+   */
+  public int expansion() {
+    return chain.expansion();
+  }
+
+  /**
+   * Returns the number of slots of all links: the number of items the chain holds before it grows
+   * again.
+   *
+   * @return the capacity of the current links
+   */
+  @Override
+  public long capacity() {
+    return chain.capacity();
+  }
+
+  /**
+   * Returns the fraction of all links' slots in use: the item count, as RedisBloom keeps it, per
+   * slot.
+   *
+   * @return the load factor
+   */
+  @Override
+  public double loadFactor() {
+    return chain.loadFactor();
+  }
+
+  /**
+   * Returns the expected false-positive rate at the current loads: {@code 1 − Π (1 − ε_i)} over the
+   * links, {@code ε_i} the rate of link {@code i} at its load.
+   *
+   * @return the expected false-positive rate now
+   */
+  @Override
+  public double expectedFalsePositiveRate() {
+    return chain.expectedFalsePositiveRate();
+  }
+
+  /**
+   * Returns the bound on the false-positive rate once every current link is full: about {@code 2 ×
+   * bucketSize / 255} per link, summed.
+   *
+   * @return the compound false-positive bound
+   */
+  @Override
+  public double falsePositiveRateAtCapacity() {
+    return chain.falsePositiveRateAtCapacity();
+  }
+
+  /**
+   * Returns {@link Scheme#REDISBLOOM}.
+   *
+   * @return the scheme
+   */
+  @Override
+  public Scheme scheme() {
+    return Scheme.REDISBLOOM;
+  }
+
+  /**
+   * Returns the hasher items are hashed with.
+   *
+   * @return the hasher
+   */
+  @Override
+  public ItemHasher<? super T> hasher() {
+    return hasher;
+  }
+
+  /**
+   * Returns the heap bytes of the filter: every link's table (its page arrays with their headers
+   * and padding) and the objects of the links and of the chain, computed from the object layout of
+   * a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
+   * tables, estimated within a few hundred bytes for the rest; the shared hasher and the
+   * collector's rounding of an array to whole heap regions are not counted. It is {@link
+   * #reservedSizeInBytes} when new and grows by each link added.
+   *
+   * @return size in bytes
+   */
+  @Override
+  public long sizeInBytes() {
+    return chain.sizeInBytes() + OBJECT_BYTES;
+  }
+
+  /**
+   * Returns the number of bytes {@link #writeTo(OutputStream)} writes now: the 80-byte chain
+   * header, every link's slots and the 4-byte CRC32C. It grows when a link is added and shrinks
+   * when {@link #compact} or {@link #clear} drops links.
+   *
+   * @return the serialized size in bytes
+   */
+  @Override
+  public long serializedSizeInBytes() {
+    return ChainFormat.serializedBytes(redisChain());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // RedisBloom's own views: CF.DEBUG, CF.INFO Size, SCANDUMP / LOADCHUNK
+
+  /**
+   * Returns RedisBloom's computed size ({@code CF.INFO} "Size"): {@code 40 + 16 × links + Σ buckets
+   * × bucketSize}.
+   *
+   * @return the size RedisBloom reports
+   */
+  public long redisSize() {
+    return redisChain().redisSize();
+  }
+
+  /**
+   * Returns RedisBloom's {@code CF.DEBUG} string: {@code "bktsize:2 buckets:512 items:1 deletes:0
+   * filters:1 max_iterations:20 expansion:1"}.
+   *
+   * @return the debug string
+   */
+  public String redisDebug() {
+    return redisChain().debug();
+  }
+
+  /**
+   * Returns the chunk of RedisBloom's dump at {@code iterator} ({@code CF.SCANDUMP}): iterator 0
+   * gives the 38-byte header and iterator 1; later iterators give the links' slot bytes, a whole
+   * link at a time if it is at most 16 MiB, else 16 MiB at a time. An empty filter (size 0) or an
+   * iterator past the end gives {@link ScanDumpChunk#iterator()} 0 and no data.
+   *
+   * <pre>{@code
+   * for (long it = 0; ; ) {
+   *   ScanDumpChunk chunk = filter.scanDump(it);
+   *   if (chunk.iterator() == 0) break;
+   *   send(chunk.iterator(), chunk.data());   // CF.LOADCHUNK key iterator data
+   *   it = chunk.iterator();
+   * }
+   * }</pre>
+   *
+   * @param iterator 0 to start, then the iterator of the previous chunk
+   * @return the chunk and the next iterator
+   * @throws IllegalArgumentException if {@code iterator} is negative
+   */
+  public ScanDumpChunk scanDump(long iterator) {
+    return RedisDump.scan(redisChain(), iterator);
+  }
+
+  /**
+   * Returns the 38-byte header of this filter's RedisBloom dump, as {@code scanDump(0)} returns it;
+   * unlike {@link #scanDump}, also for an empty filter (loaded with {@link #loadDumpHeader} or
+   * {@code CF.LOADCHUNK}, the header alone makes an empty filter of the same geometry).
+   *
+   * @return the header
+   */
+  public byte[] dumpHeader() {
+    return RedisDump.header(redisChain());
+  }
+
+  /**
+   * Writes a chunk of a RedisBloom dump into the links ({@code CF.LOADCHUNK key iterator data}):
+   * the bytes go to offset {@code iterator − data.length − 1} of the links' concatenated slots and
+   * must lie inside one link.
+   *
+   * @param iterator the iterator returned with the chunk, at least 2
+   * @param data the chunk
+   * @throws FilterFormatException if the iterator or the length does not fit
+   * @throws NullPointerException if {@code data} is null
+   */
+  public void loadDumpChunk(long iterator, byte[] data) {
+    if (chain instanceof CompactRedisChain) {
+      ((CompactRedisChain) chain).loadDumpChunk(iterator, data);
+    } else {
+      RedisDump.loadChunk((RedisChain) chain, iterator, data);
+    }
+  }
+
+  /**
+   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link
+   * filter's slots, items hashed by {@code hasher}: the other direction of {@link #of(CuckooFilter,
+   * int)}, for a dump of a filter that never grew. The single filter shares this one's table, not a
+   * copy, unless this one is small enough to be held compactly (at most 65536 slots): then it holds
+   * a copy.
+   *
+   * @param hasher the hasher of the filter's items (its id is what the filter's file records)
+   * @param <U> the item type
+   * @return the filter, with this one's max kicks and item count
+   * @throws IllegalStateException if the chain has more than one link
+   * @throws FilterFormatException if the item count is not the number of occupied slots (a dump
+   *     whose counters disagree with its data)
+   * @throws NullPointerException if {@code hasher} is null
+   */
+  public <U> CuckooFilter<U> singleFilter(ItemHasher<? super U> hasher) {
+    Checks.requireNonNull(hasher, "hasher");
+    RedisChain redis = redisChain();
+    if (redis.linkCount() != 1) {
+      throw new IllegalStateException(
+          "linkCount: " + redis.linkCount() + " (expected: 1 for a single filter)");
+    }
+    RedisLink link = redis.links().get(0);
+    if (redis.items() != link.occupied) {
+      throw new FilterFormatException(
+          "numItems",
+          RedisDump.OFFSET_ITEMS,
+          Long.toUnsignedString(redis.items())
+              + " (expected: "
+              + link.occupied
+              + ", the occupied slots)");
+    }
+    CuckooFilter<U> filter =
+        new CuckooFilter<>(
+            hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
+    filter.setSize(redis.items());
+    return filter;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Serialization (docs/FORMAT.md, "Chained filters")
+
+  /**
+   * Writes this filter in the versioned binary format of chained filters (a chain header, every
+   * link's slots, a CRC32C) to {@code out}; does not close {@code out}. {@link #readFrom} and
+   * {@link ScalableCuckooFilter#readFrom} read it.
+   *
+   * @param out the stream to write to
+   * @throws IOException if {@code out} fails
+   */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    ChainFormat.writeRedis(redisChain(), hasher, out);
+  }
+
+  @Override
+  public String toString() {
+    return "RedisCuckooFilter{" + chain.describe() + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private long hash(T item) {
+    return hasher.hash(Checks.requireNonNull(item, "item"));
+  }
+
+  /** Returns the links, either form (ScalableCuckooFilter's shared properties). */
+  Chain chain() {
+    return chain;
+  }
+
+  /** Returns true if the filter is held in the compact form of one small link (tests). */
+  boolean isCompact() {
+    return chain instanceof CompactRedisChain;
+  }
+
+  /**
+   * Returns the RedisChain: for the compact form, a RedisChain over a copy of its slots and
+   * counters, which leaves the filter unchanged.
+   */
+  RedisChain redisChain() {
+    if (chain instanceof CompactRedisChain) {
+      return ((CompactRedisChain) chain).expand();
+    }
+    return (RedisChain) chain;
+  }
+}

@@ -1,0 +1,245 @@
+package dev.cuckoo;
+
+import static dev.cuckoo.RedisChainKnownAnswerTest.bytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.RedisCuckooFilter.AddResult;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** The public surface of {@link RedisCuckooFilter}: creation, limits, formats, single filters. */
+class RedisCuckooFilterTest {
+
+  @Test
+  void reserve_defaults_debugAsRedisBloom() {
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.reserve(
+            1000,
+            RedisCuckooFilter.DEFAULT_BUCKET_SIZE,
+            RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+            RedisCuckooFilter.DEFAULT_EXPANSION);
+    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("item1")));
+    assertEquals(
+        "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20 expansion:1",
+        filter.redisDebug());
+    assertEquals(40 + 16 + 1024, filter.redisSize());
+    assertEquals(Scheme.REDISBLOOM, filter.scheme());
+    assertEquals(AddResult.EXISTS, filter.tryAddIfAbsent(bytes("item1")));
+    assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("item1")));
+    assertEquals(1, filter.count(bytes("item1")));
+  }
+
+  @Test
+  void reserve_expansionNotPowerOfTwo_roundedUp() {
+    assertEquals(4, RedisCuckooFilter.reserve(100, 2, 20, 3).expansion());
+    assertEquals(0, RedisCuckooFilter.reserve(100, 2, 20, 0).expansion());
+  }
+
+  @Test
+  void reserve_parameterOutOfRange_messageNamesParameterAndValue() {
+    assertMessage("capacity: 0", () -> RedisCuckooFilter.reserve(0, 2, 20, 1));
+    assertMessage("bucketSize: 256", () -> RedisCuckooFilter.reserve(100, 256, 20, 1));
+    assertMessage("maxIterations: 0", () -> RedisCuckooFilter.reserve(100, 2, 0, 1));
+    assertMessage("maxIterations: 65536", () -> RedisCuckooFilter.reserve(100, 2, 65536, 1));
+    assertMessage("expansion: 32769", () -> RedisCuckooFilter.reserve(100, 2, 20, 32769));
+  }
+
+  private static void assertMessage(String expected, Runnable call) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+    assertTrue(e.getMessage().startsWith(expected), e.getMessage());
+  }
+
+  @Test
+  void reservedSizeInBytes_compactAndFullForms_equalNewFilterAndOldFactory() {
+    for (long capacity : new long[] {100, 1 << 16, 1 << 20}) {
+      long predicted = RedisCuckooFilter.reservedSizeInBytes(capacity, 1);
+      assertEquals(predicted, RedisCuckooFilter.reserve(capacity, 1, 20, 1).sizeInBytes());
+      // the older facade forwards to a RedisCuckooFilter: its own object, 24 bytes, on top
+      assertEquals(predicted + 24, ScalableCuckooFilter.redisBloomSizeInBytes(capacity, 1));
+    }
+    assertTrue(RedisCuckooFilter.reserve(1 << 16, 1, 20, 1).isCompact());
+    assertFalse(RedisCuckooFilter.reserve(1 << 20, 1, 20, 1).isCompact());
+  }
+
+  /** The example in reservedSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
+  @Test
+  void reservedSizeInBytes_oneGibibyte_javadocExample() {
+    assertEquals((1L << 30) + 632, RedisCuckooFilter.reservedSizeInBytes(1 << 30, 1));
+  }
+
+  @Test
+  void tryAdd_expansionZeroAndFull_returnsFullUnchanged() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 5, 0);
+    int added = 0;
+    while (filter.tryAdd(bytes("f" + added)) == AddResult.ADDED) {
+      added++;
+    }
+    assertEquals(added, filter.size());
+    assertEquals(AddResult.FULL, filter.tryAdd(bytes("one more")));
+    assertFalse(filter.add(bytes("one more")));
+    assertEquals(added, filter.size());
+    assertEquals(1, filter.linkCount());
+  }
+
+  @Test
+  void addResult_sameConstantsAsScalableCuckooFilters() {
+    assertEquals(
+        Arrays.toString(ScalableCuckooFilter.AddResult.values()),
+        Arrays.toString(AddResult.values()));
+  }
+
+  @Test
+  void writeTo_grownFilter_sameBytesAsOldPathAndReadBackByBoth() throws IOException {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 2);
+    ScalableCuckooFilter<byte[]> old =
+        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(8)
+            .expansion(2)
+            .build();
+    for (int i = 0; i < 100; i++) {
+      filter.add(bytes("w" + i));
+      old.add(bytes("w" + i));
+    }
+    filter.remove(bytes("w7"));
+    old.remove(bytes("w7"));
+    assertTrue(filter.linkCount() > 1);
+    byte[] written = FormatTestSupport.bytesOf(filter);
+    assertArrayEquals(FormatTestSupport.bytesOf(old), written);
+    assertEquals(written.length, filter.serializedSizeInBytes());
+
+    RedisCuckooFilter<byte[]> read =
+        RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
+    assertArrayEquals(written, FormatTestSupport.bytesOf(read));
+    assertEquals(filter.redisDebug(), read.redisDebug());
+    ScalableCuckooFilter<byte[]> readOld =
+        ScalableCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
+    assertArrayEquals(written, FormatTestSupport.bytesOf(readOld));
+  }
+
+  @Test
+  void readFrom_smallFilter_readsBackCompact() throws IOException {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
+    for (int i = 0; i < 50; i++) {
+      filter.add(bytes("c" + i));
+    }
+    byte[] written = FormatTestSupport.bytesOf(filter);
+    RedisCuckooFilter<byte[]> read =
+        RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
+    assertTrue(read.isCompact());
+    assertArrayEquals(written, FormatTestSupport.bytesOf(read));
+  }
+
+  @Test
+  void readFrom_standardChain_throwsNamingScheme() throws IOException {
+    ScalableCuckooFilter<byte[]> standard =
+        ScalableCuckooFilter.builder(ItemHashers.bytes()).expectedItems(100).build();
+    byte[] written = FormatTestSupport.bytesOf(standard);
+    FilterFormatException e =
+        assertThrows(
+            FilterFormatException.class,
+            () ->
+                RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.bytes()));
+    assertEquals("scheme", e.field());
+    assertEquals(ChainFormat.OFFSET_SCHEME, e.offset());
+  }
+
+  @Test
+  void readFrom_truncated_throwsFilterFormatException() throws IOException {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
+    filter.add(bytes("t"));
+    byte[] written = FormatTestSupport.bytesOf(filter);
+    byte[] truncated = Arrays.copyOf(written, written.length - 5);
+    assertThrows(
+        FilterFormatException.class,
+        () ->
+            RedisCuckooFilter.readFrom(
+                new ByteArrayInputStream(truncated), ItemHashers.redisBytes()));
+  }
+
+  @Test
+  void loadDumpHeader_dumpOfGrownFilter_sameDumpAndItems() {
+    RedisCuckooFilter<byte[]> source = RedisCuckooFilter.reserve(16, 2, 20, 1);
+    for (int i = 0; i < 200; i++) {
+      source.add(bytes("d" + i));
+    }
+    RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(source.dumpHeader());
+    for (ScanDumpChunk chunk = source.scanDump(1);
+        chunk.iterator() != 0;
+        chunk = source.scanDump(chunk.iterator())) {
+      loaded.loadDumpChunk(chunk.iterator(), chunk.data());
+    }
+    assertEquals(source.redisDebug(), loaded.redisDebug());
+    for (int i = 0; i < 200; i++) {
+      assertTrue(loaded.mightContain(bytes("d" + i)), "d" + i);
+    }
+  }
+
+  @Test
+  void of_singleFilter_sharesTableAndRoundTripsThroughSingleFilter() throws IOException {
+    CuckooFilter<byte[]> single =
+        CuckooFilter.builder(ItemHashers.redisBytes())
+            .scheme(Scheme.REDISBLOOM)
+            .expectedItems(1000)
+            .build();
+    for (int i = 0; i < 300; i++) {
+      single.add(bytes("s" + i));
+    }
+    RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(single, 1);
+    assertEquals(300, view.size());
+    assertEquals(ScalableCuckooFilter.redisBloomOf(single, 1).redisDebug(), view.redisDebug());
+
+    CuckooFilter<byte[]> back = view.singleFilter(ItemHashers.redisBytes());
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    single.writeTo(expected);
+    ByteArrayOutputStream actual = new ByteArrayOutputStream();
+    back.writeTo(actual);
+    assertArrayEquals(expected.toByteArray(), actual.toByteArray());
+
+    single.add(bytes("later"));
+    assertTrue(view.mightContain(bytes("later")), "the view shares the single filter's table");
+  }
+
+  @Test
+  void of_standardSingleFilter_throwsNamingScheme() {
+    CuckooFilter<byte[]> standard =
+        CuckooFilter.builder(ItemHashers.bytes()).expectedItems(100).build();
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.of(standard, 1));
+    assertTrue(e.getMessage().startsWith("filter: scheme"), e.getMessage());
+  }
+
+  @Test
+  void singleFilter_grownFilter_throwsIllegalState() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 1);
+    for (int i = 0; filter.linkCount() < 2; i++) {
+      filter.add(bytes("g" + i));
+    }
+    assertThrows(IllegalStateException.class, () -> filter.singleFilter(ItemHashers.redisBytes()));
+  }
+
+  @Test
+  void reserve_utf8Hasher_sameSlotsAsBytes() {
+    RedisCuckooFilter<CharSequence> strings =
+        RedisCuckooFilter.reserve(ItemHashers.redisUtf8(), 100, 2, 20, 1);
+    RedisCuckooFilter<byte[]> bytes = RedisCuckooFilter.reserve(100, 2, 20, 1);
+    for (int i = 0; i < 80; i++) {
+      strings.add("u" + i);
+      bytes.add(bytes("u" + i));
+    }
+    assertArrayEquals(bytes.scanDump(1).data(), strings.scanDump(1).data());
+  }
+
+  @Test
+  void toString_namesTypeAndDebug() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
+    assertEquals("RedisCuckooFilter{" + filter.redisDebug() + "}", filter.toString());
+  }
+}
