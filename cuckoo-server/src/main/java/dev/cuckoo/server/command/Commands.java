@@ -58,8 +58,9 @@ public final class Commands {
     ClientCommands clients = new ClientCommands(context);
     DatabaseCommands database = new DatabaseCommands(context, writes);
     PersistenceCommands persistence = new PersistenceCommands(context);
-    ConfigCommands config = new ConfigCommands(context);
-    InfoCommands info = new InfoCommands(context);
+    CommandStatsReport commandStats = new CommandStatsReport(this::table);
+    ConfigCommands config = new ConfigCommands(context, commandStats);
+    InfoCommands info = new InfoCommands(context, commandStats);
     expiry = new ExpiryCommands(context, writes);
     MoveCommands moves = new MoveCommands(context, writes, connection);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
@@ -80,7 +81,9 @@ public final class Commands {
                     moves,
                     keys,
                     commandInfo,
-                    new DebugCommands(context.config())),
+                    new DebugCommands(context.config()),
+                    commandStats,
+                    new MemoryCommands(context)),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
@@ -229,6 +232,7 @@ public final class Commands {
         return;
       }
       if (!sub.arityAccepts(args.length)) {
+        countRejected(session, sub);
         reply.error(CfCommands.arityError(sub.name()));
         session.failQueue();
         return;
@@ -252,6 +256,7 @@ public final class Commands {
       // Redis's order: a disk error refuses writes before maxmemory is looked at
       String refusal = writes.refusal(session, spec.denyOom());
       if (refusal != null) {
+        countRejected(session, spec);
         reply.error(refusal);
         return;
       }
@@ -269,12 +274,43 @@ public final class Commands {
       return;
     }
     if (!spec.flags().contains("stale") && writes.masterDown(session)) {
+      countRejected(session, spec);
       reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
       return;
     }
+    if (session.replaying()) {
+      // recovery counts nothing, as Redis's AOF loading
+      run(session, spec, args, write);
+      return;
+    }
+    session.errorsCounted(reply.errors());
+    long start = System.nanoTime();
+    run(session, spec, args, write);
+    long micros = (System.nanoTime() - start) / 1000;
+    long errors = reply.errors();
+    spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
+    session.errorsCounted(errors);
+  }
+
+  /** Counts a command refused before it ran (commandstats' rejected_calls), unless replaying. */
+  private static void countRejected(Session session, CommandSpec spec) {
+    if (!session.replaying()) {
+      spec.stats().rejected();
+    }
+  }
+
+  /** Runs the command's handler, with lazy expiry first where the keyspace holds expiring keys. */
+  private void run(Session session, CommandSpec spec, byte[][] args, boolean write) {
+    Reply reply = session.reply();
+    String name = spec.name();
     try {
-      if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
-        runDeletingExpired(session, spec, args);
+      if (!session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
+        if (write) {
+          runDeletingExpired(session, spec, args);
+        } else {
+          deleteExpiredKeys(session, spec, args);
+          spec.handler().run(session, args);
+        }
       } else {
         spec.handler().run(session, args);
       }
@@ -297,6 +333,7 @@ public final class Commands {
    * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
    */
   private void reject(Session session, CommandSpec spec, String error) {
+    countRejected(session, spec);
     if (spec.name().equals("exec")) {
       TransactionCommands.reject(session, context.watches(), error);
       return;
@@ -309,6 +346,7 @@ public final class Commands {
   private void queue(Session session, CommandSpec spec, boolean write, byte[][] args) {
     Reply reply = session.reply();
     if (spec.noMulti()) {
+      countRejected(session, spec);
       reply.error("ERR Command not allowed inside a transaction");
       session.failQueue();
       return;
@@ -321,6 +359,7 @@ public final class Commands {
       refusal = OOM;
     }
     if (refusal != null) {
+      countRejected(session, spec);
       reply.error(refusal);
       session.failQueue();
       return;
@@ -346,6 +385,31 @@ public final class Commands {
       spec.handler().run(session, args);
     } finally {
       Keyspace.unlock(locks);
+    }
+  }
+
+  /**
+   * Deletes the expired keys a read names before it runs, as Redis's lookupKey does on a master:
+   * each deletion is logged and sent to replicas as DEL through the write path ({@link
+   * ExpiryCommands#deleteIfExpired}). Keys are found by the command's key specs; the key's lock is
+   * taken only for a key that has expired.
+   */
+  private void deleteExpiredKeys(Session session, CommandSpec spec, byte[][] args) {
+    Keyspace keyspace = context.keyspace();
+    for (KeySpec keySpec : spec.keySpecs()) {
+      int last = Math.min(keySpec.last(args.length), args.length - 1);
+      for (int i = keySpec.index(); i <= last && i > 0; i += Math.max(1, keySpec.keyStep())) {
+        Key key = session.key(args[i]);
+        if (keyspace.isExpired(key)) {
+          Lock lock = keyspace.lockFor(key);
+          lock.lock();
+          try {
+            expiry.deleteIfExpired(key);
+          } finally {
+            lock.unlock();
+          }
+        }
+      }
     }
   }
 

@@ -41,6 +41,8 @@ public final class ServerContext implements PersistenceContext {
   private volatile boolean protectedMode;
   private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
+  private volatile boolean latencyTracking = true;
+  private volatile double[] latencyPercentiles = {50, 99, 99.9};
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -136,6 +138,24 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns latency-tracking: whether each call's duration goes into its command's histogram. */
+  boolean latencyTracking() {
+    return latencyTracking;
+  }
+
+  void latencyTracking(boolean latencyTracking) {
+    this.latencyTracking = latencyTracking;
+  }
+
+  /** Returns latency-tracking-info-percentiles: the percentiles INFO latencystats shows. */
+  double[] latencyPercentiles() {
+    return latencyPercentiles.clone();
+  }
+
+  void latencyPercentiles(double[] percentiles) {
+    this.latencyPercentiles = percentiles.clone();
   }
 
   /**

@@ -417,6 +417,9 @@ public final class Session implements Watches.Watcher, Retrier {
   private boolean noEvict;
   private boolean noTouch;
   private long commandsProcessed;
+  // the reply's error count when the last command finished: what commandstats' failed_calls
+  // compares with, so an EXEC is not failed by the errors of the commands it ran
+  private long errorsCounted;
 
   /**
    * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the command or subcommand
@@ -485,5 +488,15 @@ public final class Session implements Watches.Watcher, Retrier {
     name = null;
     noEvict = false;
     noTouch = false;
+  }
+
+  /** Returns the reply's error count when the last command finished. */
+  long errorsCounted() {
+    return errorsCounted;
+  }
+
+  /** Notes the reply's error count when a command finished. */
+  void errorsCounted(long errors) {
+    this.errorsCounted = errors;
   }
 }
