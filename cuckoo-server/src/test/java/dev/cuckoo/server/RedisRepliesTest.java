@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Simple;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Replies around the CF.* commands that differed from Redis 8's, each pinned to what Redis's source
@@ -418,22 +416,6 @@ class RedisRepliesTest {
         assertEquals(OK, late.call("AUTH", "s3cret"));
         assertEquals(new Simple("PONG"), late.call("PING"));
       }
-    }
-  }
-
-  @Test
-  void configSet_withALog_keepsStartUpOnlySettingsAtTheirValue(@TempDir Path dir)
-      throws IOException {
-    try (CuckooServer server =
-            CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
-        RespClient client = new RespClient(server.port())) {
-      assertEquals(
-          OK, client.call("CONFIG", "SET", "appendfsync", "everysec", "appendonly", "yes"));
-      String reason = "this server sets it only at start-up";
-      assertEquals(
-          configFailed("appendonly", reason), client.call("CONFIG", "SET", "appendonly", "no"));
-      assertEquals(configFailed("port", reason), client.call("CONFIG", "SET", "port", "1"));
-      assertEquals(configFailed("save", reason), client.call("CONFIG", "SET", "save", "3600 1"));
     }
   }
 

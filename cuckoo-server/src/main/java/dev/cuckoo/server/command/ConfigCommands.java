@@ -30,9 +30,9 @@ public final class ConfigCommands {
     ServerConfig config = context.config();
     Map<String, String> values = new LinkedHashMap<>(context.cfConfig().values());
     values.put("port", Integer.toString(context.port()));
-    values.put("bind", config.bind());
+    values.put("bind", context.bind());
     values.put("dir", config.dir().toAbsolutePath().toString());
-    values.put("appendonly", config.appendOnly() ? "yes" : "no");
+    values.put("appendonly", context.persistence() != null ? "yes" : "no");
     values.put("appendfsync", context.appendFsync());
     values.put("save", "");
     values.put("databases", Integer.toString(context.keyspace().databases()));
@@ -109,19 +109,14 @@ public final class ConfigCommands {
       case "maxclients":
         return bounded(Numbers.parseLong(value), 1, 0xffffffffL, false);
       case "port":
-        String port = bounded(Numbers.parseLong(value), 0, 65535, false);
-        return port != null ? port : unchanged(value.equals(current.get(name)));
+        return bounded(Numbers.parseLong(value), 0, 65535, false);
       case "protected-mode":
       case "latency-tracking":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "latency-tracking-info-percentiles":
         return percentilesError(value);
       case "appendonly":
-        Boolean on = yesNo(value);
-        if (on == null) {
-          return "argument must be 'yes' or 'no'";
-        }
-        return unchanged(on == context.config().appendOnly());
+        return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "appendfsync":
         String policy = value.toLowerCase(Locale.ROOT);
         if (!policy.equals("always") && !policy.equals("everysec") && !policy.equals("no")) {
@@ -129,7 +124,10 @@ public final class ConfigCommands {
         }
         return null;
       case "bind":
-        return unchanged(value.equals(current.get(name)));
+        // one address here; Redis also takes several, each listened on
+        return value.trim().isEmpty() || value.trim().contains(" ")
+            ? "Failed to bind to specified addresses."
+            : null;
       case "save":
         // no RDB save points here: snapshots follow the auto-aof-rewrite settings
         return unchanged(value.isEmpty());
@@ -249,7 +247,7 @@ public final class ConfigCommands {
         }
         break;
       default:
-        // port, bind, appendonly, save: check accepted only their current value
+        // save: check accepted only its current value; port, bind, appendonly: see applyServer
         if (context.replication() != null) {
           context.replication().settings().apply(name, value);
         }
@@ -307,6 +305,11 @@ public final class ConfigCommands {
         return;
       }
     }
+    String serverError = applyServer(args, current);
+    if (serverError != null) {
+      reply.error(serverError);
+      return;
+    }
     Map.Entry<Integer, String> error =
         context.cfConfig().setAll(cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
     if (error != null) {
@@ -320,6 +323,59 @@ public final class ConfigCommands {
       }
     }
     reply.ok();
+  }
+
+  /**
+   * Applies port, bind and appendonly of a CONFIG SET whose values were all checked, before any
+   * other parameter, as Redis's apply functions (config.c updatePort, applyBind, updateAppendonly):
+   * the listener moves to the new address, the log is turned on or off. Returns Redis's error if
+   * one cannot be applied, having put the listener back; null if all were.
+   */
+  private String applyServer(byte[][] args, Map<String, String> current) {
+    String bind = current.get("bind");
+    String port = current.get("port");
+    String moved = null;
+    Boolean appendOnly = null;
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]).trim();
+      switch (name) {
+        case "bind" -> {
+          moved = value.equals(bind) ? moved : "bind";
+          bind = value;
+        }
+        case "port" -> {
+          moved = value.equals(port) || moved != null ? moved : "port";
+          port = Long.toString(Numbers.parseLong(value));
+        }
+        case "appendonly" -> appendOnly = yesNo(value);
+        default -> {}
+      }
+    }
+    ServerControls controls = context.controls();
+    if (moved != null) {
+      if (!controls.listen(bind, Integer.parseInt(port))) {
+        return failed(
+            moved,
+            moved.equals("bind")
+                ? "Failed to bind to specified addresses."
+                : "Unable to listen on this port. Check server logs.");
+      }
+      context.bind(bind);
+    }
+    if (appendOnly != null && !controls.appendOnly(appendOnly)) {
+      if (moved != null) {
+        context.bind(current.get("bind"));
+        controls.listen(current.get("bind"), Integer.parseInt(current.get("port")));
+      }
+      return failed("appendonly", "Unable to turn on AOF. Check server logs.");
+    }
+    if (appendOnly != null && appendOnly) {
+      context
+          .persistence()
+          .fsync(ServerConfig.Fsync.valueOf(context.appendFsync().toUpperCase(Locale.ROOT)));
+    }
+    return null;
   }
 
   private static String failed(String name, String error) {

@@ -41,6 +41,8 @@ public final class ServerContext implements PersistenceContext {
   private volatile boolean protectedMode;
   private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
+  private volatile ServerControls controls = ServerControls.NONE;
+  private volatile String bind;
   private volatile boolean latencyTracking = true;
   private volatile double[] latencyPercentiles = {50, 99, 99.9};
 
@@ -57,6 +59,26 @@ public final class ServerContext implements PersistenceContext {
     this.requirePass = config.requirePass();
     this.protectedMode = config.protectedMode();
     this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
+    this.bind = config.bind();
+  }
+
+  /** Returns what CONFIG SET changes in the running server: the listener and the log. */
+  ServerControls controls() {
+    return controls;
+  }
+
+  /** Sets the running server's controls (once it listens). */
+  public void controls(ServerControls controls) {
+    this.controls = controls;
+  }
+
+  /** Returns the address the server listens on (bind), as last set. */
+  String bind() {
+    return bind;
+  }
+
+  void bind(String bind) {
+    this.bind = bind;
   }
 
   /** Returns maxclients: connections beyond it are refused. */
@@ -98,6 +120,8 @@ public final class ServerContext implements PersistenceContext {
     ServerConfig.Builder current =
         config.toBuilder()
             .port(port)
+            .bind(bind)
+            .appendOnly(persistence != null)
             .maxMemory(maxMemory)
             .autoAofRewritePercentage(rewritePercentage)
             .autoAofRewriteMinSize(rewriteMinSize)
