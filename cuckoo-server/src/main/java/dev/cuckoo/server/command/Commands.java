@@ -288,7 +288,10 @@ public final class Commands {
     run(session, spec, args, write);
     long micros = (System.nanoTime() - start) / 1000;
     long errors = reply.errors();
-    spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
+    if (!session.retryAsked()) {
+      // a command that will run again counts once, when it finishes (Redis: when unblocked)
+      spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
+    }
     session.errorsCounted(errors);
   }
 

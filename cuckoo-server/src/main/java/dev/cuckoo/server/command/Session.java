@@ -199,6 +199,11 @@ public final class Session implements Watches.Watcher, Retrier {
     return true;
   }
 
+  /** Returns true if the last command asked for a retry not yet taken (it did not finish). */
+  boolean retryAsked() {
+    return retry != null;
+  }
+
   /** Returns and clears the retry asked for by the last command, or null. */
   public java.util.concurrent.CompletableFuture<Void> takeRetry() {
     java.util.concurrent.CompletableFuture<Void> taken = retry;
