@@ -73,7 +73,7 @@ public final class CuckooServer implements AutoCloseable {
   private final EventLoopGroup bossGroup;
   private final EventLoopGroup workerGroup;
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-  private final Channel serverChannel;
+  private final Listener listener;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
 
@@ -81,11 +81,11 @@ public final class CuckooServer implements AutoCloseable {
       ServerContext context,
       EventLoopGroup bossGroup,
       EventLoopGroup workerGroup,
-      Channel serverChannel) {
+      Listener listener) {
     this.context = context;
     this.bossGroup = bossGroup;
     this.workerGroup = workerGroup;
-    this.serverChannel = serverChannel;
+    this.listener = listener;
   }
 
   /**
@@ -123,6 +123,9 @@ public final class CuckooServer implements AutoCloseable {
           }
         };
     Commands commands = new Commands(context, log);
+    java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers =
+        keyspace ->
+            new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE).replayer();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
@@ -130,14 +133,7 @@ public final class CuckooServer implements AutoCloseable {
     if (config.appendOnly()) {
       context.keyspace().loading(true);
       try {
-        context.persistence(
-            Persistence.open(
-                context,
-                files,
-                keyspace ->
-                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
-                        .replayer(),
-                commands.table()));
+        context.persistence(Persistence.open(context, files, replayers, commands.table()));
       } catch (OutOfMemoryError e) {
         IOException tooBig = replayTooBig(config, context.keyspace());
         context.heapGuard().close();
@@ -155,9 +151,7 @@ public final class CuckooServer implements AutoCloseable {
                 context.keyspace(),
                 context.watches(),
                 commands.table(),
-                keyspace ->
-                    new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE)
-                        .replayer(),
+                replayers,
                 context::persistence,
                 context::port));
     replication.applier(commands.masterStreamApplier());
@@ -177,6 +171,7 @@ public final class CuckooServer implements AutoCloseable {
     boolean protectedMode =
         listenAddress.getAddress() != null
             && ProtectedMode.appliesTo(config, listenAddress.getAddress());
+    Listener[] listening = new Listener[1];
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
@@ -191,7 +186,7 @@ public final class CuckooServer implements AutoCloseable {
                     group[0].add(ch);
                     // read per connection: CONFIG SET changes them for connections to come
                     String requirePass = context.requirePass();
-                    if (listenAddress.getAddress() != null
+                    if (listening[0].address().getAddress() != null
                         && context.protectedMode()
                         && requirePass == null) {
                       ch.pipeline().addLast(new ProtectedMode());
@@ -212,10 +207,10 @@ public final class CuckooServer implements AutoCloseable {
                     ch.pipeline().addLast(new CommandHandler(context, commands));
                   }
                 });
-    Channel channel;
     try {
-      channel = bootstrap.bind(listenAddress).syncUninterruptibly().channel();
-    } catch (RuntimeException e) {
+      listening[0] = new Listener(bootstrap, listenAddress);
+    } catch (Exception e) {
+      // Netty rethrows the bind's cause as it is (a BindException, undeclared)
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       context.heapGuard().close();
@@ -224,9 +219,10 @@ public final class CuckooServer implements AutoCloseable {
       }
       throw new IOException("cannot listen on " + config.bind() + ":" + config.port(), e);
     }
-    CuckooServer server = new CuckooServer(context, boss, workers, channel);
+    CuckooServer server = new CuckooServer(context, boss, workers, listening[0]);
     group[0] = server.channels;
-    context.port(((InetSocketAddress) channel.localAddress()).getPort());
+    context.port(listening[0].port());
+    context.controls(server.controls(files, replayers, commands));
     context.shutdown(save -> server.close(save));
     replication.start();
     LOGGER.log(
@@ -242,6 +238,60 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /**
+   * Returns what CONFIG SET port, bind and appendonly change: the listener, and the log (turned on
+   * with a fresh snapshot, every stripe held so that each write is in the snapshot or the log).
+   */
+  private dev.cuckoo.server.command.ServerControls controls(
+      FileChannels files,
+      java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers,
+      Commands commands) {
+    return new dev.cuckoo.server.command.ServerControls() {
+      @Override
+      public boolean listen(String bind, int port) {
+        if (!listener.moveTo(bind, port)) {
+          return false;
+        }
+        context.port(listener.port());
+        return true;
+      }
+
+      @Override
+      public synchronized boolean appendOnly(boolean on) {
+        Persistence current = context.persistence();
+        if (on == (current != null)) {
+          return true;
+        }
+        Keyspace keyspace = context.keyspace();
+        keyspace.lockAll();
+        try {
+          if (!on) {
+            context.persistence(null);
+          } else {
+            Persistence started =
+                Persistence.startFresh(context, files, replayers, commands.table());
+            started.atRotation(commands::rotated);
+            context.persistence(started);
+          }
+        } catch (IOException | RuntimeException e) {
+          LOGGER.log(Level.WARNING, "turning the append-only log on failed", e);
+          return false;
+        } finally {
+          keyspace.unlockAll();
+        }
+        if (current != null) {
+          try {
+            current.close();
+          } catch (IOException e) {
+            LOGGER.log(Level.WARNING, "closing the append-only log failed", e);
+          }
+        }
+        LOGGER.log(Level.INFO, "append-only log turned {0}", on ? "on" : "off");
+        return true;
+      }
+    };
   }
 
   /** Describes a replay that did not fit in the heap, naming the heap to restart with. */
@@ -302,7 +352,7 @@ public final class CuckooServer implements AutoCloseable {
     }
     long startNanos = System.nanoTime();
     try {
-      serverChannel.close().syncUninterruptibly();
+      listener.close();
       Replication replication = context.replication();
       if (replication != null) {
         replication.close();

@@ -124,6 +124,10 @@ public final class RespClient implements Closeable {
         return Long.parseLong(line);
       case '#':
         return line.equals("t");
+      case ',':
+        return line.equals("inf")
+            ? Double.POSITIVE_INFINITY
+            : line.equals("-inf") ? Double.NEGATIVE_INFINITY : Double.parseDouble(line);
       case '_':
         return null;
       case '$':

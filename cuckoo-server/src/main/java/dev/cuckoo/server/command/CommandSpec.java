@@ -52,6 +52,7 @@ public final class CommandSpec {
   private final int firstKey;
   private final int lastKey;
   private final int keyStep;
+  private final CommandStats stats = new CommandStats();
 
   private CommandSpec(Builder b) {
     this.name = b.name;
@@ -265,6 +266,11 @@ public final class CommandSpec {
   /** Returns the subcommands by lower-case name (empty unless this is a container command). */
   public Map<String, CommandSpec> subcommands() {
     return subcommands;
+  }
+
+  /** Returns the command's counters (INFO commandstats and latencystats, LATENCY HISTOGRAM). */
+  CommandStats stats() {
+    return stats;
   }
 
   /** Returns the code that runs the command (null for a container that needs a subcommand). */

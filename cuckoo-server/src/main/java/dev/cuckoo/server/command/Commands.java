@@ -52,8 +52,9 @@ public final class Commands {
     ClientCommands clients = new ClientCommands(context);
     DatabaseCommands database = new DatabaseCommands(context, writes);
     PersistenceCommands persistence = new PersistenceCommands(context);
-    ConfigCommands config = new ConfigCommands(context);
-    InfoCommands info = new InfoCommands(context);
+    CommandStatsReport commandStats = new CommandStatsReport(this::table);
+    ConfigCommands config = new ConfigCommands(context, commandStats);
+    InfoCommands info = new InfoCommands(context, commandStats);
     expiry = new ExpiryCommands(context, writes);
     MoveCommands moves = new MoveCommands(context, writes, connection);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
@@ -74,7 +75,9 @@ public final class Commands {
                     moves,
                     keys,
                     commandInfo,
-                    new DebugCommands(context.config())),
+                    new DebugCommands(context.config()),
+                    commandStats,
+                    new MemoryCommands(context)),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
@@ -250,6 +253,7 @@ public final class Commands {
         return;
       }
       if (!sub.arityAccepts(args.length)) {
+        countRejected(session, sub);
         reply.error(CfCommands.arityError(sub.name()));
         session.failQueue();
         return;
@@ -283,6 +287,7 @@ public final class Commands {
       // Redis's order: a disk error refuses writes before maxmemory is looked at
       String refusal = writes.refusal(session, spec.denyOom());
       if (refusal != null) {
+        countRejected(session, spec);
         reply.error(refusal);
         return;
       }
@@ -300,12 +305,46 @@ public final class Commands {
       return;
     }
     if (!spec.flags().contains("stale") && writes.masterDown(session)) {
+      countRejected(session, spec);
       reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
       return;
     }
+    if (session.replaying()) {
+      // recovery counts nothing, as Redis's AOF loading
+      runHandler(session, request);
+      return;
+    }
+    session.errorsCounted(reply.errors());
+    long start = System.nanoTime();
+    runHandler(session, request);
+    long micros = (System.nanoTime() - start) / 1000;
+    long errors = reply.errors();
+    if (!session.retryAsked()) {
+      // a command that will run again counts once, when it finishes (Redis: when unblocked)
+      spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
+    }
+    session.errorsCounted(errors);
+  }
+
+  /** Counts a command refused before it ran (commandstats' rejected_calls), unless replaying. */
+  private static void countRejected(Session session, CommandSpec spec) {
+    if (!session.replaying()) {
+      spec.stats().rejected();
+    }
+  }
+
+  /** Runs the command's handler, with lazy expiry first where the keyspace holds expiring keys. */
+  private void runHandler(Session session, Request request) {
+    Reply reply = session.reply();
+    CommandSpec spec = request.spec();
     try {
-      if (write && !session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
-        runDeletingExpired(session, request);
+      if (!session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
+        if (spec.write()) {
+          runDeletingExpired(session, request);
+        } else {
+          deleteExpiredKeys(request);
+          spec.handler().run(session, request);
+        }
       } else {
         spec.handler().run(session, request);
       }
@@ -328,6 +367,7 @@ public final class Commands {
    * a transaction being queued is doomed; a refused EXEC discards it and answers EXECABORT.
    */
   private void reject(Session session, CommandSpec spec, String error) {
+    countRejected(session, spec);
     if (spec.name().equals("exec")) {
       TransactionCommands.reject(session, context.watches(), error);
       return;
@@ -342,6 +382,7 @@ public final class Commands {
     CommandSpec spec = request.spec();
     boolean write = spec.write();
     if (spec.noMulti()) {
+      countRejected(session, spec);
       reply.error("ERR Command not allowed inside a transaction");
       session.failQueue();
       return;
@@ -354,6 +395,7 @@ public final class Commands {
       refusal = OOM;
     }
     if (refusal != null) {
+      countRejected(session, spec);
       reply.error(refusal);
       session.failQueue();
       return;
@@ -378,6 +420,33 @@ public final class Commands {
       request.spec().handler().run(session, request);
     } finally {
       Keyspace.unlock(locks);
+    }
+  }
+
+  /**
+   * Deletes the expired keys a read names before it runs, as Redis's lookupKey does on a master:
+   * each deletion is logged and sent to replicas as DEL through the write path ({@link
+   * ExpiryCommands#deleteIfExpired}). Keys are found by the command's key specs; the key's lock is
+   * taken only for a key that has expired.
+   */
+  private void deleteExpiredKeys(Request request) {
+    for (KeySpec keySpec : request.spec().keySpecs()) {
+      if (keySpec.flags().contains("not_key")) {
+        // shard channels (SSUBSCRIBE) are found like keys but are none
+        return;
+      }
+    }
+    Keyspace keyspace = context.keyspace();
+    for (Key key : request.keys()) {
+      if (keyspace.isExpired(key)) {
+        Lock lock = keyspace.lockFor(key);
+        lock.lock();
+        try {
+          expiry.deleteIfExpired(key);
+        } finally {
+          lock.unlock();
+        }
+      }
     }
   }
 

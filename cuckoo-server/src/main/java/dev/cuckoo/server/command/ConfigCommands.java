@@ -18,19 +18,21 @@ public final class ConfigCommands {
   private static final System.Logger LOGGER = System.getLogger(ConfigCommands.class.getName());
 
   private final ServerContext context;
+  private final CommandStatsReport commandStats;
 
-  /** Creates the commands over the server's shared state. */
-  ConfigCommands(ServerContext context) {
+  /** Creates the commands over the server's shared state and the per-command counters. */
+  ConfigCommands(ServerContext context, CommandStatsReport commandStats) {
     this.context = context;
+    this.commandStats = commandStats;
   }
 
   private Map<String, String> configValues() {
     ServerConfig config = context.config();
     Map<String, String> values = new LinkedHashMap<>(context.cfConfig().values());
     values.put("port", Integer.toString(context.port()));
-    values.put("bind", config.bind());
+    values.put("bind", context.bind());
     values.put("dir", config.dir().toAbsolutePath().toString());
-    values.put("appendonly", config.appendOnly() ? "yes" : "no");
+    values.put("appendonly", context.persistence() != null ? "yes" : "no");
     values.put("appendfsync", context.appendFsync());
     values.put("save", "");
     values.put("databases", Integer.toString(context.keyspace().databases()));
@@ -42,6 +44,8 @@ public final class ConfigCommands {
     values.put("auto-aof-rewrite-min-size", Long.toString(context.rewriteMinSize()));
     values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
     values.put("protected-mode", context.protectedMode() ? "yes" : "no");
+    values.put("latency-tracking", context.latencyTracking() ? "yes" : "no");
+    values.put("latency-tracking-info-percentiles", percentilesText(context.latencyPercentiles()));
     if (context.replication() != null) {
       values.putAll(context.replication().settings().values());
     }
@@ -106,16 +110,14 @@ public final class ConfigCommands {
       case "maxclients":
         return bounded(Numbers.parseLong(value), 1, 0xffffffffL, false);
       case "port":
-        String port = bounded(Numbers.parseLong(value), 0, 65535, false);
-        return port != null ? port : unchanged(value.equals(current.get(name)));
+        return bounded(Numbers.parseLong(value), 0, 65535, false);
       case "protected-mode":
+      case "latency-tracking":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
+      case "latency-tracking-info-percentiles":
+        return percentilesError(value);
       case "appendonly":
-        Boolean on = yesNo(value);
-        if (on == null) {
-          return "argument must be 'yes' or 'no'";
-        }
-        return unchanged(on == context.config().appendOnly());
+        return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "appendfsync":
         String policy = value.toLowerCase(Locale.ROOT);
         if (!policy.equals("always") && !policy.equals("everysec") && !policy.equals("no")) {
@@ -123,7 +125,10 @@ public final class ConfigCommands {
         }
         return null;
       case "bind":
-        return unchanged(value.equals(current.get(name)));
+        // one address here; Redis also takes several, each listened on
+        return value.trim().isEmpty() || value.trim().contains(" ")
+            ? "Failed to bind to specified addresses."
+            : null;
       case "save":
         // no RDB save points here: snapshots follow the auto-aof-rewrite settings
         return unchanged(value.isEmpty());
@@ -148,6 +153,53 @@ public final class ConfigCommands {
       return "argument must be between " + min + " and " + max + " inclusive";
     }
     return null;
+  }
+
+  private static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  /** Returns the words of latency-tracking-info-percentiles's value (the empty value has none). */
+  private static String[] percentileWords(String value) {
+    return value.trim().isEmpty() ? new String[0] : value.trim().split(" +");
+  }
+
+  /**
+   * Returns Redis's error for the first word of latency-tracking-info-percentiles's value that is
+   * not a number, or not one from 0 to 100, or null if every word is one.
+   */
+  private static String percentilesError(String value) {
+    for (String word : percentileWords(value)) {
+      if (!DECIMAL.matcher(word).matches()) {
+        return "Invalid latency-tracking-info-percentiles parameters";
+      }
+      double percentile = Double.parseDouble(word);
+      if (percentile < 0 || percentile > 100) {
+        return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+      }
+    }
+    return null;
+  }
+
+  /** Returns the percentiles of a value {@link #percentilesError} accepted. */
+  private static double[] parsePercentiles(String value) {
+    String[] words = percentileWords(value);
+    double[] percentiles = new double[words.length];
+    for (int i = 0; i < words.length; i++) {
+      percentiles[i] = Double.parseDouble(words[i]);
+    }
+    return percentiles;
+  }
+
+  /** Returns the percentiles as CONFIG GET shows them: "50 99 99.9". */
+  private static String percentilesText(double[] percentiles) {
+    StringBuilder text = new StringBuilder();
+    for (double percentile : percentiles) {
+      if (text.length() > 0) {
+        text.append(' ');
+      }
+      text.append(CommandStatsReport.formatPercentile(percentile));
+    }
+    return text.toString();
   }
 
   private static Boolean yesNo(String value) {
@@ -182,6 +234,12 @@ public final class ConfigCommands {
       case "protected-mode":
         context.protectedMode(yesNo(value));
         break;
+      case "latency-tracking":
+        context.latencyTracking(yesNo(value));
+        break;
+      case "latency-tracking-info-percentiles":
+        context.latencyPercentiles(parsePercentiles(value));
+        break;
       case "appendfsync":
         String policy = value.toLowerCase(Locale.ROOT);
         context.appendFsync(policy);
@@ -190,7 +248,7 @@ public final class ConfigCommands {
         }
         break;
       default:
-        // port, bind, appendonly, save: check accepted only their current value
+        // save: check accepted only its current value; port, bind, appendonly: see applyServer
         if (context.replication() != null) {
           context.replication().settings().apply(name, value);
         }
@@ -249,6 +307,11 @@ public final class ConfigCommands {
         return;
       }
     }
+    String serverError = applyServer(args, current);
+    if (serverError != null) {
+      reply.error(serverError);
+      return;
+    }
     Map.Entry<Integer, String> error =
         context.cfConfig().setAll(cfNames.toArray(new String[0]), cfValues.toArray(new String[0]));
     if (error != null) {
@@ -264,6 +327,59 @@ public final class ConfigCommands {
     reply.ok();
   }
 
+  /**
+   * Applies port, bind and appendonly of a CONFIG SET whose values were all checked, before any
+   * other parameter, as Redis's apply functions (config.c updatePort, applyBind, updateAppendonly):
+   * the listener moves to the new address, the log is turned on or off. Returns Redis's error if
+   * one cannot be applied, having put the listener back; null if all were.
+   */
+  private String applyServer(byte[][] args, Map<String, String> current) {
+    String bind = current.get("bind");
+    String port = current.get("port");
+    String moved = null;
+    Boolean appendOnly = null;
+    for (int i = 2; i < args.length; i += 2) {
+      String name = Args.lower(args[i]);
+      String value = Args.text(args[i + 1]).trim();
+      switch (name) {
+        case "bind" -> {
+          moved = value.equals(bind) ? moved : "bind";
+          bind = value;
+        }
+        case "port" -> {
+          moved = value.equals(port) || moved != null ? moved : "port";
+          port = Long.toString(Numbers.parseLong(value));
+        }
+        case "appendonly" -> appendOnly = yesNo(value);
+        default -> {}
+      }
+    }
+    ServerControls controls = context.controls();
+    if (moved != null) {
+      if (!controls.listen(bind, Integer.parseInt(port))) {
+        return failed(
+            moved,
+            moved.equals("bind")
+                ? "Failed to bind to specified addresses."
+                : "Unable to listen on this port. Check server logs.");
+      }
+      context.bind(bind);
+    }
+    if (appendOnly != null && !controls.appendOnly(appendOnly)) {
+      if (moved != null) {
+        context.bind(current.get("bind"));
+        controls.listen(current.get("bind"), Integer.parseInt(current.get("port")));
+      }
+      return failed("appendonly", "Unable to turn on AOF. Check server logs.");
+    }
+    if (appendOnly != null && appendOnly) {
+      context
+          .persistence()
+          .fsync(ServerConfig.Fsync.valueOf(context.appendFsync().toUpperCase(Locale.ROOT)));
+    }
+    return null;
+  }
+
   private static String failed(String name, String error) {
     return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + error;
   }
@@ -272,6 +388,7 @@ public final class ConfigCommands {
   void configResetStat(Session session, Request request) {
     context.totalCommands().reset();
     context.totalConnections().set(0);
+    commandStats.reset();
     session.reply().ok();
   }
 

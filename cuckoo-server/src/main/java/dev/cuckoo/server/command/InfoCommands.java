@@ -57,15 +57,17 @@ public final class InfoCommands {
           "keyspace");
 
   private final ServerContext context;
+  private final CommandStatsReport commandStats;
   private final String runId = randomHex40();
   private final String replicationId = randomHex40();
   private long sampleNanos = System.nanoTime();
   private long sampleCommands;
   private long opsPerSecond;
 
-  /** Creates the command over the shared server state. */
-  InfoCommands(ServerContext context) {
+  /** Creates the command over the shared server state and the per-command counters. */
+  InfoCommands(ServerContext context, CommandStatsReport commandStats) {
     this.context = context;
+    this.commandStats = commandStats;
   }
 
   private static String randomHex40() {
@@ -169,9 +171,9 @@ public final class InfoCommands {
           out.append("# Modules\r\nmodule:name=bf,ver=")
               .append(ServerVersion.MODULE_VERSION)
               .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
-      case "commandstats" -> out.append("# Commandstats\r\n");
+      case "commandstats" -> commandStats.appendCommandStats(out);
       case "errorstats" -> out.append("# Errorstats\r\n");
-      case "latencystats" -> out.append("# Latencystats\r\n");
+      case "latencystats" -> commandStats.appendLatencyStats(out, context.latencyPercentiles());
       case "cluster" -> out.append("# Cluster\r\ncluster_enabled:0\r\n");
       case "keyspace" -> keyspace(out);
       default -> throw new IllegalArgumentException("section: " + section);

@@ -41,6 +41,10 @@ public final class ServerContext implements PersistenceContext {
   private volatile boolean protectedMode;
   private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
+  private volatile ServerControls controls = ServerControls.NONE;
+  private volatile String bind;
+  private volatile boolean latencyTracking = true;
+  private volatile double[] latencyPercentiles = {50, 99, 99.9};
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -55,6 +59,26 @@ public final class ServerContext implements PersistenceContext {
     this.requirePass = config.requirePass();
     this.protectedMode = config.protectedMode();
     this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
+    this.bind = config.bind();
+  }
+
+  /** Returns what CONFIG SET changes in the running server: the listener and the log. */
+  ServerControls controls() {
+    return controls;
+  }
+
+  /** Sets the running server's controls (once it listens). */
+  public void controls(ServerControls controls) {
+    this.controls = controls;
+  }
+
+  /** Returns the address the server listens on (bind), as last set. */
+  String bind() {
+    return bind;
+  }
+
+  void bind(String bind) {
+    this.bind = bind;
   }
 
   /** Returns maxclients: connections beyond it are refused. */
@@ -96,6 +120,8 @@ public final class ServerContext implements PersistenceContext {
     ServerConfig.Builder current =
         config.toBuilder()
             .port(port)
+            .bind(bind)
+            .appendOnly(persistence != null)
             .maxMemory(maxMemory)
             .autoAofRewritePercentage(rewritePercentage)
             .autoAofRewriteMinSize(rewriteMinSize)
@@ -136,6 +162,24 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns latency-tracking: whether each call's duration goes into its command's histogram. */
+  boolean latencyTracking() {
+    return latencyTracking;
+  }
+
+  void latencyTracking(boolean latencyTracking) {
+    this.latencyTracking = latencyTracking;
+  }
+
+  /** Returns latency-tracking-info-percentiles: the percentiles INFO latencystats shows. */
+  double[] latencyPercentiles() {
+    return latencyPercentiles.clone();
+  }
+
+  void latencyPercentiles(double[] percentiles) {
+    this.latencyPercentiles = percentiles.clone();
   }
 
   /**

@@ -31,6 +31,8 @@ final class ServerEntries {
    * @param keys the handlers of KeyspaceCommands
    * @param commandInfo the handlers of CommandInfo
    * @param debug the handler of DEBUG
+   * @param commandStats the handler of LATENCY HISTOGRAM
+   * @param memory the handlers of MEMORY STATS, DOCTOR, MALLOC-STATS and PURGE
    */
   static List<CommandSpec.Builder> entries(
       DatabaseCommands database,
@@ -40,7 +42,9 @@ final class ServerEntries {
       MoveCommands moves,
       KeyspaceCommands keys,
       CommandInfo commandInfo,
-      DebugCommands debug) {
+      DebugCommands debug,
+      CommandStatsReport commandStats,
+      MemoryCommands memory) {
     return List.of(
         command("dbsize")
             .arity(1)
@@ -255,6 +259,35 @@ final class ServerEntries {
                     .complexity("O(N) where N is the number of samples.")
                     .arguments(key("key", 0), arg("count", INTEGER).token("SAMPLES").optional())
                     .handler(keys::memoryUsage),
+                memory("memory|stats")
+                    .summary("Returns details about memory usage.")
+                    .complexity("O(1)")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_shards",
+                        "response_policy:special")
+                    .handler(memory::stats),
+                memory("memory|doctor")
+                    .summary("Outputs a memory problems report.")
+                    .complexity("O(1)")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_shards",
+                        "response_policy:special")
+                    .handler(memory::doctor),
+                memory("memory|malloc-stats")
+                    .summary("Returns the allocator statistics.")
+                    .complexity("Depends on how much memory is allocated, could be slow")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_shards",
+                        "response_policy:special")
+                    .handler(memory::mallocStats),
+                memory("memory|purge")
+                    .summary("Asks the allocator to release memory.")
+                    .complexity("Depends on how much memory is allocated, could be slow")
+                    .tips("request_policy:all_shards", "response_policy:all_succeeded")
+                    .handler(memory::purge),
                 command("memory|help")
                     .arity(2)
                     .flags("loading", "stale")
@@ -326,6 +359,20 @@ final class ServerEntries {
                         "request_policy:all_nodes",
                         "response_policy:special")
                     .handler(LatencyCommands::doctor),
+                latency("latency|histogram", -2)
+                    .summary(
+                        "Returns the cumulative distribution of latencies of a subset or all"
+                            + " commands.")
+                    .since("7.0.0")
+                    .complexity(
+                        "O(N) where N is the number of commands with latency information being"
+                            + " retrieved.")
+                    .tips(
+                        "nondeterministic_output",
+                        "request_policy:all_nodes",
+                        "response_policy:special")
+                    .arguments(arg("command", STRING).optional().multiple())
+                    .handler(commandStats::histogram),
                 command("latency|help")
                     .arity(2)
                     .flags("loading", "stale")
@@ -438,6 +485,11 @@ final class ServerEntries {
                     .complexity("O(1)")
                     .handler(HelpCommands::command))
             .handler(commandInfo::all));
+  }
+
+  /** Starts a MEMORY subcommand without keys: Redis gives them no flags but the category slow. */
+  private static CommandSpec.Builder memory(String name) {
+    return command(name).arity(2).categories("slow").group("server").since("4.0.0");
   }
 
   /** Starts a LATENCY subcommand: Redis gives them all the same flags, categories and version. */

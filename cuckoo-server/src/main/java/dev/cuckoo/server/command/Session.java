@@ -199,6 +199,11 @@ public final class Session implements Watches.Watcher, Retrier {
     return true;
   }
 
+  /** Returns true if the last command asked for a retry not yet taken (it did not finish). */
+  boolean retryAsked() {
+    return retry != null;
+  }
+
   /** Returns and clears the retry asked for by the last command, or null. */
   public java.util.concurrent.CompletableFuture<Void> takeRetry() {
     java.util.concurrent.CompletableFuture<Void> taken = retry;
@@ -414,6 +419,9 @@ public final class Session implements Watches.Watcher, Retrier {
   private boolean noEvict;
   private boolean noTouch;
   private long commandsProcessed;
+  // the reply's error count when the last command finished: what commandstats' failed_calls
+  // compares with, so an EXEC is not failed by the errors of the commands it ran
+  private long errorsCounted;
 
   /**
    * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the command or subcommand
@@ -482,5 +490,15 @@ public final class Session implements Watches.Watcher, Retrier {
     name = null;
     noEvict = false;
     noTouch = false;
+  }
+
+  /** Returns the reply's error count when the last command finished. */
+  long errorsCounted() {
+    return errorsCounted;
+  }
+
+  /** Notes the reply's error count when a command finished. */
+  void errorsCounted(long errors) {
+    this.errorsCounted = errors;
   }
 }

@@ -523,6 +523,24 @@ public final class Keyspace {
   }
 
   /**
+   * Returns per database the heap bytes of its keys besides their filters: {@link #entryBytes} of
+   * each stored key (expired ones not yet deleted included), the figure MEMORY STATS shows as the
+   * main hash table's overhead. Walks every key.
+   */
+  public long[] keyOverheadBytes() {
+    long[] bytes = new long[keyCounts.length];
+    for (Entry entry : filters.values()) {
+      bytes[entry.db()] += entryBytes(entry);
+    }
+    return bytes;
+  }
+
+  /** Returns the heap bytes of the expiry times of the database's keys (MEMORY STATS). */
+  public long expiryOverheadBytes(int db) {
+    return EXPIRY_BYTES * expiryCounts[db].get();
+  }
+
+  /**
    * Returns a copy of every stored key with its filter (consistent if the caller holds every lock).
    */
   public Map<Key, RedisCuckooFilter<byte[]>> entries() {

@@ -284,6 +284,35 @@ public final class Persistence implements Closeable {
     return persistence;
   }
 
+  /**
+   * Starts persistence over the keyspace as it is now (CONFIG SET appendonly yes), as Redis
+   * rewrites its append-only file when the log is turned on: the logs in the data directory (left
+   * from before the log was turned off, so stale) are removed, a snapshot of every key is written
+   * and an empty log of the same generation is started. Nothing is read from the directory. The
+   * caller keeps writes out meanwhile (holds every stripe), so that each write is in the snapshot
+   * or in the log.
+   *
+   * @throws IOException if the directory, the snapshot or the log cannot be written
+   */
+  public static Persistence startFresh(
+      PersistenceContext context,
+      FileChannels files,
+      Function<Keyspace, RecordApplier> commandsFor,
+      RecordRules rules)
+      throws IOException {
+    Path dir = context.config().dir();
+    Files.createDirectories(dir);
+    try (java.nio.file.DirectoryStream<Path> logs = Files.newDirectoryStream(dir, LOG + "*")) {
+      for (Path stale : logs) {
+        Files.deleteIfExists(stale);
+      }
+    }
+    long generation = 1;
+    writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, 0, context.keyspace());
+    AppendLog log = AppendLog.create(dir.resolve(LOG), files, generation, 0);
+    return new Persistence(context, context.keyspace(), files, commandsFor, rules, log, generation);
+  }
+
   /** Returns the generation after the last retired log's, or the active log's (0 if none). */
   private static long lastGeneration(Recovered found) {
     long last = 0;

@@ -25,6 +25,7 @@ public final class Reply {
   private final ByteBufAllocator allocator;
   private ByteBuf buffer;
   private int protocol = 2;
+  private long errors;
 
   /** Creates an empty reply stream that allocates from the given allocator. */
   public Reply(ByteBufAllocator allocator) {
@@ -68,6 +69,11 @@ public final class Reply {
     out().writeBytes(replies, replies.readerIndex() + from, to - from);
   }
 
+  /** Returns the number of errors appended since the stream was created (commandstats). */
+  public long errors() {
+    return errors;
+  }
+
   /** Returns the number of buffered bytes. */
   public int pendingBytes() {
     return buffer == null ? 0 : buffer.readableBytes();
@@ -93,6 +99,7 @@ public final class Reply {
 
   /** Appends an error; the text goes out as given (no prefix is added), CR and LF become spaces. */
   public void error(String text) {
+    errors++;
     ByteBuf out = out();
     out.writeByte('-');
     out.writeCharSequence(text.replace('\r', ' ').replace('\n', ' '), StandardCharsets.UTF_8);
@@ -119,6 +126,32 @@ public final class Reply {
     } else {
       out().writeBytes(value ? ONE : ZERO);
     }
+  }
+
+  /**
+   * Appends a double: {@code ,value} in RESP3, a bulk string in RESP2, written as Redis writes it
+   * (a whole number without a fraction, otherwise the shortest text that reads back the same;
+   * {@code inf}, {@code -inf}, {@code nan}).
+   */
+  public void doubleValue(double value) {
+    String text;
+    if (Double.isNaN(value)) {
+      text = "nan";
+    } else if (Double.isInfinite(value)) {
+      text = value > 0 ? "inf" : "-inf";
+    } else if (value == Math.rint(value) && Math.abs(value) < 0x1p53) {
+      text = Long.toString((long) value);
+    } else {
+      text = Double.toString(value).replace('E', 'e');
+    }
+    if (protocol != 3) {
+      bulk(text);
+      return;
+    }
+    ByteBuf out = out();
+    out.writeByte(',');
+    out.writeCharSequence(text, StandardCharsets.US_ASCII);
+    out.writeBytes(CRLF);
   }
 
   /** Appends a bulk string. */
