@@ -169,13 +169,16 @@ public final class WritePath {
     long offset;
     synchronized (this) {
       StreamMark mark = session != null ? session.takeStreamMark() : null;
+      offset = context.writeStream().record(db, args);
+      if (mark == null) {
+        mark = context.writeStream().takeRecordMark();
+      }
       if (mark != null) {
-        // in the same log write as the record: a restarted replica continues from it
+        // in the same log write as the record: a restarted replica (or master) continues from it
         log.append(0, mark.args());
         lastMark = mark;
       }
       lsn = log.append(db, args);
-      offset = context.writeStream().record(db, args);
     }
     if (session != null) {
       session.logged(lsn);

@@ -9,7 +9,10 @@ import java.util.Arrays;
  * asks to continue from exactly the data it holds (PSYNC replid offset).
  *
  * <p>A replica logs a mark just before each record it applies from the stream, in the same log
- * write: {@code REPLCONF MARK replid before after db}. The record that follows it moves the replica
+ * write: {@code REPLCONF MARK replid before after db}; a master that has a stream (a replica
+ * followed it once, as Redis keeps a backlog from then on) logs one before each of its own records,
+ * so that after a restart it knows its history (see Redis 7's replication id and offset in RDB
+ * files). The record that follows it moves the replica
  * from stream offset {@code before} to {@code after}; if the log ends at a mark whose record was
  * lost, the replica stands at {@code before} (the master sends that record again). A snapshot's new
  * log generation starts with the mark in force at the cut (before = after). Recovery skips marks
@@ -33,12 +36,23 @@ public record StreamMark(String replicationId, long before, long after, int db) 
     return new StreamMark(replicationId, after, after, db);
   }
 
+  // the last id encoded, with its bytes: a mark per record would otherwise encode it each time
+  private static volatile Object[] lastId = {"", new byte[0]};
+
   /** Returns the record's arguments. */
   public byte[][] args() {
+    Object[] cached = lastId;
+    byte[] id;
+    if (cached[0].equals(replicationId)) {
+      id = (byte[]) cached[1];
+    } else {
+      id = ascii(replicationId);
+      lastId = new Object[] {replicationId, id};
+    }
     return new byte[][] {
       REPLCONF,
       MARK,
-      ascii(replicationId),
+      id,
       ascii(Long.toString(before)),
       ascii(Long.toString(after)),
       ascii(Integer.toString(db))

@@ -119,6 +119,8 @@ public final class Replication implements WriteStream {
   private final Resp.Output unsent = new Resp.Output(1 << 16);
   private int receivingPeers;
   private boolean flushScheduled;
+  // where the last record stands in this master's stream, until the write path logs it
+  private StreamMark recordMark;
 
   /** A WAIT that is not satisfied yet. */
   private record Waiter(long offset, int replicas, CompletableFuture<Integer> done) {}
@@ -194,11 +196,34 @@ public final class Replication implements WriteStream {
     } else {
       Persistence persistence = parts.persistence().get();
       StreamMark mark = persistence == null ? null : persistence.recoveredMark();
-      if (mark != null && mark.continuable() && applier != null) {
-        // started as a master: its own writes carry no marks, so the old ones must not count
-        applier.markStream(StreamMark.NONE);
+      if (mark != null && mark.continuable()) {
+        restartedMaster(mark);
       }
     }
+  }
+
+  /**
+   * A master restarted from files that hold its stream (or a master's it followed) up to the mark:
+   * as Redis 7 does with the replication id and offset of its RDB file, it keeps that history as
+   * replid2 up to second_repl_offset and continues the offset under a new id. Its replicas then
+   * continue with +CONTINUE, and so does this server if it is made a replica of one of them that
+   * holds at least this history (PSYNC2).
+   */
+  private void restartedMaster(StreamMark mark) {
+    synchronized (this) {
+      replid2 = mark.replicationId();
+      offset = mark.after();
+      secondReplOffset = offset + 1;
+      replid = newId();
+      backlog = new Backlog(settings.backlogSize, offset);
+    }
+    LOGGER.log(
+        Level.INFO,
+        "the data holds the stream of replication id {0} up to offset {1}: kept as the secondary"
+            + " replication id; new replication id {2}",
+        replid2,
+        Long.toString(offset),
+        replid);
   }
 
   /** Stops the link and the background work; closes replicas' connections. */
@@ -229,6 +254,7 @@ public final class Replication implements WriteStream {
         return offset;
       }
       int start = unsent.length();
+      long before = offset;
       if (Transaction.isRecord(args)) {
         List<Transaction.Write> writes = Transaction.decode(args);
         select(writes.isEmpty() ? db : writes.get(0).db);
@@ -243,8 +269,16 @@ public final class Replication implements WriteStream {
         unsent.command(args);
       }
       fed(start);
+      recordMark = new StreamMark(replid, before, offset, streamDb);
       return offset;
     }
+  }
+
+  @Override
+  public synchronized StreamMark takeRecordMark() {
+    StreamMark mark = recordMark;
+    recordMark = null;
+    return mark;
   }
 
   private void select(int db) {
@@ -773,6 +807,11 @@ public final class Replication implements WriteStream {
   synchronized String[] psyncRequest() {
     if (backlog == null) {
       return new String[] {"?", "-1"};
+    }
+    if (!replid2.equals(NO_ID) && offset + 1 == secondReplOffset) {
+      // nothing was written under the current id (a restarted or just promoted master): the
+      // history is replid2's up to here, the id a new master is likelier to know
+      return new String[] {replid2, Long.toString(offset + 1)};
     }
     return new String[] {replid, Long.toString(offset + 1)};
   }
