@@ -83,10 +83,16 @@ class MasterRestartTest {
     }
   }
 
+  /** A write in database 3 and a transaction across databases 3 and 0 (SELECTs in the stream). */
   private static void writeInDatabase3(int port, String item) throws Exception {
     try (RespClient client = new RespClient(port)) {
       client.call("SELECT", 3);
       client.call("CF.ADD", "in3", item);
+      client.call("MULTI");
+      client.call("CF.ADD", "in3", item + "-tx");
+      client.call("SELECT", 0);
+      client.call("CF.ADD", "tx0", item);
+      client.call("EXEC");
     }
   }
 

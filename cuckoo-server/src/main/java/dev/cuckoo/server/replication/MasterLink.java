@@ -435,6 +435,7 @@ final class MasterLink {
     List<Transaction.Write> multi = null;
     int multiDb = -1;
     long offset = catchUp != null ? catchUp.masterOffset : replication.replicaOffset();
+    long unflushed = 0;
     while (!stopped) {
       byte[][] args = in.command();
       lastIoMillis = System.currentTimeMillis();
@@ -506,12 +507,18 @@ final class MasterLink {
         }
       } else {
         replication.applied(this, raw, rawFrom, rawLength);
-        if (in.available() == 0) {
+        // one log write covers a burst, and a long burst every so many bytes
+        unflushed += rawLength;
+        if (unflushed >= FLUSH_BYTES || !in.hasMore()) {
+          unflushed = 0;
           replication.applier().flush();
         }
       }
     }
   }
+
+  /** The most stream bytes applied before their log records are written, however long a burst. */
+  private static final int FLUSH_BYTES = 256 * 1024;
 
   private static final byte[] SELECT = ascii("select");
   private static final byte[] PING = ascii("ping");

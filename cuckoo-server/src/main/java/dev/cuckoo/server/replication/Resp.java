@@ -99,18 +99,32 @@ final class Resp {
 
     /** Writes a type byte, a non-negative number in decimal and CRLF (room was ensured). */
     private void header(char type, int n) {
+      byte[][] cached = type == '*' ? ARRAY_HEADERS : BULK_HEADERS;
+      if (n < cached.length) {
+        byte[] header = cached[n];
+        System.arraycopy(header, 0, bytes, length, header.length);
+        length += header.length;
+        return;
+      }
       bytes[length++] = (byte) type;
-      int digits = 1;
-      for (int rest = n / 10; rest > 0; rest /= 10) {
-        digits++;
-      }
-      for (int i = digits - 1, rest = n; i >= 0; i--, rest /= 10) {
-        bytes[length + i] = (byte) ('0' + rest % 10);
-      }
-      length += digits;
+      byte[] digits = Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(digits, 0, bytes, length, digits.length);
+      length += digits.length;
       bytes[length++] = '\r';
       bytes[length++] = '\n';
     }
+  }
+
+  // "*n\r\n" and "$n\r\n" for the usual sizes, encoded once
+  private static final byte[][] ARRAY_HEADERS = headers('*', 64);
+  private static final byte[][] BULK_HEADERS = headers('$', 1024);
+
+  private static byte[][] headers(char type, int count) {
+    byte[][] headers = new byte[count][];
+    for (int n = 0; n < count; n++) {
+      headers[n] = (type + Integer.toString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+    return headers;
   }
 
   /**
@@ -133,9 +147,9 @@ final class Resp {
       this.in = in;
     }
 
-    /** Returns the bytes that can be read without blocking. */
-    int available() throws IOException {
-      return limit - position + in.available();
+    /** Returns true if bytes can be read without blocking. */
+    boolean hasMore() throws IOException {
+      return position < limit || in.available() > 0;
     }
 
     /** Returns the bytes read so far. */
