@@ -53,8 +53,7 @@ class MasterRestartTest {
   @Test
   void oldMasterAheadOfPromotedReplica_restartedAsItsReplica_copiesInFull() throws Exception {
     try (CuckooServer promoted = TestServers.start()) {
-      try (ChildServer master =
-          ChildServer.startNamed(dir, "master", "--appendfsync", "always")) {
+      try (ChildServer master = ChildServer.startNamed(dir, "master", "--appendfsync", "always")) {
         follow(promoted.port(), master.port());
         ReplicaState.fill(master.port(), "a", 5, 20);
         ReplicaState.awaitInSync(master.port(), promoted.port(), 20_000);

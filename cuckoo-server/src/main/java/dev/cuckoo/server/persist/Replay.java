@@ -38,7 +38,8 @@ public final class Replay implements LogReader.RecordSink {
   private final Predicate<Key> wanted;
   private Path file;
   private long applied;
-  // the stream position after the records replayed so far, and a mark not yet followed by its record
+  // the stream position after the records replayed so far, and a mark not yet followed by its
+  // record
   private StreamMark position;
   private StreamMark pendingMark;
 

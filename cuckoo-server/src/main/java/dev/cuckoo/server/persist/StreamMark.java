@@ -12,17 +12,17 @@ import java.util.List;
  * <p>A mark is logged just before a record, in the same log write: {@code REPLCONF MARK replid
  * before after db}. The record that follows it moves the stream from offset {@code before} to
  * {@code after}; if the log ends at a mark whose record was lost, the stream stands at {@code
- * before} (the master sends that record again). A record logged without a mark continues the
- * stream exactly by its own encoding ({@link #next}: SELECT when the database changes, the command
- * as a RESP array, a transaction as MULTI … EXEC), so a mark is logged only where that rule does
- * not hold (the first record, a PING or SELECT of the master in between, a new replication id, a
- * write of a writable replica that is not in the stream: a mark with {@code before = after}).
- * Replicas log the marks of their master's stream; a master that has a stream (a replica followed
- * it once, as Redis keeps a backlog from then on) logs its own, so that after a restart it knows
- * its history (Redis 7 keeps the replication id and offset in its RDB files for the same reason).
- * A snapshot's new log generation starts with the position at the cut (before = after). Recovery
- * skips marks (they name no key) and hands the position to replication; a mark with the id {@code
- * ?} says the server stopped being in a stream (nothing to continue).
+ * before} (the master sends that record again). A record logged without a mark continues the stream
+ * exactly by its own encoding ({@link #next}: SELECT when the database changes, the command as a
+ * RESP array, a transaction as MULTI … EXEC), so a mark is logged only where that rule does not
+ * hold (the first record, a PING or SELECT of the master in between, a new replication id, a write
+ * of a writable replica that is not in the stream: a mark with {@code before = after}). Replicas
+ * log the marks of their master's stream; a master that has a stream (a replica followed it once,
+ * as Redis keeps a backlog from then on) logs its own, so that after a restart it knows its history
+ * (Redis 7 keeps the replication id and offset in its RDB files for the same reason). A snapshot's
+ * new log generation starts with the position at the cut (before = after). Recovery skips marks
+ * (they name no key) and hands the position to replication; a mark with the id {@code ?} says the
+ * server stopped being in a stream (nothing to continue).
  *
  * @param replicationId the master's replication id
  * @param before the stream offset before the record that follows

@@ -129,8 +129,8 @@ final class Resp {
 
   /**
    * Reads what the master sends, counting the bytes: replies as lines, the transfer as raw bytes
-   * and the stream as commands parsed in place from one buffer (a command's own bytes stay
-   * readable after it, so they are passed on without being encoded again).
+   * and the stream as commands parsed in place from one buffer (a command's own bytes stay readable
+   * after it, so they are passed on without being encoded again).
    */
   static final class Reader {
     private static final int INITIAL_BUFFER = 1 << 16;
@@ -301,7 +301,8 @@ final class Resp {
       }
       byte[][] args = new byte[(int) count][];
       for (int i = 0; i < count; i++) {
-        args[i] = Arrays.copyOfRange(buffer, position + starts[i], position + starts[i] + lengths[i]);
+        args[i] =
+            Arrays.copyOfRange(buffer, position + starts[i], position + starts[i] + lengths[i]);
       }
       commandStart = position;
       commandLength = scan;
@@ -346,7 +347,10 @@ final class Resp {
     /** Returns the text from {@code at} to the end of the line or of what is buffered. */
     private String peekLine(int at) {
       int end = position + at;
-      while (end < limit && buffer[end] != '\r' && buffer[end] != '\n' && end - position - at < 64) {
+      while (end < limit
+          && buffer[end] != '\r'
+          && buffer[end] != '\n'
+          && end - position - at < 64) {
         end++;
       }
       return new String(buffer, position + at, end - position - at, StandardCharsets.ISO_8859_1);

@@ -40,7 +40,8 @@ class StreamMarkTest {
     StreamMark at = new StreamMark(ID, 7, 7, 0);
     StreamMark next = at.next(12, args("DEL", "k"));
     assertEquals(
-        7 + bytes("*2\r\n$6\r\nSELECT\r\n$2\r\n12\r\n*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n"), next.after());
+        7 + bytes("*2\r\n$6\r\nSELECT\r\n$2\r\n12\r\n*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n"),
+        next.after());
     assertEquals(12, next.db());
   }
 
