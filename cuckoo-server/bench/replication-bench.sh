@@ -12,6 +12,7 @@
 # Needs redis-server, redis-benchmark, redis-cli, python3 and the shaded jar:
 #   mvn -pl cuckoo-server -am package -DskipTests
 # Usage: cuckoo-server/bench/replication-bench.sh [requests-per-run] [rounds] [SIZE_MB]
+# (rounds 0: only the full sync)
 # Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -89,6 +90,9 @@ for port in "$RM" "$RR1" "$RR2"; do
 done
 
 alone=(); with=(); ralone=(); rwith=()
+if [ "$ROUNDS" = 0 ]; then
+  redis-cli -p "$R2" replicaof no one > /dev/null
+else
 for round in $(seq "$ROUNDS"); do
   redis-cli -p "$R1" replicaof no one > /dev/null; redis-cli -p "$R2" replicaof no one > /dev/null
   redis-cli -p "$RR1" replicaof no one > /dev/null; redis-cli -p "$RR2" replicaof no one > /dev/null
@@ -132,6 +136,7 @@ lag "cuckoo-server CF.ADD, 50 clients" "$M" "$R1" CF.ADD cf __rand_int__
 lag "redis-server SET, 50 clients" "$RM" "$RR1" SET k__rand_int__ v
 lag "cuckoo-server CF.ADD, 50 clients -P 16" "$M" "$R1" -P 16 CF.ADD cf __rand_int__
 lag "redis-server SET, 50 clients -P 16" "$RM" "$RR1" -P 16 SET k__rand_int__ v
+fi
 
 if [ "$SIZE_MB" = 0 ]; then exit 0; fi
 # full sync of SIZE_MB of filters (RedisBloom's sizing: about one byte per unit of capacity)

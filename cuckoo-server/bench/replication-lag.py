@@ -42,9 +42,11 @@ def main():
     stop = sys.argv[3]
     interval = float(sys.argv[4]) if len(sys.argv) > 4 else 0.005
     masters, replicas = [], []
-    while not os.path.exists(stop):
+    while True:
         masters.append((time.monotonic(), info_field(master, "master_repl_offset")))
         replicas.append((time.monotonic(), info_field(replica, "slave_repl_offset")))
+        if os.path.exists(stop):
+            break
         time.sleep(interval)
     # keep going until the replica has caught up with the last master sample (at most 10 s)
     deadline = time.monotonic() + 10
