@@ -9,7 +9,6 @@ import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.Replication;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -215,7 +214,12 @@ final class ReplicationCommands {
   Replication.Applier applier() {
     Session session =
         new Session(
-            0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+            0,
+            // pooled: a reply per applied write, dropped at once (an unpooled direct buffer each
+            // time cost the replica more than the write)
+            new Reply(io.netty.buffer.PooledByteBufAllocator.DEFAULT),
+            new Authentication(true),
+            false);
     session.fromMaster(true);
     return new Replication.Applier() {
       @Override

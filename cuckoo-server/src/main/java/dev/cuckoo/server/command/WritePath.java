@@ -38,8 +38,11 @@ public final class WritePath {
   private final ServerContext context;
   private final WriteLog log;
   private final Supplier<CommandTable> table;
-  // the replica's last stream mark logged (guarded by this); see StreamMark
+  // where the logged records leave the stream (settled; guarded by this); see StreamMark
   private StreamMark lastMark;
+  // true after a position alone was logged (or set): the next record logs its own mark, since a
+  // position followed by a record reads as that record's mark
+  private boolean markNext = true;
 
   /**
    * Creates the write path over the log; {@code table} answers which keys a write touches (for
@@ -246,6 +249,7 @@ public final class WritePath {
   void markStream(StreamMark mark) {
     synchronized (this) {
       lastMark = mark;
+      markNext = true;
       if (!mark.continuable()) {
         log.append(0, mark.args());
       }
@@ -259,6 +263,7 @@ public final class WritePath {
     synchronized (this) {
       if (lastMark != null) {
         log.append(0, lastMark.settled().args());
+        markNext = true;
       }
     }
   }
@@ -272,13 +277,23 @@ public final class WritePath {
     long offset;
     synchronized (this) {
       StreamMark mark = session != null ? session.takeStreamMark() : null;
+      offset = context.writeStream().record(db, args);
+      if (mark == null) {
+        mark = context.writeStream().takeRecordMark();
+      }
+      if (mark == null && lastMark != null && lastMark.continuable()) {
+        // a write that is not in the stream (a writable replica's own) moves it by nothing
+        mark = lastMark;
+      }
       if (mark != null) {
-        // in the same log write as the record: a restarted replica continues from it
-        log.append(0, mark.args());
-        lastMark = mark;
+        if (markNext || lastMark == null || !lastMark.continuedBy(mark, db, args)) {
+          // in the same log write as the record: a restarted server continues from it
+          log.append(0, mark.args());
+        }
+        lastMark = mark.settled();
+        markNext = false;
       }
       lsn = log.append(db, args);
-      offset = context.writeStream().record(db, args);
     }
     if (session != null) {
       session.logged(lsn);

@@ -38,8 +38,10 @@ public final class Replay implements LogReader.RecordSink {
   private final Predicate<Key> wanted;
   private Path file;
   private long applied;
-  private StreamMark mark;
-  private boolean markApplied;
+  // the stream position after the records replayed so far, and a mark not yet followed by its
+  // record
+  private StreamMark position;
+  private StreamMark pendingMark;
 
   /**
    * Creates a replay into {@code target}.
@@ -84,10 +86,10 @@ public final class Replay implements LogReader.RecordSink {
    * whose two offsets are that position, or null if no mark was read.
    */
   StreamMark streamMark() {
-    if (mark == null) {
+    StreamMark standing = pendingMark != null ? pendingMark : position;
+    if (standing == null) {
       return null;
     }
-    StreamMark standing = markApplied ? mark.settled() : mark;
     return new StreamMark(
         standing.replicationId(), standing.before(), standing.before(), standing.db());
   }
@@ -96,11 +98,15 @@ public final class Replay implements LogReader.RecordSink {
   public void accept(long lsn, int db, byte[][] args, long offset) throws IOException {
     StreamMark next = StreamMark.of(args);
     if (next != null) {
-      mark = next;
-      markApplied = false;
+      pendingMark = next;
       return;
     }
-    markApplied = true;
+    if (pendingMark != null) {
+      position = pendingMark.settled();
+      pendingMark = null;
+    } else if (position != null && position.continuable()) {
+      position = position.next(db, args);
+    }
     if (Transaction.isRecord(args)) {
       List<Transaction.Write> writes;
       try {

@@ -435,85 +435,115 @@ final class MasterLink {
     List<Transaction.Write> multi = null;
     int multiDb = -1;
     long offset = catchUp != null ? catchUp.masterOffset : replication.replicaOffset();
+    long unflushed = 0;
     while (!stopped) {
       byte[][] args = in.command();
       lastIoMillis = System.currentTimeMillis();
-      byte[] raw = Resp.command(args);
-      String name = Args.lower(args[0]);
+      // the command's bytes as the master sent them: they extend the offset and the backlog
+      byte[] raw = in.commandBuffer();
+      int rawFrom = in.commandStart();
+      int rawLength = in.commandLength();
       boolean pending = catchUp != null && !catchUp.done;
-      switch (name) {
-        case "select" -> {
-          Long selected = Numbers.parseLong(args.length > 1 ? args[1] : new byte[0]);
-          if (selected == null || selected < 0 || selected >= replication.databases()) {
-            throw new IOException("the master selected database " + Args.text(args[1]));
-          }
-          db = (int) (long) selected;
+      byte[] name = args[0];
+      if (named(name, SELECT)) {
+        Long selected = Numbers.parseLong(args.length > 1 ? args[1] : new byte[0]);
+        if (selected == null || selected < 0 || selected >= replication.databases()) {
+          throw new IOException("the master selected database " + Args.text(args[1]));
         }
-        case "ping" -> {
-          // counted in the offset only
+        db = (int) (long) selected;
+      } else if (named(name, PING)) {
+        // counted in the offset only
+      } else if (named(name, REPLCONF)) {
+        if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
+          sendAck(offset);
         }
-        case "replconf" -> {
-          if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
-            sendAck(offset);
-          }
+      } else if (named(name, MULTI)) {
+        multi = new ArrayList<>();
+        multiDb = db;
+      } else if (named(name, EXEC)) {
+        if (multi == null) {
+          throw new IOException("the master sent EXEC without MULTI");
         }
-        case "multi" -> {
-          multi = new ArrayList<>();
-          multiDb = db;
-        }
-        case "exec" -> {
-          if (multi == null) {
-            throw new IOException("the master sent EXEC without MULTI");
-          }
-          held.write(raw, 0, raw.length);
-          raw = held.toByteArray();
-          held.reset();
-          long end = offset + raw.length;
-          if (!multi.isEmpty()) {
-            if (pending) {
-              Transaction transaction = new Transaction(multi.size());
-              for (Transaction.Write write : multi) {
-                transaction.add(write.db, write.args);
-              }
-              catchUp.apply(end, multiDb, transaction.encode());
-            } else {
-              replication
-                  .applier()
-                  .applyTransaction(
-                      multiDb, multi, new StreamMark(replication.replicationId(), offset, end, db));
+        held.write(raw, rawFrom, rawLength);
+        raw = held.toByteArray();
+        rawFrom = 0;
+        rawLength = raw.length;
+        held.reset();
+        long end = offset + rawLength;
+        if (!multi.isEmpty()) {
+          if (pending) {
+            Transaction transaction = new Transaction(multi.size());
+            for (Transaction.Write write : multi) {
+              transaction.add(write.db, write.args);
             }
-          }
-          multi = null;
-        }
-        default -> {
-          if (multi != null) {
-            multi.add(new Transaction.Write(db, args));
-          } else if (pending) {
-            catchUp.apply(offset + raw.length, db, args);
+            catchUp.apply(end, multiDb, transaction.encode());
           } else {
-            long end = offset + raw.length;
             replication
                 .applier()
-                .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
+                .applyTransaction(
+                    multiDb, multi, new StreamMark(replication.replicationId(), offset, end, db));
           }
         }
+        multi = null;
+      } else if (multi != null) {
+        multi.add(new Transaction.Write(db, args));
+      } else if (pending) {
+        catchUp.apply(offset + rawLength, db, args);
+      } else {
+        long end = offset + rawLength;
+        replication
+            .applier()
+            .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
       }
       if (multi != null) {
-        held.write(raw, 0, raw.length);
+        held.write(raw, rawFrom, rawLength);
         continue;
       }
-      offset += raw.length;
+      offset += rawLength;
       if (pending) {
-        catchUp.applied.write(raw, 0, raw.length);
+        catchUp.applied.write(raw, rawFrom, rawLength);
         if (offset >= catchUp.loaded.last()) {
           catchUp.finish(offset);
         }
       } else {
-        replication.applied(this, raw);
-        if (in.available() == 0) {
+        replication.applied(this, raw, rawFrom, rawLength);
+        // one log write covers a burst, and a long burst every so many bytes
+        unflushed += rawLength;
+        if (unflushed >= FLUSH_BYTES || !in.hasMore()) {
+          unflushed = 0;
           replication.applier().flush();
         }
       }
     }
+  }
+
+  /** The most stream bytes applied before their log records are written, however long a burst. */
+  private static final int FLUSH_BYTES = 256 * 1024;
+
+  private static final byte[] SELECT = ascii("select");
+  private static final byte[] PING = ascii("ping");
+  private static final byte[] REPLCONF = ascii("replconf");
+  private static final byte[] MULTI = ascii("multi");
+  private static final byte[] EXEC = ascii("exec");
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Returns true if a command's name is {@code lowerName}, in any case (without a String). */
+  private static boolean named(byte[] name, byte[] lowerName) {
+    if (name.length != lowerName.length) {
+      return false;
+    }
+    for (int i = 0; i < name.length; i++) {
+      int b = name[i];
+      if (b >= 'A' && b <= 'Z') {
+        b += 'a' - 'A';
+      }
+      if (b != lowerName[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A replica as its master sees it: the connection it sent PSYNC on, what it announced (REPLCONF
@@ -34,9 +33,6 @@ final class Peer {
 
   private static final System.Logger LOGGER = System.getLogger(Peer.class.getName());
 
-  /** How long queued stream bytes may wait to be written with the ones after them. */
-  private static final long DRAIN_DELAY_MICROS = 500;
-
   /** The most stream bytes queued for a replica and not yet written to its socket (256 MiB). */
   static final long OUTPUT_LIMIT = 256L << 20;
 
@@ -59,6 +55,7 @@ final class Peer {
   private final ArrayDeque<Object> pending = new ArrayDeque<>();
   private final ArrayDeque<Object> outbox = new ArrayDeque<>();
   private final java.util.Map<Object, Runnable> afterWrite = new java.util.IdentityHashMap<>();
+  private final Runnable drainTask = this::drain;
   private boolean live;
   private boolean drainScheduled;
   private long queuedBytes;
@@ -81,13 +78,14 @@ final class Peer {
   }
 
   /**
-   * Queues stream bytes: sent now if the replica is live, else after its transfer. A replica that
-   * lets more than {@link #OUTPUT_LIMIT} bytes pile up (not reading, or a transfer slower than the
-   * writes) is disconnected, as Redis's client-output-buffer-limit for replicas does; it then
-   * resyncs.
+   * Queues stream bytes (the caller's reference passes to this replica): sent now if the replica is
+   * live, else after its transfer. A replica that lets more than {@link #OUTPUT_LIMIT} bytes pile
+   * up (not reading, or a transfer slower than the writes) is disconnected, as Redis's
+   * client-output-buffer-limit for replicas does; it then resyncs.
    */
-  synchronized void stream(byte[] bytes) {
+  synchronized void stream(ByteBuf buf) {
     if (unsent.get() > OUTPUT_LIMIT) {
+      buf.release();
       if (channel.isOpen()) {
         LOGGER.log(
             System.Logger.Level.WARNING,
@@ -98,9 +96,9 @@ final class Peer {
       }
       return;
     }
-    ByteBuf buf = Unpooled.wrappedBuffer(bytes);
-    queuedBytes += bytes.length;
-    unsent.addAndGet(bytes.length);
+    int length = buf.readableBytes();
+    queuedBytes += length;
+    unsent.addAndGet(length);
     if (live) {
       enqueue(buf);
     } else {
@@ -144,9 +142,8 @@ final class Peer {
     outbox.add(message);
     if (!drainScheduled) {
       drainScheduled = true;
-      // a moment's delay gathers the records of many clients into one socket write (Redis writes
-      // to its replicas once per event-loop iteration); a busy loop is not woken up for it
-      channel.eventLoop().schedule(this::drain, DRAIN_DELAY_MICROS, TimeUnit.MICROSECONDS);
+      // the stream comes once per event-loop turn already gathered (see Replication)
+      channel.eventLoop().execute(drainTask);
     }
   }
 

@@ -14,7 +14,6 @@ import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Reply;
 import io.netty.channel.Channel;
 import io.netty.channel.DefaultFileRegion;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -61,9 +60,9 @@ public final class Replication implements WriteStream {
     "GETACK".getBytes(StandardCharsets.US_ASCII),
     "*".getBytes(StandardCharsets.US_ASCII)
   };
-  private static final byte[] MULTI = "MULTI".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] EXEC = "EXEC".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] SELECT = "SELECT".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[][] MULTI = {"MULTI".getBytes(StandardCharsets.US_ASCII)};
+  private static final byte[][] EXEC = {"EXEC".getBytes(StandardCharsets.US_ASCII)};
+  private static final byte[][] SELECT = {"SELECT".getBytes(StandardCharsets.US_ASCII)};
 
   /** How the replica applies its master's stream to the live keyspace (the command table). */
   public interface Applier {
@@ -116,6 +115,12 @@ public final class Replication implements WriteStream {
   private volatile MasterLink link;
   private boolean ackRequested;
   private int restoredDb;
+  // stream bytes not yet handed to the replicas, and how many replicas receive them
+  private final Resp.Output unsent = new Resp.Output(1 << 16);
+  private int receivingPeers;
+  private boolean flushScheduled;
+  // where the last record stands in this master's stream, until the write path logs it
+  private StreamMark recordMark;
 
   /** A WAIT that is not satisfied yet. */
   private record Waiter(long offset, int replicas, CompletableFuture<Integer> done) {}
@@ -191,11 +196,34 @@ public final class Replication implements WriteStream {
     } else {
       Persistence persistence = parts.persistence().get();
       StreamMark mark = persistence == null ? null : persistence.recoveredMark();
-      if (mark != null && mark.continuable() && applier != null) {
-        // started as a master: its own writes carry no marks, so the old ones must not count
-        applier.markStream(StreamMark.NONE);
+      if (mark != null && mark.continuable()) {
+        restartedMaster(mark);
       }
     }
+  }
+
+  /**
+   * A master restarted from files that hold its stream (or a master's it followed) up to the mark:
+   * as Redis 7 does with the replication id and offset of its RDB file, it keeps that history as
+   * replid2 up to second_repl_offset and continues the offset under a new id. Its replicas then
+   * continue with +CONTINUE, and so does this server if it is made a replica of one of them that
+   * holds at least this history (PSYNC2).
+   */
+  private void restartedMaster(StreamMark mark) {
+    synchronized (this) {
+      replid2 = mark.replicationId();
+      offset = mark.after();
+      secondReplOffset = offset + 1;
+      replid = newId();
+      backlog = new Backlog(settings.backlogSize, offset);
+    }
+    LOGGER.log(
+        Level.INFO,
+        "the data holds the stream of replication id {0} up to offset {1}: kept as the secondary"
+            + " replication id; new replication id {2}",
+        replid2,
+        Long.toString(offset),
+        replid);
   }
 
   /** Stops the link and the background work; closes replicas' connections. */
@@ -225,48 +253,130 @@ public final class Replication implements WriteStream {
         // ever attached keeps no stream (Redis creates the backlog with the first replica)
         return offset;
       }
-      ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+      int start = unsent.length();
+      long before = offset;
       if (Transaction.isRecord(args)) {
         List<Transaction.Write> writes = Transaction.decode(args);
-        select(out, writes.isEmpty() ? db : writes.get(0).db);
-        Resp.append(out, new byte[][] {MULTI});
+        select(writes.isEmpty() ? db : writes.get(0).db);
+        unsent.command(MULTI);
         for (Transaction.Write write : writes) {
-          select(out, write.db);
-          Resp.append(out, write.args);
+          select(write.db);
+          unsent.command(write.args);
         }
-        Resp.append(out, new byte[][] {EXEC});
+        unsent.command(EXEC);
       } else {
-        select(out, db);
-        Resp.append(out, args);
+        select(db);
+        unsent.command(args);
       }
-      feed(out.toByteArray());
+      fed(start);
+      recordMark = new StreamMark(replid, before, offset, streamDb);
       return offset;
     }
   }
 
-  private void select(ByteArrayOutputStream out, int db) {
+  @Override
+  public synchronized StreamMark takeRecordMark() {
+    StreamMark mark = recordMark;
+    recordMark = null;
+    return mark;
+  }
+
+  private void select(int db) {
     if (db != streamDb) {
-      Resp.append(
-          out, new byte[][] {SELECT, Integer.toString(db).getBytes(StandardCharsets.US_ASCII)});
+      unsent.command(
+          new byte[][] {SELECT[0], Integer.toString(db).getBytes(StandardCharsets.US_ASCII)});
       streamDb = db;
     }
   }
 
   /** Adds bytes to the stream: the offset, the backlog, every replica (caller holds this). */
-  private void feed(byte[] bytes) {
-    offset += bytes.length;
-    backlog.append(bytes, 0, bytes.length);
+  private void feed(byte[] bytes, int from, int length) {
+    int start = unsent.length();
+    unsent.append(bytes, from, length);
+    fed(start);
+  }
+
+  /**
+   * Counts the bytes encoded into {@link #unsent} from {@code start} in the offset and the backlog,
+   * and has them sent to the replicas after this event-loop turn (caller holds this).
+   */
+  private void fed(int start) {
+    int length = unsent.length() - start;
+    offset += length;
+    backlog.append(unsent.array(), start, length);
+    if (receivingPeers == 0) {
+      unsent.truncate(0);
+    } else if (!flushScheduled) {
+      flushScheduled = true;
+      afterThisTurn(flushTask);
+    }
+  }
+
+  /**
+   * Runs {@code task} on a replica's event loop once the loop has handled what it is handling now
+   * (a whole turn's writes then go out together, as Redis writes to its replicas once per event
+   * loop iteration).
+   */
+  private void afterThisTurn(Runnable task) {
     for (Peer peer : peers.values()) {
       if (peer.receiving) {
-        peer.stream(bytes);
+        io.netty.channel.EventLoop loop = peer.channel.eventLoop();
+        if (loop instanceof io.netty.channel.SingleThreadEventLoop single) {
+          single.executeAfterEventLoopIteration(task);
+        } else {
+          loop.execute(task);
+        }
+        return;
       }
+    }
+    // no replica to send to: nothing waits for this turn
+    flushScheduled = false;
+    unsent.truncate(0);
+  }
+
+  private final Runnable flushTask = this::flushToReplicas;
+
+  private synchronized void flushToReplicas() {
+    flushScheduled = false;
+    sendUnsent();
+  }
+
+  /**
+   * Hands the encoded bytes to every receiving replica, one buffer shared by all (caller holds
+   * this); called before a replica starts or stops receiving so each gets exactly its part.
+   */
+  private void sendUnsent() {
+    if (unsent.length() == 0) {
+      return;
+    }
+    io.netty.buffer.ByteBuf shared = io.netty.buffer.Unpooled.wrappedBuffer(unsent.toByteArray());
+    unsent.truncate(0);
+    try {
+      for (Peer peer : peers.values()) {
+        if (peer.receiving) {
+          peer.stream(shared.retainedDuplicate());
+        }
+      }
+    } finally {
+      shared.release();
+    }
+  }
+
+  /** Marks a replica as receiving the stream from the current offset on (caller holds this). */
+  private void startReceiving(Peer peer) {
+    sendUnsent();
+    if (!peer.receiving) {
+      peer.receiving = true;
+      receivingPeers++;
     }
   }
 
   /** Sends a command that is not a write (PING, REPLCONF GETACK) to every replica. */
   private synchronized void feedCommand(byte[][] command) {
     if (link == null && backlog != null && !peers.isEmpty()) {
-      feed(Resp.command(command));
+      int start = unsent.length();
+      unsent.command(command);
+      fed(start);
     }
   }
 
@@ -343,6 +453,13 @@ public final class Replication implements WriteStream {
   }
 
   private void forget(Peer peer) {
+    synchronized (this) {
+      if (peers.get(peer.clientId) == peer && peer.receiving) {
+        sendUnsent();
+        peer.receiving = false;
+        receivingPeers--;
+      }
+    }
     if (peers.remove(peer.clientId, peer)) {
       peer.discard();
       if (peer.state != null) {
@@ -399,7 +516,7 @@ public final class Replication implements WriteStream {
       if (replicationId != null && continues(replicationId, requestedOffset)) {
         byte[] missing = backlog.from(requestedOffset);
         peer.state = Peer.State.ONLINE;
-        peer.receiving = true;
+        startReceiving(peer);
         peer.ackMillis = System.currentTimeMillis();
         peer.line("+CONTINUE " + replid);
         if (missing.length > 0) {
@@ -465,7 +582,7 @@ public final class Replication implements WriteStream {
                     id[0] = replid;
                     // the replica's first stream bytes must say which database they are for
                     streamDb = -1;
-                    peer.receiving = true;
+                    startReceiving(peer);
                     if (psync) {
                       peer.line("+FULLRESYNC " + replid + " " + offset);
                     }
@@ -691,6 +808,11 @@ public final class Replication implements WriteStream {
     if (backlog == null) {
       return new String[] {"?", "-1"};
     }
+    if (!replid2.equals(NO_ID) && offset + 1 == secondReplOffset) {
+      // nothing was written under the current id (a restarted or just promoted master): the
+      // history is replid2's up to here, the id a new master is likelier to know
+      return new String[] {replid2, Long.toString(offset + 1)};
+    }
     return new String[] {replid, Long.toString(offset + 1)};
   }
 
@@ -712,11 +834,11 @@ public final class Replication implements WriteStream {
   }
 
   /** Appends bytes the replica applied to its offset and backlog, and to its own replicas. */
-  synchronized void applied(MasterLink from, byte[] bytes) {
+  synchronized void applied(MasterLink from, byte[] bytes, int start, int length) {
     if (link != from) {
       return;
     }
-    feed(bytes);
+    feed(bytes, start, length);
   }
 
   /** Returns what replays a record onto a fresh keyspace during catch-up. */
@@ -761,7 +883,7 @@ public final class Replication implements WriteStream {
           secondReplOffset = -1;
           offset = masterOffset;
           backlog = new Backlog(settings.backlogSize, masterOffset);
-          feed(caughtUp);
+          feed(caughtUp, 0, caughtUp.length);
         }
       }
     } finally {

@@ -1,10 +1,10 @@
 package dev.cuckoo.server.replication;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** The RESP the replication link speaks: commands encoded as arrays, replies read as lines. */
 final class Resp {
@@ -20,8 +20,8 @@ final class Resp {
 
   /** Encodes a command as a RESP array of bulk strings. */
   static byte[] command(byte[]... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
-    append(out, args);
+    Output out = new Output(32);
+    out.command(args);
     return out.toByteArray();
   }
 
@@ -34,37 +34,122 @@ final class Resp {
     return command(bytes);
   }
 
-  /** Appends a command as a RESP array of bulk strings. */
-  static void append(ByteArrayOutputStream out, byte[][] args) {
-    header(out, '*', args.length);
-    for (byte[] arg : args) {
-      header(out, '$', arg.length);
-      out.write(arg, 0, arg.length);
-      out.write('\r');
-      out.write('\n');
+  /**
+   * A growable byte array that commands are encoded into as RESP arrays of bulk strings, without
+   * allocating per command. Not thread-safe.
+   */
+  static final class Output {
+    private byte[] bytes;
+    private int length;
+
+    /** Creates an empty output of {@code capacity} bytes to begin with. */
+    Output(int capacity) {
+      bytes = new byte[capacity];
+    }
+
+    /** Returns the array the bytes are in (valid up to {@link #length}, until the next write). */
+    byte[] array() {
+      return bytes;
+    }
+
+    /** Returns the number of bytes written. */
+    int length() {
+      return length;
+    }
+
+    /** Drops the bytes after the first {@code keep}. */
+    void truncate(int keep) {
+      length = keep;
+    }
+
+    /** Returns a copy of the bytes written. */
+    byte[] toByteArray() {
+      return Arrays.copyOf(bytes, length);
+    }
+
+    /** Appends {@code length} bytes of {@code from} beginning at {@code start}. */
+    void append(byte[] from, int start, int length) {
+      ensure(length);
+      System.arraycopy(from, start, bytes, this.length, length);
+      this.length += length;
+    }
+
+    /** Appends a command as a RESP array of bulk strings. */
+    void command(byte[][] args) {
+      int size = 16;
+      for (byte[] arg : args) {
+        size += arg.length + 16;
+      }
+      ensure(size);
+      header('*', args.length);
+      for (byte[] arg : args) {
+        header('$', arg.length);
+        System.arraycopy(arg, 0, bytes, length, arg.length);
+        length += arg.length;
+        bytes[length++] = '\r';
+        bytes[length++] = '\n';
+      }
+    }
+
+    private void ensure(int more) {
+      if (length + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(length + more, 2 * bytes.length));
+      }
+    }
+
+    /** Writes a type byte, a non-negative number in decimal and CRLF (room was ensured). */
+    private void header(char type, int n) {
+      byte[][] cached = type == '*' ? ARRAY_HEADERS : BULK_HEADERS;
+      if (n < cached.length) {
+        byte[] header = cached[n];
+        System.arraycopy(header, 0, bytes, length, header.length);
+        length += header.length;
+        return;
+      }
+      bytes[length++] = (byte) type;
+      byte[] digits = Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(digits, 0, bytes, length, digits.length);
+      length += digits.length;
+      bytes[length++] = '\r';
+      bytes[length++] = '\n';
     }
   }
 
-  private static void header(ByteArrayOutputStream out, char type, long n) {
-    out.write(type);
-    byte[] digits = Long.toString(n).getBytes(StandardCharsets.US_ASCII);
-    out.write(digits, 0, digits.length);
-    out.write('\r');
-    out.write('\n');
+  // "*n\r\n" and "$n\r\n" for the usual sizes, encoded once
+  private static final byte[][] ARRAY_HEADERS = headers('*', 64);
+  private static final byte[][] BULK_HEADERS = headers('$', 1024);
+
+  private static byte[][] headers(char type, int count) {
+    byte[][] headers = new byte[count][];
+    for (int n = 0; n < count; n++) {
+      headers[n] = (type + Integer.toString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+    return headers;
   }
 
-  /** Reads bytes from the master, counting them. */
+  /**
+   * Reads what the master sends, counting the bytes: replies as lines, the transfer as raw bytes
+   * and the stream as commands parsed in place from one buffer (a command's own bytes stay readable
+   * after it, so they are passed on without being encoded again).
+   */
   static final class Reader {
+    private static final int INITIAL_BUFFER = 1 << 16;
+
     private final InputStream in;
+    private byte[] buffer = new byte[INITIAL_BUFFER];
+    private int position;
+    private int limit;
     private long consumed;
+    private int commandStart;
+    private int commandLength;
 
     Reader(InputStream in) {
       this.in = in;
     }
 
-    /** Returns the bytes that can be read without blocking. */
-    int available() throws IOException {
-      return in.available();
+    /** Returns true if bytes can be read without blocking. */
+    boolean hasMore() throws IOException {
+      return position < limit || in.available() > 0;
     }
 
     /** Returns the bytes read so far. */
@@ -72,13 +157,50 @@ final class Resp {
       return consumed;
     }
 
-    private int read() throws IOException {
-      int b = in.read();
-      if (b < 0) {
-        throw new EOFException("the master closed the connection");
+    /** Returns the buffer holding the last command's bytes (until the next read). */
+    byte[] commandBuffer() {
+      return buffer;
+    }
+
+    /** Returns where the last command's bytes begin in {@link #commandBuffer}. */
+    int commandStart() {
+      return commandStart;
+    }
+
+    /** Returns the length of the last command's bytes, as the master sent them. */
+    int commandLength() {
+      return commandLength;
+    }
+
+    /**
+     * Makes at least {@code wanted} bytes readable from {@code position}, moving what is unread to
+     * the front of the buffer (growing it if it is too small).
+     */
+    private void fill(int wanted) throws IOException {
+      if (limit - position >= wanted) {
+        return;
       }
+      if (position + wanted > buffer.length) {
+        byte[] target =
+            wanted > buffer.length ? new byte[Math.max(wanted, 2 * buffer.length)] : buffer;
+        System.arraycopy(buffer, position, target, 0, limit - position);
+        limit -= position;
+        position = 0;
+        buffer = target;
+      }
+      while (limit - position < wanted) {
+        int n = in.read(buffer, limit, buffer.length - limit);
+        if (n < 0) {
+          throw new EOFException("the master closed the connection");
+        }
+        limit += n;
+      }
+    }
+
+    private int read() throws IOException {
+      fill(1);
       consumed++;
-      return b;
+      return buffer[position++] & 0xff;
     }
 
     /** Reads one line without its CRLF (a lone LF ends it too). */
@@ -110,51 +232,128 @@ final class Resp {
     void readFully(byte[] into, int length) throws IOException {
       int at = 0;
       while (at < length) {
-        int n = in.read(into, at, length - at);
-        if (n < 0) {
-          throw new EOFException("the master closed the connection");
+        int n;
+        if (position < limit) {
+          n = Math.min(length - at, limit - position);
+          System.arraycopy(buffer, position, into, at, n);
+          position += n;
+        } else {
+          n = in.read(into, at, length - at);
+          if (n < 0) {
+            throw new EOFException("the master closed the connection");
+          }
         }
         at += n;
         consumed += n;
       }
+      if (position == limit) {
+        position = 0;
+        limit = 0;
+      }
     }
 
-    /** Reads one command of the stream (a RESP array of bulk strings). */
+    /**
+     * Reads one command of the stream (a RESP array of bulk strings); its bytes are then at {@link
+     * #commandStart} in {@link #commandBuffer}.
+     */
     byte[][] command() throws IOException {
-      String header = line();
-      if (header.isEmpty() || header.charAt(0) != '*') {
-        throw new IOException("protocol error: expected a command, got '" + clip(header) + "'");
+      if (position == limit) {
+        position = 0;
+        limit = 0;
+      } else if (buffer.length > INITIAL_BUFFER && limit - position <= INITIAL_BUFFER) {
+        // a large command grew the buffer: go back to the usual size once it is read
+        byte[] smaller = new byte[INITIAL_BUFFER];
+        System.arraycopy(buffer, position, smaller, 0, limit - position);
+        limit -= position;
+        position = 0;
+        buffer = smaller;
       }
-      long count = number(header);
+      int scan = 0; // bytes of the command parsed so far, from position
+      if (peek(scan) != '*') {
+        throw new IOException(
+            "protocol error: expected a command, got '" + clip(peekLine(scan)) + "'");
+      }
+      long count = number(scan + 1);
+      scan = next;
       if (count < 1 || count > MAX_ARGS) {
         throw new IOException("protocol error: a command of " + count + " arguments");
       }
-      byte[][] args = new byte[(int) count][];
+      int[] starts = new int[(int) count];
+      int[] lengths = new int[(int) count];
       for (int i = 0; i < count; i++) {
-        String bulk = line();
-        if (bulk.isEmpty() || bulk.charAt(0) != '$') {
-          throw new IOException("protocol error: expected a bulk string, got '" + clip(bulk) + "'");
+        if (peek(scan) != '$') {
+          throw new IOException(
+              "protocol error: expected a bulk string, got '" + clip(peekLine(scan)) + "'");
         }
-        long length = number(bulk);
-        if (length < 0 || length > MAX_BULK || length > Integer.MAX_VALUE - 2) {
+        long length = number(scan + 1);
+        scan = next;
+        if (length < 0 || length > MAX_BULK || length > Integer.MAX_VALUE - 2 - scan) {
           throw new IOException("protocol error: a bulk string of " + length + " bytes");
         }
-        byte[] arg = new byte[(int) length];
-        readFully(arg, arg.length);
-        if (read() != '\r' || read() != '\n') {
+        fill(scan + (int) length + 2);
+        starts[i] = scan;
+        lengths[i] = (int) length;
+        scan += (int) length;
+        if (buffer[position + scan] != '\r' || buffer[position + scan + 1] != '\n') {
           throw new IOException("protocol error: a bulk string not ended by CRLF");
         }
-        args[i] = arg;
+        scan += 2;
       }
+      byte[][] args = new byte[(int) count][];
+      for (int i = 0; i < count; i++) {
+        args[i] =
+            Arrays.copyOfRange(buffer, position + starts[i], position + starts[i] + lengths[i]);
+      }
+      commandStart = position;
+      commandLength = scan;
+      position += scan;
+      consumed += scan;
       return args;
     }
 
-    private static long number(String header) throws IOException {
-      try {
-        return Long.parseLong(header.substring(1));
-      } catch (NumberFormatException e) {
-        throw new IOException("protocol error: '" + clip(header) + "'", e);
+    // where the last number() stopped: the byte after its line's LF, from position
+    private int next;
+
+    /** Returns the byte {@code at} bytes after position, reading more if needed. */
+    private int peek(int at) throws IOException {
+      fill(at + 1);
+      return buffer[position + at] & 0xff;
+    }
+
+    /** Parses a decimal number from {@code at} to the end of its line (CRLF); sets next. */
+    private long number(int at) throws IOException {
+      long value = 0;
+      boolean negative = false;
+      int digits = 0;
+      int scan = at;
+      if (peek(scan) == '-') {
+        negative = true;
+        scan++;
       }
+      for (int b = peek(scan); b != '\r'; b = peek(scan)) {
+        if (b < '0' || b > '9' || ++digits > 18) {
+          throw new IOException("protocol error: '" + clip(peekLine(at - 1)) + "'");
+        }
+        value = value * 10 + (b - '0');
+        scan++;
+      }
+      if (digits == 0 || peek(scan + 1) != '\n') {
+        throw new IOException("protocol error: '" + clip(peekLine(at - 1)) + "'");
+      }
+      next = scan + 2;
+      return negative ? -value : value;
+    }
+
+    /** Returns the text from {@code at} to the end of the line or of what is buffered. */
+    private String peekLine(int at) {
+      int end = position + at;
+      while (end < limit
+          && buffer[end] != '\r'
+          && buffer[end] != '\n'
+          && end - position - at < 64) {
+        end++;
+      }
+      return new String(buffer, position + at, end - position - at, StandardCharsets.ISO_8859_1);
     }
   }
 

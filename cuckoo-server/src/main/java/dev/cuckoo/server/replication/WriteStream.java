@@ -27,6 +27,15 @@ public interface WriteStream {
   long record(int db, byte[][] args);
 
   /**
+   * Returns, once, where the record just taken by {@link #record} stands in this master's stream
+   * (logged before it, so that a restarted master knows its replication id and offset), or null if
+   * it is not in a stream of its own (a replica, or a master no replica ever followed).
+   */
+  default dev.cuckoo.server.persist.StreamMark takeRecordMark() {
+    return null;
+  }
+
+  /**
    * Returns true if this server deletes keys whose time has passed (a master); a replica waits for
    * its master's deletions and meanwhile answers as if the keys were gone.
    */
