@@ -50,6 +50,10 @@ final class ChainFormat {
   /** Returns the number of bytes {@link #write} writes for {@code filter} as it is now. */
   static long serializedBytes(ScalableCuckooFilter<?> filter) {
     long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
+    CompactRedisChain compact = filter.compactChain();
+    if (compact != null) {
+      return bytes + compact.baseBuckets() * compact.bucketSize();
+    }
     RedisChain redis = filter.redisChain();
     if (redis != null) {
       for (RedisLink link : redis.links()) {
@@ -75,8 +79,15 @@ final class ChainFormat {
     header.putShort(OFFSET_BUCKET_SIZE, (short) filter.bucketSize());
     header.putLong(OFFSET_ITEMS, filter.size());
     header.putLong(OFFSET_DELETES, filter.deletedCount());
-    RedisChain redis = filter.redisChain();
-    if (redis != null) {
+    // the compact form writes its slots as they are: the same bytes as its expanded RedisChain
+    CompactRedisChain compact = filter.compactChain();
+    RedisChain redis = compact == null ? filter.redisChain() : null;
+    if (compact != null) {
+      header.putShort(OFFSET_EXPANSION, (short) compact.expansion());
+      header.putLong(OFFSET_BASE, compact.baseBuckets());
+      output.write(header.array(), 0, HEADER_BYTES);
+      compact.writePayload(output);
+    } else if (redis != null) {
       header.putShort(OFFSET_EXPANSION, (short) redis.expansion());
       header.putLong(OFFSET_BASE, redis.baseBuckets());
       output.write(header.array(), 0, HEADER_BYTES);

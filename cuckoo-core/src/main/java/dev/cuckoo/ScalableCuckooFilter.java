@@ -835,6 +835,11 @@ public final class ScalableCuckooFilter<T> implements MembershipFilter<T> {
     return chain instanceof CompactRedisChain;
   }
 
+  /** Returns the compact chain, or null if the filter is not in that form (ChainFormat). */
+  CompactRedisChain compactChain() {
+    return chain instanceof CompactRedisChain ? (CompactRedisChain) chain : null;
+  }
+
   /** Wraps a chain read back (ChainFormat). */
   static <T> ScalableCuckooFilter<T> of(ItemHasher<? super T> hasher, StandardChain<T> chain) {
     return new ScalableCuckooFilter<>(hasher, chain);
