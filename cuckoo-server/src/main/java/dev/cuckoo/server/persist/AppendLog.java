@@ -54,12 +54,13 @@ public final class AppendLog implements Closeable {
 
   /**
    * Largest buffer kept for the next batch once written. A pipelined batch of small writes (Netty
-   * reads up to 16 × 64 KiB of requests before the replies go out) logs about 1.5 MB; with a
-   * limit of 1 MiB each such batch regrew its buffer from 64 KiB by doubling, copying its records
-   * about twice over (the largest allocation site of the event loop loading 10^6 small filters,
+   * reads up to 16 × 64 KiB of requests before the replies go out) logs about 1.5 MB; with a limit
+   * of 1 MiB each such batch regrew its buffer from 64 KiB by doubling, copying its records about
+   * twice over (the largest allocation site of the event loop loading 10^6 small filters,
    * docs/server-benchmark.md).
    */
   private static final int KEPT_BUFFER = 8 << 20;
+
   private static final byte[] EMPTY = new byte[0];
 
   private final Object appendLock = new Object();

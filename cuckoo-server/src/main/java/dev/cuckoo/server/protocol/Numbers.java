@@ -22,8 +22,8 @@ public final class Numbers {
 
   /**
    * Returns the decimal ASCII digits of {@code value}, as a command argument. Values from 0 to 1023
-   * share one array each (a logged CF.RESERVE then allocates no number): the caller must not
-   * modify it.
+   * share one array each (a logged CF.RESERVE then allocates no number): the caller must not modify
+   * it.
    */
   public static byte[] ascii(long value) {
     return value >= 0 && value < SHARED_ASCII

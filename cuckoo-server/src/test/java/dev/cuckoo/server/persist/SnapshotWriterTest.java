@@ -49,7 +49,8 @@ class SnapshotWriterTest {
     Map<Key, ScalableCuckooFilter<byte[]>> written = new LinkedHashMap<>();
     for (int i = 0; i < 3000; i++) {
       // 208-byte entries: the 64 KiB buffer fills about every 315 of them, mid-entry
-      written.put(new Key(i % 3, ("user:" + i).getBytes(StandardCharsets.US_ASCII)), filter(100, 5));
+      written.put(
+          new Key(i % 3, ("user:" + i).getBytes(StandardCharsets.US_ASCII)), filter(100, 5));
       if (i == 1000) {
         // 2^18 slots: far more than the buffer, written around it
         written.put(new Key("big".getBytes(StandardCharsets.US_ASCII)), filter(1 << 18, 1000));

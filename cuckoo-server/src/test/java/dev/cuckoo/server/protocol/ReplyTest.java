@@ -21,8 +21,25 @@ class ReplyTest {
   @Test
   void integer_everyMagnitudeAndSign_writtenAsLongToString() {
     long[] values = {
-      0, 1, -1, 2, 9, 10, 11, 99, 100, 101, 12345, -10, -99, -100, 1_000_000_007L,
-      999_999_999_999_999_999L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1
+      0,
+      1,
+      -1,
+      2,
+      9,
+      10,
+      11,
+      99,
+      100,
+      101,
+      12345,
+      -10,
+      -99,
+      -100,
+      1_000_000_007L,
+      999_999_999_999_999_999L,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      Long.MIN_VALUE + 1
     };
     Reply reply = new Reply(UnpooledByteBufAllocator.DEFAULT);
     StringBuilder expected = new StringBuilder();
