@@ -11,6 +11,10 @@
 #          (JAR=path runs another build, e.g. one from before a change)
 #   serve  ./cuckoo serve, the repository's launcher (cuckoo-cli/target/cuckoo.jar); CUCKOO=path
 #          runs another copy of the launcher (with its own cuckoo-cli/target/cuckoo.jar)
+#   redis  redis-server (appendonly yes, appendfsync everysec, no RDB saves) as a same-run peer:
+#          the same key count and request count with plain strings, `SET user:I <128 bytes>` (the
+#          size of such a filter's slots) and 5 `SETRANGE user:I OFFSET item:I:J` writing into it;
+#          its live heap column is empty
 # JAVA_OPTS adds JVM options for both (jar: before -jar; serve: through CUCKOO_JAVA_OPTS), and
 # SERVER_OPTS adds server options, e.g. SERVER_OPTS="--maxmemory 2gb". HISTO=N prints the N
 # largest classes of the heap histogram after the load (GC.class_histogram) to standard error.
@@ -18,7 +22,7 @@
 # temporary directory, on a free loopback port.
 # Needs: java 17, python3, redis-cli, and the jars:
 #   mvn -B -ntp -pl cuckoo-cli,cuckoo-server -am package -DskipTests
-# Usage: [MODE=jar|serve] [QUIET=60] [ROUNDS=1] cuckoo-server/bench/small-keys-bench.sh [keys]
+# Usage: [MODE=jar|serve|redis] [QUIET=60] [ROUNDS=1] cuckoo-server/bench/small-keys-bench.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KEYS=${1:-1000000}
@@ -37,9 +41,10 @@ free_port() {
 }
 
 # the request stream, built once: RESP arrays, as redis-cli --pipe wants them
-python3 - "$KEYS" > "$WORK/load.resp" <<'EOF'
+python3 - "$KEYS" "$MODE" > "$WORK/load.resp" <<'EOF'
 import sys
 out = sys.stdout.buffer
+redis = sys.argv[2] == "redis"
 def cmd(*args):
     parts = [b"*%d\r\n" % len(args)]
     for a in args:
@@ -47,9 +52,14 @@ def cmd(*args):
     return b"".join(parts)
 for i in range(int(sys.argv[1])):
     key = b"user:%d" % i
-    chunk = [cmd(b"CF.RESERVE", key, b"100")]
-    for j in range(5):
-        chunk.append(cmd(b"CF.ADD", key, b"item:%d:%d" % (i, j)))
+    if redis:
+        chunk = [cmd(b"SET", key, b"." * 128)]
+        for j in range(5):
+            chunk.append(cmd(b"SETRANGE", key, b"%d" % (j * 24), b"item:%d:%d" % (i, j)))
+    else:
+        chunk = [cmd(b"CF.RESERVE", key, b"100")]
+        for j in range(5):
+            chunk.append(cmd(b"CF.ADD", key, b"item:%d:%d" % (i, j)))
     out.write(b"".join(chunk))
 EOF
 
@@ -78,7 +88,11 @@ start_server() {
       CUCKOO_JAVA_OPTS="${JAVA_OPTS:-}" "${CUCKOO:-./cuckoo}" serve --port "$port" --dir "$dir" \
         ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
       ;;
-    *) echo "MODE must be jar or serve, not $MODE" >&2; exit 2 ;;
+    redis)
+      redis-server --port "$port" --dir "$dir" --appendonly yes --appendfsync everysec --save '' \
+        > "$dir.log" 2>&1 &
+      ;;
+    *) echo "MODE must be jar, serve or redis, not $MODE" >&2; exit 2 ;;
   esac
   SERVER_PID=$!
   for _ in $(seq 300); do
@@ -106,16 +120,23 @@ for round in $(seq "$ROUNDS"); do
     redis-cli -p "$port" info persistence | grep -q "^aof_rewrite_in_progress:0" && break
     sleep 0.1
   done
-  if [ -n "${HISTO:-}" ]; then
+  if [ "$MODE" = redis ]; then
+    for _ in $(seq 600); do
+      redis-cli -p "$port" info persistence | grep -q "^aof_rewrite_in_progress:0" && break
+      sleep 0.1
+    done
+  fi
+  if [ -n "${HISTO:-}" ] && [ "$MODE" != redis ]; then
     jcmd "$SERVER_PID" GC.class_histogram | head -n $((HISTO + 3)) >&2
   fi
   # the quiet minute first: a forced collection would shrink the heap itself
   sleep "$QUIET"
   rss_quiet=$(kib "$SERVER_PID" VmRSS)
-  heap=$(heap_used_bytes "$SERVER_PID")
+  heap=
+  [ "$MODE" = redis ] || heap=$(heap_used_bytes "$SERVER_PID")
   used=$(redis-cli -p "$port" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
   usage=$(redis-cli -p "$port" memory usage user:1)
-  echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") | $(mb "$heap") |" \
+  echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") | ${heap:+$(mb "$heap")} |" \
     "$(mb "$rss_loaded * 1024") | $(mb "$rss_quiet * 1024") | $(mb "$used") | $usage |"
   kill "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true

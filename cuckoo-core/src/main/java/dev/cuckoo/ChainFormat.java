@@ -100,6 +100,35 @@ final class ChainFormat {
     out.flush();
   }
 
+  /** Returns the number of bytes {@link #writeRedis} writes for {@code compact}. */
+  static long serializedBytes(CompactRedisChain compact) {
+    return HEADER_BYTES + compact.baseBuckets() * compact.bucketSize() + FilterFormat.CRC_BYTES;
+  }
+
+  /**
+   * Writes a one-link RedisBloom filter in the compact form: its slots as they are, the same bytes
+   * as its expanded RedisChain, without expanding it.
+   */
+  static void writeRedis(CompactRedisChain compact, ItemHasher<?> hasher, OutputStream out)
+      throws IOException {
+    FormatOutput output = new FormatOutput(out);
+    ByteBuffer header =
+        header(
+            Scheme.REDISBLOOM,
+            hasher,
+            compact.linkCount(),
+            compact.maxKicks(),
+            compact.bucketSize(),
+            compact.size(),
+            compact.deletedCount());
+    header.putShort(OFFSET_EXPANSION, (short) compact.expansion());
+    header.putLong(OFFSET_BASE, compact.baseBuckets());
+    output.write(header.array(), 0, HEADER_BYTES);
+    compact.writePayload(output);
+    output.writeCrc();
+    out.flush();
+  }
+
   /** Writes a RedisBloom chain: the header, every link's slots as they are, the CRC. */
   static void writeRedis(RedisChain chain, ItemHasher<?> hasher, OutputStream out)
       throws IOException {

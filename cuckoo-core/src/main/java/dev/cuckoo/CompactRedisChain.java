@@ -128,6 +128,19 @@ final class CompactRedisChain extends Chain {
     return RedisChain.over(table(), maxKicks(), expansion(), items, deletes);
   }
 
+  /** Returns the bucket count of the one link (RedisBloom's base bucket count). */
+  long baseBuckets() {
+    return bucketMask() + 1L;
+  }
+
+  /**
+   * Writes the slots as the payload of the one link of the serialized form (ChainFormat), without
+   * the RedisChain that {@link #expand} would build for it.
+   */
+  void writePayload(FormatOutput output) throws java.io.IOException {
+    output.write(slots, 0, slots.length);
+  }
+
   /** Returns a BucketTable over a padded copy of the slots. */
   private BucketTable table() {
     byte[] page = java.util.Arrays.copyOf(slots, slots.length + BucketTable.PAGE_PADDING_BYTES);

@@ -632,7 +632,9 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public long serializedSizeInBytes() {
-    return ChainFormat.serializedBytes(redisChain());
+    return chain instanceof CompactRedisChain compact
+        ? ChainFormat.serializedBytes(compact)
+        : ChainFormat.serializedBytes((RedisChain) chain);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -762,7 +764,12 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ChainFormat.writeRedis(redisChain(), hasher, out);
+    if (chain instanceof CompactRedisChain compact) {
+      // the slots as they are: no expanded copy per snapshot entry
+      ChainFormat.writeRedis(compact, hasher, out);
+    } else {
+      ChainFormat.writeRedis((RedisChain) chain, hasher, out);
+    }
   }
 
   @Override

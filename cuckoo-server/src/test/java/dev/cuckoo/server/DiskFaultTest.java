@@ -192,8 +192,9 @@ class DiskFaultTest {
         assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
         acked++;
       }
-      // the snapshot's entries are written after the log is retired: fail one of them
-      faults.failWrite(3, FaultyChannels.Fault.ENOSPC);
+      // write 0 is the new log's header; then the snapshot's entries (one buffered write, as they
+      // fit in the writer's buffer): fail that
+      faults.failWrite(1, FaultyChannels.Fault.ENOSPC);
       Object save = client.call("SAVE");
       assertTrue(save instanceof RespClient.Err, String.valueOf(save));
       assertFalse(Files.exists(dir.resolve(Persistence.SNAPSHOT + ".tmp")), "temp removed");

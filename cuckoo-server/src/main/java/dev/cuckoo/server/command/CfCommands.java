@@ -147,13 +147,13 @@ public final class CfCommands {
         new byte[][] {
           RESERVE,
           key.bytes(),
-          ascii(Long.toString(capacity)),
+          Numbers.ascii(capacity),
           BUCKETSIZE,
-          ascii(Integer.toString(bucketSize)),
+          Numbers.ascii(bucketSize),
           MAXITERATIONS,
-          ascii(Integer.toString(maxIterations)),
+          Numbers.ascii(maxIterations),
           EXPANSION,
-          ascii(Integer.toString(expansion))
+          Numbers.ascii(expansion)
         });
     return filter;
   }

@@ -51,6 +51,16 @@ public final class AppendLog implements Closeable {
   public static final int RECORD_HEADER_BYTES = 12;
 
   private static final int INITIAL_BUFFER = 64 * 1024;
+
+  /**
+   * Largest buffer kept for the next batch once written. A pipelined batch of small writes (Netty
+   * reads up to 16 × 64 KiB of requests before the replies go out) logs about 1.5 MB; with a limit
+   * of 1 MiB each such batch regrew its buffer from 64 KiB by doubling, copying its records about
+   * twice over (the largest allocation site of the event loop loading 10^6 small filters,
+   * docs/server-benchmark.md).
+   */
+  private static final int KEPT_BUFFER = 8 << 20;
+
   private static final byte[] EMPTY = new byte[0];
 
   private final Object appendLock = new Object();
@@ -362,7 +372,7 @@ public final class AppendLog implements Closeable {
             keepUnsynced(data, length);
           }
           // the written buffer becomes the next spare; a huge one is not kept
-          spare = data.length > 1 << 20 ? new byte[INITIAL_BUFFER] : data;
+          spare = data.length > KEPT_BUFFER ? new byte[INITIAL_BUFFER] : data;
         }
       } catch (IOException | RuntimeException e) {
         if (length > 0 && writtenLsn != lsn) {

@@ -109,6 +109,10 @@ public final class Persistence implements Closeable {
   // held shared by commands that move data between keys, exclusively while a snapshot is written
   // whether a record that moves data between keys was logged since the last snapshot
   private volatile boolean moversLogged;
+  // the command name array of the last record found not to move data: the decoder hands out the
+  // same array while a connection repeats a command, so the table is not asked once per record
+  // (command name arrays are never modified; a stale value only costs one more lookup)
+  private byte[] lastNonMover;
   private final AtomicBoolean saving = new AtomicBoolean();
   private final AtomicBoolean recovering = new AtomicBoolean();
   private final java.util.concurrent.atomic.LongAdder changes =
@@ -578,10 +582,25 @@ public final class Persistence implements Closeable {
   /** Appends one record of a write run in database {@code db}; returns its sequence number. */
   public long append(int db, byte[][] args) {
     changes.increment();
-    if (!moversLogged && rules.movesData(args)) {
+    if (!moversLogged && movesData(args)) {
       moversLogged = true;
     }
     return log.append(db, args);
+  }
+
+  private boolean movesData(byte[][] args) {
+    if (args.length == 0 || Transaction.isRecord(args)) {
+      return rules.movesData(args);
+    }
+    byte[] name = args[0];
+    if (name == lastNonMover) {
+      return false;
+    }
+    boolean moves = rules.movesData(args);
+    if (!moves) {
+      lastNonMover = name;
+    }
+    return moves;
   }
 
   /** Returns the error writes get (without the dash), or null while writes are accepted. */

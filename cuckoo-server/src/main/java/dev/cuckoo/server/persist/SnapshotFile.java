@@ -6,7 +6,6 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,14 +87,31 @@ public final class SnapshotFile {
     }
   }
 
-  /** An open snapshot being written entry by entry to its temporary file. */
+  /**
+   * An open snapshot being written entry by entry to its temporary file, through one buffer that
+   * every entry reuses: small filters cost no allocation and no system call of their own.
+   */
   static final class Writer implements java.io.Closeable {
+    /*
+     * Why one buffer for the whole file: with 10^6 small filters, a 64 KiB stream buffer per entry
+     * and four positional writes per entry allocated 65 GB and made 4·10^6 system calls per
+     * snapshot (docs/server-benchmark.md, allocations per request). Entries are now appended to
+     * the buffer, which goes to the file when full; only an entry's filter length, known after
+     * its filter is written, is patched in place (in the buffer, or in the file if the filter was
+     * larger than the buffer).
+     */
     private final Path target;
     private final Path temp;
     private final FileChannel channel;
     private final long generation;
     private final long startLsn;
-    private long position = HEADER_BYTES;
+    private final byte[] buffer = new byte[BUFFER_BYTES];
+    private final ByteBuffer fields = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+    private final CRC32C crc = new CRC32C();
+    private final FilterOutput filterOutput = new FilterOutput();
+    // the file position of buffer[0], and the bytes buffered after it
+    private long bufferStart = HEADER_BYTES;
+    private int buffered;
     private long entries;
     private boolean done;
     // bytes of filters written since the file was last forced
@@ -114,10 +129,84 @@ public final class SnapshotFile {
      * Writes one key: its filter, or a tombstone if {@code filter} is null, with its expiry time
      * ({@link Keyspace#NO_EXPIRY} for none).
      */
-    void write(Key key, long lsn, long expireAt, RedisCuckooFilter<byte[]> filter)
+    void write(Key name, long lsn, long expireAt, RedisCuckooFilter<byte[]> filter)
         throws IOException {
-      position = writeEntry(channel, position, key, lsn, expireAt, filter, this::wrote);
+      byte[] key = name.bytes();
+      crc.reset();
+      putInt(key.length);
+      putBytes(key, 0, key.length, true);
+      room(ENTRY_FIELDS_BYTES);
+      int fieldsAt = buffered;
+      fields
+          .putLong(fieldsAt, lsn)
+          .putInt(fieldsAt + 8, name.db())
+          .putLong(fieldsAt + 12, filter == null ? Keyspace.NO_EXPIRY : expireAt)
+          .putLong(fieldsAt + 20, filter == null ? TOMBSTONE : 0);
+      crc.update(buffer, fieldsAt, ENTRY_FIELDS_BYTES - 8);
+      buffered += ENTRY_FIELDS_BYTES;
+      long lengthAt = position() - 8;
+      if (filter != null) {
+        long blobStart = position();
+        filter.writeTo(filterOutput);
+        patchLength(lengthAt, position() - blobStart);
+      }
+      putInt((int) crc.getValue());
       entries++;
+    }
+
+    /** Returns the file position after the last byte written or buffered. */
+    private long position() {
+      return bufferStart + buffered;
+    }
+
+    /** Makes room for {@code bytes} (at most the buffer's size) in the buffer. */
+    private void room(int bytes) throws IOException {
+      if (buffered + bytes > buffer.length) {
+        drain();
+      }
+    }
+
+    private void putInt(int value) throws IOException {
+      room(4);
+      fields.putInt(buffered, value);
+      buffered += 4;
+    }
+
+    /** Appends bytes (checksummed if {@code checksum}), through the buffer. */
+    private void putBytes(byte[] bytes, int offset, int length, boolean checksum)
+        throws IOException {
+      if (checksum) {
+        crc.update(bytes, offset, length);
+      }
+      if (length > buffer.length - buffered) {
+        drain();
+        if (length > buffer.length) {
+          writeFully(channel, ByteBuffer.wrap(bytes, offset, length), bufferStart);
+          bufferStart += length;
+          return;
+        }
+      }
+      System.arraycopy(bytes, offset, buffer, buffered, length);
+      buffered += length;
+    }
+
+    /** Writes the filter length of the entry whose length field is at {@code lengthAt}. */
+    private void patchLength(long lengthAt, long length) throws IOException {
+      if (lengthAt >= bufferStart) {
+        fields.putLong((int) (lengthAt - bufferStart), length);
+      } else {
+        ByteBuffer field = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        writeFully(channel, field.putLong(0, length), lengthAt);
+      }
+    }
+
+    /** Writes the buffered bytes to the file. */
+    private void drain() throws IOException {
+      if (buffered > 0) {
+        writeFully(channel, ByteBuffer.wrap(buffer, 0, buffered), bufferStart);
+        bufferStart += buffered;
+        buffered = 0;
+      }
     }
 
     /**
@@ -130,14 +219,16 @@ public final class SnapshotFile {
       unforced += bytes;
       if (unforced >= INCREMENTAL_FSYNC_BYTES) {
         unforced = 0;
+        drain();
         channel.force(false);
       }
     }
 
     /** Writes the header, forces the file to disk and renames it over the snapshot. */
     void commit() throws IOException {
+      drain();
       writeFully(channel, ByteBuffer.wrap(header(generation, startLsn, entries)), 0);
-      channel.truncate(position);
+      channel.truncate(bufferStart);
       channel.force(true);
       channel.close();
       FileSync.replace(temp, target);
@@ -155,16 +246,30 @@ public final class SnapshotFile {
         }
       }
     }
+
+    /** Where a filter writes itself: into the entry's checksum and the writer's buffer. */
+    private final class FilterOutput extends OutputStream {
+      private final byte[] one = new byte[1];
+
+      @Override
+      public void write(int b) throws IOException {
+        one[0] = (byte) b;
+        write(one, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        putBytes(b, off, len, true);
+        wrote(len);
+      }
+    }
   }
+
+  /** Bytes of the buffer a snapshot is written through. */
+  static final int BUFFER_BYTES = 1 << 16;
 
   /** Bytes of filters written between two forces of a snapshot file being written. */
   static final int INCREMENTAL_FSYNC_BYTES = 8 << 20;
-
-  /** Receives the count of filter bytes written to the snapshot file. */
-  @FunctionalInterface
-  private interface WriteListener {
-    void wrote(int bytes) throws IOException;
-  }
 
   private SnapshotFile() {}
 
@@ -193,56 +298,6 @@ public final class SnapshotFile {
     crc.update(header.array(), 0, 32);
     header.putInt((int) crc.getValue());
     return header.array();
-  }
-
-  private static long writeEntry(
-      FileChannel channel,
-      long position,
-      Key name,
-      long lsn,
-      long expireAt,
-      RedisCuckooFilter<byte[]> filter,
-      WriteListener listener)
-      throws IOException {
-    byte[] key = name.bytes();
-    ByteBuffer prefix =
-        ByteBuffer.allocate(4 + key.length + ENTRY_FIELDS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    prefix
-        .putInt(key.length)
-        .put(key)
-        .putLong(lsn)
-        .putInt(name.db())
-        .putLong(filter == null ? Keyspace.NO_EXPIRY : expireAt)
-        .putLong(filter == null ? TOMBSTONE : 0);
-    prefix.flip();
-    writeFully(channel, prefix, position);
-    long blobStart = position + 4 + key.length + ENTRY_FIELDS_BYTES;
-    CRC32C crc = new CRC32C();
-    crc.update(key);
-    crc.update(prefix.array(), 4 + key.length, ENTRY_FIELDS_BYTES - 8);
-    long blobLength = 0;
-    if (filter != null) {
-      channel.position(blobStart);
-      CountingCrcOutputStream counter =
-          new CountingCrcOutputStream(Channels.newOutputStream(channel), crc, listener);
-      try (BufferedOutputStream out =
-          new BufferedOutputStream(counter, 1 << 16) {
-            @Override
-            public void close() throws IOException {
-              flush();
-            }
-          }) {
-        filter.writeTo(out);
-      }
-      blobLength = counter.count();
-      ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-      length.putLong(blobLength).flip();
-      writeFully(channel, length, blobStart - 8);
-    }
-    ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-    trailer.putInt((int) crc.getValue()).flip();
-    writeFully(channel, trailer, blobStart + blobLength);
-    return blobStart + blobLength + 4;
   }
 
   private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
@@ -369,40 +424,6 @@ public final class SnapshotFile {
     }
     lsns.put(key, lsn);
     return blobStart + blobBytes + 4;
-  }
-
-  /** Counts and checksums the bytes passing through. */
-  private static final class CountingCrcOutputStream extends OutputStream {
-    private final OutputStream out;
-    private final CRC32C crc;
-    private final WriteListener listener;
-    private long count;
-
-    CountingCrcOutputStream(OutputStream out, CRC32C crc, WriteListener listener) {
-      this.out = out;
-      this.crc = crc;
-      this.listener = listener;
-    }
-
-    long count() {
-      return count;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      crc.update(b);
-      count++;
-      listener.wrote(1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      crc.update(b, off, len);
-      count += len;
-      listener.wrote(len);
-    }
   }
 
   /** Limits reading to a known length and checksums the bytes read. */

@@ -28,7 +28,8 @@ public final class Transaction {
     }
   }
 
-  private final List<Write> writes = new ArrayList<>();
+  // most are one command's creation and change, which logs one write: no room for ten
+  private final List<Write> writes = new ArrayList<>(2);
   private final int commands;
 
   /** Starts gathering the writes of a transaction of {@code commands} queued commands. */

@@ -2,9 +2,34 @@ package dev.cuckoo.server.protocol;
 
 import java.nio.charset.StandardCharsets;
 
-/** Integer parsing with Redis's rules (string2ll): optional '-', no '+', no leading zeros. */
+/**
+ * Integer parsing with Redis's rules (string2ll): optional '-', no '+', no leading zeros; and
+ * integers as the ASCII arguments of logged commands.
+ */
 public final class Numbers {
+  /** Most small numbers {@link #ascii} hands out shared: CF.RESERVE's parameters are below it. */
+  private static final int SHARED_ASCII = 1024;
+
+  private static final byte[][] ASCII = new byte[SHARED_ASCII][];
+
+  static {
+    for (int i = 0; i < SHARED_ASCII; i++) {
+      ASCII[i] = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
+    }
+  }
+
   private Numbers() {}
+
+  /**
+   * Returns the decimal ASCII digits of {@code value}, as a command argument. Values from 0 to 1023
+   * share one array each (a logged CF.RESERVE then allocates no number): the caller must not modify
+   * it.
+   */
+  public static byte[] ascii(long value) {
+    return value >= 0 && value < SHARED_ASCII
+        ? ASCII[(int) value]
+        : Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+  }
 
   /** Parses the bytes as a 64-bit integer; returns null if Redis would reject them. */
   public static Long parseLong(byte[] text) {

@@ -79,8 +79,25 @@ public final class Reply {
     return buffer == null ? 0 : buffer.readableBytes();
   }
 
-  private void writeNumber(ByteBuf out, long value) {
-    out.writeCharSequence(Long.toString(value), StandardCharsets.US_ASCII);
+  /** Writes the decimal digits of {@code value} and CRLF, without a String in between. */
+  private static void writeNumber(ByteBuf out, long value) {
+    if (value == Long.MIN_VALUE) {
+      out.writeCharSequence(Long.toString(value), StandardCharsets.US_ASCII);
+      out.writeBytes(CRLF);
+      return;
+    }
+    long magnitude = value;
+    if (magnitude < 0) {
+      out.writeByte('-');
+      magnitude = -magnitude;
+    }
+    long scale = 1;
+    while (scale <= magnitude / 10) {
+      scale *= 10;
+    }
+    for (; scale > 0; scale /= 10) {
+      out.writeByte((int) ('0' + magnitude / scale % 10));
+    }
     out.writeBytes(CRLF);
   }
 

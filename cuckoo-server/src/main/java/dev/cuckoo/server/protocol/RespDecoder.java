@@ -49,6 +49,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
   static final int MAX_UNAUTHENTICATED_BULK = 16384;
 
   private static final byte[][] NO_ARGS = new byte[0][];
+  private static final byte[] NO_NAME = new byte[0];
+
+  /** Longest command name handed out again by {@link #lastName} (Redis's longest is 26 bytes). */
+  private static final int MAX_REUSED_NAME = 32;
 
   /** A request that broke the protocol; the handler replies with the message and closes. */
   public static final class ProtocolError {
@@ -84,6 +88,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private int expectedArgs;
   private int bulkLength;
   private long requestBytes;
+
+  /**
+   * The command name of the last request (its first argument), handed out again while requests
+   * repeat it: a pipeline of one command then copies no name. Arguments are never modified.
+   */
+  private byte[] lastName = NO_NAME;
 
   /** The bulk string being copied out read by read, or null; never longer than bulkLength. */
   private byte[] body;
@@ -293,8 +303,16 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private boolean readBulkBody(ByteBuf in, List<Object> out) {
     byte[] arg;
     if (body == null && in.readableBytes() >= bulkLength + 2L) {
-      arg = new byte[bulkLength];
-      in.readBytes(arg);
+      if (argCount == 0 && isLastName(in)) {
+        arg = lastName;
+        in.skipBytes(bulkLength);
+      } else {
+        arg = new byte[bulkLength];
+        in.readBytes(arg);
+        if (argCount == 0 && bulkLength <= MAX_REUSED_NAME) {
+          lastName = arg;
+        }
+      }
     } else {
       int chunk = Math.min(bulkLength - bodyFilled, in.readableBytes());
       if (chunk > 0) {
@@ -321,6 +339,20 @@ public final class RespDecoder extends ByteToMessageDecoder {
       state = State.START;
     } else {
       state = State.BULK_HEADER;
+    }
+    return true;
+  }
+
+  /** Returns true if the buffered bulk string at the reader index is {@link #lastName}. */
+  private boolean isLastName(ByteBuf in) {
+    if (bulkLength != lastName.length || bulkLength == 0) {
+      return false;
+    }
+    int from = in.readerIndex();
+    for (int i = 0; i < bulkLength; i++) {
+      if (in.getByte(from + i) != lastName[i]) {
+        return false;
+      }
     }
     return true;
   }
