@@ -111,19 +111,7 @@ final class ChainFormat {
    */
   static void writeRedis(CompactRedisChain compact, ItemHasher<?> hasher, OutputStream out)
       throws IOException {
-    FormatOutput output = new FormatOutput(out);
-    ByteBuffer header =
-        header(
-            Scheme.REDISBLOOM,
-            hasher,
-            compact.linkCount(),
-            compact.maxKicks(),
-            compact.bucketSize(),
-            compact.size(),
-            compact.deletedCount());
-    header.putShort(OFFSET_EXPANSION, (short) compact.expansion());
-    header.putLong(OFFSET_BASE, compact.baseBuckets());
-    output.write(header.array(), 0, HEADER_BYTES);
+    FormatOutput output = writeRedisHeader(compact, hasher, out);
     compact.writePayload(output);
     output.writeCrc();
     out.flush();
@@ -131,6 +119,17 @@ final class ChainFormat {
 
   /** Writes a RedisBloom chain: the header, every link's slots as they are, the CRC. */
   static void writeRedis(RedisChain chain, ItemHasher<?> hasher, OutputStream out)
+      throws IOException {
+    FormatOutput output = writeRedisHeader(chain, hasher, out);
+    for (RedisLink link : chain.links()) {
+      output.writePayload(link.table);
+    }
+    output.writeCrc();
+    out.flush();
+  }
+
+  /** Writes the header of a RedisBloom chain of either form; returns the output for the slots. */
+  private static FormatOutput writeRedisHeader(Chain chain, ItemHasher<?> hasher, OutputStream out)
       throws IOException {
     FormatOutput output = new FormatOutput(out);
     ByteBuffer header =
@@ -143,13 +142,9 @@ final class ChainFormat {
             chain.size(),
             chain.deletedCount());
     header.putShort(OFFSET_EXPANSION, (short) chain.expansion());
-    header.putLong(OFFSET_BASE, chain.baseBuckets());
+    header.putLong(OFFSET_BASE, chain.baseBucketCount());
     output.write(header.array(), 0, HEADER_BYTES);
-    for (RedisLink link : chain.links()) {
-      output.writePayload(link.table);
-    }
-    output.writeCrc();
-    out.flush();
+    return output;
   }
 
   /** Returns a header buffer with the fields both schemes have; the rest is zero. */

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,11 +76,10 @@ class KeyChurnCrashTest {
       Path output = dir.resolve("child-" + round + ".out");
       // the start itself is the first check: a refusal to start fails here with the child's output
       try (ChildServer child =
-          ChildServer.start(
-              "256m",
+          startKeepingFailure(
+              where,
+              data,
               output,
-              "--dir",
-              data.toString(),
               "--appendfsync",
               "always",
               "--threads",
@@ -111,7 +113,7 @@ class KeyChurnCrashTest {
       }
     }
     Path output = dir.resolve("child-final.out");
-    try (ChildServer child = ChildServer.start("256m", output, "--dir", data.toString());
+    try (ChildServer child = startKeepingFailure("seed " + seed + " final", data, output);
         RespClient client = new RespClient(child.port())) {
       for (Model model : models) {
         appliedInFlight += model.settle(client, "seed " + seed + " final");
@@ -128,6 +130,36 @@ class KeyChurnCrashTest {
         inFlight,
         appliedInFlight);
     assertTrue(acknowledged > 0, "seed " + seed + ": nothing was acknowledged");
+  }
+
+  /**
+   * Starts a child server on the data directory; if it refuses to start, keeps a copy of the
+   * directory under target/ (the temporary one is deleted) and names the seed, round and copy.
+   */
+  private static ChildServer startKeepingFailure(
+      String where, Path data, Path output, String... options)
+      throws IOException, InterruptedException {
+    List<String> arguments = new ArrayList<>(List.of("--dir", data.toString()));
+    arguments.addAll(Arrays.asList(options));
+    try {
+      return ChildServer.start("256m", output, arguments.toArray(new String[0]));
+    } catch (IOException refused) {
+      Path kept =
+          Path.of("target", "keychurn-failure-" + where.replaceAll("[^A-Za-z0-9]+", "-"))
+              .toAbsolutePath();
+      try (Stream<Path> files = Files.walk(data)) {
+        for (Path file : (Iterable<Path>) files::iterator) {
+          Path copy = kept.resolve(data.relativize(file).toString());
+          if (Files.isDirectory(file)) {
+            Files.createDirectories(copy);
+          } else {
+            Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+      throw new IOException(
+          where + ": the server refused to start; its data is kept in " + kept, refused);
+    }
   }
 
   private static void bgsaveLoop(int port) {
