@@ -102,7 +102,7 @@ final class ChainFormat {
 
   /** Returns the number of bytes {@link #writeRedis} writes for {@code compact}. */
   static long serializedBytes(CompactRedisChain compact) {
-    return HEADER_BYTES + compact.baseBuckets() * compact.bucketSize() + FilterFormat.CRC_BYTES;
+    return HEADER_BYTES + compact.baseBucketCount() * compact.bucketSize() + FilterFormat.CRC_BYTES;
   }
 
   /**

@@ -128,11 +128,6 @@ final class CompactRedisChain extends Chain {
     return RedisChain.over(table(), maxKicks(), expansion(), items, deletes);
   }
 
-  /** Returns the bucket count of the one link (RedisBloom's base bucket count). */
-  long baseBuckets() {
-    return bucketMask() + 1L;
-  }
-
   /**
    * Writes the slots as the payload of the one link of the serialized form (ChainFormat), without
    * the RedisChain that {@link #expand} would build for it.
