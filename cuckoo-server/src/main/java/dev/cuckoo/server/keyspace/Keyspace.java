@@ -88,6 +88,8 @@ public final class Keyspace {
   private final AtomicLong peakUsedBytes = new AtomicLong();
   // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
   private volatile java.util.Set<Key> removedKeys;
+  // test seam: runs in remove() after the removal is recorded, before the key leaves the map
+  private volatile java.util.function.Consumer<Key> removing = key -> {};
   // filters a snapshot is writing without holding their stripe lock (identity keys)
   private final ConcurrentHashMap<RedisCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
       new ConcurrentHashMap<>();
@@ -341,11 +343,16 @@ public final class Keyspace {
 
   /** Removes the key; returns true if it existed (caller holds the key's lock). */
   public boolean remove(Key key) {
+    // recorded before the key leaves the map, never after: a snapshot listing the keys meanwhile
+    // then either still finds the key in the map or finds it recorded (see keysAcross)
+    if (removedKeys != null && filters.containsKey(key)) {
+      noteRemoved(key);
+    }
+    removing.accept(key);
     Entry removed = filters.remove(key);
     if (removed == null) {
       return false;
     }
-    noteRemoved(key);
     RedisCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     persist(key);
@@ -450,6 +457,14 @@ public final class Keyspace {
     return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
+  /**
+   * Sets code that {@link #remove} runs after it recorded a removal for a listing snapshot and
+   * before the key leaves the map (tests hold a removal at that moment).
+   */
+  void onRemoving(java.util.function.Consumer<Key> hook) {
+    removing = hook;
+  }
+
   private void noteRemoved(Key key) {
     java.util.Set<Key> removed = removedKeys;
     if (removed != null) {
@@ -466,10 +481,11 @@ public final class Keyspace {
    * So that every key the log holds as existing at the cut is listed, removals are recorded from
    * before the cut: first recording starts, then each stripe is locked and unlocked in turn (every
    * command that was running, and may have removed a key unrecorded, has finished and logged), then
-   * {@code atCut} runs, then the keys are listed and recording ends. A key that existed at the cut
-   * is either still in the map when the listing reaches it or was removed after recording began.
-   * Keys created after the cut may be listed too (the snapshot writes each with the number of the
-   * last record it holds).
+   * {@code atCut} runs, then the keys are listed and recording ends. A removal records its key
+   * before the key leaves the map, so a key that existed at the cut is either still in the map when
+   * the listing reaches it or was recorded (had recording already ended when the removal looked,
+   * the listing was over and had met the key in the map). Keys created after the cut may be listed
+   * too (the snapshot writes each with the number of the last record it holds).
    *
    * @throws E what {@code atCut} throws (recording then ends)
    */
