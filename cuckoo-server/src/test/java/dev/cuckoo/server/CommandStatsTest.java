@@ -49,6 +49,30 @@ class CommandStatsTest {
   }
 
   /*
+   * networking.c afterErrorReply: every error reply to a client counts in total_error_replies and
+   * under its first word in errorstats (EXECABORT, ERR); CONFIG RESETSTAT clears both.
+   */
+  @Test
+  void infoErrorstats_afterErrors_countsByCodeUntilResetstat() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(Map.of(), section(client, "errorstats"));
+      assertTrue(client.call("NOSUCHCOMMAND") instanceof Err);
+      assertEquals(OK, client.call("MULTI"));
+      assertTrue(client.call("NOSUCHCOMMAND") instanceof Err);
+      Object aborted = client.call("EXEC");
+      assertTrue(aborted.toString().contains("EXECABORT"), String.valueOf(aborted));
+      assertEquals(
+          Map.of("errorstat_ERR", "count=2", "errorstat_EXECABORT", "count=1"),
+          section(client, "errorstats"));
+      assertEquals("3", section(client, "stats").get("total_error_replies"));
+      assertEquals(OK, client.call("CONFIG", "RESETSTAT"));
+      assertEquals(Map.of(), section(client, "errorstats"));
+      assertEquals("0", section(client, "stats").get("total_error_replies"));
+    }
+  }
+
+  /*
    * server.c call() counts calls, microseconds and failed_calls (an error the command answered);
    * rejectCommand counts rejected_calls (arity, queueing refusals), the command never running;
    * queued commands count when EXEC runs them; subcommands are listed as container|sub; an unknown

@@ -389,6 +389,7 @@ public final class ConfigCommands {
     context.totalCommands().reset();
     context.totalConnections().set(0);
     commandStats.reset();
+    context.errorStats().reset();
     session.reply().ok();
   }
 

@@ -172,7 +172,7 @@ public final class InfoCommands {
               .append(ServerVersion.MODULE_VERSION)
               .append(",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
       case "commandstats" -> commandStats.appendCommandStats(out);
-      case "errorstats" -> out.append("# Errorstats\r\n");
+      case "errorstats" -> errorStats(out);
       case "latencystats" -> commandStats.appendLatencyStats(out, context.latencyPercentiles());
       case "cluster" -> out.append("# Cluster\r\ncluster_enabled:0\r\n");
       case "keyspace" -> keyspace(out);
@@ -294,6 +294,16 @@ public final class InfoCommands {
     field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
     field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
     field(out, "total_forks", 0);
+    field(out, "unexpected_error_replies", 0);
+    field(out, "total_error_replies", context.errorStats().total());
+  }
+
+  private void errorStats(StringBuilder out) {
+    out.append("# Errorstats\r\n");
+    context
+        .errorStats()
+        .byCode()
+        .forEach((code, count) -> field(out, "errorstat_" + code, "count=" + count));
   }
 
   private void replication(StringBuilder out) {

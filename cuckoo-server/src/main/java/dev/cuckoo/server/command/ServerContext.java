@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.protocol.ErrorStats;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.replication.Replication;
 import dev.cuckoo.server.replication.WriteStream;
@@ -24,6 +25,7 @@ public final class ServerContext implements PersistenceContext {
   private final AtomicInteger connectedClients = new AtomicInteger();
   private final AtomicLong totalConnections = new AtomicLong();
   private final LongAdder totalCommands = new LongAdder();
+  private final ErrorStats errorStats = new ErrorStats();
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
@@ -297,6 +299,11 @@ public final class ServerContext implements PersistenceContext {
 
   public AtomicLong totalConnections() {
     return totalConnections;
+  }
+
+  /** Returns the error replies sent to clients, by code (INFO stats and errorstats). */
+  public ErrorStats errorStats() {
+    return errorStats;
   }
 
   LongAdder totalCommands() {

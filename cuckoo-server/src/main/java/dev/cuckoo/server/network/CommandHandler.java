@@ -65,6 +65,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             new Reply(ctx.alloc()),
             Authentication.of(ctx.channel()),
             false);
+    session.reply().countErrorsIn(context.errorStats());
     session.subscriber(
         new Subscriber(
             new SubscriberOutbox(

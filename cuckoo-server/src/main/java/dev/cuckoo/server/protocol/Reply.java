@@ -26,6 +26,7 @@ public final class Reply {
   private ByteBuf buffer;
   private int protocol = 2;
   private long errors;
+  private ErrorStats errorStats;
 
   /** Creates an empty reply stream that allocates from the given allocator. */
   public Reply(ByteBufAllocator allocator) {
@@ -67,6 +68,14 @@ public final class Reply {
   /** Appends bytes {@code from..to} of an earlier taken reply buffer unchanged. */
   public void raw(ByteBuf replies, int from, int to) {
     out().writeBytes(replies, replies.readerIndex() + from, to - from);
+  }
+
+  /**
+   * Counts every error appended from now on in {@code stats} too (a client's connection; not the
+   * replies of recovery or of a replica's link to its master, which no client sees).
+   */
+  public void countErrorsIn(ErrorStats stats) {
+    this.errorStats = stats;
   }
 
   /** Returns the number of errors appended since the stream was created (commandstats). */
@@ -117,6 +126,9 @@ public final class Reply {
   /** Appends an error; the text goes out as given (no prefix is added), CR and LF become spaces. */
   public void error(String text) {
     errors++;
+    if (errorStats != null) {
+      errorStats.count(text);
+    }
     ByteBuf out = out();
     out.writeByte('-');
     out.writeCharSequence(text.replace('\r', ' ').replace('\n', ' '), StandardCharsets.UTF_8);
