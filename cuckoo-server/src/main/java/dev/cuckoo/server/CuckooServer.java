@@ -36,7 +36,6 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -167,10 +166,7 @@ public final class CuckooServer implements AutoCloseable {
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
-    InetSocketAddress listenAddress = new InetSocketAddress(config.bind(), config.port());
-    boolean protectedMode =
-        listenAddress.getAddress() != null
-            && ProtectedMode.appliesTo(config, listenAddress.getAddress());
+    boolean protectedMode = ProtectedMode.appliesTo(config, null);
     Listener[] listening = new Listener[1];
     ServerBootstrap bootstrap =
         new ServerBootstrap()
@@ -186,9 +182,7 @@ public final class CuckooServer implements AutoCloseable {
                     group[0].add(ch);
                     // read per connection: CONFIG SET changes them for connections to come
                     String requirePass = context.requirePass();
-                    if (listening[0].address().getAddress() != null
-                        && context.protectedMode()
-                        && requirePass == null) {
+                    if (context.protectedMode() && requirePass == null) {
                       ch.pipeline().addLast(new ProtectedMode());
                     }
                     int timeoutSeconds = context.timeoutSeconds();
@@ -208,7 +202,7 @@ public final class CuckooServer implements AutoCloseable {
                   }
                 });
     try {
-      listening[0] = new Listener(bootstrap, listenAddress);
+      listening[0] = new Listener(bootstrap, config.bind(), config.port());
     } catch (Exception e) {
       // Netty rethrows the bind's cause as it is (a BindException, undeclared)
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -231,7 +225,7 @@ public final class CuckooServer implements AutoCloseable {
         config.bind(),
         Integer.toString(server.port()),
         epoll ? "epoll" : "nio");
-    if (protectedMode && !listenAddress.getAddress().isLoopbackAddress()) {
+    if (protectedMode && !Listener.loopbackOnly(config.bind())) {
       LOGGER.log(
           Level.INFO,
           "protected mode: no password is set, so clients that do not connect"

@@ -2,71 +2,204 @@ package dev.cuckoo.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
- * The server's listening socket, which CONFIG SET port and bind move at run time as Redis's
- * changeListener does: the old socket is closed, the new address bound, and if that fails the old
- * address is bound again. Connections already accepted are not affected.
+ * The server's listening sockets, one per address of {@code bind} (Redis's syntax: addresses
+ * separated by spaces, at most {@value #MAX_ADDRESSES}; {@code *} is every IPv4 address, {@code
+ * ::*} every IPv6 address; an address written with a leading {@code -} is skipped when this host
+ * does not have it, as Redis skips it). CONFIG SET port and bind move them at run time as Redis's
+ * changeListener does: the old sockets are closed, the new addresses bound, and if that fails the
+ * old addresses are bound again. Connections already accepted are not affected.
  */
 final class Listener {
+  /** The most addresses {@code bind} may name (Redis's CONFIG_BINDADDR_MAX). */
+  static final int MAX_ADDRESSES = 16;
+
   private static final System.Logger LOGGER = System.getLogger(Listener.class.getName());
 
   private final ServerBootstrap bootstrap;
-  private volatile Channel channel;
-  private volatile InetSocketAddress address;
+  private volatile List<Channel> channels;
+  private volatile String bind;
 
   /**
-   * Binds {@code address} with the bootstrap.
+   * Binds every address of {@code bind} on {@code port} with the bootstrap.
    *
-   * @throws RuntimeException or an undeclared BindException (Netty rethrows the cause) if it cannot
-   *     be bound
+   * @throws IllegalArgumentException if {@code bind} is not a valid address list
+   * @throws RuntimeException or an undeclared BindException (Netty rethrows the cause) if an
+   *     address cannot be bound
    */
-  Listener(ServerBootstrap bootstrap, InetSocketAddress address) {
+  Listener(ServerBootstrap bootstrap, String bind, int port) {
     this.bootstrap = bootstrap;
-    this.address = address;
-    this.channel = bootstrap.bind(address).syncUninterruptibly().channel();
+    this.channels = bindAll(bind, port);
+    this.bind = bind;
   }
 
-  /** Returns the address asked for (its host may be a wildcard; see {@link #port}). */
-  InetSocketAddress address() {
-    return address;
+  /**
+   * Returns the error in {@code bind}, or null if it is a valid address list: 1 to {@value
+   * #MAX_ADDRESSES} addresses separated by spaces, each a host this machine can resolve.
+   */
+  static String check(String bind) {
+    List<String> addresses = split(bind);
+    if (addresses.isEmpty()) {
+      return "bind: no address given; give 1 to " + MAX_ADDRESSES + " addresses";
+    }
+    if (addresses.size() > MAX_ADDRESSES) {
+      return "bind: "
+          + addresses.size()
+          + " addresses given; give 1 to "
+          + MAX_ADDRESSES
+          + " addresses";
+    }
+    for (String address : addresses) {
+      if (new InetSocketAddress(host(address), 0).isUnresolved()) {
+        return "bind: unknown host '" + address + "'";
+      }
+    }
+    return null;
+  }
+
+  /** Returns true if every address of a valid {@code bind} is a loopback address. */
+  static boolean loopbackOnly(String bind) {
+    for (String address : split(bind)) {
+      InetSocketAddress resolved = new InetSocketAddress(host(address), 0);
+      if (resolved.isUnresolved() || !resolved.getAddress().isLoopbackAddress()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns the number of addresses {@code bind} names. */
+  static int count(String bind) {
+    return split(bind).size();
+  }
+
+  private static List<String> split(String bind) {
+    List<String> addresses = new ArrayList<>();
+    for (String address : bind.trim().split("\\s+")) {
+      if (!address.isEmpty()) {
+        addresses.add(address);
+      }
+    }
+    return addresses;
+  }
+
+  private static boolean optional(String address) {
+    return address.startsWith("-");
+  }
+
+  /** Returns the host to bind for one address of {@code bind} ({@code -} and wildcards undone). */
+  private static String host(String address) {
+    String host = optional(address) ? address.substring(1) : address;
+    return switch (host) {
+      case "*" -> "0.0.0.0";
+      case "::*" -> "::";
+      default -> host;
+    };
+  }
+
+  private List<Channel> bindAll(String bind, int port) {
+    String error = check(bind);
+    if (error != null) {
+      throw new IllegalArgumentException(error);
+    }
+    List<Channel> bound = new ArrayList<>();
+    int chosenPort = port;
+    try {
+      for (String address : split(bind)) {
+        InetSocketAddress wanted = new InetSocketAddress(host(address), chosenPort);
+        Channel channel;
+        try {
+          channel = bootstrap.bind(wanted).syncUninterruptibly().channel();
+        } catch (Exception e) {
+          if (optional(address) && unavailable(e)) {
+            LOGGER.log(
+                Level.INFO,
+                "skipping {0}: this host does not have the address ({1})",
+                address,
+                e.getMessage());
+            continue;
+          }
+          throw e;
+        }
+        bound.add(channel);
+        // port 0: every address listens on the port the first one was given
+        chosenPort = ((InetSocketAddress) channel.localAddress()).getPort();
+      }
+    } catch (Throwable e) {
+      // also the bind's undeclared BindException, rethrown as it is
+      closeAll(bound);
+      throw e;
+    }
+    if (bound.isEmpty()) {
+      throw new IllegalArgumentException(
+          "bind: none of the addresses '" + bind + "' is available on this host");
+    }
+    return List.copyOf(bound);
+  }
+
+  /** Returns true if binding failed because the host lacks the address (or its family). */
+  private static boolean unavailable(Throwable e) {
+    // Netty rethrows the bind's cause as it is (a BindException, or the native transport's
+    // IOException with the system's text), undeclared
+    if (!(e instanceof IOException)) {
+      return false;
+    }
+    String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+    return message.contains("cannot assign requested address")
+        || message.contains("address family not supported")
+        || message.contains("protocol family unavailable");
+  }
+
+  private static void closeAll(List<Channel> channels) {
+    for (Channel channel : channels) {
+      channel.close().syncUninterruptibly();
+    }
+  }
+
+  /** Returns the addresses as {@code bind} gave them. */
+  String bind() {
+    return bind;
   }
 
   /** Returns the port actually bound (the one chosen for port 0). */
   int port() {
-    return ((InetSocketAddress) channel.localAddress()).getPort();
+    return ((InetSocketAddress) channels.get(0).localAddress()).getPort();
   }
 
   /**
-   * Moves the listener to {@code bind:port}; returns false, listening on the old address again, if
-   * the new one cannot be bound.
+   * Moves the listener to {@code bind:port}; returns false, listening on the old addresses again,
+   * if the new ones cannot be bound.
    */
   synchronized boolean moveTo(String bind, int port) {
-    InetSocketAddress wanted = new InetSocketAddress(bind, port);
-    if (wanted.isUnresolved()) {
-      LOGGER.log(Level.WARNING, "cannot listen on {0}:{1}: unknown host", bind, port);
+    String error = check(bind);
+    if (error != null) {
+      LOGGER.log(Level.WARNING, "cannot listen on {0}:{1}: {2}", bind, port, error);
       return false;
     }
-    Channel old = channel;
-    InetSocketAddress oldBound = new InetSocketAddress(address.getAddress(), port());
-    old.close().syncUninterruptibly();
+    String oldBind = this.bind;
+    int oldPort = port();
+    closeAll(channels);
     try {
-      channel = bootstrap.bind(wanted).syncUninterruptibly().channel();
-      address = wanted;
+      channels = bindAll(bind, port);
+      this.bind = bind;
       LOGGER.log(Level.INFO, "listening on {0}:{1}", bind, Integer.toString(port()));
       return true;
     } catch (Exception e) {
-      // Netty rethrows the bind's cause as it is (a BindException, undeclared)
       LOGGER.log(Level.WARNING, "cannot listen on " + bind + ":" + port + ": " + e.getMessage());
-      channel = bootstrap.bind(oldBound).syncUninterruptibly().channel();
+      channels = bindAll(oldBind, oldPort);
       return false;
     }
   }
 
-  /** Closes the listening socket. */
+  /** Closes the listening sockets. */
   void close() {
-    channel.close().syncUninterruptibly();
+    closeAll(channels);
   }
 }

@@ -53,7 +53,7 @@ public final class ServerConfig {
   public static final String USAGE =
       "Options (a config file, given first, holds the same names as 'name value' lines):\n"
           + "  --port N                 TCP port, 0 picks a free one (default 6379)\n"
-          + "  --bind ADDRESS           address to listen on (default 127.0.0.1)\n"
+          + "  --bind ADDRESSES         addresses to listen on, separated by spaces (default 127.0.0.1)\n"
           + "  --dir PATH               data directory (default ./data)\n"
           + "  --appendonly yes|no      keep the append-only log and snapshots (default yes)\n"
           + "  --appendfsync always|everysec|no   log fsync policy (default everysec)\n"
@@ -270,7 +270,13 @@ public final class ServerConfig {
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("option " + arg + " needs a value");
       }
-      builder.set(arg.substring(2), args[++i]);
+      // as Redis's command line: the words up to the next option form the value
+      // (--bind 127.0.0.1 -::1, --replicaof host port)
+      StringBuilder value = new StringBuilder(args[++i]);
+      while (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+        value.append(' ').append(args[++i]);
+      }
+      builder.set(arg.substring(2), value.toString());
     }
     return builder.build();
   }
@@ -466,6 +472,19 @@ public final class ServerConfig {
    */
   public Path configFile() {
     return configFile;
+  }
+
+  /**
+   * Returns what is wrong with a {@code bind} value (1 to 16 resolvable addresses separated by
+   * spaces), or null if nothing is.
+   */
+  public static String checkBind(String bind) {
+    return bind == null ? "bind: no address given" : Listener.check(bind);
+  }
+
+  /** Returns the number of addresses a {@code bind} value names. */
+  public static int bindAddresses(String bind) {
+    return Listener.count(bind);
   }
 
   /** A mutable set of server settings. */
@@ -714,9 +733,20 @@ public final class ServerConfig {
       return this;
     }
 
-    /** Sets the address to listen on. */
+    /**
+     * Sets the addresses to listen on: 1 to 16 separated by spaces, Redis's syntax ({@code *} every
+     * IPv4 address, {@code ::*} every IPv6 one, a leading {@code -} skips an address this host
+     * lacks).
+     *
+     * @throws IllegalArgumentException naming the problem if the list is empty, too long, or names
+     *     a host that cannot be resolved
+     */
     public Builder bind(String bind) {
-      this.bind = bind;
+      String error = checkBind(bind);
+      if (error != null) {
+        throw new IllegalArgumentException(error);
+      }
+      this.bind = bind.trim();
       return this;
     }
 

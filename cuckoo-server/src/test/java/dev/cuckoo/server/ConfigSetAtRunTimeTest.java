@@ -111,6 +111,45 @@ class ConfigSetAtRunTimeTest {
     }
   }
 
+  @Test
+  void bind_severalAddresses_listensOnEachAndMovesThemTogether() throws IOException {
+    try (CuckooServer server =
+            CuckooServer.start(TestServers.memoryOnly().bind("127.0.0.1 127.0.0.2").build());
+        RespClient client = new RespClient(server.port())) {
+      int port = server.port();
+      assertTrue(accepts("127.0.0.1", port), "first address");
+      assertTrue(accepts("127.0.0.2", port), "second address, same port");
+      assertEquals("127.0.0.1 127.0.0.2", configValue(client, "bind"));
+
+      assertEquals(OK, client.call("CONFIG", "SET", "bind", "127.0.0.1 127.0.0.3"));
+      assertTrue(accepts("127.0.0.3", port), "the new address");
+      assertTrue(!accepts("127.0.0.2", port), "not the dropped one");
+      assertEquals(
+          configFailed("bind", "Too many bind addresses specified."),
+          client.call("CONFIG", "SET", "bind", "127.0.0.1 ".repeat(17).trim()));
+      // one address this host lacks fails the whole list; the old list listens again
+      assertEquals(
+          configFailed("bind", "Failed to bind to specified addresses."),
+          client.call("CONFIG", "SET", "bind", "127.0.0.4 192.0.2.1"));
+      assertTrue(accepts("127.0.0.3", port), "the old addresses listen again");
+      assertTrue(!accepts("127.0.0.4", port), "nothing left on the failed list's first address");
+      assertEquals("127.0.0.1 127.0.0.3", configValue(client, "bind"));
+    }
+  }
+
+  @Test
+  void bind_dashedAddressThisHostLacks_isSkipped() throws IOException {
+    // TEST-NET-1 (RFC 5737) is no address of this host: optional with "-", fatal without
+    try (CuckooServer server =
+            CuckooServer.start(TestServers.memoryOnly().bind("127.0.0.1 -192.0.2.1").build());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(PONG, client.call("PING"));
+    }
+    assertThrows(
+        IOException.class,
+        () -> CuckooServer.start(TestServers.memoryOnly().bind("127.0.0.1 192.0.2.1").build()));
+  }
+
   /** Starts a server over a copy of the data directory as it is now and runs {@code check}. */
   private void restartFromCopy(String name, ThrowingCheck check) throws Exception {
     Path copy = dir.resolveSibling(dir.getFileName() + "-" + name);

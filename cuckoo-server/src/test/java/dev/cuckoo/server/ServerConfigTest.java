@@ -67,6 +67,30 @@ class ServerConfigTest {
   }
 
   @Test
+  void parse_bindWithSeveralWords_takesEveryWordUpToTheNextOption() throws IOException {
+    ServerConfig config = ServerConfig.parse("--bind", "127.0.0.1", "-::1", "--port", "7002");
+    assertEquals("127.0.0.1 -::1", config.bind());
+    assertEquals(7002, config.port());
+  }
+
+  @Test
+  void bind_emptyTooManyOrUnknown_refusedNamingTheParameter() {
+    IllegalArgumentException empty =
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().bind(" "));
+    assertEquals("bind: no address given; give 1 to 16 addresses", empty.getMessage());
+    IllegalArgumentException many =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.builder().bind("127.0.0.1 ".repeat(17)));
+    assertEquals("bind: 17 addresses given; give 1 to 16 addresses", many.getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.builder().bind("127.0.0.1 no-such-host.invalid"));
+    assertEquals("bind: unknown host 'no-such-host.invalid'", unknown.getMessage());
+  }
+
+  @Test
   void parse_logfile_isAPathOrEmptyForStandardError() throws IOException {
     assertNull(ServerConfig.parse().logFile());
     assertEquals(

@@ -125,8 +125,10 @@ public final class ConfigCommands {
         }
         return null;
       case "bind":
-        // one address here; Redis also takes several, each listened on
-        return value.trim().isEmpty() || value.trim().contains(" ")
+        if (ServerConfig.bindAddresses(value) > 16) {
+          return "Too many bind addresses specified.";
+        }
+        return ServerConfig.checkBind(value) != null
             ? "Failed to bind to specified addresses."
             : null;
       case "save":
