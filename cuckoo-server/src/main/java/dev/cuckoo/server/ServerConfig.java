@@ -73,6 +73,9 @@ public final class ServerConfig {
           + "  --max-bulk-length BYTES  longest bulk string (default 536870912)\n"
           + "  --max-array-length N     most arguments per request (default 1048576)\n"
           + "  --timeout SECONDS        close idle clients after this long (0 = never)\n"
+          + "  --latency-tracking yes|no  record each call's duration for INFO latencystats (yes)\n"
+          + "  --latency-tracking-info-percentiles \"P ...\"  percentiles INFO latencystats prints"
+          + " (\"50 99 99.9\")\n"
           + "  --threads N              network threads (default: available processors - 1, at least 1)\n"
           + "  --client-output-buffer-limit \"pubsub HARD SOFT SECONDS\"   close a subscriber"
           + " that falls behind (default pubsub 32mb 8mb 60)\n"
@@ -110,6 +113,8 @@ public final class ServerConfig {
   private final long maxBulkLength;
   private final int maxArrayLength;
   private final int timeoutSeconds;
+  private final boolean latencyTracking;
+  private final double[] latencyPercentiles;
   private final int threads;
   private final long maxMemory;
   private final int autoAofRewritePercentage;
@@ -152,6 +157,8 @@ public final class ServerConfig {
     this.maxBulkLength = b.maxBulkLength;
     this.maxArrayLength = b.maxArrayLength;
     this.timeoutSeconds = b.timeoutSeconds;
+    this.latencyTracking = b.latencyTracking;
+    this.latencyPercentiles = b.latencyPercentiles.clone();
     this.threads = b.threads;
     this.maxMemory = b.maxMemory >= 0 ? b.maxMemory : Runtime.getRuntime().maxMemory() / 4 * 3;
     this.autoAofRewritePercentage = b.autoAofRewritePercentage;
@@ -325,6 +332,8 @@ public final class ServerConfig {
     b.maxBulkLength = maxBulkLength;
     b.maxArrayLength = maxArrayLength;
     b.timeoutSeconds = timeoutSeconds;
+    b.latencyTracking = latencyTracking;
+    b.latencyPercentiles = latencyPercentiles.clone();
     b.threads = threads;
     b.maxMemory = maxMemory;
     b.autoAofRewritePercentage = autoAofRewritePercentage;
@@ -412,6 +421,18 @@ public final class ServerConfig {
   /** Returns the idle timeout in seconds (0: none). */
   public int timeoutSeconds() {
     return timeoutSeconds;
+  }
+
+  /** Returns latency-tracking: whether each call's duration goes into a per-command histogram. */
+  public boolean latencyTracking() {
+    return latencyTracking;
+  }
+
+  /**
+   * Returns latency-tracking-info-percentiles: the percentiles INFO latencystats prints (a copy).
+   */
+  public double[] latencyPercentiles() {
+    return latencyPercentiles.clone();
   }
 
   /**
@@ -506,6 +527,8 @@ public final class ServerConfig {
     private long maxBulkLength = 512L * 1024 * 1024;
     private int maxArrayLength = 1 << 20;
     private int timeoutSeconds;
+    private boolean latencyTracking = true;
+    private double[] latencyPercentiles = LatencyPercentiles.DEFAULT.clone();
     private int threads = defaultThreads(Runtime.getRuntime().availableProcessors());
     private long maxMemory = -1;
     private int autoAofRewritePercentage = 100;
@@ -624,6 +647,22 @@ public final class ServerConfig {
           new Option(
               (b, name, value) -> b.timeoutSeconds(integer(name, value, 0, Integer.MAX_VALUE)),
               c -> Integer.toString(c.timeoutSeconds)));
+      options.put(
+          "latency-tracking",
+          new Option(
+              (b, name, value) -> b.latencyTracking(yesNo(name, value)),
+              c -> yesOrNo(c.latencyTracking)));
+      options.put(
+          "latency-tracking-info-percentiles",
+          new Option(
+              (b, name, value) -> {
+                String error = LatencyPercentiles.error(value);
+                if (error != null) {
+                  throw new IllegalArgumentException(name + ": " + error + ", got '" + value + "'");
+                }
+                b.latencyPercentiles(LatencyPercentiles.parse(value));
+              },
+              c -> LatencyPercentiles.text(c.latencyPercentiles)));
       options.put(
           "threads",
           new Option(
@@ -829,6 +868,31 @@ public final class ServerConfig {
     /** Sets the number of network threads, 1..256. */
     public Builder threads(int threads) {
       this.threads = range("threads", threads, 1, 256);
+      return this;
+    }
+
+    /** Sets latency-tracking: whether each call's duration is recorded (INFO latencystats). */
+    public Builder latencyTracking(boolean latencyTracking) {
+      this.latencyTracking = latencyTracking;
+      return this;
+    }
+
+    /**
+     * Sets latency-tracking-info-percentiles: the percentiles INFO latencystats prints, each from 0
+     * to 100 (none: an empty array).
+     *
+     * @throws IllegalArgumentException naming the parameter if one is outside 0..100
+     */
+    public Builder latencyPercentiles(double... percentiles) {
+      for (double percentile : percentiles) {
+        if (!(percentile >= 0 && percentile <= 100)) {
+          throw new IllegalArgumentException(
+              "latency-tracking-info-percentiles: "
+                  + percentile
+                  + " is outside the allowed range 0..100");
+        }
+      }
+      this.latencyPercentiles = percentiles.clone();
       return this;
     }
 

@@ -85,6 +85,33 @@ class ConfigRewriteCommandTest {
   }
 
   @Test
+  void configRewrite_latencyTrackingSettings_writtenAndReadBack(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("cuckoo.conf");
+    Files.writeString(
+        file,
+        "port 0\nappendonly no\nlatency-tracking-info-percentiles \"90 99.99\"\n",
+        StandardCharsets.UTF_8);
+    try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(
+          List.of("latency-tracking-info-percentiles", "90 99.99"),
+          ((List<?>) client.call("CONFIG", "GET", "latency-tracking-info-percentiles"))
+              .stream().map(RespClient::text).toList());
+      assertEquals(OK, client.call("CONFIG", "SET", "latency-tracking", "no"));
+      assertEquals(OK, client.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50"));
+      assertEquals(OK, client.call("CONFIG", "REWRITE"));
+    }
+    ServerConfig reloaded = ServerConfig.parse(file.toString());
+    assertEquals(false, reloaded.latencyTracking());
+    assertEquals(
+        List.of(50.0), java.util.Arrays.stream(reloaded.latencyPercentiles()).boxed().toList());
+    assertTrue(
+        Files.readAllLines(file, StandardCharsets.UTF_8).contains("latency-tracking no"),
+        "latency-tracking is rewritten");
+  }
+
+  @Test
   void configRewrite_fileCannotBeWritten_redisErrorAndTheFileUnchanged(@TempDir Path dir)
       throws IOException {
     Path file = dir.resolve("cuckoo.conf");

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,6 +92,30 @@ class ServerConfigTest {
   }
 
   @Test
+  void parse_latencyTrackingInfoPercentiles_redisErrorsNamingTheParameter() throws IOException {
+    assertEquals(
+        List.of(50.0, 99.9),
+        java.util.Arrays.stream(
+                ServerConfig.parse("--latency-tracking-info-percentiles", "50 99.9")
+                    .latencyPercentiles())
+            .boxed()
+            .toList());
+    assertEquals(
+        0,
+        ServerConfig.parse("--latency-tracking-info-percentiles", "").latencyPercentiles().length);
+    IllegalArgumentException outside =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.parse("--latency-tracking-info-percentiles", "50 101"));
+    assertEquals(
+        "latency-tracking-info-percentiles: latency-tracking-info-percentiles parameters should"
+            + " sit between [0.0,100.0], got '50 101'",
+        outside.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> ServerConfig.parse("--latency-tracking", "maybe"));
+  }
+
+  @Test
   void parse_logfile_isAPathOrEmptyForStandardError() throws IOException {
     assertNull(ServerConfig.parse().logFile());
     assertEquals(
@@ -121,6 +146,8 @@ class ServerConfigTest {
             "--max-bulk-length", "2097152",
             "--max-array-length", "2048",
             "--timeout", "9",
+            "--latency-tracking", "no",
+            "--latency-tracking-info-percentiles", "90",
             "--threads", "3",
             "--client-output-buffer-limit", "pubsub 1mb 0 0",
             "--logfile", "/tmp/cuckoo.log",

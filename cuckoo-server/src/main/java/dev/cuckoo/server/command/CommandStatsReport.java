@@ -88,31 +88,12 @@ final class CommandStatsReport {
         }
         double micros = histogram.getValueAtPercentile(percentiles[i]) / 1000.0;
         out.append('p')
-            .append(formatPercentile(percentiles[i]))
+            .append(dev.cuckoo.server.LatencyPercentiles.format(percentiles[i]))
             .append('=')
             .append(String.format(Locale.ROOT, "%.3f", micros));
       }
       out.append("\r\n");
     }
-  }
-
-  /**
-   * Returns a percentile as Redis prints it: {@code %f} with trailing zeros (and a trailing dot)
-   * removed, e.g. 50, 99.9.
-   */
-  static String formatPercentile(double percentile) {
-    String text = String.format(Locale.ROOT, "%f", percentile);
-    if (text.indexOf('.') >= 0) {
-      int end = text.length();
-      while (text.charAt(end - 1) == '0') {
-        end--;
-      }
-      if (text.charAt(end - 1) == '.') {
-        end--;
-      }
-      text = text.substring(0, end);
-    }
-    return text;
   }
 
   /**

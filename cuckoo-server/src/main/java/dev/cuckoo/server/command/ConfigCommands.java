@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.LatencyPercentiles;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
@@ -45,7 +46,8 @@ public final class ConfigCommands {
     values.put("requirepass", context.requirePass() == null ? "" : context.requirePass());
     values.put("protected-mode", context.protectedMode() ? "yes" : "no");
     values.put("latency-tracking", context.latencyTracking() ? "yes" : "no");
-    values.put("latency-tracking-info-percentiles", percentilesText(context.latencyPercentiles()));
+    values.put(
+        "latency-tracking-info-percentiles", LatencyPercentiles.text(context.latencyPercentiles()));
     if (context.replication() != null) {
       values.putAll(context.replication().settings().values());
     }
@@ -115,7 +117,7 @@ public final class ConfigCommands {
       case "latency-tracking":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "latency-tracking-info-percentiles":
-        return percentilesError(value);
+        return LatencyPercentiles.error(value);
       case "appendonly":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "appendfsync":
@@ -157,53 +159,6 @@ public final class ConfigCommands {
     return null;
   }
 
-  private static final java.util.regex.Pattern DECIMAL =
-      java.util.regex.Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-
-  /** Returns the words of latency-tracking-info-percentiles's value (the empty value has none). */
-  private static String[] percentileWords(String value) {
-    return value.trim().isEmpty() ? new String[0] : value.trim().split(" +");
-  }
-
-  /**
-   * Returns Redis's error for the first word of latency-tracking-info-percentiles's value that is
-   * not a number, or not one from 0 to 100, or null if every word is one.
-   */
-  private static String percentilesError(String value) {
-    for (String word : percentileWords(value)) {
-      if (!DECIMAL.matcher(word).matches()) {
-        return "Invalid latency-tracking-info-percentiles parameters";
-      }
-      double percentile = Double.parseDouble(word);
-      if (percentile < 0 || percentile > 100) {
-        return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
-      }
-    }
-    return null;
-  }
-
-  /** Returns the percentiles of a value {@link #percentilesError} accepted. */
-  private static double[] parsePercentiles(String value) {
-    String[] words = percentileWords(value);
-    double[] percentiles = new double[words.length];
-    for (int i = 0; i < words.length; i++) {
-      percentiles[i] = Double.parseDouble(words[i]);
-    }
-    return percentiles;
-  }
-
-  /** Returns the percentiles as CONFIG GET shows them: "50 99 99.9". */
-  private static String percentilesText(double[] percentiles) {
-    StringBuilder text = new StringBuilder();
-    for (double percentile : percentiles) {
-      if (text.length() > 0) {
-        text.append(' ');
-      }
-      text.append(CommandStatsReport.formatPercentile(percentile));
-    }
-    return text.toString();
-  }
-
   private static Boolean yesNo(String value) {
     String lower = value.toLowerCase(Locale.ROOT);
     return lower.equals("yes") ? Boolean.TRUE : lower.equals("no") ? Boolean.FALSE : null;
@@ -240,7 +195,7 @@ public final class ConfigCommands {
         context.latencyTracking(yesNo(value));
         break;
       case "latency-tracking-info-percentiles":
-        context.latencyPercentiles(parsePercentiles(value));
+        context.latencyPercentiles(LatencyPercentiles.parse(value));
         break;
       case "appendfsync":
         String policy = value.toLowerCase(Locale.ROOT);

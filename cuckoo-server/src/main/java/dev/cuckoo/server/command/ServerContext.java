@@ -45,8 +45,8 @@ public final class ServerContext implements PersistenceContext {
   private volatile Consumer<Boolean> shutdown = save -> {};
   private volatile ServerControls controls = ServerControls.NONE;
   private volatile String bind;
-  private volatile boolean latencyTracking = true;
-  private volatile double[] latencyPercentiles = {50, 99, 99.9};
+  private volatile boolean latencyTracking;
+  private volatile double[] latencyPercentiles;
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -62,6 +62,8 @@ public final class ServerContext implements PersistenceContext {
     this.protectedMode = config.protectedMode();
     this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
     this.bind = config.bind();
+    this.latencyTracking = config.latencyTracking();
+    this.latencyPercentiles = config.latencyPercentiles();
   }
 
   /** Returns what CONFIG SET changes in the running server: the listener and the log. */
@@ -132,6 +134,8 @@ public final class ServerContext implements PersistenceContext {
             .maxBulkLength(maxBulkLength)
             .requirePass(requirePass)
             .protectedMode(protectedMode)
+            .latencyTracking(latencyTracking)
+            .latencyPercentiles(latencyPercentiles)
             .fsync(ServerConfig.Fsync.valueOf(appendFsync.toUpperCase(java.util.Locale.ROOT)));
     cfConfig.values().forEach(current::cfParameter);
     Replication replication = replication();
