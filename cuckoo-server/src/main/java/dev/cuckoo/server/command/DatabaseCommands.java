@@ -7,7 +7,6 @@ import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
@@ -105,10 +104,6 @@ public final class DatabaseCommands {
     for (byte[] key : matched) {
       session.reply().bulk(key);
     }
-  }
-
-  private static long scanOrder(Key key) {
-    return key.hashCode() & 0xffffffffL;
   }
 
   /**
@@ -228,28 +223,15 @@ public final class DatabaseCommands {
     if (Long.compareUnsigned(cursor, 1L << 32) > 0) {
       cursor = 1L << 32;
     }
-    List<Key> candidates = new ArrayList<>();
-    for (Key key : keyspace.keys(session.db())) {
-      if (scanOrder(key) >= cursor) {
-        candidates.add(key);
-      }
-    }
-    candidates.sort(Comparator.comparingLong(DatabaseCommands::scanOrder));
+    Keyspace.ScanPage scanned = keyspace.scan(session.db(), cursor, count);
+    boolean typeOk = type == null || type.equals("mbbloomcf");
     List<byte[]> page = new ArrayList<>();
-    long next = 0;
-    int taken = 0;
-    for (int i = 0; i < candidates.size(); i++) {
-      Key key = candidates.get(i);
-      if (taken >= count && scanOrder(key) != scanOrder(candidates.get(i - 1))) {
-        next = scanOrder(candidates.get(i - 1)) + 1;
-        break;
-      }
-      taken++;
-      boolean typeOk = type == null || type.equals("mbbloomcf");
+    for (Key key : scanned.keys()) {
       if (typeOk && (pattern == null || Glob.matches(pattern, key.bytes()))) {
         page.add(key.bytes());
       }
     }
+    long next = scanned.cursor();
     reply.array(2);
     reply.bulk(Long.toString(next));
     reply.array(page.size());

@@ -6,7 +6,6 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -27,13 +26,16 @@ public final class KeyspaceCommands {
     this.keyspace = keyspace;
   }
 
-  /** RANDOMKEY: a uniformly chosen live key of the selected database, or null when it has none. */
+  /**
+   * RANDOMKEY: a random live key of the selected database ({@link Keyspace#randomKey}), or null
+   * when it has none.
+   */
   void randomKey(Session session, Request request) {
-    java.util.List<Key> keys = keyspace.keys(session.db());
-    if (keys.isEmpty()) {
+    Key key = keyspace.randomKey(session.db());
+    if (key == null) {
       session.reply().nullValue();
     } else {
-      session.reply().bulk(keys.get(ThreadLocalRandom.current().nextInt(keys.size())).bytes());
+      session.reply().bulk(key.bytes());
     }
   }
 

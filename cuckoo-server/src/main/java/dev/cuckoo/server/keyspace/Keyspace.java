@@ -36,6 +36,11 @@ public final class Keyspace {
   /** Number of lock stripes (a power of two). */
   static final int STRIPES = 256;
 
+  /** Number of map segments (a power of two); SCAN's cursor names the segment in its high bits. */
+  static final int SEGMENTS = 4096;
+
+  private static final int SEGMENT_SHIFT = 32 - Integer.numberOfTrailingZeros(SEGMENTS);
+
   /** Databases of a keyspace built without a count (Redis's default). */
   static final int DEFAULT_DATABASES = 16;
 
@@ -75,7 +80,9 @@ public final class Keyspace {
   // a coarse clock for access times: seconds since the keyspace began, advanced by tick()
   private final long clockOrigin = System.currentTimeMillis();
   private volatile int clockSeconds;
-  private final ConcurrentHashMap<Key, Entry> filters = new ConcurrentHashMap<>();
+  // the stored keys, in segments by the high bits of their scan order, so that SCAN pages and
+  // RANDOMKEY look at one segment rather than the whole keyspace
+  private final Segments filters = new Segments();
   private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
   private final AtomicInteger[] keyCounts;
   private final AtomicInteger[] expiryCounts;
@@ -362,7 +369,11 @@ public final class Keyspace {
 
   /** Returns the number of keys of every database (expired keys not yet deleted included). */
   public int size() {
-    return filters.size();
+    int size = 0;
+    for (AtomicInteger count : keyCounts) {
+      size += count.get();
+    }
+    return size;
   }
 
   /** Returns the number of keys of the database (expired keys not yet deleted included). */
@@ -373,7 +384,7 @@ public final class Keyspace {
   /** Removes every key (caller holds every lock). */
   public void clear() {
     if (removedKeys != null) {
-      filters.keySet().forEach(this::noteRemoved);
+      filters.forEachKey(this::noteRemoved);
     }
     filters.clear();
     expires.clear();
@@ -400,7 +411,7 @@ public final class Keyspace {
       return;
     }
     List<Key> moving = new ArrayList<>();
-    for (Key key : filters.keySet()) {
+    for (Key key : filters.keys()) {
       if (key.db() == a || key.db() == b) {
         moving.add(key);
       }
@@ -498,7 +509,7 @@ public final class Keyspace {
         stripe.writeLock().unlock();
       }
       atCut.run();
-      java.util.Set<Key> keys = new java.util.LinkedHashSet<>(filters.keySet());
+      java.util.Set<Key> keys = new java.util.LinkedHashSet<>(filters.keys());
       removedKeys = null;
       keys.addAll(removed);
       return new ArrayList<>(keys);
@@ -524,13 +535,13 @@ public final class Keyspace {
    * the caller holds every lock).
    */
   public List<Key> keys() {
-    return new ArrayList<>(filters.keySet());
+    return filters.keys();
   }
 
   /** Returns a snapshot of the live (unexpired) keys of one database. */
   public List<Key> keys(int db) {
     List<Key> keys = new ArrayList<>();
-    for (Key key : filters.keySet()) {
+    for (Key key : filters.keys()) {
       if (key.db() == db && (expiringKeys.get() == 0 || !isExpired(key))) {
         keys.add(key);
       }
@@ -545,7 +556,7 @@ public final class Keyspace {
    */
   public long[] keyOverheadBytes() {
     long[] bytes = new long[keyCounts.length];
-    for (Entry entry : filters.values()) {
+    for (Entry entry : filters.entries()) {
       bytes[entry.db()] += entryBytes(entry);
     }
     return bytes;
@@ -561,7 +572,9 @@ public final class Keyspace {
    */
   public Map<Key, RedisCuckooFilter<byte[]>> entries() {
     Map<Key, RedisCuckooFilter<byte[]>> view = new java.util.HashMap<>();
-    filters.forEach((key, entry) -> view.put(key, entry.filter));
+    for (Entry entry : filters.entries()) {
+      view.put(entry, entry.filter);
+    }
     return view;
   }
 
@@ -584,10 +597,174 @@ public final class Keyspace {
   /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
   public void recountUsed() {
     long total = EXPIRY_BYTES * expires.size();
-    for (Entry entry : filters.values()) {
+    for (Entry entry : filters.entries()) {
       total += entry.filter.sizeInBytes() + entryBytes(entry);
     }
     usedBytes.set(total);
     notePeak(total);
+  }
+
+  /**
+   * Returns the position of a key in SCAN's order, 0 to 2^32 - 1: its hash, mixed so that short
+   * names spread over every segment. Keys of one segment share the high bits.
+   */
+  public static long scanOrder(Key key) {
+    int h = key.hashCode();
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h & 0xffffffffL;
+  }
+
+  /** A page of SCAN: the keys visited, in scan order, and the cursor to continue from (0: done). */
+  public record ScanPage(List<Key> keys, long cursor) {}
+
+  /**
+   * Returns the next page of SCAN over one database: at least {@code count} of its live keys whose
+   * scan order is {@code cursor} or more (fewer only at the end), in scan order, never splitting
+   * keys of one position between pages. A key stored from the first page to the last is returned
+   * once (unless it moves between databases); keys stored or removed meanwhile may or may not be,
+   * as in Redis. Looks at the segments the page covers only.
+   *
+   * @param cursor 0 to 2^32 (2^32: past the end)
+   */
+  public ScanPage scan(int db, long cursor, long count) {
+    List<Key> page = new ArrayList<>();
+    long from = cursor;
+    List<Key> candidates = new ArrayList<>();
+    for (int segment = (int) (cursor >>> SEGMENT_SHIFT); segment < SEGMENTS; segment++) {
+      candidates.clear();
+      for (Key key : filters.segment(segment).keySet()) {
+        if (key.db() == db && scanOrder(key) >= from && live(key)) {
+          candidates.add(key);
+        }
+      }
+      // a segment's keys share the high bits of their order: sort by the rest, packed with the
+      // candidate's index into one primitive
+      long[] packed = new long[candidates.size()];
+      for (int i = 0; i < packed.length; i++) {
+        packed[i] = (scanOrder(candidates.get(i)) & ~(-1L << SEGMENT_SHIFT)) << 32 | i;
+      }
+      java.util.Arrays.sort(packed);
+      long last = -1;
+      for (long entry : packed) {
+        Key key = candidates.get((int) entry);
+        long order = scanOrder(key);
+        if (page.size() >= count && order != last) {
+          return new ScanPage(page, last + 1);
+        }
+        page.add(key);
+        last = order;
+      }
+      from = 0;
+      if (page.size() >= count && segment + 1 < SEGMENTS) {
+        return new ScanPage(page, (long) (segment + 1) << SEGMENT_SHIFT);
+      }
+    }
+    return new ScanPage(page, 0);
+  }
+
+  private boolean live(Key key) {
+    return expiringKeys.get() == 0 || !isExpired(key);
+  }
+
+  /**
+   * Returns a random live key of the database, or null if it has none (RANDOMKEY). As Redis's, not
+   * exactly uniform: a random segment holding keys of the database is chosen first, then one of its
+   * keys.
+   */
+  public Key randomKey(int db) {
+    if (keyCounts[db].get() == 0) {
+      return null;
+    }
+    java.util.concurrent.ThreadLocalRandom random =
+        java.util.concurrent.ThreadLocalRandom.current();
+    int start = random.nextInt(SEGMENTS);
+    for (int i = 0; i < SEGMENTS; i++) {
+      ConcurrentHashMap<Key, Entry> segment = filters.segment((start + i) & (SEGMENTS - 1));
+      int found = 0;
+      Key chosen = null;
+      // reservoir sampling: one pass, nothing allocated per key
+      for (Key key : segment.keySet()) {
+        if (key.db() == db && live(key) && random.nextInt(++found) == 0) {
+          chosen = key;
+        }
+      }
+      if (chosen != null) {
+        return chosen;
+      }
+    }
+    return null;
+  }
+
+  /** The key map, split into {@link #SEGMENTS} maps by the high bits of the scan order. */
+  private static final class Segments {
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private final ConcurrentHashMap<Key, Entry>[] segments = new ConcurrentHashMap[SEGMENTS];
+
+    Segments() {
+      for (int i = 0; i < SEGMENTS; i++) {
+        // a small first table: most segments of a small keyspace hold a few keys
+        segments[i] = new ConcurrentHashMap<>(2);
+      }
+    }
+
+    ConcurrentHashMap<Key, Entry> segment(int index) {
+      return segments[index];
+    }
+
+    private ConcurrentHashMap<Key, Entry> of(Key key) {
+      return segments[(int) (scanOrder(key) >>> SEGMENT_SHIFT)];
+    }
+
+    Entry get(Key key) {
+      return of(key).get(key);
+    }
+
+    boolean containsKey(Key key) {
+      return of(key).containsKey(key);
+    }
+
+    void put(Entry entry, Entry value) {
+      of(entry).put(entry, value);
+    }
+
+    Entry remove(Key key) {
+      return of(key).remove(key);
+    }
+
+    void clear() {
+      for (ConcurrentHashMap<Key, Entry> segment : segments) {
+        segment.clear();
+      }
+    }
+
+    /**
+     * Returns the stored keys (weakly consistent: every key stored throughout the call is in it).
+     */
+    List<Key> keys() {
+      List<Key> keys = new ArrayList<>();
+      for (ConcurrentHashMap<Key, Entry> segment : segments) {
+        keys.addAll(segment.keySet());
+      }
+      return keys;
+    }
+
+    void forEachKey(java.util.function.Consumer<Key> action) {
+      for (ConcurrentHashMap<Key, Entry> segment : segments) {
+        segment.keySet().forEach(action);
+      }
+    }
+
+    /** Returns the stored entries (weakly consistent, as {@link #keys}). */
+    List<Entry> entries() {
+      List<Entry> entries = new ArrayList<>();
+      for (ConcurrentHashMap<Key, Entry> segment : segments) {
+        entries.addAll(segment.values());
+      }
+      return entries;
+    }
   }
 }
