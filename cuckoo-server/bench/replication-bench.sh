@@ -13,7 +13,9 @@
 #   mvn -pl cuckoo-server -am package -DskipTests
 # Usage: cuckoo-server/bench/replication-bench.sh [requests-per-run] [rounds] [SIZE_MB]
 # (rounds 0: only the full sync)
-# Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g).
+# Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g), JAVA_OPTS (more JVM
+# options for each cuckoo-server, e.g. -XX:StartFlightRecording; %p in them becomes the port),
+# KEEP (a directory: the servers' logs and data are kept there instead of a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-300000}
@@ -22,15 +24,17 @@ SIZE_MB=${3:-256}
 JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
 HEAP=${HEAP:-3g}
 LAG=cuckoo-server/bench/replication-lag.py
-WORK=$(mktemp -d)
+JAVA_OPTS=${JAVA_OPTS:-}
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; WORK=$(cd "$KEEP" && pwd); else WORK=$(mktemp -d); fi
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 await_ping() { for _ in $(seq 300); do redis-cli -p "$1" ping > /dev/null 2>&1 && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 field() { redis-cli -p "$1" info replication | tr -d '\r' | sed -n "s/^$2://p"; }
 cuckoo() { # port dir [options]
   local port=$1 dir=$2; shift 2
-  java -Xmx"$HEAP" -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
+  # shellcheck disable=SC2086
+  java -Xmx"$HEAP" ${JAVA_OPTS//%p/$port} -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
 }
