@@ -22,6 +22,42 @@ class ReplicationTest {
   }
 
   @Test
+  void publish_onMaster_subscribersOfReplicaAndItsReplicaReceiveIt() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly());
+        CuckooServer chained = replicaOf(replica, TestServers.memoryOnly())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      ReplicaState.awaitInSync(replica.port(), chained.port(), 10_000);
+      try (RespClient subscriber = new RespClient(replica.port());
+          RespClient far = new RespClient(chained.port());
+          RespClient publisher = new RespClient(master.port())) {
+        subscriber.send("SUBSCRIBE", "news");
+        subscriber.read();
+        far.send("PSUBSCRIBE", "n*");
+        far.read();
+        publisher.call("CF.ADD", "before", "x");
+        // the master has no subscriber of its own: Redis counts only local receivers too
+        assertEquals(0L, publisher.call("PUBLISH", "news", "hello"));
+        publisher.call("CF.ADD", "after", "y");
+        assertEquals(
+            List.of("message", "news", "hello"),
+            texts(subscriber.readWithin(java.time.Duration.ofSeconds(5))));
+        assertEquals(
+            List.of("pmessage", "n*", "news", "hello"),
+            texts(far.readWithin(java.time.Duration.ofSeconds(5))));
+        // the message is part of the stream: offsets still agree, the writes around it arrived
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        ReplicaState.awaitInSync(replica.port(), chained.port(), 10_000);
+        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(chained.port(), 1));
+      }
+    }
+  }
+
+  private static List<String> texts(Object frame) {
+    return ((List<?>) frame).stream().map(RespClient::text).toList();
+  }
+
+  @Test
   void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
     // the master keeps no files: the stream must not depend on the log
     try (CuckooServer master = TestServers.start();

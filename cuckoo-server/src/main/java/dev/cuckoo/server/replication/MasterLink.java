@@ -479,6 +479,12 @@ final class MasterLink {
         db = (int) (long) selected;
       } else if (named(name, PING)) {
         // counted in the offset only
+      } else if (multi == null && (named(name, PUBLISH) || named(name, SPUBLISH))) {
+        // to this server's subscribers at once, even while a transfer catches up (no key)
+        long end = offset + rawLength;
+        replication
+            .applier()
+            .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
       } else if (named(name, REPLCONF)) {
         if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
           sendAck(offset);
@@ -548,6 +554,8 @@ final class MasterLink {
 
   private static final byte[] SELECT = ascii("select");
   private static final byte[] PING = ascii("ping");
+  private static final byte[] PUBLISH = ascii("publish");
+  private static final byte[] SPUBLISH = ascii("spublish");
   private static final byte[] REPLCONF = ascii("replconf");
   private static final byte[] MULTI = ascii("multi");
   private static final byte[] EXEC = ascii("exec");

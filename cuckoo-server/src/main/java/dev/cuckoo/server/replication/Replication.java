@@ -287,6 +287,21 @@ public final class Replication implements WriteStream {
   }
 
   @Override
+  public void propagate(byte[][] args) {
+    synchronized (this) {
+      if (link != null || backlog == null) {
+        // a replica forwards its master's stream as it came; no replica ever followed a master
+        return;
+      }
+      // no SELECT: a message is for every database; the write path logs the next record's mark,
+      // since this moved the stream without a record
+      int start = unsent.length();
+      unsent.command(args);
+      fed(start);
+    }
+  }
+
+  @Override
   public synchronized StreamMark takeRecordMark() {
     StreamMark mark = recordMark;
     recordMark = null;
