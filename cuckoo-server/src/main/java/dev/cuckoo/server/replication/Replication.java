@@ -289,8 +289,10 @@ public final class Replication implements WriteStream {
   @Override
   public void propagate(byte[][] args) {
     synchronized (this) {
-      if (link != null || backlog == null) {
-        // a replica forwards its master's stream as it came; no replica ever followed a master
+      if (link != null || receivingPeers == 0) {
+        // a replica forwards its master's stream as it came; a message no replica receives now
+        // is for nobody later either, and must not move the offset of a master that has just
+        // restarted or been promoted (its history would no longer be the one its replicas know)
         return;
       }
       // no SELECT: a message is for every database; the write path logs the next record's mark,
