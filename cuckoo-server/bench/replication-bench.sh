@@ -8,7 +8,8 @@
 #     the time until the replica's applied offset reached it (replication-lag.py), for both
 #     servers;
 #  3. full sync time of a dataset of SIZE_MB megabytes of filters: REPLICAOF until
-#     master_link_status:up and the offsets are equal (SIZE_MB=0 skips it).
+#     master_link_status:up and the offsets are equal (SIZE_MB=0 skips it), and the same for
+#     redis-server with as many 64 MiB string values (DEBUG POPULATE).
 # Needs redis-server, redis-benchmark, redis-cli, python3 and the shaded jar:
 #   mvn -pl cuckoo-server -am package -DskipTests
 # Usage: cuckoo-server/bench/replication-bench.sh [requests-per-run] [rounds] [SIZE_MB]
@@ -87,7 +88,9 @@ redis-cli -p "$M" CF.RESERVE cf 100000000 > /dev/null
 for port in "$RM" "$RR1" "$RR2"; do
   # its own directory: a master writes an RDB file there for each full sync
   mkdir -p "$WORK/redis-$port"
+  # DEBUG POPULATE fills the full-sync peer; no 5 s wait before a diskless full sync starts
   redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$port" \
+    --enable-debug-command local --repl-diskless-sync-delay 0 \
     > "$WORK/redis-$port.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
@@ -156,3 +159,14 @@ await_sync "$M" "$R1"
 end=$(date +%s.%N)
 echo
 echo "full sync of $keys filters, used_memory $used bytes: $(python3 -c "print(round($end-$start,2))") s"
+
+# the same for redis-server: as many plain keys of 64 MiB values (Redis 7's default diskless sync)
+redis-cli -p "$RR1" replicaof no one > /dev/null
+redis-cli -p "$RM" flushall > /dev/null
+redis-cli -p "$RM" debug populate "$keys" big 67108864 > /dev/null
+used=$(redis-cli -p "$RM" info memory | tr -d '\r' | sed -n 's/^used_memory:\(.*\)/\1/p')
+start=$(date +%s.%N)
+redis-cli -p "$RR1" replicaof 127.0.0.1 "$RM" > /dev/null
+await_sync "$RM" "$RR1"
+end=$(date +%s.%N)
+echo "redis-server full sync of $keys keys, used_memory $used bytes: $(python3 -c "print(round($end-$start,2))") s"

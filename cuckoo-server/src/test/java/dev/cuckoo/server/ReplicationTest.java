@@ -22,19 +22,19 @@ class ReplicationTest {
   }
 
   @Test
-  void publish_onMaster_subscribersOfReplicaAndItsReplicaReceiveIt() throws Exception {
+  void publish_onMaster_subscribersOfEachReplicaReceiveIt() throws Exception {
     try (CuckooServer master = TestServers.start();
         CuckooServer replica = replicaOf(master, TestServers.memoryOnly());
-        CuckooServer chained = replicaOf(replica, TestServers.memoryOnly())) {
+        CuckooServer other = replicaOf(master, TestServers.memoryOnly())) {
       ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
-      ReplicaState.awaitInSync(replica.port(), chained.port(), 10_000);
+      ReplicaState.awaitInSync(master.port(), other.port(), 10_000);
       try (RespClient subscriber = new RespClient(replica.port());
-          RespClient far = new RespClient(chained.port());
+          RespClient pattern = new RespClient(other.port());
           RespClient publisher = new RespClient(master.port())) {
         subscriber.send("SUBSCRIBE", "news");
         subscriber.read();
-        far.send("PSUBSCRIBE", "n*");
-        far.read();
+        pattern.send("PSUBSCRIBE", "n*");
+        pattern.read();
         publisher.call("CF.ADD", "before", "x");
         // the master has no subscriber of its own: Redis counts only local receivers too
         assertEquals(0L, publisher.call("PUBLISH", "news", "hello"));
@@ -44,11 +44,11 @@ class ReplicationTest {
             texts(subscriber.readWithin(java.time.Duration.ofSeconds(5))));
         assertEquals(
             List.of("pmessage", "n*", "news", "hello"),
-            texts(far.readWithin(java.time.Duration.ofSeconds(5))));
+            texts(pattern.readWithin(java.time.Duration.ofSeconds(5))));
         // the message is part of the stream: offsets still agree, the writes around it arrived
         ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
-        ReplicaState.awaitInSync(replica.port(), chained.port(), 10_000);
-        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(chained.port(), 1));
+        ReplicaState.awaitInSync(master.port(), other.port(), 10_000);
+        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
       }
     }
   }
