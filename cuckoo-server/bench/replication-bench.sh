@@ -8,12 +8,15 @@
 #     the time until the replica's applied offset reached it (replication-lag.py), for both
 #     servers;
 #  3. full sync time of a dataset of SIZE_MB megabytes of filters: REPLICAOF until
-#     master_link_status:up and the offsets are equal (SIZE_MB=0 skips it).
+#     master_link_status:up and the offsets are equal (SIZE_MB=0 skips it), and the same for
+#     redis-server with as many 64 MiB string values (DEBUG POPULATE).
 # Needs redis-server, redis-benchmark, redis-cli, python3 and the shaded jar:
 #   mvn -pl cuckoo-server -am package -DskipTests
 # Usage: cuckoo-server/bench/replication-bench.sh [requests-per-run] [rounds] [SIZE_MB]
 # (rounds 0: only the full sync)
-# Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g).
+# Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g), JAVA_OPTS (more JVM
+# options for each cuckoo-server, e.g. -XX:StartFlightRecording; %p in them becomes the port),
+# KEEP (a directory: the servers' logs and data are kept there instead of a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-300000}
@@ -22,15 +25,17 @@ SIZE_MB=${3:-256}
 JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
 HEAP=${HEAP:-3g}
 LAG=cuckoo-server/bench/replication-lag.py
-WORK=$(mktemp -d)
+JAVA_OPTS=${JAVA_OPTS:-}
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; WORK=$(cd "$KEEP" && pwd); else WORK=$(mktemp -d); fi
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 await_ping() { for _ in $(seq 300); do redis-cli -p "$1" ping > /dev/null 2>&1 && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 field() { redis-cli -p "$1" info replication | tr -d '\r' | sed -n "s/^$2://p"; }
 cuckoo() { # port dir [options]
   local port=$1 dir=$2; shift 2
-  java -Xmx"$HEAP" -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
+  # shellcheck disable=SC2086
+  java -Xmx"$HEAP" ${JAVA_OPTS//%p/$port} -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
 }
@@ -83,7 +88,9 @@ redis-cli -p "$M" CF.RESERVE cf 100000000 > /dev/null
 for port in "$RM" "$RR1" "$RR2"; do
   # its own directory: a master writes an RDB file there for each full sync
   mkdir -p "$WORK/redis-$port"
+  # DEBUG POPULATE fills the full-sync peer; no 5 s wait before a diskless full sync starts
   redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$port" \
+    --enable-debug-command local --repl-diskless-sync-delay 0 \
     > "$WORK/redis-$port.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
@@ -152,3 +159,14 @@ await_sync "$M" "$R1"
 end=$(date +%s.%N)
 echo
 echo "full sync of $keys filters, used_memory $used bytes: $(python3 -c "print(round($end-$start,2))") s"
+
+# the same for redis-server: as many plain keys of 64 MiB values (Redis 7's default diskless sync)
+redis-cli -p "$RR1" replicaof no one > /dev/null
+redis-cli -p "$RM" flushall > /dev/null
+redis-cli -p "$RM" debug populate "$keys" big 67108864 > /dev/null
+used=$(redis-cli -p "$RM" info memory | tr -d '\r' | sed -n 's/^used_memory:\(.*\)/\1/p')
+start=$(date +%s.%N)
+redis-cli -p "$RR1" replicaof 127.0.0.1 "$RM" > /dev/null
+await_sync "$RM" "$RR1"
+end=$(date +%s.%N)
+echo "redis-server full sync of $keys keys, used_memory $used bytes: $(python3 -c "print(round($end-$start,2))") s"

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A master in a child process killed with SIGKILL while its replica is promoted: restarted from its
  * files, it keeps its replication id (as replid2) and offset, so made a replica of the promoted one
  * it continues with +CONTINUE when the promoted one holds all of its history; when it holds writes
- * the promoted one never got, the rules of PSYNC make it a full copy, as in Redis.
+ * the promoted one never got, the rules of PSYNC make it a full copy, as in Redis. A promoted
+ * replica killed before any write keeps its new replication id (forced to disk at the promotion),
+ * so its replicas continue with +CONTINUE after its restart.
  */
 class MasterRestartTest {
   @TempDir Path dir;
@@ -72,6 +74,43 @@ class MasterRestartTest {
         assertEquals(ReplicaState.of(promoted.port(), 4), ReplicaState.of(master.port(), 4));
         assertEquals(null, ReplicaState.of(master.port(), 1).get("0/lost0"));
         assertNotEquals(null, ReplicaState.of(master.port(), 1).get("0/a0"));
+      }
+    }
+  }
+
+  @Test
+  void promotedReplicaKilledBeforeAnyWrite_restarted_itsReplicaContinuesWithoutFullCopy()
+      throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = TestServers.start()) {
+      String promotedId;
+      try (ChildServer promoted = ChildServer.startNamed(dir, "promoted")) {
+        follow(promoted.port(), master.port());
+        follow(replica.port(), master.port());
+        ReplicaState.fill(master.port(), "a", 10, 30);
+        writeInDatabase3(master.port(), "x");
+        ReplicaState.awaitInSync(master.port(), promoted.port(), 20_000);
+        ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
+        try (RespClient client = new RespClient(promoted.port())) {
+          client.call("REPLICAOF", "NO", "ONE");
+        }
+        promotedId = ReplicaState.info(promoted.port(), "master_replid");
+        follow(replica.port(), promoted.port());
+        ReplicaState.awaitInSync(promoted.port(), replica.port(), 20_000);
+        assertEquals("1", ReplicaState.stat(promoted.port(), "sync_partial_ok"), promoted.output());
+        assertEquals(promotedId, ReplicaState.info(replica.port(), "master_replid"));
+        // killed before any write under the new id: only the promotion itself says what it holds
+        promoted.kill();
+      }
+      try (ChildServer promoted = ChildServer.startNamed(dir, "promoted")) {
+        assertEquals(
+            promotedId, ReplicaState.info(promoted.port(), "master_replid2"), promoted.output());
+        follow(replica.port(), promoted.port());
+        ReplicaState.awaitInSync(promoted.port(), replica.port(), 20_000);
+        assertEquals("1", ReplicaState.stat(promoted.port(), "sync_partial_ok"), promoted.output());
+        assertEquals("0", ReplicaState.stat(promoted.port(), "sync_full"), promoted.output());
+        assertEquals(ReplicaState.of(master.port(), 4), ReplicaState.of(promoted.port(), 4));
+        assertEquals(ReplicaState.of(promoted.port(), 4), ReplicaState.of(replica.port(), 4));
       }
     }
   }

@@ -22,6 +22,42 @@ class ReplicationTest {
   }
 
   @Test
+  void publish_onMaster_subscribersOfEachReplicaReceiveIt() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly());
+        CuckooServer other = replicaOf(master, TestServers.memoryOnly())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      ReplicaState.awaitInSync(master.port(), other.port(), 10_000);
+      try (RespClient subscriber = new RespClient(replica.port());
+          RespClient pattern = new RespClient(other.port());
+          RespClient publisher = new RespClient(master.port())) {
+        subscriber.send("SUBSCRIBE", "news");
+        subscriber.read();
+        pattern.send("PSUBSCRIBE", "n*");
+        pattern.read();
+        publisher.call("CF.ADD", "before", "x");
+        // the master has no subscriber of its own: Redis counts only local receivers too
+        assertEquals(0L, publisher.call("PUBLISH", "news", "hello"));
+        publisher.call("CF.ADD", "after", "y");
+        assertEquals(
+            List.of("message", "news", "hello"),
+            texts(subscriber.readWithin(java.time.Duration.ofSeconds(5))));
+        assertEquals(
+            List.of("pmessage", "n*", "news", "hello"),
+            texts(pattern.readWithin(java.time.Duration.ofSeconds(5))));
+        // the message is part of the stream: offsets still agree, the writes around it arrived
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        ReplicaState.awaitInSync(master.port(), other.port(), 10_000);
+        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
+      }
+    }
+  }
+
+  private static List<String> texts(Object frame) {
+    return ((List<?>) frame).stream().map(RespClient::text).toList();
+  }
+
+  @Test
   void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
     // the master keeps no files: the stream must not depend on the log
     try (CuckooServer master = TestServers.start();

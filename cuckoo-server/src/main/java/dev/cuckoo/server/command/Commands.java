@@ -60,7 +60,7 @@ public final class Commands {
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     TransactionCommands tx = new TransactionCommands(this, context, writes);
     CommandInfo commandInfo = new CommandInfo(this);
-    PubSubCommands pubsub = new PubSubCommands(context.pubSub());
+    PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
     table =
         new CommandTable(

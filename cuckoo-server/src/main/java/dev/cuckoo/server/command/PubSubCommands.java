@@ -14,10 +14,15 @@ import java.util.List;
  */
 final class PubSubCommands {
   private final PubSub pubSub;
+  private final ServerContext context;
 
-  /** Creates the commands over the server's subscription registry. */
-  PubSubCommands(PubSub pubSub) {
+  /**
+   * Creates the commands over the server's subscription registry; messages published go to the
+   * replicas through {@code context}'s write stream.
+   */
+  PubSubCommands(PubSub pubSub, ServerContext context) {
     this.pubSub = pubSub;
+    this.context = context;
   }
 
   private static void confirm(Session session, String word, byte[] name, int count) {
@@ -69,12 +74,14 @@ final class PubSubCommands {
   void publish(Session session, Request request) {
     byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], false));
+    context.writeStream().propagate(args);
   }
 
   /** SPUBLISH shardchannel message: the number of shard-channel subscribers that received it. */
   void spublish(Session session, Request request) {
     byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], true));
+    context.writeStream().propagate(args);
   }
 
   private static void syntaxError(Session session, byte[][] args) {

@@ -260,6 +260,12 @@ final class ReplicationCommands {
         ReplicationCommands.this.writes.markStream(mark);
       }
 
+      @Override
+      public boolean markStreamDurably(StreamMark mark) {
+        long lsn = ReplicationCommands.this.writes.logMark(mark);
+        return lsn == 0 || context.persistence() == null || context.persistence().force(lsn);
+      }
+
       private void runTransaction(int db, List<Transaction.Write> writes) {
         session.db(db);
         commands.execute(session, new byte[][] {ascii("MULTI")});

@@ -257,6 +257,18 @@ public final class WritePath {
   }
 
   /**
+   * Sets the stream mark in force and logs it at once (not forced); returns its record's number (0
+   * if nothing is logged).
+   */
+  long logMark(StreamMark mark) {
+    synchronized (this) {
+      lastMark = mark;
+      markNext = true;
+      return log.append(0, mark.args());
+    }
+  }
+
+  /**
    * Logs the stream mark in force as the first record of a new log generation (a snapshot's cut).
    */
   void rotated() {

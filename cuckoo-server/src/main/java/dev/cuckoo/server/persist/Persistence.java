@@ -636,6 +636,16 @@ public final class Persistence implements Closeable {
   }
 
   /**
+   * Forces the log to disk through record {@code lsn}, whatever the fsync policy.
+   *
+   * @return true if it is on disk and not undone after a log failure
+   */
+  public boolean force(long lsn) {
+    makeDurable(lsn, true);
+    return acknowledged(lsn, true);
+  }
+
+  /**
    * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not undone
    * after a log failure (records before it are then acknowledged too).
    */

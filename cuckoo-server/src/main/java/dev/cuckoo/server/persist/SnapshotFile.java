@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -105,6 +106,8 @@ public final class SnapshotFile {
     private final FileChannel channel;
     private final long generation;
     private final long startLsn;
+    // false for a transfer: a temporary file nobody reads after a crash is never forced
+    private final boolean durable;
     private final byte[] buffer = new byte[BUFFER_BYTES];
     private final ByteBuffer fields = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
@@ -117,12 +120,19 @@ public final class SnapshotFile {
     // bytes of filters written since the file was last forced
     private long unforced;
 
-    private Writer(Path target, Path temp, FileChannel channel, long generation, long startLsn) {
+    private Writer(
+        Path target,
+        Path temp,
+        FileChannel channel,
+        long generation,
+        long startLsn,
+        boolean durable) {
       this.target = target;
       this.temp = temp;
       this.channel = channel;
       this.generation = generation;
       this.startLsn = startLsn;
+      this.durable = durable;
     }
 
     /**
@@ -217,7 +227,7 @@ public final class SnapshotFile {
      */
     private void wrote(int bytes) throws IOException {
       unforced += bytes;
-      if (unforced >= INCREMENTAL_FSYNC_BYTES) {
+      if (durable && unforced >= INCREMENTAL_FSYNC_BYTES) {
         unforced = 0;
         drain();
         channel.force(false);
@@ -229,9 +239,14 @@ public final class SnapshotFile {
       drain();
       writeFully(channel, ByteBuffer.wrap(header(generation, startLsn, entries)), 0);
       channel.truncate(bufferStart);
-      channel.force(true);
-      channel.close();
-      FileSync.replace(temp, target);
+      if (durable) {
+        channel.force(true);
+        channel.close();
+        FileSync.replace(temp, target);
+      } else {
+        channel.close();
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
       done = true;
     }
 
@@ -281,6 +296,17 @@ public final class SnapshotFile {
   /** Starts writing a snapshot of {@code generation} to the temporary file of {@code target}. */
   static Writer open(Path target, FileChannels files, long generation, long startLsn)
       throws IOException {
+    return open(target, files, generation, startLsn, true);
+  }
+
+  /**
+   * Starts writing a snapshot to the temporary file of {@code target}; unless {@code durable}, it
+   * is never forced to disk (a file that is not read after a crash, such as a transfer, need not
+   * be, and a gigabyte forced in 8 MiB steps costs seconds).
+   */
+  static Writer open(
+      Path target, FileChannels files, long generation, long startLsn, boolean durable)
+      throws IOException {
     Path temp = tempOf(target);
     FileChannel channel =
         files.open(
@@ -288,7 +314,7 @@ public final class SnapshotFile {
             StandardOpenOption.CREATE,
             StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
-    return new Writer(target, temp, channel, generation, startLsn);
+    return new Writer(target, temp, channel, generation, startLsn, durable);
   }
 
   private static byte[] header(long generation, long startLsn, long entries) {
@@ -316,10 +342,21 @@ public final class SnapshotFile {
    *     usable then)
    */
   static Loaded read(Path file, Keyspace into, Predicate<Key> wanted) throws IOException {
-    long size = Files.size(file);
+    try (InputStream raw = Files.newInputStream(file)) {
+      return read(raw, Files.size(file), into, wanted);
+    }
+  }
+
+  /**
+   * Loads a snapshot of {@code size} bytes from a stream (a transfer read straight from the
+   * master's connection), as {@link #read(Path, Keyspace, Predicate)} does; reads exactly {@code
+   * size} bytes unless it is damaged.
+   */
+  static Loaded read(InputStream raw, long size, Keyspace into, Predicate<Key> wanted)
+      throws IOException {
     Map<Key, Long> lsns = new HashMap<>();
-    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      DataInputStream in = new DataInputStream(raw);
+    try {
+      DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16));
       byte[] magic = new byte[8];
       in.readFully(magic);
       if (!Arrays.equals(magic, MAGIC)) {

@@ -4,6 +4,7 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
@@ -63,9 +64,9 @@ public final class Transfer {
   }
 
   /**
-   * Writes the keys of {@code keyspace} to {@code file}, each under its read lock with the number
-   * {@code number} gives at that moment (the stream offset); a key gone by then is written as a
-   * tombstone.
+   * Writes the keys of {@code keyspace} to {@code file} (never forced to disk: a transfer is not
+   * read after a crash), each under its read lock with the number {@code number} gives at that
+   * moment (the stream offset); a key gone by then is written as a tombstone.
    *
    * @param keys the keys listed across the cut ({@link Keyspace#keysAcross})
    * @param start the stream offset at the cut
@@ -73,7 +74,8 @@ public final class Transfer {
   public static void write(
       Path file, long start, List<Key> keys, Keyspace keyspace, LongSupplier number)
       throws IOException {
-    try (SnapshotFile.Writer writer = SnapshotFile.open(file, FileChannels.DEFAULT, 0, start)) {
+    try (SnapshotFile.Writer writer =
+        SnapshotFile.open(file, FileChannels.DEFAULT, 0, start, false)) {
       for (Key key : keys) {
         Lock lock = keyspace.readLockFor(key);
         lock.lock();
@@ -89,13 +91,15 @@ public final class Transfer {
   }
 
   /**
-   * Loads a received transfer into {@code into} (a fresh keyspace).
+   * Loads a transfer of {@code length} bytes into {@code into} (a fresh keyspace) as it arrives,
+   * reading exactly that many bytes of {@code in} unless it is damaged.
    *
-   * @throws IOException if it is damaged (a checksum, a length, its end): nothing of it may be used
+   * @throws IOException if it is damaged (a checksum, a length, its end) or the connection ends:
+   *     nothing of it may be used
    */
-  public static Loaded load(Path file, Keyspace into) throws IOException {
+  public static Loaded load(InputStream in, long length, Keyspace into) throws IOException {
     try {
-      return new Loaded(SnapshotFile.read(file, into, key -> true));
+      return new Loaded(SnapshotFile.read(in, length, into, key -> true));
     } catch (dev.cuckoo.FilterFormatException e) {
       throw new IOException("damaged transfer: " + e.getMessage(), e);
     }

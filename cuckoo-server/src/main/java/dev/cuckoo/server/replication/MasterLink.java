@@ -10,6 +10,7 @@ import dev.cuckoo.server.protocol.Numbers;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -18,8 +19,6 @@ import java.net.NetworkInterface;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,10 +29,10 @@ import java.util.List;
  * transfer or continues from its offset, then applies the stream. A lost link is retried every
  * second, as Redis's replication cron does; the data served meanwhile is the data held.
  *
- * <p>A full transfer is written to a file, checked entry by entry, loaded into a fresh keyspace and
- * brought up to date with the stream that follows it (skipping what each key already holds) before
- * it replaces the live data at once; a transfer that breaks off or fails its checksum leaves the
- * old data in place.
+ * <p>A full transfer is loaded as it arrives (no copy on disk) into a fresh keyspace, checked entry
+ * by entry, and brought up to date with the stream that follows it (skipping what each key already
+ * holds) before it replaces the live data at once; a transfer that breaks off or fails its checksum
+ * leaves the old data in place.
  */
 final class MasterLink {
   private static final System.Logger LOGGER = System.getLogger(MasterLink.class.getName());
@@ -87,6 +86,11 @@ final class MasterLink {
   void start() {
     LOGGER.log(Level.INFO, "REPLICAOF {0}:{1} enabled", host, Integer.toString(port));
     thread.start();
+  }
+
+  /** Returns the database the master's stream is in (after {@link #stop}: where it stopped). */
+  int db() {
+    return db;
   }
 
   /**
@@ -319,75 +323,97 @@ final class MasterLink {
     transferRead = 0;
     LOGGER.log(
         Level.INFO,
-        "MASTER <-> REPLICA sync: receiving {0} bytes from master to disk",
+        "MASTER <-> REPLICA sync: receiving and loading {0} bytes from master",
         Long.toString(length));
-    Path file = Files.createTempFile(replication.transferDirectory(), "received-", ".cuckoo");
+    long began = System.nanoTime();
+    Keyspace fresh = new Keyspace(replication.databases());
+    fresh.loading(true);
+    Transfer.Loaded loaded;
     try {
-      receive(in, file, length);
-      Keyspace fresh = new Keyspace(replication.databases());
-      fresh.loading(true);
-      Transfer.Loaded loaded;
-      try {
-        loaded = Transfer.load(file, fresh);
-      } catch (IOException e) {
+      loaded = Transfer.load(transferStream(in, length), length, fresh);
+    } catch (IOException e) {
+      if (e.getCause() instanceof dev.cuckoo.FilterFormatException) {
         throw new IOException(
             "the transfer from the master failed its check, keeping the old data: "
                 + e.getMessage(),
             e);
       }
-      if (loaded.start() != masterOffset) {
-        throw new IOException(
-            "the transfer was cut at offset "
-                + loaded.start()
-                + " but the master announced "
-                + masterOffset);
-      }
-      LOGGER.log(
-          Level.INFO,
-          "MASTER <-> REPLICA sync: loaded {0} keys; applying the stream up to offset {1}",
-          Long.toString(loaded.keys()),
-          Long.toString(loaded.last()));
-      db = 0;
-      CatchUp catchUp = new CatchUp(fresh, loaded, masterId, masterOffset);
-      if (loaded.last() <= masterOffset) {
-        catchUp.finish(masterOffset);
-      }
-      stream(in, catchUp);
-    } finally {
-      Replication.deleteQuietly(file);
+      throw e;
     }
+    if (loaded.start() != masterOffset) {
+      throw new IOException(
+          "the transfer was cut at offset "
+              + loaded.start()
+              + " but the master announced "
+              + masterOffset);
+    }
+    LOGGER.log(
+        Level.INFO,
+        "MASTER <-> REPLICA sync: loaded {0} keys ({1} bytes) in {2} ms; applying the stream up to"
+            + " offset {3}",
+        Long.toString(loaded.keys()),
+        Long.toString(length),
+        Long.toString((System.nanoTime() - began) / 1_000_000),
+        Long.toString(loaded.last()));
+    db = 0;
+    CatchUp catchUp = new CatchUp(fresh, loaded, masterId, masterOffset);
+    if (loaded.last() <= masterOffset) {
+      catchUp.finish(masterOffset);
+    }
+    stream(in, catchUp);
   }
 
-  private void receive(Resp.Reader in, Path file, long length) throws IOException {
-    byte[] buffer = new byte[1 << 16];
-    try (OutputStream to = Files.newOutputStream(file)) {
-      long left = length;
-      boolean first = true;
-      while (left > 0) {
-        int chunk = (int) Math.min(buffer.length, left);
-        in.readFully(buffer, chunk);
-        if (first) {
-          first = false;
-          if (chunk < SNAPSHOT_MAGIC.length
-              || !Arrays.equals(
-                  buffer, 0, SNAPSHOT_MAGIC.length, SNAPSHOT_MAGIC, 0, SNAPSHOT_MAGIC.length)) {
-            throw new IOException(
-                "the master "
-                    + host
-                    + ":"
-                    + port
-                    + " sent a transfer that is not a cuckoo-server snapshot (it begins '"
-                    + Resp.clip(
-                        new String(buffer, 0, Math.min(chunk, 9), StandardCharsets.ISO_8859_1))
-                    + "'); a cuckoo-server replicates only from a cuckoo-server");
-          }
-        }
-        to.write(buffer, 0, chunk);
-        left -= chunk;
-        transferRead += chunk;
-        lastIoMillis = System.currentTimeMillis();
-      }
+  /**
+   * The transfer's {@code length} bytes as a stream read straight from the connection (no copy on
+   * disk), after a check that they begin as a cuckoo-server snapshot; reading them counts progress
+   * for INFO.
+   */
+  private InputStream transferStream(Resp.Reader in, long length) throws IOException {
+    byte[] magic = new byte[SNAPSHOT_MAGIC.length];
+    int first = (int) Math.min(magic.length, length);
+    in.readFully(magic, first);
+    if (first < magic.length || !Arrays.equals(magic, SNAPSHOT_MAGIC)) {
+      throw new IOException(
+          "the master "
+              + host
+              + ":"
+              + port
+              + " sent a transfer that is not a cuckoo-server snapshot (it begins '"
+              + Resp.clip(new String(magic, 0, first, StandardCharsets.ISO_8859_1))
+              + "'); a cuckoo-server replicates only from a cuckoo-server");
     }
+    transferRead = first;
+    InputStream rest =
+        new InputStream() {
+          private long left = length - first;
+
+          @Override
+          public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+          }
+
+          @Override
+          public int read(byte[] into, int offset, int wanted) throws IOException {
+            if (left == 0) {
+              return -1;
+            }
+            int n = in.readSome(into, offset, (int) Math.min(wanted, left));
+            if (n < 0) {
+              throw new IOException(
+                  "the master closed the connection after "
+                      + (length - left)
+                      + " of the transfer's "
+                      + length
+                      + " bytes");
+            }
+            left -= n;
+            transferRead += n;
+            lastIoMillis = System.currentTimeMillis();
+            return n;
+          }
+        };
+    return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(magic), rest);
   }
 
   /**
@@ -453,6 +479,12 @@ final class MasterLink {
         db = (int) (long) selected;
       } else if (named(name, PING)) {
         // counted in the offset only
+      } else if (multi == null && (named(name, PUBLISH) || named(name, SPUBLISH))) {
+        // to this server's subscribers at once, even while a transfer catches up (no key)
+        long end = offset + rawLength;
+        replication
+            .applier()
+            .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
       } else if (named(name, REPLCONF)) {
         if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
           sendAck(offset);
@@ -522,6 +554,8 @@ final class MasterLink {
 
   private static final byte[] SELECT = ascii("select");
   private static final byte[] PING = ascii("ping");
+  private static final byte[] PUBLISH = ascii("publish");
+  private static final byte[] SPUBLISH = ascii("spublish");
   private static final byte[] REPLCONF = ascii("replconf");
   private static final byte[] MULTI = ascii("multi");
   private static final byte[] EXEC = ascii("exec");

@@ -79,6 +79,14 @@ public final class Replication implements WriteStream {
     void markStream(StreamMark mark);
 
     /**
+     * Logs {@code mark} at once and forces the log to disk, whatever appendfsync says (a promoted
+     * master's new replication id, before any replica hears of it).
+     *
+     * @return false if the log could not be forced
+     */
+    boolean markStreamDurably(StreamMark mark);
+
+    /**
      * Writes what the applied commands logged (and forces it, with appendfsync always): called when
      * no more of the stream is waiting, so one log write covers a burst.
      */
@@ -108,6 +116,8 @@ public final class Replication implements WriteStream {
   // the stream, guarded by this
   private String replid = newId();
   private String replid2 = NO_ID;
+  // true when replid was made here (promotion, restart), false when a master announced it
+  private boolean ownId = true;
   private long secondReplOffset = -1;
   private long offset;
   private Backlog backlog;
@@ -181,6 +191,7 @@ public final class Replication implements WriteStream {
         // the files hold the master's stream up to this offset: ask to continue from there
         synchronized (this) {
           replid = mark.replicationId();
+          ownId = false;
           offset = mark.after();
           backlog = new Backlog(settings.backlogSize, offset);
           restoredDb = mark.db();
@@ -215,6 +226,7 @@ public final class Replication implements WriteStream {
       offset = mark.after();
       secondReplOffset = offset + 1;
       replid = newId();
+      ownId = true;
       backlog = new Backlog(settings.backlogSize, offset);
     }
     LOGGER.log(
@@ -271,6 +283,23 @@ public final class Replication implements WriteStream {
       fed(start);
       recordMark = new StreamMark(replid, before, offset, streamDb);
       return offset;
+    }
+  }
+
+  @Override
+  public void propagate(byte[][] args) {
+    synchronized (this) {
+      if (link != null || receivingPeers == 0) {
+        // a replica forwards its master's stream as it came; a message no replica receives now
+        // is for nobody later either, and must not move the offset of a master that has just
+        // restarted or been promoted (its history would no longer be the one its replicas know)
+        return;
+      }
+      // no SELECT: a message is for every database; the write path logs the next record's mark,
+      // since this moved the stream without a record
+      int start = unsent.length();
+      unsent.command(args);
+      fed(start);
     }
   }
 
@@ -572,6 +601,7 @@ public final class Replication implements WriteStream {
       long[] start = new long[1];
       String[] id = new String[1];
       int[] keysWritten = new int[1];
+      long began = System.nanoTime();
       keyspace.moveGate().closeForSnapshot();
       try {
         List<Key> keys =
@@ -594,6 +624,7 @@ public final class Replication implements WriteStream {
         keyspace.moveGate().open();
       }
       long length = Files.size(file);
+      long written = (System.nanoTime() - began) / 1_000_000;
       Path sent = file;
       synchronized (this) {
         peer.state = Peer.State.SEND_BULK;
@@ -605,13 +636,14 @@ public final class Replication implements WriteStream {
       }
       LOGGER.log(
           Level.INFO,
-          "Synchronization with replica {0} succeeded ({1} keys, {2} bytes, offset {3} of"
-              + " replication id {4})",
+          "Synchronization with replica {0} succeeded ({1} keys, {2} bytes written in {5} ms,"
+              + " offset {3} of replication id {4})",
           peer.name(),
           Integer.toString(keysWritten[0]),
           Long.toString(length),
           Long.toString(start[0]),
-          id[0]);
+          id[0],
+          Long.toString(written));
       file = null;
     } catch (IOException | RuntimeException e) {
       LOGGER.log(Level.WARNING, "full sync with replica " + peer.ip() + " failed: " + e, e);
@@ -772,7 +804,12 @@ public final class Replication implements WriteStream {
     return true;
   }
 
-  /** REPLICAOF NO ONE: stops following the master and becomes a master, keeping the history. */
+  /**
+   * REPLICAOF NO ONE: stops following the master and becomes a master, keeping the history. The new
+   * replication id is on disk (a stream mark, forced) before anyone can see it, so that this server
+   * restarted before any write still knows it (as the secondary id) and its replicas continue with
+   * +CONTINUE.
+   */
   public void promote() {
     MasterLink old;
     synchronized (this) {
@@ -780,19 +817,37 @@ public final class Replication implements WriteStream {
       if (old == null) {
         return;
       }
+    }
+    // the link applies nothing more: the offset and the stream's database stand still
+    old.stop();
+    String id = newId();
+    Applier current = applier;
+    if (current != null) {
+      long at;
+      synchronized (this) {
+        at = offset;
+      }
+      if (!current.markStreamDurably(new StreamMark(id, at, at, old.db()))) {
+        LOGGER.log(
+            Level.WARNING,
+            "the new replication id could not be forced to disk: after a restart before any"
+                + " write, replicas will need a full copy");
+      }
+    }
+    synchronized (this) {
+      if (link != old) {
+        // a REPLICAOF meanwhile follows another master
+        return;
+      }
       link = null;
       replid2 = replid;
       secondReplOffset = offset + 1;
-      replid = newId();
+      replid = id;
+      ownId = true;
       streamDb = -1;
       if (backlog == null) {
         backlog = new Backlog(settings.backlogSize, offset);
       }
-    }
-    old.stop();
-    Applier current = applier;
-    if (current != null) {
-      current.markStream(StreamMark.NONE);
     }
     LOGGER.log(
         Level.INFO,
@@ -808,9 +863,9 @@ public final class Replication implements WriteStream {
     if (backlog == null) {
       return new String[] {"?", "-1"};
     }
-    if (!replid2.equals(NO_ID) && offset + 1 == secondReplOffset) {
-      // nothing was written under the current id (a restarted or just promoted master): the
-      // history is replid2's up to here, the id a new master is likelier to know
+    if (ownId && !replid2.equals(NO_ID) && offset + 1 == secondReplOffset) {
+      // nothing was written under an id made here (a restarted or just promoted master), which
+      // no master knows: the history is replid2's up to here
       return new String[] {replid2, Long.toString(offset + 1)};
     }
     return new String[] {replid, Long.toString(offset + 1)};
@@ -831,6 +886,8 @@ public final class Replication implements WriteStream {
       secondReplOffset = offset + 1;
       replid = newId;
     }
+    // the master's id from now on, as Redis's replicas ask with their master's id
+    ownId = false;
   }
 
   /** Appends bytes the replica applied to its offset and backlog, and to its own replicas. */
@@ -879,6 +936,7 @@ public final class Replication implements WriteStream {
       synchronized (this) {
         if (link == from) {
           replid = masterId;
+          ownId = false;
           replid2 = NO_ID;
           secondReplOffset = -1;
           offset = masterOffset;
@@ -894,7 +952,12 @@ public final class Replication implements WriteStream {
             masterId, masterOffset + caughtUp.length, masterOffset + caughtUp.length, db));
     Persistence persistence = parts.persistence().get();
     if (persistence != null) {
+      long began = System.nanoTime();
       persistence.save();
+      LOGGER.log(
+          Level.INFO,
+          "MASTER <-> REPLICA sync: the received data saved in {0} ms",
+          Long.toString((System.nanoTime() - began) / 1_000_000));
     }
   }
 

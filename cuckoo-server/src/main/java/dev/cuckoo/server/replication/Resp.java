@@ -228,27 +228,39 @@ final class Resp {
       return line;
     }
 
+    /**
+     * Reads at least one and at most {@code length} bytes into {@code into} at {@code offset} (what
+     * is buffered first), blocking only if nothing is; returns -1 at the end of the stream.
+     */
+    int readSome(byte[] into, int offset, int length) throws IOException {
+      int n;
+      if (position < limit) {
+        n = Math.min(length, limit - position);
+        System.arraycopy(buffer, position, into, offset, n);
+        position += n;
+        if (position == limit) {
+          position = 0;
+          limit = 0;
+        }
+      } else {
+        n = in.read(into, offset, length);
+        if (n < 0) {
+          return -1;
+        }
+      }
+      consumed += n;
+      return n;
+    }
+
     /** Reads exactly {@code length} bytes into {@code into}. */
     void readFully(byte[] into, int length) throws IOException {
       int at = 0;
       while (at < length) {
-        int n;
-        if (position < limit) {
-          n = Math.min(length - at, limit - position);
-          System.arraycopy(buffer, position, into, at, n);
-          position += n;
-        } else {
-          n = in.read(into, at, length - at);
-          if (n < 0) {
-            throw new EOFException("the master closed the connection");
-          }
+        int n = readSome(into, at, length - at);
+        if (n < 0) {
+          throw new EOFException("the master closed the connection");
         }
         at += n;
-        consumed += n;
-      }
-      if (position == limit) {
-        position = 0;
-        limit = 0;
       }
     }
 

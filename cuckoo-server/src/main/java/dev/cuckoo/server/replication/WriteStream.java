@@ -27,6 +27,12 @@ public interface WriteStream {
   long record(int db, byte[][] args);
 
   /**
+   * Sends a command to the replicas that is not a write and is not logged (PUBLISH, SPUBLISH: as
+   * Redis propagates them, so that a replica's subscribers get what is published on the master).
+   */
+  default void propagate(byte[][] args) {}
+
+  /**
    * Returns, once, where the record just taken by {@link #record} stands in this master's stream
    * (logged before it, so that a restarted master knows its replication id and offset), or null if
    * it is not in a stream of its own (a replica, or a master no replica ever followed).
