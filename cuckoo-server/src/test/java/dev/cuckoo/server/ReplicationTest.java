@@ -58,6 +58,32 @@ class ReplicationTest {
   }
 
   @Test
+  void replTimeout_silentMaster_replicaDropsTheLinkAndContinues() throws Exception {
+    // the master pings once an hour: only repl-timeout can notice the silence
+    try (CuckooServer master =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("repl-ping-replica-period", "3600").build());
+        CuckooServer replica =
+            replicaOf(master, TestServers.memoryOnly().set("repl-timeout", "1"))) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      try (RespClient client = new RespClient(master.port())) {
+        client.call("CF.ADD", "k", "x");
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        long deadline = System.currentTimeMillis() + 15_000;
+        String partial = "0";
+        while (partial.equals("0") && System.currentTimeMillis() < deadline) {
+          Thread.sleep(200);
+          partial = ReplicaState.stat(master.port(), "sync_partial_ok");
+        }
+        assertEquals("1", partial, "the replica reconnected with a partial resync");
+        assertEquals("1", ReplicaState.stat(master.port(), "sync_full"), "no second full copy");
+        client.call("CF.ADD", "k", "y");
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      }
+    }
+  }
+
+  @Test
   void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
     // the master keeps no files: the stream must not depend on the log
     try (CuckooServer master = TestServers.start();

@@ -763,6 +763,7 @@ public final class Replication implements WriteStream {
       seconds++;
       MasterLink current = link;
       if (current != null) {
+        current.checkTimeout(System.currentTimeMillis());
         current.sendAck(replicaOffset());
       } else if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
         feedCommand(PING);
