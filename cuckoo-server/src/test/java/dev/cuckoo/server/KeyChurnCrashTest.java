@@ -60,6 +60,9 @@ class KeyChurnCrashTest {
 
   private void soak(int rounds, long nanos) throws Exception {
     long seed = Long.getLong("cuckoo.churn.seed", System.nanoTime());
+    // printed first, so that a run that fails is named even when it fails outside an assertion
+    System.out.printf(
+        "KeyChurnCrashTest: seed %d (-Dcuckoo.churn.seed=%d repeats it)%n", seed, seed);
     Random random = new Random(seed);
     Path data = dir.resolve("data");
     List<Model> models = new ArrayList<>();
@@ -221,7 +224,7 @@ class KeyChurnCrashTest {
      * commands in flight were applied.
      */
     int settle(RespClient client, String where) throws IOException {
-      Map<Integer, Map<String, KeyState>> observed = observe(client);
+      Map<Integer, Map<String, KeyState>> observed = observe(client, where);
       int acked = acknowledgedThisRound;
       acknowledged += acked;
       for (int i = states.size() - 1; i >= acked; i--) {
@@ -252,7 +255,8 @@ class KeyChurnCrashTest {
     }
 
     /** Lists the keys of this client with their item counts and expiry (items checked later). */
-    private Map<Integer, Map<String, KeyState>> observe(RespClient client) throws IOException {
+    private Map<Integer, Map<String, KeyState>> observe(RespClient client, String where)
+        throws IOException {
       Map<Integer, Map<String, KeyState>> observed = new TreeMap<>();
       for (int db : databases()) {
         client.call("SELECT", db);
@@ -260,7 +264,24 @@ class KeyChurnCrashTest {
         String pattern = db == FLUSH_DB || db == SWAP_DB ? "*" : prefix + "*";
         for (Object name : (List<?>) client.call("KEYS", pattern)) {
           String key = RespClient.text(name);
-          List<?> info = (List<?>) client.call("CF.INFO", key);
+          Object reply = client.call("CF.INFO", key);
+          if (!(reply instanceof List<?> info)) {
+            throw new AssertionError(
+                where
+                    + ": KEYS "
+                    + pattern
+                    + " in database "
+                    + db
+                    + " listed "
+                    + key
+                    + " but CF.INFO answered "
+                    + reply
+                    + " (PTTL "
+                    + client.call("PTTL", key)
+                    + ", EXISTS "
+                    + client.call("EXISTS", key)
+                    + ")");
+          }
           long items = (Long) info.get(7);
           long ttl = (Long) client.call("PTTL", key);
           KeyState observedKey = new KeyState(new TreeSet<>(), ttl > 0);
