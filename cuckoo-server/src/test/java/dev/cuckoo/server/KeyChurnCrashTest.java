@@ -77,6 +77,10 @@ class KeyChurnCrashTest {
     for (; round < rounds && System.nanoTime() - started < nanos; round++) {
       String where = "seed " + seed + " round " + round;
       Path output = dir.resolve("child-" + round + ".out");
+      // the files as the kill left them, kept if what the server then holds is wrong
+      Path lastStart = dir.resolve("last-start");
+      deleteTree(lastStart);
+      copyTree(data, lastStart);
       // the start itself is the first check: a refusal to start fails here with the child's output
       try (ChildServer child =
           startKeepingFailure(
@@ -95,6 +99,12 @@ class KeyChurnCrashTest {
           for (Model model : models) {
             appliedInFlight += model.settle(client, where);
           }
+        } catch (AssertionError wrong) {
+          Path kept = keptCopy(where);
+          copyTree(lastStart, kept);
+          throw new AssertionError(
+              wrong.getMessage() + "; the files the server started from are kept in " + kept,
+              wrong);
         }
         List<Worker> workers = new ArrayList<>();
         for (Model model : models) {
@@ -147,21 +157,42 @@ class KeyChurnCrashTest {
     try {
       return ChildServer.start("256m", output, arguments.toArray(new String[0]));
     } catch (IOException refused) {
-      Path kept =
-          Path.of("target", "keychurn-failure-" + where.replaceAll("[^A-Za-z0-9]+", "-"))
-              .toAbsolutePath();
-      try (Stream<Path> files = Files.walk(data)) {
-        for (Path file : (Iterable<Path>) files::iterator) {
-          Path copy = kept.resolve(data.relativize(file).toString());
-          if (Files.isDirectory(file)) {
-            Files.createDirectories(copy);
-          } else {
-            Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
-          }
-        }
-      }
+      Path kept = keptCopy(where);
+      copyTree(data, kept);
       throw new IOException(
           where + ": the server refused to start; its data is kept in " + kept, refused);
+    }
+  }
+
+  private static Path keptCopy(String where) {
+    return Path.of("target", "keychurn-failure-" + where.replaceAll("[^A-Za-z0-9]+", "-"))
+        .toAbsolutePath();
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    if (!Files.exists(from)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Path copy = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(copy);
+        } else {
+          Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
     }
   }
 
