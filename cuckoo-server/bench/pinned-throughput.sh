@@ -6,7 +6,9 @@
 # line per measurement (requests per second) and the server CPU seconds each server used.
 # Needs: redis-server, redis-benchmark (redis-tools), taskset, 2 or more cores, and the jar:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
-# Usage: cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
+# JAVA_OPTS adds JVM options to the cuckoo-server (e.g. those of conf/jvm.options); JAR=path runs
+# another build.
+# Usage: [JAVA_OPTS=...] cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-200000}
@@ -19,7 +21,8 @@ trap cleanup EXIT
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 CP=$(port); RP=$(port)
-taskset -c 0 java -jar "$JAR" --port "$CP" --dir "$WORK/cuckoo" > "$WORK/cuckoo.log" 2>&1 &
+# shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+taskset -c 0 java ${JAVA_OPTS:-} -jar "$JAR" --port "$CP" --dir "$WORK/cuckoo" > "$WORK/cuckoo.log" 2>&1 &
 PIDS+=($!); CPID=$!
 taskset -c 0 redis-server --port "$RP" --dir "$WORK" --save '' > "$WORK/redis.log" 2>&1 &
 PIDS+=($!); RPID=$!

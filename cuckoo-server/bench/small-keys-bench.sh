@@ -70,8 +70,14 @@ heap_used_bytes() { # live heap after a full collection, in bytes
   jcmd "$1" GC.heap_info | python3 -c '
 import re, sys
 text = sys.stdin.read()
-m = re.search(r"used (\d+)([KMG])", text)
-print(int(m.group(1)) * {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2)])'
+unit = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+# G1: one "garbage-first heap" line; Serial and Parallel: one line per generation (their spaces
+# and Metaspace are indented further); Shenandoah: "..., 340M used"
+gens = re.findall(r"^ (?:garbage-first heap|\S.*?(?:generation|Gen)) +total \d+K, used (\d+)([KMG])",
+                  text, re.M)
+if not gens:
+    gens = re.findall(r"committed, (\d+)([KMG]) used", text)
+print(sum(int(n) * unit[u] for n, u in gens))'
 }
 
 start_server() {

@@ -157,9 +157,9 @@ class ArchiveIT {
     assertEquals(0, shipped.exitCode(), shipped.toString());
     for (String flag :
         List.of(
-            "-XX:G1PeriodicGCInterval=15000",
+            "-XX:NewRatio=4",
             "-XX:MaxHeapFreeRatio=30",
-            "-XX:+UseG1GC",
+            "-XX:+UseSerialGC",
             "-XX:MaxRAMPercentage=50.000000",
             "-XX:InitialHeapSize=67108864",
             "-XX:-OmitStackTraceInFastThrow",
@@ -173,7 +173,7 @@ class ArchiveIT {
     Dist.Result replaced = Dist.run(work, otherFile, launcher("cuckoo-server"), "--version");
     assertEquals(0, replaced.exitCode(), replaced.toString());
     assertTrue(replaced.output().contains("-XX:MaxHeapSize=104857600"), replaced.output());
-    assertFalse(replaced.output().contains("G1PeriodicGCInterval"), replaced.output());
+    assertFalse(replaced.output().contains("NewRatio"), replaced.output());
   }
 
   @Test
