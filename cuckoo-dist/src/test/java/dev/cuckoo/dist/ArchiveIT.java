@@ -174,6 +174,20 @@ class ArchiveIT {
     assertEquals(0, replaced.exitCode(), replaced.toString());
     assertTrue(replaced.output().contains("-XX:MaxHeapSize=104857600"), replaced.output());
     assertFalse(replaced.output().contains("NewRatio"), replaced.output());
+
+    // gigabytes of filters: G1 rather than the serial collector's long full collections
+    Map<String, String> large = new TreeMap<>(environment);
+    large.put("CUCKOO_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+    // a bad port ends the server once the JVM has printed its flags
+    Dist.Result big =
+        Dist.run(work, large, launcher("cuckoo-server"), "--maxmemory", "6gb", "--port", "-1");
+    assertTrue(big.output().contains("-XX:+UseG1GC"), big.output());
+    assertTrue(big.output().contains("-XX:MaxHeapSize=8589934592"), big.output());
+    assertFalse(big.output().contains("UseSerialGC"), big.output());
+    assertFalse(big.output().contains("NewRatio"), big.output());
+    Dist.Result small =
+        Dist.run(work, large, launcher("cuckoo-server"), "--maxmemory", "3gb", "--port", "-1");
+    assertTrue(small.output().contains("-XX:+UseSerialGC"), small.output());
   }
 
   @Test
