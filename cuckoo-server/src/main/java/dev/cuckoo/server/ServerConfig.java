@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.command.CfConfig;
+import dev.cuckoo.server.command.LatencyPercentiles;
 import dev.cuckoo.server.protocol.Numbers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -88,7 +88,7 @@ final class CommandStatsReport {
         }
         double micros = histogram.getValueAtPercentile(percentiles[i]) / 1000.0;
         out.append('p')
-            .append(dev.cuckoo.server.LatencyPercentiles.format(percentiles[i]))
+            .append(LatencyPercentiles.format(percentiles[i]))
             .append('=')
             .append(String.format(Locale.ROOT, "%.3f", micros));
       }

@@ -1,6 +1,5 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.LatencyPercentiles;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;

@@ -57,10 +57,10 @@ class CommandStatsReportTest {
   /* config.c / server.c: "%f" with trimDoubleString's trailing zeros and dot removed. */
   @Test
   void formatPercentile_redisTrimmedPrintf_dropsTrailingZeros() {
-    assertEquals("50", dev.cuckoo.server.LatencyPercentiles.format(50));
-    assertEquals("99.9", dev.cuckoo.server.LatencyPercentiles.format(99.9));
-    assertEquals("0", dev.cuckoo.server.LatencyPercentiles.format(0));
-    assertEquals("99.99", dev.cuckoo.server.LatencyPercentiles.format(99.99));
-    assertEquals("100", dev.cuckoo.server.LatencyPercentiles.format(100));
+    assertEquals("50", LatencyPercentiles.format(50));
+    assertEquals("99.9", LatencyPercentiles.format(99.9));
+    assertEquals("0", LatencyPercentiles.format(0));
+    assertEquals("99.99", LatencyPercentiles.format(99.99));
+    assertEquals("100", LatencyPercentiles.format(100));
   }
 }

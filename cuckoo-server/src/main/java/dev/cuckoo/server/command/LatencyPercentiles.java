@@ -1,4 +1,4 @@
-package dev.cuckoo.server;
+package dev.cuckoo.server.command;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  */
 public final class LatencyPercentiles {
   /** Redis's default: {@code 50 99 99.9}. */
-  static final double[] DEFAULT = {50, 99, 99.9};
+  public static final double[] DEFAULT = {50, 99, 99.9};
 
   private static final Pattern DECIMAL =
       Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
