@@ -542,7 +542,7 @@ public final class Keyspace {
   public List<Key> keys(int db) {
     List<Key> keys = new ArrayList<>();
     for (Key key : filters.keys()) {
-      if (key.db() == db && (expiringKeys.get() == 0 || !isExpired(key))) {
+      if (key.db() == db && live(key)) {
         keys.add(key);
       }
     }
@@ -666,8 +666,14 @@ public final class Keyspace {
     return new ScanPage(page, 0);
   }
 
+  /**
+   * Returns true if a key found by a listing (made without its lock) is stored and has not expired
+   * now. A deletion removes the key from the map before its expiry time, so the key is looked up
+   * again after its expiry was read: an expired key being deleted meanwhile, whose expiry is then
+   * gone, is not taken for a key without one.
+   */
   private boolean live(Key key) {
-    return expiringKeys.get() == 0 || !isExpired(key);
+    return (expiringKeys.get() == 0 || !isExpired(key)) && filters.containsKey(key);
   }
 
   /**

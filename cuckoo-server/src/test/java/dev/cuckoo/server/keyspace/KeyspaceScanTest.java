@@ -136,6 +136,46 @@ class KeyspaceScanTest {
   }
 
   @Test
+  void listings_expiredKeysDeletedMeanwhile_neverListed() throws Exception {
+    // the expiry cycle deletes expired keys while KEYS and SCAN list the keys: a deletion drops the
+    // key's expiry time too, which must not make the key look like one without an expiry
+    Keyspace keyspace = keyspaceOf(mixedKeys(0, 2_000));
+    for (int round = 0; round < 5; round++) {
+      List<Key> expired = new ArrayList<>();
+      for (int i = 0; i < 2_000; i++) {
+        Key key = key(0, "expired:" + round + ":" + i);
+        keyspace.put(key, filter());
+        keyspace.expireAt(key, 1);
+        expired.add(key);
+      }
+      Thread deleter =
+          new Thread(
+              () -> {
+                for (Key key : expired) {
+                  java.util.concurrent.locks.Lock lock = keyspace.lockFor(key);
+                  lock.lock();
+                  try {
+                    keyspace.remove(key);
+                  } finally {
+                    lock.unlock();
+                  }
+                }
+              },
+              "expiry");
+      deleter.start();
+      while (deleter.isAlive()) {
+        for (Key key : keyspace.keys(0)) {
+          assertTrue(!expired.contains(key), "KEYS listed the expired key " + key.hashCode());
+        }
+        for (Key key : keyspace.scan(0, 0, 5_000).keys()) {
+          assertTrue(!expired.contains(key), "SCAN returned the expired key " + key.hashCode());
+        }
+      }
+      deleter.join();
+    }
+  }
+
+  @Test
   void randomKey_returnsLiveKeysOfTheDatabaseOnly() {
     Keyspace keyspace = keyspaceOf(List.of(key(0, "a"), key(0, "b"), key(0, "c"), key(2, "x")));
     Set<Key> drawn = new HashSet<>();
