@@ -188,7 +188,13 @@ class ConfigFileIT {
           && method.getParameterCount() == 0
           && !notSettings.contains(method.getName())) {
         Object value = method.invoke(config);
-        settings.put(method.getName(), value instanceof Path ? ((Path) value).normalize() : value);
+        if (value instanceof Path path) {
+          value = path.normalize();
+        } else if (value instanceof double[] numbers) {
+          // arrays compare by identity
+          value = java.util.Arrays.stream(numbers).boxed().toList();
+        }
+        settings.put(method.getName(), value);
       }
     }
     return settings;

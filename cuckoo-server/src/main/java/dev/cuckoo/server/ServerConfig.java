@@ -115,7 +115,8 @@ public final class ServerConfig {
   private final int maxArrayLength;
   private final int timeoutSeconds;
   private final boolean latencyTracking;
-  private final double[] latencyPercentiles;
+  // a list, not an array: settings compare by value
+  private final List<Double> latencyPercentiles;
   private final int threads;
   private final long maxMemory;
   private final int autoAofRewritePercentage;
@@ -159,7 +160,7 @@ public final class ServerConfig {
     this.maxArrayLength = b.maxArrayLength;
     this.timeoutSeconds = b.timeoutSeconds;
     this.latencyTracking = b.latencyTracking;
-    this.latencyPercentiles = b.latencyPercentiles.clone();
+    this.latencyPercentiles = java.util.Arrays.stream(b.latencyPercentiles).boxed().toList();
     this.threads = b.threads;
     this.maxMemory = b.maxMemory >= 0 ? b.maxMemory : Runtime.getRuntime().maxMemory() / 4 * 3;
     this.autoAofRewritePercentage = b.autoAofRewritePercentage;
@@ -334,7 +335,7 @@ public final class ServerConfig {
     b.maxArrayLength = maxArrayLength;
     b.timeoutSeconds = timeoutSeconds;
     b.latencyTracking = latencyTracking;
-    b.latencyPercentiles = latencyPercentiles.clone();
+    b.latencyPercentiles = latencyPercentiles();
     b.threads = threads;
     b.maxMemory = maxMemory;
     b.autoAofRewritePercentage = autoAofRewritePercentage;
@@ -433,7 +434,7 @@ public final class ServerConfig {
    * Returns latency-tracking-info-percentiles: the percentiles INFO latencystats prints (a copy).
    */
   public double[] latencyPercentiles() {
-    return latencyPercentiles.clone();
+    return latencyPercentiles.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /**
@@ -663,7 +664,7 @@ public final class ServerConfig {
                 }
                 b.latencyPercentiles(LatencyPercentiles.parse(value));
               },
-              c -> LatencyPercentiles.text(c.latencyPercentiles)));
+              c -> LatencyPercentiles.text(c.latencyPercentiles())));
       options.put(
           "threads",
           new Option(
