@@ -509,7 +509,8 @@ public final class Keyspace {
         stripe.writeLock().unlock();
       }
       atCut.run();
-      java.util.Set<Key> keys = new java.util.LinkedHashSet<>(filters.keys());
+      java.util.Set<Key> keys = new java.util.LinkedHashSet<>();
+      filters.forEachKey(keys::add);
       removedKeys = null;
       keys.addAll(removed);
       return new ArrayList<>(keys);
@@ -541,11 +542,12 @@ public final class Keyspace {
   /** Returns a snapshot of the live (unexpired) keys of one database. */
   public List<Key> keys(int db) {
     List<Key> keys = new ArrayList<>();
-    for (Key key : filters.keys()) {
-      if (key.db() == db && live(key)) {
-        keys.add(key);
-      }
-    }
+    filters.forEachKey(
+        key -> {
+          if (key.db() == db && live(key)) {
+            keys.add(key);
+          }
+        });
     return keys;
   }
 
@@ -648,19 +650,19 @@ public final class Keyspace {
         packed[i] = (scanOrder(candidates.get(i)) & ~(-1L << SEGMENT_SHIFT)) << 32 | i;
       }
       java.util.Arrays.sort(packed);
+      long segmentStart = (long) segment << SEGMENT_SHIFT;
       long last = -1;
       for (long entry : packed) {
-        Key key = candidates.get((int) entry);
-        long order = scanOrder(key);
+        long order = segmentStart | entry >>> 32;
         if (page.size() >= count && order != last) {
           return new ScanPage(page, last + 1);
         }
-        page.add(key);
+        page.add(candidates.get((int) entry));
         last = order;
       }
       from = 0;
       if (page.size() >= count && segment + 1 < SEGMENTS) {
-        return new ScanPage(page, (long) (segment + 1) << SEGMENT_SHIFT);
+        return new ScanPage(page, segmentStart + (1L << SEGMENT_SHIFT));
       }
     }
     return new ScanPage(page, 0);
