@@ -77,19 +77,7 @@ class SentinelClientsTest {
         ChildServer b = ChildServer.startNamed(dir, "b", "--replicaof", "127.0.0.1 " + a.port());
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, a.port(), 2, SentinelCluster.Timing.FAST)) {
-      sentinels.await(
-          Duration.ofSeconds(40),
-          "every sentinel sees the replica and the other sentinels",
-          () -> {
-            for (int i = 0; i < 3; i++) {
-              var master = sentinels.master(i);
-              if (!"1".equals(master.get("num-slaves"))
-                  || !"2".equals(master.get("num-other-sentinels"))) {
-                return false;
-              }
-            }
-            return true;
-          });
+      sentinels.awaitReplicasAndPeers(1, Duration.ofSeconds(40));
       Set<String> addresses = new java.util.LinkedHashSet<>();
       Set<HostAndPort> hostAndPorts = new java.util.LinkedHashSet<>();
       List<String> ports = new ArrayList<>();

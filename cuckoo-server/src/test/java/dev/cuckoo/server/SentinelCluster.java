@@ -285,6 +285,29 @@ final class SentinelCluster implements AutoCloseable {
     fail("within " + timeout + ": " + what + "\n" + logs);
   }
 
+  /**
+   * Waits until every sentinel sees {@code replicas} replicas of the master (num-slaves) and knows
+   * every other sentinel (num-other-sentinels).
+   */
+  void awaitReplicasAndPeers(int replicas, Duration timeout)
+      throws IOException, InterruptedException {
+    String slaves = Integer.toString(replicas);
+    String others = Integer.toString(sentinels.size() - 1);
+    await(
+        timeout,
+        "every sentinel sees " + slaves + " replicas and the " + others + " other sentinels",
+        () -> {
+          for (int i = 0; i < sentinels.size(); i++) {
+            Map<String, String> seen = master(i);
+            if (!slaves.equals(seen.get("num-slaves"))
+                || !others.equals(seen.get("num-other-sentinels"))) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
   /** Waits until every sentinel knows every other one (num-other-sentinels), through hello. */
   void awaitDiscovery(Duration timeout) throws IOException, InterruptedException {
     String others = Integer.toString(sentinels.size() - 1);

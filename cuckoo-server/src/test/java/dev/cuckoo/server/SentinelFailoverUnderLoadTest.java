@@ -134,19 +134,7 @@ class SentinelFailoverUnderLoadTest {
         ChildServer c = ChildServer.startNamed(dir, "c", "--replicaof", replicaOf);
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, masterPort, 2, SentinelCluster.Timing.FAST)) {
-      sentinels.await(
-          Duration.ofSeconds(40),
-          "every sentinel sees both replicas and the two other sentinels",
-          () -> {
-            for (int i = 0; i < 3; i++) {
-              var seen = sentinels.master(i);
-              if (!"2".equals(seen.get("num-slaves"))
-                  || !"2".equals(seen.get("num-other-sentinels"))) {
-                return false;
-              }
-            }
-            return true;
-          });
+      sentinels.awaitReplicasAndPeers(2, Duration.ofSeconds(40));
       try (RespClient client = new RespClient(masterPort)) {
         assertEquals(new RespClient.Simple("OK"), client.call("CF.RESERVE", "load", 4_000_000));
         client.call("MULTI");

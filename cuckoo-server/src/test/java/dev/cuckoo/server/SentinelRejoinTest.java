@@ -35,19 +35,7 @@ class SentinelRejoinTest {
                 TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + masterPort).build());
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, masterPort, 2, SentinelCluster.Timing.FAST)) {
-      sentinels.await(
-          Duration.ofSeconds(40),
-          "every sentinel sees both replicas and the two other sentinels",
-          () -> {
-            for (int i = 0; i < 3; i++) {
-              var seen = sentinels.master(i);
-              if (!"2".equals(seen.get("num-slaves"))
-                  || !"2".equals(seen.get("num-other-sentinels"))) {
-                return false;
-              }
-            }
-            return true;
-          });
+      sentinels.awaitReplicasAndPeers(2, Duration.ofSeconds(40));
       try (RespClient client = new RespClient(masterPort)) {
         for (int batch = 0; batch < 10; batch++) {
           for (int i = 0; i < 50; i++) {
