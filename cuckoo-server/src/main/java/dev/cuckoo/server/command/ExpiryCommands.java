@@ -3,6 +3,7 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.TtlAverages;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
@@ -213,26 +214,33 @@ public final class ExpiryCommands {
    * cycle stopped, deletes those whose time has passed (each logged as DEL) and looks at 20 more
    * while more than 10% of those looked at had expired. So, as in Redis, a few expired keys among
    * many live ones are reclaimed over several cycles and count in DBSIZE and INFO keyspace until
-   * then (while invisible to every command), and a mass expiry is reclaimed at once. Stops after
-   * {@code budgetMillis}; does nothing while writes are refused.
+   * then (while invisible to every command), and a mass expiry is reclaimed at once. The unexpired
+   * keys it looks at feed INFO's avg_ttl estimate ({@link TtlAverages}). Stops after {@code
+   * budgetMillis}; does nothing while writes are refused.
    */
   void expireCycle(long budgetMillis) {
-    if (!keyspace.hasExpiries()) {
-      return;
-    }
+    TtlAverages ttlAverages = keyspace.ttlAverages();
     long start = System.nanoTime();
     for (int db = 0; db < keyspace.databases(); db++) {
       if (keyspace.expiring(db) == 0) {
         expiryCursors.remove(db);
+        ttlAverages.clear(db);
         continue;
       }
+      // the milliseconds left of the unexpired keys looked at, for INFO's avg_ttl
+      long millisLeft = 0;
+      long unexpired = 0;
+      int loopsWithUnexpired = 0;
       boolean repeat;
       do {
         if (System.nanoTime() - start > budgetMillis * 1_000_000L || !writes.accepting()) {
+          ttlAverages.record(db, millisLeft, unexpired, loopsWithUnexpired);
           return;
         }
         Iterator<Key> cursor =
             expiryCursors.computeIfAbsent(db, unused -> keyspace.keysWithExpiry().iterator());
+        long now = System.currentTimeMillis();
+        long unexpiredBefore = unexpired;
         int sampled = 0;
         int expired = 0;
         boolean done = false;
@@ -245,21 +253,28 @@ public final class ExpiryCommands {
           Key key = cursor.next();
           if (key.db() == db) {
             sampled++;
-            if (expireIfDue(key)) {
+            long at = keyspace.expireAt(key);
+            if (at == Keyspace.NO_EXPIRY) {
+              continue;
+            }
+            if (at > now) {
+              millisLeft += at - now;
+              unexpired++;
+            } else if (expireIfDue(key)) {
               expired++;
             }
           }
         }
+        if (unexpired > unexpiredBefore) {
+          loopsWithUnexpired++;
+        }
         repeat = !done && expired * 100 / sampled > EXPIRY_ACCEPTABLE_STALE_PERCENT;
       } while (repeat);
+      ttlAverages.record(db, millisLeft, unexpired, loopsWithUnexpired);
     }
   }
 
   private boolean expireIfDue(Key key) {
-    long at = keyspace.expireAt(key);
-    if (at == Keyspace.NO_EXPIRY || at > System.currentTimeMillis()) {
-      return false;
-    }
     Lock lock = keyspace.lockFor(key);
     lock.lock();
     CommandClock.enter();

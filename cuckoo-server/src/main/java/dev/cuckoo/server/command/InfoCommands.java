@@ -1,7 +1,5 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.keyspace.CommandClock;
-import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Args;
@@ -343,35 +341,9 @@ public final class InfoCommands {
     field(out, "process_cpu_time_ms", cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
   }
 
-  /**
-   * Returns per database the average milliseconds left of the keys whose expiry has not passed, 0
-   * for none: what Redis's avg_ttl estimates from the keys its active expiry cycle samples (a
-   * moving average), computed here over every expiring key.
-   */
-  private static long[] averageTtls(Keyspace keyspace) {
-    // summed as doubles: exact while the sum stays below 2^53 ms, and no overflow for ttls near
-    // 2^63
-    double[] sums = new double[keyspace.databases()];
-    long[] counts = new long[keyspace.databases()];
-    long now = CommandClock.now();
-    for (Key key : keyspace.keysWithExpiry()) {
-      long at = keyspace.expireAt(key);
-      if (at != Keyspace.NO_EXPIRY && at > now) {
-        sums[key.db()] += at - now;
-        counts[key.db()]++;
-      }
-    }
-    long[] averages = new long[sums.length];
-    for (int db = 0; db < sums.length; db++) {
-      averages[db] = counts[db] == 0 ? 0 : (long) (sums[db] / counts[db]);
-    }
-    return averages;
-  }
-
   private void keyspace(StringBuilder out) {
     out.append("# Keyspace\r\n");
     Keyspace keyspace = context.keyspace();
-    long[] averageTtls = keyspace.hasExpiries() ? averageTtls(keyspace) : null;
     for (int db = 0; db < keyspace.databases(); db++) {
       int keys = keyspace.size(db);
       if (keys > 0) {
@@ -382,7 +354,7 @@ public final class InfoCommands {
             .append(",expires=")
             .append(keyspace.expiring(db))
             .append(",avg_ttl=")
-            .append(averageTtls == null ? 0 : averageTtls[db])
+            .append(keyspace.expiring(db) == 0 ? 0 : keyspace.ttlAverages().get(db))
             .append(",subexpiry=0\r\n");
       }
     }

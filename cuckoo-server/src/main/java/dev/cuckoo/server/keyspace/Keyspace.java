@@ -88,6 +88,7 @@ public final class Keyspace {
   private final AtomicInteger[] expiryCounts;
   // keys with an expiry in every database: lookups skip the expiry check while it is 0
   private final AtomicInteger expiringKeys = new AtomicInteger();
+  private final TtlAverages ttlAverages;
   private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
@@ -117,6 +118,7 @@ public final class Keyspace {
       keyCounts[i] = new AtomicInteger();
       expiryCounts[i] = new AtomicInteger();
     }
+    ttlAverages = new TtlAverages(databases);
   }
 
   /** Returns the number of databases. */
@@ -292,6 +294,11 @@ public final class Keyspace {
     return expires.keySet();
   }
 
+  /** Returns the per-database estimates of the milliseconds left of expiring keys (avg_ttl). */
+  public TtlAverages ttlAverages() {
+    return ttlAverages;
+  }
+
   /** Returns the number of keys with an expiry time in the database. */
   public int expiring(int db) {
     return expiryCounts[db].get();
@@ -436,6 +443,7 @@ public final class Keyspace {
     }
     swapCounts(keyCounts, a, b);
     swapCounts(expiryCounts, a, b);
+    ttlAverages.swap(a, b);
   }
 
   private static void swapCounts(AtomicInteger[] counts, int a, int b) {
