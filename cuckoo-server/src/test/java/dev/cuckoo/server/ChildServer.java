@@ -36,19 +36,27 @@ final class ChildServer implements AutoCloseable {
    * @param options server options after {@code --port 0}, e.g. {@code "--dir", path}
    */
   static ChildServer launch(String heap, Path outputFile, String... options) throws IOException {
+    return launch(List.of("-Xmx" + heap), outputFile, options);
+  }
+
+  /**
+   * Starts a child server on a free port with the JVM options given (the heap among them, e.g.
+   * {@code -Xmx96m}, and a collector).
+   */
+  static ChildServer launch(List<String> jvmOptions, Path outputFile, String... options)
+      throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    List<String> command = new ArrayList<>(List.of(java.toString()));
+    command.addAll(jvmOptions);
     // C1 only: the child starts faster, and speed is not what these tests measure
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java.toString(),
-                "-Xmx" + heap,
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CuckooServer.class.getName(),
-                "--port",
-                "0"));
+    command.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            CuckooServer.class.getName(),
+            "--port",
+            "0"));
     command.addAll(List.of(options));
     Process process =
         new ProcessBuilder(command)
@@ -88,7 +96,13 @@ final class ChildServer implements AutoCloseable {
   /** Starts a child and waits until it listens; fails with the child's output otherwise. */
   static ChildServer start(String heap, Path outputFile, String... options)
       throws IOException, InterruptedException {
-    ChildServer child = launch(heap, outputFile, options);
+    return start(List.of("-Xmx" + heap), outputFile, options);
+  }
+
+  /** Starts a child server with the JVM options given and waits until it listens. */
+  static ChildServer start(List<String> jvmOptions, Path outputFile, String... options)
+      throws IOException, InterruptedException {
+    ChildServer child = launch(jvmOptions, outputFile, options);
     if (!child.awaitListening(30_000)) {
       throw new IOException(
           "child server exited with " + child.process.exitValue() + "; output:\n" + child.output());
