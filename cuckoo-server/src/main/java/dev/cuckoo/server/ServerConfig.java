@@ -77,6 +77,9 @@ public final class ServerConfig {
           + "  --latency-tracking yes|no  record each call's duration for INFO latencystats (yes)\n"
           + "  --latency-tracking-info-percentiles \"P ...\"  percentiles INFO latencystats prints"
           + " (\"50 99 99.9\")\n"
+          + "  --slowlog-log-slower-than MICROS  log commands slower than this in SLOWLOG"
+          + " (default 10000; 0 every command, -1 none)\n"
+          + "  --slowlog-max-len N      most entries SLOWLOG keeps (default 128)\n"
           + "  --threads N              network threads (default: available processors - 1, at least 1)\n"
           + "  --client-output-buffer-limit \"pubsub HARD SOFT SECONDS\"   close a subscriber"
           + " that falls behind (default pubsub 32mb 8mb 60)\n"
@@ -117,6 +120,8 @@ public final class ServerConfig {
   private final boolean latencyTracking;
   // a list, not an array: settings compare by value
   private final List<Double> latencyPercentiles;
+  private final long slowlogLogSlowerThan;
+  private final long slowlogMaxLen;
   private final int threads;
   private final long maxMemory;
   private final int autoAofRewritePercentage;
@@ -161,6 +166,8 @@ public final class ServerConfig {
     this.timeoutSeconds = b.timeoutSeconds;
     this.latencyTracking = b.latencyTracking;
     this.latencyPercentiles = java.util.Arrays.stream(b.latencyPercentiles).boxed().toList();
+    this.slowlogLogSlowerThan = b.slowlogLogSlowerThan;
+    this.slowlogMaxLen = b.slowlogMaxLen;
     this.threads = b.threads;
     this.maxMemory = b.maxMemory >= 0 ? b.maxMemory : Runtime.getRuntime().maxMemory() / 4 * 3;
     this.autoAofRewritePercentage = b.autoAofRewritePercentage;
@@ -336,6 +343,8 @@ public final class ServerConfig {
     b.timeoutSeconds = timeoutSeconds;
     b.latencyTracking = latencyTracking;
     b.latencyPercentiles = latencyPercentiles();
+    b.slowlogLogSlowerThan = slowlogLogSlowerThan;
+    b.slowlogMaxLen = slowlogMaxLen;
     b.threads = threads;
     b.maxMemory = maxMemory;
     b.autoAofRewritePercentage = autoAofRewritePercentage;
@@ -438,6 +447,19 @@ public final class ServerConfig {
   }
 
   /**
+   * Returns slowlog-log-slower-than: commands that run at least this many microseconds go into the
+   * slow log (0: every command; negative: none).
+   */
+  public long slowlogLogSlowerThan() {
+    return slowlogLogSlowerThan;
+  }
+
+  /** Returns slowlog-max-len: the most entries the slow log keeps. */
+  public long slowlogMaxLen() {
+    return slowlogMaxLen;
+  }
+
+  /**
    * Returns the default number of network threads on a machine with {@code processors} cores: one
    * per core but one, at least one, as Redis advises for its I/O threads. Half a request's CPU time
    * at pipeline 16 and three quarters at pipeline 1 is the kernel's (socket reads and writes,
@@ -531,6 +553,8 @@ public final class ServerConfig {
     private int timeoutSeconds;
     private boolean latencyTracking = true;
     private double[] latencyPercentiles = LatencyPercentiles.DEFAULT.clone();
+    private long slowlogLogSlowerThan = 10_000;
+    private long slowlogMaxLen = 128;
     private int threads = defaultThreads(Runtime.getRuntime().availableProcessors());
     private long maxMemory = -1;
     private int autoAofRewritePercentage = 100;
@@ -665,6 +689,16 @@ public final class ServerConfig {
                 b.latencyPercentiles(LatencyPercentiles.parse(value));
               },
               c -> LatencyPercentiles.text(c.latencyPercentiles())));
+      options.put(
+          "slowlog-log-slower-than",
+          new Option(
+              (b, name, value) -> b.slowlogLogSlowerThan(number(name, value)),
+              c -> Long.toString(c.slowlogLogSlowerThan)));
+      options.put(
+          "slowlog-max-len",
+          new Option(
+              (b, name, value) -> b.slowlogMaxLen(number(name, value)),
+              c -> Long.toString(c.slowlogMaxLen)));
       options.put(
           "threads",
           new Option(
@@ -870,6 +904,26 @@ public final class ServerConfig {
     /** Sets the number of network threads, 1..256. */
     public Builder threads(int threads) {
       this.threads = range("threads", threads, 1, 256);
+      return this;
+    }
+
+    /**
+     * Sets slowlog-log-slower-than in microseconds, -1 (none) to 2^63 - 1 as Redis allows.
+     *
+     * @throws IllegalArgumentException naming the parameter if it is below -1
+     */
+    public Builder slowlogLogSlowerThan(long micros) {
+      this.slowlogLogSlowerThan = rangeLong("slowlog-log-slower-than", micros, -1, Long.MAX_VALUE);
+      return this;
+    }
+
+    /**
+     * Sets slowlog-max-len, 0 to 2^63 - 1 as Redis allows.
+     *
+     * @throws IllegalArgumentException naming the parameter if it is negative
+     */
+    public Builder slowlogMaxLen(long entries) {
+      this.slowlogMaxLen = rangeLong("slowlog-max-len", entries, 0, Long.MAX_VALUE);
       return this;
     }
 

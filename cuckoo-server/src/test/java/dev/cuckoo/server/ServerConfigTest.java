@@ -148,6 +148,8 @@ class ServerConfigTest {
             "--timeout", "9",
             "--latency-tracking", "no",
             "--latency-tracking-info-percentiles", "90",
+            "--slowlog-log-slower-than", "-1",
+            "--slowlog-max-len", "1000",
             "--threads", "3",
             "--client-output-buffer-limit", "pubsub 1mb 0 0",
             "--logfile", "/tmp/cuckoo.log",

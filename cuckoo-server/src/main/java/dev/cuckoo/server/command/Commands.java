@@ -41,6 +41,7 @@ public final class Commands {
   private final ServerContext context;
   private final WritePath writes;
   private final ReplicationCommands replicationCommands;
+  private final SlowLogCommands slowLog;
 
   /** Builds the table over the shared server state and the write log. */
   public Commands(ServerContext context, WriteLog log) {
@@ -62,6 +63,7 @@ public final class Commands {
     CommandInfo commandInfo = new CommandInfo(this);
     PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
+    slowLog = new SlowLogCommands(context);
     table =
         new CommandTable(
             List.of(
@@ -77,7 +79,8 @@ public final class Commands {
                     commandInfo,
                     new DebugCommands(context.config()),
                     commandStats,
-                    new MemoryCommands(context)),
+                    new MemoryCommands(context),
+                    slowLog),
                 GenericEntries.entries(database, expiry, moves, keys),
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
@@ -322,6 +325,7 @@ public final class Commands {
     if (!session.retryAsked()) {
       // a command that will run again counts once, when it finishes (Redis: when unblocked)
       spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
+      slowLog.ran(session, request, micros);
     }
     session.errorsCounted(errors);
   }

@@ -47,6 +47,8 @@ public final class ConfigCommands {
     values.put("latency-tracking", context.latencyTracking() ? "yes" : "no");
     values.put(
         "latency-tracking-info-percentiles", LatencyPercentiles.text(context.latencyPercentiles()));
+    values.put("slowlog-log-slower-than", Long.toString(context.slowlogLogSlowerThan()));
+    values.put("slowlog-max-len", Long.toString(context.slowlogMaxLen()));
     if (context.replication() != null) {
       values.putAll(context.replication().settings().values());
     }
@@ -117,6 +119,10 @@ public final class ConfigCommands {
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "latency-tracking-info-percentiles":
         return LatencyPercentiles.error(value);
+      case "slowlog-log-slower-than":
+        return bounded(Numbers.parseLong(value), -1, Long.MAX_VALUE, false);
+      case "slowlog-max-len":
+        return bounded(Numbers.parseLong(value), 0, Long.MAX_VALUE, false);
       case "appendonly":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
       case "appendfsync":
@@ -195,6 +201,12 @@ public final class ConfigCommands {
         break;
       case "latency-tracking-info-percentiles":
         context.latencyPercentiles(LatencyPercentiles.parse(value));
+        break;
+      case "slowlog-log-slower-than":
+        context.slowlogLogSlowerThan(Numbers.parseLong(value));
+        break;
+      case "slowlog-max-len":
+        context.slowlogMaxLen(Numbers.parseLong(value));
         break;
       case "appendfsync":
         String policy = value.toLowerCase(Locale.ROOT);

@@ -137,6 +137,18 @@ final class HelpCommands {
   };
 
   /** Redis's LATENCY HELP text (latency.c latencyCommand). */
+  private static final String[] SLOWLOG = {
+    "GET [<count>]",
+    "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+    "    Entries are made of:",
+    "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+    "    client name",
+    "LEN",
+    "    Return the length of the slowlog.",
+    "RESET",
+    "    Reset the slowlog.",
+  };
+
   private static final String[] LATENCY = {
     "DOCTOR",
     "    Return a human readable latency analysis report.",
@@ -199,6 +211,11 @@ final class HelpCommands {
   /** PUBSUB HELP. */
   static void pubsub(Session session, Request request) {
     reply(session, "PUBSUB", PUBSUB);
+  }
+
+  /** SLOWLOG HELP. */
+  static void slowlog(Session session, Request request) {
+    reply(session, "SLOWLOG", SLOWLOG);
   }
 
   /** LATENCY HELP. */

@@ -47,6 +47,9 @@ public final class ServerContext implements PersistenceContext {
   private volatile String bind;
   private volatile boolean latencyTracking;
   private volatile double[] latencyPercentiles;
+  private volatile long slowlogLogSlowerThan;
+  private volatile long slowlogMaxLen;
+  private final SlowLog slowLog = new SlowLog();
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -64,6 +67,8 @@ public final class ServerContext implements PersistenceContext {
     this.bind = config.bind();
     this.latencyTracking = config.latencyTracking();
     this.latencyPercentiles = config.latencyPercentiles();
+    this.slowlogLogSlowerThan = config.slowlogLogSlowerThan();
+    this.slowlogMaxLen = config.slowlogMaxLen();
   }
 
   /** Returns what CONFIG SET changes in the running server: the listener and the log. */
@@ -136,6 +141,8 @@ public final class ServerContext implements PersistenceContext {
             .protectedMode(protectedMode)
             .latencyTracking(latencyTracking)
             .latencyPercentiles(latencyPercentiles)
+            .slowlogLogSlowerThan(slowlogLogSlowerThan)
+            .slowlogMaxLen(slowlogMaxLen)
             .fsync(ServerConfig.Fsync.valueOf(appendFsync.toUpperCase(java.util.Locale.ROOT)));
     cfConfig.values().forEach(current::cfParameter);
     Replication replication = replication();
@@ -168,6 +175,31 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns the slow log (SLOWLOG). */
+  SlowLog slowLog() {
+    return slowLog;
+  }
+
+  /** Returns slowlog-log-slower-than in microseconds (negative: nothing is logged). */
+  long slowlogLogSlowerThan() {
+    return slowlogLogSlowerThan;
+  }
+
+  void slowlogLogSlowerThan(long micros) {
+    this.slowlogLogSlowerThan = micros;
+  }
+
+  /** Returns slowlog-max-len: the most entries the slow log keeps. */
+  long slowlogMaxLen() {
+    return slowlogMaxLen;
+  }
+
+  /** Sets slowlog-max-len and drops the oldest entries beyond it. */
+  void slowlogMaxLen(long entries) {
+    this.slowlogMaxLen = entries;
+    slowLog.trim(entries);
   }
 
   /** Returns latency-tracking: whether each call's duration goes into its command's histogram. */

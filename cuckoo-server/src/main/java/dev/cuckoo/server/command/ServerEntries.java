@@ -33,6 +33,7 @@ final class ServerEntries {
    * @param debug the handler of DEBUG
    * @param commandStats the handler of LATENCY HISTOGRAM
    * @param memory the handlers of MEMORY STATS, DOCTOR, MALLOC-STATS and PURGE
+   * @param slowLog the handlers of SLOWLOG
    */
   static List<CommandSpec.Builder> entries(
       DatabaseCommands database,
@@ -44,7 +45,8 @@ final class ServerEntries {
       CommandInfo commandInfo,
       DebugCommands debug,
       CommandStatsReport commandStats,
-      MemoryCommands memory) {
+      MemoryCommands memory,
+      SlowLogCommands slowLog) {
     return List.of(
         command("dbsize")
             .arity(1)
@@ -382,6 +384,43 @@ final class ServerEntries {
                     .since("2.8.13")
                     .complexity("O(1)")
                     .handler(HelpCommands::latency)),
+        command("slowlog")
+            .arity(-2)
+            .categories("slow")
+            .summary("A container for slow log commands.")
+            .group("server")
+            .since("2.2.12")
+            .complexity("Depends on subcommand.")
+            .subcommands(
+                slowlog("slowlog|get", -2)
+                    .summary("Returns the slow log's entries.")
+                    .complexity("O(N) where N is the number of entries returned")
+                    .history("4.0.0", "Added client IP address, port and name to the reply.")
+                    .tips("request_policy:all_nodes", "nondeterministic_output")
+                    .arguments(arg("count", INTEGER).optional())
+                    .handler(slowLog::get),
+                slowlog("slowlog|len", 2)
+                    .summary("Returns the number of entries in the slow log.")
+                    .complexity("O(1)")
+                    .tips(
+                        "request_policy:all_nodes",
+                        "response_policy:agg_sum",
+                        "nondeterministic_output")
+                    .handler(slowLog::len),
+                slowlog("slowlog|reset", 2)
+                    .summary("Clears all entries from the slow log.")
+                    .complexity("O(N) where N is the number of entries in the slowlog")
+                    .tips("request_policy:all_nodes", "response_policy:all_succeeded")
+                    .handler(slowLog::reset),
+                command("slowlog|help")
+                    .arity(2)
+                    .flags("loading", "stale")
+                    .categories("slow")
+                    .summary(HelpCommands.SUMMARY)
+                    .group("server")
+                    .since("6.2.0")
+                    .complexity("O(1)")
+                    .handler(HelpCommands::slowlog)),
         command("swapdb")
             .arity(3)
             .flags("write", "fast")
@@ -490,6 +529,16 @@ final class ServerEntries {
   /** Starts a MEMORY subcommand without keys: Redis gives them no flags but the category slow. */
   private static CommandSpec.Builder memory(String name) {
     return command(name).arity(2).categories("slow").group("server").since("4.0.0");
+  }
+
+  /** Starts a SLOWLOG subcommand: Redis gives them all the same flags, categories and version. */
+  private static CommandSpec.Builder slowlog(String name, int arity) {
+    return command(name)
+        .arity(arity)
+        .flags("admin", "loading", "stale")
+        .categories("admin", "slow", "dangerous")
+        .group("server")
+        .since("2.2.12");
   }
 
   /** Starts a LATENCY subcommand: Redis gives them all the same flags, categories and version. */
