@@ -151,18 +151,10 @@ public final class ConnectionCommands {
     reply.bulk("mode");
     reply.bulk("standalone");
     reply.bulk("role");
-    reply.bulk("master");
+    reply.bulk(
+        context.replication() != null && context.replication().isReplica() ? "replica" : "master");
     reply.bulk("modules");
-    reply.array(1);
-    reply.map(4);
-    reply.bulk("name");
-    reply.bulk("bf");
-    reply.bulk("ver");
-    reply.integer(ServerVersion.MODULE_VERSION);
-    reply.bulk("path");
-    reply.bulk("");
-    reply.bulk("args");
-    reply.array(0);
+    ModuleCommands.loaded(reply);
   }
 
   private static boolean validName(String name) {

@@ -137,6 +137,18 @@ final class HelpCommands {
   };
 
   /** Redis's LATENCY HELP text (latency.c latencyCommand). */
+  private static final String[] MODULE = {
+    "LIST",
+    "    Return a list of loaded modules.",
+    "LOAD <path> [<arg> ...]",
+    "    Load a module library from <path>, passing to it any optional arguments.",
+    "LOADEX <path> [[CONFIG NAME VALUE] [CONFIG NAME VALUE]] [ARGS ...]",
+    "    Load a module library from <path>, while passing it module configurations and optional"
+        + " arguments.",
+    "UNLOAD <name>",
+    "    Unload a module.",
+  };
+
   private static final String[] SLOWLOG = {
     "GET [<count>]",
     "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
@@ -211,6 +223,11 @@ final class HelpCommands {
   /** PUBSUB HELP. */
   static void pubsub(Session session, Request request) {
     reply(session, "PUBSUB", PUBSUB);
+  }
+
+  /** MODULE HELP. */
+  static void module(Session session, Request request) {
+    reply(session, "MODULE", MODULE);
   }
 
   /** SLOWLOG HELP. */

@@ -384,6 +384,53 @@ final class ServerEntries {
                     .since("2.8.13")
                     .complexity("O(1)")
                     .handler(HelpCommands::latency)),
+        command("module")
+            .arity(-2)
+            .categories("slow")
+            .summary("A container for module commands.")
+            .group("server")
+            .since("4.0.0")
+            .complexity("Depends on subcommand.")
+            .subcommands(
+                command("module|list")
+                    .arity(2)
+                    .flags("admin", "noscript")
+                    .categories("admin", "slow", "dangerous")
+                    .summary("Returns all loaded modules.")
+                    .group("server")
+                    .since("4.0.0")
+                    .complexity("O(N) where N is the number of loaded modules.")
+                    .tips("nondeterministic_output_order")
+                    .handler(ModuleCommands::list),
+                moduleLoading("module|load", -3)
+                    .summary("Loads a module.")
+                    .arguments(arg("path", STRING), arg("arg", STRING).optional().multiple())
+                    .handler(ModuleCommands::refused),
+                moduleLoading("module|loadex", -3)
+                    .summary("Loads a module using extended parameters.")
+                    .since("7.0.0")
+                    .arguments(
+                        arg("path", STRING),
+                        block("configs", arg("name", STRING), arg("value", STRING))
+                            .token("CONFIG")
+                            .multiple()
+                            .multipleToken()
+                            .optional(),
+                        arg("args", STRING).token("ARGS").multiple().optional())
+                    .handler(ModuleCommands::refused),
+                moduleLoading("module|unload", 3)
+                    .summary("Unloads a module.")
+                    .arguments(arg("name", STRING))
+                    .handler(ModuleCommands::refused),
+                command("module|help")
+                    .arity(2)
+                    .flags("loading", "stale")
+                    .categories("slow")
+                    .summary("Returns helpful text about the different subcommands.")
+                    .group("server")
+                    .since("5.0.0")
+                    .complexity("O(1)")
+                    .handler(HelpCommands::module)),
         command("slowlog")
             .arity(-2)
             .categories("slow")
@@ -529,6 +576,17 @@ final class ServerEntries {
   /** Starts a MEMORY subcommand without keys: Redis gives them no flags but the category slow. */
   private static CommandSpec.Builder memory(String name) {
     return command(name).arity(2).categories("slow").group("server").since("4.0.0");
+  }
+
+  /** Starts MODULE LOAD, LOADEX or UNLOAD: Redis gives them the same flags and categories. */
+  private static CommandSpec.Builder moduleLoading(String name, int arity) {
+    return command(name)
+        .arity(arity)
+        .flags("admin", "noscript", "no_async_loading", "protected")
+        .categories("admin", "slow", "dangerous")
+        .group("server")
+        .since("4.0.0")
+        .complexity("O(1)");
   }
 
   /** Starts a SLOWLOG subcommand: Redis gives them all the same flags, categories and version. */
