@@ -59,12 +59,14 @@ public final class ClientCommands {
 
   /**
    * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'S' a replica's
-   * link, 'M' the link to the master, 'P' subscribed, 'x' in MULTI (EXEC included), 'e' no-evict,
-   * 'T' no-touch, 'N' for none.
+   * link, 'O' a monitor, 'M' the link to the master, 'P' subscribed, 'x' in MULTI (EXEC included),
+   * 'e' no-evict, 'T' no-touch, 'N' for none.
    */
   private static String flags(Session session, ClientRegistry.Role role) {
     StringBuilder flags = new StringBuilder();
-    if (role == ClientRegistry.Role.REPLICA) {
+    if (role == ClientRegistry.Role.MONITOR) {
+      flags.append('O');
+    } else if (role == ClientRegistry.Role.REPLICA) {
       flags.append('S');
     } else if (role == ClientRegistry.Role.MASTER) {
       flags.append('M');
@@ -375,10 +377,27 @@ public final class ClientCommands {
   }
 
   /**
+   * MONITOR: from now on the connection receives a line for every command any client runs (as
+   * Redis's monitorCommand and replicationFeedMonitors: after the command ran, admin commands left
+   * out, passwords redacted). Answers nothing when it is a replica's link or already a monitor. A
+   * monitor that falls behind is closed at client-output-buffer-limit pubsub.
+   */
+  void monitor(Session session, Request request) {
+    if (session.transaction() != null) {
+      // Redis: inside EXEC a client expects one reply per command (CLIENT_DENY_BLOCKING)
+      session.reply().error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+      return;
+    }
+    if (context.clients().monitor(session)) {
+      session.reply().ok();
+    }
+  }
+
+  /**
    * RESET: the connection back to its state after connect, as Redis's {@code
    * clearClientConnectionState} (a transaction discarded, no keys watched, every subscription left
-   * without confirmations, RESP2, not authenticated when a password is set, no name, database 0, no
-   * NO-EVICT/NO-TOUCH; the library name and version stay), then {@code +RESET}.
+   * without confirmations, MONITOR left, RESP2, not authenticated when a password is set, no name,
+   * database 0, no NO-EVICT/NO-TOUCH; the library name and version stay), then {@code +RESET}.
    */
   void reset(Session session, Request request) {
     if (session.inMulti()) {
@@ -386,6 +405,7 @@ public final class ClientCommands {
     }
     context.watches().unwatchAll(session);
     context.pubSub().leave(session.subscriber());
+    context.clients().unmonitor(session);
     session.resetConnection(context.requirePass() == null);
     session.reply().simple("RESET");
   }

@@ -55,7 +55,9 @@ public final class ClientRegistry {
     /** A replica's connection, fed the write stream (CLIENT LIST flag S, TYPE replica). */
     REPLICA,
     /** The link to this server's master (CLIENT LIST flag M, TYPE master). */
-    MASTER
+    MASTER,
+    /** A connection in MONITOR mode, fed every command (CLIENT LIST flag O, TYPE normal). */
+    MONITOR
   }
 
   /** Redis's listening sockets take the low descriptors; its client sockets start at 8. */
@@ -63,6 +65,7 @@ public final class ClientRegistry {
 
   private final ConcurrentSkipListMap<Long, Client> clients = new ConcurrentSkipListMap<>();
   private final Map<Long, Role> roles = new ConcurrentHashMap<>();
+  private final java.util.List<Client> monitors = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final PubSub pubSub;
 
   /** Creates an empty registry; a connection with subscriptions in {@code pubSub} is pubsub. */
@@ -116,7 +119,54 @@ public final class ClientRegistry {
   public void remove(Session session) {
     if (session != null) {
       clients.remove(session.id());
-      roles.remove(session.id());
+      if (roles.remove(session.id()) == Role.MONITOR) {
+        monitors.removeIf(client -> client.id() == session.id());
+      }
+    }
+  }
+
+  /**
+   * Puts a registered connection in MONITOR mode; returns false if it is a replica's link, the
+   * master's or already a monitor (Redis ignores MONITOR then).
+   */
+  boolean monitor(Session session) {
+    Client client = clients.get(session.id());
+    if (client == null || roles.putIfAbsent(session.id(), Role.MONITOR) != null) {
+      return false;
+    }
+    monitors.add(client);
+    return true;
+  }
+
+  /** Takes a connection out of MONITOR mode (RESET); nothing happens if it was not in it. */
+  void unmonitor(Session session) {
+    if (roles.remove(session.id(), Role.MONITOR)) {
+      monitors.removeIf(client -> client.id() == session.id());
+    }
+  }
+
+  /** Returns true while some connection is in MONITOR mode (a cheap check per command). */
+  boolean monitored() {
+    return !monitors.isEmpty();
+  }
+
+  /**
+   * Feeds a command that ran to every monitor, as Redis's replicationFeedMonitors.
+   *
+   * @param session the connection that ran it
+   * @param args its arguments
+   */
+  void feedMonitors(Session session, byte[][] args) {
+    Client from = clients.get(session.id());
+    java.time.Instant now = java.time.Instant.now();
+    MonitorLine line =
+        MonitorLine.of(
+            now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000,
+            session.db(),
+            from == null ? "" : from.addr(),
+            SlowLog.redact(args));
+    for (Client monitor : monitors) {
+      monitor.session().subscriber().deliver(line);
     }
   }
 

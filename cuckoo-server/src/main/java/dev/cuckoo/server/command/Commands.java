@@ -326,6 +326,10 @@ public final class Commands {
       // a command that will run again counts once, when it finishes (Redis: when unblocked)
       spec.stats().called(micros, errors > session.errorsCounted(), context.latencyTracking());
       slowLog.ran(session, request, micros);
+      if (context.clients().monitored() && !spec.flags().contains("admin")) {
+        // as Redis's call(): after the command ran, in the database it left selected
+        context.clients().feedMonitors(session, request.args());
+      }
     }
     session.errorsCounted(errors);
   }

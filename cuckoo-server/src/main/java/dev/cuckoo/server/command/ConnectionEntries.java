@@ -39,7 +39,7 @@ final class ConnectionEntries {
             .handler(connection::ping),
         command("echo")
             .arity(2)
-            .flags("fast")
+            .flags("loading", "stale", "fast")
             .categories("fast", "connection")
             .summary("Returns the given string.")
             .group("connection")
@@ -67,7 +67,7 @@ final class ConnectionEntries {
             .handler(ConnectionCommands::clusterDisabled),
         command("hello")
             .arity(-1)
-            .flags("noscript", "loading", "stale", "fast", "no_auth")
+            .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")
             .categories("fast", "connection")
             .summary("Handshakes with the Redis server.")
             .group("connection")
@@ -88,7 +88,7 @@ final class ConnectionEntries {
             .handler(connection::hello),
         command("auth")
             .arity(-2)
-            .flags("noscript", "loading", "stale", "fast", "no_auth")
+            .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")
             .categories("fast", "connection")
             .summary("Authenticates the connection.")
             .group("connection")
@@ -99,7 +99,7 @@ final class ConnectionEntries {
             .handler(connection::auth),
         command("quit")
             .arity(-1)
-            .flags("noscript", "loading", "stale", "fast", "no_auth")
+            .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")
             .categories("fast", "connection")
             .runsInsideMulti()
             .allowedWhileSubscribed()
@@ -131,8 +131,8 @@ final class ConnectionEntries {
             .subcommands(
                 command("client|setinfo")
                     .arity(4)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
                     .summary("Sets information specific to the client or connection.")
                     .group("connection")
                     .since("7.2.0")
@@ -146,8 +146,8 @@ final class ConnectionEntries {
                     .handler(connection::clientSetInfo),
                 command("client|setname")
                     .arity(3)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
                     .summary("Sets the connection name.")
                     .group("connection")
                     .since("2.6.9")
@@ -157,8 +157,8 @@ final class ConnectionEntries {
                     .handler(connection::clientSetName),
                 command("client|getname")
                     .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
                     .summary("Returns the name of the connection.")
                     .group("connection")
                     .since("2.6.9")
@@ -166,8 +166,8 @@ final class ConnectionEntries {
                     .handler(connection::clientGetName),
                 command("client|id")
                     .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
                     .summary("Returns the unique client ID of the connection.")
                     .group("connection")
                     .since("5.0.0")
@@ -276,8 +276,8 @@ final class ConnectionEntries {
                     .handler(clients::kill),
                 command("client|no-evict")
                     .arity(3)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("admin", "noscript", "loading", "stale")
+                    .categories("admin", "slow", "dangerous", "connection")
                     .summary("Sets the client eviction mode.")
                     .group("connection")
                     .since("7.0.0")
@@ -286,8 +286,8 @@ final class ConnectionEntries {
                     .handler(clients::flag),
                 command("client|no-touch")
                     .arity(3)
-                    .flags("loading", "stale")
-                    .categories("slow")
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
                     .summary(
                         "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.")
                     .group("connection")
@@ -314,6 +314,14 @@ final class ConnectionEntries {
             .group("connection")
             .since("6.2.0")
             .complexity("O(1)")
-            .handler(clients::reset));
+            .handler(clients::reset),
+        command("monitor")
+            .arity(1)
+            .flags("admin", "noscript", "loading", "stale")
+            .categories("admin", "slow", "dangerous")
+            .summary("Listens for all requests received by the server in real-time.")
+            .group("server")
+            .since("1.0.0")
+            .handler(clients::monitor));
   }
 }

@@ -79,8 +79,8 @@ final class ReplicationEntries {
             .handler(replication::sync),
         command("wait")
             .arity(3)
-            .flags("noscript")
-            .categories("slow", "connection")
+            .flags("blocking")
+            .categories("slow", "blocking", "connection")
             .tips("request_policy:all_shards", "response_policy:agg_min")
             .summary(
                 "Blocks until the asynchronous replication of all preceding write commands sent by"

@@ -7,7 +7,7 @@ import dev.cuckoo.server.persist.Retrier;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
-import dev.cuckoo.server.pubsub.Message;
+import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
 
 /**
@@ -225,7 +225,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   private int commandDepth;
-  private java.util.List<Message> heldMessages;
+  private java.util.List<Frame> heldMessages;
 
   /** Notes that a request starts running (EXEC's commands nest inside EXEC). */
   void enterCommand() {
@@ -238,7 +238,7 @@ public final class Session implements Watches.Watcher, Retrier {
    */
   void exitCommand() {
     if (--commandDepth == 0 && heldMessages != null) {
-      for (Message message : heldMessages) {
+      for (Frame message : heldMessages) {
         message.writeTo(reply);
       }
       heldMessages = null;
@@ -251,7 +251,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * reply (after EXEC's whole reply inside a transaction). Returns false when no request runs.
    * Called on the connection's thread.
    */
-  public boolean holdWhileRunning(Message message) {
+  public boolean holdWhileRunning(Frame message) {
     if (commandDepth == 0) {
       return false;
     }

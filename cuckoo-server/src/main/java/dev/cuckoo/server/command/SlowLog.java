@@ -120,7 +120,7 @@ final class SlowLog {
   }
 
   /** Returns the arguments with passwords replaced by {@code (redacted)} (a copy if any is). */
-  private static byte[][] redact(byte[][] args) {
+  static byte[][] redact(byte[][] args) {
     String command = Args.lower(args[0]);
     byte[][] copy = args.clone();
     switch (command) {

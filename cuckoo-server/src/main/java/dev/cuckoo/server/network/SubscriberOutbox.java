@@ -2,7 +2,7 @@ package dev.cuckoo.server.network;
 
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.command.Session;
-import dev.cuckoo.server.pubsub.Message;
+import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -54,7 +54,7 @@ final class SubscriberOutbox implements Subscriber.Outbox {
   }
 
   @Override
-  public void deliver(Message message) {
+  public void deliver(Frame message) {
     if (channel.eventLoop().inEventLoop()) {
       append(message);
       return;
@@ -66,7 +66,7 @@ final class SubscriberOutbox implements Subscriber.Outbox {
     }
   }
 
-  private void append(Message message) {
+  private void append(Frame message) {
     if (!channel.isActive() || session.closeRequested() || session.holdWhileRunning(message)) {
       return;
     }

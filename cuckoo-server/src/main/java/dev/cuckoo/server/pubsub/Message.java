@@ -13,8 +13,10 @@ import dev.cuckoo.server.protocol.Reply;
  * @param channel the channel published to
  * @param payload the message
  */
-public record Message(String kind, byte[] pattern, byte[] channel, byte[] payload) {
+public record Message(String kind, byte[] pattern, byte[] channel, byte[] payload)
+    implements Frame {
   /** Writes the frame to a subscriber's reply stream. */
+  @Override
   public void writeTo(Reply reply) {
     reply.push(pattern == null ? 3 : 4);
     reply.bulk(kind);

@@ -17,11 +17,11 @@ public final class Subscriber {
   @FunctionalInterface
   public interface Outbox {
     /**
-     * Hands a message to the connection; may be called from any thread, and must not block. The
-     * connection writes it after the replies already queued for it, so a subscriber sees its
-     * SUBSCRIBE confirmation before any message of that channel.
+     * Hands a frame (a published message, a MONITOR line) to the connection; may be called from any
+     * thread, and must not block. The connection writes it after the replies already queued for it,
+     * so a subscriber sees its SUBSCRIBE confirmation before any message of that channel.
      */
-    void deliver(Message message);
+    void deliver(Frame frame);
   }
 
   private final Outbox outbox;
@@ -36,6 +36,11 @@ public final class Subscriber {
 
   Outbox outbox() {
     return outbox;
+  }
+
+  /** Hands a frame to the connection (from any thread): see {@link Outbox#deliver}. */
+  public void deliver(Frame frame) {
+    outbox.deliver(frame);
   }
 
   Set<ChannelName> names(Kind kind) {

@@ -1,0 +1,106 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.RespClient.Err;
+import dev.cuckoo.server.RespClient.Simple;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MONITOR as Redis's monitorCommand and replicationFeedMonitors: a line per command any client ran,
+ * in the database it left selected, with the client's address, arguments quoted and escaped as
+ * sdscatrepr, admin commands left out, passwords redacted; RESET ends it.
+ */
+class MonitorTest {
+  private static final Pattern LINE =
+      Pattern.compile("(\\d+)\\.(\\d{6}) \\[(\\d+) (127\\.0\\.0\\.1:\\d+)\\] (.*)");
+
+  @Test
+  void monitor_otherClientsCommands_fedAsRedisWritesThem() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient monitor = new RespClient(server.port());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(new Simple("OK"), monitor.call("MONITOR"));
+      String addr = RespClient.text(client.call("CLIENT", "INFO")).split(" ")[1].substring(5);
+      long before = System.currentTimeMillis() / 1000;
+      byte[] item = "a\nb\u0001\"\\".getBytes(StandardCharsets.ISO_8859_1);
+      assertEquals(1L, client.call("CF.ADD", "k", item));
+      assertEquals(new Simple("OK"), client.call("SELECT", "2"));
+      assertTrue(client.call("AUTH", "secret") instanceof Err);
+      client.call("CONFIG", "GET", "port");
+      assertEquals(new Simple("OK"), client.call("MULTI"));
+      client.call("PING");
+      assertEquals(List.of(new Simple("PONG")), client.call("EXEC"));
+      // the CLIENT INFO above came first
+      assertEquals("[0 " + addr + "] \"CLIENT\" \"INFO\"", fed(monitor, before));
+      assertEquals(
+          "[0 " + addr + "] \"CF.ADD\" \"k\" \"a\\nb\\x01\\\"\\\\\"", fed(monitor, before));
+      assertEquals("[2 " + addr + "] \"SELECT\" \"2\"", fed(monitor, before));
+      assertEquals("[2 " + addr + "] \"AUTH\" \"(redacted)\"", fed(monitor, before));
+      // CONFIG GET is an admin command: not fed
+      assertEquals("[2 " + addr + "] \"MULTI\"", fed(monitor, before));
+      assertEquals("[2 " + addr + "] \"PING\"", fed(monitor, before));
+      assertEquals("[2 " + addr + "] \"EXEC\"", fed(monitor, before));
+      String list = RespClient.text(client.call("CLIENT", "LIST"));
+      assertTrue(list.contains(" flags=O ") && list.contains(" cmd=monitor "), list);
+    }
+  }
+
+  @Test
+  void reset_endsMonitoring_andMonitorInsideExecRefused() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient monitor = new RespClient(server.port());
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(new Simple("OK"), monitor.call("MONITOR"));
+      client.call("PING", "one");
+      assertTrue(fed(monitor, 0).endsWith("\"PING\" \"one\""));
+      monitor.send("RESET");
+      assertEquals(new Simple("RESET"), monitor.read());
+      client.call("PING", "two");
+      assertEquals(new Simple("PONG"), monitor.call("PING"));
+      String list = RespClient.text(client.call("CLIENT", "LIST"));
+      assertTrue(!list.contains(" flags=O "), list);
+      assertEquals(new Simple("OK"), client.call("MULTI"));
+      assertEquals(new Simple("QUEUED"), client.call("MONITOR"));
+      assertEquals(
+          List.of(new Err("ERR MONITOR isn't allowed for DENY BLOCKING client")),
+          client.call("EXEC"));
+    }
+  }
+
+  @Test
+  void closedMonitor_noLongerFed() throws IOException, InterruptedException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      try (RespClient monitor = new RespClient(server.port())) {
+        assertEquals(new Simple("OK"), monitor.call("MONITOR"));
+      }
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      String list;
+      do {
+        Thread.sleep(10);
+        list = RespClient.text(client.call("CLIENT", "LIST"));
+      } while (list.lines().count() > 1 && System.nanoTime() < deadline);
+      assertEquals(1, list.lines().count(), list);
+      assertEquals(new Simple("PONG"), client.call("PING"));
+    }
+  }
+
+  /** Reads the next fed line, checks its time and returns what follows the time. */
+  private static String fed(RespClient monitor, long notBeforeSeconds) throws IOException {
+    Object reply = monitor.read();
+    assertTrue(reply instanceof Simple, String.valueOf(reply));
+    String line = ((Simple) reply).text();
+    Matcher matcher = LINE.matcher(line);
+    assertTrue(matcher.matches(), line);
+    long seconds = Long.parseLong(matcher.group(1));
+    assertTrue(seconds >= notBeforeSeconds && seconds <= System.currentTimeMillis() / 1000 + 1);
+    return line.substring(line.indexOf(' ') + 1);
+  }
+}
