@@ -198,4 +198,35 @@ class InfoCommandsTest {
     assertEquals("1.50M", InfoCommands.bytesToHuman(3 << 19));
     assertEquals("2.00G", InfoCommands.bytesToHuman(2L << 30));
   }
+
+  @Test
+  void infoMemoryAndStats_rssSystemMemoryAndExpiryCycle_reportedAsRedisNamesThem()
+      throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      Map<String, String> memory = fields(info(client, "memory"));
+      if (java.nio.file.Files.exists(java.nio.file.Path.of("/proc/self/status"))) {
+        long rss = Long.parseLong(memory.get("used_memory_rss"));
+        // this JVM's resident memory: more than its heap in use, less than the machine
+        assertTrue(rss > 16L << 20, memory.toString());
+        assertTrue(rss < Long.parseLong(memory.get("total_system_memory")), memory.toString());
+      }
+      assertEquals("100.00%", memory.get("used_memory_peak_perc"));
+      for (int i = 0; i < 50; i++) {
+        assertEquals(1L, client.call("CF.ADD", "short" + i, "x"));
+        assertEquals(1L, client.call("PEXPIRE", "short" + i, "1"));
+      }
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      Map<String, String> stats;
+      do {
+        Thread.sleep(50);
+        stats = fields(info(client, "stats"));
+      } while (!stats.get("expired_keys").equals("50") && System.nanoTime() < deadline);
+      assertEquals("50", stats.get("expired_keys"), stats.toString());
+      // every key the cycle looked at had expired: the running share moved up from 0
+      assertTrue(Double.parseDouble(stats.get("expired_stale_perc")) > 0, stats.toString());
+      assertTrue(Long.parseLong(stats.get("expire_cycle_cpu_milliseconds")) >= 0);
+      assertEquals("0", stats.get("evicted_keys"));
+    }
+  }
 }

@@ -241,6 +241,13 @@ class RecoveryRulesTest {
       }
       String info = RespClient.text(client.call("INFO", "persistence"));
       assertTrue(info.contains("aof_current_size:"), info);
+      // the rewrites that kept the log small are counted, as Redis's aof_rewrites
+      long rewrites = Long.parseLong(infoValue(info, "aof_rewrites"));
+      assertTrue(rewrites > 0, info);
+      assertEquals(Long.toString(rewrites), infoValue(info, "rdb_saves"));
+      assertEquals("ok", infoValue(info, "aof_last_bgrewrite_status"));
+      assertEquals("0", infoValue(info, "aof_rewrites_consecutive_failures"));
+      assertTrue(Long.parseLong(infoValue(info, "aof_last_rewrite_time_sec")) >= 0, info);
       stop(server, client);
     }
     // the log stays near the minimum size (without rewrites it would reach ~4 MB); records
@@ -364,5 +371,14 @@ class RecoveryRulesTest {
       assertEquals(2L, client.call("DBSIZE"));
       assertEquals(1L, client.call("CF.EXISTS", "small", "x"));
     }
+  }
+
+  private static String infoValue(String info, String field) {
+    for (String line : info.split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return line.substring(field.length() + 1);
+      }
+    }
+    throw new AssertionError("no field " + field + " in " + info);
   }
 }

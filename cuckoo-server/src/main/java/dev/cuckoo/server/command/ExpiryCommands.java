@@ -221,57 +221,76 @@ public final class ExpiryCommands {
   void expireCycle(long budgetMillis) {
     TtlAverages ttlAverages = keyspace.ttlAverages();
     long start = System.nanoTime();
-    for (int db = 0; db < keyspace.databases(); db++) {
+    // keys looked at and deleted by this cycle, for INFO's expired_stale_perc
+    long[] totals = new long[2];
+    boolean stopped = false;
+    for (int db = 0; db < keyspace.databases() && !stopped; db++) {
       if (keyspace.expiring(db) == 0) {
         expiryCursors.remove(db);
         ttlAverages.clear(db);
         continue;
       }
-      // the milliseconds left of the unexpired keys looked at, for INFO's avg_ttl
-      long millisLeft = 0;
-      long unexpired = 0;
-      int loopsWithUnexpired = 0;
-      boolean repeat;
-      do {
-        if (System.nanoTime() - start > budgetMillis * 1_000_000L || !writes.accepting()) {
-          ttlAverages.record(db, millisLeft, unexpired, loopsWithUnexpired);
-          return;
-        }
-        Iterator<Key> cursor =
-            expiryCursors.computeIfAbsent(db, unused -> keyspace.keysWithExpiry().iterator());
-        long now = System.currentTimeMillis();
-        long unexpiredBefore = unexpired;
-        int sampled = 0;
-        int expired = 0;
-        boolean done = false;
-        while (sampled < EXPIRY_KEYS_PER_LOOP) {
-          if (!cursor.hasNext()) {
-            expiryCursors.remove(db);
-            done = true;
-            break;
-          }
-          Key key = cursor.next();
-          if (key.db() == db) {
-            sampled++;
-            long at = keyspace.expireAt(key);
-            if (at == Keyspace.NO_EXPIRY) {
-              continue;
-            }
-            if (at > now) {
-              millisLeft += at - now;
-              unexpired++;
-            } else if (expireIfDue(key)) {
-              expired++;
-            }
-          }
-        }
-        if (unexpired > unexpiredBefore) {
-          loopsWithUnexpired++;
-        }
-        repeat = !done && expired * 100 / sampled > EXPIRY_ACCEPTABLE_STALE_PERCENT;
-      } while (repeat);
-      ttlAverages.record(db, millisLeft, unexpired, loopsWithUnexpired);
+      stopped = expireIn(db, start, budgetMillis, totals);
     }
+    // stopped by its budget, not because writes are refused (a replica expires nothing)
+    boolean capped = stopped && writes.accepting();
+    if (totals[0] > 0 || capped) {
+      context.expiryStats().cycle(totals[0], totals[1], System.nanoTime() - start, capped);
+    }
+  }
+
+  /**
+   * Runs the cycle's loops over one database; returns true if the cycle must stop: its time budget
+   * is spent or writes are refused.
+   */
+  private boolean expireIn(int db, long start, long budgetMillis, long[] totals) {
+    // the milliseconds left of the unexpired keys looked at, for INFO's avg_ttl
+    long millisLeft = 0;
+    long unexpired = 0;
+    int loopsWithUnexpired = 0;
+    boolean repeat;
+    do {
+      if (System.nanoTime() - start > budgetMillis * 1_000_000L || !writes.accepting()) {
+        keyspace.ttlAverages().record(db, millisLeft, unexpired, loopsWithUnexpired);
+        return true;
+      }
+      Iterator<Key> cursor =
+          expiryCursors.computeIfAbsent(db, unused -> keyspace.keysWithExpiry().iterator());
+      long now = System.currentTimeMillis();
+      long unexpiredBefore = unexpired;
+      int sampled = 0;
+      int expired = 0;
+      boolean done = false;
+      while (sampled < EXPIRY_KEYS_PER_LOOP) {
+        if (!cursor.hasNext()) {
+          expiryCursors.remove(db);
+          done = true;
+          break;
+        }
+        Key key = cursor.next();
+        if (key.db() == db) {
+          sampled++;
+          long at = keyspace.expireAt(key);
+          if (at == Keyspace.NO_EXPIRY) {
+            continue;
+          }
+          if (at > now) {
+            millisLeft += at - now;
+            unexpired++;
+          } else if (expireIfDue(key)) {
+            expired++;
+          }
+        }
+      }
+      totals[0] += sampled;
+      totals[1] += expired;
+      if (unexpired > unexpiredBefore) {
+        loopsWithUnexpired++;
+      }
+      repeat = !done && expired * 100 / sampled > EXPIRY_ACCEPTABLE_STALE_PERCENT;
+    } while (repeat);
+    keyspace.ttlAverages().record(db, millisLeft, unexpired, loopsWithUnexpired);
+    return false;
   }
 
   private boolean expireIfDue(Key key) {

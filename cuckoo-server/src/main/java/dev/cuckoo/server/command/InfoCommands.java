@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.SaveStats;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
@@ -223,41 +224,110 @@ public final class InfoCommands {
     long used = keyspace.usedBytes();
     long peak = keyspace.peakUsedBytes();
     long maxMemory = context.maxMemory();
+    long rss = residentBytes();
+    long systemMemory = systemMemoryBytes();
     out.append("# Memory\r\n");
     field(out, "used_memory", used);
     field(out, "used_memory_human", bytesToHuman(used));
+    field(out, "used_memory_rss", rss);
+    field(out, "used_memory_rss_human", bytesToHuman(rss));
     field(out, "used_memory_peak", peak);
     field(out, "used_memory_peak_human", bytesToHuman(peak));
+    field(
+        out,
+        "used_memory_peak_perc",
+        String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 100.0 : used * 100.0 / peak));
     field(out, "used_memory_filters", used);
     field(out, "used_memory_heap", runtime.totalMemory() - runtime.freeMemory());
+    field(out, "total_system_memory", systemMemory);
+    field(out, "total_system_memory_human", bytesToHuman(systemMemory));
     field(out, "maxmemory", maxMemory);
     field(out, "maxmemory_human", bytesToHuman(maxMemory));
     field(out, "maxmemory_policy", "noeviction");
     field(out, "max_heap", runtime.maxMemory());
+    field(out, "active_defrag_running", 0);
+    field(out, "lazyfree_pending_objects", 0);
+    field(out, "lazyfreed_objects", 0);
+  }
+
+  /**
+   * Returns the process's resident set size in bytes (Redis's used_memory_rss): VmRSS of
+   * /proc/self/status, 0 where there is none.
+   */
+  static long residentBytes() {
+    try {
+      for (String line :
+          java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          String[] words = line.substring(6).trim().split("\\s+");
+          return Long.parseLong(words[0]) * 1024;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not Linux, or no procfs: Redis also answers 0 where it cannot tell
+    }
+    return 0;
+  }
+
+  /** Returns the memory of the machine (or the container's limit), 0 if the JVM cannot tell. */
+  private static long systemMemoryBytes() {
+    java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+    return bean instanceof com.sun.management.OperatingSystemMXBean sun
+        ? Math.max(0, sun.getTotalMemorySize())
+        : 0;
   }
 
   private void persistence(StringBuilder out) {
     Persistence persistence = context.persistence();
     boolean saving = persistence != null && persistence.saving();
+    SaveStats saves = persistence == null ? new SaveStats() : persistence.saveStats();
     out.append("# Persistence\r\n");
     field(out, "loading", 0);
     field(out, "async_loading", 0);
+    // no fork: a snapshot is written by a thread of this process, copying nothing on write
+    field(out, "current_cow_peak", 0);
+    field(out, "current_cow_size", 0);
+    field(out, "current_cow_size_age", 0);
+    field(out, "current_fork_perc", "0.00");
+    field(out, "current_save_keys_processed", 0);
+    field(out, "current_save_keys_total", 0);
     field(
         out,
         "rdb_changes_since_last_save",
         persistence == null ? 0 : persistence.changesSinceSave());
     field(out, "rdb_bgsave_in_progress", saving ? 1 : 0);
     field(out, "rdb_last_save_time", persistence == null ? 0 : persistence.lastSaveSeconds());
+    // a snapshot is both Redis's RDB save and its AOF rewrite: the same figures for both
+    field(out, "rdb_last_bgsave_status", saves.lastStatus());
+    field(out, "rdb_last_bgsave_time_sec", saves.lastSeconds());
+    field(out, "rdb_current_bgsave_time_sec", saves.currentSeconds());
+    field(out, "rdb_saves", saves.completed());
+    field(out, "rdb_last_cow_size", 0);
+    field(out, "rdb_last_load_keys_expired", 0);
+    field(out, "rdb_last_load_keys_loaded", 0);
     field(out, "aof_enabled", persistence == null ? 0 : 1);
     field(out, "aof_rewrite_in_progress", saving ? 1 : 0);
     field(out, "aof_rewrite_scheduled", 0);
+    field(out, "aof_last_rewrite_time_sec", saves.lastSeconds());
+    field(out, "aof_current_rewrite_time_sec", saves.currentSeconds());
+    field(out, "aof_last_bgrewrite_status", saves.lastStatus());
+    field(out, "aof_rewrites", saves.completed());
+    field(out, "aof_rewrites_consecutive_failures", saves.consecutiveFailures());
     field(
         out,
         "aof_last_write_status",
         persistence != null && persistence.refusal() != null ? "err" : "ok");
+    field(out, "aof_last_cow_size", 0);
     field(out, "module_fork_in_progress", 0);
-    field(out, "aof_current_size", persistence == null ? 0 : persistence.logBytes());
-    field(out, "aof_base_size", persistence == null ? 0 : persistence.logBaseBytes());
+    field(out, "module_fork_last_cow_size", 0);
+    if (persistence != null) {
+      field(out, "aof_current_size", persistence.logBytes());
+      field(out, "aof_base_size", persistence.logBaseBytes());
+      field(out, "aof_pending_rewrite", 0);
+      field(out, "aof_buffer_length", 0);
+      field(out, "aof_pending_bio_fsync", 0);
+      field(out, "aof_delayed_fsync", 0);
+    }
   }
 
   private synchronized long opsPerSecond(long commands) {
@@ -285,15 +355,37 @@ public final class InfoCommands {
     field(out, "sync_partial_ok", syncs[1]);
     field(out, "sync_partial_err", syncs[2]);
     field(out, "expired_keys", context.expiredKeys().get());
+    ExpiryStats expiry = context.expiryStats();
+    field(out, "expired_stale_perc", expiry.stalePercent());
+    field(out, "expired_time_cap_reached_count", expiry.timeCapReached());
+    field(out, "expire_cycle_cpu_milliseconds", expiry.cycleMillis());
+    // noeviction, the only policy: nothing is evicted
     field(out, "evicted_keys", 0);
+    field(out, "evicted_clients", 0);
+    field(out, "total_eviction_exceeded_time", 0);
+    field(out, "current_eviction_exceeded_time", 0);
     field(out, "keyspace_hits", 0);
     field(out, "keyspace_misses", 0);
     field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
     field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
     field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
+    // no fork (snapshots are written by a thread), no MIGRATE, no defragmentation, no tracking
+    field(out, "latest_fork_usec", 0);
     field(out, "total_forks", 0);
+    field(out, "migrate_cached_sockets", 0);
+    field(out, "slave_expires_tracked_keys", 0);
+    field(out, "active_defrag_hits", 0);
+    field(out, "active_defrag_misses", 0);
+    field(out, "active_defrag_key_hits", 0);
+    field(out, "active_defrag_key_misses", 0);
+    field(out, "total_active_defrag_time", 0);
+    field(out, "current_active_defrag_time", 0);
+    field(out, "tracking_total_keys", 0);
+    field(out, "tracking_total_items", 0);
+    field(out, "tracking_total_prefixes", 0);
     field(out, "unexpected_error_replies", 0);
     field(out, "total_error_replies", context.errorStats().total());
+    field(out, "dump_payload_sanitizations", 0);
   }
 
   private void errorStats(StringBuilder out) {

@@ -50,6 +50,7 @@ public final class ServerContext implements PersistenceContext {
   private volatile long slowlogLogSlowerThan;
   private volatile long slowlogMaxLen;
   private final SlowLog slowLog = new SlowLog();
+  private final ExpiryStats expiryStats = new ExpiryStats();
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -175,6 +176,11 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns what the active expiry cycle counted (INFO stats). */
+  ExpiryStats expiryStats() {
+    return expiryStats;
   }
 
   /** Returns the slow log (SLOWLOG). */

@@ -121,6 +121,7 @@ public final class Persistence implements Closeable {
   private volatile long[][] discarded = new long[0][];
   private volatile long generation;
   private volatile long lastSaveSeconds;
+  private final SaveStats saveStats = new SaveStats();
   private volatile long rewriteBaseBytes;
   private volatile String refusal;
   private IOException handledFailure;
@@ -871,6 +872,8 @@ public final class Persistence implements Closeable {
    */
   public void save() throws IOException {
     saveLock.lock();
+    saveStats.started();
+    boolean saved = false;
     keyspace.moveGate().closeForSnapshot();
     try {
       long next = Math.max(generation, log.generation()) + 1;
@@ -936,7 +939,9 @@ public final class Persistence implements Closeable {
       changes.reset();
       lastSaveSeconds = System.currentTimeMillis() / 1000;
       rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
+      saved = true;
     } finally {
+      saveStats.ended(saved);
       keyspace.moveGate().open();
       saveLock.unlock();
     }
@@ -1027,6 +1032,11 @@ public final class Persistence implements Closeable {
   /** Returns the Unix time of the last successful save (or of startup). */
   public long lastSaveSeconds() {
     return lastSaveSeconds;
+  }
+
+  /** Returns the counts and times of snapshots (INFO persistence). */
+  public SaveStats saveStats() {
+    return saveStats;
   }
 
   /** Returns the number of writes logged since the last save. */
