@@ -229,4 +229,25 @@ class InfoCommandsTest {
       assertEquals("0", stats.get("evicted_keys"));
     }
   }
+
+  @Test
+  void keyspaceHitsAndMisses_countReadLookupsOnly_clearedByResetstat() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(1L, client.call("CF.ADD", "present", "x"));
+      assertEquals(1L, client.call("CF.ADD", "present", "y"));
+      assertEquals(1L, client.call("CF.EXISTS", "present", "x"));
+      assertEquals(0L, client.call("CF.EXISTS", "absent", "x"));
+      assertEquals(1L, client.call("EXISTS", "present", "absent"));
+      assertEquals(-1L, client.call("TTL", "present"));
+      Map<String, String> stats = fields(info(client, "stats"));
+      // writes (CF.ADD) do not count, as Redis's write lookups do not
+      assertEquals("3", stats.get("keyspace_hits"), stats.toString());
+      assertEquals("2", stats.get("keyspace_misses"), stats.toString());
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "RESETSTAT"));
+      stats = fields(info(client, "stats"));
+      assertEquals("0", stats.get("keyspace_hits"));
+      assertEquals("0", stats.get("keyspace_misses"));
+    }
+  }
 }

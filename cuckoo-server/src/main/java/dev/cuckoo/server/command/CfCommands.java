@@ -77,16 +77,16 @@ public final class CfCommands {
     writes.writeKey(session, request, request.key(0), action);
   }
 
-  /** Runs a read-only action with the key's shared stripe lock held. */
+  /**
+   * Runs a read-only action with the key's shared stripe lock held; the lookup counts as a hit or a
+   * miss, as RedisBloom's read-mode opening of the key does.
+   */
   private void reading(Request request, FilterAction action) {
     Key key = request.key(0);
-    run(key, keyspace.readLockFor(key), action);
-  }
-
-  private void run(Key key, Lock lock, FilterAction action) {
+    Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
-      action.run(key, keyspace.get(key));
+      action.run(key, keyspace.read(key));
     } finally {
       lock.unlock();
     }

@@ -358,6 +358,9 @@ public final class ConfigCommands {
     context.totalConnections().set(0);
     commandStats.reset();
     context.errorStats().reset();
+    context.expiredKeys().set(0);
+    context.expiryStats().reset();
+    context.keyspace().resetLookupCounts();
     session.reply().ok();
   }
 

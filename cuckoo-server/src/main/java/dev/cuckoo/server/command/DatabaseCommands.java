@@ -44,7 +44,7 @@ public final class DatabaseCommands {
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
-      session.reply().simple(keyspace.get(key) == null ? "none" : "MBbloomCF");
+      session.reply().simple(keyspace.read(key) == null ? "none" : "MBbloomCF");
     } finally {
       lock.unlock();
     }
@@ -81,7 +81,7 @@ public final class DatabaseCommands {
     try {
       long count = 0;
       for (Key key : keys) {
-        if (keyspace.get(key) != null) {
+        if (keyspace.read(key) != null) {
           count++;
         }
       }

@@ -169,7 +169,7 @@ public final class ExpiryCommands {
     lock.lock();
     long result;
     try {
-      if (keyspace.get(key) == null) {
+      if (keyspace.read(key) == null) {
         result = -2;
       } else {
         long at = keyspace.expireAt(key);

@@ -28,6 +28,13 @@ final class ExpiryStats {
     }
   }
 
+  /** Sets every figure to 0 (CONFIG RESETSTAT). */
+  void reset() {
+    staleShare = 0;
+    timeCapReached = 0;
+    cycleNanos = 0;
+  }
+
   /** Returns expired_stale_perc: the running share of expired keys, in percent, as "%.2f". */
   String stalePercent() {
     return String.format(java.util.Locale.ROOT, "%.2f", staleShare * 100);

@@ -364,8 +364,8 @@ public final class InfoCommands {
     field(out, "evicted_clients", 0);
     field(out, "total_eviction_exceeded_time", 0);
     field(out, "current_eviction_exceeded_time", 0);
-    field(out, "keyspace_hits", 0);
-    field(out, "keyspace_misses", 0);
+    field(out, "keyspace_hits", context.keyspace().hits());
+    field(out, "keyspace_misses", context.keyspace().misses());
     field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
     field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
     field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));

@@ -46,7 +46,7 @@ public final class KeyspaceCommands {
       Lock lock = keyspace.readLockFor(key);
       lock.lock();
       try {
-        if (keyspace.get(key) != null) {
+        if (keyspace.read(key) != null) {
           count++;
         }
       } finally {
@@ -64,7 +64,7 @@ public final class KeyspaceCommands {
     Lock lock = keyspace.readLockFor(key);
     lock.lock();
     try {
-      return keyspace.peek(key);
+      return keyspace.readWithoutTouch(key);
     } finally {
       lock.unlock();
     }

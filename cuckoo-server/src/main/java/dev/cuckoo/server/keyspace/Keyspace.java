@@ -89,6 +89,11 @@ public final class Keyspace {
   // keys with an expiry in every database: lookups skip the expiry check while it is 0
   private final AtomicInteger expiringKeys = new AtomicInteger();
   private final TtlAverages ttlAverages;
+  // read lookups that found their key and that did not (INFO's keyspace_hits, keyspace_misses)
+  private final java.util.concurrent.atomic.LongAdder hits =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder misses =
+      new java.util.concurrent.atomic.LongAdder();
   private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
   private final AtomicLong usedBytes = new AtomicLong();
@@ -208,6 +213,40 @@ public final class Keyspace {
       entry.accessed = now;
     }
     return entry.filter;
+  }
+
+  /**
+   * Returns what {@link #get} returns, counted as a read lookup in {@link #hits} or {@link #misses}
+   * (Redis's lookupKeyRead: the lookups of commands that only read the key).
+   */
+  public RedisCuckooFilter<byte[]> read(Key key) {
+    return counted(get(key));
+  }
+
+  /** Returns what {@link #peek} returns, counted as a read lookup (Redis's LOOKUP_NOTOUCH). */
+  public RedisCuckooFilter<byte[]> readWithoutTouch(Key key) {
+    return counted(peek(key));
+  }
+
+  private RedisCuckooFilter<byte[]> counted(RedisCuckooFilter<byte[]> filter) {
+    (filter == null ? misses : hits).increment();
+    return filter;
+  }
+
+  /** Returns the read lookups that found their key (keyspace_hits). */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Returns the read lookups that found no key (keyspace_misses). */
+  public long misses() {
+    return misses.sum();
+  }
+
+  /** Sets the lookup counts to 0 (CONFIG RESETSTAT). */
+  public void resetLookupCounts() {
+    hits.reset();
+    misses.reset();
   }
 
   /**
