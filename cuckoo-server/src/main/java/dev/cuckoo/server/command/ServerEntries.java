@@ -463,7 +463,7 @@ final class ServerEntries {
                     .arity(2)
                     .flags("loading", "stale")
                     .categories("slow")
-                    .summary(HelpCommands.SUMMARY)
+                    .summary("Show helpful text about the different subcommands")
                     .group("server")
                     .since("6.2.0")
                     .complexity("O(1)")
