@@ -581,33 +581,30 @@ final class ServerEntries {
 
   /** Starts MODULE LOAD, LOADEX or UNLOAD: Redis gives them the same flags and categories. */
   private static CommandSpec.Builder moduleLoading(String name, int arity) {
-    return command(name)
-        .arity(arity)
-        .flags("admin", "noscript", "no_async_loading", "protected")
-        .categories("admin", "slow", "dangerous")
-        .group("server")
-        .since("4.0.0")
+    return admin(name, arity, "4.0.0", "admin", "noscript", "no_async_loading", "protected")
         .complexity("O(1)");
   }
 
   /** Starts a SLOWLOG subcommand: Redis gives them all the same flags, categories and version. */
   private static CommandSpec.Builder slowlog(String name, int arity) {
-    return command(name)
-        .arity(arity)
-        .flags("admin", "loading", "stale")
-        .categories("admin", "slow", "dangerous")
-        .group("server")
-        .since("2.2.12");
+    return admin(name, arity, "2.2.12", "admin", "loading", "stale");
   }
 
   /** Starts a LATENCY subcommand: Redis gives them all the same flags, categories and version. */
   private static CommandSpec.Builder latency(String name, int arity) {
+    return admin(name, arity, "2.8.13", "admin", "noscript", "loading", "stale").complexity("O(1)");
+  }
+
+  /**
+   * Starts an admin command of the server group: Redis puts every command with the admin flag in
+   * the categories admin, slow and dangerous.
+   */
+  private static CommandSpec.Builder admin(String name, int arity, String since, String... flags) {
     return command(name)
         .arity(arity)
-        .flags("admin", "noscript", "loading", "stale")
+        .flags(flags)
         .categories("admin", "slow", "dangerous")
         .group("server")
-        .since("2.8.13")
-        .complexity("O(1)");
+        .since(since);
   }
 }
