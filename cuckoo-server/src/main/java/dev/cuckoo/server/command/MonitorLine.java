@@ -7,11 +7,18 @@ import dev.cuckoo.server.pubsub.Frame;
  * One line of MONITOR's feed, as Redis's replicationFeedMonitors writes it: a status reply {@code
  * +<seconds>.<microseconds> [<db> <ip:port>] "arg" "arg" ...}, each argument quoted and escaped as
  * sdscatrepr does ({@code \\ \" \n \r \t \a \b}, other bytes outside printable ASCII as {@code
- * \xhh}).
+ * \xhh}), at most {@link #MAX_ARGUMENT_BYTES} of each.
  *
  * @param text the line without its {@code +} and line end
  */
 record MonitorLine(String text) implements Frame {
+  /**
+   * The most bytes of one argument a line shows; the rest is counted ({@code ... (N more bytes)}
+   * inside the quotes). Redis shows every byte; a line for a request of hundreds of megabytes would
+   * take several times that in heap here, for every command a monitor watches.
+   */
+  static final int MAX_ARGUMENT_BYTES = 4096;
+
   /**
    * Builds the line of a command.
    *
@@ -38,8 +45,9 @@ record MonitorLine(String text) implements Frame {
 
   private static void quote(StringBuilder out, byte[] arg) {
     out.append('"');
-    for (byte b : arg) {
-      int c = b & 0xff;
+    int shown = Math.min(arg.length, MAX_ARGUMENT_BYTES);
+    for (int i = 0; i < shown; i++) {
+      int c = arg[i] & 0xff;
       switch (c) {
         case '\\' -> out.append("\\\\");
         case '"' -> out.append("\\\"");
@@ -58,6 +66,9 @@ record MonitorLine(String text) implements Frame {
           }
         }
       }
+    }
+    if (shown < arg.length) {
+      out.append("... (").append(arg.length - shown).append(" more bytes)");
     }
     out.append('"');
   }
