@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
@@ -373,6 +374,54 @@ public final class ClientCommands {
     } else {
       session.noTouch(value.equals("on"));
     }
+    session.reply().ok();
+  }
+
+  /**
+   * CLIENT PAUSE timeout [WRITE|ALL]: holds clients' commands back ({@link ClientPause}) for {@code
+   * timeout} milliseconds, as Redis parses it (the mode first, then the timeout).
+   */
+  void pause(Session session, Request request) {
+    byte[][] args = request.args();
+    Reply reply = session.reply();
+    if (args.length > 4) {
+      reply.error(
+          "ERR unknown subcommand or wrong number of arguments for '"
+              + Args.text(args[1])
+              + "'. Try CLIENT HELP.");
+      return;
+    }
+    boolean all = true;
+    if (args.length == 4) {
+      String mode = Args.lower(args[3]);
+      if (mode.equals("write")) {
+        all = false;
+      } else if (!mode.equals("all")) {
+        reply.error("ERR CLIENT PAUSE mode must be WRITE or ALL");
+        return;
+      }
+    }
+    Long timeout = Numbers.parseLong(args[2]);
+    if (timeout == null) {
+      reply.error("ERR timeout is not an integer or out of range");
+      return;
+    }
+    if (timeout < 0) {
+      reply.error("ERR timeout is negative");
+      return;
+    }
+    long now = CommandClock.now();
+    if (timeout > Long.MAX_VALUE - now) {
+      reply.error("ERR timeout is out of range");
+      return;
+    }
+    context.clientPause().pause(timeout == 0 ? 0 : now + timeout, all);
+    reply.ok();
+  }
+
+  /** CLIENT UNPAUSE: the held commands run. */
+  void unpause(Session session, Request request) {
+    context.clientPause().unpause();
     session.reply().ok();
   }
 

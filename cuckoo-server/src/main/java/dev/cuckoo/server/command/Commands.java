@@ -282,6 +282,9 @@ public final class Commands {
       return;
     }
     boolean write = spec.write();
+    if (paused(session, spec)) {
+      return;
+    }
     if (session.inMulti() && !spec.runsInsideMulti()) {
       queue(session, request);
       return;
@@ -332,6 +335,35 @@ public final class Commands {
       }
     }
     session.errorsCounted(errors);
+  }
+
+  /**
+   * Returns true if CLIENT PAUSE holds the command back: it runs again once the pause ends, as
+   * Redis's blockPostponeClient. Replicas' links, monitors, the master's stream and the commands
+   * EXEC runs are never held (EXEC itself is, when it would change data).
+   */
+  private boolean paused(Session session, CommandSpec spec) {
+    if (!context.clientPause().active() || session.fromMaster() || session.replaying()) {
+      return false;
+    }
+    boolean mayChangeData =
+        spec.write()
+            || spec.flags().contains("may_replicate")
+            || spec.name().equals("exec") && session.inMulti() && queuesChanges(session);
+    java.util.concurrent.CompletableFuture<Void> ended = context.clientPause().holds(mayChangeData);
+    if (ended == null || context.clients().role(session.id()) != null) {
+      return false;
+    }
+    return session.retryAfter(ended);
+  }
+
+  private static boolean queuesChanges(Session session) {
+    for (Request queued : session.queued()) {
+      if (queued.spec().write() || queued.spec().flags().contains("may_replicate")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Counts a command refused before it ran (commandstats' rejected_calls), unless replaying. */

@@ -217,6 +217,31 @@ final class ConnectionEntries {
                             .optional(),
                         arg("client-id", INTEGER).token("ID").since("6.2.0").optional().multiple())
                     .handler(clients::list),
+                command("client|pause")
+                    .arity(-3)
+                    .flags("admin", "noscript", "loading", "stale", "sentinel")
+                    .categories("admin", "slow", "dangerous", "connection")
+                    .summary("Suspends commands processing.")
+                    .group("connection")
+                    .since("3.0.0")
+                    .complexity("O(1)")
+                    .history(
+                        "6.2.0", "`CLIENT PAUSE WRITE` mode added along with the `mode` option.")
+                    .arguments(
+                        arg("timeout", INTEGER),
+                        oneOf("mode", token("write", "WRITE"), token("all", "ALL"))
+                            .since("6.2.0")
+                            .optional())
+                    .handler(clients::pause),
+                command("client|unpause")
+                    .arity(2)
+                    .flags("admin", "noscript", "loading", "stale", "sentinel")
+                    .categories("admin", "slow", "dangerous", "connection")
+                    .summary("Resumes processing commands from paused clients.")
+                    .group("connection")
+                    .since("6.2.0")
+                    .complexity("O(N) Where N is the number of paused clients")
+                    .handler(clients::unpause),
                 command("client|kill")
                     .arity(-3)
                     .flags("admin", "noscript", "loading", "stale")

@@ -51,6 +51,7 @@ public final class ServerContext implements PersistenceContext {
   private volatile long slowlogMaxLen;
   private final SlowLog slowLog = new SlowLog();
   private final ExpiryStats expiryStats = new ExpiryStats();
+  private final ClientPause clientPause = new ClientPause();
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -176,6 +177,11 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns the pause of clients' commands (CLIENT PAUSE). */
+  ClientPause clientPause() {
+    return clientPause;
   }
 
   /** Returns what the active expiry cycle counted (INFO stats). */

@@ -165,10 +165,13 @@ public final class WritePath {
 
   /**
    * Returns true if a write that is nobody's command (an expired key's deletion) may run now: not
-   * while the log refuses writes, never on a replica (its master sends those deletions).
+   * while the log refuses writes or clients are paused (CLIENT PAUSE), never on a replica (its
+   * master sends those deletions).
    */
   boolean accepting() {
-    return log.refusal() == null && context.writeStream().deletesExpired();
+    return log.refusal() == null
+        && context.writeStream().deletesExpired()
+        && !context.clientPause().active();
   }
 
   /** Invalidates the WATCHes of the keys a write touches (its keys still locked). */

@@ -1,0 +1,79 @@
+package dev.cuckoo.server.command;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * CLIENT PAUSE and UNPAUSE, as Redis's pauseActions: until the pause ends, the commands of clients
+ * (not of replicas, the master's link or monitors) that may change data (WRITE mode: writes,
+ * PUBLISH, an EXEC of such commands) or every command (ALL mode) wait, unanswered, and run once it
+ * ends; expired keys are not deleted meanwhile (reads see them gone). A new pause keeps the later
+ * end of the two and ALL over WRITE; UNPAUSE ends it at once. The waiting commands resume through
+ * the connection's retry ({@link Session#retryAfter}).
+ */
+final class ClientPause {
+  private long endMillis;
+  private boolean all;
+  private CompletableFuture<Void> ended = CompletableFuture.completedFuture(null);
+  private volatile boolean active;
+
+  /**
+   * Pauses until {@code endMillis} (Unix milliseconds; a pause in force keeps its later end), every
+   * command if {@code all}, else those that may change data (an ALL pause in force stays ALL).
+   */
+  synchronized void pause(long endMillis, boolean all) {
+    if (!active) {
+      ended = new CompletableFuture<>();
+      this.endMillis = endMillis;
+      this.all = all;
+      active = true;
+    } else {
+      this.endMillis = Math.max(this.endMillis, endMillis);
+      this.all |= all;
+    }
+    long delay = Math.max(0, this.endMillis - System.currentTimeMillis());
+    CompletableFuture.runAsync(
+        this::endIfDue, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
+  }
+
+  /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run. */
+  void unpause() {
+    CompletableFuture<Void> resumed;
+    synchronized (this) {
+      if (!active) {
+        return;
+      }
+      active = false;
+      resumed = ended;
+    }
+    resumed.complete(null);
+  }
+
+  private void endIfDue() {
+    synchronized (this) {
+      if (!active || System.currentTimeMillis() < endMillis) {
+        return;
+      }
+    }
+    unpause();
+  }
+
+  /** Returns true while a pause is in force: expired keys are not deleted. */
+  boolean active() {
+    return active;
+  }
+
+  /**
+   * Returns what a command must wait for, or null if it may run now.
+   *
+   * @param mayChangeData whether the command may change data or be sent to replicas
+   */
+  CompletableFuture<Void> holds(boolean mayChangeData) {
+    if (!active) {
+      return null;
+    }
+    synchronized (this) {
+      return active && (all || mayChangeData) ? ended : null;
+    }
+  }
+}
