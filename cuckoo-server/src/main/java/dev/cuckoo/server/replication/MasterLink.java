@@ -7,6 +7,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -83,7 +84,10 @@ final class MasterLink {
     this.db = db;
     this.host = host;
     this.port = port;
-    this.thread = new Thread(this::run, "replica-of-" + host + ":" + port);
+    // a Netty thread: the pooled buffers of the replies and the log's encoder are thread-local, and
+    // on a plain thread Netty 4.2 recycles no buffer object (a new one per applied write) and looks
+    // its thread-locals up in a ThreadLocal map
+    this.thread = new FastThreadLocalThread(this::run, "replica-of-" + host + ":" + port);
     thread.setDaemon(true);
   }
 
