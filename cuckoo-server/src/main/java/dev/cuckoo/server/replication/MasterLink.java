@@ -511,7 +511,7 @@ final class MasterLink {
         db = (int) (long) selected;
       } else if (named(name, PING)) {
         // counted in the offset only
-      } else if (multi == null && (named(name, PUBLISH) || named(name, SPUBLISH))) {
+      } else if (multi == null && isMessage(name)) {
         // to this server's subscribers at once, even while a transfer catches up (no key)
         long end = offset + rawLength;
         replication
@@ -538,9 +538,18 @@ final class MasterLink {
           if (pending) {
             Transaction transaction = new Transaction(multi.size());
             for (Transaction.Write write : multi) {
-              transaction.add(write.db, write.args);
+              if (isMessage(write.args[0])) {
+                // to this server's subscribers at once, as a message outside a transaction
+                StreamMark here =
+                    new StreamMark(replication.replicationId(), offset, offset, write.db);
+                replication.applier().apply(write.db, write.args, here);
+              } else {
+                transaction.add(write.db, write.args);
+              }
             }
-            catchUp.apply(end, multiDb, transaction.encode());
+            if (!transaction.writes().isEmpty()) {
+              catchUp.apply(end, multiDb, transaction.encode());
+            }
           } else {
             replication
                 .applier()
@@ -594,6 +603,11 @@ final class MasterLink {
 
   private static byte[] ascii(String text) {
     return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Returns true if the command publishes a message (PUBLISH, SPUBLISH): no key, not logged. */
+  private static boolean isMessage(byte[] name) {
+    return named(name, PUBLISH) || named(name, SPUBLISH);
   }
 
   /** Returns true if a command's name is {@code lowerName}, in any case (without a String). */

@@ -268,14 +268,7 @@ public final class Replication implements WriteStream {
       int start = unsent.length();
       long before = offset;
       if (Transaction.isRecord(args)) {
-        List<Transaction.Write> writes = Transaction.decode(args);
-        select(writes.isEmpty() ? db : writes.get(0).db);
-        unsent.command(MULTI);
-        for (Transaction.Write write : writes) {
-          select(write.db);
-          unsent.command(write.args);
-        }
-        unsent.command(EXEC);
+        encodeTransaction(db, Transaction.decode(args));
       } else {
         select(db);
         unsent.command(args);
@@ -284,6 +277,56 @@ public final class Replication implements WriteStream {
       recordMark = new StreamMark(replid, before, offset, streamDb);
       return offset;
     }
+  }
+
+  @Override
+  public long record(int db, byte[][] record, List<Transaction.Write> stream) {
+    synchronized (this) {
+      if (link != null || backlog == null || record == null && receivingPeers == 0) {
+        // as record and propagate: messages alone no replica receives now are for nobody
+        return offset;
+      }
+      int start = unsent.length();
+      long before = offset;
+      if (stream.size() == 1) {
+        Transaction.Write only = stream.get(0);
+        if (!only.message) {
+          select(only.db);
+        }
+        unsent.command(only.args);
+      } else {
+        encodeTransaction(db, stream);
+      }
+      fed(start);
+      if (record != null) {
+        // the log's record leaves the messages out: its mark says where the stream really stands
+        recordMark = new StreamMark(replid, before, offset, streamDb);
+      }
+      return offset;
+    }
+  }
+
+  /**
+   * Encodes a transaction as MULTI, its writes (SELECT where the database changes) and messages in
+   * order, EXEC (caller holds this). A message gets no SELECT: it is for every database.
+   */
+  private void encodeTransaction(int db, List<Transaction.Write> writes) {
+    int first = db;
+    for (Transaction.Write write : writes) {
+      if (!write.message) {
+        first = write.db;
+        break;
+      }
+    }
+    select(first);
+    unsent.command(MULTI);
+    for (Transaction.Write write : writes) {
+      if (!write.message) {
+        select(write.db);
+      }
+      unsent.command(write.args);
+    }
+    unsent.command(EXEC);
   }
 
   @Override
