@@ -8,7 +8,6 @@ import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import io.netty.util.concurrent.FastThreadLocalThread;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,10 +64,11 @@ final class MasterLink {
 
   volatile State state = State.CONNECT;
   volatile long lastIoMillis = System.currentTimeMillis();
-  // true while the stream is read with blocking reads: repl-timeout is then checked once a second
-  // by checkTimeout (a socket read timeout makes every read a non-blocking read, a poll and a
-  // second read: three system calls per wake-up instead of one)
-  private volatile boolean streaming;
+  // true while a connection is being made or used: repl-timeout is then checked once a second by
+  // checkTimeout, as Redis's replication cron does. The socket never gets a connect or read
+  // timeout: the JDK then switches it to non-blocking mode for good, and every read becomes a
+  // read (EAGAIN), a poll and a second read; a blocking socket reads with one system call
+  private volatile boolean active;
 
   /** When the link to the master was lost (0: never up, INFO then prints -1 as Redis does). */
   volatile long downSinceMillis;
@@ -180,9 +180,20 @@ final class MasterLink {
     if (stopped) {
       throw new SocketException("stopped");
     }
-    connection.connect(new InetSocketAddress(host, port), 10_000);
-    connection.setSoTimeout(replication.settings().timeoutSeconds * 1000);
-    connection.setTcpNoDelay(true);
+    lastIoMillis = System.currentTimeMillis();
+    active = true;
+    try {
+      // blocking, without a timeout (see active): checkTimeout closes the socket instead
+      connection.connect(new InetSocketAddress(host, port));
+      connection.setTcpNoDelay(true);
+      shakeHands(connection);
+    } finally {
+      active = false;
+    }
+  }
+
+  /** Handshake, PSYNC and what follows it (a transfer, the stream) on a connected socket. */
+  private void shakeHands(Socket connection) throws IOException {
     if (isThisServer(connection)) {
       throw new IOException(
           "the master "
@@ -194,7 +205,8 @@ final class MasterLink {
     }
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync started");
     state = State.HANDSHAKE;
-    Resp.Reader in = new Resp.Reader(new BufferedInputStream(connection.getInputStream(), 1 << 16));
+    // the reader's buffer is the only one: the socket's bytes land in it with one read each
+    Resp.Reader in = new Resp.Reader(connection.getInputStream());
     synchronized (output) {
       out = new BufferedOutputStream(connection.getOutputStream());
     }
@@ -462,32 +474,28 @@ final class MasterLink {
     }
   }
 
-  /** Applies the stream until the link breaks; {@code catchUp} first, if a transfer preceded. */
-  private void stream(Resp.Reader in, CatchUp catchUp) throws IOException {
-    Socket connection = socket;
-    if (connection != null) {
-      connection.setSoTimeout(0);
-      streaming = true;
-    }
-    try {
-      streamCommands(in, catchUp);
-    } finally {
-      streaming = false;
-    }
-  }
-
   /**
-   * Drops the link if the master sent nothing (no data, no PING) for repl-timeout seconds while the
-   * stream runs, as Redis's replication cron does; the link then reconnects and continues.
+   * Drops the link if the master sent nothing (no data, no PING) for repl-timeout seconds, while
+   * connecting, shaking hands, receiving the transfer or following the stream, as Redis's
+   * replication cron does; the link then reconnects and continues.
    */
   void checkTimeout(long nowMillis) {
-    if (streaming && nowMillis - lastIoMillis > replication.settings().timeoutSeconds * 1000L) {
-      LOGGER.log(Level.WARNING, "MASTER timeout: no data nor PING received...");
+    if (active && nowMillis - lastIoMillis > replication.settings().timeoutSeconds * 1000L) {
+      LOGGER.log(
+          Level.WARNING,
+          switch (state) {
+            case CONNECTING, HANDSHAKE -> "Timeout connecting to the MASTER...";
+            case TRANSFER ->
+                "Timeout receiving bulk data from MASTER... If the problem persists try to set the"
+                    + " 'repl-timeout' parameter to a larger value.";
+            default -> "MASTER timeout: no data nor PING received...";
+          });
       closeSocket();
     }
   }
 
-  private void streamCommands(Resp.Reader in, CatchUp catchUp) throws IOException {
+  /** Applies the stream until the link breaks; {@code catchUp} first, if a transfer preceded. */
+  private void stream(Resp.Reader in, CatchUp catchUp) throws IOException {
     // bytes held back while a transaction is read: its offset moves once it is applied
     java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
     List<Transaction.Write> multi = null;
@@ -582,7 +590,7 @@ final class MasterLink {
         replication.applied(this, raw, rawFrom, rawLength);
         // one log write covers a burst, and a long burst every so many bytes
         unflushed += rawLength;
-        if (unflushed >= FLUSH_BYTES || !in.hasMore()) {
+        if (unflushed >= FLUSH_BYTES || !in.hasBuffered()) {
           unflushed = 0;
           replication.applier().flush();
         }
