@@ -84,6 +84,37 @@ class ReplicationTest {
   }
 
   @Test
+  void replTimeout_masterSilentDuringHandshake_replicaDropsTheConnectionAndRetries()
+      throws Exception {
+    // a "master" that accepts and never answers PING: the socket has no read timeout of its own,
+    // so only the once-a-second repl-timeout check can end the first connection
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+      silent.setSoTimeout(15_000);
+      try (CuckooServer replica =
+          CuckooServer.start(
+              TestServers.memoryOnly()
+                  .set("repl-timeout", "1")
+                  .set("replicaof", "127.0.0.1 " + silent.getLocalPort())
+                  .build())) {
+        try (java.net.Socket first = silent.accept()) {
+          first.setSoTimeout(15_000);
+          java.io.InputStream in = first.getInputStream();
+          byte[] ping = RespClient.encode("PING");
+          assertEquals(
+              new String(ping, java.nio.charset.StandardCharsets.US_ASCII),
+              new String(in.readNBytes(ping.length), java.nio.charset.StandardCharsets.US_ASCII));
+          assertEquals(-1, in.read(), "the replica closed the silent connection");
+        }
+        try (java.net.Socket second = silent.accept();
+            RespClient client = new RespClient(replica.port())) {
+          assertTrue(second.isConnected(), "the replica connected again");
+          assertEquals("down", client.infoField("master_link_status"));
+        }
+      }
+    }
+  }
+
+  @Test
   void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
     // the master keeps no files: the stream must not depend on the log
     try (CuckooServer master = TestServers.start();

@@ -65,8 +65,7 @@ class StreamMarkTest {
     for (int length : new int[] {9, 10, 11, 99, 100, 999, 1000, 10_000}) {
       String value = "v".repeat(length);
       StreamMark next = new StreamMark(ID, 0, 0, 0).next(0, args("SET", "k", value));
-      String resp =
-          "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" + length + "\r\n" + value + "\r\n";
+      String resp = "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" + length + "\r\n" + value + "\r\n";
       assertEquals(bytes(resp), next.after(), "value of " + length + " bytes");
     }
   }
