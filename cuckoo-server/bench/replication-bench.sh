@@ -16,7 +16,10 @@
 # (rounds 0: only the full sync)
 # Environment: JAR (the server jar), HEAP (-Xmx of each server, default 3g), JAVA_OPTS (more JVM
 # options for each cuckoo-server, e.g. -XX:StartFlightRecording; %p in them becomes the port),
-# KEEP (a directory: the servers' logs and data are kept there instead of a temporary one).
+# KEEP (a directory: the servers' logs and data are kept there instead of a temporary one),
+# REDIS_AOF (yes: the Redis replicas keep an append-only file with appendfsync everysec, as each
+# cuckoo-server replica keeps its log; default no, Redis's default), PIN (yes: each master on CPU
+# 0, its replicas and the client on CPU 1, with taskset; default no).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-300000}
@@ -26,6 +29,9 @@ JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
 HEAP=${HEAP:-3g}
 LAG=cuckoo-server/bench/replication-lag.py
 JAVA_OPTS=${JAVA_OPTS:-}
+REDIS_AOF=${REDIS_AOF:-no}
+MASTER_CPU=(); REST_CPU=()
+if [ "${PIN:-no}" = yes ]; then MASTER_CPU=(taskset -c 0); REST_CPU=(taskset -c 1); fi
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; WORK=$(cd "$KEEP" && pwd); else WORK=$(mktemp -d); fi
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
@@ -34,14 +40,16 @@ await_ping() { for _ in $(seq 300); do redis-cli -p "$1" ping > /dev/null 2>&1 &
 field() { redis-cli -p "$1" info replication | tr -d '\r' | sed -n "s/^$2://p"; }
 cuckoo() { # port dir [options]
   local port=$1 dir=$2; shift 2
+  local cpu=("${REST_CPU[@]}")
+  if [ "$dir" = master ]; then cpu=("${MASTER_CPU[@]}"); fi
   # shellcheck disable=SC2086
-  java -Xmx"$HEAP" ${JAVA_OPTS//%p/$port} -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
+  "${cpu[@]}" java -Xmx"$HEAP" ${JAVA_OPTS//%p/$port} -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
   PIDS+=($!)
   await_ping "$port"
 }
 rps() { # port command...
   local port=$1; shift
-  redis-benchmark -p "$port" -c 50 -n "$N" -r 100000000 -q "$@" | tr '\r' '\n' \
+  "${REST_CPU[@]}" redis-benchmark -p "$port" -c 50 -n "$N" -r 100000000 -q "$@" | tr '\r' '\n' \
     | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1
 }
 lag() { # label master replica [redis-benchmark options] command...
@@ -88,8 +96,11 @@ redis-cli -p "$M" CF.RESERVE cf 100000000 > /dev/null
 for port in "$RM" "$RR1" "$RR2"; do
   # its own directory: a master writes an RDB file there for each full sync
   mkdir -p "$WORK/redis-$port"
+  aof=no cpu=("${REST_CPU[@]}")
+  if [ "$port" = "$RM" ]; then cpu=("${MASTER_CPU[@]}"); else aof=$REDIS_AOF; fi
   # DEBUG POPULATE fills the full-sync peer; no 5 s wait before a diskless full sync starts
-  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$port" \
+  "${cpu[@]}" redis-server --port "$port" --bind 127.0.0.1 --save "" --dir "$WORK/redis-$port" \
+    --appendonly "$aof" --appendfsync everysec \
     --enable-debug-command local --repl-diskless-sync-delay 0 \
     > "$WORK/redis-$port.log" 2>&1 &
   PIDS+=($!)

@@ -84,6 +84,37 @@ class ReplicationTest {
   }
 
   @Test
+  void replTimeout_masterSilentDuringHandshake_replicaDropsTheConnectionAndRetries()
+      throws Exception {
+    // a "master" that accepts and never answers PING: the socket has no read timeout of its own,
+    // so only the once-a-second repl-timeout check can end the first connection
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+      silent.setSoTimeout(15_000);
+      try (CuckooServer replica =
+          CuckooServer.start(
+              TestServers.memoryOnly()
+                  .set("repl-timeout", "1")
+                  .set("replicaof", "127.0.0.1 " + silent.getLocalPort())
+                  .build())) {
+        try (java.net.Socket first = silent.accept()) {
+          first.setSoTimeout(15_000);
+          java.io.InputStream in = first.getInputStream();
+          byte[] ping = RespClient.encode("PING");
+          assertEquals(
+              new String(ping, java.nio.charset.StandardCharsets.US_ASCII),
+              new String(in.readNBytes(ping.length), java.nio.charset.StandardCharsets.US_ASCII));
+          assertEquals(-1, in.read(), "the replica closed the silent connection");
+        }
+        try (java.net.Socket second = silent.accept();
+            RespClient client = new RespClient(replica.port())) {
+          assertTrue(second.isConnected(), "the replica connected again");
+          assertEquals("down", client.infoField("master_link_status"));
+        }
+      }
+    }
+  }
+
+  @Test
   void stream_everyKindOfWrite_replicaHoldsTheSameFilters() throws Exception {
     // the master keeps no files: the stream must not depend on the log
     try (CuckooServer master = TestServers.start();
@@ -378,6 +409,73 @@ class ReplicationTest {
       in.readFully(stream);
       assertEquals(expected, new String(stream, java.nio.charset.StandardCharsets.UTF_8));
     }
+  }
+
+  @Test
+  void publishInsideMulti_streamedInItsPlaceInsideTheExecBlock() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", master.port())) {
+      try (RespClient writer = new RespClient(master.port())) {
+        // an existing key: each write below is then one CF.ADD in the stream
+        writer.call("CF.ADD", "k", "v");
+      }
+      socket.setSoTimeout(10_000);
+      java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+      socket.getOutputStream().write(RespClient.encode("SYNC"));
+      byte[] copy = new byte[Integer.parseInt(line(in).substring(1))];
+      in.readFully(copy);
+      try (RespClient writer = new RespClient(master.port())) {
+        writer.call("MULTI");
+        writer.call("CF.ADD", "k", "a");
+        writer.call("PUBLISH", "news", "between");
+        writer.call("CF.ADD", "k", "b");
+        assertEquals(3, ((List<?>) writer.call("EXEC")).size());
+        // a transaction that publishes only: one command, sent alone as Redis sends it
+        writer.call("MULTI");
+        writer.call("PUBLISH", "news", "alone");
+        writer.call("EXEC");
+        writer.call("CF.ADD", "k", "c");
+      }
+      String expected =
+          resp("SELECT", "0")
+              + resp("MULTI")
+              + resp("CF.ADD", "k", "a")
+              + resp("PUBLISH", "news", "between")
+              + resp("CF.ADD", "k", "b")
+              + resp("EXEC")
+              + resp("PUBLISH", "news", "alone")
+              + resp("CF.ADD", "k", "c");
+      byte[] stream = new byte[expected.length()];
+      in.readFully(stream);
+      assertEquals(expected, new String(stream, java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void publishInsideMulti_replicaPublishesItAndAppliesTheWrites() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica = replicaOf(master, TestServers.memoryOnly())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      try (RespClient subscriber = new RespClient(replica.port());
+          RespClient writer = new RespClient(master.port())) {
+        subscriber.send("SUBSCRIBE", "news");
+        subscriber.read();
+        writer.call("MULTI");
+        writer.call("CF.ADD", "k", "a");
+        writer.call("PUBLISH", "news", "inside");
+        writer.call("CF.ADD", "j", "b");
+        writer.call("EXEC");
+        assertEquals(
+            List.of("message", "news", "inside"),
+            texts(subscriber.readWithin(java.time.Duration.ofSeconds(5))));
+        ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
+      }
+    }
+  }
+
+  private static String resp(String... args) {
+    return new String(RespClient.encode((Object[]) args), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static String line(java.io.DataInputStream in) throws IOException {

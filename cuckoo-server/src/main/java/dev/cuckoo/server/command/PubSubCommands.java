@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
@@ -74,14 +75,27 @@ final class PubSubCommands {
   void publish(Session session, Request request) {
     byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], false));
-    context.writeStream().propagate(args);
+    propagate(session, args);
   }
 
   /** SPUBLISH shardchannel message: the number of shard-channel subscribers that received it. */
   void spublish(Session session, Request request) {
     byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], true));
-    context.writeStream().propagate(args);
+    propagate(session, args);
+  }
+
+  /**
+   * Sends a published message to the replicas: at once, or inside EXEC in its place among the
+   * transaction's writes (as Redis propagates it within the MULTI … EXEC block).
+   */
+  private void propagate(Session session, byte[][] args) {
+    Transaction transaction = session.transaction();
+    if (transaction != null) {
+      transaction.addMessage(session.db(), args);
+    } else {
+      context.writeStream().propagate(args);
+    }
   }
 
   private static void syntaxError(Session session, byte[][] args) {

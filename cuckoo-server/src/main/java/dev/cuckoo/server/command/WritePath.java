@@ -214,7 +214,7 @@ public final class WritePath {
     if (transaction != null) {
       transaction.add(db, args);
     } else {
-      announce(session, db, args);
+      announce(session, db, args, null);
     }
   }
 
@@ -229,10 +229,30 @@ public final class WritePath {
     if (session.replaying() || writes.isEmpty()) {
       return;
     }
-    if (writes.size() == 1) {
-      announce(session, writes.get(0).db, writes.get(0).args);
+    if (transaction.hasMessages()) {
+      recordWithMessages(session, db, transaction);
+    } else if (writes.size() == 1) {
+      announce(session, writes.get(0).db, writes.get(0).args, null);
     } else {
-      announce(session, db, transaction.encode());
+      announce(session, db, transaction.encode(), null);
+    }
+  }
+
+  /**
+   * Records a transaction in which messages were published: the log gets its writes alone, the
+   * replicas every write and message in order (see {@link Transaction#addMessage}).
+   */
+  private void recordWithMessages(Session session, int db, Transaction transaction) {
+    List<Transaction.Write> logged = transaction.loggedWrites();
+    if (logged.isEmpty()) {
+      synchronized (this) {
+        // nothing to log; the stream moves without a record, so the next record logs its mark
+        context.writeStream().record(db, null, transaction.writes());
+      }
+    } else if (logged.size() == 1) {
+      announce(session, logged.get(0).db, logged.get(0).args, transaction.writes());
+    } else {
+      announce(session, db, transaction.encode(), transaction.writes());
     }
   }
 
@@ -242,7 +262,7 @@ public final class WritePath {
    */
   void expired(Key key, byte[][] del) {
     touched(key.db(), del);
-    announce(null, key.db(), del);
+    announce(null, key.db(), del, null);
   }
 
   /**
@@ -285,14 +305,18 @@ public final class WritePath {
 
   /**
    * Appends one record to the log and hands it to the replication stream, in one order; notes in
-   * the session (if any) the record's number and the stream offset after it.
+   * the session (if any) the record's number and the stream offset after it. {@code stream}, if not
+   * null, is what replicas get instead: the record's writes with the messages published among them.
    */
-  private void announce(Session session, int db, byte[][] args) {
+  private void announce(Session session, int db, byte[][] args, List<Transaction.Write> stream) {
     long lsn;
     long offset;
     synchronized (this) {
       StreamMark mark = session != null ? session.takeStreamMark() : null;
-      offset = context.writeStream().record(db, args);
+      offset =
+          stream == null
+              ? context.writeStream().record(db, args)
+              : context.writeStream().record(db, args, stream);
       if (mark == null) {
         mark = context.writeStream().takeRecordMark();
       }

@@ -62,13 +62,9 @@ public record StreamMark(String replicationId, long before, long after, int db) 
     if (value < 0) {
       return ascii(Long.toString(value));
     }
-    int digits = 1;
-    for (long rest = value / 10; rest > 0; rest /= 10) {
-      digits++;
-    }
-    byte[] out = new byte[digits];
+    byte[] out = new byte[digits(value)];
     long rest = value;
-    for (int i = digits - 1; i >= 0; i--) {
+    for (int i = out.length - 1; i >= 0; i--) {
       out[i] = (byte) ('0' + rest % 10);
       rest /= 10;
     }
@@ -158,9 +154,10 @@ public record StreamMark(String replicationId, long before, long after, int db) 
     return length;
   }
 
+  /** Returns the decimal digits of a non-negative number (by comparison: no division). */
   private static int digits(long value) {
     int digits = 1;
-    for (long rest = value / 10; rest > 0; rest /= 10) {
+    for (long bound = 10; digits < 19 && value >= bound; bound *= 10) {
       digits++;
     }
     return digits;

@@ -17,20 +17,33 @@ public final class Transaction {
   /** The first argument of a transaction record. */
   static final byte[] MARKER = {'M', 'U', 'L', 'T', 'I'};
 
-  /** One write of a transaction: the database it ran in and its arguments. */
+  /**
+   * One write of a transaction: the database it ran in and its arguments; or a message published
+   * inside it, which replicas get in its place but the log never holds.
+   */
   public static final class Write {
     public final int db;
     public final byte[][] args;
 
+    /** True for a PUBLISH or SPUBLISH: streamed to replicas in order, never logged. */
+    public final boolean message;
+
+    /** A write run in database {@code db}. */
     public Write(int db, byte[][] args) {
+      this(db, args, false);
+    }
+
+    private Write(int db, byte[][] args, boolean message) {
       this.db = db;
       this.args = args;
+      this.message = message;
     }
   }
 
   // most are one command's creation and change, which logs one write: no room for ten
   private final List<Write> writes = new ArrayList<>(2);
   private final int commands;
+  private int messages;
 
   /** Starts gathering the writes of a transaction of {@code commands} queued commands. */
   public Transaction(int commands) {
@@ -58,9 +71,38 @@ public final class Transaction {
     writes.add(new Write(db, args));
   }
 
-  /** Returns the writes in the order they were made. */
+  /**
+   * Adds a message published inside the transaction (PUBLISH, SPUBLISH): replicas get it in its
+   * place among the writes, inside the transaction's MULTI … EXEC, as Redis propagates it; the log
+   * does not hold it.
+   */
+  public void addMessage(int db, byte[][] args) {
+    writes.add(new Write(db, args, true));
+    messages++;
+  }
+
+  /** Returns the writes (and messages, see {@link #addMessage}) in the order they were made. */
   public List<Write> writes() {
     return writes;
+  }
+
+  /** Returns true if a message was published inside the transaction. */
+  public boolean hasMessages() {
+    return messages > 0;
+  }
+
+  /** Returns the writes the log holds: every one but the messages. */
+  public List<Write> loggedWrites() {
+    if (messages == 0) {
+      return writes;
+    }
+    List<Write> logged = new ArrayList<>(writes.size() - messages);
+    for (Write write : writes) {
+      if (!write.message) {
+        logged.add(write);
+      }
+    }
+    return logged;
   }
 
   /** Returns true if the logged arguments are a transaction record. */
@@ -68,16 +110,17 @@ public final class Transaction {
     return args.length > 0 && java.util.Arrays.equals(args[0], MARKER);
   }
 
-  /** Encodes the writes as one record's arguments. */
+  /** Encodes the writes as one record's arguments (not the messages: see {@link #addMessage}). */
   public byte[][] encode() {
+    List<Write> logged = loggedWrites();
     int count = 1;
-    for (Write write : writes) {
+    for (Write write : logged) {
       count += 2 + write.args.length;
     }
     byte[][] args = new byte[count][];
     args[0] = MARKER;
     int at = 1;
-    for (Write write : writes) {
+    for (Write write : logged) {
       args[at++] = ascii(write.db);
       args[at++] = ascii(write.args.length);
       for (byte[] arg : write.args) {

@@ -7,7 +7,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
-import java.io.BufferedInputStream;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,10 +64,11 @@ final class MasterLink {
 
   volatile State state = State.CONNECT;
   volatile long lastIoMillis = System.currentTimeMillis();
-  // true while the stream is read with blocking reads: repl-timeout is then checked once a second
-  // by checkTimeout (a socket read timeout makes every read a non-blocking read, a poll and a
-  // second read: three system calls per wake-up instead of one)
-  private volatile boolean streaming;
+  // true while a connection is being made or used: repl-timeout is then checked once a second by
+  // checkTimeout, as Redis's replication cron does. The socket never gets a connect or read
+  // timeout: the JDK then switches it to non-blocking mode for good, and every read becomes a
+  // read (EAGAIN), a poll and a second read; a blocking socket reads with one system call
+  private volatile boolean active;
 
   /** When the link to the master was lost (0: never up, INFO then prints -1 as Redis does). */
   volatile long downSinceMillis;
@@ -83,7 +84,10 @@ final class MasterLink {
     this.db = db;
     this.host = host;
     this.port = port;
-    this.thread = new Thread(this::run, "replica-of-" + host + ":" + port);
+    // a Netty thread: the pooled buffers of the replies and the log's encoder are thread-local, and
+    // on a plain thread Netty 4.2 recycles no buffer object (a new one per applied write) and looks
+    // its thread-locals up in a ThreadLocal map
+    this.thread = new FastThreadLocalThread(this::run, "replica-of-" + host + ":" + port);
     thread.setDaemon(true);
   }
 
@@ -176,9 +180,20 @@ final class MasterLink {
     if (stopped) {
       throw new SocketException("stopped");
     }
-    connection.connect(new InetSocketAddress(host, port), 10_000);
-    connection.setSoTimeout(replication.settings().timeoutSeconds * 1000);
-    connection.setTcpNoDelay(true);
+    lastIoMillis = System.currentTimeMillis();
+    active = true;
+    try {
+      // blocking, without a timeout (see active): checkTimeout closes the socket instead
+      connection.connect(new InetSocketAddress(host, port));
+      connection.setTcpNoDelay(true);
+      shakeHands(connection);
+    } finally {
+      active = false;
+    }
+  }
+
+  /** Handshake, PSYNC and what follows it (a transfer, the stream) on a connected socket. */
+  private void shakeHands(Socket connection) throws IOException {
     if (isThisServer(connection)) {
       throw new IOException(
           "the master "
@@ -190,7 +205,8 @@ final class MasterLink {
     }
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync started");
     state = State.HANDSHAKE;
-    Resp.Reader in = new Resp.Reader(new BufferedInputStream(connection.getInputStream(), 1 << 16));
+    // the reader's buffer is the only one: the socket's bytes land in it with one read each
+    Resp.Reader in = new Resp.Reader(connection.getInputStream());
     synchronized (output) {
       out = new BufferedOutputStream(connection.getOutputStream());
     }
@@ -458,32 +474,28 @@ final class MasterLink {
     }
   }
 
-  /** Applies the stream until the link breaks; {@code catchUp} first, if a transfer preceded. */
-  private void stream(Resp.Reader in, CatchUp catchUp) throws IOException {
-    Socket connection = socket;
-    if (connection != null) {
-      connection.setSoTimeout(0);
-      streaming = true;
-    }
-    try {
-      streamCommands(in, catchUp);
-    } finally {
-      streaming = false;
-    }
-  }
-
   /**
-   * Drops the link if the master sent nothing (no data, no PING) for repl-timeout seconds while the
-   * stream runs, as Redis's replication cron does; the link then reconnects and continues.
+   * Drops the link if the master sent nothing (no data, no PING) for repl-timeout seconds, while
+   * connecting, shaking hands, receiving the transfer or following the stream, as Redis's
+   * replication cron does; the link then reconnects and continues.
    */
   void checkTimeout(long nowMillis) {
-    if (streaming && nowMillis - lastIoMillis > replication.settings().timeoutSeconds * 1000L) {
-      LOGGER.log(Level.WARNING, "MASTER timeout: no data nor PING received...");
+    if (active && nowMillis - lastIoMillis > replication.settings().timeoutSeconds * 1000L) {
+      LOGGER.log(
+          Level.WARNING,
+          switch (state) {
+            case CONNECTING, HANDSHAKE -> "Timeout connecting to the MASTER...";
+            case TRANSFER ->
+                "Timeout receiving bulk data from MASTER... If the problem persists try to set the"
+                    + " 'repl-timeout' parameter to a larger value.";
+            default -> "MASTER timeout: no data nor PING received...";
+          });
       closeSocket();
     }
   }
 
-  private void streamCommands(Resp.Reader in, CatchUp catchUp) throws IOException {
+  /** Applies the stream until the link breaks; {@code catchUp} first, if a transfer preceded. */
+  private void stream(Resp.Reader in, CatchUp catchUp) throws IOException {
     // bytes held back while a transaction is read: its offset moves once it is applied
     java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
     List<Transaction.Write> multi = null;
@@ -507,7 +519,7 @@ final class MasterLink {
         db = (int) (long) selected;
       } else if (named(name, PING)) {
         // counted in the offset only
-      } else if (multi == null && (named(name, PUBLISH) || named(name, SPUBLISH))) {
+      } else if (multi == null && isMessage(name)) {
         // to this server's subscribers at once, even while a transfer catches up (no key)
         long end = offset + rawLength;
         replication
@@ -534,9 +546,18 @@ final class MasterLink {
           if (pending) {
             Transaction transaction = new Transaction(multi.size());
             for (Transaction.Write write : multi) {
-              transaction.add(write.db, write.args);
+              if (isMessage(write.args[0])) {
+                // to this server's subscribers at once, as a message outside a transaction
+                StreamMark here =
+                    new StreamMark(replication.replicationId(), offset, offset, write.db);
+                replication.applier().apply(write.db, write.args, here);
+              } else {
+                transaction.add(write.db, write.args);
+              }
             }
-            catchUp.apply(end, multiDb, transaction.encode());
+            if (!transaction.writes().isEmpty()) {
+              catchUp.apply(end, multiDb, transaction.encode());
+            }
           } else {
             replication
                 .applier()
@@ -569,7 +590,7 @@ final class MasterLink {
         replication.applied(this, raw, rawFrom, rawLength);
         // one log write covers a burst, and a long burst every so many bytes
         unflushed += rawLength;
-        if (unflushed >= FLUSH_BYTES || !in.hasMore()) {
+        if (unflushed >= FLUSH_BYTES || !in.hasBuffered()) {
           unflushed = 0;
           replication.applier().flush();
         }
@@ -590,6 +611,11 @@ final class MasterLink {
 
   private static byte[] ascii(String text) {
     return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Returns true if the command publishes a message (PUBLISH, SPUBLISH): no key, not logged. */
+  private static boolean isMessage(byte[] name) {
+    return named(name, PUBLISH) || named(name, SPUBLISH);
   }
 
   /** Returns true if a command's name is {@code lowerName}, in any case (without a String). */

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -97,8 +96,19 @@ final class Peer {
       return;
     }
     int length = buf.readableBytes();
-    queuedBytes += length;
     unsent.addAndGet(length);
+    if (live && outbox.isEmpty() && !drainScheduled && channel.eventLoop().inEventLoop()) {
+      // on the connection's own loop with nothing queued before it (the stream of one event-loop
+      // turn, see Replication): written now, without a task and another turn of the loop
+      if (channel.isActive()) {
+        send(buf, null);
+        channel.flush();
+      } else {
+        buf.release();
+      }
+      return;
+    }
+    queuedBytes += length;
     if (live) {
       enqueue(buf);
     } else {
@@ -164,22 +174,29 @@ final class Peer {
       listeners.values().forEach(Runnable::run);
       return;
     }
-    ChannelFuture last = null;
     for (Object message : batch) {
-      Runnable sent = listeners.get(message);
-      long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
-      last = channel.write(message);
-      if (sent != null) {
-        last.addListener(done -> sent.run());
-      }
-      if (size > 0) {
-        last.addListener(done -> unsent.addAndGet(-size));
-      }
+      send(message, listeners.get(message));
     }
     channel.flush();
-    if (last != null) {
-      last.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+  }
+
+  /**
+   * Writes one message (not flushed); once written, its bytes leave the unsent count and {@code
+   * sent} (if any) runs; a failed write closes the connection.
+   */
+  private void send(Object message, Runnable sent) {
+    long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
+    ChannelFuture written = channel.write(message);
+    if (sent != null) {
+      written.addListener(done -> sent.run());
     }
+    written.addListener(
+        done -> {
+          unsent.addAndGet(-size);
+          if (!done.isSuccess()) {
+            channel.close();
+          }
+        });
   }
 
   /** Drops whatever is still queued (the connection closed). */

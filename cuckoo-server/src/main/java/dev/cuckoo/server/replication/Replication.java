@@ -127,7 +127,7 @@ public final class Replication implements WriteStream {
   private int restoredDb;
   // stream bytes not yet handed to the replicas, and how many replicas receive them
   private final Resp.Output unsent = new Resp.Output(1 << 16);
-  private int receivingPeers;
+  private Peer[] receivers = {};
   private boolean flushScheduled;
   // where the last record stands in this master's stream, until the write path logs it
   private StreamMark recordMark;
@@ -268,14 +268,7 @@ public final class Replication implements WriteStream {
       int start = unsent.length();
       long before = offset;
       if (Transaction.isRecord(args)) {
-        List<Transaction.Write> writes = Transaction.decode(args);
-        select(writes.isEmpty() ? db : writes.get(0).db);
-        unsent.command(MULTI);
-        for (Transaction.Write write : writes) {
-          select(write.db);
-          unsent.command(write.args);
-        }
-        unsent.command(EXEC);
+        encodeTransaction(db, Transaction.decode(args));
       } else {
         select(db);
         unsent.command(args);
@@ -287,9 +280,59 @@ public final class Replication implements WriteStream {
   }
 
   @Override
+  public long record(int db, byte[][] record, List<Transaction.Write> stream) {
+    synchronized (this) {
+      if (link != null || backlog == null || record == null && receivers.length == 0) {
+        // as record and propagate: messages alone no replica receives now are for nobody
+        return offset;
+      }
+      int start = unsent.length();
+      long before = offset;
+      if (stream.size() == 1) {
+        Transaction.Write only = stream.get(0);
+        if (!only.message) {
+          select(only.db);
+        }
+        unsent.command(only.args);
+      } else {
+        encodeTransaction(db, stream);
+      }
+      fed(start);
+      if (record != null) {
+        // the log's record leaves the messages out: its mark says where the stream really stands
+        recordMark = new StreamMark(replid, before, offset, streamDb);
+      }
+      return offset;
+    }
+  }
+
+  /**
+   * Encodes a transaction as MULTI, its writes (SELECT where the database changes) and messages in
+   * order, EXEC (caller holds this). A message gets no SELECT: it is for every database.
+   */
+  private void encodeTransaction(int db, List<Transaction.Write> writes) {
+    int first = db;
+    for (Transaction.Write write : writes) {
+      if (!write.message) {
+        first = write.db;
+        break;
+      }
+    }
+    select(first);
+    unsent.command(MULTI);
+    for (Transaction.Write write : writes) {
+      if (!write.message) {
+        select(write.db);
+      }
+      unsent.command(write.args);
+    }
+    unsent.command(EXEC);
+  }
+
+  @Override
   public void propagate(byte[][] args) {
     synchronized (this) {
-      if (link != null || receivingPeers == 0) {
+      if (link != null || receivers.length == 0) {
         // a replica forwards its master's stream as it came; a message no replica receives now
         // is for nobody later either, and must not move the offset of a master that has just
         // restarted or been promoted (its history would no longer be the one its replicas know)
@@ -333,7 +376,7 @@ public final class Replication implements WriteStream {
     int length = unsent.length() - start;
     offset += length;
     backlog.append(unsent.array(), start, length);
-    if (receivingPeers == 0) {
+    if (receivers.length == 0) {
       unsent.truncate(0);
     } else if (!flushScheduled) {
       flushScheduled = true;
@@ -347,20 +390,18 @@ public final class Replication implements WriteStream {
    * loop iteration).
    */
   private void afterThisTurn(Runnable task) {
-    for (Peer peer : peers.values()) {
-      if (peer.receiving) {
-        io.netty.channel.EventLoop loop = peer.channel.eventLoop();
-        if (loop instanceof io.netty.channel.SingleThreadEventLoop single) {
-          single.executeAfterEventLoopIteration(task);
-        } else {
-          loop.execute(task);
-        }
-        return;
-      }
+    if (receivers.length == 0) {
+      // no replica to send to: nothing waits for this turn
+      flushScheduled = false;
+      unsent.truncate(0);
+      return;
     }
-    // no replica to send to: nothing waits for this turn
-    flushScheduled = false;
-    unsent.truncate(0);
+    io.netty.channel.EventLoop loop = receivers[0].channel.eventLoop();
+    if (loop instanceof io.netty.channel.SingleThreadEventLoop single) {
+      single.executeAfterEventLoopIteration(task);
+    } else {
+      loop.execute(task);
+    }
   }
 
   private final Runnable flushTask = this::flushToReplicas;
@@ -378,13 +419,17 @@ public final class Replication implements WriteStream {
     if (unsent.length() == 0) {
       return;
     }
-    io.netty.buffer.ByteBuf shared = io.netty.buffer.Unpooled.wrappedBuffer(unsent.toByteArray());
+    if (receivers.length == 0) {
+      unsent.truncate(0);
+      return;
+    }
+    // one direct buffer for all: a heap buffer was copied into a direct one for each replica
+    io.netty.buffer.ByteBuf shared = receivers[0].channel.alloc().directBuffer(unsent.length());
+    shared.writeBytes(unsent.array(), 0, unsent.length());
     unsent.truncate(0);
     try {
-      for (Peer peer : peers.values()) {
-        if (peer.receiving) {
-          peer.stream(shared.retainedDuplicate());
-        }
+      for (Peer peer : receivers) {
+        peer.stream(shared.retainedDuplicate());
       }
     } finally {
       shared.release();
@@ -396,7 +441,8 @@ public final class Replication implements WriteStream {
     sendUnsent();
     if (!peer.receiving) {
       peer.receiving = true;
-      receivingPeers++;
+      receivers = java.util.Arrays.copyOf(receivers, receivers.length + 1);
+      receivers[receivers.length - 1] = peer;
     }
   }
 
@@ -486,7 +532,8 @@ public final class Replication implements WriteStream {
       if (peers.get(peer.clientId) == peer && peer.receiving) {
         sendUnsent();
         peer.receiving = false;
-        receivingPeers--;
+        receivers =
+            java.util.Arrays.stream(receivers).filter(other -> other != peer).toArray(Peer[]::new);
       }
     }
     if (peers.remove(peer.clientId, peer)) {

@@ -147,9 +147,13 @@ final class Resp {
       this.in = in;
     }
 
-    /** Returns true if bytes can be read without blocking. */
-    boolean hasMore() throws IOException {
-      return position < limit || in.available() > 0;
+    /**
+     * Returns true if bytes already read from the connection wait in the buffer (no system call:
+     * what one read brought in is applied and then logged with one write, as Redis writes its log
+     * once per event-loop turn).
+     */
+    boolean hasBuffered() {
+      return position < limit;
     }
 
     /** Returns the bytes read so far. */

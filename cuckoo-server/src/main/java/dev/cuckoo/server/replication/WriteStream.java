@@ -27,6 +27,18 @@ public interface WriteStream {
   long record(int db, byte[][] args);
 
   /**
+   * Takes a transaction with messages published among its writes (see {@link
+   * dev.cuckoo.server.persist.Transaction#addMessage}), called as {@link #record} is: {@code
+   * record} is what the log gets (null if it holds no write), {@code stream} every write and
+   * message in the order they ran, which replicas get inside one MULTI … EXEC (a lone message
+   * alone), as Redis propagates a transaction. Returns the stream's offset after it.
+   */
+  default long record(
+      int db, byte[][] record, java.util.List<dev.cuckoo.server.persist.Transaction.Write> stream) {
+    return record == null ? 0 : record(db, record);
+  }
+
+  /**
    * Sends a command to the replicas that is not a write and is not logged (PUBLISH, SPUBLISH: as
    * Redis propagates them, so that a replica's subscribers get what is published on the master).
    */

@@ -61,6 +61,26 @@ class StreamMarkTest {
   }
 
   @Test
+  void next_argumentLengthsAtPowersOfTen_countEveryDigit() {
+    for (int length : new int[] {9, 10, 11, 99, 100, 999, 1000, 10_000}) {
+      String value = "v".repeat(length);
+      StreamMark next = new StreamMark(ID, 0, 0, 0).next(0, args("SET", "k", value));
+      String resp = "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" + length + "\r\n" + value + "\r\n";
+      assertEquals(bytes(resp), next.after(), "value of " + length + " bytes");
+    }
+  }
+
+  @Test
+  void args_offsetsAtPowersOfTen_readBackAsWritten() {
+    long[] offsets = {0, 9, 10, 99, 100, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L};
+    for (long offset : offsets) {
+      StreamMark mark = new StreamMark(ID, offset, Long.MAX_VALUE, 10);
+      assertEquals(mark, StreamMark.of(mark.args()), "offset " + offset);
+      assertEquals(Long.toString(offset), new String(mark.args()[3], StandardCharsets.US_ASCII));
+    }
+  }
+
+  @Test
   void continuedBy_recordRightAfter_needsNoMark() {
     StreamMark at = new StreamMark(ID, 0, 50, 0).settled();
     byte[][] write = args("CF.ADD", "cf", "1");
