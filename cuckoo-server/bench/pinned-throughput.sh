@@ -3,7 +3,8 @@
 # redis-server pinned the same way: CF.ADD / CF.EXISTS here against SET / GET on Redis, each with
 # its default durability (here the log with appendfsync everysec; Redis's default has no AOF),
 # redis-benchmark with 50 connections at pipeline 1 and 16, ROUNDS interleaved rounds. Prints one
-# line per measurement (requests per second) and the server CPU seconds each server used.
+# line per measurement (requests per second) and the CPU seconds each server used per 10^6
+# requests (user + system time of the process, all threads), for each command.
 # Needs: redis-server, redis-benchmark (redis-tools), taskset, 2 or more cores, and the jar:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
 # JAVA_OPTS adds JVM options to the cuckoo-server (e.g. those of conf/jvm.options); JAR=path runs
@@ -29,13 +30,16 @@ PIDS+=($!); RPID=$!
 for _ in $(seq 100); do redis-cli -p "$CP" PING > /dev/null 2>&1 && redis-cli -p "$RP" PING > /dev/null 2>&1 && break; sleep 0.2; done
 redis-cli -p "$CP" CF.RESERVE k 100000000 > /dev/null
 bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r 100000000 -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
-# warm-up (the JVM compiles the hot paths)
+# warm-up (the JVM compiles the hot paths, those of pipeline 1 included)
 bench "$CP" 16 CF.ADD k __rand_int__ > /dev/null
+bench "$CP" 1 CF.ADD k __rand_int__ > /dev/null
+bench "$CP" 1 CF.EXISTS k __rand_int__ > /dev/null
 for r in $(seq "$ROUNDS"); do
   for p in 1 16; do
     c0=$(cpu "$CPID"); a=$(bench "$CP" "$p" CF.ADD k __rand_int__); c1=$(cpu "$CPID")
     r0=$(cpu "$RPID"); s=$(bench "$RP" "$p" SET key:__rand_int__ x); r1=$(cpu "$RPID")
-    e=$(bench "$CP" "$p" CF.EXISTS k __rand_int__); g=$(bench "$RP" "$p" GET key:__rand_int__)
-    echo "round=$r pipeline=$p cf_add=$a set=$s add_over_set=$(python3 -c "print(round($a/$s,2))") cf_exists=$e get=$g exists_over_get=$(python3 -c "print(round($e/$g,2))") cpu_s_per_Mreq_cuckoo_add=$(python3 -c "print(round(($c1-$c0)/$N*1e6,2))") cpu_s_per_Mreq_redis_set=$(python3 -c "print(round(($r1-$r0)/$N*1e6,2))")"
+    c2=$(cpu "$CPID"); e=$(bench "$CP" "$p" CF.EXISTS k __rand_int__); c3=$(cpu "$CPID")
+    r2=$(cpu "$RPID"); g=$(bench "$RP" "$p" GET key:__rand_int__); r3=$(cpu "$RPID")
+    echo "round=$r pipeline=$p cf_add=$a set=$s add_over_set=$(python3 -c "print(round($a/$s,2))") cf_exists=$e get=$g exists_over_get=$(python3 -c "print(round($e/$g,2))") cpu_s_per_Mreq_cuckoo_add=$(python3 -c "print(round(($c1-$c0)/$N*1e6,2))") cpu_s_per_Mreq_redis_set=$(python3 -c "print(round(($r1-$r0)/$N*1e6,2))") cpu_s_per_Mreq_cuckoo_exists=$(python3 -c "print(round(($c3-$c2)/$N*1e6,2))") cpu_s_per_Mreq_redis_get=$(python3 -c "print(round(($r3-$r2)/$N*1e6,2))")"
   done
 done

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Many small filters: the memory and the load time of N keys, each made by `CF.RESERVE user:I 100`
 # and given 5 `CF.ADD`s, sent in one `redis-cli --pipe` stream. Prints one Markdown row per run:
-# load time, RSS (VmRSS) right after the load and after QUIET seconds without requests (nothing
-# forces a collection before: what the JVM's own settings give back), then the live heap after a
+# load time; the CPU time the server process used during the load (user + system, all threads:
+# less disturbed than the load time by other work on a shared host); RSS (VmRSS) right after the
+# load and after QUIET seconds without requests (nothing forces a collection before: what the JVM's
+# own settings give back), then the live heap after a
 # full GC (`jcmd PID GC.run`, then GC.heap_info's "used"), INFO used_memory and MEMORY USAGE of
 # one key.
 #
@@ -22,7 +24,8 @@
 # temporary directory, on a free loopback port.
 # Needs: java 17, python3, redis-cli, and the jars:
 #   mvn -B -ntp -pl cuckoo-cli,cuckoo-server -am package -DskipTests
-# Usage: [MODE=jar|serve|redis] [QUIET=60] [ROUNDS=1] cuckoo-server/bench/small-keys-bench.sh [keys]
+# Usage: [MODE=jar|serve|redis] [QUIET=60] [ROUNDS=1] [STREAM_DIR=dir]
+#   cuckoo-server/bench/small-keys-bench.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KEYS=${1:-1000000}
@@ -40,8 +43,17 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# the request stream, built once: RESP arrays, as redis-cli --pipe wants them
-python3 - "$KEYS" "$MODE" > "$WORK/load.resp" <<'EOF'
+# the request stream, built once: RESP arrays, as redis-cli --pipe wants them; with STREAM_DIR it
+# is kept there and reused by later runs of the same key count and kind (building it takes minutes)
+stream_kind=cf
+[ "$MODE" != redis ] || stream_kind=redis
+STREAM=$WORK/load.resp
+if [ -n "${STREAM_DIR:-}" ]; then
+  mkdir -p "$STREAM_DIR"
+  STREAM=$STREAM_DIR/small-keys-$KEYS-$stream_kind.resp
+fi
+if [ ! -s "$STREAM" ]; then
+python3 - "$KEYS" "$MODE" > "$STREAM.part" <<'EOF'
 import sys
 out = sys.stdout.buffer
 redis = sys.argv[2] == "redis"
@@ -62,7 +74,12 @@ for i in range(int(sys.argv[1])):
             chunk.append(cmd(b"CF.ADD", key, b"item:%d:%d" % (i, j)))
     out.write(b"".join(chunk))
 EOF
+mv "$STREAM.part" "$STREAM"
+fi
 
+cpu_seconds() { # user + system time of a process and all its threads, in seconds
+  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"
+}
 kib() { awk -v f="$2" '$1 == f":" {print $2}' "/proc/$1/status"; }
 mb() { python3 -c "print(round($1 / 1e6, 1))"; }
 heap_used_bytes() { # live heap after a full collection, in bytes
@@ -110,15 +127,17 @@ start_server() {
   exit 1
 }
 
-echo "| keys | start | load time (s) | live heap after full GC (MB) | RSS after load (MB) |" \
+echo "| keys | start | load time (s) | server CPU during the load (s) | live heap after full GC (MB) | RSS after load (MB) |" \
   "RSS after ${QUIET} s quiet (MB) | INFO used_memory (MB) | MEMORY USAGE user:1 (bytes) |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 for round in $(seq "$ROUNDS"); do
   port=$(free_port)
   start_server "$port" "$WORK/data$round"
+  cpu_before=$(cpu_seconds "$SERVER_PID")
   began=$(date +%s.%N)
-  redis-cli -p "$port" --pipe < "$WORK/load.resp" > "$WORK/pipe.out"
+  redis-cli -p "$port" --pipe < "$STREAM" > "$WORK/pipe.out"
   ended=$(date +%s.%N)
+  cpu_after=$(cpu_seconds "$SERVER_PID")
   grep -q "errors: 0" "$WORK/pipe.out" || { cat "$WORK/pipe.out" >&2; exit 1; }
   rss_loaded=$(kib "$SERVER_PID" VmRSS)
   # a snapshot the load started allocates while it runs: measure the heap after it
@@ -142,7 +161,8 @@ for round in $(seq "$ROUNDS"); do
   [ "$MODE" = redis ] || heap=$(heap_used_bytes "$SERVER_PID")
   used=$(redis-cli -p "$port" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
   usage=$(redis-cli -p "$port" memory usage user:1)
-  echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") | ${heap:+$(mb "$heap")} |" \
+  echo "| $KEYS | $MODE | $(python3 -c "print(round($ended - $began, 1))") |" \
+    "$(python3 -c "print(round($cpu_after - $cpu_before, 1))") | ${heap:+$(mb "$heap")} |" \
     "$(mb "$rss_loaded * 1024") | $(mb "$rss_quiet * 1024") | $(mb "$used") | $usage |"
   kill "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true

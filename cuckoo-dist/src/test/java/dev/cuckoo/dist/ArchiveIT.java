@@ -158,6 +158,7 @@ class ArchiveIT {
     for (String flag :
         List.of(
             "-XX:NewRatio=4",
+            "-XX:MinHeapFreeRatio=20",
             "-XX:MaxHeapFreeRatio=30",
             "-XX:+UseSerialGC",
             "-XX:MaxRAMPercentage=50.000000",
