@@ -152,7 +152,8 @@ public final class CuckooServer implements AutoCloseable {
                 commands.table(),
                 replayers,
                 context::persistence,
-                context::port));
+                context::port,
+                context.traffic()));
     replication.applier(commands.masterStreamApplier());
     if (context.persistence() != null) {
       context.persistence().atRotation(commands::rotated);

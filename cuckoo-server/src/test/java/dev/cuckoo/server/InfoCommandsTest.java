@@ -250,4 +250,40 @@ class InfoCommandsTest {
       assertEquals("0", stats.get("keyspace_misses"));
     }
   }
+
+  @Test
+  void networkBytes_countedPerConnectionAndInInfo() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      long before = Long.parseLong(fields(info(other, "stats")).get("total_net_input_bytes"));
+      assertEquals(new RespClient.Simple("PONG"), client.call("PING"));
+      String self = RespClient.text(client.call("CLIENT", "INFO"));
+      // read so far: PING (14 bytes) and this CLIENT INFO (26); written: +PONG (7)
+      assertTrue(self.contains(" tot-net-in=40 tot-net-out=7 "), self);
+      Map<String, String> stats = fields(info(other, "stats"));
+      // the two requests above, and this INFO's own request (23 bytes)
+      assertTrue(
+          Long.parseLong(stats.get("total_net_input_bytes")) >= before + 40 + 23, stats.toString());
+      assertTrue(Long.parseLong(stats.get("total_net_output_bytes")) > 7, stats.toString());
+      assertEquals("0", stats.get("total_net_repl_input_bytes"));
+      assertTrue(stats.get("instantaneous_input_kbps").matches("\\d+\\.\\d\\d"), stats.toString());
+    }
+  }
+
+  @Test
+  void replicationBytes_countedOnMasterAndReplica() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + master.port()).build());
+        RespClient client = new RespClient(master.port())) {
+      assertEquals(1L, client.call("CF.ADD", "k", "x"));
+      ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
+      long sent = Long.parseLong(ReplicaState.stat(master.port(), "total_net_repl_output_bytes"));
+      long received =
+          Long.parseLong(ReplicaState.stat(replica.port(), "total_net_repl_input_bytes"));
+      assertTrue(sent > 0 && received > 0, sent + " sent, " + received + " received");
+    }
+  }
 }

@@ -140,7 +140,10 @@ public final class ClientCommands {
         + " lib-ver="
         + orEmpty(session.libVersion())
         + " io-thread=0"
-        + " tot-net-in=0 tot-net-out=0"
+        + " tot-net-in="
+        + session.netIn()
+        + " tot-net-out="
+        + session.netOut()
         + " tot-cmds="
         + (session.commandsProcessed() - (self ? 1 : 0));
   }

@@ -361,6 +361,7 @@ public final class ConfigCommands {
     context.expiredKeys().set(0);
     context.expiryStats().reset();
     context.keyspace().resetLookupCounts();
+    context.traffic().reset();
     session.reply().ok();
   }
 

@@ -60,8 +60,8 @@ public final class InfoCommands {
   private final String runId = randomHex40();
   private final String replicationId = randomHex40();
   private long sampleNanos = System.nanoTime();
-  private long sampleCommands;
-  private long opsPerSecond;
+  private long[] sampleCounts = new long[0];
+  private double[] rates = new double[0];
 
   /** Creates the command over the shared server state and the per-command counters. */
   InfoCommands(ServerContext context, CommandStatsReport commandStats) {
@@ -330,16 +330,29 @@ public final class InfoCommands {
     }
   }
 
-  private synchronized long opsPerSecond(long commands) {
+  /**
+   * Returns the rates per second of the counts given (commands, then bytes), each over the time
+   * since the last sample, which is taken at most every 100 ms (Redis also samples every 100 ms).
+   */
+  private synchronized double[] ratesPerSecond(long... counts) {
     long now = System.nanoTime();
     long elapsed = now - sampleNanos;
-    // a rate over less than 100 ms would be noise; Redis also samples every 100 ms
-    if (elapsed >= 100_000_000L) {
-      opsPerSecond = Math.max(0, (commands - sampleCommands) * 1_000_000_000L / elapsed);
+    // a rate over less than 100 ms would be noise
+    if (elapsed >= 100_000_000L || rates.length != counts.length) {
+      double[] fresh = new double[counts.length];
+      for (int i = 0; i < counts.length; i++) {
+        long before = i < sampleCounts.length ? sampleCounts[i] : counts[i];
+        fresh[i] = Math.max(0, (counts[i] - before) * 1e9 / Math.max(1, elapsed));
+      }
+      rates = fresh;
       sampleNanos = now;
-      sampleCommands = commands;
+      sampleCounts = counts.clone();
     }
-    return opsPerSecond;
+    return rates.clone();
+  }
+
+  private static String kilobytes(double bytesPerSecond) {
+    return String.format(Locale.ROOT, "%.2f", bytesPerSecond / 1024);
   }
 
   private void stats(StringBuilder out) {
@@ -347,7 +360,17 @@ public final class InfoCommands {
     out.append("# Stats\r\n");
     field(out, "total_connections_received", context.totalConnections().get());
     field(out, "total_commands_processed", commands);
-    field(out, "instantaneous_ops_per_sec", opsPerSecond(commands));
+    long[] bytes = context.traffic().totals();
+    double[] rates = ratesPerSecond(commands, bytes[0], bytes[1], bytes[2], bytes[3]);
+    field(out, "instantaneous_ops_per_sec", (long) rates[0]);
+    field(out, "total_net_input_bytes", bytes[0]);
+    field(out, "total_net_output_bytes", bytes[1]);
+    field(out, "total_net_repl_input_bytes", bytes[2]);
+    field(out, "total_net_repl_output_bytes", bytes[3]);
+    field(out, "instantaneous_input_kbps", kilobytes(rates[1]));
+    field(out, "instantaneous_output_kbps", kilobytes(rates[2]));
+    field(out, "instantaneous_input_repl_kbps", kilobytes(rates[3]));
+    field(out, "instantaneous_output_repl_kbps", kilobytes(rates[4]));
     field(out, "rejected_connections", 0);
     dev.cuckoo.server.replication.Replication replication = context.replication();
     long[] syncs = replication != null ? replication.syncCounts() : new long[3];

@@ -52,6 +52,8 @@ public final class ServerContext implements PersistenceContext {
   private final SlowLog slowLog = new SlowLog();
   private final ExpiryStats expiryStats = new ExpiryStats();
   private final ClientPause clientPause = new ClientPause();
+  private final dev.cuckoo.server.protocol.Traffic traffic =
+      new dev.cuckoo.server.protocol.Traffic();
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
@@ -177,6 +179,11 @@ public final class ServerContext implements PersistenceContext {
 
   void protectedMode(boolean protectedMode) {
     this.protectedMode = protectedMode;
+  }
+
+  /** Returns the count of bytes received and sent (INFO stats). */
+  public dev.cuckoo.server.protocol.Traffic traffic() {
+    return traffic;
   }
 
   /** Returns the pause of clients' commands (CLIENT PAUSE). */

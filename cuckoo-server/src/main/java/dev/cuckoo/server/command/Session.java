@@ -225,6 +225,29 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   private int commandDepth;
+  private long netIn;
+  private long netOut;
+
+  /** Returns the bytes received on this connection (CLIENT LIST tot-net-in). */
+  public long netIn() {
+    return netIn;
+  }
+
+  /** Sets the bytes received on this connection so far. */
+  public void netIn(long bytes) {
+    netIn = bytes;
+  }
+
+  /** Returns the bytes sent on this connection (CLIENT LIST tot-net-out). */
+  public long netOut() {
+    return netOut;
+  }
+
+  /** Adds bytes sent on this connection. */
+  public void addNetOut(long bytes) {
+    netOut += bytes;
+  }
+
   private java.util.List<Frame> heldMessages;
 
   /** Notes that a request starts running (EXEC's commands nest inside EXEC). */

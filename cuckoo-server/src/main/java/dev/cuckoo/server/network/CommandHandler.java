@@ -42,6 +42,8 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final ServerContext context;
   private final Commands commands;
   private Session session;
+  // the connection's decoder, which counts the bytes received
+  private RespDecoder decoder;
   private boolean counted;
 
   /** Per write command of the current batch: reply start, reply end (as longs) and last lsn. */
@@ -87,11 +89,25 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     context.clients().add(session, ctx.channel());
+    decoder = ctx.pipeline().get(RespDecoder.class);
     ctx.fireChannelActive();
+  }
+
+  /** Adds the bytes received since the last look to the connection's and the server's counts. */
+  private void countInput() {
+    if (decoder != null) {
+      long total = decoder.receivedBytes();
+      if (total != session.netIn()) {
+        context.traffic().received(total - session.netIn());
+        session.netIn(total);
+      }
+    }
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    // the decoder counted the read before it decoded this request
+    countInput();
     if (waiting) {
       // a deferred reply (SAVE) is outstanding: later requests wait their turn
       queued.add(msg);
@@ -267,6 +283,10 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     session.clearLogged();
     writeCount = 0;
     ByteBuf out = session.reply().take();
+    if (out != null) {
+      session.addNetOut(out.readableBytes());
+      context.traffic().sent(out.readableBytes());
+    }
     if (session.closeRequested()) {
       if (out != null) {
         ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);

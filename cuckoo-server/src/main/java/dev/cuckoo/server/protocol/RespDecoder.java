@@ -100,6 +100,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
   private int bodyFilled;
   private ProtocolError failure;
+  private long receivedBytes;
 
   /**
    * Creates a decoder with the given limits.
@@ -115,6 +116,22 @@ public final class RespDecoder extends ByteToMessageDecoder {
     this.maxArrayLength = maxArrayLength;
     this.maxRequestBytes = maxRequestBytes;
     this.authentication = authentication;
+  }
+
+  /**
+   * Returns the bytes this connection has received so far (CLIENT LIST's tot-net-in; the handler
+   * after the decoder adds what came since its last look to INFO's total_net_input_bytes).
+   */
+  public long receivedBytes() {
+    return receivedBytes;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (msg instanceof ByteBuf bytes) {
+      receivedBytes += bytes.readableBytes();
+    }
+    super.channelRead(ctx, msg);
   }
 
   /** Returns how many received bytes wait in the cumulation buffer (for tests). */

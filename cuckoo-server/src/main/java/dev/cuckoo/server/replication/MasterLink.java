@@ -206,7 +206,8 @@ final class MasterLink {
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync started");
     state = State.HANDSHAKE;
     // the reader's buffer is the only one: the socket's bytes land in it with one read each
-    Resp.Reader in = new Resp.Reader(connection.getInputStream());
+    Resp.Reader in =
+        new Resp.Reader(connection.getInputStream(), replication.traffic()::receivedFromMaster);
     synchronized (output) {
       out = new BufferedOutputStream(connection.getOutputStream());
     }

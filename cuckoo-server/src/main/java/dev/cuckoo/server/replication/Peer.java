@@ -59,10 +59,13 @@ final class Peer {
   private boolean drainScheduled;
   private long queuedBytes;
 
-  Peer(long clientId, Channel channel, String peerIp) {
+  private final dev.cuckoo.server.protocol.Traffic traffic;
+
+  Peer(long clientId, Channel channel, String peerIp, dev.cuckoo.server.protocol.Traffic traffic) {
     this.clientId = clientId;
     this.channel = channel;
     this.peerIp = peerIp;
+    this.traffic = traffic;
   }
 
   /** Returns the address INFO and ROLE print: the announced one, else the connection's peer. */
@@ -186,6 +189,8 @@ final class Peer {
    */
   private void send(Object message, Runnable sent) {
     long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
+    traffic.sentToReplica(
+        message instanceof io.netty.channel.FileRegion region ? region.count() : size);
     ChannelFuture written = channel.write(message);
     if (sent != null) {
       written.addListener(done -> sent.run());

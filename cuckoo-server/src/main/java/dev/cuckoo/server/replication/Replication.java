@@ -93,7 +93,11 @@ public final class Replication implements WriteStream {
     void flush();
   }
 
-  /** The server parts replication works with. */
+  /**
+   * The server parts replication works with.
+   *
+   * @param traffic where the bytes of the replication stream are counted (INFO stats)
+   */
   public record Parts(
       ServerConfig config,
       Keyspace keyspace,
@@ -101,7 +105,8 @@ public final class Replication implements WriteStream {
       RecordRules rules,
       Function<Keyspace, RecordApplier> replayers,
       Supplier<Persistence> persistence,
-      IntSupplier port) {}
+      IntSupplier port,
+      dev.cuckoo.server.protocol.Traffic traffic) {}
 
   private final Parts parts;
   private final ReplicationSettings settings;
@@ -167,6 +172,11 @@ public final class Replication implements WriteStream {
     options.put("replicaof", current == null ? "" : current.host + " " + current.port);
     options.putAll(settings.values());
     return options;
+  }
+
+  /** Returns where the replication stream's bytes are counted. */
+  dev.cuckoo.server.protocol.Traffic traffic() {
+    return parts.traffic();
   }
 
   /** Returns the settings CONFIG SET may change. */
@@ -521,7 +531,7 @@ public final class Replication implements WriteStream {
               channel.remoteAddress() instanceof InetSocketAddress address
                   ? address.getAddress().getHostAddress()
                   : "?";
-          Peer peer = new Peer(id, channel, ip);
+          Peer peer = new Peer(id, channel, ip, parts.traffic());
           channel.closeFuture().addListener(closed -> forget(peer));
           return peer;
         });

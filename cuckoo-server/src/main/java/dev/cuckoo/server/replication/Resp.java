@@ -143,8 +143,16 @@ final class Resp {
     private int commandStart;
     private int commandLength;
 
+    // counts the bytes read from the socket (INFO's total_net_repl_input_bytes)
+    private final java.util.function.LongConsumer received;
+
     Reader(InputStream in) {
+      this(in, bytes -> {});
+    }
+
+    Reader(InputStream in, java.util.function.LongConsumer received) {
       this.in = in;
+      this.received = received;
     }
 
     /**
@@ -197,6 +205,7 @@ final class Resp {
         if (n < 0) {
           throw new EOFException("the master closed the connection");
         }
+        received.accept(n);
         limit += n;
       }
     }
@@ -251,6 +260,7 @@ final class Resp {
         if (n < 0) {
           return -1;
         }
+        received.accept(n);
       }
       consumed += n;
       return n;

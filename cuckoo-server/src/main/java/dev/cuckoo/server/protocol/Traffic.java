@@ -1,0 +1,50 @@
+package dev.cuckoo.server.protocol;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The bytes the server received and sent, as INFO stats counts them: clients' requests and replies
+ * ({@code total_net_input_bytes}, {@code total_net_output_bytes}) apart from replication's stream
+ * (the bytes a replica reads from its master, {@code total_net_repl_input_bytes}, and those a
+ * master sends its replicas, {@code total_net_repl_output_bytes}). Added to by every network
+ * thread, read by any.
+ */
+public final class Traffic {
+  private final LongAdder input = new LongAdder();
+  private final LongAdder output = new LongAdder();
+  private final LongAdder replInput = new LongAdder();
+  private final LongAdder replOutput = new LongAdder();
+
+  /** Counts bytes read from a client. */
+  public void received(long bytes) {
+    input.add(bytes);
+  }
+
+  /** Counts bytes written to a client. */
+  public void sent(long bytes) {
+    output.add(bytes);
+  }
+
+  /** Counts bytes a replica read from its master. */
+  public void receivedFromMaster(long bytes) {
+    replInput.add(bytes);
+  }
+
+  /** Counts bytes written to a replica. */
+  public void sentToReplica(long bytes) {
+    replOutput.add(bytes);
+  }
+
+  /** Returns the four counts: clients' input and output, replication input and output, in bytes. */
+  public long[] totals() {
+    return new long[] {input.sum(), output.sum(), replInput.sum(), replOutput.sum()};
+  }
+
+  /** Sets every count to 0 (CONFIG RESETSTAT). */
+  public void reset() {
+    input.reset();
+    output.reset();
+    replInput.reset();
+    replOutput.reset();
+  }
+}
