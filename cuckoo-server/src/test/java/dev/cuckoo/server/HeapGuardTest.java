@@ -38,7 +38,7 @@ class HeapGuardTest {
             "-Xmx96m",
             "-XX:+UseSerialGC",
             "-XX:NewRatio=4",
-            "-XX:MinHeapFreeRatio=10",
+            "-XX:MinHeapFreeRatio=20",
             "-XX:MaxHeapFreeRatio=30"));
   }
 
