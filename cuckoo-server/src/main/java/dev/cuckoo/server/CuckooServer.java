@@ -153,7 +153,8 @@ public final class CuckooServer implements AutoCloseable {
                 replayers,
                 context::persistence,
                 context::port,
-                context.traffic()));
+                context.traffic(),
+                context::clientsPaused));
     replication.applier(commands.masterStreamApplier());
     if (context.persistence() != null) {
       context.persistence().atRotation(commands::rotated);

@@ -101,6 +101,36 @@ class ClientPauseTest {
     }
   }
 
+  /**
+   * As Redis's PAUSE_ACTION_REPLICA: during a pause the master sends its replicas no PING, so its
+   * offset stands still and a replica can catch up to it exactly (a manual switchover).
+   */
+  @Test
+  void pause_masterOffsetStandsStill_pingsResumeAfter() throws Exception {
+    try (CuckooServer master =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("repl-ping-replica-period", "1").build());
+        CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + master.port()).build());
+        RespClient admin = new RespClient(master.port())) {
+      assertEquals(1L, admin.call("CF.ADD", "k", "x"));
+      ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
+      assertEquals(OK, admin.call("CLIENT", "PAUSE", "3000", "WRITE"));
+      String paused = ReplicaState.info(master.port(), "master_repl_offset");
+      Thread.sleep(2_200);
+      // two ping periods passed: without the pause each would have moved the offset
+      assertEquals(paused, ReplicaState.info(master.port(), "master_repl_offset"));
+      assertTrue(
+          ReplicaState.await(
+              () ->
+                  Long.parseLong(ReplicaState.info(master.port(), "master_repl_offset"))
+                      > Long.parseLong(paused),
+              10_000),
+          "the master pings its replicas again after the pause");
+    }
+  }
+
   @Test
   void badArguments_answerAsRedis() throws IOException {
     try (CuckooServer server = TestServers.start();

@@ -186,6 +186,11 @@ public final class ServerContext implements PersistenceContext {
     return traffic;
   }
 
+  /** Returns true while CLIENT PAUSE holds clients' commands back. */
+  public boolean clientsPaused() {
+    return clientPause.active();
+  }
+
   /** Returns the pause of clients' commands (CLIENT PAUSE). */
   ClientPause clientPause() {
     return clientPause;

@@ -97,6 +97,8 @@ public final class Replication implements WriteStream {
    * The server parts replication works with.
    *
    * @param traffic where the bytes of the replication stream are counted (INFO stats)
+   * @param paused true while CLIENT PAUSE holds clients back: the master then sends its replicas no
+   *     PING or GETACK, so that its offset stands still (Redis's PAUSE_ACTION_REPLICA)
    */
   public record Parts(
       ServerConfig config,
@@ -106,7 +108,8 @@ public final class Replication implements WriteStream {
       Function<Keyspace, RecordApplier> replayers,
       Supplier<Persistence> persistence,
       IntSupplier port,
-      dev.cuckoo.server.protocol.Traffic traffic) {}
+      dev.cuckoo.server.protocol.Traffic traffic,
+      java.util.function.BooleanSupplier paused) {}
 
   private final Parts parts;
   private final ReplicationSettings settings;
@@ -778,6 +781,10 @@ public final class Replication implements WriteStream {
   }
 
   private void requestAcks() {
+    if (parts.paused().getAsBoolean()) {
+      // asked again by the cron once the pause ends; the replicas' own ACKs still come meanwhile
+      return;
+    }
     synchronized (this) {
       if (!ackRequested) {
         return;
@@ -822,8 +829,11 @@ public final class Replication implements WriteStream {
       if (current != null) {
         current.checkTimeout(System.currentTimeMillis());
         current.sendAck(replicaOffset());
-      } else if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
-        feedCommand(PING);
+      } else if (!parts.paused().getAsBoolean()) {
+        requestAcks();
+        if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
+          feedCommand(PING);
+        }
       }
     } catch (RuntimeException e) {
       LOGGER.log(Level.WARNING, "replication cron: " + e, e);
