@@ -404,13 +404,8 @@ public final class ClientCommands {
         return;
       }
     }
-    Long timeout = Numbers.parseLong(args[2]);
+    Long timeout = Commands.timeoutMillis(reply, args[2]);
     if (timeout == null) {
-      reply.error("ERR timeout is not an integer or out of range");
-      return;
-    }
-    if (timeout < 0) {
-      reply.error("ERR timeout is negative");
       return;
     }
     long now = CommandClock.now();

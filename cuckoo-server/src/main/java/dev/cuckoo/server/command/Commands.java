@@ -7,6 +7,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.RecordApplier;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -34,6 +35,24 @@ public final class Commands {
         + "'. Try "
         + container.toUpperCase(Locale.ROOT)
         + " HELP.";
+  }
+
+  /**
+   * Parses a timeout in milliseconds as Redis's getTimeoutFromObjectOrReply checks it (WAIT, CLIENT
+   * PAUSE): returns it, or writes Redis's error and returns null for a non-integer or a negative
+   * value.
+   */
+  static Long timeoutMillis(Reply reply, byte[] arg) {
+    Long timeout = Numbers.parseLong(arg);
+    if (timeout == null) {
+      reply.error("ERR timeout is not an integer or out of range");
+      return null;
+    }
+    if (timeout < 0) {
+      reply.error("ERR timeout is negative");
+      return null;
+    }
+    return timeout;
   }
 
   private final CommandTable table;

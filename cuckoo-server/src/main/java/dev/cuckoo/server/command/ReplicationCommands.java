@@ -190,13 +190,8 @@ final class ReplicationCommands {
       reply.error("ERR value is not an integer or out of range");
       return;
     }
-    Long timeout = Numbers.parseLong(args[2]);
+    Long timeout = Commands.timeoutMillis(reply, args[2]);
     if (timeout == null) {
-      reply.error("ERR timeout is not an integer or out of range");
-      return;
-    }
-    if (timeout < 0) {
-      reply.error("ERR timeout is negative");
       return;
     }
     int wanted = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, replicas));
