@@ -556,11 +556,19 @@ public final class Keyspace {
         stripe.writeLock().unlock();
       }
       atCut.run();
-      java.util.Set<Key> keys = new java.util.LinkedHashSet<>();
+      // a plain list, 4 bytes a key: a snapshot keeps it until its last key is written, so a set
+      // here (about 56 bytes a key) outlived young collections and filled the old generation. A
+      // map's traversal yields each key once (it covers every table position once, and a key
+      // removed and stored again goes back to a position already passed or not yet reached, not
+      // both); a recorded removal may also have been listed, so those are moved to the end.
+      List<Key> keys = new ArrayList<>(size() + size() / 8 + 16);
       filters.forEachKey(keys::add);
       removedKeys = null;
-      keys.addAll(removed);
-      return new ArrayList<>(keys);
+      if (!removed.isEmpty()) {
+        keys.removeIf(removed::contains);
+        keys.addAll(removed);
+      }
+      return keys;
     } finally {
       removedKeys = null;
     }

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.keyspace;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.RedisCuckooFilter;
@@ -141,6 +142,10 @@ class KeysAcrossTest {
               });
       churn.join(10_000);
       assertTrue(failure.get() == null, "seed " + seed + ": churn failed: " + failure.get());
+      assertEquals(
+          new HashSet<>(listed).size(),
+          listed.size(),
+          "seed " + seed + ", round " + round + ": a key listed twice");
       Set<Key> missing = new HashSet<>(atCut);
       missing.removeAll(listed);
       assertTrue(
