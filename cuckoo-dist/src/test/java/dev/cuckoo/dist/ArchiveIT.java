@@ -157,9 +157,9 @@ class ArchiveIT {
     assertEquals(0, shipped.exitCode(), shipped.toString());
     for (String flag :
         List.of(
-            "-XX:NewRatio=4",
-            "-XX:MinHeapFreeRatio=20",
-            "-XX:MaxHeapFreeRatio=30",
+            "-XX:NewRatio=6",
+            "-XX:MinHeapFreeRatio=60",
+            "-XX:MaxHeapFreeRatio=80",
             "-XX:+UseSerialGC",
             "-XX:MaxRAMPercentage=50.000000",
             "-XX:InitialHeapSize=67108864",
@@ -167,6 +167,13 @@ class ArchiveIT {
             "-XX:MaxHeapSize=209715200")) {
       assertTrue(shipped.output().contains(flag), flag + " in " + shipped.output());
     }
+    // huge pages where the kernel offers them on request; left out elsewhere (the JVM would warn)
+    Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    String offered = Files.isReadable(thp) ? Files.readString(thp) : "";
+    assertEquals(
+        offered.contains("[always]") || offered.contains("[madvise]"),
+        shipped.output().contains("-XX:+UseTransparentHugePages"),
+        "transparent huge pages '" + offered.trim() + "': " + shipped.output());
     Path other = Files.writeString(work.resolve("other.options"), "# only this\n-Xmx100m\n");
     Map<String, String> otherFile = new TreeMap<>(environment);
     otherFile.put("CUCKOO_JVM_OPTIONS", other.toString());

@@ -37,9 +37,10 @@ class HeapGuardTest {
         List.of(
             "-Xmx96m",
             "-XX:+UseSerialGC",
-            "-XX:NewRatio=4",
-            "-XX:MinHeapFreeRatio=20",
-            "-XX:MaxHeapFreeRatio=30"));
+            "-XX:NewRatio=6",
+            "-XX:MinHeapFreeRatio=60",
+            "-XX:MaxHeapFreeRatio=80",
+            "-XX:+UseTransparentHugePages"));
   }
 
   @ParameterizedTest
