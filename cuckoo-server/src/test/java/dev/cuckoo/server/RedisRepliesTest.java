@@ -288,24 +288,30 @@ class RedisRepliesTest {
   void infoKeyspace_expiringKeys_averageTheirMillisecondsLeft() throws Exception {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
-      for (String key : new String[] {"a", "b", "c"}) {
-        assertEquals(1L, client.call("CF.ADD", key, "x"));
-      }
-      assertEquals(1L, client.call("PEXPIRE", "a", "100000"));
-      assertEquals(1L, client.call("PEXPIRE", "b", "200000"));
-      assertEquals(OK, client.call("SELECT", "1"));
-      assertEquals(1L, client.call("CF.ADD", "d", "x"));
-      long deadline = System.nanoTime() + 10_000_000_000L;
       String[] lines;
+      // a cycle that samples between the two PEXPIREs starts the average with a's time alone (as
+      // Redis's would): then the keys are made again, at most three times
+      int attempt = 0;
       do {
-        Thread.sleep(20);
-        lines = RespClient.text(client.call("INFO", "keyspace")).split("\r\n");
-      } while (averageTtl(lines[1]) == 0 && System.nanoTime() < deadline);
+        assertEquals(OK, client.call("FLUSHALL"));
+        for (String key : new String[] {"a", "b", "c"}) {
+          assertEquals(1L, client.call("CF.ADD", key, "x"));
+        }
+        assertEquals(1L, client.call("PEXPIRE", "a", "100000"));
+        assertEquals(1L, client.call("PEXPIRE", "b", "200000"));
+        assertEquals(OK, client.call("SELECT", "1"));
+        assertEquals(1L, client.call("CF.ADD", "d", "x"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        do {
+          Thread.sleep(20);
+          lines = RespClient.text(client.call("INFO", "keyspace")).split("\r\n");
+        } while (averageTtl(lines[1]) == 0 && System.nanoTime() < deadline);
+        assertEquals(OK, client.call("SELECT", "0"));
+      } while (averageTtl(lines[1]) <= 100_000 && ++attempt < 3);
       String db0 = lines[1];
       assertTrue(averageTtl(db0) > 140_000 && averageTtl(db0) <= 150_000, db0);
       assertTrue(db0.startsWith("db0:keys=3,expires=2,avg_ttl="), db0);
       assertEquals("db1:keys=1,expires=0,avg_ttl=0,subexpiry=0", lines[2]);
-      assertEquals(OK, client.call("SELECT", "0"));
       assertEquals(1L, client.call("PERSIST", "a"));
       assertEquals(1L, client.call("PERSIST", "b"));
       assertEquals(

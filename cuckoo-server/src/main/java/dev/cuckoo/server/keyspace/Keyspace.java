@@ -50,25 +50,29 @@ public final class Keyspace {
   /*
    * Heap bytes of the keyspace's own objects per key, from the object layout of a 64-bit JVM with
    * compressed references and 12-byte object headers (the default below 32 GiB of heap), checked
-   * against a heap walk in KeyspaceMemoryTest: a ConcurrentHashMap node (header, hash, three
-   * references: 32), the Entry (Key's database, name and hash, the filter reference and the access
-   * time: 32) and a share of the map's table (one 4-byte slot per key at load 0.375 to 0.75: 5 to
-   * 11 bytes, counted as 8). The name's array is counted by its length.
+   * against a heap walk in KeyspaceMemoryTest: the Entry (Key's database, name and hash, the filter
+   * reference, the access time and the next entry of its bucket: 36, padded to 40; it is its own
+   * map node) and a share of its segment's table (one 4-byte slot per key at load 0.375 to 0.75: 5
+   * to 11 bytes, counted as 8). The name's array is counted by its length.
    */
-  private static final long ENTRY_BYTES = 32 + 32 + 8;
+  private static final long ENTRY_BYTES = 40 + 8;
 
   /** Heap bytes of an expiry time: the expiry map's node, the boxed Long and a table share. */
   static final long EXPIRY_BYTES = 32 + 16 + 8;
 
   /**
    * A stored key with its filter and when it was last looked up (in {@link #clockSeconds} units):
-   * the map's key and value at once, so a stored key costs one object besides its name's array.
+   * the map's key, value and node at once, so a stored key costs one object besides its name's
+   * array.
    */
   private static final class Entry extends Key {
     /** Replaced only under the key's exclusive lock (a new filter stored under the same key). */
     RedisCuckooFilter<byte[]> filter;
 
     volatile int accessed;
+
+    /** The next entry of its segment's bucket (guarded by the segment). */
+    Entry next;
 
     Entry(Key key, RedisCuckooFilter<byte[]> filter, int accessed) {
       super(key);
@@ -355,7 +359,7 @@ public final class Keyspace {
       return;
     }
     entry = new Entry(key, filter, clockSeconds);
-    filters.put(entry, entry);
+    filters.put(entry);
     keyCounts[key.db()].incrementAndGet();
     persist(key);
     notePeak(usedBytes.addAndGet(filter.sizeInBytes() + entryBytes(key)));
@@ -475,7 +479,7 @@ public final class Keyspace {
       Key swapped = key.in(key.db() == a ? b : a);
       Entry moved = values.get(i);
       Entry entry = new Entry(swapped, moved.filter, moved.accessed);
-      filters.put(entry, entry);
+      filters.put(entry);
       if (times.get(i) != null) {
         expires.put(entry, times.get(i));
       }
@@ -693,7 +697,7 @@ public final class Keyspace {
     List<Key> candidates = new ArrayList<>();
     for (int segment = (int) (cursor >>> SEGMENT_SHIFT); segment < SEGMENTS; segment++) {
       candidates.clear();
-      for (Key key : filters.segment(segment).keySet()) {
+      for (Key key : filters.entries(segment)) {
         if (key.db() == db && scanOrder(key) >= from && live(key)) {
           candidates.add(key);
         }
@@ -746,11 +750,10 @@ public final class Keyspace {
         java.util.concurrent.ThreadLocalRandom.current();
     int start = random.nextInt(SEGMENTS);
     for (int i = 0; i < SEGMENTS; i++) {
-      ConcurrentHashMap<Key, Entry> segment = filters.segment((start + i) & (SEGMENTS - 1));
       int found = 0;
       Key chosen = null;
-      // reservoir sampling: one pass, nothing allocated per key
-      for (Key key : segment.keySet()) {
+      // reservoir sampling: one pass over a copy of the segment's entries
+      for (Key key : filters.entries((start + i) & (SEGMENTS - 1))) {
         if (key.db() == db && live(key) && random.nextInt(++found) == 0) {
           chosen = key;
         }
@@ -762,46 +765,55 @@ public final class Keyspace {
     return null;
   }
 
-  /** The key map, split into {@link #SEGMENTS} maps by the high bits of the scan order. */
+  /**
+   * The key map, split into {@link #SEGMENTS} hash tables by the high bits of the scan order. The
+   * entries are the tables' nodes themselves (chained through {@link Entry#next}), so a stored key
+   * costs its entry and a table slot, not also a map node (a ConcurrentHashMap's: 32 bytes and an
+   * object per key, which every young collection of a growing keyspace copied). Each segment is
+   * guarded by its own monitor; its operations are short (a bucket's chain) and listings copy a
+   * segment's entries under it, so callers iterate without holding it. A listing is weakly
+   * consistent as the map's was: a key stored throughout the listing is in it once.
+   */
   private static final class Segments {
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private final ConcurrentHashMap<Key, Entry>[] segments = new ConcurrentHashMap[SEGMENTS];
+    private static final Entry[] NONE = new Entry[0];
+
+    private final Segment[] segments = new Segment[SEGMENTS];
 
     Segments() {
       for (int i = 0; i < SEGMENTS; i++) {
-        // a small first table: most segments of a small keyspace hold a few keys
-        segments[i] = new ConcurrentHashMap<>(2);
+        segments[i] = new Segment();
       }
-    }
-
-    ConcurrentHashMap<Key, Entry> segment(int index) {
-      return segments[index];
-    }
-
-    private ConcurrentHashMap<Key, Entry> of(Key key) {
-      return segments[(int) (scanOrder(key) >>> SEGMENT_SHIFT)];
     }
 
     Entry get(Key key) {
-      return of(key).get(key);
+      long order = scanOrder(key);
+      return segments[(int) (order >>> SEGMENT_SHIFT)].get(key, (int) order);
     }
 
     boolean containsKey(Key key) {
-      return of(key).containsKey(key);
+      return get(key) != null;
     }
 
-    void put(Entry entry, Entry value) {
-      of(entry).put(entry, value);
+    /** Stores the entry, replacing the entry of an equal key. */
+    void put(Entry entry) {
+      long order = scanOrder(entry);
+      segments[(int) (order >>> SEGMENT_SHIFT)].put(entry, (int) order);
     }
 
     Entry remove(Key key) {
-      return of(key).remove(key);
+      long order = scanOrder(key);
+      return segments[(int) (order >>> SEGMENT_SHIFT)].remove(key, (int) order);
     }
 
     void clear() {
-      for (ConcurrentHashMap<Key, Entry> segment : segments) {
+      for (Segment segment : segments) {
         segment.clear();
       }
+    }
+
+    /** Returns a copy of one segment's entries. */
+    Entry[] entries(int segment) {
+      return segments[segment].entries();
     }
 
     /**
@@ -809,23 +821,109 @@ public final class Keyspace {
      */
     List<Key> keys() {
       List<Key> keys = new ArrayList<>();
-      for (ConcurrentHashMap<Key, Entry> segment : segments) {
-        keys.addAll(segment.keySet());
-      }
+      forEachKey(keys::add);
       return keys;
     }
 
     void forEachKey(java.util.function.Consumer<Key> action) {
-      for (ConcurrentHashMap<Key, Entry> segment : segments) {
-        segment.keySet().forEach(action);
+      for (Segment segment : segments) {
+        for (Entry entry : segment.entries()) {
+          action.accept(entry);
+        }
       }
     }
 
     /** Returns the stored entries (weakly consistent, as {@link #keys}). */
     List<Entry> entries() {
       List<Entry> entries = new ArrayList<>();
-      for (ConcurrentHashMap<Key, Entry> segment : segments) {
-        entries.addAll(segment.values());
+      for (Segment segment : segments) {
+        java.util.Collections.addAll(entries, segment.entries());
+      }
+      return entries;
+    }
+  }
+
+  /**
+   * One segment: a hash table of entries chained through {@link Entry#next}, indexed by the low
+   * bits of the scan order, doubled when it holds more than three entries per four slots.
+   */
+  private static final class Segment {
+    private Entry[] table = new Entry[2];
+    private int size;
+
+    // order: the key's scan order (its low 32 bits)
+    synchronized Entry get(Key key, int order) {
+      int hash = key.hashCode();
+      for (Entry entry = table[order & (table.length - 1)]; entry != null; entry = entry.next) {
+        if (entry.hashCode() == hash && entry.equals(key)) {
+          return entry;
+        }
+      }
+      return null;
+    }
+
+    synchronized void put(Entry added, int order) {
+      unlink(added, order);
+      int slot = order & (table.length - 1);
+      added.next = table[slot];
+      table[slot] = added;
+      if (++size > table.length - (table.length >>> 2)) {
+        grow();
+      }
+    }
+
+    synchronized Entry remove(Key key, int order) {
+      return unlink(key, order);
+    }
+
+    /** Takes the entry of the key out of its chain; returns it, or null if there is none. */
+    private Entry unlink(Key key, int order) {
+      int hash = key.hashCode();
+      int slot = order & (table.length - 1);
+      Entry previous = null;
+      for (Entry entry = table[slot]; entry != null; previous = entry, entry = entry.next) {
+        if (entry.hashCode() == hash && entry.equals(key)) {
+          if (previous == null) {
+            table[slot] = entry.next;
+          } else {
+            previous.next = entry.next;
+          }
+          entry.next = null;
+          size--;
+          return entry;
+        }
+      }
+      return null;
+    }
+
+    private void grow() {
+      Entry[] grown = new Entry[table.length * 2];
+      for (Entry head : table) {
+        for (Entry entry = head, next; entry != null; entry = next) {
+          next = entry.next;
+          int slot = (int) scanOrder(entry) & (grown.length - 1);
+          entry.next = grown[slot];
+          grown[slot] = entry;
+        }
+      }
+      table = grown;
+    }
+
+    synchronized void clear() {
+      table = new Entry[2];
+      size = 0;
+    }
+
+    synchronized Entry[] entries() {
+      if (size == 0) {
+        return Segments.NONE;
+      }
+      Entry[] entries = new Entry[size];
+      int i = 0;
+      for (Entry head : table) {
+        for (Entry entry = head; entry != null; entry = entry.next) {
+          entries[i++] = entry;
+        }
       }
       return entries;
     }
