@@ -175,6 +175,17 @@ public final class ClientRegistry {
     return clients.get(id);
   }
 
+  /** Returns how many connections wait in a command that blocks them (INFO blocked_clients). */
+  int blockedCount() {
+    int blocked = 0;
+    for (Client client : clients.values()) {
+      if (client.session().blocked()) {
+        blocked++;
+      }
+    }
+    return blocked;
+  }
+
   /** Returns the live connections in id order (a weakly consistent view). */
   Collection<Client> all() {
     return clients.values();

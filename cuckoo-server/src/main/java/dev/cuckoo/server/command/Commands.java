@@ -373,7 +373,11 @@ public final class Commands {
     if (ended == null || context.clients().role(session.id()) != null) {
       return false;
     }
-    return session.retryAfter(ended);
+    if (!session.retryAfter(ended)) {
+      return false;
+    }
+    session.block();
+    return true;
   }
 
   private static boolean queuesChanges(Session session) {

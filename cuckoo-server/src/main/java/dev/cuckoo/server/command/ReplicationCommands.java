@@ -203,6 +203,7 @@ final class ReplicationCommands {
       return;
     }
     session.defer(done.thenApply(count -> out -> out.integer(count)));
+    session.block();
   }
 
   /** Returns how the master's stream is applied on this server when it is a replica. */
