@@ -157,17 +157,26 @@ public final class ClientRegistry {
    * @param args its arguments
    */
   void feedMonitors(Session session, byte[][] args) {
-    Client from = clients.get(session.id());
     java.time.Instant now = java.time.Instant.now();
     MonitorLine line =
         MonitorLine.of(
             now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000,
             session.db(),
-            from == null ? "" : from.addr(),
+            addressOf(session),
             SlowLog.redact(args));
     for (Client monitor : monitors) {
       monitor.session().subscriber().deliver(line);
     }
+  }
+
+  /**
+   * Returns the address MONITOR and SLOWLOG print for the session that ran a command, as Redis's
+   * getClientPeerId: its connection's peer (ip:port); for the replica's link, which is no
+   * registered connection, its master's; else "".
+   */
+  String addressOf(Session session) {
+    Client client = clients.get(session.id());
+    return client != null ? client.addr() : session.linkAddress();
   }
 
   /** Returns the connection with this id, or null. */

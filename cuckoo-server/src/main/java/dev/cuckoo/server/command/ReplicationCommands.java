@@ -217,6 +217,13 @@ final class ReplicationCommands {
             new Authentication(true),
             false);
     session.fromMaster(true);
+    session.linkAddress(
+        () -> {
+          Replication replication = context.replication();
+          java.net.InetSocketAddress master =
+              replication == null ? null : replication.masterAddress();
+          return master == null ? "" : ClientRegistry.address(master);
+        });
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args, StreamMark mark) {

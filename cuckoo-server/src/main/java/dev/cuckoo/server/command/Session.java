@@ -40,6 +40,8 @@ public final class Session implements Watches.Watcher, Retrier {
   private volatile boolean watchTouched;
   private Subscriber subscriber = new Subscriber(message -> {});
   private boolean fromMaster;
+  // the replica's link is no registered connection: its address is asked for when needed
+  private java.util.function.Supplier<String> linkAddress;
   private long streamOffset;
   private dev.cuckoo.server.persist.StreamMark streamMark;
 
@@ -106,6 +108,19 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Marks the session as the replica's link to its master. */
   public void fromMaster(boolean on) {
     fromMaster = on;
+  }
+
+  /**
+   * Sets where the address of a session without a connection of its own comes from (the replica's
+   * link: its master's), asked for only when a command must name its client (MONITOR, SLOWLOG).
+   */
+  public void linkAddress(java.util.function.Supplier<String> address) {
+    linkAddress = address;
+  }
+
+  /** Returns the address set by {@link #linkAddress}, or "" when none is set. */
+  String linkAddress() {
+    return linkAddress == null ? "" : linkAddress.get();
   }
 
   /** Returns true once the client has authenticated (or no password is set). */
