@@ -11,6 +11,7 @@
 # Usage: [JAR=...] [JFR=1] cuckoo-server/bench/alloc-per-request.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 KEYS=${1:-100000}
 WORK=$(mktemp -d)
 SERVER_PID=
@@ -19,7 +20,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+port=$(free_port)
 jfr_opts=
 if [ -n "${JFR:-}" ]; then
   # allocation samples at a higher rate than the profile's 300/s, with deeper stacks
@@ -29,10 +30,7 @@ fi
 java ${JAVA_OPTS:-} $jfr_opts -jar "${JAR:-cuckoo-server/target/cuckoo-server.jar}" --port "$port" \
   --dir "$WORK/data" > "$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 300); do
-  redis-cli -p "$port" ping > /dev/null 2>&1 && break
-  sleep 0.1
-done
+wait_ready "$port" "$SERVER_PID" "$WORK/server.log"
 echo "| command | requests | network threads: bytes | bytes/request | all threads: bytes | bytes/request |"
 echo "|---|---:|---:|---:|---:|---:|"
 java cuckoo-server/bench/AllocationPerRequest.java "$SERVER_PID" "$port" "$KEYS" |

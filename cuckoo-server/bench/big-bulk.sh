@@ -11,6 +11,7 @@
 # Usage: [BASELINE_JAR=old.jar] cuckoo-server/bench/big-bulk.sh [MiB] [rounds] > table.md
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 MIB=${1:-400}
 ROUNDS=${2:-5}
 JAR=cuckoo-server/target/cuckoo-server.jar
@@ -23,21 +24,6 @@ cleanup() {
   [ -n "${KEEP:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0))
-print(s.getsockname()[1])'
-}
-PING_PY='import socket,sys
-s=socket.create_connection(("127.0.0.1",int(sys.argv[1])))
-s.sendall(b"PING\r\n")
-sys.exit(0 if s.recv(7)==b"+PONG\r\n" else 1)'
-await_ping() {
-  for _ in $(seq 200); do
-    python3 -c "$PING_PY" "$1" 2>/dev/null && return
-    sleep 0.1
-  done
-  echo "server on $1 did not start" >&2; exit 1
-}
 javac -d "$WORK" cuckoo-server/bench/BigBulk.java
 
 declare -A PORT PID
@@ -60,7 +46,7 @@ for threads in 1 2; do
     start_cuckoo "baseline_t$threads" "$BASELINE_JAR" "$threads"
   fi
 done
-for name in "${NAMES[@]}"; do await_ping "${PORT[$name]}"; done
+for name in "${NAMES[@]}"; do wait_ready "${PORT[$name]}" "${PID[$name]}" "$WORK/$name.log"; done
 for name in "${NAMES[@]}"; do   # warm-up: JIT, and every server has touched its memory once
   java -cp "$WORK" BigBulk "${PORT[$name]}" "$MIB" > /dev/null
 done

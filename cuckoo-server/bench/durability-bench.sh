@@ -18,6 +18,7 @@
 # The data directories go to a temporary directory under ${TMPDIR:-/tmp} (about 3 GiB).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 ROUNDS=${1:-3}
 WRITES=${2:-10000000}
 JAR=cuckoo-server/target/cuckoo-server.jar
@@ -37,10 +38,6 @@ if [ ! -f "$JAR" ] \
     || [ ! -f cuckoo-server/target/test-classes/dev/cuckoo/server/DurabilityBench.class ]; then
   echo "build first: mvn -B -ntp -pl cuckoo-server -am package -DskipTests" >&2; exit 1
 fi
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0))
-print(s.getsockname()[1]); s.close()'
-}
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 median() { # values... -> their median, rounded to 2 decimals below 100
   python3 -c "import statistics,sys; m=statistics.median(map(float, sys.argv[1:]))

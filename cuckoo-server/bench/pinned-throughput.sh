@@ -12,6 +12,7 @@
 # Usage: [JAVA_OPTS=...] cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 N=${1:-200000}
 ROUNDS=${2:-3}
 JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
@@ -19,15 +20,15 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
-CP=$(port); RP=$(port)
+CP=$(free_port); RP=$(free_port)
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
 taskset -c 0 java ${JAVA_OPTS:-} -jar "$JAR" --port "$CP" --dir "$WORK/cuckoo" > "$WORK/cuckoo.log" 2>&1 &
 PIDS+=($!); CPID=$!
 taskset -c 0 redis-server --port "$RP" --dir "$WORK" --save '' > "$WORK/redis.log" 2>&1 &
 PIDS+=($!); RPID=$!
-for _ in $(seq 100); do redis-cli -p "$CP" PING > /dev/null 2>&1 && redis-cli -p "$RP" PING > /dev/null 2>&1 && break; sleep 0.2; done
+wait_ready "$CP" "$CPID" "$WORK/cuckoo.log"
+wait_ready "$RP" "$RPID" "$WORK/redis.log"
 redis-cli -p "$CP" CF.RESERVE k 100000000 > /dev/null
 bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r 100000000 -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
 # warm-up (the JVM compiles the hot paths, those of pipeline 1 included)

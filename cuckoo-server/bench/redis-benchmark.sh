@@ -19,6 +19,7 @@
 #          [requests-per-run] [rounds] > table.md
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 N=${1:-1000000}
 ROUNDS=${2:-3}
 CLIENTS=50
@@ -26,8 +27,6 @@ JAR=cuckoo-server/target/cuckoo-server.jar
 WORK=$(mktemp -d)
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-await_ping() { for _ in $(seq 200); do redis-cli -p "$1" ping > /dev/null 2>&1 && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 
 declare -A PORT PID
 start_cuckoo() { # name jar appendonly
@@ -52,7 +51,7 @@ if [ -n "${BASELINE_JAR:-}" ]; then
   start_cuckoo base "$BASELINE_JAR" yes
   CUCKOOS+=(base)
 fi
-for name in redis "${CUCKOOS[@]}"; do await_ping "${PORT[$name]}"; done
+for name in redis "${CUCKOOS[@]}"; do wait_ready "${PORT[$name]}" "${PID[$name]}" "$WORK/$name.log"; done
 for name in "${CUCKOOS[@]}"; do
   redis-cli -p "${PORT[$name]}" CF.RESERVE cf 100000000 > /dev/null
   redis-cli -p "${PORT[$name]}" CF.RESERVE warm 10000000 > /dev/null

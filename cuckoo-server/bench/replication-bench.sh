@@ -22,6 +22,7 @@
 # 0, its replicas and the client on CPU 1, with taskset; default no).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 N=${1:-300000}
 ROUNDS=${2:-3}
 SIZE_MB=${3:-256}
@@ -35,8 +36,6 @@ if [ "${PIN:-no}" = yes ]; then MASTER_CPU=(taskset -c 0); REST_CPU=(taskset -c 
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; WORK=$(cd "$KEEP" && pwd); else WORK=$(mktemp -d); fi
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-await_ping() { for _ in $(seq 300); do redis-cli -p "$1" ping > /dev/null 2>&1 && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 field() { redis-cli -p "$1" info replication | tr -d '\r' | sed -n "s/^$2://p"; }
 cuckoo() { # port dir [options]
   local port=$1 dir=$2; shift 2
@@ -45,7 +44,7 @@ cuckoo() { # port dir [options]
   # shellcheck disable=SC2086
   "${cpu[@]}" java -Xmx"$HEAP" ${JAVA_OPTS//%p/$port} -jar "$JAR" --port "$port" --dir "$WORK/$dir" "$@" > "$WORK/$dir.log" 2>&1 &
   PIDS+=($!)
-  await_ping "$port"
+  wait_ready "$port" "$!" "$WORK/$dir.log"
 }
 rps() { # port command...
   local port=$1; shift
@@ -104,7 +103,7 @@ for port in "$RM" "$RR1" "$RR2"; do
     --enable-debug-command local --repl-diskless-sync-delay 0 \
     > "$WORK/redis-$port.log" 2>&1 &
   PIDS+=($!)
-  await_ping "$port"
+  wait_ready "$port" "$!" "$WORK/redis-$port.log"
 done
 
 alone=(); with=(); ralone=(); rwith=()

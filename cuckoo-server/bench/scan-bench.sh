@@ -10,6 +10,7 @@
 # Usage: [COUNTS="10 1000"] [RANDOMKEYS=20000] [JAR=path] cuckoo-server/bench/scan-bench.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 KEYS=${1:-1000000}
 COUNTS=${COUNTS:-10 1000}
 RANDOMKEYS=${RANDOMKEYS:-20000}
@@ -21,17 +22,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
-wait_ready() {
-  for _ in $(seq 1 300); do
-    if redis-cli -p "$1" PING 2>/dev/null | grep -q PONG; then return 0; fi
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  exit 1
-}
 load() { # port kind
   python3 - "$KEYS" "$2" <<'PY' | redis-cli -p "$1" --pipe > /dev/null
 import sys

@@ -30,6 +30,7 @@
 #   cuckoo-server/bench/small-keys-bench.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 KEYS=${1:-1000000}
 MODE=${MODE:-jar}
 QUIET=${QUIET:-60}
@@ -41,9 +42,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
 
 # the request stream, built once: RESP arrays, as redis-cli --pipe wants them; with STREAM_DIR it
 # is kept there and reused by later runs of the same key count and kind (building it takes minutes)
@@ -122,13 +120,7 @@ start_server() {
     *) echo "MODE must be jar, serve or redis, not $MODE" >&2; exit 2 ;;
   esac
   SERVER_PID=$!
-  for _ in $(seq 300); do
-    redis-cli -p "$port" ping > /dev/null 2>&1 && return
-    sleep 0.1
-  done
-  echo "the server did not start; its log:" >&2
-  cat "$dir.log" >&2
-  exit 1
+  wait_ready "$port" "$SERVER_PID" "$dir.log"
 }
 
 echo "| keys | start | load time (s) | server CPU during the load (s) | with the snapshots the load started (s) | live heap after full GC (MB) | RSS after load (MB) |" \

@@ -14,6 +14,7 @@
 #   JAR=path/to/cuckoo-server.jar measures another build with the same client.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
 SNAPSHOTS=${1:-50}
 RATE=${2:-500}
 JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
@@ -30,14 +31,10 @@ if [ ! -f "$JAR" ] \
     || [ ! -f cuckoo-server/target/test-classes/dev/cuckoo/server/DurabilityBench.class ]; then
   echo "build first: mvn -B -ntp -pl cuckoo-server -am package -DskipTests" >&2; exit 1
 fi
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0))
-print(s.getsockname()[1]); s.close()')
+PORT=$(free_port)
 java -Xmx3g -jar "$JAR" --port "$PORT" --dir "$WORK/data" > "$WORK/server.log" 2>&1 &
 PID=$!
-for _ in $(seq 300); do
-  java -cp "$CP" dev.cuckoo.server.DurabilityBench time "$PORT" PING > /dev/null 2>&1 && break
-  sleep 0.2
-done
+wait_ready "$PORT" "$PID" "$WORK/server.log"
 java -cp "$CP" dev.cuckoo.server.DurabilityBench time "$PORT" \
   CF.RESERVE big 536870912 BUCKETSIZE 1 > /dev/null
 echo "# $SNAPSHOTS snapshots of a 512 MiB filter, PING and CF.ADD at $RATE/s each ($JAR)"

@@ -137,6 +137,58 @@ class CommandTableTest {
   }
 
   /**
+   * Every container's HELP subcommand documents and reports what Redis's {@code
+   * src/commands/<container>-help.json} gives it: summary, since, group and complexity in COMMAND
+   * DOCS; arity, flags and ACL categories in COMMAND INFO (SLOWLOG HELP keeps Redis's older
+   * summary, CLIENT and COMMAND HELP the flag sentinel, which COMMAND INFO hides).
+   */
+  @Test
+  void commandDocsAndInfo_helpSubcommands_matchRedisEntries() throws IOException {
+    String returns = "Returns helpful text about the different subcommands.";
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("client", returns + " 5.0.0 connection 2 loading,stale slow,connection");
+    expected.put("command", returns + " 5.0.0 server 2 loading,stale slow,connection");
+    expected.put("config", returns + " 5.0.0 server 2 loading,stale slow");
+    expected.put("latency", returns + " 2.8.13 server 2 loading,stale slow");
+    expected.put("memory", returns + " 4.0.0 server 2 loading,stale slow");
+    expected.put("module", returns + " 5.0.0 server 2 loading,stale slow");
+    expected.put("object", returns + " 6.2.0 generic 2 loading,stale keyspace,slow");
+    expected.put("pubsub", returns + " 6.2.0 pubsub 2 loading,stale slow");
+    expected.put("script", returns + " 5.0.0 scripting 2 loading,stale slow,scripting");
+    expected.put(
+        "slowlog",
+        "Show helpful text about the different subcommands 6.2.0 server 2 loading,stale slow");
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      client.call("HELLO", "3");
+      Map<String, String> actual = new java.util.LinkedHashMap<>();
+      for (String container : expected.keySet()) {
+        String name = container + "|help";
+        Map<?, ?> docs = (Map<?, ?>) client.call("COMMAND", "DOCS", name);
+        Map<?, ?> doc = (Map<?, ?>) docs.values().iterator().next();
+        List<?> info = (List<?>) ((List<?>) client.call("COMMAND", "INFO", name)).get(0);
+        List<String> flags =
+            ((java.util.Collection<?>) info.get(2)).stream().map(f -> ((Simple) f).text()).toList();
+        List<String> categories =
+            ((java.util.Collection<?>) info.get(6))
+                .stream().map(c -> ((Simple) c).text().substring(1)).toList();
+        actual.put(
+            container,
+            String.join(
+                " ",
+                RespClient.text(doc.get("summary")),
+                RespClient.text(doc.get("since")),
+                RespClient.text(doc.get("group")),
+                String.valueOf(info.get(1)),
+                String.join(",", flags),
+                String.join(",", categories)));
+        assertEquals("O(1)", RespClient.text(doc.get("complexity")), name);
+      }
+      assertEquals(expected, actual);
+    }
+  }
+
+  /**
    * COMMAND INFO never shows the flags Redis's addReplyFlagsForCommand hides (sentinel,
    * only_sentinel, may_replicate, protected), in any command or subcommand.
    */

@@ -92,6 +92,45 @@ class MonitorTest {
     }
   }
 
+  /**
+   * On a replica the master's writes are fed, and logged in SLOWLOG, with the master's address, as
+   * Redis prints its master client's ip:port (replicationFeedMonitors, getClientPeerId).
+   */
+  @Test
+  void monitorAndSlowlog_onReplica_nameTheMasterForAppliedWrites() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly()
+                    .set("replicaof", "127.0.0.1 " + master.port())
+                    .set("slowlog-log-slower-than", "0")
+                    .build());
+        RespClient monitor = new RespClient(replica.port());
+        RespClient writer = new RespClient(master.port())) {
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      assertEquals(new Simple("OK"), monitor.call("MONITOR"));
+      long before = System.currentTimeMillis() / 1000;
+      assertEquals(1L, writer.call("CF.ADD", "k", "v"));
+      String fromMaster = "[0 127.0.0.1:" + master.port() + "] ";
+      String line;
+      do {
+        line = fed(monitor, before);
+        assertTrue(line.startsWith(fromMaster), line);
+      } while (!line.endsWith(" \"k\" \"v\""));
+      try (RespClient admin = new RespClient(replica.port())) {
+        String logged = null;
+        for (Object entry : (List<?>) admin.call("SLOWLOG", "GET", "-1")) {
+          List<?> fields = (List<?>) entry;
+          List<?> args = (List<?>) fields.get(3);
+          if ("cf.add".equalsIgnoreCase(RespClient.text(args.get(0)))) {
+            logged = RespClient.text(fields.get(4));
+          }
+        }
+        assertEquals("127.0.0.1:" + master.port(), logged);
+      }
+    }
+  }
+
   /** Reads the next fed line, checks its time and returns what follows the time. */
   private static String fed(RespClient monitor, long notBeforeSeconds) throws IOException {
     Object reply = monitor.read();

@@ -61,7 +61,7 @@ public final class ClientCommands {
   /**
    * Returns the client flags as Redis's {@code catClientInfoString} prints them: 'S' a replica's
    * link, 'O' a monitor, 'M' the link to the master, 'P' subscribed, 'x' in MULTI (EXEC included),
-   * 'e' no-evict, 'T' no-touch, 'N' for none.
+   * 'b' blocked (WAIT, or held back by CLIENT PAUSE), 'e' no-evict, 'T' no-touch, 'N' for none.
    */
   private static String flags(Session session, ClientRegistry.Role role) {
     StringBuilder flags = new StringBuilder();
@@ -77,6 +77,9 @@ public final class ClientCommands {
     }
     if (multi(session) >= 0) {
       flags.append('x');
+    }
+    if (session.blocked()) {
+      flags.append('b');
     }
     if (session.noEvict()) {
       flags.append('e');

@@ -157,22 +157,42 @@ public final class ClientRegistry {
    * @param args its arguments
    */
   void feedMonitors(Session session, byte[][] args) {
-    Client from = clients.get(session.id());
     java.time.Instant now = java.time.Instant.now();
     MonitorLine line =
         MonitorLine.of(
             now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000,
             session.db(),
-            from == null ? "" : from.addr(),
+            addressOf(session),
             SlowLog.redact(args));
     for (Client monitor : monitors) {
       monitor.session().subscriber().deliver(line);
     }
   }
 
+  /**
+   * Returns the address MONITOR and SLOWLOG print for the session that ran a command, as Redis's
+   * getClientPeerId: its connection's peer (ip:port); for the replica's link, which is no
+   * registered connection, its master's; else "".
+   */
+  String addressOf(Session session) {
+    Client client = clients.get(session.id());
+    return client != null ? client.addr() : session.linkAddress();
+  }
+
   /** Returns the connection with this id, or null. */
   Client get(long id) {
     return clients.get(id);
+  }
+
+  /** Returns how many connections wait in a command that blocks them (INFO blocked_clients). */
+  int blockedCount() {
+    int blocked = 0;
+    for (Client client : clients.values()) {
+      if (client.session().blocked()) {
+        blocked++;
+      }
+    }
+    return blocked;
   }
 
   /** Returns the live connections in id order (a weakly consistent view). */

@@ -9,10 +9,7 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -117,22 +114,12 @@ public final class Commands {
    * nor applies limits, whose error reply (if any) is handed back.
    */
   public RecordApplier replayer() {
-    Session session =
-        new Session(0, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), true);
+    Session session = new Session(0, Reply.discarding(), new Authentication(true), true);
     return (db, args) -> {
       session.db(db);
       execute(session, args);
-      ByteBuf out = session.reply().take();
-      if (out == null) {
-        return null;
-      }
-      try {
-        return out.isReadable() && out.getByte(out.readerIndex()) == '-'
-            ? out.toString(StandardCharsets.UTF_8).trim().substring(1)
-            : null;
-      } finally {
-        out.release();
-      }
+      String error = session.reply().takeErrorReply();
+      return error == null ? null : error.trim();
     };
   }
 
@@ -373,7 +360,11 @@ public final class Commands {
     if (ended == null || context.clients().role(session.id()) != null) {
       return false;
     }
-    return session.retryAfter(ended);
+    if (!session.retryAfter(ended)) {
+      return false;
+    }
+    session.block();
+    return true;
   }
 
   private static boolean queuesChanges(Session session) {

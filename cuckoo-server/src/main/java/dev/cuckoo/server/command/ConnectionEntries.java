@@ -320,15 +320,9 @@ final class ConnectionEntries {
                     .complexity("O(1)")
                     .arguments(oneOf("enabled", token("on", "ON"), token("off", "OFF")))
                     .handler(clients::flag),
-                command("client|help")
-                    .arity(2)
+                HelpCommands.entry("client", "connection", "5.0.0", HelpCommands::client)
                     .flags("loading", "stale", "sentinel")
-                    .categories("slow", "connection")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("connection")
-                    .since("5.0.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::client)),
+                    .categories("slow", "connection")),
         command("reset")
             .arity(1)
             .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")

@@ -398,14 +398,7 @@ final class GenericEntries {
                     .tips("nondeterministic_output")
                     .arguments(key("key", 0))
                     .handler(keys::objectIdleTime),
-                command("object|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("keyspace", "slow")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("generic")
-                    .since("6.2.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::object)));
+                HelpCommands.entry("object", "generic", "6.2.0", HelpCommands::object)
+                    .categories("keyspace", "slow")));
   }
 }

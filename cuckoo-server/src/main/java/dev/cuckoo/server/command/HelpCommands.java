@@ -10,7 +10,7 @@ import dev.cuckoo.server.protocol.Reply;
  */
 final class HelpCommands {
   /** The summary Redis gives every HELP subcommand. */
-  static final String SUMMARY = "Returns helpful text about the different subcommands.";
+  private static final String SUMMARY = "Returns helpful text about the different subcommands.";
 
   /** Redis's OBJECT HELP text (object.c objectCommand). */
   private static final String[] OBJECT = {
@@ -194,6 +194,26 @@ final class HelpCommands {
   };
 
   private HelpCommands() {}
+
+  /**
+   * Starts the entry of a container's HELP subcommand, e.g. {@code entry("config", "server",
+   * "5.0.0", HelpCommands::config)}, with what Redis's JSON files give all of them: arity 2, the
+   * flags loading and stale, the category slow, {@link #SUMMARY} and complexity O(1). Where Redis's
+   * entry differs the caller sets that field again (CLIENT HELP adds the flag sentinel, OBJECT HELP
+   * the category keyspace).
+   */
+  static CommandSpec.Builder entry(
+      String container, String group, String since, CommandSpec.Handler handler) {
+    return CommandSpec.command(container + "|help")
+        .arity(2)
+        .flags("loading", "stale")
+        .categories("slow")
+        .summary(SUMMARY)
+        .group(group)
+        .since(since)
+        .complexity("O(1)")
+        .handler(handler);
+  }
 
   /** OBJECT HELP. */
   static void object(Session session, Request request) {

@@ -20,10 +20,10 @@ import java.util.Set;
  * fields they expect.
  *
  * <p>Fields a cuckoo server has no counterpart for carry Redis's idle values (no replicas, no
- * forks, no blocked clients). Which sections a request selects follows Redis's {@code
- * genInfoSectionDict}: no argument and {@code default} give the default sections, {@code all} adds
- * Commandstats and Latencystats, {@code everything} adds module-generated sections as well (there
- * are none); a name that is not a section adds nothing.
+ * forks). Which sections a request selects follows Redis's {@code genInfoSectionDict}: no argument
+ * and {@code default} give the default sections, {@code all} adds Commandstats and Latencystats,
+ * {@code everything} adds module-generated sections as well (there are none); a name that is not a
+ * section adds nothing.
  */
 public final class InfoCommands {
   private static final List<String> DEFAULT_SECTIONS =
@@ -213,7 +213,7 @@ public final class InfoCommands {
     field(out, "connected_clients", context.connectedClients().get());
     field(out, "cluster_connections", 0);
     field(out, "maxclients", context.maxClients());
-    field(out, "blocked_clients", 0);
+    field(out, "blocked_clients", context.clients().blockedCount());
     field(out, "tracking_clients", 0);
     field(out, "pubsub_clients", context.pubSub().clientCount());
   }

@@ -156,14 +156,6 @@ final class PubSubEntries {
                         "O(N) for the SHARDNUMSUB subcommand, where N is the number of requested"
                             + " shard channels")
                     .arguments(arg("shardchannel", STRING).optional().multiple()),
-                command("pubsub|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary(HelpCommands.SUMMARY)
-                    .group("pubsub")
-                    .since("6.2.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::pubsub)));
+                HelpCommands.entry("pubsub", "pubsub", "6.2.0", HelpCommands::pubsub)));
   }
 }

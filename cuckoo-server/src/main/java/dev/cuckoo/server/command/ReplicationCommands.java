@@ -8,7 +8,6 @@ import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.Replication;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -203,19 +202,24 @@ final class ReplicationCommands {
       return;
     }
     session.defer(done.thenApply(count -> out -> out.integer(count)));
+    session.block();
   }
 
   /** Returns how the master's stream is applied on this server when it is a replica. */
   Replication.Applier applier() {
     Session session =
         new Session(
-            0,
-            // pooled: a reply per applied write, dropped at once (an unpooled direct buffer each
-            // time cost the replica more than the write)
-            new Reply(io.netty.buffer.PooledByteBufAllocator.DEFAULT),
-            new Authentication(true),
-            false);
+            // no replies kept, as Redis keeps none for its master client: only an error is looked
+            // at
+            0, Reply.discarding(), new Authentication(true), false);
     session.fromMaster(true);
+    session.linkAddress(
+        () -> {
+          Replication replication = context.replication();
+          java.net.InetSocketAddress master =
+              replication == null ? null : replication.masterAddress();
+          return master == null ? "" : ClientRegistry.address(master);
+        });
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args, StreamMark mark) {
@@ -285,20 +289,13 @@ final class ReplicationCommands {
   private void settle(Session session, byte[][] args) {
     // a command that logged nothing leaves its mark unused: the stream stands where the last did
     session.takeStreamMark();
-    ByteBuf out = session.reply().take();
-    if (out == null) {
-      return;
-    }
-    try {
-      if (out.isReadable() && out.getByte(out.readerIndex()) == '-') {
-        LOGGER.log(
-            Level.WARNING,
-            "a write of the master failed on this replica ({0}): {1}",
-            Args.text(args[0]),
-            out.toString(java.nio.charset.StandardCharsets.UTF_8).trim());
-      }
-    } finally {
-      out.release();
+    String error = session.reply().takeErrorReply();
+    if (error != null) {
+      LOGGER.log(
+          Level.WARNING,
+          "a write of the master failed on this replica ({0}): -{1}",
+          Args.text(args[0]),
+          error.trim());
     }
   }
 }

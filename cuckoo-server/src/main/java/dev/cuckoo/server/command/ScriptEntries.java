@@ -118,14 +118,7 @@ final class ScriptEntries {
                     .tips("request_policy:all_shards", "response_policy:agg_logical_and")
                     .arguments(arg("sha1", STRING).multiple())
                     .handler(ScriptEntries::exists),
-                command("script|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow", "scripting")
-                    .summary(HelpCommands.SUMMARY)
-                    .group("scripting")
-                    .since("5.0.0")
-                    .complexity("O(1)")
-                    .handler(ScriptEntries::help)));
+                HelpCommands.entry("script", "scripting", "5.0.0", ScriptEntries::help)
+                    .categories("slow", "scripting")));
   }
 }

@@ -233,15 +233,7 @@ final class ServerEntries {
                     .complexity("O(1)")
                     .tips("request_policy:all_nodes", "response_policy:all_succeeded")
                     .handler(config::configRewrite),
-                command("config|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("server")
-                    .since("5.0.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::config)),
+                HelpCommands.entry("config", "server", "5.0.0", HelpCommands::config)),
         command("memory")
             .arity(-2)
             .categories("slow")
@@ -290,15 +282,7 @@ final class ServerEntries {
                     .complexity("Depends on how much memory is allocated, could be slow")
                     .tips("request_policy:all_shards", "response_policy:all_succeeded")
                     .handler(memory::purge),
-                command("memory|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("server")
-                    .since("4.0.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::memory)),
+                HelpCommands.entry("memory", "server", "4.0.0", HelpCommands::memory)),
         command("role")
             .arity(1)
             .flags("noscript", "loading", "stale", "fast")
@@ -375,15 +359,7 @@ final class ServerEntries {
                         "response_policy:special")
                     .arguments(arg("command", STRING).optional().multiple())
                     .handler(commandStats::histogram),
-                command("latency|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary(HelpCommands.SUMMARY)
-                    .group("server")
-                    .since("2.8.13")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::latency)),
+                HelpCommands.entry("latency", "server", "2.8.13", HelpCommands::latency)),
         command("module")
             .arity(-2)
             .categories("slow")
@@ -422,15 +398,7 @@ final class ServerEntries {
                     .summary("Unloads a module.")
                     .arguments(arg("name", STRING))
                     .handler(ModuleCommands::refused),
-                command("module|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("server")
-                    .since("5.0.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::module)),
+                HelpCommands.entry("module", "server", "5.0.0", HelpCommands::module)),
         command("slowlog")
             .arity(-2)
             .categories("slow")
@@ -459,15 +427,8 @@ final class ServerEntries {
                     .complexity("O(N) where N is the number of entries in the slowlog")
                     .tips("request_policy:all_nodes", "response_policy:all_succeeded")
                     .handler(slowLog::reset),
-                command("slowlog|help")
-                    .arity(2)
-                    .flags("loading", "stale")
-                    .categories("slow")
-                    .summary("Show helpful text about the different subcommands")
-                    .group("server")
-                    .since("6.2.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::slowlog)),
+                HelpCommands.entry("slowlog", "server", "6.2.0", HelpCommands::slowlog)
+                    .summary("Show helpful text about the different subcommands")),
         command("swapdb")
             .arity(3)
             .flags("write", "fast")
@@ -562,15 +523,9 @@ final class ServerEntries {
                     .complexity("O(N) where N is the number of arguments to the command")
                     .arguments(arg("command", STRING), arg("arg", STRING).optional().multiple())
                     .handler(commandInfo::getKeysAndFlags),
-                command("command|help")
-                    .arity(2)
+                HelpCommands.entry("command", "server", "5.0.0", HelpCommands::command)
                     .flags("loading", "stale", "sentinel")
-                    .categories("slow", "connection")
-                    .summary("Returns helpful text about the different subcommands.")
-                    .group("server")
-                    .since("5.0.0")
-                    .complexity("O(1)")
-                    .handler(HelpCommands::command))
+                    .categories("slow", "connection"))
             .handler(commandInfo::all));
   }
 

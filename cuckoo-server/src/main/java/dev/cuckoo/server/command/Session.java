@@ -23,6 +23,8 @@ public final class Session implements Watches.Watcher, Retrier {
   private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
   private boolean retries;
   private java.util.concurrent.CompletableFuture<Void> retry;
+  // read by INFO and CLIENT LIST on other threads
+  private volatile boolean blocked;
   private long firstLsn;
   private long lastLsn;
   private byte[] lastCommandName;
@@ -38,6 +40,8 @@ public final class Session implements Watches.Watcher, Retrier {
   private volatile boolean watchTouched;
   private Subscriber subscriber = new Subscriber(message -> {});
   private boolean fromMaster;
+  // the replica's link is no registered connection: its address is asked for when needed
+  private java.util.function.Supplier<String> linkAddress;
   private long streamOffset;
   private dev.cuckoo.server.persist.StreamMark streamMark;
 
@@ -104,6 +108,19 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Marks the session as the replica's link to its master. */
   public void fromMaster(boolean on) {
     fromMaster = on;
+  }
+
+  /**
+   * Sets where the address of a session without a connection of its own comes from (the replica's
+   * link: its master's), asked for only when a command must name its client (MONITOR, SLOWLOG).
+   */
+  public void linkAddress(java.util.function.Supplier<String> address) {
+    linkAddress = address;
+  }
+
+  /** Returns the address set by {@link #linkAddress}, or "" when none is set. */
+  String linkAddress() {
+    return linkAddress == null ? "" : linkAddress.get();
   }
 
   /** Returns true once the client has authenticated (or no password is set). */
@@ -202,6 +219,26 @@ public final class Session implements Watches.Watcher, Retrier {
   /** Returns true if the last command asked for a retry not yet taken (it did not finish). */
   boolean retryAsked() {
     return retry != null;
+  }
+
+  /**
+   * Marks the wait the command asked for (its deferred reply or retry) as the client being blocked,
+   * as Redis's blockClient does for WAIT (BLOCKED_WAIT) and for a command CLIENT PAUSE holds back
+   * (BLOCKED_POSTPONE): INFO counts the client in blocked_clients and CLIENT LIST flags it 'b'
+   * until the connection resumes ({@link #unblock}).
+   */
+  void block() {
+    blocked = true;
+  }
+
+  /** Ends {@link #block}: the wait is over, or the connection closed. */
+  public void unblock() {
+    blocked = false;
+  }
+
+  /** Returns true while the client waits in a command that blocks it (see {@link #block}). */
+  public boolean blocked() {
+    return blocked;
   }
 
   /** Returns and clears the retry asked for by the last command, or null. */

@@ -27,14 +27,13 @@ final class SlowLogCommands {
     if (maxLength == 0 || request.spec().flags().contains("skip_slowlog")) {
       return;
     }
-    ClientRegistry.Client client = context.clients().get(session.id());
     String name = session.name();
     context
         .slowLog()
         .add(
             micros,
             request.args(),
-            client == null ? "" : client.addr(),
+            context.clients().addressOf(session),
             name == null ? "" : name,
             maxLength);
   }

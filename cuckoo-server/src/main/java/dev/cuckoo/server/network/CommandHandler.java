@@ -171,6 +171,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     waiting = false;
+    session.unblock();
     next.run();
     while (!waiting && !queued.isEmpty()) {
       handle(ctx, queued.poll());

@@ -2,6 +2,7 @@ package dev.cuckoo.server.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,6 +11,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>RESP3-only types degrade as Redis degrades them for RESP2 clients: booleans become integers
  * 1/0, maps become flat arrays of key-value pairs, and null is the null bulk string.
+ *
+ * <p>A stream made by {@link #discarding} keeps nothing, as Redis keeps no reply for its master
+ * client: each value is written over one scratch buffer and dropped; only an error the replies
+ * begin with is kept ({@link #takeErrorReply}), for the caller to report.
  */
 public final class Reply {
   private static final byte[] CRLF = {'\r', '\n'};
@@ -23,6 +28,11 @@ public final class Reply {
   private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
 
   private final ByteBufAllocator allocator;
+  // set for a stream that keeps nothing: every value overwrites it (no allocation per reply)
+  private final ByteBuf scratch;
+  // of a discarding stream since takeErrorReply: whether anything was appended, the leading error
+  private boolean appended;
+  private String errorReply;
   private ByteBuf buffer;
   private int protocol = 2;
   private long errors;
@@ -31,6 +41,33 @@ public final class Reply {
   /** Creates an empty reply stream that allocates from the given allocator. */
   public Reply(ByteBufAllocator allocator) {
     this.allocator = allocator;
+    this.scratch = null;
+  }
+
+  private Reply() {
+    this.allocator = null;
+    this.scratch = Unpooled.buffer(256);
+  }
+
+  /**
+   * Creates a reply stream that keeps no reply ({@link #take} always returns null) but an error the
+   * replies begin with ({@link #takeErrorReply}), for commands whose answers nobody reads: the
+   * replica applying its master's stream, the replay of the log.
+   */
+  public static Reply discarding() {
+    return new Reply();
+  }
+
+  /**
+   * Returns the error a {@link #discarding} stream's replies since the last call began with (what a
+   * client would read as an error reply: without the dash and line end), or null if they began
+   * otherwise or there were none; starts the next replies.
+   */
+  public String takeErrorReply() {
+    String taken = errorReply;
+    errorReply = null;
+    appended = false;
+    return taken;
   }
 
   /** Returns the protocol version of this connection (2 or 3). */
@@ -44,6 +81,10 @@ public final class Reply {
   }
 
   private ByteBuf out() {
+    if (scratch != null) {
+      appended = true;
+      return scratch.clear();
+    }
     if (buffer == null) {
       buffer = allocator.ioBuffer(256);
     }
@@ -129,9 +170,13 @@ public final class Reply {
     if (errorStats != null) {
       errorStats.count(text);
     }
+    String line = text.replace('\r', ' ').replace('\n', ' ');
+    if (scratch != null && !appended) {
+      errorReply = line;
+    }
     ByteBuf out = out();
     out.writeByte('-');
-    out.writeCharSequence(text.replace('\r', ' ').replace('\n', ' '), StandardCharsets.UTF_8);
+    out.writeCharSequence(line, StandardCharsets.UTF_8);
     out.writeBytes(CRLF);
   }
 

@@ -1068,6 +1068,15 @@ public final class Replication implements WriteStream {
         backlog != null ? backlog.histlen() : 0);
   }
 
+  /**
+   * Returns the address of the master this replica follows, its host resolved (the peer Redis
+   * prints for its master client), or null on a master.
+   */
+  public InetSocketAddress masterAddress() {
+    MasterLink current = link;
+    return current == null ? null : new InetSocketAddress(current.host, current.port);
+  }
+
   /** Returns the replica's link (null on a master). */
   MasterLink link() {
     return link;
