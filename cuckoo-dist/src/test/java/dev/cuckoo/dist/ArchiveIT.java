@@ -193,6 +193,8 @@ class ArchiveIT {
     assertTrue(big.output().contains("-XX:MaxHeapSize=8589934592"), big.output());
     assertFalse(big.output().contains("UseSerialGC"), big.output());
     assertFalse(big.output().contains("NewRatio"), big.output());
+    assertTrue(big.output().contains("-XX:MaxHeapFreeRatio=30"), big.output());
+    assertTrue(big.output().contains("-XX:MinHeapFreeRatio=20"), big.output());
     Dist.Result small =
         Dist.run(work, large, launcher("cuckoo-server"), "--maxmemory", "3gb", "--port", "-1");
     assertTrue(small.output().contains("-XX:+UseSerialGC"), small.output());
