@@ -14,7 +14,6 @@ import java.nio.file.Path;
  */
 final class HeldForceChannels implements FileChannels {
   private boolean held;
-  private long forces;
 
   @Override
   public FileChannel open(Path path, OpenOption... options) throws IOException {
@@ -27,7 +26,6 @@ final class HeldForceChannels implements FileChannels {
       public void force(boolean metaData) throws IOException {
         awaitRelease();
         super.force(metaData);
-        forced();
       }
     };
   }
@@ -41,15 +39,6 @@ final class HeldForceChannels implements FileChannels {
   synchronized void release() {
     held = false;
     notifyAll();
-  }
-
-  /** Returns the number of forces of the log that completed. */
-  synchronized long forces() {
-    return forces;
-  }
-
-  private synchronized void forced() {
-    forces++;
   }
 
   private synchronized void awaitRelease() throws IOException {

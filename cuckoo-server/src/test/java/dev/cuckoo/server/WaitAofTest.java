@@ -133,19 +133,25 @@ class WaitAofTest {
     try (CuckooServer server =
             CuckooServer.start(logged("held", ServerConfig.Fsync.EVERYSEC).build(), disk);
         RespClient client = new RespClient(server.port())) {
-      disk.hold();
-      assertEquals(1L, client.call("CF.ADD", "k", "v"));
-      long took = millis(() -> assertEquals(List.of(0L, 0L), client.call("WAITAOF", 1, 0, 200)));
-      assertTrue(took >= 190, "WAITAOF waited for its timeout, not " + took + " ms");
-      // blocked without a timeout, it is woken by the fsync once the disk lets it through; the
-      // connection's next command waits behind it
-      client.send("WAITAOF", 1, 0, 0);
-      client.send("PING", "after");
-      assertThrows(
-          java.net.SocketTimeoutException.class, () -> client.readWithin(Duration.ofMillis(1500)));
-      disk.release();
-      assertEquals(List.of(1L, 0L), client.readWithin(Duration.ofSeconds(5)));
-      assertEquals("after", RespClient.text(client.readWithin(Duration.ofSeconds(5))));
+      try {
+        disk.hold();
+        assertEquals(1L, client.call("CF.ADD", "k", "v"));
+        long took = millis(() -> assertEquals(List.of(0L, 0L), client.call("WAITAOF", 1, 0, 200)));
+        assertTrue(took >= 190, "WAITAOF waited for its timeout, not " + took + " ms");
+        // blocked without a timeout, it is woken by the fsync once the disk lets it through; the
+        // connection's next command waits behind it
+        client.send("WAITAOF", 1, 0, 0);
+        client.send("PING", "after");
+        assertThrows(
+            java.net.SocketTimeoutException.class,
+            () -> client.readWithin(Duration.ofMillis(1500)));
+        disk.release();
+        assertEquals(List.of(1L, 0L), client.readWithin(Duration.ofSeconds(5)));
+        assertEquals("after", RespClient.text(client.readWithin(Duration.ofSeconds(5))));
+      } finally {
+        // a held force would keep the server from closing
+        disk.release();
+      }
     }
   }
 
@@ -217,6 +223,8 @@ class WaitAofTest {
         took = millis(() -> assertEquals(List.of(0L, 1L), client.call("WAITAOF", 0, 2, 2500)));
         assertTrue(took >= 2490, "WAITAOF waited for its timeout, not " + took + " ms");
       } finally {
+        // a held force would keep the replica from closing
+        replicaDisk.release();
         other.close();
       }
     }
