@@ -14,6 +14,7 @@ import java.nio.file.Path;
  */
 final class HeldForceChannels implements FileChannels {
   private boolean held;
+  private int waiting;
 
   @Override
   public FileChannel open(Path path, OpenOption... options) throws IOException {
@@ -41,14 +42,34 @@ final class HeldForceChannels implements FileChannels {
     notifyAll();
   }
 
-  private synchronized void awaitRelease() throws IOException {
-    while (held) {
-      try {
-        wait();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while the force was held", e);
+  /**
+   * Waits until a force of the log is being held, up to {@code millis}.
+   *
+   * @throws AssertionError if none is within that time
+   */
+  synchronized void awaitHeldForce(long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    while (waiting == 0) {
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        throw new AssertionError("no force of the log was held within " + millis + " ms");
       }
+      wait(left);
+    }
+  }
+
+  private synchronized void awaitRelease() throws IOException {
+    waiting++;
+    notifyAll();
+    try {
+      while (held) {
+        wait();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the force was held", e);
+    } finally {
+      waiting--;
     }
   }
 }
