@@ -34,6 +34,13 @@ class WaitAofTest {
     return builder.set("replicaof", "127.0.0.1 " + master.port());
   }
 
+  /** Starts a replica of {@code master} logging with everysec through {@code disk}. */
+  private CuckooServer heldReplicaOf(CuckooServer master, String name, HeldForceChannels disk)
+      throws IOException {
+    return CuckooServer.start(
+        replicaOf(master, logged(name, ServerConfig.Fsync.EVERYSEC)).build(), disk);
+  }
+
   /** Runs the call and returns how long it took, in milliseconds. */
   private static long millis(ThrowingRunnable call) throws Exception {
     long start = System.nanoTime();
@@ -181,10 +188,7 @@ class WaitAofTest {
   void waitAof_replicaAskedBeforeItsFsync_acknowledgesAsTheFsyncEnds() throws Exception {
     HeldForceChannels replicaDisk = new HeldForceChannels();
     try (CuckooServer master = TestServers.start();
-        CuckooServer replica =
-            CuckooServer.start(
-                replicaOf(master, logged("replica", ServerConfig.Fsync.EVERYSEC)).build(),
-                replicaDisk);
+        CuckooServer replica = heldReplicaOf(master, "replica", replicaDisk);
         RespClient client = new RespClient(master.port())) {
       try {
         ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
@@ -232,10 +236,7 @@ class WaitAofTest {
   void waitAof_replicaFsyncHeldOrStopped_timesOutWithTheCountReached() throws Exception {
     HeldForceChannels replicaDisk = new HeldForceChannels();
     try (CuckooServer master = TestServers.start();
-        CuckooServer held =
-            CuckooServer.start(
-                replicaOf(master, logged("held", ServerConfig.Fsync.EVERYSEC)).build(),
-                replicaDisk);
+        CuckooServer held = heldReplicaOf(master, "held", replicaDisk);
         RespClient client = new RespClient(master.port())) {
       CuckooServer other =
           CuckooServer.start(replicaOf(master, logged("other", ServerConfig.Fsync.ALWAYS)).build());

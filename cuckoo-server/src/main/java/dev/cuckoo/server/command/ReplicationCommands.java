@@ -218,22 +218,14 @@ final class ReplicationCommands {
       return;
     }
     Reply reply = session.reply();
-    Long local = Numbers.parseLong(args[1]);
+    Long local = Commands.rangeLong(reply, args[1], 0, 1, null);
     if (local == null) {
-      reply.error("ERR value is not an integer or out of range");
       return;
     }
-    if (local < 0 || local > 1) {
-      reply.error("ERR value is out of range, value must between 0 and 1");
-      return;
-    }
-    Long replicas = Numbers.parseLong(args[2]);
+    Long replicas =
+        Commands.rangeLong(
+            reply, args[2], 0, Long.MAX_VALUE, "ERR value is out of range, must be positive");
     if (replicas == null) {
-      reply.error("ERR value is not an integer or out of range");
-      return;
-    }
-    if (replicas < 0) {
-      reply.error("ERR value is out of range, must be positive");
       return;
     }
     Long timeout = Commands.timeoutMillis(reply, args[3]);

@@ -75,21 +75,28 @@ final class FsyncedOffset {
       // the log failed: records not forced are being undone, nothing more is reported
       return false;
     }
-    long forced = log.fsyncedLsn();
     boolean wanted = false;
-    boolean pending = false;
-    for (java.util.Iterator<Sample> it = samples.iterator(); it.hasNext(); ) {
-      Sample sample = it.next();
-      if (sample.lsn <= forced) {
-        fsynced = Math.max(fsynced, sample.offset);
-        wanted |= sample.wanted;
-        it.remove();
-      } else {
-        pending |= sample.wanted;
+    long forced = log.fsyncedLsn();
+    while (true) {
+      boolean pending = false;
+      for (java.util.Iterator<Sample> it = samples.iterator(); it.hasNext(); ) {
+        Sample sample = it.next();
+        if (sample.lsn <= forced) {
+          fsynced = Math.max(fsynced, sample.offset);
+          wanted |= sample.wanted;
+          it.remove();
+        } else {
+          pending |= sample.wanted;
+        }
       }
+      wantedPending = pending;
+      // an fsync that ended before wantedPending was set did not see it: look once more
+      long now = log.fsyncedLsn();
+      if (!pending || now == forced) {
+        return wanted;
+      }
+      forced = now;
     }
-    wantedPending = pending;
-    return wanted;
   }
 
   /** Stops reporting until {@link #resume} (a full copy is being swapped in and saved). */
