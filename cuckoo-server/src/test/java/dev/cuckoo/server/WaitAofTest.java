@@ -116,6 +116,13 @@ class WaitAofTest {
       assertEquals(
           new Err("ERR wrong number of arguments for 'waitaof' command"),
           client.call("WAITAOF", 0, 0));
+      List<?> docs = (List<?>) client.call("COMMAND", "DOCS", "waitaof");
+      assertEquals("waitaof", RespClient.text(docs.get(0)));
+      List<String> fields = flatten(docs.get(1));
+      assertEquals("7.2.0", fields.get(fields.indexOf("since") + 1));
+      assertEquals("generic", fields.get(fields.indexOf("group") + 1));
+      assertTrue(
+          fields.containsAll(List.of("numlocal", "numreplicas", "timeout")), fields.toString());
       // inside MULTI it never blocks: no replica exists, the answer comes at once
       client.call("CF.ADD", "k", "v");
       client.call("MULTI");
@@ -132,6 +139,17 @@ class WaitAofTest {
             onReplica.call("WAITAOF", 0, 0, 0));
       }
     }
+  }
+
+  /** Returns every string of a nested reply, in order. */
+  private static List<String> flatten(Object reply) {
+    List<String> out = new java.util.ArrayList<>();
+    if (reply instanceof List<?> list) {
+      list.forEach(element -> out.addAll(flatten(element)));
+    } else if (reply instanceof byte[] || reply instanceof RespClient.Simple) {
+      out.add(reply instanceof RespClient.Simple simple ? simple.text() : RespClient.text(reply));
+    }
+    return out;
   }
 
   @Test

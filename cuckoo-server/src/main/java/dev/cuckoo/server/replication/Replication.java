@@ -893,7 +893,11 @@ public final class Replication implements WriteStream {
   public void fsyncMoved() {
     if (link != null) {
       if (fsyncedOffset.wantedPending()) {
-        cron.execute(this::ackFsynced);
+        try {
+          cron.execute(this::ackFsynced);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          // closing: the log's last force on the way out has no master to tell
+        }
       }
     } else if (!waiters.isEmpty()) {
       checkWaiters();
