@@ -33,4 +33,13 @@ assert r.object("encoding", "f") == b"raw"
 seconds, micros = r.time()
 assert seconds > 0 and 0 <= micros < 1000000
 assert r.execute_command("ROLE") == [b"master", 0, []]
+# WAITAOF: redis-py 5 has waitaof(), older ones send it raw; no log and no replica here
+waitaof = getattr(r, "waitaof", None)
+acks = waitaof(0, 0, 100) if waitaof else r.execute_command("WAITAOF", 0, 0, 100)
+assert acks == [0, 0], acks
+try:
+    r.execute_command("WAITAOF", 1, 0, 100)
+    raise AssertionError("WAITAOF 1 without a log was accepted")
+except redis.ResponseError as e:
+    assert "appendonly is disabled" in str(e), e
 print("PASS")

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -19,8 +22,8 @@ import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.util.KeyValue;
 
 /**
- * Jedis 8's CLIENT LIST / INFO / KILL and COMMAND GETKEYS / GETKEYSANDFLAGS against the server,
- * with the protocol left to Jedis, forced to RESP2 and forced to RESP3.
+ * Jedis 8's CLIENT LIST / INFO / KILL, COMMAND GETKEYS / GETKEYSANDFLAGS and WAITAOF against the
+ * server, with the protocol left to Jedis, forced to RESP2 and forced to RESP3.
  */
 @ExtendWith(LeakCheck.class)
 class JedisClientCommandsTest {
@@ -65,6 +68,17 @@ class JedisClientCommandsTest {
           jedis.commandGetKeysAndFlags("CF.EXISTS", "k", "item");
       assertEquals("k", flags.get(0).getKey());
       assertEquals(List.of("RO"), flags.get(0).getValue());
+    }
+  }
+
+  @Test
+  void waitAof_throughJedis_pairOfLocalAndReplicaFsyncs(@TempDir Path dir) throws IOException {
+    try (CuckooServer server =
+            CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
+        Jedis jedis = connect(server, "auto")) {
+      jedis.sendCommand(
+          () -> "CF.ADD".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "k", "v");
+      assertEquals(KeyValue.of(1L, 0L), jedis.waitAOF(1, 0, 5000));
     }
   }
 }

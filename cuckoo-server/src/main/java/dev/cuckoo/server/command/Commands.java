@@ -52,6 +52,28 @@ public final class Commands {
     return timeout;
   }
 
+  /**
+   * Parses an integer argument as Redis's getRangeLongFromObjectOrReply checks it: returns it, or
+   * writes Redis's error and returns null: {@code value is not an integer or out of range}, or
+   * outside {@code min..max} {@code outOfRange} (null: {@code value is out of range, value must
+   * between min and max}).
+   */
+  static Long rangeLong(Reply reply, byte[] arg, long min, long max, String outOfRange) {
+    Long value = Numbers.parseLong(arg);
+    if (value == null) {
+      reply.error(Args.NOT_INTEGER);
+      return null;
+    }
+    if (value < min || value > max) {
+      reply.error(
+          outOfRange != null
+              ? outOfRange
+              : "ERR value is out of range, value must between " + min + " and " + max);
+      return null;
+    }
+    return value;
+  }
+
   private final CommandTable table;
   private final ExpiryCommands expiry;
   private final ServerContext context;

@@ -345,6 +345,10 @@ public final class ConfigCommands {
           .persistence()
           .fsync(ServerConfig.Fsync.valueOf(context.appendFsync().toUpperCase(Locale.ROOT)));
     }
+    if (appendOnly != null && context.replication() != null) {
+      // a WAITAOF waiting for a local fsync gets its error once the log is off
+      context.replication().fsyncMoved();
+    }
     return null;
   }
 

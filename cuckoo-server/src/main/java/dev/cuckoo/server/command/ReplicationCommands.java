@@ -13,9 +13,9 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 
 /**
- * REPLICAOF / SLAVEOF, REPLCONF, PSYNC / SYNC and WAIT as Redis 8 answers them, and the replica's
- * side of the stream: the master's writes run through the table on a session of their own that is
- * never refused and logs what it applies.
+ * REPLICAOF / SLAVEOF, REPLCONF, PSYNC / SYNC, WAIT and WAITAOF as Redis 8 answers them, and the
+ * replica's side of the stream: the master's writes run through the table on a session of their own
+ * that is never refused and logs what it applies.
  */
 final class ReplicationCommands {
   private static final System.Logger LOGGER = System.getLogger(ReplicationCommands.class.getName());
@@ -111,8 +111,13 @@ final class ReplicationCommands {
         }
         case "ack" -> {
           Long offset = Numbers.parseLong(args[i + 1]);
+          // REPLCONF ACK offset FACK fsyncedOffset (Redis 7.2): how far the replica's log is forced
+          Long fsynced =
+              args.length > i + 3 && Args.lower(args[i + 2]).equals("fack")
+                  ? Numbers.parseLong(args[i + 3])
+                  : null;
           if (offset != null) {
-            replication.ack(session.id(), offset);
+            replication.ack(session.id(), offset, fsynced == null ? -1 : fsynced);
           }
           // a replica's ACK is never answered
           return;
@@ -203,6 +208,70 @@ final class ReplicationCommands {
     }
     session.defer(done.thenApply(count -> out -> out.integer(count)));
     session.block();
+  }
+
+  /** WAITAOF numlocal numreplicas timeout. */
+  void waitAof(Session session, Request request) {
+    byte[][] args = request.args();
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    Reply reply = session.reply();
+    Long local = Commands.rangeLong(reply, args[1], 0, 1, null);
+    if (local == null) {
+      return;
+    }
+    Long replicas =
+        Commands.rangeLong(
+            reply, args[2], 0, Long.MAX_VALUE, "ERR value is out of range, must be positive");
+    if (replicas == null) {
+      return;
+    }
+    Long timeout = Commands.timeoutMillis(reply, args[3]);
+    if (timeout == null) {
+      return;
+    }
+    if (replication.isReplica()) {
+      reply.error(
+          "ERR WAITAOF cannot be used with replica instances. Please also note that writes to"
+              + " replicas are just local and are not propagated.");
+      return;
+    }
+    if (local == 1 && context.persistence() == null) {
+      reply.error(APPENDONLY_DISABLED);
+      return;
+    }
+    // inside MULTI WAITAOF does not block: asking for nothing, it answers what is reached now
+    boolean blocks = session.transaction() == null;
+    java.util.concurrent.CompletableFuture<Replication.Acks> done =
+        replication.waitForFsync(
+            session.streamOffset(),
+            session.lastWriteLsn(),
+            blocks ? (int) (long) local : 0,
+            blocks ? (int) Math.min(Integer.MAX_VALUE, replicas) : 0,
+            timeout);
+    if (done.isDone()) {
+      writeAcks(reply, done.join());
+      return;
+    }
+    session.defer(done.thenApply(acks -> out -> writeAcks(out, acks)));
+  }
+
+  private static final String APPENDONLY_DISABLED =
+      "ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled.";
+
+  /**
+   * Writes WAITAOF's reply: [local fsyncs, replicas], or the error if appendonly was turned off.
+   */
+  private static void writeAcks(Reply out, Replication.Acks acks) {
+    if (acks.local() < 0) {
+      out.error(APPENDONLY_DISABLED);
+      return;
+    }
+    out.array(2);
+    out.integer(acks.local());
+    out.integer(acks.replicas());
   }
 
   /** Returns how the master's stream is applied on this server when it is a replica. */

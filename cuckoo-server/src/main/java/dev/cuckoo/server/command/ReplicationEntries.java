@@ -11,8 +11,8 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 import java.util.List;
 
 /**
- * The replication commands: REPLICAOF, SLAVEOF, REPLCONF, PSYNC, SYNC and WAIT (ROLE is with the
- * server commands). Flags, categories and docs as Redis 8 reports them.
+ * The replication commands: REPLICAOF, SLAVEOF, REPLCONF, PSYNC, SYNC, WAIT and WAITAOF (ROLE is
+ * with the server commands). Flags, categories and docs as Redis 8 reports them.
  */
 final class ReplicationEntries {
   private ReplicationEntries() {}
@@ -89,6 +89,20 @@ final class ReplicationEntries {
             .since("3.0.0")
             .complexity("O(1)")
             .arguments(arg("numreplicas", INTEGER), arg("timeout", INTEGER))
-            .handler(replication::waitFor));
+            .handler(replication::waitFor),
+        command("waitaof")
+            .arity(4)
+            .flags("blocking")
+            .categories("slow", "blocking", "connection")
+            .tips("request_policy:all_shards", "response_policy:agg_min")
+            .summary(
+                "Blocks until all of the preceding write commands sent by the connection are"
+                    + " written to the append-only file of the master and/or replicas.")
+            .group("generic")
+            .since("7.2.0")
+            .complexity("O(1)")
+            .arguments(
+                arg("numlocal", INTEGER), arg("numreplicas", INTEGER), arg("timeout", INTEGER))
+            .handler(replication::waitAof));
   }
 }

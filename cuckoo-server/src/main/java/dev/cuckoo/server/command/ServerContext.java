@@ -301,6 +301,14 @@ public final class ServerContext implements PersistenceContext {
     return rewriteMinSize;
   }
 
+  @Override
+  public void logForced() {
+    Replication replication = replication();
+    if (replication != null) {
+      replication.fsyncMoved();
+    }
+  }
+
   void rewriteMinSize(long rewriteMinSize) {
     this.rewriteMinSize = rewriteMinSize;
   }

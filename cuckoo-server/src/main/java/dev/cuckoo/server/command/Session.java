@@ -27,6 +27,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private volatile boolean blocked;
   private long firstLsn;
   private long lastLsn;
+  private long lastWriteLsn;
   private byte[] lastCommandName;
   private CommandSpec lastCommand;
   private String name;
@@ -165,6 +166,15 @@ public final class Session implements Watches.Watcher, Retrier {
       firstLsn = lsn;
     }
     lastLsn = lsn;
+    lastWriteLsn = lsn;
+  }
+
+  /**
+   * Returns the record number of this session's last write, kept after it is committed (WAITAOF's
+   * local fsync); 0 if it wrote nothing logged.
+   */
+  long lastWriteLsn() {
+    return lastWriteLsn;
   }
 
   /** Returns the first record number logged since the last {@link #clearLogged}, or 0. */

@@ -95,6 +95,8 @@ public final class AppendLog implements Closeable {
   private volatile long writtenLsn;
   private volatile long syncedLsn;
   private volatile IOException failure;
+  // runs after a force moved syncedLsn (persistence wakes what waits for an fsync: WAITAOF)
+  private volatile Runnable afterForce = () -> {};
 
   private AppendLog(
       Path path, FileChannels files, FileChannel channel, long generation, long end, long lastLsn) {
@@ -281,6 +283,23 @@ public final class AppendLog implements Closeable {
     }
   }
 
+  /**
+   * Returns the sequence number of the last record appended, without the append lock: every record
+   * whose append returned before this call is at or below it.
+   */
+  long appendedLsn() {
+    return lastLsnGuess;
+  }
+
+  /**
+   * Sets what runs after each force that moved the records forced to disk ({@link #durableLsn} with
+   * {@code forced}); it runs on the forcing thread, possibly with this log's locks held, so it must
+   * only read this log's volatile state and hand work elsewhere.
+   */
+  void afterForce(Runnable hook) {
+    afterForce = hook;
+  }
+
   /** Returns the snapshot generation this file continues. */
   long generation() {
     synchronized (ioLock) {
@@ -392,6 +411,13 @@ public final class AppendLog implements Closeable {
    * delays only those waiting for durability, never the write of another batch.
    */
   private void force() throws IOException {
+    if (forceWritten()) {
+      afterForce.run();
+    }
+  }
+
+  /** Forces what was written; returns true if that moved the records known to be on disk. */
+  private boolean forceWritten() throws IOException {
     synchronized (syncLock) {
       FileChannel forcing;
       long lsn;
@@ -402,7 +428,7 @@ public final class AppendLog implements Closeable {
           throw failure;
         }
         if (syncedLsn >= writtenLsn) {
-          return;
+          return false;
         }
         forcing = channel;
         lsn = writtenLsn;
@@ -430,6 +456,7 @@ public final class AppendLog implements Closeable {
           unsynced = Arrays.copyOf(unsynced, INITIAL_BUFFER);
         }
       }
+      return true;
     }
   }
 

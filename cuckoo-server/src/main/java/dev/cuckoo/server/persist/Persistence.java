@@ -150,6 +150,7 @@ public final class Persistence implements Closeable {
     this.lastSaveSeconds = System.currentTimeMillis() / 1000;
     this.rewriteBaseBytes = snapshotBytes(dir);
     this.background = daemonExecutor("cuckoo-persistence");
+    log.afterForce(context::logForced);
     this.syncer = daemonExecutor("cuckoo-fsync");
     syncer.scheduleWithFixedDelay(
         () -> {
@@ -652,6 +653,26 @@ public final class Persistence implements Closeable {
    */
   public boolean acknowledged(long lsn) {
     return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
+  }
+
+  /**
+   * Returns true if record {@code lsn} is forced to disk and not undone after a log failure,
+   * whatever the fsync policy (WAITAOF's local fsync). A number past the last record appended is
+   * one of a log replaced since (appendonly turned off and on again): the snapshot that started
+   * this log holds its write, forced.
+   */
+  public boolean fsynced(long lsn) {
+    return lsn > log.appendedLsn() || acknowledged(lsn, true);
+  }
+
+  /** Returns the number of the last record forced to disk. */
+  public long fsyncedLsn() {
+    return log.durableLsn(true);
+  }
+
+  /** Returns the number of the last record appended (every append that returned is at or below). */
+  public long appendedLsn() {
+    return log.appendedLsn();
   }
 
   private boolean acknowledged(long lsn, boolean forced) {

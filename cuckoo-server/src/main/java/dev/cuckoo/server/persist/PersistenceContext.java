@@ -16,4 +16,11 @@ public interface PersistenceContext {
 
   /** Returns auto-aof-rewrite-min-size in bytes; CONFIG SET changes it. */
   long rewriteMinSize();
+
+  /**
+   * Called after the log forced more records to disk, on the forcing thread (possibly with the
+   * log's locks held): what waits for an fsync (WAITAOF) is woken from here; nothing else must be
+   * done.
+   */
+  default void logForced() {}
 }

@@ -320,13 +320,22 @@ final class MasterLink {
     }
   }
 
-  /** REPLCONF ACK offset, once a second and when the master asks (GETACK). */
-  void sendAck(long offset) {
+  /**
+   * REPLCONF ACK offset FACK fsyncedOffset, once a second, when the master asks (GETACK, {@code
+   * asked}) and when an fsync covers what it asked for; without FACK when this server keeps no log,
+   * as Redis.
+   */
+  void sendAck(long offset, boolean asked) {
     if (state != State.CONNECTED) {
       return;
     }
+    long fsynced = replication.fsyncedOffset(offset, asked);
     try {
-      send("REPLCONF", "ACK", Long.toString(offset));
+      if (fsynced < 0) {
+        send("REPLCONF", "ACK", Long.toString(offset));
+      } else {
+        send("REPLCONF", "ACK", Long.toString(offset), "FACK", Long.toString(fsynced));
+      }
     } catch (IOException e) {
       closeSocket();
     }
@@ -528,7 +537,7 @@ final class MasterLink {
             .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
       } else if (named(name, REPLCONF)) {
         if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
-          sendAck(offset);
+          sendAck(offset, true);
         }
       } else if (named(name, MULTI)) {
         multi = new ArrayList<>();

@@ -10,7 +10,8 @@ import java.util.ArrayDeque;
 
 /**
  * A replica as its master sees it: the connection it sent PSYNC on, what it announced (REPLCONF
- * listening-port, ip-address) and acknowledged (REPLCONF ACK), and its place in the stream.
+ * listening-port, ip-address) and acknowledged (REPLCONF ACK, with FACK), and its place in the
+ * stream.
  *
  * <p>Everything sent to it passes through one outbox drained by a task on the connection's event
  * loop, so bytes leave in the order they were queued whatever thread queued them. While a full sync
@@ -49,6 +50,10 @@ final class Peer {
   volatile boolean receiving;
 
   volatile long ackOffset;
+
+  /** The stream offset the replica reported its own log forced to disk (REPLCONF ACK … FACK). */
+  volatile long fackOffset;
+
   volatile long ackMillis = System.currentTimeMillis();
 
   private final ArrayDeque<Object> pending = new ArrayDeque<>();

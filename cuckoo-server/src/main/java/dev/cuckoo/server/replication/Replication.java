@@ -140,8 +140,29 @@ public final class Replication implements WriteStream {
   // where the last record stands in this master's stream, until the write path logs it
   private StreamMark recordMark;
 
-  /** A WAIT that is not satisfied yet. */
-  private record Waiter(long offset, int replicas, CompletableFuture<Integer> done) {}
+  // how far the replica's own log is on disk, in its master's stream (the FACK of its ACKs)
+  private final FsyncedOffset fsyncedOffset = new FsyncedOffset();
+
+  /**
+   * A WAIT or WAITAOF that is not satisfied yet: the stream offset after the client's last write
+   * and, for WAITAOF ({@code fsynced}), the number of its log record and the local fsyncs wanted.
+   */
+  private record Waiter(
+      long offset,
+      long lsn,
+      int local,
+      int replicas,
+      boolean fsynced,
+      CompletableFuture<Acks> done) {}
+
+  /**
+   * What a WAIT or WAITAOF reached.
+   *
+   * @param local 1 if this server's log has forced the client's last write, else 0; -1 when WAITAOF
+   *     asked for it and appendonly was turned off meanwhile (Redis then answers an error)
+   * @param replicas the replicas that acknowledged it (WAITAOF: that forced it to their logs)
+   */
+  public record Acks(int local, int replicas) {}
 
   /** Creates replication in the master role; {@link #start} follows {@code --replicaof}. */
   public Replication(Parts parts) {
@@ -573,14 +594,20 @@ public final class Replication implements WriteStream {
     return peer != null && peer.state != null;
   }
 
-  /** REPLCONF ACK offset from a replica. */
-  public void ack(long clientId, long ackOffset) {
+  /**
+   * REPLCONF ACK offset [FACK fsyncedOffset] from a replica: {@code fsyncedOffset} (-1 if absent)
+   * is how far its own log is forced to disk (WAITAOF).
+   */
+  public void ack(long clientId, long ackOffset, long fsyncedOffset) {
     Peer peer = peers.get(clientId);
     if (peer == null || peer.state == null) {
       return;
     }
     if (ackOffset > peer.ackOffset) {
       peer.ackOffset = ackOffset;
+    }
+    if (fsyncedOffset > peer.fackOffset) {
+      peer.fackOffset = fsyncedOffset;
     }
     peer.ackMillis = System.currentTimeMillis();
     checkWaiters();
@@ -756,13 +783,34 @@ public final class Replication implements WriteStream {
    * replicas} have, or when {@code timeoutMillis} passes (0: no limit).
    */
   public CompletableFuture<Integer> waitFor(long target, int replicas, long timeoutMillis) {
-    int acked = acked(target);
-    CompletableFuture<Integer> done = new CompletableFuture<>();
-    if (acked >= replicas || target == 0) {
-      done.complete(acked);
-      return done;
+    if (target == 0) {
+      return CompletableFuture.completedFuture(acked(target, false));
     }
-    Waiter waiter = new Waiter(target, replicas, done);
+    Waiter waiter = new Waiter(target, 0, 0, replicas, false, new CompletableFuture<>());
+    return await(waiter, timeoutMillis).thenApply(Acks::replicas);
+  }
+
+  /**
+   * WAITAOF: completes once this server's log has forced record {@code lsn} to disk (if {@code
+   * local} is 1) and {@code replicas} replicas reported (FACK) having forced the stream up to
+   * {@code target}, or when {@code timeoutMillis} passes (0: no limit), with what was reached.
+   */
+  public CompletableFuture<Acks> waitForFsync(
+      long target, long lsn, int local, int replicas, long timeoutMillis) {
+    return await(
+        new Waiter(target, lsn, local, replicas, true, new CompletableFuture<>()), timeoutMillis);
+  }
+
+  /**
+   * Completes the waiter now if it is satisfied, else queues it until acknowledgements or fsyncs
+   * satisfy it or its timeout passes, and asks the replicas for an ACK.
+   */
+  private CompletableFuture<Acks> await(Waiter waiter, long timeoutMillis) {
+    Acks now = acks(waiter);
+    if (satisfied(waiter, now)) {
+      waiter.done.complete(now);
+      return waiter.done;
+    }
     waiters.add(waiter);
     synchronized (this) {
       ackRequested = true;
@@ -772,12 +820,32 @@ public final class Replication implements WriteStream {
       cron.schedule(
           () -> {
             waiters.remove(waiter);
-            done.complete(acked(target));
+            waiter.done.complete(acks(waiter));
           },
           timeoutMillis,
           TimeUnit.MILLISECONDS);
     }
-    return done;
+    // an fsync or ACK may have come between the first look and the queueing
+    checkWaiters();
+    return waiter.done;
+  }
+
+  /** Returns what the waiter reached now. */
+  private Acks acks(Waiter waiter) {
+    int local = 0;
+    if (waiter.fsynced) {
+      Persistence persistence = parts.persistence().get();
+      if (persistence == null) {
+        local = waiter.local > 0 ? -1 : 0;
+      } else {
+        local = persistence.fsynced(waiter.lsn) ? 1 : 0;
+      }
+    }
+    return new Acks(local, acked(waiter.offset, waiter.fsynced));
+  }
+
+  private static boolean satisfied(Waiter waiter, Acks acks) {
+    return acks.local < 0 || (acks.local >= waiter.local && acks.replicas >= waiter.replicas);
   }
 
   private void requestAcks() {
@@ -794,10 +862,14 @@ public final class Replication implements WriteStream {
     feedCommand(GETACK);
   }
 
-  private int acked(long target) {
+  /**
+   * Returns the online replicas that acknowledged {@code target} (forced it, if {@code fsynced}).
+   */
+  private int acked(long target, boolean fsynced) {
     int count = 0;
     for (Peer peer : peers.values()) {
-      if (peer.state == Peer.State.ONLINE && peer.ackOffset >= target) {
+      if (peer.state == Peer.State.ONLINE
+          && (fsynced ? peer.fackOffset : peer.ackOffset) >= target) {
         count++;
       }
     }
@@ -806,11 +878,47 @@ public final class Replication implements WriteStream {
 
   private void checkWaiters() {
     for (Waiter waiter : waiters) {
-      int acked = acked(waiter.offset);
-      if (acked >= waiter.replicas && waiters.remove(waiter)) {
-        waiter.done.complete(acked);
+      Acks acks = acks(waiter);
+      if (satisfied(waiter, acks) && waiters.remove(waiter)) {
+        waiter.done.complete(acks);
       }
     }
+  }
+
+  /**
+   * The log forced more records to disk, or appendonly was switched: wakes the WAITAOF satisfied
+   * now (a master), or lets a replica tell its master that what it asked for is on disk (see {@link
+   * FsyncedOffset}). Runs on the forcing thread: the ACK is sent from the cron thread.
+   */
+  public void fsyncMoved() {
+    if (link != null) {
+      if (fsyncedOffset.wantedPending()) {
+        try {
+          cron.execute(this::ackFsynced);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          // closing: the log's last force on the way out has no master to tell
+        }
+      }
+    } else if (!waiters.isEmpty()) {
+      checkWaiters();
+    }
+  }
+
+  private void ackFsynced() {
+    MasterLink current = link;
+    if (current != null && fsyncedOffset.advance()) {
+      current.sendAck(replicaOffset(), false);
+    }
+  }
+
+  /**
+   * Returns the offset of the master's stream this replica's log has forced to disk, for the FACK
+   * of an ACK reporting {@code applied} (read before this call), or -1 when it has no log (Redis
+   * then sends no FACK); {@code asked} for the master's GETACK.
+   */
+  long fsyncedOffset(long applied, boolean asked) {
+    Persistence persistence = parts.persistence().get();
+    return persistence == null ? -1 : fsyncedOffset.sample(persistence, applied, asked);
   }
 
   /** Returns true if this server is a replica (WAIT is refused there). */
@@ -828,7 +936,7 @@ public final class Replication implements WriteStream {
       MasterLink current = link;
       if (current != null) {
         current.checkTimeout(System.currentTimeMillis());
-        current.sendAck(replicaOffset());
+        current.sendAck(replicaOffset(), false);
       } else if (!parts.paused().getAsBoolean()) {
         requestAcks();
         if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
@@ -854,6 +962,8 @@ public final class Replication implements WriteStream {
       }
       old = link;
       link = new MasterLink(this, host, port, restoredDb);
+      // another master's stream: what its offsets on disk are is sampled anew
+      fsyncedOffset.resume(0);
       if (old == null) {
         // as a master we held our own stream: offer it to the new master (PSYNC2 rejoin)
         if (backlog == null) {
@@ -986,6 +1096,20 @@ public final class Replication implements WriteStream {
    * master's id and offset and saves a snapshot so the files hold the new data.
    */
   void swapIn(
+      MasterLink from, Keyspace fresh, String masterId, long masterOffset, byte[] caughtUp, int db)
+      throws IOException {
+    // nothing is reported on disk until the copy is saved
+    fsyncedOffset.suspend();
+    long onDisk = 0;
+    try {
+      swapInAndSave(from, fresh, masterId, masterOffset, caughtUp, db);
+      onDisk = parts.persistence().get() != null ? masterOffset + caughtUp.length : 0;
+    } finally {
+      fsyncedOffset.resume(onDisk);
+    }
+  }
+
+  private void swapInAndSave(
       MasterLink from, Keyspace fresh, String masterId, long masterOffset, byte[] caughtUp, int db)
       throws IOException {
     Keyspace keyspace = parts.keyspace();
