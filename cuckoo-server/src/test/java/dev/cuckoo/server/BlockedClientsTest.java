@@ -35,6 +35,35 @@ class BlockedClientsTest {
     }
   }
 
+  /*
+   * replication.c waitCommand counts the replicas that acknowledged the client's last write (offset
+   * 0 for a client that wrote nothing: every attached replica) and blocks when there are too few,
+   * whatever the offset.
+   */
+  @Test
+  void waitWithoutWritesOrReplicas_blocksUntilItsTimeoutAndAnswersZero() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient admin = new RespClient(server.port());
+        RespClient waiter = new RespClient(server.port())) {
+      long began = System.nanoTime();
+      assertBlockedUntilAnswered(admin, waiter, 0L, "WAIT", "1", "700");
+      long waited = (System.nanoTime() - began) / 1_000_000;
+      org.junit.jupiter.api.Assertions.assertTrue(
+          waited >= 650, "answered after " + waited + " ms");
+    }
+  }
+
+  @Test
+  void waitAofUnsatisfied_countedAndFlaggedB_untilItAnswers() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient admin = new RespClient(server.port());
+        RespClient waiter = new RespClient(server.port())) {
+      // no replica to report an fsync, and no log (appendonly no): Redis then answers 0 local
+      assertBlockedUntilAnswered(
+          admin, waiter, java.util.List.of(0L, 0L), "WAITAOF", "0", "1", "700");
+    }
+  }
+
   @Test
   void pauseWrite_heldWrite_countedAndFlaggedB_untilItRuns() throws IOException {
     try (CuckooServer server = TestServers.start();

@@ -199,11 +199,12 @@ final class ReplicationCommands {
       return;
     }
     int wanted = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, replicas));
+    // inside MULTI WAIT does not block: asking for nothing, it answers how many have acknowledged
+    boolean blocks = session.transaction() == null;
     java.util.concurrent.CompletableFuture<Integer> done =
-        replication.waitFor(session.streamOffset(), wanted, timeout);
-    if (done.isDone() || session.transaction() != null) {
-      // inside MULTI WAIT does not block: it answers how many have acknowledged so far
-      reply.integer(done.getNow(0));
+        replication.waitFor(session.streamOffset(), blocks ? wanted : 0, timeout);
+    if (done.isDone()) {
+      reply.integer(done.join());
       return;
     }
     session.defer(done.thenApply(count -> out -> out.integer(count)));
@@ -256,6 +257,7 @@ final class ReplicationCommands {
       return;
     }
     session.defer(done.thenApply(acks -> out -> writeAcks(out, acks)));
+    session.block();
   }
 
   private static final String APPENDONLY_DISABLED =

@@ -783,9 +783,8 @@ public final class Replication implements WriteStream {
    * replicas} have, or when {@code timeoutMillis} passes (0: no limit).
    */
   public CompletableFuture<Integer> waitFor(long target, int replicas, long timeoutMillis) {
-    if (target == 0) {
-      return CompletableFuture.completedFuture(acked(target, false));
-    }
+    // a connection that wrote nothing waits too (target 0), as Redis's waitCommand: for that many
+    // replicas to be attached and acknowledging
     Waiter waiter = new Waiter(target, 0, 0, replicas, false, new CompletableFuture<>());
     return await(waiter, timeoutMillis).thenApply(Acks::replicas);
   }
