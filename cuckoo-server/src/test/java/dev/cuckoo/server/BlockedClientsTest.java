@@ -64,6 +64,31 @@ class BlockedClientsTest {
     }
   }
 
+  /* blocked.c disconnectAllBlockedClients, which replicationSetMaster calls. */
+  @Test
+  void waitBlocked_serverBecomesReplica_unblockedWithRedisErrorAndClosed() throws IOException {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server = TestServers.start();
+        RespClient admin = new RespClient(server.port());
+        RespClient waiter = new RespClient(server.port());
+        RespClient aofWaiter = new RespClient(server.port())) {
+      waiter.send("WAIT", "1", "0");
+      aofWaiter.send("WAITAOF", "0", "1", "0");
+      awaitBlockedClients(admin, "2");
+      assertEquals(
+          new Simple("OK"), admin.call("REPLICAOF", "127.0.0.1", String.valueOf(master.port())));
+      RespClient.Err unblocked =
+          new RespClient.Err(
+              "UNBLOCKED force unblock from blocking operation, instance state changed"
+                  + " (master -> replica?)");
+      assertEquals(unblocked, waiter.readWithin(PATIENCE));
+      assertEquals(unblocked, aofWaiter.readWithin(PATIENCE));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          waiter.closedByServer(), "closed after the reply");
+      awaitBlockedClients(admin, "0");
+    }
+  }
+
   @Test
   void pauseWrite_heldWrite_countedAndFlaggedB_untilItRuns() throws IOException {
     try (CuckooServer server = TestServers.start();

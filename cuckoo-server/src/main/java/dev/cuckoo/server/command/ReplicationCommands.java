@@ -207,7 +207,9 @@ final class ReplicationCommands {
       reply.integer(done.join());
       return;
     }
-    session.defer(done.thenApply(count -> out -> out.integer(count)));
+    session.defer(
+        done.handle(
+            (count, error) -> error == null ? out -> out.integer(count) : unblocked(session)));
     session.block();
   }
 
@@ -256,8 +258,21 @@ final class ReplicationCommands {
       writeAcks(reply, done.join());
       return;
     }
-    session.defer(done.thenApply(acks -> out -> writeAcks(out, acks)));
+    session.defer(
+        done.handle(
+            (acks, error) -> error == null ? out -> writeAcks(out, acks) : unblocked(session)));
     session.block();
+  }
+
+  /**
+   * The reply of a WAIT or WAITAOF whose server became a replica while it waited (the only way
+   * their futures fail): Redis's -UNBLOCKED error, then the connection is closed.
+   */
+  private static java.util.function.Consumer<Reply> unblocked(Session session) {
+    return out -> {
+      out.error(Replication.Unblocked.MESSAGE);
+      session.requestClose();
+    };
   }
 
   private static final String APPENDONLY_DISABLED =

@@ -947,6 +947,23 @@ public final class Replication implements WriteStream {
     }
   }
 
+  /**
+   * How a WAIT or WAITAOF ends when its server becomes a replica while it waits: the client gets
+   * Redis's {@link #MESSAGE} and its connection is closed, as Redis's disconnectAllBlockedClients
+   * does.
+   */
+  public static final class Unblocked extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** The error Redis answers. */
+    public static final String MESSAGE =
+        "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
+
+    Unblocked() {
+      super(MESSAGE, null, false, false);
+    }
+  }
+
   // ---------------------------------------------------------------- the replica role
 
   /**
@@ -954,6 +971,13 @@ public final class Replication implements WriteStream {
    * with a full copy). Returns false if it already follows it.
    */
   public boolean replicaOf(String host, int port) {
+    // clients blocked in WAIT or WAITAOF as a master wait for nothing now (Redis's
+    // disconnectAllBlockedClients): answered with -UNBLOCKED and closed
+    for (Waiter waiter : waiters) {
+      if (waiters.remove(waiter)) {
+        waiter.done.completeExceptionally(new Unblocked());
+      }
+    }
     MasterLink old;
     synchronized (this) {
       if (link != null && link.host.equalsIgnoreCase(host) && link.port == port) {
