@@ -88,7 +88,8 @@ done
 
 median() { python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" $1; }
 fmt() { python3 -c "print(f'{float(\"$1\"):.${2}f}')"; }
-ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+# "n/a" when the reference is 0 (a run too short for the CPU clock's 10 ms ticks)
+ratio() { python3 -c "print(f'{$1 / $2:.2f}' if $2 else 'n/a')"; }
 row() { # label key reference-key
   local r1 r16 c1 c16
   r1=$(median "${R[${2}_1]}") r16=$(median "${R[${2}_16]}")

@@ -34,7 +34,7 @@ class SentinelRejoinTest {
             CuckooServer.start(
                 TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + masterPort).build());
         SentinelCluster sentinels =
-            SentinelCluster.start(3, MASTER, masterPort, 2, SentinelCluster.Timing.FAST)) {
+            SentinelCluster.start(3, MASTER, masterPort, 2, SentinelCluster.Timing.ONE_FAILOVER)) {
       sentinels.awaitReplicasAndPeers(2, Duration.ofSeconds(40));
       try (RespClient client = new RespClient(masterPort)) {
         for (int batch = 0; batch < 10; batch++) {
