@@ -909,8 +909,12 @@ public final class Keyspace {
       table = grown;
     }
 
+    /**
+     * Empties the segment in place, allocating nothing: a replay that ran out of heap clears the
+     * keys it loaded before it reports, when not even a small array can be had.
+     */
     synchronized void clear() {
-      table = new Entry[2];
+      java.util.Arrays.fill(table, null);
       size = 0;
     }
 
