@@ -569,8 +569,11 @@ public final class Keyspace {
       filters.forEachKey(keys::add);
       removedKeys = null;
       if (!removed.isEmpty()) {
-        keys.removeIf(removed::contains);
-        keys.addAll(removed);
+        // one copy for both steps: a removal that read the set before it was let go may still add
+        // to it (its key was in the map for the listing, so it is listed)
+        java.util.Set<Key> recorded = new java.util.HashSet<>(removed);
+        keys.removeIf(recorded::contains);
+        keys.addAll(recorded);
       }
       return keys;
     } finally {
