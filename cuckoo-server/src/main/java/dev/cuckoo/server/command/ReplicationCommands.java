@@ -203,14 +203,7 @@ final class ReplicationCommands {
     boolean blocks = session.transaction() == null;
     java.util.concurrent.CompletableFuture<Integer> done =
         replication.waitFor(session.streamOffset(), blocks ? wanted : 0, timeout);
-    if (done.isDone()) {
-      reply.integer(done.join());
-      return;
-    }
-    session.defer(
-        done.handle(
-            (count, error) -> error == null ? out -> out.integer(count) : unblocked(session)));
-    session.block();
+    answerOrBlock(session, done, (out, count) -> out.integer(count));
   }
 
   /** WAITAOF numlocal numreplicas timeout. */
@@ -254,13 +247,26 @@ final class ReplicationCommands {
             blocks ? (int) (long) local : 0,
             blocks ? (int) Math.min(Integer.MAX_VALUE, replicas) : 0,
             timeout);
+    answerOrBlock(session, done, ReplicationCommands::writeAcks);
+  }
+
+  /**
+   * Answers a WAIT or WAITAOF with {@code write} at once if {@code done} has completed, else blocks
+   * the connection until it does; a failed wait (its server became a replica meanwhile) gets {@link
+   * #unblocked}.
+   */
+  private static <T> void answerOrBlock(
+      Session session,
+      java.util.concurrent.CompletableFuture<T> done,
+      java.util.function.BiConsumer<Reply, T> write) {
     if (done.isDone()) {
-      writeAcks(reply, done.join());
+      write.accept(session.reply(), done.join());
       return;
     }
     session.defer(
         done.handle(
-            (acks, error) -> error == null ? out -> writeAcks(out, acks) : unblocked(session)));
+            (value, error) ->
+                error == null ? out -> write.accept(out, value) : unblocked(session)));
     session.block();
   }
 
