@@ -55,7 +55,7 @@ final class MemoryCommands {
 
   /**
    * MEMORY STATS: Redis's map of 31 fields and one {@code db.N} map per database holding keys, in
-   * Redis's order. Walks every key once to sum the per-database overheads.
+   * Redis's order. The per-database overheads are kept by the keyspace (no walk over the keys).
    */
   void stats(Session session, Request request) {
     long total = keyspace.usedBytes();

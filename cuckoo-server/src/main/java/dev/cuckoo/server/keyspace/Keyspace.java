@@ -90,6 +90,8 @@ public final class Keyspace {
   private final ConcurrentHashMap<Key, Long> expires = new ConcurrentHashMap<>();
   private final AtomicInteger[] keyCounts;
   private final AtomicInteger[] expiryCounts;
+  // per database, entryBytes of its stored keys (MEMORY STATS's overhead.hashtable.main)
+  private final AtomicLong[] keyOverheads;
   // keys with an expiry in every database: lookups skip the expiry check while it is 0
   private final AtomicInteger expiringKeys = new AtomicInteger();
   private final TtlAverages ttlAverages;
@@ -123,9 +125,11 @@ public final class Keyspace {
     }
     keyCounts = new AtomicInteger[databases];
     expiryCounts = new AtomicInteger[databases];
+    keyOverheads = new AtomicLong[databases];
     for (int i = 0; i < databases; i++) {
       keyCounts[i] = new AtomicInteger();
       expiryCounts[i] = new AtomicInteger();
+      keyOverheads[i] = new AtomicLong();
     }
     ttlAverages = new TtlAverages(databases);
   }
@@ -361,6 +365,7 @@ public final class Keyspace {
     entry = new Entry(key, filter, clockSeconds);
     filters.put(entry);
     keyCounts[key.db()].incrementAndGet();
+    keyOverheads[key.db()].addAndGet(entryBytes(key));
     persist(key);
     notePeak(usedBytes.addAndGet(filter.sizeInBytes() + entryBytes(key)));
   }
@@ -412,6 +417,7 @@ public final class Keyspace {
     }
     RedisCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
+    keyOverheads[key.db()].addAndGet(-entryBytes(key));
     persist(key);
     usedBytes.addAndGet(-old.sizeInBytes() - entryBytes(key));
     return true;
@@ -441,6 +447,7 @@ public final class Keyspace {
     for (int i = 0; i < keyCounts.length; i++) {
       keyCounts[i].set(0);
       expiryCounts[i].set(0);
+      keyOverheads[i].set(0);
     }
     expiringKeys.set(0);
     usedBytes.set(0);
@@ -486,6 +493,9 @@ public final class Keyspace {
     }
     swapCounts(keyCounts, a, b);
     swapCounts(expiryCounts, a, b);
+    long overhead = keyOverheads[a].get();
+    keyOverheads[a].set(keyOverheads[b].get());
+    keyOverheads[b].set(overhead);
     ttlAverages.swap(a, b);
   }
 
@@ -616,12 +626,12 @@ public final class Keyspace {
   /**
    * Returns per database the heap bytes of its keys besides their filters: {@link #entryBytes} of
    * each stored key (expired ones not yet deleted included), the figure MEMORY STATS shows as the
-   * main hash table's overhead. Walks every key.
+   * main hash table's overhead. Kept as keys come and go: no walk over the keys.
    */
   public long[] keyOverheadBytes() {
-    long[] bytes = new long[keyCounts.length];
-    for (Entry entry : filters.entries()) {
-      bytes[entry.db()] += entryBytes(entry);
+    long[] bytes = new long[keyOverheads.length];
+    for (int db = 0; db < bytes.length; db++) {
+      bytes[db] = keyOverheads[db].get();
     }
     return bytes;
   }
