@@ -264,6 +264,8 @@ public final class CuckooServer implements AutoCloseable {
         keyspace.lockAll();
         try {
           if (!on) {
+            // off before the log's last force (close): a WAITAOF waiting for a local fsync then
+            // gets Redis's error rather than that force (WaitAofTest)
             context.persistence(null);
           } else {
             Persistence started =

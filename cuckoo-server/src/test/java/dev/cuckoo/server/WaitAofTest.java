@@ -180,6 +180,38 @@ class WaitAofTest {
     }
   }
 
+  /*
+   * replication.c processClientsWaitingReplicas: a WAITAOF with numlocal still waiting once
+   * appendonly is off gets the error, although stopAppendOnly forced the file before closing it
+   * (it sets fsynced_reploff to -1 rather than to what that force covered).
+   */
+  @Test
+  void waitAof_appendonlyTurnedOffWhileWaiting_answersTheError() throws Exception {
+    HeldForceChannels disk = new HeldForceChannels();
+    try (CuckooServer server =
+            CuckooServer.start(logged("off", ServerConfig.Fsync.EVERYSEC).build(), disk);
+        RespClient client = new RespClient(server.port());
+        RespClient admin = new RespClient(server.port())) {
+      try {
+        disk.hold();
+        assertEquals(1L, client.call("CF.ADD", "k", "v"));
+        client.send("WAITAOF", 1, 0, 0);
+        assertThrows(
+            java.net.SocketTimeoutException.class, () -> client.readWithin(Duration.ofMillis(300)));
+        // the log's last force, on closing it, is held too: CONFIG SET waits for it
+        admin.send("CONFIG", "SET", "appendonly", "no");
+        disk.awaitHeldForce(5000);
+        disk.release();
+        assertEquals(new RespClient.Simple("OK"), admin.readWithin(Duration.ofSeconds(5)));
+        assertEquals(new Err(APPENDONLY_DISABLED), client.readWithin(Duration.ofSeconds(5)));
+        // numlocal 0 still answers, with no local fsync
+        assertEquals(List.of(0L, 0L), client.call("WAITAOF", 0, 0, 100));
+      } finally {
+        disk.release();
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = ServerConfig.Fsync.class,
