@@ -8,8 +8,11 @@
 # Needs: redis-server, redis-benchmark (redis-tools), taskset, 2 or more cores, and the jar:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
 # JAVA_OPTS adds JVM options to the cuckoo-server (e.g. those of conf/jvm.options); JAR=path runs
-# another build.
-# Usage: [JAVA_OPTS=...] cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
+# another build. PEER=hits first stores 10^6 keys in Redis and draws SET / GET keys among them, so
+# that GETs find their key and SETs replace a value: random accesses into ~100 MB of memory, as
+# CF.EXISTS / CF.ADD make into the filter's 128 MiB table (CF.RESERVE k 100000000), where a GET
+# of a missing key (the default, keys drawn from 10^8) reads one slot of a small hash table.
+# Usage: [JAVA_OPTS=...] [PEER=hits] cuckoo-server/bench/pinned-throughput.sh [requests] [rounds]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . cuckoo-server/bench/lib.sh
@@ -30,7 +33,14 @@ PIDS+=($!); RPID=$!
 wait_ready "$CP" "$CPID" "$WORK/cuckoo.log"
 wait_ready "$RP" "$RPID" "$WORK/redis.log"
 redis-cli -p "$CP" CF.RESERVE k 100000000 > /dev/null
-bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r 100000000 -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
+WRITE=(SET key:__rand_int__ x); READ=(GET key:__rand_int__); RANGE=100000000
+if [ "${PEER:-}" = hits ]; then
+  RANGE=1000000
+  # 3·10^6 random SETs store ~95% of the 10^6 keys
+  taskset -c 1 redis-benchmark -p "$RP" -c 50 -n 3000000 -P 64 -r "$RANGE" -q SET key:__rand_int__ x > /dev/null
+  echo "redis-server holds $(redis-cli -p "$RP" DBSIZE) keys; SET / GET draw from $RANGE"
+fi
+bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r "${R:-100000000}" -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
 # warm-up (the JVM compiles the hot paths, those of pipeline 1 included)
 bench "$CP" 16 CF.ADD k __rand_int__ > /dev/null
 bench "$CP" 1 CF.ADD k __rand_int__ > /dev/null
@@ -38,9 +48,9 @@ bench "$CP" 1 CF.EXISTS k __rand_int__ > /dev/null
 for r in $(seq "$ROUNDS"); do
   for p in 1 16; do
     c0=$(cpu "$CPID"); a=$(bench "$CP" "$p" CF.ADD k __rand_int__); c1=$(cpu "$CPID")
-    r0=$(cpu "$RPID"); s=$(bench "$RP" "$p" SET key:__rand_int__ x); r1=$(cpu "$RPID")
+    r0=$(cpu "$RPID"); s=$(R=$RANGE bench "$RP" "$p" "${WRITE[@]}"); r1=$(cpu "$RPID")
     c2=$(cpu "$CPID"); e=$(bench "$CP" "$p" CF.EXISTS k __rand_int__); c3=$(cpu "$CPID")
-    r2=$(cpu "$RPID"); g=$(bench "$RP" "$p" GET key:__rand_int__); r3=$(cpu "$RPID")
+    r2=$(cpu "$RPID"); g=$(R=$RANGE bench "$RP" "$p" "${READ[@]}"); r3=$(cpu "$RPID")
     echo "round=$r pipeline=$p cf_add=$a set=$s add_over_set=$(python3 -c "print(round($a/$s,2))") cf_exists=$e get=$g exists_over_get=$(python3 -c "print(round($e/$g,2))") cpu_s_per_Mreq_cuckoo_add=$(python3 -c "print(round(($c1-$c0)/$N*1e6,2))") cpu_s_per_Mreq_redis_set=$(python3 -c "print(round(($r1-$r0)/$N*1e6,2))") cpu_s_per_Mreq_cuckoo_exists=$(python3 -c "print(round(($c3-$c2)/$N*1e6,2))") cpu_s_per_Mreq_redis_get=$(python3 -c "print(round(($r3-$r2)/$N*1e6,2))")"
   done
 done
