@@ -1,6 +1,9 @@
 package dev.cuckoo.server.command;
 
 import java.net.SocketAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A replica's link to its master as a client of this server, as Redis's master client ({@code
@@ -9,9 +12,10 @@ import java.net.SocketAddress;
  * CLIENT KILL, after which the link reconnects and continues.
  *
  * <p>The link applies the stream on a thread of its own, which never runs tasks for others; so the
- * stream's commands run holding {@link #lock}, and CLIENT LIST reads the session holding it too.
- * Killing the link only closes its socket: the command being applied completes, and the link asks
- * the master to continue after the last command it applied.
+ * stream's commands run holding {@link #lock}, and CLIENT LIST reads the session holding it too, on
+ * a thread of this client's (a command of the stream may wait for keys, and a network thread must
+ * not wait for it). Killing the link only closes its socket: the command being applied completes,
+ * and the link asks the master to continue after the last command it applied.
  */
 final class MasterClient implements ClientRegistry.Endpoint {
   /** Held while a command of the stream runs and while CLIENT LIST reads the session. */
@@ -19,6 +23,18 @@ final class MasterClient implements ClientRegistry.Endpoint {
 
   private final ServerContext context;
   private final Session session;
+  private final ThreadPoolExecutor reader =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          10,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, "master-client-reader");
+            thread.setDaemon(true);
+            return thread;
+          });
   // written by the link's thread only; 0 before the first connection
   private long id;
   private long createdMillis;
@@ -34,6 +50,7 @@ final class MasterClient implements ClientRegistry.Endpoint {
   MasterClient(ServerContext context, Session session) {
     this.context = context;
     this.session = session;
+    reader.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -72,9 +89,12 @@ final class MasterClient implements ClientRegistry.Endpoint {
 
   @Override
   public void execute(Runnable task) {
-    synchronized (lock) {
-      task.run();
-    }
+    reader.execute(
+        () -> {
+          synchronized (lock) {
+            task.run();
+          }
+        });
   }
 
   @Override
