@@ -146,6 +146,8 @@ class MonitorTest {
                 TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + master.port()).build());
         RespClient monitor = new RespClient(replica.port());
         RespClient writer = new RespClient(master.port())) {
+      // attached first: the stream's first SELECT comes with these writes, not with those watched
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
       for (String db : List.of("0", "3")) {
         writer.call("SELECT", db);
         for (String key : List.of("a", "b", "c", "d")) {
