@@ -131,6 +131,57 @@ class MonitorTest {
     }
   }
 
+  /**
+   * On a replica the master's SELECTs run as commands, as in Redis, whose master client runs them
+   * through call(): a monitor sees each where the stream changes database, with the database it
+   * selected, between the writes.
+   */
+  @Test
+  void monitor_onReplica_showsTheMastersSelectBetweenWritesToDatabases() throws Exception {
+    try (CuckooServer master =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("repl-ping-replica-period", "3600").build());
+        CuckooServer replica =
+            CuckooServer.start(
+                TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + master.port()).build());
+        RespClient monitor = new RespClient(replica.port());
+        RespClient writer = new RespClient(master.port())) {
+      // attached first: the stream's first SELECT comes with these writes, not with those watched
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      for (String db : List.of("0", "3")) {
+        writer.call("SELECT", db);
+        for (String key : List.of("a", "b", "c", "d")) {
+          writer.call("CF.RESERVE", key, "100");
+        }
+      }
+      writer.call("SELECT", "0");
+      assertEquals(1L, writer.call("CF.ADD", "a", "1"));
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      assertEquals(new Simple("OK"), monitor.call("MONITOR"));
+      long before = System.currentTimeMillis() / 1000;
+      assertEquals(1L, writer.call("CF.ADD", "a", "2"));
+      writer.call("SELECT", "3");
+      assertEquals(1L, writer.call("CF.ADD", "b", "3"));
+      assertEquals(1L, writer.call("CF.ADD", "c", "4"));
+      writer.call("SELECT", "0");
+      assertEquals(1L, writer.call("CF.ADD", "d", "5"));
+      String from = " 127.0.0.1:" + master.port() + "] ";
+      List<String> expected =
+          List.of(
+              "[0" + from + "\"CF.ADD\" \"a\" \"2\"",
+              "[3" + from + "\"SELECT\" \"3\"",
+              "[3" + from + "\"CF.ADD\" \"b\" \"3\"",
+              "[3" + from + "\"CF.ADD\" \"c\" \"4\"",
+              "[0" + from + "\"SELECT\" \"0\"",
+              "[0" + from + "\"CF.ADD\" \"d\" \"5\"");
+      List<String> seen = new java.util.ArrayList<>();
+      for (int i = 0; i < expected.size(); i++) {
+        seen.add(fed(monitor, before));
+      }
+      assertEquals(expected, seen);
+    }
+  }
+
   /** Reads the next fed line, checks its time and returns what follows the time. */
   private static String fed(RespClient monitor, long notBeforeSeconds) throws IOException {
     Object reply = monitor.read();

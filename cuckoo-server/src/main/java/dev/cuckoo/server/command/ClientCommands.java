@@ -95,8 +95,9 @@ public final class ClientCommands {
    * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
    * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
    * and this server does not are 0; there are no ACL users or client tracking, so {@code
-   * user=default redir=-1}. {@code tot-cmds} counts completed commands, so the caller's own line
-   * leaves out the command asking ({@code self}).
+   * user=default redir=-1} ({@code user=(superuser)} for the link to the master, as Redis prints
+   * its master client). {@code tot-cmds} counts completed commands, so the caller's own line leaves
+   * out the command asking ({@code self}).
    */
   static String describe(
       ClientRegistry.Client client, ClientRegistry.Role role, boolean self, long nowMillis) {
@@ -135,7 +136,9 @@ public final class ClientCommands {
         + " events=r"
         + " cmd="
         + (last == null ? "NULL" : last.name())
-        + " user=default redir=-1"
+        // Redis's master client has no ACL user: catClientInfoString prints "(superuser)"
+        + (role == ClientRegistry.Role.MASTER ? " user=(superuser)" : " user=default")
+        + " redir=-1"
         + " resp="
         + session.reply().protocol()
         + " lib-name="
@@ -207,7 +210,7 @@ public final class ClientCommands {
       StringBuilder text = new StringBuilder();
       long now = System.currentTimeMillis();
       for (ClientRegistry.Client client : targets) {
-        if (client.channel() == null || client.channel().isActive()) {
+        if (client.endpoint() == null || client.endpoint().isOpen()) {
           text.append(describe(client, clients.role(client.id()), client.id() == session.id(), now))
               .append('\n');
         }

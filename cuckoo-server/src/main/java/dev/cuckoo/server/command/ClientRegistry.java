@@ -28,11 +28,12 @@ import java.util.function.Function;
  */
 public final class ClientRegistry {
   /**
-   * One connection: its session, its channel and the facts that never change.
+   * One client: its session, where its state is read and how it is closed, and the facts that never
+   * change.
    *
    * @param id the client id
-   * @param session the connection's state, to be read only on {@code channel}'s event loop
-   * @param channel the connection
+   * @param session the client's state, to be read only through {@code endpoint}
+   * @param endpoint the client's connection
    * @param addr the peer address as Redis prints it (ip:port)
    * @param laddr the local address as Redis prints it (ip:port)
    * @param fd the socket's file descriptor (with the epoll transport; else a stand-in)
@@ -41,11 +42,68 @@ public final class ClientRegistry {
   record Client(
       long id,
       Session session,
-      Channel channel,
+      Endpoint endpoint,
       String addr,
       String laddr,
       int fd,
-      long createdMillis) {}
+      long createdMillis) {
+    /** Returns the client's Netty channel, or null for a client without one (the master link). */
+    Channel channel() {
+      return endpoint instanceof ChannelEndpoint connection ? connection.channel() : null;
+    }
+  }
+
+  /**
+   * A client's connection as the registry uses it: a Netty channel, or the replica's link to its
+   * master, which has a thread of its own.
+   */
+  public interface Endpoint {
+    /**
+     * Runs a task that reads the client's session where that is safe (a channel's event loop).
+     *
+     * @throws RejectedExecutionException if the connection can no longer run tasks
+     */
+    void execute(Runnable task);
+
+    /** Returns true while the connection is open. */
+    boolean isOpen();
+
+    /**
+     * Closes the connection after the replies already sent on it are written; its session runs no
+     * more requests.
+     */
+    void close(Session session);
+  }
+
+  /** A client connected through a Netty channel: its state is read on the channel's event loop. */
+  private record ChannelEndpoint(Channel channel) implements Endpoint {
+    @Override
+    public void execute(Runnable task) {
+      channel.eventLoop().execute(task);
+    }
+
+    @Override
+    public boolean isOpen() {
+      return channel.isActive();
+    }
+
+    @Override
+    public void close(Session session) {
+      try {
+        channel
+            .eventLoop()
+            .execute(
+                () -> {
+                  session.requestClose();
+                  channel
+                      .writeAndFlush(Unpooled.EMPTY_BUFFER)
+                      .addListener(ChannelFutureListener.CLOSE);
+                });
+      } catch (RejectedExecutionException e) {
+        channel.close();
+      }
+    }
+  }
 
   /**
    * What a connection is to this server besides a client: the replication link of a replica
@@ -108,11 +166,53 @@ public final class ClientRegistry {
         new Client(
             session.id(),
             session,
-            channel,
+            new ChannelEndpoint(channel),
             address(channel.remoteAddress()),
             address(channel.localAddress()),
-            fd(channel, session),
+            fd(channel, session.id()),
             System.currentTimeMillis()));
+  }
+
+  /**
+   * Registers the replica's link to its master as a client (Redis's master client, flag M, TYPE
+   * master) while its stream is up.
+   *
+   * @param id the client id (kept across partial resynchronisations, as Redis's cached master)
+   * @param session the session the master's stream runs in
+   * @param endpoint reads the session safely and closes the link
+   * @param master the master's address
+   * @param local this end of the link
+   * @param createdMillis when the client was first created
+   */
+  void addMaster(
+      long id,
+      Session session,
+      Endpoint endpoint,
+      SocketAddress master,
+      SocketAddress local,
+      long createdMillis) {
+    roles.put(id, Role.MASTER);
+    clients.put(
+        id,
+        new Client(
+            id, session, endpoint, address(master), address(local), standInFd(id), createdMillis));
+  }
+
+  /** Removes the master link's client; nothing happens if it is not registered. */
+  void removeMaster(long id) {
+    clients.remove(id);
+    roles.remove(id, Role.MASTER);
+  }
+
+  /** Returns how many registered clients carry the role. */
+  int countOf(Role role) {
+    int count = 0;
+    for (Role each : roles.values()) {
+      if (each == role) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** Removes a closed connection; nothing happens if it was not registered. */
@@ -204,11 +304,16 @@ public final class ClientRegistry {
    * Returns the socket's descriptor when the transport has one (epoll), else a number that is
    * stable for the connection and looks like one (the NIO transport hides descriptors).
    */
-  private static int fd(Channel channel, Session session) {
+  private static int fd(Channel channel, long id) {
     if (channel instanceof UnixChannel unix && unix.fd().isOpen()) {
       return unix.fd().intValue();
     }
-    return (int) (FIRST_CLIENT_FD + (session.id() - 1) % (Integer.MAX_VALUE - FIRST_CLIENT_FD));
+    return standInFd(id);
+  }
+
+  /** A stand-in descriptor for a client whose socket does not show its own. */
+  private static int standInFd(long id) {
+    return (int) (FIRST_CLIENT_FD + (id - 1) % (Integer.MAX_VALUE - FIRST_CLIENT_FD));
   }
 
   /**
@@ -238,12 +343,11 @@ public final class ClientRegistry {
       CompletableFuture<String> line = new CompletableFuture<>();
       try {
         client
-            .channel()
-            .eventLoop()
+            .endpoint()
             .execute(
                 () -> {
                   try {
-                    line.complete(client.channel().isActive() ? describe.apply(client) : null);
+                    line.complete(client.endpoint().isOpen() ? describe.apply(client) : null);
                   } catch (RuntimeException e) {
                     line.completeExceptionally(e);
                   }
@@ -269,25 +373,12 @@ public final class ClientRegistry {
 
   /**
    * Closes another connection after the replies it has already been sent are written: the session
-   * stops running requests and the channel closes once its outbound data is flushed. The work runs
-   * on the connection's event loop; the connection leaves the registry at once.
+   * stops running requests and the channel closes once its outbound data is flushed (the work runs
+   * on the connection's event loop); the master link's socket closes, and the link reconnects. The
+   * connection leaves the registry at once.
    */
   void kill(Client client) {
     clients.remove(client.id());
-    try {
-      client
-          .channel()
-          .eventLoop()
-          .execute(
-              () -> {
-                client.session().requestClose();
-                client
-                    .channel()
-                    .writeAndFlush(Unpooled.EMPTY_BUFFER)
-                    .addListener(ChannelFutureListener.CLOSE);
-              });
-    } catch (RejectedExecutionException e) {
-      client.channel().close();
-    }
+    client.endpoint().close(client.session());
   }
 }

@@ -210,7 +210,14 @@ public final class InfoCommands {
 
   private void clients(StringBuilder out) {
     out.append("# Clients\r\n");
-    field(out, "connected_clients", context.connectedClients().get());
+    // as Redis: every client but the replicas' links, the link to this server's master included
+    ClientRegistry clients = context.clients();
+    field(
+        out,
+        "connected_clients",
+        context.connectedClients().get()
+            - clients.countOf(ClientRegistry.Role.REPLICA)
+            + clients.countOf(ClientRegistry.Role.MASTER));
     field(out, "cluster_connections", 0);
     field(out, "maxclients", context.maxClients());
     field(out, "blocked_clients", context.clients().blockedCount());

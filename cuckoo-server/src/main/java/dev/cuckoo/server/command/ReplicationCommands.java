@@ -10,6 +10,7 @@ import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.Replication;
 import io.netty.channel.Channel;
 import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
 import java.util.List;
 
 /**
@@ -312,30 +313,48 @@ final class ReplicationCommands {
               replication == null ? null : replication.masterAddress();
           return master == null ? "" : ClientRegistry.address(master);
         });
+    MasterClient master = new MasterClient(context, session);
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args, StreamMark mark) {
-        CommandClock.enterAt(Long.MIN_VALUE);
-        try {
-          session.db(db);
-          session.streamMark(mark);
-          commands.execute(session, args);
-        } finally {
-          CommandClock.exit();
+        synchronized (master.lock) {
+          CommandClock.enterAt(Long.MIN_VALUE);
+          try {
+            session.db(db);
+            session.streamMark(mark);
+            commands.execute(session, args);
+          } finally {
+            CommandClock.exit();
+          }
+          session.interacted(System.currentTimeMillis());
         }
         settle(session, args);
       }
 
       @Override
       public void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark) {
-        CommandClock.enterAt(Long.MIN_VALUE);
-        try {
-          session.streamMark(mark);
-          runTransaction(db, writes);
-        } finally {
-          CommandClock.exit();
+        synchronized (master.lock) {
+          CommandClock.enterAt(Long.MIN_VALUE);
+          try {
+            session.streamMark(mark);
+            runTransaction(db, writes);
+          } finally {
+            CommandClock.exit();
+          }
+          session.interacted(System.currentTimeMillis());
         }
         settle(session, writes.isEmpty() ? new byte[][] {ascii("EXEC")} : writes.get(0).args);
+      }
+
+      @Override
+      public void linkUp(
+          SocketAddress masterAddress, SocketAddress local, boolean resumed, Runnable close) {
+        master.up(masterAddress, local, resumed, close);
+      }
+
+      @Override
+      public void linkDown() {
+        master.down();
       }
 
       @Override

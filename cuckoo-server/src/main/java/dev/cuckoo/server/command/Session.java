@@ -510,6 +510,24 @@ public final class Session implements Watches.Watcher, Retrier {
     commandsProcessed++;
   }
 
+  /**
+   * Notes data received from the connection when it differs from the command's time: the master
+   * link's commands run at a fixed time of their own ({@link CommandClock#enterAt}).
+   */
+  void interacted(long nowMillis) {
+    lastInteractionMillis = nowMillis;
+  }
+
+  /**
+   * Starts the session's CLIENT LIST history afresh ({@code cmd=NULL}, no commands, idle from now),
+   * for the master link's session when it becomes a new client.
+   */
+  void startHistory(long nowMillis) {
+    lastExecuted = null;
+    commandsProcessed = 0;
+    lastInteractionMillis = nowMillis;
+  }
+
   /** Returns the number of commands this connection has run, the current one included. */
   long commandsProcessed() {
     return commandsProcessed;

@@ -79,6 +79,12 @@ final class MasterLink {
   /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
   private int db;
 
+  /** True while the link is a client of this server (its stream is up: CLIENT LIST flag M). */
+  private boolean client;
+
+  /** True once a connection of this link was a client: a +CONTINUE then resumes that client. */
+  private boolean wasClient;
+
   MasterLink(Replication replication, String host, int port, int db) {
     this.replication = replication;
     this.db = db;
@@ -150,6 +156,10 @@ final class MasterLink {
         if (applier != null) {
           // what was applied before the link broke reaches the log now, not at the next burst
           applier.flush();
+          if (client) {
+            client = false;
+            applier.linkDown();
+          }
         }
         if (state == State.CONNECTED && !stopped) {
           LOGGER.log(Level.INFO, "Connection with master lost.");
@@ -266,13 +276,14 @@ final class MasterLink {
         throw new IOException("Unexpected reply to PSYNC from master: " + answer);
       }
       LOGGER.log(Level.INFO, "Full resync from master: {0}:{1}", parts[1], parts[2]);
-      fullSync(in, parts[1], Long.parseLong(parts[2]));
+      fullSync(connection, in, parts[1], Long.parseLong(parts[2]));
     } else if (answer.startsWith("+CONTINUE")) {
       String newId = answer.length() > "+CONTINUE ".length() ? answer.substring(10).trim() : null;
       replication.continued(this, newId);
       LOGGER.log(
           Level.INFO, "MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
       connected();
+      becomeClient(connection, true);
       stream(in, null);
     } else if (answer.startsWith("-NOMASTERLINK") || answer.startsWith("-LOADING")) {
       throw new IOException(
@@ -293,6 +304,22 @@ final class MasterLink {
     state = State.CONNECTED;
     downSinceMillis = 0;
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync: Finished with success");
+  }
+
+  /**
+   * Makes the link a client of this server, as Redis creates its master client once the stream
+   * starts; {@code continued} after +CONTINUE, when a client of an earlier connection resumes.
+   */
+  private void becomeClient(Socket connection, boolean continued) {
+    client = true;
+    replication
+        .applier()
+        .linkUp(
+            connection.getRemoteSocketAddress(),
+            connection.getLocalSocketAddress(),
+            continued && wasClient,
+            this::closeSocket);
+    wasClient = true;
   }
 
   /** Returns true if the connection leads back to this server's own listening socket. */
@@ -342,7 +369,8 @@ final class MasterLink {
   }
 
   /** Receives the transfer, brings it up to date in a fresh keyspace, swaps it in, follows on. */
-  private void fullSync(Resp.Reader in, String masterId, long masterOffset) throws IOException {
+  private void fullSync(Socket connection, Resp.Reader in, String masterId, long masterOffset)
+      throws IOException {
     state = State.TRANSFER;
     String header = in.nonEmptyLine();
     if (header.startsWith("$EOF:") || !header.startsWith("$")) {
@@ -386,7 +414,7 @@ final class MasterLink {
         Long.toString((System.nanoTime() - began) / 1_000_000),
         Long.toString(loaded.last()));
     db = 0;
-    CatchUp catchUp = new CatchUp(fresh, loaded, masterId, masterOffset);
+    CatchUp catchUp = new CatchUp(connection, fresh, loaded, masterId, masterOffset);
     if (loaded.last() <= masterOffset) {
       catchUp.finish(masterOffset);
     }
@@ -451,6 +479,7 @@ final class MasterLink {
    * past the number it was written with; then the fresh keyspace replaces the live one.
    */
   private final class CatchUp {
+    final Socket connection;
     final Keyspace fresh;
     final Transfer.Loaded loaded;
     final LogReader.RecordSink replay;
@@ -459,7 +488,13 @@ final class MasterLink {
     final java.io.ByteArrayOutputStream applied = new java.io.ByteArrayOutputStream();
     boolean done;
 
-    CatchUp(Keyspace fresh, Transfer.Loaded loaded, String masterId, long masterOffset) {
+    CatchUp(
+        Socket connection,
+        Keyspace fresh,
+        Transfer.Loaded loaded,
+        String masterId,
+        long masterOffset) {
+      this.connection = connection;
       this.fresh = fresh;
       this.loaded = loaded;
       this.masterId = masterId;
@@ -477,6 +512,7 @@ final class MasterLink {
       replication.swapIn(MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
       done = true;
       connected();
+      becomeClient(connection, false);
       LOGGER.log(
           Level.INFO,
           "MASTER <-> REPLICA sync: the received data replaced the old data at offset {0}",
@@ -527,8 +563,14 @@ final class MasterLink {
           throw new IOException("the master selected database " + Args.text(args[1]));
         }
         db = (int) (long) selected;
+        if (!pending && multi == null) {
+          // run as a command, as Redis's master client does: MONITOR shows it, CLIENT LIST's cmd
+          replication.applier().apply(db, args, null);
+        }
       } else if (named(name, PING)) {
-        // counted in the offset only
+        if (!pending) {
+          replication.applier().apply(db, args, null);
+        }
       } else if (multi == null && isMessage(name)) {
         // to this server's subscribers at once, even while a transfer catches up (no key)
         long end = offset + rawLength;

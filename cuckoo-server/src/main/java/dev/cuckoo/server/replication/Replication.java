@@ -17,6 +17,7 @@ import io.netty.channel.DefaultFileRegion;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,10 @@ public final class Replication implements WriteStream {
 
   /** How the replica applies its master's stream to the live keyspace (the command table). */
   public interface Applier {
-    /** Runs one write of the master in database {@code db}, logging it after {@code mark}. */
+    /**
+     * Runs one command of the master's stream in database {@code db}: a write is logged after
+     * {@code mark}; SELECT and PING log nothing and pass a null mark.
+     */
     void apply(int db, byte[][] args, StreamMark mark);
 
     /**
@@ -74,6 +78,22 @@ public final class Replication implements WriteStream {
      * db} is its first.
      */
     void applyTransaction(int db, List<Transaction.Write> writes, StreamMark mark);
+
+    /**
+     * The link's stream started on a connection (after a full transfer was swapped in, or on
+     * +CONTINUE): from now until {@link #linkDown} the link is a client of this server (CLIENT LIST
+     * flag M).
+     *
+     * @param master the master's address
+     * @param local this end of the connection
+     * @param resumed true if the link continued where its last connection stopped (the client
+     *     resumes, as Redis's cached master); false after a full transfer or a new REPLICAOF
+     * @param close closes the connection (CLIENT KILL); the link then reconnects
+     */
+    void linkUp(SocketAddress master, SocketAddress local, boolean resumed, Runnable close);
+
+    /** The link's connection ended: it is no longer a client. */
+    void linkDown();
 
     /** Sets the stream mark in force without a record (see {@link StreamMark}). */
     void markStream(StreamMark mark);

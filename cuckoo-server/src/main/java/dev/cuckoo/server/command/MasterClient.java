@@ -1,0 +1,112 @@
+package dev.cuckoo.server.command;
+
+import java.net.SocketAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A replica's link to its master as a client of this server, as Redis's master client ({@code
+ * replication.c} replicationCreateMasterClient): registered while the master's stream is applied,
+ * listed by CLIENT LIST with flag M (TYPE master), counted in INFO connected_clients, and closed by
+ * CLIENT KILL, after which the link reconnects and continues.
+ *
+ * <p>The link applies the stream on a thread of its own, which never runs tasks for others; so the
+ * stream's commands run holding {@link #lock}, and CLIENT LIST reads the session holding it too, on
+ * a thread of this client's (a command of the stream may wait for keys, and a network thread must
+ * not wait for it). Killing the link only closes its socket: the command being applied completes,
+ * and the link asks the master to continue after the last command it applied.
+ */
+final class MasterClient implements ClientRegistry.Endpoint {
+  /** Held while a command of the stream runs and while CLIENT LIST reads the session. */
+  final Object lock = new Object();
+
+  private final ServerContext context;
+  private final Session session;
+  private final ThreadPoolExecutor reader =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          10,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, "master-client-reader");
+            thread.setDaemon(true);
+            return thread;
+          });
+  // written by the link's thread only; 0 before the first connection
+  private long id;
+  private long createdMillis;
+  private volatile boolean up;
+  private volatile Runnable closer;
+
+  /**
+   * Creates the client of the master link that runs the stream in {@code session}.
+   *
+   * @param context gives client ids and the registry
+   * @param session the session the stream runs in
+   */
+  MasterClient(ServerContext context, Session session) {
+    this.context = context;
+    this.session = session;
+    reader.allowCoreThreadTimeOut(true);
+  }
+
+  /**
+   * Registers the link as a client once its stream starts. A link that continues (+CONTINUE)
+   * resumes the client of its last connection, its id and age, as Redis's cached master; after a
+   * full transfer it is a new client.
+   *
+   * @param master the master's address (CLIENT LIST addr)
+   * @param local this end of the link (laddr)
+   * @param resumed true if the link continued where its last connection stopped
+   * @param close closes the link's connection
+   */
+  void up(SocketAddress master, SocketAddress local, boolean resumed, Runnable close) {
+    long now = System.currentTimeMillis();
+    synchronized (lock) {
+      if (id == 0 || !resumed) {
+        id = context.nextClientId();
+        createdMillis = now;
+        session.startHistory(now);
+      } else {
+        session.interacted(now);
+      }
+    }
+    closer = close;
+    up = true;
+    context.clients().addMaster(id, session, this, master, local, createdMillis);
+  }
+
+  /** Takes the link out of the registry when its connection ended. */
+  void down() {
+    if (up) {
+      up = false;
+      context.clients().removeMaster(id);
+    }
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    reader.execute(
+        () -> {
+          synchronized (lock) {
+            task.run();
+          }
+        });
+  }
+
+  @Override
+  public boolean isOpen() {
+    return up;
+  }
+
+  @Override
+  public void close(Session unused) {
+    Runnable close = closer;
+    if (close != null) {
+      close.run();
+    }
+  }
+}
