@@ -21,6 +21,29 @@ class ReplicationTest {
     return CuckooServer.start(builder.set("replicaof", "127.0.0.1 " + master.port()).build());
   }
 
+  /*
+   * replication.c slaveTryPartialResynchronization: without a cached master the replica asks
+   * "PSYNC ? -1", which its master does not count as a failed partial resynchronization; a master
+   * made a replica at run time caches itself (replicationCacheMasterUsingMyself) and offers its own
+   * id, which a master that never knew it counts in sync_partial_err.
+   */
+  @Test
+  void psync_replicaFromStartOrMasterTurnedReplica_offersNoHistoryOrItsOwn() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer fromStart = replicaOf(master, TestServers.memoryOnly())) {
+      ReplicaState.awaitInSync(master.port(), fromStart.port(), 10_000);
+      assertEquals("1", ReplicaState.stat(master.port(), "sync_full"));
+      assertEquals("0", ReplicaState.stat(master.port(), "sync_partial_err"));
+      try (CuckooServer wasMaster = TestServers.start();
+          RespClient client = new RespClient(wasMaster.port())) {
+        client.call("REPLICAOF", "127.0.0.1", master.port());
+        ReplicaState.awaitInSync(master.port(), wasMaster.port(), 10_000);
+        assertEquals("2", ReplicaState.stat(master.port(), "sync_full"));
+        assertEquals("1", ReplicaState.stat(master.port(), "sync_partial_err"));
+      }
+    }
+  }
+
   @Test
   void publish_onMaster_subscribersOfEachReplicaReceiveIt() throws Exception {
     try (CuckooServer master = TestServers.start();

@@ -257,7 +257,9 @@ public final class Replication implements WriteStream {
             Long.toString(offset));
       }
       String[] hostPort = replicaOf.trim().split("\\s+");
-      replicaOf(hostPort[0], Integer.parseInt(hostPort[1]));
+      // a replica from the start was never a master: without a restored history it offers none
+      // (PSYNC ? -1), as Redis, whose master then counts no failed partial resynchronization
+      follow(hostPort[0], Integer.parseInt(hostPort[1]), false);
     } else {
       Persistence persistence = parts.persistence().get();
       StreamMark mark = persistence == null ? null : persistence.recoveredMark();
@@ -991,6 +993,14 @@ public final class Replication implements WriteStream {
    * with a full copy). Returns false if it already follows it.
    */
   public boolean replicaOf(String host, int port) {
+    return follow(host, port, true);
+  }
+
+  /**
+   * Follows the master; {@code offerOwnStream} if this server was a master until now, whose own
+   * stream the new master may hold (Redis's replicationCacheMasterUsingMyself).
+   */
+  private boolean follow(String host, int port, boolean offerOwnStream) {
     // clients blocked in WAIT or WAITAOF as a master wait for nothing now (Redis's
     // disconnectAllBlockedClients): answered with -UNBLOCKED and closed
     for (Waiter waiter : waiters) {
@@ -1007,7 +1017,7 @@ public final class Replication implements WriteStream {
       link = new MasterLink(this, host, port, restoredDb);
       // another master's stream: what its offsets on disk are is sampled anew
       fsyncedOffset.resume(0);
-      if (old == null) {
+      if (old == null && offerOwnStream) {
         // as a master we held our own stream: offer it to the new master (PSYNC2 rejoin)
         if (backlog == null) {
           backlog = new Backlog(settings.backlogSize, offset);
