@@ -35,7 +35,7 @@ final class MasterClient implements ClientRegistry.Endpoint {
             thread.setDaemon(true);
             return thread;
           });
-  // written by the link's thread only; 0 before the first connection
+  // under lock; 0 before the first connection
   private long id;
   private long createdMillis;
   private volatile boolean up;
@@ -62,9 +62,12 @@ final class MasterClient implements ClientRegistry.Endpoint {
    * @param local this end of the link (laddr)
    * @param resumed true if the link continued where its last connection stopped
    * @param close closes the link's connection
+   * @return the client's id
    */
-  void up(SocketAddress master, SocketAddress local, boolean resumed, Runnable close) {
+  long up(SocketAddress master, SocketAddress local, boolean resumed, Runnable close) {
     long now = System.currentTimeMillis();
+    long current;
+    long created;
     synchronized (lock) {
       if (id == 0 || !resumed) {
         id = context.nextClientId();
@@ -73,18 +76,27 @@ final class MasterClient implements ClientRegistry.Endpoint {
       } else {
         session.interacted(now);
       }
+      current = id;
+      created = createdMillis;
+      closer = close;
+      up = true;
     }
-    closer = close;
-    up = true;
-    context.clients().addMaster(id, session, this, master, local, createdMillis);
+    context.clients().addMaster(current, session, this, master, local, created);
+    return current;
   }
 
-  /** Takes the link out of the registry when its connection ended. */
-  void down() {
-    if (up) {
+  /**
+   * Takes the link out of the registry when the connection of client {@code ended} ended; nothing
+   * happens if a newer connection registered since (an old link stopped late).
+   */
+  void down(long ended) {
+    synchronized (lock) {
+      if (!up || ended != id) {
+        return;
+      }
       up = false;
-      context.clients().removeMaster(id);
     }
+    context.clients().removeMaster(ended);
   }
 
   @Override

@@ -347,14 +347,14 @@ final class ReplicationCommands {
       }
 
       @Override
-      public void linkUp(
+      public long linkUp(
           SocketAddress masterAddress, SocketAddress local, boolean resumed, Runnable close) {
-        master.up(masterAddress, local, resumed, close);
+        return master.up(masterAddress, local, resumed, close);
       }
 
       @Override
-      public void linkDown() {
-        master.down();
+      public void linkDown(long id) {
+        master.down(id);
       }
 
       @Override

@@ -85,6 +85,9 @@ final class MasterLink {
   /** True once a connection of this link was a client: a +CONTINUE then resumes that client. */
   private boolean wasClient;
 
+  /** The client id of this link's connection while {@link #client}. */
+  private long clientId;
+
   MasterLink(Replication replication, String host, int port, int db) {
     this.replication = replication;
     this.db = db;
@@ -158,7 +161,7 @@ final class MasterLink {
           applier.flush();
           if (client) {
             client = false;
-            applier.linkDown();
+            applier.linkDown(clientId);
           }
         }
         if (state == State.CONNECTED && !stopped) {
@@ -312,13 +315,14 @@ final class MasterLink {
    */
   private void becomeClient(Socket connection, boolean continued) {
     client = true;
-    replication
-        .applier()
-        .linkUp(
-            connection.getRemoteSocketAddress(),
-            connection.getLocalSocketAddress(),
-            continued && wasClient,
-            this::closeSocket);
+    clientId =
+        replication
+            .applier()
+            .linkUp(
+                connection.getRemoteSocketAddress(),
+                connection.getLocalSocketAddress(),
+                continued && wasClient,
+                this::closeSocket);
     wasClient = true;
   }
 

@@ -89,11 +89,16 @@ public final class Replication implements WriteStream {
      * @param resumed true if the link continued where its last connection stopped (the client
      *     resumes, as Redis's cached master); false after a full transfer or a new REPLICAOF
      * @param close closes the connection (CLIENT KILL); the link then reconnects
+     * @return the client's id, to pass to {@link #linkDown}
      */
-    void linkUp(SocketAddress master, SocketAddress local, boolean resumed, Runnable close);
+    long linkUp(SocketAddress master, SocketAddress local, boolean resumed, Runnable close);
 
-    /** The link's connection ended: it is no longer a client. */
-    void linkDown();
+    /**
+     * The link's connection ended: it is no longer a client. Nothing happens if the client {@code
+     * id} is no longer the registered one (a link being replaced ended after its successor
+     * started).
+     */
+    void linkDown(long id);
 
     /** Sets the stream mark in force without a record (see {@link StreamMark}). */
     void markStream(StreamMark mark);
