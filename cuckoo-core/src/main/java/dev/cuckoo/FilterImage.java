@@ -44,7 +44,7 @@ public final class FilterImage implements Closeable {
    * the chain's header (80 bytes: link count, item and delete counts, ...) and, for each link, a
    * TableImage over the link's table, which it attaches to the table: from then on every change of
    * the table's payload (insert, set, kick, clear, LOADCHUNK's payload write; compaction and
-   * deletes go through set) first copies aside the 64 KiB regions it touches that the image has
+   * deletes go through set) first copies aside the 4 KiB regions it touches that the image has
    * not written yet. The image writes each region from its copy if there is one, else from the
    * live table, and marks it written, so later changes of that region copy nothing. Links added
    * after the capture are not in the header and not written; a link removed after it is still

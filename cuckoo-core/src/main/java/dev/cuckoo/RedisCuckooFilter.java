@@ -775,8 +775,8 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Captures an image of this filter as it is now, to be written while the filter goes on changing
    * (a snapshot of a big filter): {@link FilterImage#writeTo} writes exactly what {@link #writeTo}
-   * writes now. Until the image is written, the first change of each 64 KiB region of a table it
-   * has not written yet copies that region aside, so the image costs memory only for the regions
+   * writes now. Until the image is written, the first change of each 4 KiB region of a table it has
+   * not written yet copies that region aside, so the image costs memory only for the regions
    * changed meanwhile. Call this, and {@link FilterImage#close}, under the lock that guards the
    * filter's writes.
    *

@@ -24,16 +24,18 @@ final class TableImage {
    * PENDING its later stores to the region cannot be seen by the copy made before. A stale PENDING
    * only costs the monitor, under which the state is read again.
    *
-   * Region size, 64 KiB: a writer that is first to change a region copies it under the monitor
-   * (about 10 µs at memory speed: the most an add waits); 8192 regions cover a 512 MiB link, so the
-   * state array is 8 KiB; and the image writes a region per output call, the size of the slices
-   * FormatOutput writes anyway. Smaller regions would copy less per random add but cost more
-   * bookkeeping per byte written; the copies of a filter changed everywhere add up to its size
-   * either way, as a fork's copied pages do.
+   * Region size, 4 KiB, the page a fork copies on write: a cuckoo filter's writes land on random
+   * buckets, so the bytes copied while an image is written are about (changes × region size)
+   * until every region is copied; with 64 KiB regions, 8000 random adds during the snapshot of a
+   * 512 MiB filter would copy about 400 MiB, with 4 KiB ones 32 MiB. A writer first to change a
+   * region copies it under the monitor (well under a microsecond at memory speed); the states of a
+   * 512 MiB link take 128 KiB and its copy references 512 KiB. The image writes one region per
+   * output call: a monitor and a 4 KiB copy, small beside the CRC32C and the file write of the
+   * same bytes.
    */
 
   /** log2 of {@link #REGION_BYTES}. */
-  static final int REGION_SHIFT = 16;
+  static final int REGION_SHIFT = 12;
 
   /** Bytes of payload per region. */
   static final int REGION_BYTES = 1 << REGION_SHIFT;

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,7 +33,7 @@ class FilterImageTest {
   }
 
   /**
-   * Returns a grown filter: two links of 256 KiB and 512 KiB (12 regions), the second half full
+   * Returns a grown filter: two links of 256 KiB and 512 KiB (192 regions), the second half full
    * (unless a third was needed), so that adds soon kick and expand, and deletes compact.
    */
   private static RedisCuckooFilter<byte[]> grownFilter(SplittableRandom random, List<Long> added) {
@@ -79,11 +80,12 @@ class FilterImageTest {
     long deletesBefore = -1;
     boolean compacted = false;
     boolean more = true;
-    for (int step = 0; more; step++) {
-      more = image.writeRegions(1 + random.nextInt(2));
-      // first adds (kicks, then a new link), then mostly deletes (automatic compaction)
-      boolean adding = step < 4;
-      for (int op = 0; op < 40_000; op++) {
+    while (more) {
+      more = image.writeRegions(1 + random.nextInt(4));
+      // adds until a new link is made (after a kick path failed and was retraced), then mostly
+      // deletes (compaction)
+      boolean adding = maxLinks == captured.size();
+      for (int op = 0; op < 10_000; op++) {
         if (random.nextInt(10) < (adding ? 9 : 2)) {
           long hash = random.nextLong();
           if (filter.addHash(hash)) {
@@ -113,31 +115,47 @@ class FilterImageTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void writeTo_clearAndLoadChunkDuringImage_writesCaptureMoment(long seed) throws IOException {
-    SplittableRandom random = new SplittableRandom(seed);
-    List<Long> added = new ArrayList<>();
-    RedisCuckooFilter<byte[]> filter = grownFilter(random, added);
-    byte[] expected = serialized(filter);
-    ScanDumpChunk header = filter.scanDump(0);
-    ScanDumpChunk firstLink = filter.scanDump(header.iterator());
+  void writeTo_clearDuringImage_writesCaptureMoment(long seed) throws IOException {
+    assertImageAcross(seed, RedisCuckooFilter::clear);
+  }
 
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void writeTo_compactDuringImage_writesCaptureMoment(long seed) throws IOException {
+    assertImageAcross(seed, RedisCuckooFilter::compact);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void writeTo_loadChunkDuringImage_writesCaptureMoment(long seed) throws IOException {
+    SplittableRandom random = new SplittableRandom(seed);
+    assertImageAcross(
+        seed,
+        filter -> {
+          ScanDumpChunk firstLink = filter.scanDump(filter.scanDump(0).iterator());
+          byte[] chunk = new byte[firstLink.data().length];
+          random.nextBytes(chunk);
+          filter.loadDumpChunk(firstLink.iterator(), chunk);
+        });
+  }
+
+  /**
+   * Writes the image of a grown filter a few regions at a time with {@code change} applied after
+   * the first ten, and checks that it holds the bytes of the capture.
+   */
+  private static void assertImageAcross(long seed, Consumer<RedisCuckooFilter<byte[]>> change)
+      throws IOException {
+    RedisCuckooFilter<byte[]> filter = grownFilter(new SplittableRandom(seed), new ArrayList<>());
+    byte[] expected = serialized(filter);
     FilterImage image = filter.captureImage();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     image.start(out);
-    image.writeRegions(2);
-    filter.compact();
-    image.writeRegions(1);
-    filter.clear();
-    image.writeRegions(3);
-    byte[] chunk = new byte[firstLink.data().length];
-    random.nextBytes(chunk);
-    filter.loadDumpChunk(firstLink.iterator(), chunk);
+    image.writeRegions(10);
+    change.accept(filter);
+    assertTrue(image.savedBytes() > 0, "seed " + seed + ": regions were copied aside");
     image.finish();
-    long saved = image.savedBytes();
     image.close();
-
     assertArrayEquals(expected, out.toByteArray(), "seed " + seed);
-    assertTrue(saved > 0, "seed " + seed + ": regions were copied aside");
   }
 
   @Test
@@ -158,7 +176,7 @@ class FilterImageTest {
     FilterImage image = filter.captureImage();
     image.start(new ByteArrayOutputStream());
     RedisLink first = filter.redisChain().links().get(0);
-    // three slots of the last region of link 0, which the image has not written
+    // three slots in the last region of link 0, which the image has not written
     long lastBucket = first.bucketCount - 1;
     for (int slot = 0; slot < 2; slot++) {
       first.table.set(lastBucket, slot, 1 + slot);
