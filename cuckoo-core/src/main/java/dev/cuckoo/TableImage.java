@@ -5,11 +5,11 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The payload of one table as it was when a {@link FilterImage} was captured, while the table goes
- * on changing: copy on write by regions of {@value #REGION_BYTES} bytes. Before a writer changes a
- * region the image has not written yet, the region's bytes are copied aside ({@link
- * #beforeChange}); the image then writes each region from its copy if it has one, else from the
- * table ({@link #take}). Only regions changed before they were written are ever copied, and each at
- * most once.
+ * on changing: copy on write by regions of {@value #REGION_BYTES} bytes, for a {@link
+ * PlainBucketTable}. Before a writer changes a region the image has not written yet, the region's
+ * bytes are copied aside ({@link #beforeChange}); the image then writes each region from its copy
+ * if it has one, else from the table ({@link #take}). Only regions changed before they were written
+ * are ever copied, and each at most once.
  *
  * <p>Thread-safe between one writer of the table (who holds the filter's write lock) and the thread
  * writing the image: a region is copied, whether aside or out, under this object's monitor, so a
@@ -56,6 +56,9 @@ final class TableImage {
 
   /** Creates the image of {@code table}'s payload as it is now; {@link #attach} starts it. */
   TableImage(BucketTable table) {
+    // a SemiSortedTable re-encodes buckets through paths that do not report their changes
+    Checks.requireArgument(
+        table instanceof PlainBucketTable, "table: %s (expected: a PlainBucketTable)", table);
     this.table = table;
     this.payloadBytes = table.payloadBytes();
     int regions = Math.toIntExact((payloadBytes + REGION_BYTES - 1) >>> REGION_SHIFT);
