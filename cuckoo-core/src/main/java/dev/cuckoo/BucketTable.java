@@ -117,8 +117,9 @@ abstract sealed class BucketTable permits PlainBucketTable, SemiSortedTable {
   /**
    * The image of this table a snapshot is writing, or null (nearly always): every change of the
    * payload first hands the bytes it changes to {@link TableImage#beforeChange}. Set and cleared by
-   * {@link FilterImage} under the lock that guards the filter's writes, which makes it visible to
-   * them; a plain field, so that a table without an image pays one field test per change.
+   * {@link TableImage#attach} and {@link TableImage#detach} under the lock that guards the filter's
+   * writes, which makes it visible to them; a plain field, so that a table without an image pays
+   * one field test per change.
    */
   TableImage image;
 

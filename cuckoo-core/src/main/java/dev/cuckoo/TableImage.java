@@ -22,7 +22,9 @@ final class TableImage {
    * transitions out of PENDING happen under the monitor, and are published with a release store
    * after the copy; a writer reads the state with an acquire load, so once it sees anything but
    * PENDING its later stores to the region cannot be seen by the copy made before. A stale PENDING
-   * only costs the monitor, under which the state is read again.
+   * only costs the monitor, under which the state is read again. A SWAR write of a bucket rewrites
+   * 8 bytes that may reach into the next region, but only the slot's bytes change: the others are
+   * written back as read, so a copy of that region made meanwhile reads the same values.
    *
    * Region size, 4 KiB, the page a fork copies on write: a cuckoo filter's writes land on random
    * buckets, so the bytes copied while an image is written are about (changes × region size)
