@@ -115,6 +115,15 @@ abstract sealed class BucketTable permits PlainBucketTable, SemiSortedTable {
   private final long payloadBytes;
 
   /**
+   * The image of this table a snapshot is writing, or null (nearly always): every change of the
+   * payload first hands the bytes it changes to {@link TableImage#beforeChange}. Set and cleared by
+   * {@link TableImage#attach} and {@link TableImage#detach} under the lock that guards the filter's
+   * writes, which makes it visible to them; a plain field, so that a table without an image pays
+   * one field test per change.
+   */
+  TableImage image;
+
+  /**
    * Allocates the pages of {@code bucketCount} buckets of {@code bucketSize} slots of {@code
    * slotBits} bits each: in one array if the table fits in one page of {@code pageArrayBytes} or
    * takes at most {@code oneArrayMaxBytes} of heap, else in pages; over {@code onlyPage} (shared,
@@ -459,6 +468,10 @@ abstract sealed class BucketTable permits PlainBucketTable, SemiSortedTable {
 
   /** Empties every slot. */
   void clear() {
+    TableImage saving = image;
+    if (saving != null) {
+      saving.beforeChange(0, payloadBytes - 1);
+    }
     for (byte[] page : pages) {
       Arrays.fill(page, (byte) 0);
     }
@@ -486,6 +499,10 @@ abstract sealed class BucketTable permits PlainBucketTable, SemiSortedTable {
 
   /** Overwrites {@code length} payload bytes starting at {@code offset} from {@code src}. */
   void writePayload(long offset, byte[] src, int srcOffset, int length) {
+    TableImage saving = image;
+    if (saving != null && length > 0 && offset >= 0 && offset <= payloadBytes - length) {
+      saving.beforeChange(offset, offset + length - 1);
+    }
     copyPayload(offset, src, srcOffset, length, true);
   }
 

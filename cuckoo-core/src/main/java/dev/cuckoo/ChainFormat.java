@@ -132,6 +132,12 @@ final class ChainFormat {
   private static FormatOutput writeRedisHeader(Chain chain, ItemHasher<?> hasher, OutputStream out)
       throws IOException {
     FormatOutput output = new FormatOutput(out);
+    output.write(redisHeader(chain, hasher), 0, HEADER_BYTES);
+    return output;
+  }
+
+  /** Returns the header of a RedisBloom chain of either form as it is now. */
+  static byte[] redisHeader(Chain chain, ItemHasher<?> hasher) {
     ByteBuffer header =
         header(
             Scheme.REDISBLOOM,
@@ -143,8 +149,7 @@ final class ChainFormat {
             chain.deletedCount());
     header.putShort(OFFSET_EXPANSION, (short) chain.expansion());
     header.putLong(OFFSET_BASE, chain.baseBucketCount());
-    output.write(header.array(), 0, HEADER_BYTES);
-    return output;
+    return header.array();
   }
 
   /** Returns a header buffer with the fields both schemes have; the rest is zero. */

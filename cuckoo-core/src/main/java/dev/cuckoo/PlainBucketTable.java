@@ -212,6 +212,10 @@ final class PlainBucketTable extends BucketTable {
     }
     // the lowest set bit of the mask is the top bit of the lowest empty lane
     int laneStart = Long.numberOfTrailingZeros(empty) - (fingerprintBits - 1);
+    TableImage saving = image;
+    if (saving != null) {
+      saveSlotBits(saving, bucket * bucketBits + laneStart);
+    }
     LONG_LE.set(page, offset, raw | ((fingerprint & slotMask) << (laneStart + shift)));
     return true;
   }
@@ -344,6 +348,10 @@ final class PlainBucketTable extends BucketTable {
     long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
+    TableImage saving = image;
+    if (saving != null) {
+      saveSlotBits(saving, bucket * bucketBits + (long) slot * fingerprintBits);
+    }
     long word = (long) LONG_LE.get(page, offset);
     word = (word & ~(slotMask << shift)) | ((fingerprint & slotMask) << shift);
     LONG_LE.set(page, offset, word);
@@ -360,6 +368,10 @@ final class PlainBucketTable extends BucketTable {
     long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
+    TableImage saving = image;
+    if (saving != null) {
+      saveSlotBits(saving, bucket * bucketBits + (long) slot * fingerprintBits);
+    }
     long mask = slotMask << shift; // at most 7 + 32 bits: fits
     long value = (fingerprint & slotMask) << shift;
     for (int i = 0; (mask >>> (8 * i)) != 0; i++) {
@@ -367,6 +379,15 @@ final class PlainBucketTable extends BucketTable {
       int byteValue = (int) (value >>> (8 * i)) & byteMask;
       page[offset + i] = (byte) ((page[offset + i] & ~byteMask) | byteValue);
     }
+  }
+
+  /**
+   * Hands the payload bytes of the slot starting at table bit {@code bit} (counted over the whole
+   * payload, not within a page: pages hold whole bytes of whole buckets) to the image being
+   * written, before the slot changes.
+   */
+  private void saveSlotBits(TableImage saving, long bit) {
+    saving.beforeChange(bit >>> 3, (bit + fingerprintBits - 1) >>> 3);
   }
 
   private static int gcd(int a, int b) {

@@ -772,6 +772,23 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
     }
   }
 
+  /**
+   * Captures an image of this filter as it is now, to be written while the filter goes on changing
+   * (a snapshot of a big filter): {@link FilterImage#writeTo} writes exactly what {@link #writeTo}
+   * writes now. Until the image is written, the first change of each 4 KiB region of a table it has
+   * not written yet copies that region aside, so the image costs memory only for the regions
+   * changed meanwhile. Call this, and {@link FilterImage#close}, under the lock that guards the
+   * filter's writes.
+   *
+   * @return the image; {@link FilterImage#close close} it when written or abandoned
+   * @throws IllegalStateException if an image of this filter is still open
+   */
+  public FilterImage captureImage() {
+    return chain instanceof CompactRedisChain compact
+        ? FilterImage.capture(compact, hasher)
+        : FilterImage.capture((RedisChain) chain, hasher);
+  }
+
   @Override
   public String toString() {
     return "RedisCuckooFilter{" + chain.describe() + "}";

@@ -45,7 +45,7 @@ class CrashRecoveryTest {
   private static final int WRITERS = 4;
   private static final int BASE_KEYS = 4;
 
-  /** 2^20 buckets of 2 slots: 2 MiB, big enough to be written frozen by a snapshot. */
+  /** 2^20 buckets of 2 slots: 2 MiB, big enough to be written by a snapshot from an image. */
   private static final int BASE_CAPACITY = 1 << 21;
 
   private static final String CHILD_HEAP = "256m";

@@ -280,7 +280,7 @@ class RecoveryRulesTest {
     CuckooServer server =
         CuckooServer.start(persistent().fsync(ServerConfig.Fsync.EVERYSEC).build());
     try (RespClient client = new RespClient(server.port())) {
-      // big enough (16 MiB) to be written frozen, without its stripe lock
+      // big enough (16 MiB) to be written from an image, without its stripe lock
       assertEquals(OK, client.call("CF.RESERVE", "k0", 16_000_000));
     }
     List<Thread> writers = new ArrayList<>();

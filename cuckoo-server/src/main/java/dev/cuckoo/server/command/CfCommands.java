@@ -72,7 +72,7 @@ public final class CfCommands {
   @FunctionalInterface
   private interface FilterAction extends WritePath.KeyWrite {}
 
-  /** Runs a writing action through the write path (freeze, refusal, memory count, WATCH). */
+  /** Runs a writing action through the write path (refusal, memory count, WATCH). */
   private void locked(Session session, Request request, FilterAction action) {
     writes.writeKey(session, request, request.key(0), action);
   }

@@ -7,7 +7,6 @@ import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.replication.Replication;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -21,9 +20,8 @@ import java.util.function.Supplier;
  * ever refused. Announcing holds one lock across the log append and the stream, so replicas get
  * exactly the records the log gets, in the same order, with persistence on or off.
  *
- * <p>A write of one key's filter runs through {@link #writeKey}: the snapshot freeze and retry, the
- * refusal under the lock, the creating transaction and the memory count are decided there, not per
- * command.
+ * <p>A write of one key's filter runs through {@link #writeKey}: the refusal under the lock, the
+ * creating transaction and the memory count are decided there, not per command.
  */
 public final class WritePath {
   /**
@@ -101,8 +99,6 @@ public final class WritePath {
    * Runs a write of one key's filter with the key's exclusive stripe lock held:
    *
    * <ol>
-   *   <li>while a snapshot is writing the filter, a connection retries the whole request once it is
-   *       thawed (its event loop goes on) and other callers wait without holding the stripe;
    *   <li>writes refused now (checked under the lock, so no write starts after a log failure has
    *       been handled) answer the refusal and change nothing;
    *   <li>a write that creates the key logs its creation and its change as one record, so a crash
@@ -118,19 +114,6 @@ public final class WritePath {
     lock.lock();
     try {
       RedisCuckooFilter<byte[]> before = keyspace.get(key);
-      for (CompletableFuture<Void> thawed;
-          before != null && (thawed = keyspace.frozen(before)) != null; ) {
-        if (session.retryAfter(thawed)) {
-          return;
-        }
-        lock.unlock();
-        try {
-          thawed.join();
-        } finally {
-          lock.lock();
-        }
-        before = keyspace.get(key);
-      }
       if (refuses(session)) {
         return;
       }

@@ -4,7 +4,6 @@ import dev.cuckoo.RedisCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,9 +108,6 @@ public final class Keyspace {
   private volatile java.util.Set<Key> removedKeys;
   // test seam: runs in remove() after the removal is recorded, before the key leaves the map
   private volatile java.util.function.Consumer<Key> removing = key -> {};
-  // filters a snapshot is writing without holding their stripe lock (identity keys)
-  private final ConcurrentHashMap<RedisCuckooFilter<byte[]>, CompletableFuture<Void>> frozen =
-      new ConcurrentHashMap<>();
 
   /** Creates an empty keyspace of {@link #DEFAULT_DATABASES} databases. */
   public Keyspace() {
@@ -503,30 +499,6 @@ public final class Keyspace {
     int held = counts[a].get();
     counts[a].set(counts[b].get());
     counts[b].set(held);
-  }
-
-  /**
-   * Marks a filter as being written by a snapshot: commands that would change it wait until {@link
-   * #thaw}; reads, and commands that replace or delete the key, go on. Caller holds the key's lock.
-   */
-  public void freeze(RedisCuckooFilter<byte[]> filter) {
-    frozen.put(filter, new CompletableFuture<>());
-  }
-
-  /** Ends {@link #freeze} and wakes the commands waiting for the filter. */
-  public void thaw(RedisCuckooFilter<byte[]> filter) {
-    CompletableFuture<Void> thawed = frozen.remove(filter);
-    if (thawed != null) {
-      thawed.complete(null);
-    }
-  }
-
-  /**
-   * Returns what completes when the filter is thawed (wait for it without holding the key's lock
-   * before changing the filter), or null if it is not frozen.
-   */
-  public CompletableFuture<Void> frozen(RedisCuckooFilter<byte[]> filter) {
-    return frozen.isEmpty() ? null : frozen.get(filter);
   }
 
   /**

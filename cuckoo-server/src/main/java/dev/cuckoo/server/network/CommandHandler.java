@@ -30,10 +30,10 @@ import java.util.function.Consumer;
  * acknowledge writes go out, the write log is committed (written, and with appendfsync always
  * forced to disk). When the socket stops being writable the connection stops reading until it
  * drains, so a client that does not read its replies cannot grow the server's memory. A command
- * whose work runs elsewhere (SAVE) defers its reply, and a write to a filter a snapshot is writing
- * asks to run again once the filter is thawed: either way the connection stops reading and queues
- * the requests already decoded until then, so replies stay in request order and the event loop goes
- * on serving other connections meanwhile.
+ * whose work runs elsewhere (SAVE) defers its reply, and a command that must wait (a move during a
+ * snapshot, a paused client) asks to run again later: either way the connection stops reading and
+ * queues the requests already decoded until then, so replies stay in request order and the event
+ * loop goes on serving other connections meanwhile.
  */
 public final class CommandHandler extends ChannelInboundHandlerAdapter {
   private static final System.Logger LOGGER = System.getLogger(CommandHandler.class.getName());

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.FilterImage;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.keyspace.HeapGuard;
@@ -48,11 +49,12 @@ import java.util.function.Predicate;
  * and starts generation g+1, remembering the number of the last record retired ({@code startLsn});
  * (b) writes the keys one at a time with the number of the last record applied at that moment (a
  * key deleted meanwhile as a tombstone): a small filter under its stripe's read lock, a big one (1
- * MiB or more) frozen instead, so that only commands changing that filter wait (reads of it, and
- * commands on every other key, go on); (c) forces the log (so the snapshot never holds a write that
- * is not in the log), forces and renames the snapshot, and deletes the retired logs. A crash at any
- * point leaves either the old snapshot with every log since, or the new snapshot with the logs it
- * needs.
+ * MiB or more) from an image captured under that lock and written without it, while commands go on
+ * changing the filter (copy on write: a region of its table is copied aside only when a command
+ * changes it before the snapshot has written it); (c) forces the log (so the snapshot never holds a
+ * write that is not in the log), forces and renames the snapshot, and deletes the retired logs. A
+ * crash at any point leaves either the old snapshot with every log since, or the new snapshot with
+ * the logs it needs.
  *
  * <p><b>Recovery</b> loads the snapshot and replays the logs of its generation and later, in order,
  * skipping every record the snapshot already holds ({@link Replay}). It refuses to start, naming
@@ -84,8 +86,11 @@ public final class Persistence implements Closeable {
 
   private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
 
-  /** Filters at least this big are written by a snapshot without holding their stripe lock. */
-  private static final long FREEZE_BYTES = 1 << 20;
+  /**
+   * Filters at least this big are written by a snapshot from an image captured under their stripe
+   * lock ({@link RedisCuckooFilter#captureImage}), without holding it; smaller ones under it.
+   */
+  private static final long IMAGE_BYTES = 1 << 20;
 
   private static final String REPAIR_HINT =
       "; refusing to start. Restart with --repair-log yes" + " to ";
@@ -886,8 +891,8 @@ public final class Persistence implements Closeable {
   }
 
   /**
-   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile; a key pauses only
-   * while its own filter is written.
+   * Takes a snapshot into a new log generation (SAVE). Commands go on meanwhile: writes of a small
+   * filter pause while it is written, writes of a big one only while its image is captured.
    *
    * @throws IOException if the snapshot cannot be written (the logs still hold everything)
    */
@@ -919,26 +924,31 @@ public final class Persistence implements Closeable {
         for (Key key : keys) {
           Lock lock = keyspace.readLockFor(key);
           lock.lock();
-          RedisCuckooFilter<byte[]> filter;
+          FilterImage image;
           long lsn;
           long expireAt;
           try {
-            filter = keyspace.stored(key);
+            RedisCuckooFilter<byte[]> filter = keyspace.stored(key);
             expireAt = keyspace.expireAt(key);
             lsn = log.lastLsn();
-            if (filter == null || filter.sizeInBytes() < FREEZE_BYTES) {
+            if (filter == null || filter.sizeInBytes() < IMAGE_BYTES) {
               writer.write(key, lsn, expireAt, filter);
               continue;
             }
-            keyspace.freeze(filter);
+            image = filter.captureImage();
           } finally {
             lock.unlock();
           }
-          // a big filter is written with only its own changes paused
+          // a big filter is written from its image while commands go on changing it
           try {
-            writer.write(key, lsn, expireAt, filter);
+            writer.writeImage(key, lsn, expireAt, image);
           } finally {
-            keyspace.thaw(filter);
+            lock.lock();
+            try {
+              image.close();
+            } finally {
+              lock.unlock();
+            }
           }
         }
         try {

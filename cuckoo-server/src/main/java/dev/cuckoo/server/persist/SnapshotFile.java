@@ -1,6 +1,7 @@
 package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.FilterImage;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
@@ -141,6 +142,19 @@ public final class SnapshotFile {
      */
     void write(Key name, long lsn, long expireAt, RedisCuckooFilter<byte[]> filter)
         throws IOException {
+      write(name, lsn, expireAt, filter == null ? null : filter::writeTo);
+    }
+
+    /**
+     * Writes one key whose filter is {@code image}, captured earlier ({@link
+     * RedisCuckooFilter#captureImage}), with its expiry time.
+     */
+    void writeImage(Key name, long lsn, long expireAt, FilterImage image) throws IOException {
+      write(name, lsn, expireAt, image::writeTo);
+    }
+
+    /** Writes one key whose filter {@code body} writes, or a tombstone if it is null. */
+    private void write(Key name, long lsn, long expireAt, FilterBody body) throws IOException {
       byte[] key = name.bytes();
       crc.reset();
       putInt(key.length);
@@ -150,14 +164,14 @@ public final class SnapshotFile {
       fields
           .putLong(fieldsAt, lsn)
           .putInt(fieldsAt + 8, name.db())
-          .putLong(fieldsAt + 12, filter == null ? Keyspace.NO_EXPIRY : expireAt)
-          .putLong(fieldsAt + 20, filter == null ? TOMBSTONE : 0);
+          .putLong(fieldsAt + 12, body == null ? Keyspace.NO_EXPIRY : expireAt)
+          .putLong(fieldsAt + 20, body == null ? TOMBSTONE : 0);
       crc.update(buffer, fieldsAt, ENTRY_FIELDS_BYTES - 8);
       buffered += ENTRY_FIELDS_BYTES;
       long lengthAt = position() - 8;
-      if (filter != null) {
+      if (body != null) {
         long blobStart = position();
-        filter.writeTo(filterOutput);
+        body.writeTo(filterOutput);
         patchLength(lengthAt, position() - blobStart);
       }
       putInt((int) crc.getValue());
@@ -260,6 +274,12 @@ public final class SnapshotFile {
           Files.deleteIfExists(temp);
         }
       }
+    }
+
+    /** What writes a filter's serialized form: the filter itself, or an image of it. */
+    @FunctionalInterface
+    private interface FilterBody {
+      void writeTo(OutputStream out) throws IOException;
     }
 
     /** Where a filter writes itself: into the entry's checksum and the writer's buffer. */
