@@ -24,19 +24,15 @@ import java.util.List;
  * try {
  *   image.writeTo(out);             // writes of the filter go on meanwhile
  * } finally {
- *   lock.lock();
- *   try {
- *     image.close();
- *   } finally {
- *     lock.unlock();
- *   }
+ *   image.close();                  // without the lock
  * }
  * }</pre>
  *
  * <p>Thread-safety: one thread writes the image while writers of the filter, synchronized among
- * themselves as any writes of the filter, go on. {@link RedisCuckooFilter#captureImage} and {@link
- * #close} must be called under the lock that guards the filter's writes; {@link #writeTo} must not
- * (it would stop them for the whole write).
+ * themselves as any writes of the filter, go on. {@link RedisCuckooFilter#captureImage} must be
+ * called under the lock that guards the filter's writes; {@link #writeTo} and {@link #close} must
+ * not (the first would stop them for the whole write; a writer waiting for the copy budget holds
+ * that lock until the region it changes is written or the image closed).
  */
 public final class FilterImage implements Closeable {
   /*
@@ -71,11 +67,15 @@ public final class FilterImage implements Closeable {
     this.buffer = links.isEmpty() ? null : new byte[TableImage.REGION_BYTES];
   }
 
-  /** Captures {@code chain} as it is now; see {@link RedisCuckooFilter#captureImage}. */
-  static FilterImage capture(RedisChain chain, ItemHasher<?> hasher) {
+  /**
+   * Captures {@code chain} as it is now, its copies aside holding at most {@code copyBudgetBytes}
+   * at once; see {@link RedisCuckooFilter#captureImage(long)}.
+   */
+  static FilterImage capture(RedisChain chain, ItemHasher<?> hasher, long copyBudgetBytes) {
+    TableImage.CopyBudget budget = new TableImage.CopyBudget(copyBudgetBytes);
     List<TableImage> links = new ArrayList<>(chain.linkCount());
     for (RedisLink link : chain.links()) {
-      links.add(new TableImage(link.table));
+      links.add(new TableImage(link.table, budget));
     }
     int attached = 0;
     try {
@@ -119,9 +119,10 @@ public final class FilterImage implements Closeable {
   }
 
   /**
-   * Ends the image: the filter's writers stop copying regions for it and the copies made are
-   * dropped. Call it under the lock that guards the filter's writes, once the image is written or
-   * when it will not be; calling it again does nothing.
+   * Ends the image: the filter's writers stop copying regions for it (those waiting for the copy
+   * budget go on) and the copies made are dropped. Call it once the image is written or when it
+   * will not be, without the lock that guards the filter's writes (a writer waiting for the budget
+   * holds it); calling it again does nothing.
    */
   @Override
   public void close() {

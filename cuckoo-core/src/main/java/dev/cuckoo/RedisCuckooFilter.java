@@ -777,16 +777,32 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    * (a snapshot of a big filter): {@link FilterImage#writeTo} writes exactly what {@link #writeTo}
    * writes now. Until the image is written, the first change of each 4 KiB region of a table it has
    * not written yet copies that region aside, so the image costs memory only for the regions
-   * changed meanwhile. Call this, and {@link FilterImage#close}, under the lock that guards the
-   * filter's writes.
+   * changed meanwhile, with no limit. Call this under the lock that guards the filter's writes.
    *
    * @return the image; {@link FilterImage#close close} it when written or abandoned
    * @throws IllegalStateException if an image of this filter is still open
    */
   public FilterImage captureImage() {
+    return captureImage(Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #captureImage()} whose copies aside hold at most {@code copyBudgetBytes} at once: a
+   * change of a region the image has not written yet, when the copies already hold that much, waits
+   * until the image has written the region (as if the filter were frozen while it is written). A
+   * copy stops counting once it is written.
+   *
+   * @param copyBudgetBytes the most bytes the image's copies may hold at once, 0 or more
+   * @return the image; {@link FilterImage#close close} it when written or abandoned
+   * @throws IllegalArgumentException if {@code copyBudgetBytes} is negative
+   * @throws IllegalStateException if an image of this filter is still open
+   */
+  public FilterImage captureImage(long copyBudgetBytes) {
+    Checks.requireArgument(
+        copyBudgetBytes >= 0, "copyBudgetBytes: %s (expected: 0 or more)", copyBudgetBytes);
     return chain instanceof CompactRedisChain compact
         ? FilterImage.capture(compact, hasher)
-        : FilterImage.capture((RedisChain) chain, hasher);
+        : FilterImage.capture((RedisChain) chain, hasher, copyBudgetBytes);
   }
 
   @Override

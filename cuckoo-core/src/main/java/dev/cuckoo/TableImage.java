@@ -2,6 +2,7 @@ package dev.cuckoo;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The payload of one table as it was when a {@link FilterImage} was captured, while the table goes
@@ -52,12 +53,53 @@ final class TableImage {
   private final long payloadBytes;
   private final byte[] states;
   private final byte[][] saved;
+  private final CopyBudget budget;
 
   /** Bytes copied aside so far (tests, and the figures of a snapshot). */
   private long savedBytes;
 
-  /** Creates the image of {@code table}'s payload as it is now; {@link #attach} starts it. */
+  /** Writers waiting for a region to be written because the budget was spent. */
+  private int waiting;
+
+  /**
+   * The bytes that copies aside may hold at once, shared by the tables of one image. A writer who
+   * finds it spent waits until the image has written the region it changes (as a snapshot without
+   * copy on write would make it wait), so that copies never take more memory than was allowed.
+   */
+  static final class CopyBudget {
+    private final AtomicLong left;
+
+    /** A budget of {@code bytes}; {@link Long#MAX_VALUE} for no limit. */
+    CopyBudget(long bytes) {
+      left = new AtomicLong(bytes);
+    }
+
+    /** Takes {@code bytes} if that many are left. */
+    boolean take(long bytes) {
+      for (long now = left.get(); now >= bytes; now = left.get()) {
+        if (left.compareAndSet(now, now - bytes)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Gives back {@code bytes} of a copy that was written or dropped. */
+    void give(long bytes) {
+      left.addAndGet(bytes);
+    }
+  }
+
+  /** Creates the image of {@code table}'s payload as it is now, with no limit on its copies. */
   TableImage(BucketTable table) {
+    this(table, new CopyBudget(Long.MAX_VALUE));
+  }
+
+  /**
+   * Creates the image of {@code table}'s payload as it is now, whose copies aside share {@code
+   * budget}; {@link #attach} starts it.
+   */
+  TableImage(BucketTable table, CopyBudget budget) {
     // a SemiSortedTable re-encodes buckets through paths that do not report their changes
     Checks.requireArgument(
         table instanceof PlainBucketTable, "table: %s (expected: a PlainBucketTable)", table);
@@ -66,6 +108,7 @@ final class TableImage {
     int regions = Math.toIntExact((payloadBytes + REGION_BYTES - 1) >>> REGION_SHIFT);
     this.states = new byte[regions];
     this.saved = new byte[regions][];
+    this.budget = budget;
   }
 
   /**
@@ -105,14 +148,34 @@ final class TableImage {
   }
 
   private synchronized void save(int region) {
-    if (states[region] != PENDING) {
-      return;
+    boolean interrupted = false;
+    try {
+      while (states[region] == PENDING) {
+        int length = regionLength(region);
+        if (budget.take(length)) {
+          byte[] copy = new byte[length];
+          table.readPayload((long) region << REGION_SHIFT, copy, 0, length);
+          saved[region] = copy;
+          savedBytes += length;
+          STATES.setRelease(states, region, SAVED);
+          return;
+        }
+        // the copies reached their budget: wait until the image has written this region
+        waiting++;
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          // the change must not start before the region is written: wait on, interrupt after
+          interrupted = true;
+        } finally {
+          waiting--;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    byte[] copy = new byte[regionLength(region)];
-    table.readPayload((long) region << REGION_SHIFT, copy, 0, copy.length);
-    saved[region] = copy;
-    savedBytes += copy.length;
-    STATES.setRelease(states, region, SAVED);
   }
 
   /**
@@ -124,11 +187,16 @@ final class TableImage {
     byte[] bytes = saved[region];
     if (bytes != null) {
       saved[region] = null;
+      // the copy is garbage once written: its bytes count no more
+      budget.give(bytes.length);
     } else {
       bytes = buffer;
       table.readPayload((long) region << REGION_SHIFT, bytes, 0, regionLength(region));
     }
     STATES.setRelease(states, region, WRITTEN);
+    if (waiting > 0) {
+      notifyAll();
+    }
     return bytes;
   }
 
@@ -138,17 +206,21 @@ final class TableImage {
   }
 
   /**
-   * Ends the image: writers no longer copy anything, the copies not written are dropped, and the
-   * table no longer refers to it. The caller holds the lock that guards the table's writes (a
-   * writer that still saw the image would find every region written and copy nothing).
+   * Ends the image: writers no longer copy anything (and those waiting for the budget go on), the
+   * copies not written are dropped, and the table no longer refers to it. Needs no lock: a writer
+   * that still sees the image finds every region written and copies nothing.
    */
   synchronized void detach() {
     for (int region = 0; region < states.length; region++) {
-      saved[region] = null;
+      if (saved[region] != null) {
+        budget.give(saved[region].length);
+        saved[region] = null;
+      }
       STATES.setRelease(states, region, WRITTEN);
     }
     if (table.image == this) {
       table.image = null;
     }
+    notifyAll();
   }
 }

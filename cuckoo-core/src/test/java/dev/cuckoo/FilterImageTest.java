@@ -210,6 +210,16 @@ class FilterImageTest {
   }
 
   @Test
+  void captureImage_negativeBudget_refusedNamingIt() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1 << 18, 2, 20, 2);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> filter.captureImage(-1));
+    assertTrue(e.getMessage().contains("copyBudgetBytes: -1"), e.getMessage());
+    // nothing was attached: an image can still be captured
+    filter.captureImage(0).close();
+  }
+
+  @Test
   void writeTo_twice_refused() throws IOException {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1 << 18, 2, 20, 2);
     FilterImage image = filter.captureImage();

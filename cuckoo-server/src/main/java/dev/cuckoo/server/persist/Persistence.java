@@ -935,7 +935,7 @@ public final class Persistence implements Closeable {
               writer.write(key, lsn, expireAt, filter);
               continue;
             }
-            image = filter.captureImage();
+            image = filter.captureImage(copyBudget());
           } finally {
             lock.unlock();
           }
@@ -943,12 +943,8 @@ public final class Persistence implements Closeable {
           try {
             writer.writeImage(key, lsn, expireAt, image);
           } finally {
-            lock.lock();
-            try {
-              image.close();
-            } finally {
-              lock.unlock();
-            }
+            // without the lock: a write waiting for the copy budget holds it until this
+            image.close();
           }
         }
         try {
@@ -977,6 +973,20 @@ public final class Persistence implements Closeable {
       saveLock.unlock();
     }
   }
+
+  /**
+   * The bytes a big filter's image may copy aside at once while a snapshot writes it: a quarter of
+   * the heap the keys leave free, at least {@value #MIN_COPY_BUDGET_BYTES}. Beyond it, a write to
+   * the filter waits until the snapshot has written the region it changes, rather than fill the
+   * heap with copies.
+   */
+  private long copyBudget() {
+    long free = Runtime.getRuntime().maxMemory() - keyspace.usedBytes();
+    return Math.max(MIN_COPY_BUDGET_BYTES, free / 4);
+  }
+
+  /** The least {@link #copyBudget}. */
+  private static final long MIN_COPY_BUDGET_BYTES = 16L << 20;
 
   private void deleteRetiredBefore(long generation) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
