@@ -212,10 +212,7 @@ final class PlainBucketTable extends BucketTable {
     }
     // the lowest set bit of the mask is the top bit of the lowest empty lane
     int laneStart = Long.numberOfTrailingZeros(empty) - (fingerprintBits - 1);
-    TableImage saving = image;
-    if (saving != null) {
-      saveSlotBits(saving, bucket * bucketBits + laneStart);
-    }
+    beforeSlotChange(bucket, laneStart);
     LONG_LE.set(page, offset, raw | ((fingerprint & slotMask) << (laneStart + shift)));
     return true;
   }
@@ -348,10 +345,7 @@ final class PlainBucketTable extends BucketTable {
     long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
-    TableImage saving = image;
-    if (saving != null) {
-      saveSlotBits(saving, bucket * bucketBits + (long) slot * fingerprintBits);
-    }
+    beforeSlotChange(bucket, (long) slot * fingerprintBits);
     long word = (long) LONG_LE.get(page, offset);
     word = (word & ~(slotMask << shift)) | ((fingerprint & slotMask) << shift);
     LONG_LE.set(page, offset, word);
@@ -368,10 +362,7 @@ final class PlainBucketTable extends BucketTable {
     long bit = bitInPage(bucket) + (long) slot * fingerprintBits;
     int offset = (int) (bit >>> 3);
     int shift = (int) (bit & 7);
-    TableImage saving = image;
-    if (saving != null) {
-      saveSlotBits(saving, bucket * bucketBits + (long) slot * fingerprintBits);
-    }
+    beforeSlotChange(bucket, (long) slot * fingerprintBits);
     long mask = slotMask << shift; // at most 7 + 32 bits: fits
     long value = (fingerprint & slotMask) << shift;
     for (int i = 0; (mask >>> (8 * i)) != 0; i++) {
@@ -382,12 +373,16 @@ final class PlainBucketTable extends BucketTable {
   }
 
   /**
-   * Hands the payload bytes of the slot starting at table bit {@code bit} (counted over the whole
-   * payload, not within a page: pages hold whole bytes of whole buckets) to the image being
-   * written, before the slot changes.
+   * Before the slot starting {@code bitInBucket} bits into {@code bucket} changes, hands its
+   * payload bytes (counted over the whole payload, not within a page: pages hold whole bytes of
+   * whole buckets) to the image being written, if there is one.
    */
-  private void saveSlotBits(TableImage saving, long bit) {
-    saving.beforeChange(bit >>> 3, (bit + fingerprintBits - 1) >>> 3);
+  private void beforeSlotChange(long bucket, long bitInBucket) {
+    TableImage saving = image;
+    if (saving != null) {
+      long bit = bucket * bucketBits + bitInBucket;
+      saving.beforeChange(bit >>> 3, (bit + fingerprintBits - 1) >>> 3);
+    }
   }
 
   private static int gcd(int a, int b) {
