@@ -79,13 +79,13 @@ final class MasterLink {
   /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
   private int db;
 
-  /** True while the link is a client of this server (its stream is up: CLIENT LIST flag M). */
-  private boolean client;
-
   /** True once a connection of this link was a client: a +CONTINUE then resumes that client. */
   private boolean wasClient;
 
-  /** The client id of this link's connection while {@link #client}. */
+  /**
+   * The client id of this link's connection while it is a client of this server (its stream is up:
+   * CLIENT LIST flag M), else 0.
+   */
   private long clientId;
 
   MasterLink(Replication replication, String host, int port, int db) {
@@ -159,9 +159,9 @@ final class MasterLink {
         if (applier != null) {
           // what was applied before the link broke reaches the log now, not at the next burst
           applier.flush();
-          if (client) {
-            client = false;
+          if (clientId != 0) {
             applier.linkDown(clientId);
+            clientId = 0;
           }
         }
         if (state == State.CONNECTED && !stopped) {
@@ -279,14 +279,14 @@ final class MasterLink {
         throw new IOException("Unexpected reply to PSYNC from master: " + answer);
       }
       LOGGER.log(Level.INFO, "Full resync from master: {0}:{1}", parts[1], parts[2]);
-      fullSync(connection, in, parts[1], Long.parseLong(parts[2]));
+      fullSync(in, parts[1], Long.parseLong(parts[2]));
     } else if (answer.startsWith("+CONTINUE")) {
       String newId = answer.length() > "+CONTINUE ".length() ? answer.substring(10).trim() : null;
       replication.continued(this, newId);
       LOGGER.log(
           Level.INFO, "MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
       connected();
-      becomeClient(connection, true);
+      becomeClient(true);
       stream(in, null);
     } else if (answer.startsWith("-NOMASTERLINK") || answer.startsWith("-LOADING")) {
       throw new IOException(
@@ -313,8 +313,8 @@ final class MasterLink {
    * Makes the link a client of this server, as Redis creates its master client once the stream
    * starts; {@code continued} after +CONTINUE, when a client of an earlier connection resumes.
    */
-  private void becomeClient(Socket connection, boolean continued) {
-    client = true;
+  private void becomeClient(boolean continued) {
+    Socket connection = socket;
     clientId =
         replication
             .applier()
@@ -373,8 +373,7 @@ final class MasterLink {
   }
 
   /** Receives the transfer, brings it up to date in a fresh keyspace, swaps it in, follows on. */
-  private void fullSync(Socket connection, Resp.Reader in, String masterId, long masterOffset)
-      throws IOException {
+  private void fullSync(Resp.Reader in, String masterId, long masterOffset) throws IOException {
     state = State.TRANSFER;
     String header = in.nonEmptyLine();
     if (header.startsWith("$EOF:") || !header.startsWith("$")) {
@@ -418,7 +417,7 @@ final class MasterLink {
         Long.toString((System.nanoTime() - began) / 1_000_000),
         Long.toString(loaded.last()));
     db = 0;
-    CatchUp catchUp = new CatchUp(connection, fresh, loaded, masterId, masterOffset);
+    CatchUp catchUp = new CatchUp(fresh, loaded, masterId, masterOffset);
     if (loaded.last() <= masterOffset) {
       catchUp.finish(masterOffset);
     }
@@ -483,7 +482,6 @@ final class MasterLink {
    * past the number it was written with; then the fresh keyspace replaces the live one.
    */
   private final class CatchUp {
-    final Socket connection;
     final Keyspace fresh;
     final Transfer.Loaded loaded;
     final LogReader.RecordSink replay;
@@ -492,13 +490,7 @@ final class MasterLink {
     final java.io.ByteArrayOutputStream applied = new java.io.ByteArrayOutputStream();
     boolean done;
 
-    CatchUp(
-        Socket connection,
-        Keyspace fresh,
-        Transfer.Loaded loaded,
-        String masterId,
-        long masterOffset) {
-      this.connection = connection;
+    CatchUp(Keyspace fresh, Transfer.Loaded loaded, String masterId, long masterOffset) {
       this.fresh = fresh;
       this.loaded = loaded;
       this.masterId = masterId;
@@ -516,7 +508,7 @@ final class MasterLink {
       replication.swapIn(MasterLink.this, fresh, masterId, masterOffset, applied.toByteArray(), db);
       done = true;
       connected();
-      becomeClient(connection, false);
+      becomeClient(false);
       LOGGER.log(
           Level.INFO,
           "MASTER <-> REPLICA sync: the received data replaced the old data at offset {0}",
