@@ -327,12 +327,28 @@ class ClientCommandsTest {
       assertEquals(syntax, client.call("CLIENT", "KILL", "ID", "1", "SKIPME"));
       assertEquals(syntax, client.call("CLIENT", "KILL", "NAME", "x"));
       assertEquals(
-          new Err("ERR value is not an integer or out of range"),
+          new Err("ERR maxage is not an integer or out of range"),
           client.call("CLIENT", "KILL", "MAXAGE", "x"));
       assertEquals(
           new Err("ERR wrong number of arguments for 'client|kill' command"),
           client.call("CLIENT", "KILL"));
       assertEquals(new Simple("PONG"), client.call("PING"));
+    }
+  }
+
+  @Test
+  void clientKill_maxAgeZeroOrNegative_refusedAndKillsNobody() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient caller = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(new Simple("PONG"), other.call("PING"));
+      Err notPositive = new Err("ERR maxage should be greater than 0");
+      assertEquals(notPositive, caller.call("CLIENT", "KILL", "MAXAGE", "0"));
+      assertEquals(notPositive, caller.call("CLIENT", "KILL", "MAXAGE", "-5"));
+      assertEquals(notPositive, caller.call("CLIENT", "KILL", "TYPE", "normal", "MAXAGE", "0"));
+      assertEquals(new Simple("PONG"), other.call("PING"));
+      assertEquals(2L, caller.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "no"));
+      assertTrue(other.closedByServer());
     }
   }
 

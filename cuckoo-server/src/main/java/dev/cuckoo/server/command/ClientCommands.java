@@ -304,7 +304,12 @@ public final class ClientCommands {
         case "maxage" -> {
           Long maxAge = Numbers.parseLong(args[i + 1]);
           if (maxAge == null) {
-            reply.error("ERR value is not an integer or out of range");
+            reply.error("ERR maxage is not an integer or out of range");
+            return null;
+          }
+          if (maxAge <= 0) {
+            // 0 would read as "no age filter" and kill every other client
+            reply.error("ERR maxage should be greater than 0");
             return null;
           }
           filter.maxAgeSeconds = maxAge;
