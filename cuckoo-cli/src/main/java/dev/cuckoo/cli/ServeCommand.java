@@ -4,7 +4,6 @@ import dev.cuckoo.server.CuckooServer;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.ServerLogging;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -70,9 +69,9 @@ final class ServeCommand implements Callable<Integer> {
       throw new CliException(
           "cannot append to the log file " + config.logFile() + ": " + ErrorHandler.describe(e), e);
     }
-    CuckooServer server;
     try {
-      server = CuckooServer.start(config);
+      // the same start, signals and stop as bin/cuckoo-server: SIGTERM stops cleanly, exit 0
+      CuckooServer.runUntilStopped(config, spec.commandLine().getOut());
     } catch (IOException e) {
       String where = config.bind() + ":" + config.port();
       String message = ErrorHandler.describe(e);
@@ -81,21 +80,6 @@ final class ServeCommand implements Callable<Integer> {
       }
       throw new CliException(
           message.contains(where) ? message : "cannot start on " + where + ": " + message, e);
-    }
-    Thread hook = new Thread(server::close, "cuckoo-serve-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    PrintWriter out = spec.commandLine().getOut();
-    out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
-    out.flush();
-    try {
-      server.awaitTermination();
-    } finally {
-      server.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook is running or has run
-      }
     }
     return ExitCode.OK;
   }

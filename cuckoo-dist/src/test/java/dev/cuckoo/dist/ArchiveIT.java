@@ -129,6 +129,28 @@ class ArchiveIT {
   }
 
   @Test
+  void cuckooServe_sigterm_logsStartAndStopAndExitsZero() throws Exception {
+    Path data = work.resolve("serve-data");
+    List<String> command =
+        List.of(launcher("cuckoo"), "serve", "--port", "0", "--dir", data.toString());
+    try (ServerProcess server =
+        ServerProcess.start(
+            work, ENVIRONMENT, Files.createTempFile(work, "serve", ".out"), command)) {
+      int port = server.awaitPort();
+      try (RedisClient redis = RedisClient.create("redis://127.0.0.1:" + port)) {
+        assertTrue(redis.cfAdd("visitors", "alice"));
+      }
+      server.terminate();
+      String output = server.output();
+      assertEquals(0, server.exitCode(), output);
+      assertTrue(output.contains("starting: pid "), output);
+      assertTrue(output.contains("maximum heap "), output);
+      assertTrue(output.contains("INFO  CuckooServer: SIGTERM: shutting down"), output);
+      assertTrue(Pattern.compile("stopped in \\d+ ms").matcher(output).find(), output);
+    }
+  }
+
+  @Test
   void launchers_versionAndHelp_answerWithoutStarting() throws Exception {
     Dist.Result version = Dist.run(work, ENVIRONMENT, launcher("cuckoo-server"), "--version");
     assertEquals(0, version.exitCode(), version.toString());

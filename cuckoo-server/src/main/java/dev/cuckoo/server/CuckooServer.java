@@ -461,6 +461,37 @@ public final class CuckooServer implements AutoCloseable {
       System.exit(1);
       return;
     }
+    try {
+      runUntilStopped(
+          config,
+          new java.io.PrintWriter(
+              new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()),
+              true));
+    } catch (IOException | IllegalArgumentException e) {
+      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
+      if (logFile != null) {
+        System.err.println("cuckoo-server: " + e.getMessage());
+      }
+      System.exit(1);
+      return;
+    }
+    System.exit(0);
+  }
+
+  /**
+   * Runs a server as a process runs it, until SHUTDOWN or a signal stops it: logs the start (pid,
+   * Java, maximum heap, data directory), starts, makes SIGTERM and SIGINT stop it cleanly (so the
+   * process exits with status 0 after "stopped in N ms"), prints {@code cuckoo-server listening on
+   * ADDRESS:PORT} on {@code out} and waits. {@code cuckoo-server} and {@code cuckoo serve} both run
+   * through here. The caller installs the log ({@link ServerLogging#install}) first.
+   *
+   * @param config the settings
+   * @param out where the listening line goes
+   * @throws IOException if the server cannot start (the port is taken, the data is damaged)
+   * @throws InterruptedException if this thread is interrupted while the server runs
+   */
+  public static void runUntilStopped(ServerConfig config, java.io.PrintWriter out)
+      throws IOException, InterruptedException {
     LOGGER.log(
         Level.INFO,
         "cuckoo-server {0} starting: pid {1}, Java {2}, maximum heap {3} MiB, data in {4}",
@@ -472,13 +503,6 @@ public final class CuckooServer implements AutoCloseable {
     CuckooServer server;
     try {
       server = start(config);
-    } catch (IOException | IllegalArgumentException e) {
-      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
-      if (logFile != null) {
-        System.err.println("cuckoo-server: " + e.getMessage());
-      }
-      System.exit(1);
-      return;
     } catch (OutOfMemoryError e) {
       HeapGuard.fatal("start-up", e);
       return;
@@ -495,18 +519,18 @@ public final class CuckooServer implements AutoCloseable {
               }
             });
     // System.exit from elsewhere, SIGHUP, or SIGTERM where no signal handler could be installed
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  try {
-                    server.awaitTermination();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                },
-                "cuckoo-exit"));
+    Thread exitHook =
+        new Thread(
+            () -> {
+              server.close();
+              try {
+                server.awaitTermination();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "cuckoo-exit");
+    Runtime.getRuntime().addShutdownHook(exitHook);
     if (signals.size() < ShutdownSignals.SIGNALS.size()) {
       LOGGER.log(
           Level.WARNING,
@@ -514,8 +538,17 @@ public final class CuckooServer implements AutoCloseable {
               + " and the exit status is then 128 + the signal number",
           signals);
     }
-    System.out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
-    server.awaitTermination();
-    System.exit(0);
+    out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
+    out.flush();
+    try {
+      server.awaitTermination();
+    } finally {
+      server.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(exitHook);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting: the hook is running or has run
+      }
+    }
   }
 }
