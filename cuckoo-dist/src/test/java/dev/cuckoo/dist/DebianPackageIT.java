@@ -171,7 +171,9 @@ class DebianPackageIT {
       System.out.println("no Debian Java runtime package: installing with " + install.get(2));
     }
     install.add(Dist.deb().toString());
-    run(install.toArray(new String[0]));
+    Dist.Result installed = run(install.toArray(new String[0]));
+    // adduser warns when the home directory it is given does not exist yet
+    assertFalse(installed.output().contains("can't be accessed"), installed.output());
 
     String user = run("getent", "passwd", "cuckoo").output().trim();
     String[] account = user.split(":");
@@ -237,6 +239,7 @@ class DebianPackageIT {
 
     Dist.Result remove = run("dpkg", "--remove", PACKAGE);
     assertTrue(remove.output().contains("kept the data in /var/lib/cuckoo"), remove.output());
+    assertTrue(remove.output().contains("'sudo apt purge cuckoo' deletes them"), remove.output());
     assertTrue(Files.exists(DATA.resolve("appendonly.log")));
     assertTrue(Files.exists(Paths.get("/etc/cuckoo/cuckoo-server.conf")));
     assertFalse(Files.exists(Paths.get("/usr/bin/cuckoo-server"), LinkOption.NOFOLLOW_LINKS));
