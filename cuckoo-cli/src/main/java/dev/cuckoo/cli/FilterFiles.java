@@ -3,8 +3,13 @@ package dev.cuckoo.cli;
 import dev.cuckoo.FilterFile;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.server.persist.AppendLog;
+import dev.cuckoo.server.persist.SnapshotFile;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Reads and writes filter files through the core ({@link FilterFile}, docs/FORMAT.md), turning
@@ -28,12 +33,50 @@ final class FilterFiles {
           .filter();
     } catch (FilterFormatException e) {
       if (e.field().equals("magic") && e.offset() == 0) {
-        throw new CliException(path + " is not a cuckoo filter file (" + e.getMessage() + ")", e);
+        String serverFile = serverFile(path);
+        throw new CliException(
+            path
+                + (serverFile != null
+                    ? serverFile
+                    : " is not a cuckoo filter file (" + e.getMessage() + ")"),
+            e);
       }
       throw new CliException(path + " is corrupt: " + e.getMessage(), e);
     } catch (IOException e) {
       throw CliException.reading(path.toString(), e);
     }
+  }
+
+  /**
+   * Says what a cuckoo-server data file handed to a filter command is, and how to read it: the rest
+   * of a sentence that begins with the file's name, or null if it is not one.
+   */
+  private static String serverFile(Path path) {
+    String readOne =
+        "; a server started with --dir on its directory loads it, and 'cuckoo import --key KEY"
+            + " --server HOST:PORT --output FILE' writes one of its filters as a filter file";
+    try {
+      SnapshotFile.Summary snapshot = SnapshotFile.summary(path);
+      if (snapshot != null) {
+        return " is a cuckoo-server snapshot ("
+            + snapshot.entries()
+            + (snapshot.entries() == 1 ? " key" : " keys")
+            + "), not a filter file"
+            + readOne;
+      }
+      byte[] magic = new byte[AppendLog.MAGIC.length];
+      try (InputStream in = Files.newInputStream(path)) {
+        if (in.readNBytes(magic, 0, magic.length) == magic.length
+            && Arrays.equals(magic, AppendLog.MAGIC)) {
+          return " is a cuckoo-server append-only log, not a filter file" + readOne;
+        }
+      }
+    } catch (FilterFormatException e) {
+      return " is a damaged cuckoo-server snapshot (" + e.getMessage() + "), not a filter file";
+    } catch (IOException e) {
+      return null;
+    }
+    return null;
   }
 
   /**

@@ -86,4 +86,25 @@ class InfoCommandTest {
     assertEquals(ExitCode.ERROR, noFile.exitCode);
     assertTrue(noFile.err.contains("Missing required parameter"), noFile.err);
   }
+
+  @Test
+  void info_serverSnapshotOrLog_saysWhatItIsAndHowToReadIt() throws Exception {
+    Path data = dir.resolve("data");
+    try (dev.cuckoo.server.CuckooServer server =
+            dev.cuckoo.server.CuckooServer.start(
+                dev.cuckoo.server.ServerConfig.builder().port(0).dir(data).build());
+        RespClient client = new RespClient("127.0.0.1", server.port(), 10_000)) {
+      assertEquals("OK", client.call("CF.RESERVE", "seen", "1000"));
+      assertEquals("OK", client.call("CF.RESERVE", "other", "1000"));
+      assertEquals("OK", client.call("SAVE"));
+    }
+    CliRun snapshot = CliRun.run("info", data.resolve("dump.cuckoo").toString());
+    assertEquals(ExitCode.ERROR, snapshot.exitCode, snapshot.toString());
+    assertEquals(1, snapshot.errLines().length, snapshot.err);
+    assertTrue(snapshot.err.contains("is a cuckoo-server snapshot (2 keys)"), snapshot.err);
+    assertTrue(snapshot.err.contains("cuckoo import --key KEY"), snapshot.err);
+    CliRun log = CliRun.run("info", data.resolve("appendonly.log").toString());
+    assertEquals(ExitCode.ERROR, log.exitCode, log.toString());
+    assertTrue(log.err.contains("is a cuckoo-server append-only log"), log.err);
+  }
 }

@@ -368,6 +368,46 @@ public final class SnapshotFile {
   }
 
   /**
+   * What a snapshot's header says: its log generation and how many entries (keys, and keys deleted
+   * while it was written) it holds.
+   *
+   * @param generation the log generation the snapshot began
+   * @param entries the entries that follow the header
+   */
+  public record Summary(long generation, long entries) {}
+
+  /**
+   * Reads the header of {@code file} if it is a snapshot (for tools that are handed one by
+   * mistake), without reading the entries.
+   *
+   * @return the header, or null if the file does not begin with a snapshot's magic
+   * @throws FilterFormatException if it begins like a snapshot but its header is damaged
+   * @throws IOException if the file cannot be read
+   */
+  public static Summary summary(Path file) throws IOException {
+    byte[] header = new byte[HEADER_BYTES];
+    try (InputStream in = Files.newInputStream(file)) {
+      int read = in.readNBytes(header, 0, HEADER_BYTES);
+      if (read < MAGIC.length || !Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+        return null;
+      }
+      if (read < HEADER_BYTES) {
+        throw new FilterFormatException("header", read, "snapshot truncated");
+      }
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(header, 0, HEADER_BYTES - 4);
+    ByteBuffer h = ByteBuffer.wrap(header, 8, HEADER_BYTES - 8).order(ByteOrder.LITTLE_ENDIAN);
+    long generation = h.getLong();
+    h.getLong();
+    long entries = h.getLong();
+    if (h.getInt() != (int) crc.getValue()) {
+      throw new FilterFormatException("header", HEADER_BYTES - 4, "snapshot header checksum");
+    }
+    return new Summary(generation, entries);
+  }
+
+  /**
    * Loads a snapshot of {@code size} bytes from a stream (a transfer read straight from the
    * master's connection), as {@link #read(Path, Keyspace, Predicate)} does; reads exactly {@code
    * size} bytes unless it is damaged.
