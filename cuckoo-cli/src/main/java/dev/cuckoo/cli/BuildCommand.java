@@ -261,12 +261,22 @@ final class BuildCommand implements Callable<Integer> {
     long nanos = System.nanoTime() - start;
     ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
     out.printf(
-        "wrote %s: %s items from %s lines (%s not stored: might already be present) in %s%n",
+        "wrote %s: %s items from %s lines (%s not stored: repeated, or false positives) in %s%n",
         output,
         Text.count(filter.size()),
         Text.count(read),
         Text.count(skipped),
         Text.seconds(nanos));
+    if (skipped > 0) {
+      // the rate grew with the load as the lines went in: about half its final value on average
+      long expectedFalsePositives = Math.round(FilterSummary.reportedRate(filter) / 2 * read);
+      out.printf(
+          "  %s lines were not stored because the filter already answered \"might contain\" for"
+              + " them: lines seen before, or false positives of the filter being built (about %s"
+              + " expected among distinct lines at its rate); --keep-duplicates stores every"
+              + " line%n",
+          Text.count(skipped), Text.count(expectedFalsePositives));
+    }
     out.printf(
         "  %sload %s of capacity %s, %s bits/item, %s %s, file %s%n",
         chain != null ? Text.count(chain.linkCount()) + " links, " : "",

@@ -110,9 +110,26 @@ class BuildCommandTest {
     assertTrue(once.out.contains("from 900 lines"), once.out);
     // every line not stored was reported present (a copy, or a false positive), none as full
     assertTrue(
-        once.out.contains("(" + (900 - onceSize) + " not stored: might already be present)"),
+        once.out.contains("(" + (900 - onceSize) + " not stored: repeated, or false positives)"),
         once.out);
+    assertTrue(once.out.contains("--keep-duplicates stores every line"), once.out);
     assertTrue(kept.out.contains("(0 not stored"), kept.out);
+    assertFalse(kept.out.contains("--keep-duplicates stores"), kept.out);
+  }
+
+  @Test
+  void build_distinctLinesSomeNotStored_namesFalsePositivesAndKeepDuplicates() throws IOException {
+    // distinct lines only: whatever is not stored is a false positive of the filter being built
+    Path input = file("distinct.txt", words(200_001, "u"));
+    CliRun built = CliRun.run("build", "--input", input.toString(), "--output", path("d.cuckoo"));
+    assertEquals(0, built.exitCode, built.toString());
+    long size = CuckooFilter.readFrom(dir.resolve("d.cuckoo"), ItemHashers.utf8()).size();
+    assertTrue(size < 200_001, "no false positive among 200,001 lines: " + size);
+    assertTrue(
+        built.out.contains("(" + Text.count(200_001 - size) + " not stored: repeated, or false"),
+        built.out);
+    assertTrue(built.out.contains("false positives of the filter being built"), built.out);
+    assertTrue(built.out.contains("--keep-duplicates stores every line"), built.out);
   }
 
   @Test
