@@ -8,11 +8,16 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns every failure into one line on stderr and an exit code: usage errors and bad input give
@@ -35,10 +40,24 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine command = ex.getCommandLine();
     PrintWriter err = command.getErr();
+    String message = ex.getMessage();
+    List<String> unknown = unknownOptions(command, args);
+    if (!unknown.isEmpty()) {
+      // named first: picocli reports a required option as missing before an unknown one, and
+      // lists an unknown option's value as another unknown option
+      message =
+          (unknown.size() == 1 ? "Unknown option: '" : "Unknown options: '")
+              + String.join("', '", unknown)
+              + "'";
+      List<String> similar = new UnmatchedArgumentException(command, unknown).getSuggestions();
+      if (!similar.isEmpty()) {
+        message += " (did you mean '" + similar.get(0) + "'?)";
+      }
+    }
     err.println(
         command.getCommandSpec().qualifiedName()
             + ": "
-            + ex.getMessage()
+            + message
             + " (see '"
             + command.getCommandSpec().qualifiedName()
             + " --help')");
@@ -47,6 +66,49 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     }
     err.flush();
     return ExitCode.ERROR;
+  }
+
+  /**
+   * Returns the arguments of {@code command} that look like options it does not have, in order: a
+   * token after the command's name that starts with {@code --} (up to an {@code =}), or is a dash
+   * and one letter, and names no option; the value of a known option that takes one is skipped.
+   * Empty for a command that hands unknown arguments on ({@code serve}).
+   */
+  private static List<String> unknownOptions(CommandLine command, String[] args) {
+    CommandSpec spec = command.getCommandSpec();
+    List<String> unknown = new ArrayList<>();
+    if (!spec.unmatchedArgsBindings().isEmpty()) {
+      return unknown;
+    }
+    int start = 0;
+    if (spec.parent() != null) {
+      List<String> names = new ArrayList<>(List.of(spec.aliases()));
+      names.add(spec.name());
+      while (start < args.length && !names.contains(args[start])) {
+        start++;
+      }
+      start++;
+    }
+    for (int i = start; i < args.length; i++) {
+      String token = args[i];
+      if (token.equals("--")) {
+        break;
+      }
+      boolean longOption = token.startsWith("--") && token.length() > 2;
+      boolean shortOption = token.length() == 2 && token.charAt(0) == '-' && token.charAt(1) != '-';
+      if (!longOption && !shortOption) {
+        continue;
+      }
+      int equals = token.indexOf('=');
+      String name = equals < 0 ? token : token.substring(0, equals);
+      OptionSpec option = spec.findOption(name);
+      if (option == null) {
+        unknown.add(name);
+      } else if (equals < 0 && option.arity().max() > 0 && !option.arity().isVariable()) {
+        i += option.arity().max();
+      }
+    }
+    return unknown;
   }
 
   @Override

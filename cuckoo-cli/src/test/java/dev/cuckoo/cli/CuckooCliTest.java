@@ -47,6 +47,28 @@ class CuckooCliTest {
   }
 
   @Test
+  void execute_misspelledRequiredOption_namedUnknownWithTheCloseName() {
+    CliRun run = CliRun.run("build", "--inptu", "words.txt", "--output", "w.cuckoo");
+    assertEquals(ExitCode.ERROR, run.exitCode);
+    assertEquals(1, run.errLines().length, run.err);
+    assertTrue(
+        run.err.startsWith("cuckoo build: Unknown option: '--inptu' (did you mean '--input'?)"),
+        run.err);
+    assertFalse(run.err.contains("Missing required"), run.err);
+  }
+
+  @Test
+  void execute_unknownOptionWithValue_valueNotListedAsAnOption() {
+    CliRun run = CliRun.run("demo", "--bogus", "1");
+    assertEquals(ExitCode.ERROR, run.exitCode);
+    assertEquals(1, run.errLines().length, run.err);
+    assertTrue(run.err.startsWith("cuckoo demo: Unknown option: '--bogus' (see"), run.err);
+    assertFalse(run.err.contains("'1'"), run.err);
+    CliRun known = CliRun.run("demo", "--items", "-5", "--bogus=2");
+    assertTrue(known.err.startsWith("cuckoo demo: Unknown option: '--bogus' (see"), known.err);
+  }
+
+  @Test
   void execute_unknownCommand_exit2() {
     CliRun run = CliRun.run("frobnicate");
     assertEquals(ExitCode.ERROR, run.exitCode);
