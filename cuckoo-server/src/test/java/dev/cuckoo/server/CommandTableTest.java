@@ -193,6 +193,60 @@ class CommandTableTest {
    * only_sentinel, may_replicate, protected), in any command or subcommand.
    */
   @Test
+  void commandList_filterBy_modulePatternAndCategoryAsRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      List<String> all = texts(client.call("COMMAND", "LIST"));
+      assertTrue(all.contains("client|kill") && all.contains("cf.add"), all.toString());
+      List<String> cf = texts(client.call("COMMAND", "LIST", "FILTERBY", "PATTERN", "cf.*"));
+      assertEquals(14, cf.size(), cf.toString());
+      assertTrue(cf.stream().allMatch(name -> name.startsWith("cf.")), cf.toString());
+      assertEquals(
+          new java.util.TreeSet<>(cf),
+          new java.util.TreeSet<>(
+              texts(client.call("COMMAND", "LIST", "FILTERBY", "MODULE", "BF"))));
+      assertEquals(
+          new java.util.TreeSet<>(cf),
+          new java.util.TreeSet<>(
+              texts(client.call("COMMAND", "LIST", "filterby", "aclcat", "Cuckoo"))));
+      assertEquals(
+          List.of("client|kill"),
+          texts(client.call("COMMAND", "LIST", "FILTERBY", "PATTERN", "CLIENT|K*")));
+      assertEquals(List.of(), texts(client.call("COMMAND", "LIST", "FILTERBY", "ACLCAT", "nope")));
+      assertEquals(List.of(), texts(client.call("COMMAND", "LIST", "FILTERBY", "MODULE", "nope")));
+      List<String> fast = texts(client.call("COMMAND", "LIST", "FILTERBY", "ACLCAT", "fast"));
+      assertTrue(fast.contains("cf.reserve") && !fast.contains("cf.add"), fast.toString());
+      Err syntax = new Err("ERR syntax error");
+      assertEquals(syntax, client.call("COMMAND", "LIST", "FILTERBY", "FOO", "x"));
+      assertEquals(syntax, client.call("COMMAND", "LIST", "FILTERBY", "PATTERN"));
+      assertEquals(syntax, client.call("COMMAND", "LIST", "FILTERBY", "PATTERN", "a", "b"));
+      assertEquals(syntax, client.call("COMMAND", "LIST", "BOGUS"));
+    }
+  }
+
+  @Test
+  void commandInfo_watchKeySpec_readOnlyAsRedis() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      List<?> watch = (List<?>) ((List<?>) client.call("COMMAND", "INFO", "watch")).get(0);
+      List<?> keySpec = (List<?>) ((List<?>) watch.get(8)).get(0);
+      int flagsAt = texts(keySpec).indexOf("flags");
+      assertEquals(List.of("RO"), texts(keySpec.get(flagsAt + 1)), keySpec.toString());
+    }
+  }
+
+  private static List<String> texts(Object reply) {
+    List<String> texts = new java.util.ArrayList<>();
+    for (Object item : (List<?>) reply) {
+      texts.add(
+          item instanceof List<?>
+              ? item.toString()
+              : item instanceof Simple simple ? simple.text() : RespClient.text(item));
+    }
+    return texts;
+  }
+
+  @Test
   void commandInfo_everyCommand_showsNoFlagRedisHides() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {

@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * The CF.* commands, with RedisBloom's flags, key specs and docs (group "module", module "bf").
- * Flags, categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
+ * Flags and key specs as Redis 8 reports them; ACL categories exactly as RedisBloom registers them
+ * (its mode strings and categories, plus "cuckoo": no implied {@code @slow} or {@code @fast}, which
+ * Redis adds only to its own commands); docs from Redis's command JSON.
  */
 final class CfEntries {
   private CfEntries() {}
@@ -27,7 +29,7 @@ final class CfEntries {
         command("cf.reserve")
             .arity(-3)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "fast", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary("Creates a new Cuckoo Filter")
@@ -46,7 +48,7 @@ final class CfEntries {
         command("cf.add")
             .arity(3)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary("Adds an item to a Cuckoo Filter")
@@ -58,7 +60,7 @@ final class CfEntries {
         command("cf.addnx")
             .arity(3)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary("Adds an item to a Cuckoo Filter if the item did not exist previously.")
@@ -70,7 +72,7 @@ final class CfEntries {
         command("cf.insert")
             .arity(-4)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary(
@@ -90,7 +92,7 @@ final class CfEntries {
         command("cf.insertnx")
             .arity(-4)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary(
@@ -109,7 +111,7 @@ final class CfEntries {
         command("cf.exists")
             .arity(3)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RO"))
             .summary("Checks whether one or more items exist in a Cuckoo Filter")
             .since("1.0.0")
@@ -120,7 +122,7 @@ final class CfEntries {
         command("cf.mexists")
             .arity(-3)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RO"))
             .summary("Checks whether one or more items exist in a Cuckoo Filter")
             .since("1.0.0")
@@ -132,7 +134,7 @@ final class CfEntries {
         command("cf.count")
             .arity(3)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RO"))
             .summary("Return the number of times an item might be in a Cuckoo Filter")
             .since("1.0.0")
@@ -143,7 +145,7 @@ final class CfEntries {
         command("cf.del")
             .arity(3)
             .flags("write", "fast")
-            .categories("write", "cuckoo", "fast")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary("Deletes an item from a Cuckoo Filter")
@@ -155,7 +157,7 @@ final class CfEntries {
         command("cf.info")
             .arity(2)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "fast", "cuckoo")
             .keys(KeySpec.one(1, "RO"))
             .summary("Returns information about a Cuckoo Filter")
             .since("1.0.0")
@@ -167,7 +169,7 @@ final class CfEntries {
         command("cf.scandump")
             .arity(3)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .summary("Begins an incremental save of the bloom filter")
             .since("1.0.0")
@@ -179,7 +181,7 @@ final class CfEntries {
         command("cf.loadchunk")
             .arity(4)
             .flags("write", "denyoom")
-            .categories("write", "cuckoo", "slow")
+            .categories("write", "cuckoo")
             .keys(KeySpec.one(1, "RW"))
             .writes(Writes.MODULE_KEY)
             .summary("Restores a filter previously saved using SCANDUMP")
@@ -191,7 +193,7 @@ final class CfEntries {
         command("cf.compact")
             .arity(-1)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RW", "access", "update"))
             .writes(Writes.MODULE_KEY)
             .summary("Compacts a Cuckoo Filter")
@@ -201,7 +203,7 @@ final class CfEntries {
         command("cf.debug")
             .arity(2)
             .flags("readonly", "fast")
-            .categories("read", "cuckoo", "fast")
+            .categories("read", "cuckoo")
             .keys(KeySpec.one(1, "RO"))
             .summary("Describes a Cuckoo Filter's internals")
             .since("1.0.0")

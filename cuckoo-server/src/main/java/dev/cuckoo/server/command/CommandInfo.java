@@ -2,8 +2,12 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
 
 /** COMMAND, COMMAND COUNT / INFO / DOCS / LIST: command metadata in Redis 7's reply shapes. */
 public final class CommandInfo {
@@ -14,7 +18,67 @@ public final class CommandInfo {
   private static final java.util.Set<String> HIDDEN_FLAGS =
       java.util.Set.of("may_replicate", "sentinel", "only_sentinel", "protected");
 
+  /** The order of Redis's {@code addReplyFlagsForCommand}, which COMMAND INFO's flags follow. */
+  private static final List<String> FLAG_ORDER =
+      List.of(
+          "write",
+          "readonly",
+          "denyoom",
+          "module",
+          "admin",
+          "pubsub",
+          "noscript",
+          "blocking",
+          "loading",
+          "stale",
+          "skip_monitor",
+          "skip_slowlog",
+          "asking",
+          "fast",
+          "no_auth",
+          "no_mandatory_keys",
+          "no_async_loading",
+          "no_multi",
+          "movablekeys",
+          "allow_busy");
+
+  /**
+   * The order of Redis's ACL categories (acl.c's table, then the categories modules add, as
+   * RedisBloom adds "bloom" and "cuckoo"), which COMMAND INFO's categories follow.
+   */
+  private static final List<String> CATEGORY_ORDER =
+      List.of(
+          "keyspace",
+          "read",
+          "write",
+          "set",
+          "sortedset",
+          "list",
+          "hash",
+          "string",
+          "bitmap",
+          "hyperloglog",
+          "geo",
+          "stream",
+          "pubsub",
+          "admin",
+          "fast",
+          "slow",
+          "blocking",
+          "dangerous",
+          "connection",
+          "transaction",
+          "scripting",
+          "bloom",
+          "cuckoo");
+
   private final Commands commands;
+
+  /** Returns the place of {@code name} in {@code order}; names it lacks go last, in turn. */
+  private static int orderOf(List<String> order, String name) {
+    int index = order.indexOf(name);
+    return index < 0 ? order.size() : index;
+  }
 
   CommandInfo(Commands commands) {
     this.commands = commands;
@@ -26,6 +90,9 @@ public final class CommandInfo {
     reply.integer(spec.arity());
     List<String> shown = new ArrayList<>(spec.flags());
     shown.removeAll(HIDDEN_FLAGS);
+    shown.sort(Comparator.comparingInt(flag -> orderOf(FLAG_ORDER, flag)));
+    List<String> categories = new ArrayList<>(spec.categories());
+    categories.sort(Comparator.comparingInt(category -> orderOf(CATEGORY_ORDER, category)));
     reply.set(shown.size());
     for (String flag : shown) {
       reply.simple(flag);
@@ -33,8 +100,8 @@ public final class CommandInfo {
     reply.integer(spec.firstKey());
     reply.integer(spec.lastKey());
     reply.integer(spec.keyStep());
-    reply.set(spec.categories().size());
-    for (String category : spec.categories()) {
+    reply.set(categories.size());
+    for (String category : categories) {
       reply.simple("@" + category);
     }
     // Redis's addReplyCommandTips and addReplyCommandKeySpecs reply with sets, and
@@ -68,9 +135,46 @@ public final class CommandInfo {
     session.reply().integer(commands.all().size());
   }
 
-  /** COMMAND LIST [FILTERBY ...] (filters are ignored). */
+  /**
+   * COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: every command and
+   * subcommand, or those of a module (by name, any case), of an ACL category (any case; none for a
+   * category that does not exist) or whose full name matches a glob (any case), as Redis's {@code
+   * commandListCommand}.
+   */
   void list(Session session, Request request) {
-    List<String> names = commands.names();
+    byte[][] args = request.args();
+    Predicate<CommandSpec> wanted = spec -> true;
+    for (int i = 2; i < args.length; i += 3) {
+      if (!Args.lower(args[i]).equals("filterby") || args.length - 1 - i != 2) {
+        session.reply().error(Args.SYNTAX_ERROR);
+        return;
+      }
+      String value = Args.text(args[i + 2]);
+      String lower = value.toLowerCase(Locale.ROOT);
+      switch (Args.lower(args[i + 1])) {
+        case "module" -> wanted = spec -> spec.module() != null && spec.module().equals(lower);
+        case "aclcat" -> wanted = spec -> spec.categories().contains(lower);
+        case "pattern" -> {
+          byte[] pattern = lower.getBytes(StandardCharsets.UTF_8);
+          wanted = spec -> Glob.matches(pattern, spec.name().getBytes(StandardCharsets.UTF_8));
+        }
+        default -> {
+          session.reply().error(Args.SYNTAX_ERROR);
+          return;
+        }
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (CommandSpec spec : commands.all()) {
+      if (wanted.test(spec)) {
+        names.add(spec.name());
+      }
+      for (CommandSpec sub : spec.subcommands().values()) {
+        if (wanted.test(sub)) {
+          names.add(sub.name());
+        }
+      }
+    }
     session.reply().array(names.size());
     for (String name : names) {
       session.reply().bulk(name);

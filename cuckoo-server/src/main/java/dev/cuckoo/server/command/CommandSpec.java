@@ -57,7 +57,7 @@ public final class CommandSpec {
   private CommandSpec(Builder b) {
     this.name = b.name;
     this.arity = b.arity;
-    this.flags = b.flags;
+    this.flags = withModuleFlag(b.flags, b.module);
     this.categories = b.categories;
     this.keySpecs = b.keySpecs;
     this.tips = b.tips;
@@ -158,6 +158,16 @@ public final class CommandSpec {
   /** Returns the step between keys, derived from the key specs. */
   public int keyStep() {
     return keyStep;
+  }
+
+  /** Returns the flags, with "module" among them for a module's command (as Redis marks it). */
+  private static List<String> withModuleFlag(List<String> flags, String module) {
+    if (module == null || flags.contains("module")) {
+      return flags;
+    }
+    List<String> marked = new java.util.ArrayList<>(flags);
+    marked.add("module");
+    return List.copyOf(marked);
   }
 
   /** Returns the ACL categories without the '@'. */

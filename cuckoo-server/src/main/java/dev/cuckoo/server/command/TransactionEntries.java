@@ -53,7 +53,7 @@ final class TransactionEntries {
             .arity(-2)
             .flags("noscript", "loading", "stale", "fast", "allow_busy")
             .categories("fast", "transaction")
-            .keys(KeySpec.range(1, -1, 1, "RO", "access"))
+            .keys(KeySpec.range(1, -1, 1, "RO"))
             .runsInsideMulti()
             .summary("Monitors changes to keys to determine the execution of a transaction.")
             .group("transactions")
