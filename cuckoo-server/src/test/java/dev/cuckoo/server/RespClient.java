@@ -26,6 +26,14 @@ public final class RespClient implements Closeable {
   /** A simple-string reply. */
   public record Simple(String text) {}
 
+  /**
+   * A RESP3 attribute ({@code |}) and the reply that followed it.
+   *
+   * @param attributes the attribute's pairs
+   * @param reply the reply after it
+   */
+  public record Attributed(Map<Object, Object> attributes, Object reply) {}
+
   /** A RESP3 push frame ('>'), its elements as read. */
   public record Push(List<Object> elements) {}
 
@@ -130,6 +138,17 @@ public final class RespClient implements Closeable {
             : line.equals("-inf") ? Double.NEGATIVE_INFINITY : Double.parseDouble(line);
       case '_':
         return null;
+      case '(':
+        return new java.math.BigInteger(line);
+      case '|':
+        {
+          Map<Object, Object> attributes = new LinkedHashMap<>();
+          for (int i = Integer.parseInt(line); i > 0; i--) {
+            Object key = read();
+            attributes.put(key instanceof byte[] ? text(key) : key, read());
+          }
+          return new Attributed(attributes, read());
+        }
       case '$':
       case '=':
         {

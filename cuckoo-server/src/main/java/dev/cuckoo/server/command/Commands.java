@@ -115,7 +115,7 @@ public final class Commands {
                     moves,
                     keys,
                     commandInfo,
-                    new DebugCommands(context.config()),
+                    new DebugCommands(context, expiry),
                     commandStats,
                     new MemoryCommands(context),
                     slowLog),

@@ -20,6 +20,8 @@ import java.util.concurrent.locks.Lock;
  * already past deletes the key and is logged as DEL.
  */
 public final class ExpiryCommands {
+  // DEBUG SET-ACTIVE-EXPIRE 0 turns the background cycle off
+  private volatile boolean activeExpire = true;
   private static final byte[] PEXPIREAT = "PEXPIREAT".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
   private static final int NX = 1;
@@ -209,6 +211,14 @@ public final class ExpiryCommands {
   }
 
   /**
+   * Turns the background expiry on or off (DEBUG SET-ACTIVE-EXPIRE): off, an expired key is deleted
+   * only when a command reaches it.
+   */
+  void activeExpire(boolean on) {
+    activeExpire = on;
+  }
+
+  /**
    * The active expiry cycle (every 100 ms), paced as Redis's activeExpireCycle (expire.c) with its
    * default effort: per database it looks at 20 keys with an expiry, continuing from where the last
    * cycle stopped, deletes those whose time has passed (each logged as DEL) and looks at 20 more
@@ -219,6 +229,9 @@ public final class ExpiryCommands {
    * budgetMillis}; does nothing while writes are refused.
    */
   void expireCycle(long budgetMillis) {
+    if (!activeExpire) {
+      return;
+    }
     TtlAverages ttlAverages = keyspace.ttlAverages();
     long start = System.nanoTime();
     // keys looked at and deleted by this cycle, for INFO's expired_stale_perc

@@ -305,4 +305,30 @@ public final class Reply {
     out.writeByte(protocol == 3 ? '~' : '*');
     writeNumber(out, count);
   }
+
+  /**
+   * Appends a big number: {@code (digits} in RESP3, a bulk string in RESP2.
+   *
+   * @param digits the number's decimal digits, with a sign if negative
+   */
+  public void bigNumber(String digits) {
+    if (protocol != 3) {
+      bulk(digits);
+      return;
+    }
+    ByteBuf out = out();
+    out.writeByte('(');
+    out.writeCharSequence(digits, StandardCharsets.US_ASCII);
+    out.writeBytes(CRLF);
+  }
+
+  /**
+   * Appends an attribute header for {@code count} pairs ({@code |count}, RESP3 only: the caller
+   * writes none in RESP2), which a reply then follows.
+   */
+  public void attribute(int count) {
+    ByteBuf out = out();
+    out.writeByte('|');
+    writeNumber(out, count);
+  }
 }
