@@ -218,12 +218,17 @@ public final class Reply {
     } else {
       text = Double.toString(value).replace('E', 'e');
     }
+    resp3LineOrBulk(',', text);
+  }
+
+  /** Appends {@code text} as a RESP3 line of type {@code type}, or as a bulk string in RESP2. */
+  private void resp3LineOrBulk(char type, String text) {
     if (protocol != 3) {
       bulk(text);
       return;
     }
     ByteBuf out = out();
-    out.writeByte(',');
+    out.writeByte(type);
     out.writeCharSequence(text, StandardCharsets.US_ASCII);
     out.writeBytes(CRLF);
   }
@@ -312,14 +317,7 @@ public final class Reply {
    * @param digits the number's decimal digits, with a sign if negative
    */
   public void bigNumber(String digits) {
-    if (protocol != 3) {
-      bulk(digits);
-      return;
-    }
-    ByteBuf out = out();
-    out.writeByte('(');
-    out.writeCharSequence(digits, StandardCharsets.US_ASCII);
-    out.writeBytes(CRLF);
+    resp3LineOrBulk('(', digits);
   }
 
   /**
