@@ -167,7 +167,8 @@ class MembershipFilterTest {
       switch (filter.addIfAbsentWithOutcome(line)) {
         case ADDED -> stored++;
         case ALREADY_PRESENT -> skipped++; // a duplicate, or rarely a false positive
-        case FULL -> throw new IllegalStateException("filter full after " + stored + " items");
+        case FULL, NO_MEMORY ->
+            throw new IllegalStateException("no room after " + stored + " items");
       }
     }
     assertEquals(3, stored);

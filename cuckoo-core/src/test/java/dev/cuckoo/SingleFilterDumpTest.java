@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** RedisBloom dumps of single filters: {@code redisBloomOf} and {@code singleFilter}. */
+/** RedisBloom dumps of single filters: {@code RedisCuckooFilter.of} and {@code singleFilter}. */
 class SingleFilterDumpTest {
   private static CuckooFilter<byte[]> filled(int items) {
     CuckooFilter<byte[]> filter =
@@ -24,7 +24,7 @@ class SingleFilterDumpTest {
   }
 
   @Test
-  void redisBloomOf_sameAddsAsChain_sameDump() {
+  void of_sameAddsAsChain_sameDump() {
     CuckooFilter<byte[]> single = filled(300);
     RedisCuckooFilter<byte[]> chain = RedisCuckooFilter.reserve(1000, 2, 20, 2);
     for (int i = 0; i < 300; i++) {
@@ -78,7 +78,7 @@ class SingleFilterDumpTest {
   }
 
   @Test
-  void redisBloomOf_outOfRedisRanges_rejectedNamingIt() {
+  void of_outOfRedisRanges_rejectedNamingIt() {
     CuckooFilter<byte[]> standard =
         CuckooFilter.builder(ItemHashers.bytes()).expectedItems(10).build();
     IllegalArgumentException e =
