@@ -4,9 +4,9 @@ package dev.cuckoo;
  * The links behind a {@link ScalableCuckooFilter} or a {@link RedisCuckooFilter}, one
  * implementation per scheme ({@link StandardChain}, {@link RedisChain} and its compact form {@link
  * CompactRedisChain}): the operations and properties every chain has, on item hashes. Adds are each
- * chain's own, as their results differ ({@link ScalableCuckooFilter.AddResult}, {@link
- * RedisCuckooFilter.AddResult}; a compact chain answers null when it must expand first). Not
- * thread-safe; see the filters for the concurrent uses that are safe.
+ * chain's own, as their rules differ (all answer an {@link AddOutcome}, but a compact chain answers
+ * null when it must expand first). Not thread-safe; see the filters for the concurrent uses that
+ * are safe.
  */
 abstract class Chain {
   /** Returns true if the item of {@code hash} might be in a link. */

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads and writes the binary form of a {@link ScalableCuckooFilter} or a {@link
- * RedisCuckooFilter}: an 80-byte chain header, the links, and one CRC32C of everything
- * (docs/FORMAT.md, "Chained filters").
+ * Reads and writes the binary form of a {@link ScalableCuckooFilter} (the {@link Scheme#STANDARD}
+ * chain) or a {@link RedisCuckooFilter} (the {@link Scheme#REDISBLOOM} chain): an 80-byte chain
+ * header, the links, and one CRC32C of everything (docs/FORMAT.md, "Chained filters").
  */
 final class ChainFormat {
   /** 0x89, "CKCHAIN": the chain's magic, distinct from a single filter's. */
@@ -48,14 +48,10 @@ final class ChainFormat {
 
   private ChainFormat() {}
 
-  /** Returns the number of bytes {@link #write} writes for {@code filter} as it is now. */
-  static long serializedBytes(ScalableCuckooFilter<?> filter) {
-    RedisCuckooFilter<?> redis = filter.redisFilter();
-    if (redis != null) {
-      return redis.serializedSizeInBytes();
-    }
+  /** Returns the number of bytes {@link #write} writes for {@code chain} as it is now. */
+  static long serializedBytes(StandardChain<?> chain) {
     long bytes = HEADER_BYTES + FilterFormat.CRC_BYTES;
-    for (CuckooFilter<?> link : filter.standardChain().links()) {
+    for (CuckooFilter<?> link : chain.links()) {
       bytes += FilterHeader.BYTES + link.table().payloadBytes();
     }
     return bytes;
@@ -70,18 +66,14 @@ final class ChainFormat {
     return bytes;
   }
 
-  static void write(ScalableCuckooFilter<?> filter, OutputStream out) throws IOException {
-    RedisCuckooFilter<?> redis = filter.redisFilter();
-    if (redis != null) {
-      redis.writeTo(out);
-      return;
-    }
-    StandardChain<?> chain = filter.standardChain();
+  /** Writes a STANDARD chain: the header, every link with its own header, the CRC. */
+  static void write(StandardChain<?> chain, ItemHasher<?> hasher, OutputStream out)
+      throws IOException {
     FormatOutput output = new FormatOutput(out);
     ByteBuffer header =
         header(
             Scheme.STANDARD,
-            filter.hasher(),
+            hasher,
             chain.linkCount(),
             chain.maxKicks(),
             chain.bucketSize(),
@@ -174,41 +166,79 @@ final class ChainFormat {
     return header;
   }
 
-  /** Reads a chain of either scheme. */
-  static <T> ScalableCuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher)
+  /**
+   * Reads a chain of either scheme: a {@link RedisCuckooFilter} for {@link Scheme#REDISBLOOM}, a
+   * {@link ScalableCuckooFilter} for {@link Scheme#STANDARD}.
+   */
+  static <T> MembershipFilter<T> read(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
-    Checks.requireNonNull(hasher, "hasher");
-    FormatInput input = FormatInput.of(in);
-    ByteBuffer header = readHeader(input, hasher);
-    ScalableCuckooFilter<T> filter =
-        scheme(header) == Scheme.REDISBLOOM
-            ? ScalableCuckooFilter.of(readRedis(header, input, hasher))
-            : readStandard(header, input, hasher);
-    input.readAndCheckCrc("crc32c");
-    return filter;
+    LinksReader<MembershipFilter<T>> either =
+        (header, input) ->
+            scheme(header) == Scheme.REDISBLOOM
+                ? readRedis(header, input, hasher)
+                : readStandard(header, input, hasher);
+    return read(in, hasher, null, either);
   }
 
   /** Reads a RedisBloom chain; a STANDARD one is refused as a format error. */
   static <T> RedisCuckooFilter<T> readRedis(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
-    Checks.requireNonNull(hasher, "hasher");
+    return read(in, hasher, Scheme.REDISBLOOM, (header, input) -> readRedis(header, input, hasher));
+  }
+
+  /** Reads a STANDARD chain; a RedisBloom one is refused as a format error. */
+  static <T> ScalableCuckooFilter<T> readStandard(InputStream in, ItemHasher<? super T> hasher)
+      throws IOException {
+    return read(
+        in, hasher, Scheme.STANDARD, (header, input) -> readStandard(header, input, hasher));
+  }
+
+  /** Reads what follows a chain's header: the links of one scheme. */
+  private interface LinksReader<F> {
+    F read(ByteBuffer header, FormatInput input) throws IOException;
+  }
+
+  /** Reads the header, checked against {@code expected}, then the links, then the CRC32C. */
+  private static <F> F read(
+      InputStream in, ItemHasher<?> hasher, Scheme expected, LinksReader<F> links)
+      throws IOException {
     FormatInput input = FormatInput.of(in);
-    ByteBuffer header = readHeader(input, hasher);
+    F filter = links.read(checkedHeader(input, hasher, expected), input);
+    input.readAndCheckCrc("crc32c");
+    return filter;
+  }
+
+  /**
+   * Reads the header; a chain of another scheme than {@code expected} (unless null) is refused as a
+   * format error naming the class that reads it.
+   */
+  private static ByteBuffer checkedHeader(FormatInput input, ItemHasher<?> hasher, Scheme expected)
+      throws IOException {
+    ByteBuffer header = readHeader(input, Checks.requireNonNull(hasher, "hasher"));
     Scheme scheme = scheme(header);
-    if (scheme != Scheme.REDISBLOOM) {
+    if (expected != null && (scheme == Scheme.REDISBLOOM) != (expected == Scheme.REDISBLOOM)) {
       throw new FilterFormatException(
           "scheme",
           OFFSET_SCHEME,
           scheme.id()
               + " (expected: "
-              + Scheme.REDISBLOOM.id()
-              + ", a REDISBLOOM chain; read a "
+              + expected.id()
+              + ", a "
+              + expected
+              + " chain, which "
+              + reader(expected)
+              + " holds; read a "
               + scheme
-              + " chain with ScalableCuckooFilter.readFrom)");
+              + " chain with "
+              + reader(scheme)
+              + ".readFrom or FilterFile.read)");
     }
-    RedisCuckooFilter<T> filter = readRedis(header, input, hasher);
-    input.readAndCheckCrc("crc32c");
-    return filter;
+    return header;
+  }
+
+  /** Returns the class that holds a chain of {@code scheme}. */
+  private static String reader(Scheme scheme) {
+    return scheme == Scheme.REDISBLOOM ? "RedisCuckooFilter" : "ScalableCuckooFilter";
   }
 
   /** Reads and checks the fields both schemes share: magic, version, flags, hasher, scheme. */

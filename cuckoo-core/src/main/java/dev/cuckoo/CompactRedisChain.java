@@ -210,9 +210,9 @@ final class CompactRedisChain extends Chain {
    * CF.ADD / CF.ADDNX; null, changing nothing, if the item needs a new link: then {@link #expand}
    * and add there.
    */
-  RedisCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+  AddOutcome add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
-      return RedisCuckooFilter.AddResult.EXISTS;
+      return AddOutcome.ALREADY_PRESENT;
     }
     long fp = Indexer.redisFingerprint(h);
     int first = bucket(h);
@@ -220,9 +220,9 @@ final class CompactRedisChain extends Chain {
         || insert(bucket(Indexer.redisAlternateHash(h, fp)), fp)
         || kick(first, fp)) {
       items++;
-      return RedisCuckooFilter.AddResult.ADDED;
+      return AddOutcome.ADDED;
     }
-    return expansion() == 0 ? RedisCuckooFilter.AddResult.FULL : null;
+    return expansion() == 0 ? AddOutcome.FULL : null;
   }
 
   /**
@@ -296,8 +296,8 @@ final class CompactRedisChain extends Chain {
     byte old = slots[slot];
     slots[slot] = 0;
     items--;
-    RedisCuckooFilter.AddResult added = add(newHash, false);
-    if (added == RedisCuckooFilter.AddResult.ADDED) {
+    AddOutcome added = add(newHash, false);
+    if (added == AddOutcome.ADDED) {
       return Boolean.TRUE;
     }
     slots[slot] = old;

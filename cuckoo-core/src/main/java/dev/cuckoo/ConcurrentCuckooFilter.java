@@ -157,7 +157,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    * @throws NullPointerException if {@code hasher} is null
    */
   public static <T> Builder<T> builder(ItemHasher<? super T> hasher) {
-    return new Builder<>(CuckooFilter.builder(hasher));
+    return new Builder<>(Checks.requireNonNull(hasher, "hasher"));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -815,42 +815,22 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Configures and creates a {@link ConcurrentCuckooFilter}: the options of {@link
-   * CuckooFilter.Builder}, with the same meaning and defaults, plus {@link #stripes(int)}. {@link
-   * #expectedItems} is required.
+   * CuckooFilter.Builder}, with the same meaning and defaults, but {@link Scheme#REDISBLOOM} and
+   * semi-sorted buckets, plus {@link #stripes(int)}. {@link #expectedItems} is required.
    *
    * @param <T> the item type
    */
-  public static final class Builder<T> {
-    private final CuckooFilter.Builder<T> filter;
+  public static final class Builder<T> extends FilterBuilder<T, Builder<T>> {
+    private Scheme scheme = CuckooFilter.DEFAULT_SCHEME;
+    private int fingerprintBits = -1;
     private int stripes = DEFAULT_STRIPES;
 
-    private Builder(CuckooFilter.Builder<T> filter) {
-      this.filter = filter;
+    private Builder(ItemHasher<? super T> hasher) {
+      super(hasher, CuckooFilter.DEFAULT_SEED);
     }
 
-    /**
-     * Sets the number of distinct items the filter must hold (required); see {@link
-     * CuckooFilter.Builder#expectedItems(long)}.
-     *
-     * @param expectedItems at least 1
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> expectedItems(long expectedItems) {
-      filter.expectedItems(expectedItems);
-      return this;
-    }
-
-    /**
-     * Sets the target false-positive rate; see {@link
-     * CuckooFilter.Builder#falsePositiveRate(double)}.
-     *
-     * @param falsePositiveRate in (0, 1)
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> falsePositiveRate(double falsePositiveRate) {
-      filter.falsePositiveRate(falsePositiveRate);
+    @Override
+    Builder<T> self() {
       return this;
     }
 
@@ -862,44 +842,12 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if out of range
      */
     public Builder<T> fingerprintBits(int fingerprintBits) {
-      filter.fingerprintBits(fingerprintBits);
-      return this;
-    }
-
-    /**
-     * Sets the number of slots per bucket; see {@link CuckooFilter.Builder#bucketSize(int)}.
-     *
-     * @param bucketSize 2, 4 or 8
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> bucketSize(int bucketSize) {
-      filter.bucketSize(bucketSize);
-      return this;
-    }
-
-    /**
-     * Sets the relocation budget (default {@value CuckooFilter#DEFAULT_MAX_KICKS}): an insert
-     * examines at most {@code 4 × maxKicks} buckets in its breadth-first search for room; 0
-     * disables relocation.
-     *
-     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> maxKicks(int maxKicks) {
-      filter.maxKicks(maxKicks);
-      return this;
-    }
-
-    /**
-     * Sets the seed mixed into every item hash; see {@link CuckooFilter.Builder#seed(long)}.
-     *
-     * @param seed any value
-     * @return this builder
-     */
-    public Builder<T> seed(long seed) {
-      filter.seed(seed);
+      Checks.requireRange(
+          "fingerprintBits",
+          fingerprintBits,
+          CuckooFilter.MIN_FINGERPRINT_BITS,
+          CuckooFilter.MAX_FINGERPRINT_BITS);
+      this.fingerprintBits = fingerprintBits;
       return this;
     }
 
@@ -920,7 +868,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
               + " support %s)",
           scheme,
           scheme);
-      filter.scheme(scheme);
+      this.scheme = scheme;
       return this;
     }
 
@@ -948,6 +896,20 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if the parameters do not fit together
      */
     public ConcurrentCuckooFilter<T> build() {
+      requireExpectedItems();
+      CuckooFilter.Builder<T> filter =
+          CuckooFilter.<T>builder(hasher)
+              .scheme(scheme)
+              .expectedItems(expectedItems)
+              .bucketSize(bucketSize)
+              .maxKicks(maxKicksOr(CuckooFilter.DEFAULT_MAX_KICKS))
+              .seed(seed);
+      if (falsePositiveRateSet) {
+        filter.falsePositiveRate(falsePositiveRate);
+      }
+      if (fingerprintBits > 0) {
+        filter.fingerprintBits(fingerprintBits);
+      }
       return new ConcurrentCuckooFilter<>(filter.build(), stripes);
     }
   }

@@ -670,55 +670,24 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    *
    * @param <T> the item type
    */
-  public static final class Builder<T> {
-    private final ItemHasher<? super T> hasher;
+  public static final class Builder<T> extends FilterBuilder<T, Builder<T>> {
     private Scheme scheme = DEFAULT_SCHEME;
-    private long expectedItems = -1;
-    private double falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE;
-    private boolean falsePositiveRateSet;
     private int fingerprintBits = -1;
-    private int bucketSize = DEFAULT_BUCKET_SIZE;
-    private boolean bucketSizeSet;
-    private int maxKicks = -1;
-    private long seed = DEFAULT_SEED;
     private boolean semiSorted;
 
     private Builder(ItemHasher<? super T> hasher) {
-      this.hasher = hasher;
+      super(hasher, DEFAULT_SEED);
     }
 
-    /**
-     * Sets the number of distinct items the filter must hold (required). For {@link
-     * Scheme#REDISBLOOM} this is RedisBloom's {@code capacity}: the bucket count is {@code
-     * nextPowerOfTwo(capacity / bucketSize)}.
-     *
-     * @param expectedItems at least 1
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> expectedItems(long expectedItems) {
-      Checks.requireRange("expectedItems", expectedItems, 1, Sizing.MAX_EXPECTED_ITEMS);
-      this.expectedItems = expectedItems;
+    @Override
+    Builder<T> self() {
       return this;
     }
 
-    /**
-     * Sets the target false-positive rate at {@code expectedItems} items (default 0.01); the
-     * fingerprint width is derived from it. Ignored if {@link #fingerprintBits} is set; rejected by
-     * {@link #build()} for {@link Scheme#REDISBLOOM}, whose fingerprints are 8 bits.
-     *
-     * @param falsePositiveRate in (0, 1)
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> falsePositiveRate(double falsePositiveRate) {
-      Checks.requireArgument(
-          falsePositiveRate > 0.0 && falsePositiveRate < 1.0,
-          "falsePositiveRate: %s (expected: 0.0 < falsePositiveRate < 1.0)",
-          falsePositiveRate);
-      this.falsePositiveRate = falsePositiveRate;
-      this.falsePositiveRateSet = true;
-      return this;
+    /** Any size RedisBloom takes: the scheme, which may be set later, decides in build(). */
+    @Override
+    void checkBucketSize(int bucketSize) {
+      Checks.requireRange("bucketSize", bucketSize, 1, RedisCuckooFilter.MAX_BUCKET_SIZE);
     }
 
     /**
@@ -732,52 +701,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       Checks.requireRange(
           "fingerprintBits", fingerprintBits, MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS);
       this.fingerprintBits = fingerprintBits;
-      return this;
-    }
-
-    /**
-     * Sets the number of slots per bucket (default 4). Larger buckets reach a higher load but need
-     * longer fingerprints for the same false-positive rate. Measured load at the first failed
-     * insert, random keys, 500 kicks, 2^18 buckets, 8 runs ({@code LoadFactorTest}): b = 2: 88.6%
-     * worst / 88.9% mean, b = 4: 97.2% / 97.4%, b = 8: 99.1% / 99.3%. Tables of at least 4096 slots
-     * are sized for 84%, 94.5% and 97.5%; smaller tables for less (their failure load varies much
-     * more), so that {@code expectedItems} always fit.
-     *
-     * @param bucketSize 2, 4 or 8 ({@link Scheme#REDISBLOOM}: 1 to 255)
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> bucketSize(int bucketSize) {
-      Checks.requireRange("bucketSize", bucketSize, 1, 255);
-      this.bucketSize = bucketSize;
-      this.bucketSizeSet = true;
-      return this;
-    }
-
-    /**
-     * Sets the maximum number of kicks (relocations) one insert may make before it gives up
-     * (default 500; {@link Scheme#REDISBLOOM}: 20, RedisBloom's default).
-     *
-     * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> maxKicks(int maxKicks) {
-      Checks.requireRange("maxKicks", maxKicks, 0, MAX_KICKS_LIMIT);
-      this.maxKicks = maxKicks;
-      return this;
-    }
-
-    /**
-     * Sets the seed mixed into every item hash (default {@value CuckooFilter#DEFAULT_SEED}: the
-     * hash is used as it is). Filters with different seeds have independent false positives;
-     * filters must have equal seeds to be merged. {@link Scheme#REDISBLOOM} filters have no seed.
-     *
-     * @param seed any value
-     * @return this builder
-     */
-    public Builder<T> seed(long seed) {
-      this.seed = seed;
       return this;
     }
 
@@ -871,9 +794,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
 
     /** Checks the settings and returns the geometry {@link #build()} allocates. */
     private Shape shape() {
-      if (expectedItems < 0) {
-        throw new IllegalStateException("expectedItems must be set");
-      }
+      requireExpectedItems();
       if (scheme == Scheme.REDISBLOOM) {
         Checks.requireArgument(
             !semiSorted, "semiSorted: true (expected: false for the REDISBLOOM scheme)");
@@ -894,7 +815,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
               ? fingerprintBits
               : Sizing.fingerprintBits(falsePositiveRate, bucketSize, designLoad);
       long capacity = Math.max(expectedItems, (long) Math.floor(buckets * bucketSize * designLoad));
-      int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_MAX_KICKS;
+      int kicks = maxKicksOr(DEFAULT_MAX_KICKS);
       if (semiSorted) {
         bits = semiSortedBits(bits, designLoad);
       }
@@ -926,7 +847,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     }
 
     private Shape redisShape() {
-      int size = bucketSizeSet ? bucketSize : 2;
+      int size = bucketSizeSet ? bucketSize : RedisCuckooFilter.DEFAULT_BUCKET_SIZE;
       Checks.requireArgument(
           !falsePositiveRateSet,
           "falsePositiveRate: %s (expected: not set for the REDISBLOOM scheme, whose 8-bit"
@@ -940,7 +861,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
           seed == 0, "seed: %s (expected: 0, the REDISBLOOM scheme has no seed)", seed);
       long buckets = Sizing.nextPowerOfTwo(Math.max(1, expectedItems / size));
       Checks.requireRange("bucketCount", buckets, 1, BucketTable.maxBucketCount(size));
-      int kicks = maxKicks >= 0 ? maxKicks : DEFAULT_REDISBLOOM_MAX_KICKS;
+      int kicks = maxKicksOr(DEFAULT_REDISBLOOM_MAX_KICKS);
       return new Shape(Scheme.REDISBLOOM, false, buckets, size, 8, kicks, buckets * size);
     }
 

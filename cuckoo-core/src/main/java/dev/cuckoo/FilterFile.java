@@ -13,8 +13,9 @@ import java.util.function.IntFunction;
 /**
  * A filter read from the project's binary format, whichever filter it holds, with what the file
  * said about it: a single filter ({@link CuckooFilter#writeTo(OutputStream)}, also written by
- * {@link ConcurrentCuckooFilter}) or a chain ({@link ScalableCuckooFilter#writeTo}), its {@link
- * Scheme} and the id of the {@link ItemHasher} it was written with.
+ * {@link ConcurrentCuckooFilter}) or a chain ({@link ScalableCuckooFilter#writeTo} for the {@link
+ * Scheme#STANDARD} scheme, {@link RedisCuckooFilter#writeTo} for {@link Scheme#REDISBLOOM}), its
+ * {@link Scheme} and the id of the {@link ItemHasher} it was written with.
  *
  * <p>The hasher is chosen from the id the file names, so a tool can open any file:
  *
@@ -145,20 +146,20 @@ public final class FilterFile<T> {
   /**
    * Returns the filter.
    *
-   * @return a {@link CuckooFilter} or a {@link ScalableCuckooFilter}
+   * @return a {@link CuckooFilter}, a {@link ScalableCuckooFilter} or a {@link RedisCuckooFilter}
    */
   public MembershipFilter<T> filter() {
     return filter;
   }
 
   /**
-   * Returns true if the file holds a chain ({@link ScalableCuckooFilter}), false if a single filter
-   * ({@link CuckooFilter}).
+   * Returns true if the file holds a chain ({@link ScalableCuckooFilter} or {@link
+   * RedisCuckooFilter}), false if a single filter ({@link CuckooFilter}).
    *
    * @return whether the file holds a chain
    */
   public boolean isChain() {
-    return filter instanceof ScalableCuckooFilter;
+    return filter instanceof ScalableCuckooFilter || filter instanceof RedisCuckooFilter;
   }
 
   /**
@@ -175,14 +176,19 @@ public final class FilterFile<T> {
   }
 
   /**
-   * Returns the chain.
+   * Returns the {@link Scheme#STANDARD} chain.
    *
    * @return the chain
-   * @throws IllegalStateException if the file holds a single filter
+   * @throws IllegalStateException if the file holds a single filter, or a {@link Scheme#REDISBLOOM}
+   *     chain (which {@link #filter()} returns as a {@link RedisCuckooFilter})
    */
   public ScalableCuckooFilter<T> chain() {
     if (!isChain()) {
       throw new IllegalStateException("the file holds a single filter, not a chained one");
+    }
+    if (!(filter instanceof ScalableCuckooFilter)) {
+      throw new IllegalStateException(
+          "the file holds a REDISBLOOM chain, which filter() returns as a RedisCuckooFilter");
     }
     return (ScalableCuckooFilter<T>) filter;
   }

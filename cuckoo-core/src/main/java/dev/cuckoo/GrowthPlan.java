@@ -39,7 +39,7 @@ final class GrowthPlan {
    * links past the hint are as wide as the first link (plus log2(1/(1 − r)) = 2.3 bits) and widen
    * by log2(1/r) = 0.32 bits per link; a hint much below the final size costs more bits than no
    * hint. The bound itself holds for any number of links, and links that would need more than 32
-   * bits are refused (AddResult.NO_MEMORY), as without a hint.
+   * bits are refused (AddOutcome.NO_MEMORY), as without a hint.
    *
    * The plan depends only on K and the chain's parameters, so files store K (docs/FORMAT.md,
    * "hintedLinks") and a reader replays the same widths.

@@ -105,7 +105,8 @@ public interface MembershipFilter<T> {
    *
    * @param hash the item's hash
    * @return {@link AddOutcome#ADDED}, {@link AddOutcome#ALREADY_PRESENT} (it might be present;
-   *     nothing stored) or {@link AddOutcome#FULL} (no room; nothing stored)
+   *     nothing stored), {@link AddOutcome#FULL} (no room; nothing stored) or, from a growing
+   *     filter, {@link AddOutcome#NO_MEMORY} (no new link; nothing stored)
    */
   default AddOutcome addIfAbsentWithOutcomeHash(long hash) {
     if (mightContainHash(hash)) {
@@ -151,11 +152,12 @@ public interface MembershipFilter<T> {
   }
 
   /**
-   * Adds {@code item} unless it might already be present, and says which of three things happened:
-   * {@link AddOutcome#ADDED}; {@link AddOutcome#ALREADY_PRESENT}, when {@link #mightContain} was
-   * true, so nothing was added (the item was added before, or it is a false positive: "already
-   * present" means "might contain", never "definitely contains"); or {@link AddOutcome#FULL}, when
-   * there was no room. Only {@code ADDED} changes the filter.
+   * Adds {@code item} unless it might already be present, and says what happened: {@link
+   * AddOutcome#ADDED}; {@link AddOutcome#ALREADY_PRESENT}, when {@link #mightContain} was true, so
+   * nothing was added (the item was added before, or it is a false positive: "already present"
+   * means "might contain", never "definitely contains"); {@link AddOutcome#FULL}, when there was no
+   * room; or, from a growing filter, {@link AddOutcome#NO_MEMORY}, when it could not add a link.
+   * Only {@code ADDED} changes the filter.
    *
    * @param item the item
    * @return what was done

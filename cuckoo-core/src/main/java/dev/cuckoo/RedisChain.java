@@ -309,9 +309,9 @@ final class RedisChain extends Chain {
   // Commands
 
   /** CF.ADD / CF.ADDNX. */
-  RedisCuckooFilter.AddResult add(long h, boolean ifAbsent) {
+  AddOutcome add(long h, boolean ifAbsent) {
     if (ifAbsent && mightContain(h)) {
-      return RedisCuckooFilter.AddResult.EXISTS;
+      return AddOutcome.ALREADY_PRESENT;
     }
     long fp = Indexer.redisFingerprint(h);
     long h2 = Indexer.redisAlternateHash(h, fp);
@@ -324,7 +324,7 @@ final class RedisChain extends Chain {
           link.occupied++;
           occupancyChanged(i);
           items++;
-          return RedisCuckooFilter.AddResult.ADDED;
+          return AddOutcome.ADDED;
         }
       }
       RedisLink newest = links.get(links.size() - 1);
@@ -332,13 +332,13 @@ final class RedisChain extends Chain {
         newest.occupied++;
         occupancyChanged(links.size() - 1);
         items++;
-        return RedisCuckooFilter.AddResult.ADDED;
+        return AddOutcome.ADDED;
       }
       if (expansion == 0) {
-        return RedisCuckooFilter.AddResult.FULL;
+        return AddOutcome.FULL;
       }
       if (!grow()) {
-        return RedisCuckooFilter.AddResult.NO_MEMORY;
+        return AddOutcome.NO_MEMORY;
       }
     }
   }
@@ -447,7 +447,7 @@ final class RedisChain extends Chain {
         link.occupied--;
         occupancyChanged(i);
         items--;
-        if (add(newHash, false) == RedisCuckooFilter.AddResult.ADDED) {
+        if (add(newHash, false) == AddOutcome.ADDED) {
           return true;
         }
         link.table.set(bucket, slot, fp);

@@ -16,8 +16,10 @@ import java.io.OutputStream;
  * or {@link ItemHashers#redisUtf8()}), 8-bit fingerprints, link {@code k} has {@code base ×
  * expansion^k} buckets, lookups and inserts go from the newest link to the oldest, only the newest
  * link relocates fingerprints, deletes go newest first and compact the chain when deletes exceed
- * 10% of the items. {@link ScalableCuckooFilter} with {@link Scheme#REDISBLOOM} is the same filter
- * behind the older, two-scheme facade.
+ * 10% of the items. It is the one filter of the RedisBloom scheme that grows ({@link
+ * ScalableCuckooFilter} is the {@link Scheme#STANDARD} one); {@link CuckooFilter} with {@link
+ * Scheme#REDISBLOOM} is a single link that never grows, which {@link #of(CuckooFilter, int)} and
+ * {@link #singleFilter} convert to and from.
  *
  * <pre>{@code
  * RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 1);
@@ -31,7 +33,7 @@ import java.io.OutputStream;
  * <ul>
  *   <li>No false negatives: {@link #mightContain} is true for every item added and not removed,
  *       provided only added items are removed.
- *   <li>An add that returns anything but {@link AddResult#ADDED} leaves the filter unchanged.
+ *   <li>An add that returns anything but {@link AddOutcome#ADDED} leaves the filter unchanged.
  *   <li>Duplicates are stored as separate copies; removing an item that was never added can remove
  *       another item's fingerprint.
  *   <li>Not thread-safe for writes. Reads may run concurrently with each other: {@link
@@ -57,24 +59,6 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    * slots. Both forms answer every command bit for bit alike; RedisCuckooFilterModelTest checks
    * that against a filter kept in the full form throughout.
    */
-
-  /**
-   * The outcome of {@link #tryAdd} and {@link #tryAddIfAbsent}, mapping onto RedisBloom's replies.
-   */
-  public enum AddResult {
-    /** The item was added ({@code CF.ADD} 1). */
-    ADDED,
-    /** {@link #tryAddIfAbsent} only: the item might already be present ({@code CF.ADDNX} 0). */
-    EXISTS,
-    /** The filter has no room and may not grow: expansion 0 ("Filter is full"). */
-    FULL,
-    /**
-     * A new link was needed but cannot be made ("Insufficient memory"): the link limit is reached,
-     * its table is beyond the table limits or larger than the maximum heap, or the heap has no room
-     * for it even after a full garbage collection.
-     */
-    NO_MEMORY
-  }
 
   /** {@code CF.RESERVE}'s default bucket size. */
   public static final int DEFAULT_BUCKET_SIZE = 2;
@@ -268,9 +252,8 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Reads a filter written by {@link #writeTo(OutputStream)} (or by {@link
-   * ScalableCuckooFilter#writeTo} of a {@link Scheme#REDISBLOOM} filter: the same bytes), leaving
-   * {@code in} just after it.
+   * Reads a filter written by {@link #writeTo(OutputStream)}: any chain file of the {@link
+   * Scheme#REDISBLOOM} scheme, leaving {@code in} just after it.
    *
    * @param in the stream to read from
    * @param hasher the hasher the filter was written with
@@ -305,26 +288,15 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   // Adds
 
   /**
-   * Adds one copy of {@code item} ({@code CF.ADD}).
+   * Adds one copy of {@code item} ({@code CF.ADD}), saying why when it was not stored.
    *
    * @param item the item
-   * @return {@link AddResult#ADDED}, {@link AddResult#FULL} or {@link AddResult#NO_MEMORY}
+   * @return {@link AddOutcome#ADDED}, {@link AddOutcome#FULL} (no room and expansion 0: "Filter is
+   *     full") or {@link AddOutcome#NO_MEMORY} (no new link: "Insufficient memory")
    * @throws NullPointerException if {@code item} is null
    */
-  public AddResult tryAdd(T item) {
+  public AddOutcome tryAdd(T item) {
     return add(hash(item), false);
-  }
-
-  /**
-   * Adds {@code item} unless it might already be present ({@code CF.ADDNX}).
-   *
-   * @param item the item
-   * @return {@link AddResult#EXISTS} if its fingerprint is in one of its buckets of any link,
-   *     otherwise as {@link #tryAdd}
-   * @throws NullPointerException if {@code item} is null
-   */
-  public AddResult tryAddIfAbsent(T item) {
-    return add(hash(item), true);
   }
 
   /**
@@ -334,18 +306,8 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    * @param hash the item's hash
    * @return as {@link #tryAdd}
    */
-  public AddResult tryAddHash(long hash) {
+  public AddOutcome tryAddHash(long hash) {
     return add(hash, false);
-  }
-
-  /**
-   * Hash-level {@link #tryAddIfAbsent}.
-   *
-   * @param hash the item's hash
-   * @return as {@link #tryAddIfAbsent}
-   */
-  public AddResult tryAddIfAbsentHash(long hash) {
-    return add(hash, true);
   }
 
   /**
@@ -353,37 +315,29 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    *
    * @param hash the item's hash
    * @return true if added; false if there was no room (the filter is unchanged): {@link
-   *     AddResult#FULL} or {@link AddResult#NO_MEMORY}
+   *     AddOutcome#FULL} or {@link AddOutcome#NO_MEMORY}
    */
   @Override
   public boolean addHash(long hash) {
-    return add(hash, false) == AddResult.ADDED;
+    return add(hash, false) == AddOutcome.ADDED;
   }
 
   /**
-   * Hash-level {@link #addIfAbsentWithOutcome} ({@code CF.ADDNX}): {@link #tryAddIfAbsentHash} with
-   * {@link AddResult#EXISTS} reported as {@link AddOutcome#ALREADY_PRESENT}, and both {@link
-   * AddResult#FULL} and {@link AddResult#NO_MEMORY} as {@link AddOutcome#FULL}.
+   * Hash-level {@link #addIfAbsentWithOutcome} ({@code CF.ADDNX}).
    *
    * @param hash the item's hash
-   * @return what was done
+   * @return {@link AddOutcome#ALREADY_PRESENT} if its fingerprint is in one of its buckets of any
+   *     link, otherwise as {@link #tryAddHash}
    */
   @Override
   public AddOutcome addIfAbsentWithOutcomeHash(long hash) {
-    switch (add(hash, true)) {
-      case ADDED:
-        return AddOutcome.ADDED;
-      case EXISTS:
-        return AddOutcome.ALREADY_PRESENT;
-      default:
-        return AddOutcome.FULL;
-    }
+    return add(hash, true);
   }
 
   /** Adds through the chain, first expanding a compact chain that needs a new link for it. */
-  private AddResult add(long hash, boolean ifAbsent) {
+  private AddOutcome add(long hash, boolean ifAbsent) {
     if (chain instanceof CompactRedisChain) {
-      AddResult result = ((CompactRedisChain) chain).add(hash, ifAbsent);
+      AddOutcome result = ((CompactRedisChain) chain).add(hash, ifAbsent);
       if (result != null) {
         return result;
       }
@@ -609,6 +563,16 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
+   * Returns the table bits per rated item: 8, as every slot is an 8-bit fingerprint and {@link
+   * #capacity()} counts slots.
+   *
+   * @return bits per item at capacity
+   */
+  public double bitsPerItem() {
+    return chain.bitsPerItem();
+  }
+
+  /**
    * Returns the heap bytes of the filter: every link's table (its page arrays with their headers
    * and padding) and the objects of the links and of the chain, computed from the object layout of
    * a 64-bit JVM with compressed references (the default below 32 GiB of heap). Exact for the
@@ -757,7 +721,7 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Writes this filter in the versioned binary format of chained filters (a chain header, every
    * link's slots, a CRC32C) to {@code out}; does not close {@code out}. {@link #readFrom} and
-   * {@link ScalableCuckooFilter#readFrom} read it.
+   * {@link FilterFile#read} read it.
    *
    * @param out the stream to write to
    * @throws IOException if {@code out} fails
@@ -814,11 +778,6 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
 
   private long hash(T item) {
     return hasher.hash(Checks.requireNonNull(item, "item"));
-  }
-
-  /** Returns the links, either form (ScalableCuckooFilter's shared properties). */
-  Chain chain() {
-    return chain;
   }
 
   /** Returns true if the filter is held in the compact form of one small link (tests). */

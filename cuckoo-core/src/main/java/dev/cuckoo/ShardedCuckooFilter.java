@@ -758,46 +758,30 @@ public final class ShardedCuckooFilter<T> implements MembershipFilter<T> {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Configures and creates a {@link ShardedCuckooFilter}, or single shards of one. {@link
-   * #expectedItems} is required.
+   * Configures and creates a {@link ShardedCuckooFilter}, or single shards of one: the settings
+   * every builder has ({@link #expectedItems}, required, for all shards together; {@link
+   * #falsePositiveRate}, {@link #bucketSize}, {@link #maxKicks} and {@link #seed}, the same for
+   * every shard) and {@link #shardBits}.
    *
    * @param <T> the item type
    */
-  public static final class Builder<T> {
-    private final ItemHasher<? super T> hasher;
-    private long expectedItems = -1;
-    private double falsePositiveRate = CuckooFilter.DEFAULT_FALSE_POSITIVE_RATE;
+  public static final class Builder<T> extends FilterBuilder<T, Builder<T>> {
     private int shardBits;
-    private int bucketSize = CuckooFilter.DEFAULT_BUCKET_SIZE;
-    private long seed = DEFAULT_SHARD_SEED;
 
     private Builder(ItemHasher<? super T> hasher) {
-      this.hasher = hasher;
+      super(hasher, DEFAULT_SHARD_SEED);
     }
 
-    /**
-     * Sets the number of distinct items the whole filter must hold (required).
-     *
-     * @param expectedItems at least 1
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> expectedItems(long expectedItems) {
-      Checks.requireRange("expectedItems", expectedItems, 1, Sizing.MAX_EXPECTED_ITEMS);
-      this.expectedItems = expectedItems;
+    @Override
+    Builder<T> self() {
       return this;
     }
 
-    /**
-     * Sets the target false-positive rate (default 0.01), the same for every shard.
-     *
-     * @param falsePositiveRate in (0, 1)
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> falsePositiveRate(double falsePositiveRate) {
-      this.falsePositiveRate = Checks.requireRate("falsePositiveRate", falsePositiveRate);
-      return this;
+    /** A shard must see its items' hashes remixed, not as they are (see the class comment). */
+    @Override
+    void checkSeed(long seed) {
+      Checks.requireArgument(
+          seed != 0, "seed: 0 (expected: not 0, shards must remix the hashes that chose them)");
     }
 
     /**
@@ -814,38 +798,6 @@ public final class ShardedCuckooFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Sets the slots per bucket of every shard (default 4).
-     *
-     * @param bucketSize 2, 4 or 8
-     * @return this builder
-     * @throws IllegalArgumentException if out of range
-     */
-    public Builder<T> bucketSize(int bucketSize) {
-      Checks.requireArgument(
-          bucketSize == 2 || bucketSize == 4 || bucketSize == 8,
-          "bucketSize: %s (expected: 2, 4 or 8)",
-          bucketSize);
-      this.bucketSize = bucketSize;
-      return this;
-    }
-
-    /**
-     * Sets the seed of every shard (default {@link ShardedCuckooFilter#DEFAULT_SHARD_SEED}). It
-     * must not be 0: a shard must see its items' hashes remixed, not as they are (see the class
-     * comment).
-     *
-     * @param seed any value but 0
-     * @return this builder
-     * @throws IllegalArgumentException if {@code seed} is 0
-     */
-    public Builder<T> seed(long seed) {
-      Checks.requireArgument(
-          seed != 0, "seed: 0 (expected: not 0, shards must remix the hashes that chose them)");
-      this.seed = seed;
-      return this;
-    }
-
-    /**
      * Returns the number of items each shard is sized for: the mean {@code μ = expectedItems /
      * 2^shardBits} plus 6 standard deviations of the binomial spread plus 64.
      *
@@ -853,9 +805,7 @@ public final class ShardedCuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalStateException if {@link #expectedItems} was not set
      */
     public long shardExpectedItems() {
-      if (expectedItems < 0) {
-        throw new IllegalStateException("expectedItems must be set");
-      }
+      requireExpectedItems();
       double mean = (double) expectedItems / (1L << shardBits);
       return (long) Math.ceil(mean + 6 * Math.sqrt(mean) + 64);
     }
@@ -885,6 +835,7 @@ public final class ShardedCuckooFilter<T> implements MembershipFilter<T> {
           .expectedItems(shardExpectedItems())
           .falsePositiveRate(falsePositiveRate)
           .bucketSize(bucketSize)
+          .maxKicks(maxKicksOr(CuckooFilter.DEFAULT_MAX_KICKS))
           .seed(seed);
     }
 

@@ -303,23 +303,23 @@ final class StandardChain<T> extends Chain {
    * Adds one copy of the item of {@code hash} to the newest link, growing the chain if it is full;
    * none if {@code ifAbsent} and it might be present.
    */
-  ScalableCuckooFilter.AddResult add(long hash, boolean ifAbsent) {
+  AddOutcome add(long hash, boolean ifAbsent) {
     if (ifAbsent && mightContain(hash)) {
-      return ScalableCuckooFilter.AddResult.EXISTS;
+      return AddOutcome.ALREADY_PRESENT;
     }
     CuckooFilter<T> newest = links.get(links.size() - 1);
     if (newest.size() < newest.capacity() && newest.addHash(hash)) {
       size++;
-      return ScalableCuckooFilter.AddResult.ADDED;
+      return AddOutcome.ADDED;
     }
     if (!grow()) {
-      return ScalableCuckooFilter.AddResult.NO_MEMORY;
+      return AddOutcome.NO_MEMORY;
     }
     if (links.get(links.size() - 1).addHash(hash)) {
       size++;
-      return ScalableCuckooFilter.AddResult.ADDED;
+      return AddOutcome.ADDED;
     }
-    return ScalableCuckooFilter.AddResult.NO_MEMORY;
+    return AddOutcome.NO_MEMORY;
   }
 
   @Override
@@ -364,7 +364,7 @@ final class StandardChain<T> extends Chain {
         // no room beside it in that link: remove, add anywhere, or put it back
         link.removeHash(oldHash);
         size--;
-        if (add(newHash, false) == ScalableCuckooFilter.AddResult.ADDED) {
+        if (add(newHash, false) == AddOutcome.ADDED) {
           return true;
         }
         link.addHash(oldHash);

@@ -27,14 +27,14 @@ class ChainFormatTest {
     }
   }
 
-  static byte[] write(ScalableCuckooFilter<?> filter) throws IOException {
+  static byte[] write(MembershipFilter<?> filter) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     filter.writeTo(out);
     return out.toByteArray();
   }
 
-  static ScalableCuckooFilter<byte[]> redisChain() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(16, 2, 20, 2);
+  static RedisCuckooFilter<byte[]> redisChain() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(16, 2, 20, 2);
     for (int i = 0; i < 200; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
@@ -56,14 +56,44 @@ class ChainFormatTest {
 
   @Test
   void readFrom_redisBloomChain_sameDumpAndAnswers() throws IOException {
-    ScalableCuckooFilter<byte[]> filter = redisChain();
+    RedisCuckooFilter<byte[]> filter = redisChain();
     assertTrue(filter.linkCount() > 2);
     byte[] written = write(filter);
     assertEquals(80 + filter.redisSize() - 40 - 16L * filter.linkCount() + 4, written.length);
-    ScalableCuckooFilter<byte[]> read =
-        ScalableCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
+    RedisCuckooFilter<byte[]> read =
+        RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
     RedisDumpTest.assertSameFilter(filter, read);
     assertArrayEquals(written, write(read), "writing the read filter gives the same bytes");
+    // any reader of chains: FilterFile gives the same filter, as a RedisCuckooFilter
+    FilterFile<byte[]> file =
+        FilterFile.read(new ByteArrayInputStream(written), id -> ItemHashers.redisBytes());
+    assertTrue(file.isChain());
+    assertEquals(Scheme.REDISBLOOM, file.scheme());
+    RedisDumpTest.assertSameFilter(filter, (RedisCuckooFilter<byte[]>) file.filter());
+    assertThrows(IllegalStateException.class, file::chain);
+  }
+
+  @Test
+  void readFrom_chainOfTheOtherScheme_throwsNamingSchemeAndReader() throws IOException {
+    byte[] redis = write(redisChain());
+    FilterFormatException e =
+        assertThrows(
+            FilterFormatException.class,
+            () ->
+                ScalableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(redis), ItemHashers.redisBytes()));
+    assertEquals("scheme", e.field());
+    assertEquals(ChainFormat.OFFSET_SCHEME, e.offset());
+    assertTrue(e.getMessage().contains("RedisCuckooFilter.readFrom"), e.getMessage());
+    byte[] standard = write(standardChain(100));
+    e =
+        assertThrows(
+            FilterFormatException.class,
+            () ->
+                RedisCuckooFilter.readFrom(
+                    new ByteArrayInputStream(standard), ItemHashers.longs()));
+    assertEquals("scheme", e.field());
+    assertTrue(e.getMessage().contains("ScalableCuckooFilter.readFrom"), e.getMessage());
   }
 
   @Test
@@ -114,7 +144,7 @@ class ChainFormatTest {
   /** Chain format version 1, byte for byte, for CF.RESERVE cf 8; CF.ADD cf item1. */
   @Test
   void writeTo_reserve8Item1_goldenBytes() throws IOException {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 1);
     filter.add(bytes("item1"));
     String expected =
         "89434b434841494e"
@@ -153,9 +183,7 @@ class ChainFormatTest {
         byte[] truncated = java.util.Arrays.copyOf(written, length);
         assertThrows(
             FilterFormatException.class,
-            () ->
-                ScalableCuckooFilter.readFrom(
-                    new ByteArrayInputStream(truncated), ItemHashers.longs()),
+            () -> ChainFormat.read(new ByteArrayInputStream(truncated), ItemHashers.longs()),
             "length " + length);
       }
     }
@@ -163,10 +191,8 @@ class ChainFormatTest {
 
   @Test
   void readFrom_everyBitFlipped_throwsFormatException() throws IOException {
-    byte[][] inputs = {
-      write(ScalableCuckooFilter.redisBloom(8, 2, 20, 1)), write(standardChain(30))
-    };
-    ScalableCuckooFilter<byte[]> small = ScalableCuckooFilter.redisBloom(8, 2, 20, 2);
+    byte[][] inputs = {write(RedisCuckooFilter.reserve(8, 2, 20, 1)), write(standardChain(30))};
+    RedisCuckooFilter<byte[]> small = RedisCuckooFilter.reserve(8, 2, 20, 2);
     for (int i = 0; i < 20; i++) {
       small.add(bytes("x" + i));
     }
@@ -176,9 +202,7 @@ class ChainFormatTest {
         flipped[bit >>> 3] ^= (byte) (1 << (bit & 7));
         assertThrows(
             FilterFormatException.class,
-            () ->
-                ScalableCuckooFilter.readFrom(
-                    new ByteArrayInputStream(flipped), ItemHashers.longs()),
+            () -> ChainFormat.read(new ByteArrayInputStream(flipped), ItemHashers.longs()),
             "bit " + bit);
       }
     }
@@ -216,9 +240,7 @@ class ChainFormatTest {
       FilterFormatException e =
           assertThrows(
               FilterFormatException.class,
-              () ->
-                  ScalableCuckooFilter.readFrom(
-                      new ByteArrayInputStream(bytes), ItemHashers.redisBytes()));
+              () -> ChainFormat.read(new ByteArrayInputStream(bytes), ItemHashers.redisBytes()));
       assertTrue(e.offset() >= 0, e.getMessage());
     }
     // the standard chain refuses a different built-in hasher

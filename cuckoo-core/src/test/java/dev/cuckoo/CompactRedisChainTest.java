@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.ScalableCuckooFilter.AddResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -35,20 +34,13 @@ class CompactRedisChainTest {
 
   /** The filter CF.RESERVE makes, and the same chain held as a RedisChain (the reference). */
   private static final class Pair {
-    final ScalableCuckooFilter<byte[]> compact;
-    final ScalableCuckooFilter<byte[]> reference;
+    final RedisCuckooFilter<byte[]> compact;
+    final RedisCuckooFilter<byte[]> reference;
 
     Pair(long capacity, int bucketSize, int maxIterations, int expansion) {
-      compact =
-          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-              .scheme(Scheme.REDISBLOOM)
-              .expectedItems(capacity)
-              .bucketSize(bucketSize)
-              .maxKicks(maxIterations)
-              .expansion(expansion)
-              .build();
+      compact = RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion);
       reference =
-          ScalableCuckooFilter.chained(
+          RedisCuckooFilter.chained(
               ItemHashers.redisBytes(),
               RedisChain.create(
                   compact.baseBucketCount(), bucketSize, maxIterations, compact.expansion()));
@@ -76,7 +68,10 @@ class CompactRedisChainTest {
       if (op < 45) {
         assertEquals(pair.reference.tryAdd(item), pair.compact.tryAdd(item), at);
       } else if (op < 55) {
-        assertEquals(pair.reference.tryAddIfAbsent(item), pair.compact.tryAddIfAbsent(item), at);
+        assertEquals(
+            pair.reference.addIfAbsentWithOutcome(item),
+            pair.compact.addIfAbsentWithOutcome(item),
+            at);
       } else if (op < 75) {
         assertEquals(pair.reference.remove(item), pair.compact.remove(item), at);
       } else if (op < 82) {
@@ -141,7 +136,7 @@ class CompactRedisChainTest {
       assertEquals(pair.reference.tryAdd(item), pair.compact.tryAdd(item), "add " + i);
       assertSame(pair, "add " + i, true);
     }
-    assertEquals(AddResult.FULL, pair.compact.tryAdd(bytes("one more")));
+    assertEquals(AddOutcome.FULL, pair.compact.tryAdd(bytes("one more")));
     assertTrue(pair.compact.isCompact());
   }
 
@@ -153,8 +148,8 @@ class CompactRedisChainTest {
     }
     pair.compact.remove(bytes("x3"));
     byte[] written = serialized(pair.compact);
-    ScalableCuckooFilter<byte[]> read =
-        ScalableCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
+    RedisCuckooFilter<byte[]> read =
+        RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
     assertTrue(read.isCompact());
     assertArrayEquals(written, serialized(read));
     assertEquals(pair.compact.redisDebug(), read.redisDebug());
@@ -162,12 +157,12 @@ class CompactRedisChainTest {
 
   @Test
   void loadDumpChunk_smallChain_loadsCompactWithTheSameDump() {
-    ScalableCuckooFilter<byte[]> source = new Pair(100, 2, 20, 1).compact;
+    RedisCuckooFilter<byte[]> source = new Pair(100, 2, 20, 1).compact;
     for (int i = 0; i < 30; i++) {
       source.add(bytes("d" + i));
     }
     List<ScanDumpChunk> chunks = dump(source);
-    ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(chunks.get(0).data());
+    RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(chunks.get(0).data());
     for (ScanDumpChunk chunk : chunks.subList(1, chunks.size())) {
       loaded.loadDumpChunk(chunk.iterator(), chunk.data());
     }
@@ -181,13 +176,13 @@ class CompactRedisChainTest {
   @Test
   void sizeInBytes_compact_smallerThanRedisChainAndAsPredicted() {
     Pair pair = new Pair(100, 2, 20, 1);
-    assertEquals(ScalableCuckooFilter.redisBloomSizeInBytes(100, 2), pair.compact.sizeInBytes());
+    assertEquals(RedisCuckooFilter.reservedSizeInBytes(100, 2), pair.compact.sizeInBytes());
     assertTrue(pair.compact.sizeInBytes() * 2 < pair.reference.sizeInBytes());
   }
 
   private static void assertSame(Pair pair, String at, boolean dumps) {
-    ScalableCuckooFilter<byte[]> a = pair.reference;
-    ScalableCuckooFilter<byte[]> b = pair.compact;
+    RedisCuckooFilter<byte[]> a = pair.reference;
+    RedisCuckooFilter<byte[]> b = pair.compact;
     assertEquals(a.redisDebug(), b.redisDebug(), at);
     assertEquals(a.size(), b.size(), at);
     assertEquals(a.deletedCount(), b.deletedCount(), at);
@@ -213,7 +208,7 @@ class CompactRedisChainTest {
     }
   }
 
-  private static List<ScanDumpChunk> dump(ScalableCuckooFilter<byte[]> filter) {
+  private static List<ScanDumpChunk> dump(RedisCuckooFilter<byte[]> filter) {
     List<ScanDumpChunk> chunks = new ArrayList<>();
     for (long it = 0; ; ) {
       ScanDumpChunk chunk = filter.scanDump(it);
@@ -225,7 +220,7 @@ class CompactRedisChainTest {
     }
   }
 
-  private static byte[] serialized(ScalableCuckooFilter<byte[]> filter) {
+  private static byte[] serialized(RedisCuckooFilter<byte[]> filter) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       filter.writeTo(out);

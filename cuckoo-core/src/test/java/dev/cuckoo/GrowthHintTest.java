@@ -143,15 +143,6 @@ class GrowthHintTest {
         Long.parseLong(tooLarge.getMessage().replaceAll(".*expectedFinalItems <= (\\d+),.*", "$1"));
     slowGrowthAtOnePerMillion(largest);
     assertThrows(IllegalArgumentException.class, () -> slowGrowthAtOnePerMillion(largest + 1));
-    assertMessage(
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(1000)
-                .expectedFinalItems(100_000)
-                .build(),
-        "expectedFinalItems: 100000 (expected: not set for the REDISBLOOM scheme, whose links"
-            + " follow RedisBloom's expansion)");
   }
 
   /** The hint is stored as the hinted link count at offset 28; reading replays the plan. */

@@ -88,7 +88,7 @@ class HeapAdmissionTest {
       byte[] item = "item".getBytes(StandardCharsets.UTF_8);
       // half the heap, rounded down to a power of two: 128 MiB of one-byte slots for 256 MiB
       long half = Long.highestOneBit(max / 2);
-      ScalableCuckooFilter<byte[]> live = ScalableCuckooFilter.redisBloom(half, 1, 20, 1);
+      RedisCuckooFilter<byte[]> live = RedisCuckooFilter.reserve(half, 1, 20, 1);
       live.add(item);
       long quarter = half / 2;
       int rounds = (int) (8 * max / quarter);
@@ -105,12 +105,12 @@ class HeapAdmissionTest {
 
       // created, as CF.RESERVE does
       for (int i = 0; i < rounds; i++) {
-        ScalableCuckooFilter<byte[]> filter = create(quarter, i);
+        RedisCuckooFilter<byte[]> filter = create(quarter, i);
         filter.add(item);
       }
 
       // read back, as snapshots and the dump header are loaded
-      ScalableCuckooFilter<byte[]> saved = create(quarter, -1);
+      RedisCuckooFilter<byte[]> saved = create(quarter, -1);
       saved.add(item);
       Path chain = Path.of(args[0], "chain.bin");
       try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(chain))) {
@@ -127,14 +127,14 @@ class HeapAdmissionTest {
       for (int i = 0; i < rounds; i++) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(chain))) {
           require(
-              ScalableCuckooFilter.readFrom(in, ItemHashers.redisBytes()).mightContain(item),
+              RedisCuckooFilter.readFrom(in, ItemHashers.redisBytes()).mightContain(item),
               "chain read back");
         } catch (FilterFormatException e) {
           fail("read " + i, e);
         }
         try {
           CuckooFilter.readFrom(singleFile, ItemHashers.redisBytes());
-          ScalableCuckooFilter.loadDumpHeader(header).add(item);
+          RedisCuckooFilter.loadDumpHeader(header).add(item);
         } catch (FilterFormatException e) {
           fail("load " + i, e);
         }
@@ -151,11 +151,11 @@ class HeapAdmissionTest {
       int bucketSize = (int) Math.min(255, (max / 20 * 11) >> 20);
       long capacity = (long) bucketSize << 20;
       require(
-          ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize)
+          RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize)
               <= HeapBudget.maxRequestBytes(),
           "within the maximum heap");
       try {
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 1);
+        RedisCuckooFilter.reserve(capacity, bucketSize, 20, 1);
         fail("no refusal with " + ballast.size() + " ballast arrays", null);
       } catch (FilterAllocationException e) {
         require(e.getCause() instanceof OutOfMemoryError, "caused by OutOfMemoryError: " + e);
@@ -163,16 +163,16 @@ class HeapAdmissionTest {
       }
       ballast = null;
       try {
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 1).add(item);
+        RedisCuckooFilter.reserve(capacity, bucketSize, 20, 1).add(item);
       } catch (FilterAllocationException e) {
         fail("creation after the ballast was dropped", e);
       }
       System.out.println("done");
     }
 
-    private static ScalableCuckooFilter<byte[]> create(long capacity, int round) {
+    private static RedisCuckooFilter<byte[]> create(long capacity, int round) {
       try {
-        return ScalableCuckooFilter.redisBloom(capacity, 1, 20, 1);
+        return RedisCuckooFilter.reserve(capacity, 1, 20, 1);
       } catch (FilterAllocationException e) {
         fail("creation " + round, e);
         return null;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The shared interface used across the four filter types, and the builders' rejections. */
@@ -28,10 +28,7 @@ class MembershipFilterTest {
         CuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).semiSorted(true).build(),
         ConcurrentCuckooFilter.builder(ItemHashers.utf8()).expectedItems(1000).build(),
         ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).build(),
-        ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(100)
-            .build());
+        RedisCuckooFilter.reserve(ItemHashers.redisUtf8(), 100, 2, 20, 1));
   }
 
   /** {@link #filters()} and a sharded filter. */
@@ -141,11 +138,7 @@ class MembershipFilterTest {
                 .expectedItems(10)
                 .maxKicks(0)
                 .build(),
-            ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(8)
-                .expansion(0)
-                .build(),
+            RedisCuckooFilter.reserve(ItemHashers.redisUtf8(), 8, 2, 20, 0),
             ShardedCuckooFilter.builder(ItemHashers.utf8()).expectedItems(10).shardBits(1).build());
     for (MembershipFilter<CharSequence> filter : full) {
       AddOutcome outcome = AddOutcome.ADDED;
@@ -174,7 +167,8 @@ class MembershipFilterTest {
       switch (filter.addIfAbsentWithOutcome(line)) {
         case ADDED -> stored++;
         case ALREADY_PRESENT -> skipped++; // a duplicate, or rarely a false positive
-        case FULL -> throw new IllegalStateException("filter full after " + stored + " items");
+        case FULL, NO_MEMORY ->
+            throw new IllegalStateException("no room after " + stored + " items");
       }
     }
     assertEquals(3, stored);
@@ -240,7 +234,9 @@ class MembershipFilterTest {
           FilterFile.read(new ByteArrayInputStream(out.toByteArray()), id -> filter.hasher());
       assertEquals(filter.scheme(), file.scheme());
       assertEquals(filter.hasher().id(), file.hasherId());
-      assertEquals(filter instanceof ScalableCuckooFilter, file.isChain());
+      assertEquals(
+          filter instanceof ScalableCuckooFilter || filter instanceof RedisCuckooFilter,
+          file.isChain());
       assertEquals(200, file.filter().size());
       for (int i = 0; i < 200; i++) {
         assertTrue(file.filter().mightContain("item" + i));
@@ -294,104 +290,67 @@ class MembershipFilterTest {
   }
 
   @Test
-  @SuppressWarnings("deprecation") // compares with the deprecated factory
-  void scalableBuilder_redisBloom_sameFilterAsRedisBloomFactory() {
-    int[][] settings = {{1000, 2, 20, 1}, {64, 4, 50, 2}, {500, 1, 1, 0}, {30, 3, 7, 3}};
-    for (int[] setting : settings) {
-      ScalableCuckooFilter<byte[]> factory =
-          ScalableCuckooFilter.redisBloom(setting[0], setting[1], setting[2], setting[3]);
-      ScalableCuckooFilter<byte[]> built =
-          ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-              .scheme(Scheme.REDISBLOOM)
-              .bucketSize(setting[1])
-              .expectedItems(setting[0])
-              .maxKicks(setting[2])
-              .expansion(setting[3])
-              .build();
-      for (int i = 0; i < 3 * setting[0]; i++) {
-        byte[] item = ("x" + i).getBytes(StandardCharsets.UTF_8);
-        assertEquals(factory.tryAdd(item), built.tryAdd(item));
-      }
-      assertEquals(factory.redisDebug(), built.redisDebug());
-      for (long it = 0; ; ) {
-        ScanDumpChunk expected = factory.scanDump(it);
-        ScanDumpChunk actual = built.scanDump(it);
-        assertEquals(expected.iterator(), actual.iterator());
-        assertArrayEquals(expected.data(), actual.data());
-        if (expected.iterator() == 0) {
-          break;
-        }
-        it = expected.iterator();
-      }
+  void everyBuilder_commonSettingOutOfRange_rejectedWithTheSameMessage() {
+    List<Supplier<FilterBuilder<CharSequence, ?>>> builders =
+        List.of(
+            () -> CuckooFilter.builder(ItemHashers.utf8()),
+            () -> ConcurrentCuckooFilter.builder(ItemHashers.utf8()),
+            () -> ShardedCuckooFilter.builder(ItemHashers.utf8()),
+            () -> ScalableCuckooFilter.builder(ItemHashers.utf8()));
+    for (Supplier<FilterBuilder<CharSequence, ?>> builder : builders) {
+      assertRejected(
+          "expectedItems: 0 (expected: 1 <= expectedItems <= 68719476736)",
+          () -> builder.get().expectedItems(0));
+      assertRejected(
+          "expectedItems: 68719476737", () -> builder.get().expectedItems((1L << 36) + 1));
+      assertRejected(
+          "falsePositiveRate: 1.0 (expected: 0.0 < falsePositiveRate < 1.0)",
+          () -> builder.get().falsePositiveRate(1.0));
+      assertRejected("maxKicks: -1 (expected: 0 <= maxKicks <= ", () -> builder.get().maxKicks(-1));
+      assertRejected("bucketSize: 0", () -> builder.get().bucketSize(0));
     }
+    // the settings each builder checks its own way
+    assertRejected(
+        "bucketSize: 3 (expected: 2, 4 or 8)",
+        () -> ScalableCuckooFilter.builder(ItemHashers.utf8()).bucketSize(3));
+    assertRejected(
+        "bucketSize: 3 (expected: 2, 4 or 8)",
+        () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).bucketSize(3));
+    assertRejected(
+        "seed: 0 (expected: not 0", () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).seed(0));
+    assertRejected(
+        "bucketSize: 3 (expected: 2, 4 or 8 for the STANDARD scheme)",
+        () -> CuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).bucketSize(3).build());
   }
 
   @Test
-  void scalableBuilder_redisBloomDefaults_areCfReserveDefaults() {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(1000)
+  void everyBuilder_commonSettings_reachTheFilter() {
+    ScalableCuckooFilter<CharSequence> scalable =
+        ScalableCuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(300)
+            .bucketSize(2)
+            .maxKicks(7)
             .build();
-    assertEquals(
-        "bktsize:2 buckets:512 items:0 deletes:0 filters:1 max_iterations:20 expansion:1",
-        filter.redisDebug());
-  }
-
-  @Test
-  void scalableBuilder_settingOfTheOtherScheme_rejectedNamingIt() {
-    assertRejected(
-        "falsePositiveRate: 0.01",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(100)
-                .falsePositiveRate(0.01)
-                .build());
-    assertRejected(
-        "growthFactor: 2.0",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(100)
-                .growthFactor(2)
-                .build());
-    assertRejected(
-        "seed: 3",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(100)
-                .seed(3)
-                .build());
-    assertRejected(
-        "expansion: 2",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.utf8())
-                .expectedItems(100)
-                .expansion(2)
-                .build());
-    assertRejected(
-        "maxKicks: 0",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-                .scheme(Scheme.REDISBLOOM)
-                .expectedItems(100)
-                .maxKicks(0)
-                .build());
-    assertRejected(
-        "bucketSize: 3",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.utf8())
-                .scheme(Scheme.REDISBLOOM)
-                .bucketSize(3)
-                .scheme(Scheme.STANDARD)
-                .expectedItems(100)
-                .build());
-    assertRejected(
-        "expectedItems: 68719476737",
-        () ->
-            ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems((1L << 36) + 1).build());
+    assertEquals(2, scalable.bucketSize());
+    assertEquals(7, scalable.maxKicks());
+    ConcurrentCuckooFilter<CharSequence> concurrent =
+        ConcurrentCuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(300)
+            .bucketSize(8)
+            .maxKicks(9)
+            .seed(5)
+            .build();
+    assertEquals(8, concurrent.bucketSize());
+    assertEquals(9, concurrent.maxKicks());
+    ShardedCuckooFilter<CharSequence> sharded =
+        ShardedCuckooFilter.builder(ItemHashers.utf8())
+            .expectedItems(300)
+            .shardBits(1)
+            .bucketSize(2)
+            .maxKicks(11)
+            .build();
+    assertEquals(2, sharded.bucketSize());
+    assertEquals(11, sharded.maxKicks());
   }
 
   @Test
@@ -404,17 +363,6 @@ class MembershipFilterTest {
                 .expectedItems(100)
                 .falsePositiveRate(0.001)
                 .build());
-  }
-
-  @Test
-  @SuppressWarnings("deprecation") // the deprecated alias
-  void scalableBuilder_initialCapacity_aliasOfExpectedItems() {
-    ScalableCuckooFilter<CharSequence> alias =
-        ScalableCuckooFilter.builder(ItemHashers.utf8()).initialCapacity(300).build();
-    ScalableCuckooFilter<CharSequence> named =
-        ScalableCuckooFilter.builder(ItemHashers.utf8()).expectedItems(300).build();
-    assertEquals(named.capacity(), alias.capacity());
-    assertEquals(named.baseBucketCount(), alias.baseBucketCount());
   }
 
   private static void assertRejected(String messageStart, Runnable build) {

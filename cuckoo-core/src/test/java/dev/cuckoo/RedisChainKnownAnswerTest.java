@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cuckoo.ScalableCuckooFilter.AddResult;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,9 +25,9 @@ class RedisChainKnownAnswerTest {
   }
 
   /** Adds "0" .. "n-1" and checks each add succeeded. */
-  static void addNumbers(ScalableCuckooFilter<byte[]> filter, int n) {
+  static void addNumbers(RedisCuckooFilter<byte[]> filter, int n) {
     for (int i = 0; i < n; i++) {
-      assertEquals(AddResult.ADDED, filter.tryAdd(bytes(Integer.toString(i))), "add " + i);
+      assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes(Integer.toString(i))), "add " + i);
     }
   }
 
@@ -44,8 +43,8 @@ class RedisChainKnownAnswerTest {
   })
   void redisDebug_thousandAdds_matchesRedisBloom(
       long capacity, int bucketSize, int maxIterations, int expansion, String expected) {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, maxIterations, expansion);
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion);
     addNumbers(filter, 1000);
     for (int i = 0; i < 1000; i++) {
       assertTrue(filter.mightContain(bytes(Integer.toString(i))), "exists " + i);
@@ -55,14 +54,14 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void tryAdd_expansionZeroWhenFull_returnsFullAndChangesNothing() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(4, 2, 20, 0);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 0);
     addNumbers(filter, 0);
     for (String item : new String[] {"1", "2", "3", "4"}) {
-      assertEquals(AddResult.ADDED, filter.tryAdd(bytes(item)));
+      assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes(item)));
     }
     byte[] before = filter.scanDump(1).data();
-    assertEquals(AddResult.FULL, filter.tryAdd(bytes("5")));
-    assertEquals(AddResult.FULL, filter.tryAdd(bytes("6")));
+    assertEquals(AddOutcome.FULL, filter.tryAdd(bytes("5")));
+    assertEquals(AddOutcome.FULL, filter.tryAdd(bytes("6")));
     assertArrayEquals(before, filter.scanDump(1).data());
     assertEquals(4, filter.size());
     assertEquals(1, filter.linkCount());
@@ -71,10 +70,10 @@ class RedisChainKnownAnswerTest {
   /** test_max_expansions: the server refuses an add once linkCount() reaches 32. */
   @Test
   void linkCount_reserve4After124Adds_reaches32ExactlyAtTheEnd() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(4, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 1);
     for (int i = 0; i < 124; i++) {
       assertTrue(filter.linkCount() < 32, "add " + i + " would be refused");
-      assertEquals(AddResult.ADDED, filter.tryAdd(bytes(Integer.toString(i))));
+      assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes(Integer.toString(i))));
     }
     assertEquals(32, filter.linkCount());
   }
@@ -90,8 +89,8 @@ class RedisChainKnownAnswerTest {
   })
   void redisSize_afterReserve_matchesInfo(
       long capacity, int bucketSize, int expansion, long size, long buckets) {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, expansion);
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.reserve(capacity, bucketSize, 20, expansion);
     assertEquals(size, filter.redisSize());
     assertEquals(buckets, filter.baseBucketCount());
     assertEquals(1, filter.linkCount());
@@ -104,36 +103,36 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void expansion_notPowerOfTwo_roundedUp() {
-    assertEquals(4, ScalableCuckooFilter.redisBloom(100, 2, 20, 3).expansion());
-    assertEquals(32768, ScalableCuckooFilter.redisBloom(100, 2, 20, 30000).expansion());
-    assertEquals(1, ScalableCuckooFilter.redisBloom(100, 2, 20, 1).expansion());
-    assertEquals(0, ScalableCuckooFilter.redisBloom(100, 2, 20, 0).expansion());
+    assertEquals(4, RedisCuckooFilter.reserve(100, 2, 20, 3).expansion());
+    assertEquals(32768, RedisCuckooFilter.reserve(100, 2, 20, 30000).expansion());
+    assertEquals(1, RedisCuckooFilter.reserve(100, 2, 20, 1).expansion());
+    assertEquals(0, RedisCuckooFilter.reserve(100, 2, 20, 0).expansion());
   }
 
   @Test
   void redisDebug_insertCapacity10000_matchesRedisBloom() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(10000, 2, 20, 1);
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("foo")));
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(10000, 2, 20, 1);
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("foo")));
     assertEquals(
         "bktsize:2 buckets:8192 items:1 deletes:0 filters:1 max_iterations:20 expansion:1",
         filter.redisDebug());
-    assertEquals(AddResult.EXISTS, filter.tryAddIfAbsent(bytes("foo")));
-    assertEquals(AddResult.ADDED, filter.tryAddIfAbsent(bytes("bar")));
-    assertEquals(AddResult.ADDED, filter.tryAddIfAbsent(bytes("baz")));
+    assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("foo")));
+    assertEquals(AddOutcome.ADDED, filter.addIfAbsentWithOutcome(bytes("bar")));
+    assertEquals(AddOutcome.ADDED, filter.addIfAbsentWithOutcome(bytes("baz")));
   }
 
   /** The sequence of RedisBloom's test_resp3.py. */
   @Test
   void commands_resp3Sequence_matchesRedisBloom() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(9, 2, 20, 0);
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("3")));
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("4")));
-    assertEquals(AddResult.EXISTS, filter.tryAddIfAbsent(bytes("4")));
-    assertEquals(AddResult.ADDED, filter.tryAddIfAbsent(bytes("9")));
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("4")));
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("5")));
-    assertEquals(AddResult.EXISTS, filter.tryAddIfAbsent(bytes("4")));
-    assertEquals(AddResult.ADDED, filter.tryAddIfAbsent(bytes("6")));
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(9, 2, 20, 0);
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("3")));
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("4")));
+    assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("4")));
+    assertEquals(AddOutcome.ADDED, filter.addIfAbsentWithOutcome(bytes("9")));
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("4")));
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("5")));
+    assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("4")));
+    assertEquals(AddOutcome.ADDED, filter.addIfAbsentWithOutcome(bytes("6")));
     assertTrue(filter.remove(bytes("3")));
     assertFalse(filter.remove(bytes("3")));
     assertFalse(filter.mightContain(bytes("3")));
@@ -152,7 +151,7 @@ class RedisChainKnownAnswerTest {
   /** test_count / test_setnx. */
   @Test
   void count_addAddDelete_followsRedisBloom() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1000, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 1);
     assertFalse(filter.mightContain(bytes("k1")));
     assertTrue(filter.add(bytes("k1")));
     assertTrue(filter.add(bytes("k1")));
@@ -173,7 +172,7 @@ class RedisChainKnownAnswerTest {
    */
   @Test
   void count_twoBucketsEvenFingerprint_countsBucketTwice() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(4, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 1);
     assertEquals(2, filter.baseBucketCount());
     assertTrue(filter.add(bytes("a")));
     assertEquals(2, filter.count(bytes("a")));
@@ -184,7 +183,7 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void scanDump_reserve8AddItem1_matchesRedisBloomBytes() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 1);
     assertEquals(0, filter.scanDump(0).iterator(), "an empty filter has no dump");
     assertTrue(filter.add(bytes("item1")));
     ScanDumpChunk header = filter.scanDump(0);
@@ -209,7 +208,7 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void compact_afterDeletesBelowThreshold_shrinksAndKeepsEveryItem() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(64, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(64, 2, 20, 1);
     addNumbers(filter, 1000);
     assertEquals(17, filter.linkCount());
     // 90 deletes stay below 10% of the items: no automatic compaction
@@ -229,7 +228,7 @@ class RedisChainKnownAnswerTest {
     }
   }
 
-  static long occupiedSlots(ScalableCuckooFilter<?> filter) {
+  static long occupiedSlots(RedisCuckooFilter<?> filter) {
     long occupied = 0;
     for (RedisLink link : filter.redisChain().links()) {
       occupied += link.table.countOccupied();
@@ -239,7 +238,7 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void remove_manyDeletes_autoCompactsAndResetsDeletes() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(64, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(64, 2, 20, 1);
     addNumbers(filter, 1000);
     assertEquals(17, filter.linkCount());
     // 1000 items: the 91st delete makes deletes (91) exceed 10% of items (909)
@@ -257,20 +256,14 @@ class RedisChainKnownAnswerTest {
 
   @Test
   void redisBloom_outOfRangeArguments_throwIllegalArgument() {
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(0, 2, 20, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 0, 20, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 256, 20, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 2, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 2, 65536, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 2, 20, -1));
     assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(0, 2, 20, 1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 0, 20, 1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 256, 20, 1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 0, 1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 65536, 1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, -1));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloom(100, 2, 20, 32769));
+        IllegalArgumentException.class, () -> RedisCuckooFilter.reserve(100, 2, 20, 32769));
   }
 
   @Test
@@ -278,22 +271,20 @@ class RedisChainKnownAnswerTest {
     // 2^40 capacity, bucket size 1: 2^40 one-byte slots, above the 2^32-slot link limit
     FilterAllocationException e =
         assertThrows(
-            FilterAllocationException.class,
-            () -> ScalableCuckooFilter.redisBloom(1L << 40, 1, 20, 1));
+            FilterAllocationException.class, () -> RedisCuckooFilter.reserve(1L << 40, 1, 20, 1));
     assertTrue(e.getMessage().contains("buckets"), e.getMessage());
   }
 
   @Test
   void redisBloom_largerThanMaxHeap_throwsNamingSizeAndBoundBeforeAllocating() {
     // 2^32 capacity with bucket size 4: 2^30 buckets, 4 GiB, within the link limits
-    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1L << 32, 4);
+    long bytes = RedisCuckooFilter.reservedSizeInBytes(1L << 32, 4);
     assertTrue(bytes > 4L << 30, "size " + bytes);
     assumeTrue(
         Runtime.getRuntime().maxMemory() < bytes, "needs a heap below 4 GiB (tests run with 2g)");
     FilterAllocationException e =
         assertThrows(
-            FilterAllocationException.class,
-            () -> ScalableCuckooFilter.redisBloom(1L << 32, 4, 20, 1));
+            FilterAllocationException.class, () -> RedisCuckooFilter.reserve(1L << 32, 4, 20, 1));
     long table = BucketTable.pagedHeapBytes(1L << 30, 4, 8) + RedisChain.LINK_BYTES;
     assertTrue(e.getMessage().contains(" " + table + " bytes"), e.getMessage());
     assertTrue(
@@ -304,12 +295,11 @@ class RedisChainKnownAnswerTest {
   }
 
   @Test
-  void redisBloomSizeInBytes_anyGeometry_equalsSizeInBytesOfNewFilter() {
+  void reservedSizeInBytes_anyGeometry_equalsSizeInBytesOfNewFilter() {
     for (int bucketSize : new int[] {1, 2, 3, 4, 255}) {
       for (long capacity : new long[] {1, 2, 1000, 1 << 20, 3_000_000}) {
-        long predicted = ScalableCuckooFilter.redisBloomSizeInBytes(capacity, bucketSize);
-        ScalableCuckooFilter<byte[]> filter =
-            ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, 4);
+        long predicted = RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize);
+        RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(capacity, bucketSize, 20, 4);
         String where = "capacity " + capacity + ", bucket size " + bucketSize;
         assertEquals(predicted, filter.sizeInBytes(), where);
         // the slots themselves, then a few hundred bytes of objects and array headers
@@ -319,35 +309,34 @@ class RedisChainKnownAnswerTest {
     }
   }
 
-  /** The example in redisBloomSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
+  /** The example in reservedSizeInBytes's Javadoc: 1 GiB of slots in four pages and a bit. */
   @Test
-  void redisBloomSizeInBytes_oneGibibyte_javadocExample() {
-    long bytes = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 30, 1); // 2^30 + 656
-    assertEquals((1L << 30) + 656, bytes);
-    assertEquals(bytes, ScalableCuckooFilter.redisBloom(1 << 30, 1, 20, 1).sizeInBytes());
+  void reservedSizeInBytes_oneGibibyte_javadocExample() {
+    long bytes = RedisCuckooFilter.reservedSizeInBytes(1 << 30, 1); // 2^30 + 632
+    assertEquals((1L << 30) + 632, bytes);
+    assertEquals(bytes, RedisCuckooFilter.reserve(1 << 30, 1, 20, 1).sizeInBytes());
   }
 
   @Test
-  void redisBloomSizeInBytes_outOfRangeOrBeyondLimits_throwsAsRedisBloomWould() {
+  void reservedSizeInBytes_outOfRangeOrBeyondLimits_throwsAsRedisBloomWould() {
+    assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.reservedSizeInBytes(0, 2));
     assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(0, 2));
+        IllegalArgumentException.class, () -> RedisCuckooFilter.reservedSizeInBytes(100, 0));
     assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 0));
-    assertThrows(
-        IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomSizeInBytes(100, 256));
+        IllegalArgumentException.class, () -> RedisCuckooFilter.reservedSizeInBytes(100, 256));
     FilterAllocationException e =
         assertThrows(
             FilterAllocationException.class,
-            () -> ScalableCuckooFilter.redisBloomSizeInBytes(1L << 40, 1));
+            () -> RedisCuckooFilter.reservedSizeInBytes(1L << 40, 1));
     assertTrue(e.getMessage().contains("buckets"), e.getMessage());
   }
 
   @Test
   void sizeInBytes_chainGrows_addsTheNewLinksBytes() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(1000, 2, 20, 2);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 2);
     // the compact form becomes a RedisChain as it grows: count from that chain's size
     long before =
-        ScalableCuckooFilter.chained(ItemHashers.redisBytes(), RedisChain.create(512, 2, 20, 2))
+        RedisCuckooFilter.chained(ItemHashers.redisBytes(), RedisChain.create(512, 2, 20, 2))
             .sizeInBytes();
     int i = 0;
     while (filter.linkCount() == 1) {
@@ -367,10 +356,10 @@ class RedisChainKnownAnswerTest {
   void tryAdd_nextLinkTooLarge_returnsNoMemoryAndChangesNothing() {
     // RESERVE 4 EXPANSION 30000 (rounded to 32768): links of 2, 65536 and 2^31 buckets; the
     // third, 4 GiB, is more than the test heap can give
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(4, 2, 20, 30000);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 30000);
     int i = 0;
     int added = 0;
-    while (filter.tryAdd(bytes(Integer.toString(i++))) == AddResult.ADDED) {
+    while (filter.tryAdd(bytes(Integer.toString(i++))) == AddOutcome.ADDED) {
       added++;
       assertTrue(i < 200_000, "the second link should be full by now");
     }
@@ -380,11 +369,11 @@ class RedisChainKnownAnswerTest {
     for (int j = 0; j < 2000; j++) {
       byte[] link0 = filter.scanDump(1).data();
       byte[] link1 = filter.scanDump(1 + link0.length).data();
-      AddResult result = filter.tryAdd(bytes(Integer.toString(i++)));
-      if (result == AddResult.ADDED) {
+      AddOutcome result = filter.tryAdd(bytes(Integer.toString(i++)));
+      if (result == AddOutcome.ADDED) {
         added++;
       } else {
-        assertEquals(AddResult.NO_MEMORY, result);
+        assertEquals(AddOutcome.NO_MEMORY, result);
         failures++;
         assertArrayEquals(link0, filter.scanDump(1).data());
         assertArrayEquals(link1, filter.scanDump(1 + link0.length).data());
@@ -402,15 +391,15 @@ class RedisChainKnownAnswerTest {
    */
   @Test
   void tryAdd_140000ItemsIntoTwoSlotLinks_stopsAt65535Links() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(2, 1, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(2, 1, 20, 1);
     int added = 0;
     int noMemory = 0;
     for (int i = 0; i < 140_000; i++) {
-      AddResult result = filter.tryAdd(bytes(Integer.toString(i)));
-      if (result == AddResult.ADDED) {
+      AddOutcome result = filter.tryAdd(bytes(Integer.toString(i)));
+      if (result == AddOutcome.ADDED) {
         added++;
       } else {
-        assertEquals(AddResult.NO_MEMORY, result);
+        assertEquals(AddOutcome.NO_MEMORY, result);
         noMemory++;
       }
     }

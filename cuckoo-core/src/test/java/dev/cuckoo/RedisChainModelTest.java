@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.cuckoo.ScalableCuckooFilter.AddResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,8 +50,8 @@ class RedisChainModelTest {
     int expansion = random.nextInt(4) == 0 ? 0 : 1 << random.nextInt(2);
     long capacity = 2L * bucketSize + random.nextInt(200);
     int maxIterations = 1 + random.nextInt(random.nextBoolean() ? 5 : 100);
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, maxIterations, expansion);
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion);
     Map<String, Integer> model = new HashMap<>();
     List<String> present = new ArrayList<>();
     long size = 0;
@@ -61,20 +60,20 @@ class RedisChainModelTest {
       int op = random.nextInt(100);
       String item = Integer.toString(random.nextInt(universe));
       if (op < 50) {
-        AddResult result = filter.tryAdd(bytes(item));
-        if (result == AddResult.ADDED) {
+        AddOutcome result = filter.tryAdd(bytes(item));
+        if (result == AddOutcome.ADDED) {
           model.merge(item, 1, Integer::sum);
           present.add(item);
           size++;
         } else {
-          assertEquals(expansion == 0 ? AddResult.FULL : AddResult.NO_MEMORY, result);
+          assertEquals(expansion == 0 ? AddOutcome.FULL : AddOutcome.NO_MEMORY, result);
         }
       } else if (op < 60) {
         boolean mightBePresent = filter.mightContain(bytes(item));
-        AddResult result = filter.tryAddIfAbsent(bytes(item));
+        AddOutcome result = filter.addIfAbsentWithOutcome(bytes(item));
         if (mightBePresent) {
-          assertEquals(AddResult.EXISTS, result);
-        } else if (result == AddResult.ADDED) {
+          assertEquals(AddOutcome.ALREADY_PRESENT, result);
+        } else if (result == AddOutcome.ADDED) {
           model.merge(item, 1, Integer::sum);
           present.add(item);
           size++;
@@ -112,7 +111,7 @@ class RedisChainModelTest {
   }
 
   private static void checkModel(
-      ScalableCuckooFilter<byte[]> filter, Map<String, Integer> model, int step) {
+      RedisCuckooFilter<byte[]> filter, Map<String, Integer> model, int step) {
     long total = 0;
     for (Map.Entry<String, Integer> entry : model.entrySet()) {
       int copies = entry.getValue();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.RedisCuckooFilter.AddResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,13 +24,13 @@ class RedisCuckooFilterTest {
             RedisCuckooFilter.DEFAULT_BUCKET_SIZE,
             RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
             RedisCuckooFilter.DEFAULT_EXPANSION);
-    assertEquals(AddResult.ADDED, filter.tryAdd(bytes("item1")));
+    assertEquals(AddOutcome.ADDED, filter.tryAdd(bytes("item1")));
     assertEquals(
         "bktsize:2 buckets:512 items:1 deletes:0 filters:1 max_iterations:20 expansion:1",
         filter.redisDebug());
     assertEquals(40 + 16 + 1024, filter.redisSize());
     assertEquals(Scheme.REDISBLOOM, filter.scheme());
-    assertEquals(AddResult.EXISTS, filter.tryAddIfAbsent(bytes("item1")));
+    assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("item1")));
     assertEquals(AddOutcome.ALREADY_PRESENT, filter.addIfAbsentWithOutcome(bytes("item1")));
     assertEquals(1, filter.count(bytes("item1")));
   }
@@ -57,12 +56,10 @@ class RedisCuckooFilterTest {
   }
 
   @Test
-  void reservedSizeInBytes_compactAndFullForms_equalNewFilterAndOldFactory() {
+  void reservedSizeInBytes_compactAndFullForms_equalNewFilter() {
     for (long capacity : new long[] {100, 1 << 16, 1 << 20}) {
       long predicted = RedisCuckooFilter.reservedSizeInBytes(capacity, 1);
       assertEquals(predicted, RedisCuckooFilter.reserve(capacity, 1, 20, 1).sizeInBytes());
-      // the older facade forwards to a RedisCuckooFilter: its own object, 24 bytes, on top
-      assertEquals(predicted + 24, ScalableCuckooFilter.redisBloomSizeInBytes(capacity, 1));
     }
     assertTrue(RedisCuckooFilter.reserve(1 << 16, 1, 20, 1).isCompact());
     assertFalse(RedisCuckooFilter.reserve(1 << 20, 1, 20, 1).isCompact());
@@ -78,50 +75,35 @@ class RedisCuckooFilterTest {
   void tryAdd_expansionZeroAndFull_returnsFullUnchanged() {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 5, 0);
     int added = 0;
-    while (filter.tryAdd(bytes("f" + added)) == AddResult.ADDED) {
+    while (filter.tryAdd(bytes("f" + added)) == AddOutcome.ADDED) {
       added++;
     }
     assertEquals(added, filter.size());
-    assertEquals(AddResult.FULL, filter.tryAdd(bytes("one more")));
+    assertEquals(AddOutcome.FULL, filter.tryAdd(bytes("one more")));
     assertFalse(filter.add(bytes("one more")));
     assertEquals(added, filter.size());
     assertEquals(1, filter.linkCount());
   }
 
   @Test
-  void addResult_sameConstantsAsScalableCuckooFilters() {
-    assertEquals(
-        Arrays.toString(ScalableCuckooFilter.AddResult.values()),
-        Arrays.toString(AddResult.values()));
-  }
-
-  @Test
-  void writeTo_grownFilter_sameBytesAsOldPathAndReadBackByBoth() throws IOException {
+  void writeTo_grownFilter_readBackByItsReaderAndFilterFile() throws IOException {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 2);
-    ScalableCuckooFilter<byte[]> old =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(8)
-            .expansion(2)
-            .build();
     for (int i = 0; i < 100; i++) {
       filter.add(bytes("w" + i));
-      old.add(bytes("w" + i));
     }
     filter.remove(bytes("w7"));
-    old.remove(bytes("w7"));
     assertTrue(filter.linkCount() > 1);
     byte[] written = FormatTestSupport.bytesOf(filter);
-    assertArrayEquals(FormatTestSupport.bytesOf(old), written);
     assertEquals(written.length, filter.serializedSizeInBytes());
 
     RedisCuckooFilter<byte[]> read =
         RedisCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
     assertArrayEquals(written, FormatTestSupport.bytesOf(read));
     assertEquals(filter.redisDebug(), read.redisDebug());
-    ScalableCuckooFilter<byte[]> readOld =
-        ScalableCuckooFilter.readFrom(new ByteArrayInputStream(written), ItemHashers.redisBytes());
-    assertArrayEquals(written, FormatTestSupport.bytesOf(readOld));
+    MembershipFilter<byte[]> file =
+        FilterFile.read(new ByteArrayInputStream(written), id -> ItemHashers.redisBytes()).filter();
+    assertTrue(file instanceof RedisCuckooFilter, file.getClass().getName());
+    assertArrayEquals(written, FormatTestSupport.bytesOf(file));
   }
 
   @Test
@@ -194,7 +176,9 @@ class RedisCuckooFilterTest {
     }
     RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(single, 1);
     assertEquals(300, view.size());
-    assertEquals(ScalableCuckooFilter.redisBloomOf(single, 1).redisDebug(), view.redisDebug());
+    assertEquals(
+        "bktsize:2 buckets:512 items:300 deletes:0 filters:1 max_iterations:20 expansion:1",
+        view.redisDebug());
 
     CuckooFilter<byte[]> back = view.singleFilter(ItemHashers.redisBytes());
     ByteArrayOutputStream expected = new ByteArrayOutputStream();

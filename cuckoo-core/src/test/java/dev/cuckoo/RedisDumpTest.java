@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RedisDumpTest {
 
   /** Dumps with RedisBloom's restore loop: {@code it = 0; loop { (it, data) = SCANDUMP(it) } }. */
-  static List<ScanDumpChunk> dump(ScalableCuckooFilter<byte[]> filter) {
+  static List<ScanDumpChunk> dump(RedisCuckooFilter<byte[]> filter) {
     List<ScanDumpChunk> chunks = new ArrayList<>();
     long it = 0;
     while (true) {
@@ -35,8 +35,8 @@ class RedisDumpTest {
     }
   }
 
-  static ScalableCuckooFilter<byte[]> load(List<ScanDumpChunk> chunks) {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.loadDumpHeader(chunks.get(0).data());
+  static RedisCuckooFilter<byte[]> load(List<ScanDumpChunk> chunks) {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.loadDumpHeader(chunks.get(0).data());
     for (ScanDumpChunk chunk : chunks.subList(1, chunks.size())) {
       filter.loadDumpChunk(chunk.iterator(), chunk.data());
     }
@@ -44,7 +44,7 @@ class RedisDumpTest {
   }
 
   static void assertSameFilter(
-      ScalableCuckooFilter<byte[]> expected, ScalableCuckooFilter<byte[]> actual) {
+      RedisCuckooFilter<byte[]> expected, RedisCuckooFilter<byte[]> actual) {
     assertEquals(expected.redisDebug(), actual.redisDebug());
     assertEquals(expected.redisSize(), actual.redisSize());
     List<ScanDumpChunk> a = dump(expected);
@@ -71,8 +71,8 @@ class RedisDumpTest {
   })
   void loadDumpChunk_roundTrip_sameBytesCountsAndAnswers(
       long capacity, int bucketSize, int expansion, int adds, int deletes) {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.redisBloom(capacity, bucketSize, 20, expansion);
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.reserve(capacity, bucketSize, 20, expansion);
     for (int i = 0; i < adds; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
@@ -81,7 +81,7 @@ class RedisDumpTest {
     }
     List<ScanDumpChunk> chunks = dump(filter);
     assertEquals(filter.linkCount() + 1, chunks.size(), "one chunk per small link");
-    ScalableCuckooFilter<byte[]> loaded = load(chunks);
+    RedisCuckooFilter<byte[]> loaded = load(chunks);
     assertSameFilter(filter, loaded);
     for (int i = deletes; i < adds; i++) {
       assertTrue(loaded.mightContain(bytes(Integer.toString(i))), "exists " + i);
@@ -97,7 +97,7 @@ class RedisDumpTest {
   /** A link larger than 16 MiB is dumped in 16 MiB chunks from the iterator's offset. */
   @Test
   void scanDump_linkAbove16MiB_chunksOf16MiB() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(24L << 20, 1, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(24L << 20, 1, 20, 1);
     for (int i = 0; i < 5000; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
@@ -124,7 +124,7 @@ class RedisDumpTest {
    */
   @Test
   void scanDump_everyPosition_followsIteratorRules() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 2);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 2);
     for (int i = 0; i < 200; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
@@ -157,12 +157,11 @@ class RedisDumpTest {
    */
   @Test
   void loadDumpChunk_randomChunks_copiedOrRefused() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 2);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 2);
     for (int i = 0; i < 200; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
-    ScalableCuckooFilter<byte[]> target =
-        ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
+    RedisCuckooFilter<byte[]> target = RedisCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
     long seed = TestSeeds.seed();
     SplittableRandom random = new SplittableRandom(seed);
     int loaded = 0;
@@ -188,10 +187,9 @@ class RedisDumpTest {
 
   @Test
   void loadDumpChunk_badIteratorOrLength_throwsFormatException() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(8, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(8, 2, 20, 1);
     filter.add(bytes("item1"));
-    ScalableCuckooFilter<byte[]> target =
-        ScalableCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
+    RedisCuckooFilter<byte[]> target = RedisCuckooFilter.loadDumpHeader(filter.scanDump(0).data());
     byte[] eight = new byte[8];
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(0, eight));
     assertThrows(FilterFormatException.class, () -> target.loadDumpChunk(1, eight));
@@ -257,39 +255,37 @@ class RedisDumpTest {
       int maxIterations,
       int expansion) {
     byte[] header = header(items, buckets, deletes, links, bucketSize, maxIterations, expansion);
-    assertThrows(FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(header));
+    assertThrows(FilterFormatException.class, () -> RedisCuckooFilter.loadDumpHeader(header));
   }
 
   /** RedisBloom's test_scandump_invalid_header: zeroing a field of a valid header. */
   @Test
   void loadDumpHeader_zeroedFields_throwFormatException() {
-    ScalableCuckooFilter<byte[]> filter = ScalableCuckooFilter.redisBloom(100, 2, 20, 1);
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
     for (int i = 0; i < 300; i++) {
       filter.add(bytes(Integer.toString(i)));
     }
     assertTrue(filter.linkCount() > 1);
     byte[] valid = filter.scanDump(0).data();
-    ScalableCuckooFilter.loadDumpHeader(valid);
+    RedisCuckooFilter.loadDumpHeader(valid);
     int[][] fields = {{8, 8}, {24, 8}, {32, 2}, {34, 2}, {36, 2}, {0, 38}};
     for (int[] field : fields) {
       byte[] header = valid.clone();
       java.util.Arrays.fill(header, field[0], field[0] + field[1], (byte) 0);
       assertThrows(
           FilterFormatException.class,
-          () -> ScalableCuckooFilter.loadDumpHeader(header),
+          () -> RedisCuckooFilter.loadDumpHeader(header),
           "zeroed bytes " + field[0] + ".." + (field[0] + field[1] - 1));
     }
-    assertThrows(
-        FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[37]));
-    assertThrows(
-        FilterFormatException.class, () -> ScalableCuckooFilter.loadDumpHeader(new byte[46]));
+    assertThrows(FilterFormatException.class, () -> RedisCuckooFilter.loadDumpHeader(new byte[37]));
+    assertThrows(FilterFormatException.class, () -> RedisCuckooFilter.loadDumpHeader(new byte[46]));
   }
 
   /** Expansion is kept as the header gives it: 3 gives links of 4, 12 and 36 buckets. */
   @Test
   void loadDumpHeader_expansionNotPowerOfTwo_keptAsIs() {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.loadDumpHeader(header(7, 4, 2, 3, 2, 20, 3));
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.loadDumpHeader(header(7, 4, 2, 3, 2, 20, 3));
     assertEquals(3, filter.expansion());
     assertEquals(3, filter.linkCount());
     assertEquals(40 + 16 * 3 + (4 + 12 + 36) * 2, filter.redisSize());
@@ -310,14 +306,14 @@ class RedisDumpTest {
   /** 65535 links (RedisBloom's u16 limit), all full: the next add cannot grow, NO_MEMORY. */
   @Test
   void loadDumpHeader_maxLinksAllFull_addReturnsNoMemory() {
-    ScalableCuckooFilter<byte[]> filter =
-        ScalableCuckooFilter.loadDumpHeader(header(65535, 1, 0, 65535, 1, 1, 1));
+    RedisCuckooFilter<byte[]> filter =
+        RedisCuckooFilter.loadDumpHeader(header(65535, 1, 0, 65535, 1, 1, 1));
     assertEquals(65535, filter.linkCount());
     assertEquals(40 + 16L * 65535 + 65535, filter.redisSize());
     for (long it = 2; it <= 65536; it++) {
       filter.loadDumpChunk(it, new byte[] {7});
     }
-    assertEquals(ScalableCuckooFilter.AddResult.NO_MEMORY, filter.tryAdd(bytes("item")));
+    assertEquals(AddOutcome.NO_MEMORY, filter.tryAdd(bytes("item")));
     assertEquals(65535, filter.linkCount());
     assertEquals(65535, filter.size());
     assertEquals(65535, filter.count(bytes("item1")) / 2, "fp 7 fills both buckets of every link");

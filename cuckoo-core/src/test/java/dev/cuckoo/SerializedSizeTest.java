@@ -174,13 +174,9 @@ class SerializedSizeTest {
     for (int expansion : new int[] {0, 1, 2, 4}) {
       for (int bucketSize : new int[] {1, 2, 3}) {
         for (int capacity : new int[] {20, 3_000}) {
-          ScalableCuckooFilter<CharSequence> chain =
-              ScalableCuckooFilter.builder(ItemHashers.redisUtf8())
-                  .scheme(Scheme.REDISBLOOM)
-                  .expectedItems(capacity)
-                  .bucketSize(bucketSize)
-                  .expansion(expansion)
-                  .build();
+          RedisCuckooFilter<CharSequence> chain =
+              RedisCuckooFilter.reserve(
+                  ItemHashers.redisUtf8(), capacity, bucketSize, 20, expansion);
           String where =
               "capacity " + capacity + ", expansion " + expansion + ", bucketSize " + bucketSize;
           assertExact(chain, where);

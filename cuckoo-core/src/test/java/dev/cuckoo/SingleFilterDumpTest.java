@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** RedisBloom dumps of single filters: {@code redisBloomOf} and {@code singleFilter}. */
+/** RedisBloom dumps of single filters: {@code RedisCuckooFilter.of} and {@code singleFilter}. */
 class SingleFilterDumpTest {
   private static CuckooFilter<byte[]> filled(int items) {
     CuckooFilter<byte[]> filter =
@@ -24,19 +24,14 @@ class SingleFilterDumpTest {
   }
 
   @Test
-  void redisBloomOf_sameAddsAsChain_sameDump() {
+  void of_sameAddsAsChain_sameDump() {
     CuckooFilter<byte[]> single = filled(300);
-    ScalableCuckooFilter<byte[]> chain =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(1000)
-            .expansion(2)
-            .build();
+    RedisCuckooFilter<byte[]> chain = RedisCuckooFilter.reserve(1000, 2, 20, 2);
     for (int i = 0; i < 300; i++) {
       chain.add(("item" + i).getBytes(StandardCharsets.UTF_8));
     }
     assertEquals(1, chain.linkCount());
-    ScalableCuckooFilter<byte[]> view = ScalableCuckooFilter.redisBloomOf(single, 2);
+    RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(single, 2);
     assertEquals(chain.redisDebug(), view.redisDebug());
     assertArrayEquals(chain.dumpHeader(), view.dumpHeader());
     for (long it = 0; ; ) {
@@ -54,9 +49,8 @@ class SingleFilterDumpTest {
   @Test
   void singleFilter_loadedDumpOfSingleFilter_sameFileBytes() throws IOException {
     CuckooFilter<byte[]> single = filled(500);
-    ScalableCuckooFilter<byte[]> view = ScalableCuckooFilter.redisBloomOf(single, 1);
-    ScalableCuckooFilter<byte[]> loaded =
-        ScalableCuckooFilter.loadDumpHeader(view.scanDump(0).data());
+    RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(single, 1);
+    RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(view.scanDump(0).data());
     for (ScanDumpChunk chunk = view.scanDump(1);
         chunk.iterator() != 0;
         chunk = view.scanDump(chunk.iterator())) {
@@ -72,10 +66,10 @@ class SingleFilterDumpTest {
 
   @Test
   void singleFilter_itemCountDisagreesWithSlots_throwsNamingNumItems() {
-    ScalableCuckooFilter<byte[]> view = ScalableCuckooFilter.redisBloomOf(filled(10), 1);
+    RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(filled(10), 1);
     byte[] header = view.dumpHeader();
     header[0] = 11;
-    ScalableCuckooFilter<byte[]> loaded = ScalableCuckooFilter.loadDumpHeader(header);
+    RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(header);
     loaded.loadDumpChunk(view.scanDump(1).iterator(), view.scanDump(1).data());
     FilterFormatException e =
         assertThrows(
@@ -84,12 +78,11 @@ class SingleFilterDumpTest {
   }
 
   @Test
-  void redisBloomOf_outOfRedisRanges_rejectedNamingIt() {
+  void of_outOfRedisRanges_rejectedNamingIt() {
     CuckooFilter<byte[]> standard =
         CuckooFilter.builder(ItemHashers.bytes()).expectedItems(10).build();
     IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(standard, 1));
+        assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.of(standard, 1));
     assertEquals("filter: scheme STANDARD_FAST (expected: REDISBLOOM)", e.getMessage());
     CuckooFilter<byte[]> noKicks =
         CuckooFilter.builder(ItemHashers.redisBytes())
@@ -97,14 +90,9 @@ class SingleFilterDumpTest {
             .expectedItems(10)
             .maxKicks(0)
             .build();
-    e =
-        assertThrows(
-            IllegalArgumentException.class, () -> ScalableCuckooFilter.redisBloomOf(noKicks, 1));
+    e = assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.of(noKicks, 1));
     assertEquals(true, e.getMessage().startsWith("maxKicks: 0"), e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> ScalableCuckooFilter.redisBloomOf(filled(1), 40000));
+    e = assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.of(filled(1), 40000));
     assertEquals(true, e.getMessage().startsWith("expansion: 40000"), e.getMessage());
   }
 }

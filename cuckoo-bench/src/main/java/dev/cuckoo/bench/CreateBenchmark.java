@@ -1,8 +1,6 @@
 package dev.cuckoo.bench;
 
-import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
-import dev.cuckoo.Scheme;
+import dev.cuckoo.RedisCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Creation of an empty RedisBloom-compatible filter, as {@code CF.RESERVE key 1073741824} does in
- * the server: a REDISBLOOM {@code ScalableCuckooFilter} of that capacity and bucket size, 1 GiB of
- * slots for the default capacity and any bucket size that is a power of two. One fresh filter per
- * invocation; the previous one is dropped before it, outside the timed region.
+ * the server: a {@code RedisCuckooFilter} of that capacity and bucket size, 1 GiB of slots for the
+ * default capacity and any bucket size that is a power of two. One fresh filter per invocation; the
+ * previous one is dropped before it, outside the timed region.
  *
  * <p>Heap: {@code -Xmx8g} (the JVM's default is a quarter of the RAM), enough for {@code
  * FIVE_DROPPED}'s five garbage filters and the new one. The time is mostly the JVM zeroing the new
@@ -74,14 +72,14 @@ public class CreateBenchmark {
     @Param({"NONE", "FIVE_DROPPED"})
     public Before before;
 
-    ScalableCuckooFilter<byte[]> created;
+    RedisCuckooFilter<byte[]> created;
 
     /** Drops the previous filter and, for {@link Before#FIVE_DROPPED}, makes five more garbage. */
     @Setup(Level.Invocation)
     public void dropPrevious() {
       created = null;
       if (before == Before.FIVE_DROPPED) {
-        List<ScalableCuckooFilter<byte[]>> dropped = new ArrayList<>();
+        List<RedisCuckooFilter<byte[]>> dropped = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
           dropped.add(reserve(capacity, bucketSize));
         }
@@ -100,11 +98,11 @@ public class CreateBenchmark {
   /**
    * CF.RESERVE key capacity BUCKETSIZE bucketSize (MAXITERATIONS 20, EXPANSION 1: the defaults).
    */
-  static ScalableCuckooFilter<byte[]> reserve(long capacity, int bucketSize) {
-    return ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-        .scheme(Scheme.REDISBLOOM)
-        .expectedItems(capacity)
-        .bucketSize(bucketSize)
-        .build();
+  static RedisCuckooFilter<byte[]> reserve(long capacity, int bucketSize) {
+    return RedisCuckooFilter.reserve(
+        capacity,
+        bucketSize,
+        RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+        RedisCuckooFilter.DEFAULT_EXPANSION);
   }
 }

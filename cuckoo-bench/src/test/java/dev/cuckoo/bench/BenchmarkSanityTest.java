@@ -3,7 +3,7 @@ package dev.cuckoo.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class BenchmarkSanityTest {
       s.before = before;
       for (int invocation = 0; invocation < 2; invocation++) {
         s.dropPrevious();
-        long expected = ScalableCuckooFilter.redisBloomSizeInBytes(1 << 16, 2);
+        long expected = RedisCuckooFilter.reservedSizeInBytes(1 << 16, 2);
         assertEquals(expected, benchmark.create(s), before.toString());
         assertEquals(1, s.created.linkCount());
       }

@@ -6,6 +6,7 @@ import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.PrintWriter;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Spec;
           + " redisbloom, --expected is CF.RESERVE's capacity; without it the filter is sized"
           + " for twice the line count, since RedisBloom's short kick chains fill only part of a"
           + " table.",
-      "--scalable builds a growing filter (ScalableCuckooFilter, written in the chain format):"
+      "--scalable builds a growing filter (ScalableCuckooFilter, or RedisCuckooFilter for"
+          + " redisbloom; written in the chain format):"
           + " --expected (default: the line count; 1024 for standard input) sizes its first"
           + " link, and a new, larger link is added whenever the newest is full, so the build"
           + " never fails for want of room. standard: each link is --growth-factor times larger"
@@ -245,7 +247,8 @@ final class BuildCommand implements Callable<Integer> {
                 : filter.addIfAbsentWithOutcomeHash(hash);
         if (outcome == AddOutcome.ALREADY_PRESENT) {
           skipped++;
-        } else if (outcome == AddOutcome.FULL) {
+        } else if (outcome != AddOutcome.ADDED) {
+          // FULL, or NO_MEMORY from a chain that could not add a link
           failed++;
           fullAt = read;
         }
@@ -259,7 +262,7 @@ final class BuildCommand implements Callable<Integer> {
     }
     long fileBytes = FilterFiles.write(filter, output);
     long nanos = System.nanoTime() - start;
-    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
+    int links = FilterSummary.linkCount(filter);
     out.printf(
         "wrote %s: %s items from %s lines (%s not stored: repeated, or false positives) in %s%n",
         output,
@@ -279,7 +282,7 @@ final class BuildCommand implements Callable<Integer> {
     }
     out.printf(
         "  %sload %s of capacity %s, %s bits/item, %s %s, file %s%n",
-        chain != null ? Text.count(chain.linkCount()) + " links, " : "",
+        links > 0 ? Text.count(links) + " links, " : "",
         Text.percent(FilterSummary.loadFactor(filter)),
         Text.count(filter.capacity()),
         Text.decimal(FilterSummary.bitsPerStoredItem(filter), 2),
@@ -291,12 +294,11 @@ final class BuildCommand implements Callable<Integer> {
   }
 
   private String fullMessage(MembershipFilter<byte[]> filter, long read, long failed, long fullAt) {
-    ScalableCuckooFilter<byte[]> chain = FilterSummary.chainOrNull(filter);
-    if (chain != null) {
+    if (FilterSummary.isChain(filter)) {
       return "the scalable filter could not grow: item "
           + Text.count(fullAt)
           + " did not fit and no link could be added after "
-          + Text.count(chain.linkCount())
+          + Text.count(FilterSummary.linkCount(filter))
           + " links (capacity "
           + Text.count(filter.capacity())
           + ": the link limit, the heap, or fingerprints wider than 32 bits), and "
@@ -340,8 +342,7 @@ final class BuildCommand implements Callable<Integer> {
     Scheme coreScheme = redis ? Scheme.REDISBLOOM : Scheme.STANDARD;
     CuckooFilter.Builder<byte[]> single =
         CuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
-    ScalableCuckooFilter.Builder<byte[]> chain =
-        ScalableCuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
+    ScalableCuckooFilter.Builder<byte[]> chain = ScalableCuckooFilter.builder(ItemHashers.bytes());
     if (rate.fpp != null) {
       check(
           () -> single.falsePositiveRate(rate.fpp),
@@ -368,7 +369,14 @@ final class BuildCommand implements Callable<Integer> {
     }
     if (bucketSize != null) {
       check(
-          () -> chain.bucketSize(bucketSize),
+          () -> {
+            if (redis) {
+              // any size RedisBloom takes, for a single filter and a chain alike
+              single.bucketSize(bucketSize);
+            } else {
+              chain.bucketSize(bucketSize);
+            }
+          },
           "--bucket-size: "
               + bucketSize
               + (redis ? " (expected: 1 to 255 for redisbloom)" : " (expected: 2, 4 or 8)"));
@@ -393,25 +401,24 @@ final class BuildCommand implements Callable<Integer> {
     if (expansion != null && (!scalable || !redis)) {
       fail("--expansion needs --scalable and --scheme redisbloom (standard: --growth-factor)");
     }
-    if (expansion != null) {
-      // 0 (never grow) is the core's too, but here it is what leaving out --scalable means
-      check(
-          () -> chain.expansion(expansion < 1 ? -1 : expansion),
+    // 0 (never grow) is the core's too, but here it is what leaving out --scalable means
+    if (expansion != null && (expansion < 1 || expansion > RedisCuckooFilter.MAX_EXPANSION)) {
+      fail(
           "--expansion: "
               + expansion
               + " (expected: 1 to "
-              + ScalableCuckooFilter.MAX_EXPANSION
+              + RedisCuckooFilter.MAX_EXPANSION
               + "; without --scalable the filter never grows)");
     }
     if (scalable
         && redis
         && maxKicks != null
-        && (maxKicks < 1 || maxKicks > ScalableCuckooFilter.MAX_REDISBLOOM_KICKS)) {
+        && (maxKicks < 1 || maxKicks > RedisCuckooFilter.MAX_ITERATIONS)) {
       fail(
           "--max-kicks: "
               + maxKicks
               + " (expected: 1 to "
-              + ScalableCuckooFilter.MAX_REDISBLOOM_KICKS
+              + RedisCuckooFilter.MAX_ITERATIONS
               + " for --scalable redisbloom)");
     }
     if (expected != null && expected < 1) {
@@ -420,7 +427,10 @@ final class BuildCommand implements Callable<Integer> {
     if (expected != null) {
       // the first link's capacity (--scalable) or the filter's: each builder knows its bound
       try {
-        if (scalable) {
+        if (scalable && redis) {
+          // CF.RESERVE's capacity, checked by RedisCuckooFilter.reserve before anything is sized
+          requireAtMost("expectedItems", expected, RedisCuckooFilter.MAX_CAPACITY);
+        } else if (scalable) {
           chain.expectedItems(expected);
         } else {
           single.expectedItems(expected);
@@ -433,6 +443,14 @@ final class BuildCommand implements Callable<Integer> {
       check(
           () -> single.maxKicks(maxKicks),
           "--max-kicks: " + maxKicks + " (expected: 0 to " + CuckooFilter.MAX_KICKS_LIMIT + ")");
+    }
+  }
+
+  /** Throws as the core's range checks do if {@code value} is above {@code max}. */
+  private static void requireAtMost(String name, long value, long max) {
+    if (value > max) {
+      throw new IllegalArgumentException(
+          name + ": " + value + " (expected: 1 <= " + name + " <= " + max + ")");
     }
   }
 
@@ -454,18 +472,12 @@ final class BuildCommand implements Callable<Integer> {
       // the chain hashes with redisBytes (id 6), which equals redisUtf8 on a line's UTF-8 bytes;
       // what is not set takes CF.RESERVE's defaults (the builder's)
       CompatibleHasher hasher = CompatibleHasher.forId(ID_REDIS_BYTES, output.toString());
-      ScalableCuckooFilter.Builder<byte[]> builder =
-          ScalableCuckooFilter.builder(hasher).scheme(Scheme.REDISBLOOM).expectedItems(size);
-      if (bucketSize != null) {
-        builder.bucketSize(bucketSize);
-      }
-      if (maxKicks != null) {
-        builder.maxKicks(maxKicks);
-      }
-      if (expansion != null) {
-        builder.expansion(expansion);
-      }
-      return builder.build();
+      return RedisCuckooFilter.reserve(
+          hasher,
+          size,
+          bucketSize != null ? bucketSize : RedisCuckooFilter.DEFAULT_BUCKET_SIZE,
+          maxKicks != null ? maxKicks : RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+          expansion != null ? expansion : RedisCuckooFilter.DEFAULT_EXPANSION);
     }
     int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
     CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());

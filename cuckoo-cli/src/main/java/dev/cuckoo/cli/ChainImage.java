@@ -3,22 +3,22 @@ package dev.cuckoo.cli;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.MembershipFilter;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
 /**
- * Assembles a filter file from a RedisBloom SCANDUMP: {@link ScalableCuckooFilter#loadDumpHeader}
+ * Assembles a filter file from a RedisBloom SCANDUMP: {@link RedisCuckooFilter#loadDumpHeader}
  * allocates the links (after checking the header as {@code CF.LOADCHUNK} does, and the heap),
- * {@link ScalableCuckooFilter#loadDumpChunk} fills them; a filter that grew into several
- * sub-filters is written in the chain format, one that never grew as a single {@code REDISBLOOM}
- * filter ({@link ScalableCuckooFilter#singleFilter}) hashing lines as {@code redisUtf8}.
+ * {@link RedisCuckooFilter#loadDumpChunk} fills them; a filter that grew into several sub-filters
+ * is written in the chain format, one that never grew as a single {@code REDISBLOOM} filter ({@link
+ * RedisCuckooFilter#singleFilter}) hashing lines as {@code redisUtf8}.
  */
 final class ChainImage implements DumpAssembly {
-  private final ScalableCuckooFilter<byte[]> chain;
+  private final RedisCuckooFilter<byte[]> chain;
   private long loadedBytes;
 
-  private ChainImage(ScalableCuckooFilter<byte[]> chain) {
+  private ChainImage(RedisCuckooFilter<byte[]> chain) {
     this.chain = chain;
   }
 
@@ -32,7 +32,7 @@ final class ChainImage implements DumpAssembly {
    */
   static ChainImage fromHeader(byte[] header, String key) {
     try {
-      return new ChainImage(ScalableCuckooFilter.loadDumpHeader(header));
+      return new ChainImage(RedisCuckooFilter.loadDumpHeader(header));
     } catch (FilterFormatException e) {
       throw new CliException("key '" + key + "': invalid dump header: " + e.getMessage(), e);
     }

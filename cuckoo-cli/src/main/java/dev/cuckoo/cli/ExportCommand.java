@@ -1,7 +1,7 @@
 package dev.cuckoo.cli;
 
 import dev.cuckoo.MembershipFilter;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -96,13 +96,13 @@ final class ExportCommand implements Callable<Integer> {
     if (format == Format.REDISBLOOM && (key == null || key.isEmpty())) {
       throw new ParameterException(spec.commandLine(), "--key is required for --format redisbloom");
     }
-    if (expansion < 0 || expansion > ScalableCuckooFilter.MAX_EXPANSION) {
+    if (expansion < 0 || expansion > RedisCuckooFilter.MAX_EXPANSION) {
       throw new ParameterException(
           spec.commandLine(),
           "--expansion: "
               + expansion
               + " (expected: 0 to "
-              + ScalableCuckooFilter.MAX_EXPANSION
+              + RedisCuckooFilter.MAX_EXPANSION
               + ", as CF.RESERVE)");
     }
     if (replace && format != Format.REDISBLOOM) {

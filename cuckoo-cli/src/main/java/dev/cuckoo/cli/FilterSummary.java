@@ -2,8 +2,8 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScalableCuckooFilter;
-import dev.cuckoo.Scheme;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,13 +16,30 @@ final class FilterSummary {
   private FilterSummary() {}
 
   /**
-   * Returns the chain, or null for a single filter.
+   * Returns true if the filter is a chain: a {@link ScalableCuckooFilter} or a {@link
+   * RedisCuckooFilter}.
    *
    * @param filter a filter read or built by the command line
-   * @return the chain or null
+   * @return whether it grows by links
    */
-  static ScalableCuckooFilter<byte[]> chainOrNull(MembershipFilter<byte[]> filter) {
-    return filter instanceof ScalableCuckooFilter ? (ScalableCuckooFilter<byte[]>) filter : null;
+  static boolean isChain(MembershipFilter<byte[]> filter) {
+    return filter instanceof ScalableCuckooFilter || filter instanceof RedisCuckooFilter;
+  }
+
+  /**
+   * Returns the number of links of a chain, or 0 for a single filter.
+   *
+   * @param filter a filter read or built by the command line
+   * @return the link count
+   */
+  static int linkCount(MembershipFilter<byte[]> filter) {
+    if (filter instanceof ScalableCuckooFilter<byte[]> chain) {
+      return chain.linkCount();
+    }
+    if (filter instanceof RedisCuckooFilter<byte[]> chain) {
+      return chain.linkCount();
+    }
+    return 0;
   }
 
   /**
@@ -32,7 +49,7 @@ final class FilterSummary {
    * @return the load
    */
   static double loadFactor(MembershipFilter<byte[]> filter) {
-    if (chainOrNull(filter) != null) {
+    if (isChain(filter)) {
       return filter.capacity() == 0 ? 0 : (double) filter.size() / filter.capacity();
     }
     return filter.loadFactor();
@@ -46,7 +63,7 @@ final class FilterSummary {
    * @return the rate
    */
   static double reportedRate(MembershipFilter<byte[]> filter) {
-    return chainOrNull(filter) != null
+    return isChain(filter)
         ? filter.falsePositiveRateAtCapacity()
         : filter.expectedFalsePositiveRate();
   }
@@ -58,9 +75,7 @@ final class FilterSummary {
    * @return the label
    */
   static String rateLabel(MembershipFilter<byte[]> filter) {
-    return chainOrNull(filter) != null
-        ? "false-positive rate at most"
-        : "expected false-positive rate";
+    return isChain(filter) ? "false-positive rate at most" : "expected false-positive rate";
   }
 
   /**
@@ -80,9 +95,8 @@ final class FilterSummary {
    * @return the properties
    */
   static List<Property> describe(MembershipFilter<byte[]> filter) {
-    ScalableCuckooFilter<byte[]> chain = chainOrNull(filter);
     List<Property> properties =
-        chain != null ? describeChain(chain) : describeSingle((CuckooFilter<byte[]>) filter);
+        isChain(filter) ? describeChain(filter) : describeSingle((CuckooFilter<byte[]>) filter);
     properties.add(Property.of("maxKicks", "max kicks", filter.maxKicks()));
     properties.add(
         new Property(
@@ -135,28 +149,47 @@ final class FilterSummary {
     return properties;
   }
 
-  private static List<Property> describeChain(ScalableCuckooFilter<byte[]> filter) {
-    List<Property> properties = head(filter, "ScalableCuckooFilter");
-    properties.add(Property.of("links", "links", filter.linkCount()));
-    properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
-    properties.add(
-        Property.of("baseBuckets", "buckets of the first link", filter.baseBucketCount()));
-    if (filter.scheme() == Scheme.REDISBLOOM) {
-      properties.add(Property.of("expansion", "expansion", filter.expansion()));
-    } else {
-      properties.add(
+  /** The figures only a chain has, read from either chain class. */
+  private record Links(
+      String type, int count, long baseBuckets, long deletes, Property growth, double bitsPerItem) {
+    static Links of(MembershipFilter<byte[]> filter) {
+      if (filter instanceof RedisCuckooFilter<byte[]> redis) {
+        return new Links(
+            "RedisCuckooFilter",
+            redis.linkCount(),
+            redis.baseBucketCount(),
+            redis.deletedCount(),
+            Property.of("expansion", "expansion", redis.expansion()),
+            redis.bitsPerItem());
+      }
+      ScalableCuckooFilter<byte[]> chain = (ScalableCuckooFilter<byte[]>) filter;
+      return new Links(
+          "ScalableCuckooFilter",
+          chain.linkCount(),
+          chain.baseBucketCount(),
+          chain.deletedCount(),
           new Property(
               "growthFactor",
               "growth factor",
-              filter.growthFactor(),
-              Text.decimal(filter.growthFactor(), 2)));
+              chain.growthFactor(),
+              Text.decimal(chain.growthFactor(), 2)),
+          chain.bitsPerItem());
     }
+  }
+
+  private static List<Property> describeChain(MembershipFilter<byte[]> filter) {
+    Links links = Links.of(filter);
+    List<Property> properties = head(filter, links.type());
+    properties.add(Property.of("links", "links", links.count()));
+    properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
+    properties.add(Property.of("baseBuckets", "buckets of the first link", links.baseBuckets()));
+    properties.add(links.growth());
     properties.add(Property.of("capacity", "capacity of the current links", filter.capacity()));
     properties.add(Property.of("items", "items", filter.size()));
-    properties.add(Property.of("deletes", "deletes", filter.deletedCount()));
+    properties.add(Property.of("deletes", "deletes", links.deletes()));
     double load = loadFactor(filter);
     properties.add(new Property("load", "load", load, Text.percent(load)));
-    properties.add(bitsPerItemAtCapacity(filter.bitsPerItem()));
+    properties.add(bitsPerItemAtCapacity(links.bitsPerItem()));
     double stored = bitsPerStoredItem(filter);
     properties.add(
         new Property("bitsPerStoredItem", "bits/item stored", stored, Text.decimal(stored, 2)));

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
           + " library.",
       "A key with one sub-filter becomes a single-filter file (CuckooFilter, hasher"
           + " redisUtf8); a key that grew into several sub-filters becomes a chain file"
-          + " (ScalableCuckooFilter, hasher redisBytes, docs/FORMAT.md \"Chained filters\")."
+          + " (RedisCuckooFilter, hasher redisBytes, docs/FORMAT.md \"Chained filters\")."
           + " RedisBloom returns nothing for an empty filter, so an empty key cannot be"
           + " imported."
     },

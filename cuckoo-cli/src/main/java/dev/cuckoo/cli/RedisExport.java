@@ -2,16 +2,16 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.MembershipFilter;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import dev.cuckoo.Scheme;
 import java.io.IOException;
 
 /**
  * Writes a filter as RedisBloom's SCANDUMP stream (the header, then the data chunks), all bytes
- * coming from the core: a chain's own {@link ScalableCuckooFilter#scanDump}, a single filter's
- * through {@link ScalableCuckooFilter#redisBloomOf} (which shares its table, so nothing is copied
- * but the chunks).
+ * coming from the core: a chain's own {@link RedisCuckooFilter#scanDump}, a single filter's through
+ * {@link RedisCuckooFilter#of(CuckooFilter, int)} (which shares its table, so nothing is copied but
+ * the chunks).
  */
 final class RedisExport {
   private RedisExport() {}
@@ -30,12 +30,12 @@ final class RedisExport {
   static void scanDump(MembershipFilter<byte[]> filter, DumpSink sink, int expansion)
       throws IOException {
     requireRedisBloom(filter.scheme());
-    ScalableCuckooFilter<byte[]> chain;
-    if (filter instanceof ScalableCuckooFilter) {
-      chain = (ScalableCuckooFilter<byte[]>) filter;
+    RedisCuckooFilter<byte[]> chain;
+    if (filter instanceof RedisCuckooFilter) {
+      chain = (RedisCuckooFilter<byte[]>) filter;
     } else {
       try {
-        chain = ScalableCuckooFilter.redisBloomOf((CuckooFilter<byte[]>) filter, expansion);
+        chain = RedisCuckooFilter.of((CuckooFilter<byte[]>) filter, expansion);
       } catch (IllegalArgumentException e) {
         throw new CliException("the filter cannot be loaded into Redis: " + e.getMessage(), e);
       }

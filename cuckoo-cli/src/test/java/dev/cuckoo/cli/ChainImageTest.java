@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
-import dev.cuckoo.Scheme;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,19 +16,15 @@ import org.junit.jupiter.api.Test;
 
 /** Assembling chain files from SCANDUMP streams, and the ways a stream can be unusable. */
 class ChainImageTest {
-  private static ScalableCuckooFilter<byte[]> grownChain() {
-    ScalableCuckooFilter<byte[]> chain =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(64)
-            .build();
+  private static RedisCuckooFilter<byte[]> grownChain() {
+    RedisCuckooFilter<byte[]> chain = RedisCuckooFilter.reserve(64, 2, 20, 1);
     for (int i = 0; i < 300; i++) {
       chain.tryAdd(("x" + i).getBytes(StandardCharsets.UTF_8));
     }
     return chain;
   }
 
-  private static List<ScanDumpChunk> dump(ScalableCuckooFilter<byte[]> chain) {
+  private static List<ScanDumpChunk> dump(RedisCuckooFilter<byte[]> chain) {
     List<ScanDumpChunk> chunks = new ArrayList<>();
     for (ScanDumpChunk c = chain.scanDump(0); c.iterator() != 0; c = chain.scanDump(c.iterator())) {
       chunks.add(c);
@@ -40,7 +34,7 @@ class ChainImageTest {
 
   @Test
   void assembly_wholeDump_chainFileEqualsTheLibrarys() throws IOException {
-    ScalableCuckooFilter<byte[]> chain = grownChain();
+    RedisCuckooFilter<byte[]> chain = grownChain();
     List<ScanDumpChunk> chunks = dump(chain);
     DumpAssembly assembly = DumpAssembly.fromHeader(chunks.get(0).data(), "k");
     assertEquals(chain.linkCount(), assembly.links());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.server.CuckooServer;
 import dev.cuckoo.server.ServerConfig;
@@ -97,13 +97,14 @@ class ImportCommandTest {
     CliRun run = CliRun.run("import", "--key", "grown", "--from", from, "-o", output.toString());
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.out.contains("4 sub-filters, 1,499 items"), run.out);
-    ScalableCuckooFilter<byte[]> chain;
+    RedisCuckooFilter<byte[]> chain;
     try (InputStream in = Files.newInputStream(output)) {
-      chain = ScalableCuckooFilter.readFrom(in, ItemHashers.redisBytes());
+      chain = RedisCuckooFilter.readFrom(in, ItemHashers.redisBytes());
     }
     assertEquals(debugText, chain.redisDebug());
     CliRun info = CliRun.run("info", output.toString());
     assertTrue(info.out.matches("(?s).*\nlinks: +4\n.*"), info.out);
+    assertTrue(info.out.matches("(?s).*\ntype: +RedisCuckooFilter\n.*"), info.out);
 
     byte[] resp = CliRun.run("export", "--key", "copy", output.toString()).binary;
     int commands = ExportCommandTest.parseResp(resp).size();

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.AddOutcome;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScalableCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.ByteArrayOutputStream;
@@ -30,6 +32,13 @@ class ScalableCommandsTest {
       Path path, dev.cuckoo.ItemHasher<? super T> hasher) throws IOException {
     try (InputStream in = Files.newInputStream(path)) {
       return ScalableCuckooFilter.readFrom(in, hasher);
+    }
+  }
+
+  private static <T> RedisCuckooFilter<T> readRedisChain(
+      Path path, dev.cuckoo.ItemHasher<? super T> hasher) throws IOException {
+    try (InputStream in = Files.newInputStream(path)) {
+      return RedisCuckooFilter.readFrom(in, hasher);
     }
   }
 
@@ -70,24 +79,17 @@ class ScalableCommandsTest {
             "500",
             "--expansion",
             "2");
-    ScalableCuckooFilter<byte[]> reference =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(500)
-            .expansion(2)
-            .build();
+    RedisCuckooFilter<byte[]> reference = RedisCuckooFilter.reserve(500, 2, 20, 2);
     for (String word : words) {
-      assertEquals(
-          ScalableCuckooFilter.AddResult.ADDED,
-          reference.tryAdd(word.getBytes(StandardCharsets.UTF_8)));
+      assertEquals(AddOutcome.ADDED, reference.tryAdd(word.getBytes(StandardCharsets.UTF_8)));
     }
     assertTrue(reference.linkCount() >= 3, "links " + reference.linkCount());
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     reference.writeTo(expected);
     assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path));
     // as --help says: the file records redisBytes, and the library reads it with that hasher
-    assertEquals(reference.size(), readChain(path, ItemHashers.redisBytes()).size());
-    assertThrows(FilterFormatException.class, () -> readChain(path, ItemHashers.redisUtf8()));
+    assertEquals(reference.size(), readRedisChain(path, ItemHashers.redisBytes()).size());
+    assertThrows(FilterFormatException.class, () -> readRedisChain(path, ItemHashers.redisUtf8()));
   }
 
   @Test
@@ -146,7 +148,7 @@ class ScalableCommandsTest {
             "--scalable",
             "--expected",
             "300");
-    ScalableCuckooFilter<byte[]> chain = readChain(path, ItemHashers.redisBytes());
+    RedisCuckooFilter<byte[]> chain = readRedisChain(path, ItemHashers.redisBytes());
     assertTrue(chain.linkCount() > 1, "links " + chain.linkCount());
     CliRun run = CliRun.run("export", "--format", "scandump", path.toString());
     assertEquals(0, run.exitCode, run.toString());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.ScalableCuckooFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.cli.CuckooCli;
 import java.io.ByteArrayInputStream;
@@ -51,14 +51,14 @@ class RedisBloomExportTest {
             .execute("export", "--format", "redisbloom", "--key", "seen", file.toString());
     assertEquals(0, exit);
 
-    ScalableCuckooFilter<byte[]> loaded = null;
+    RedisCuckooFilter<byte[]> loaded = null;
     for (List<byte[]> command : parseResp(stdout.toByteArray())) {
       assertEquals("CF.LOADCHUNK", text(command.get(0)));
       assertEquals("seen", text(command.get(1)));
       long iterator = Long.parseLong(text(command.get(2)));
       if (loaded == null) {
         assertEquals(1, iterator);
-        loaded = ScalableCuckooFilter.loadDumpHeader(command.get(3));
+        loaded = RedisCuckooFilter.loadDumpHeader(command.get(3));
       } else {
         loaded.loadDumpChunk(iterator, command.get(3));
       }

@@ -2,8 +2,8 @@ package dev.cuckoo.bench.report;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScalableCuckooFilter;
-import dev.cuckoo.Scheme;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -114,12 +114,12 @@ public final class GrowthCurve {
             + " | hint: bits/item (ratio) | hint: FPR | REDISBLOOM: bits/item | REDISBLOOM: FPR |");
     lines.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     ScalableCuckooFilter<Long> plain = standard(initial, fpr, -1);
-    ScalableCuckooFilter<byte[]> redis =
-        ScalableCuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(initial)
-            .expansion(2)
-            .build();
+    RedisCuckooFilter<byte[]> redis =
+        RedisCuckooFilter.reserve(
+            initial,
+            RedisCuckooFilter.DEFAULT_BUCKET_SIZE,
+            RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+            2);
     long added = 0;
     double hintRatio = Double.NaN;
     double hintRate = Double.NaN;
@@ -147,7 +147,7 @@ public final class GrowthCurve {
               bitsPerItem(hinted),
               bitsPerItem(hinted) / fixed,
               rate(hinted, items, probes),
-              bitsPerItem(redis),
+              redis.bitsPerItem() * redis.capacity() / redis.size(),
               redisRate(redis, items, probes)));
       System.err.println(lines.get(lines.size() - 1));
       hintRatio = bitsPerItem(hinted) / fixed;
@@ -251,7 +251,7 @@ public final class GrowthCurve {
     return (double) hits / probes;
   }
 
-  private static double redisRate(ScalableCuckooFilter<byte[]> filter, long items, long probes) {
+  private static double redisRate(RedisCuckooFilter<byte[]> filter, long items, long probes) {
     long hits = 0;
     for (long i = 0; i < probes; i++) {
       if (filter.mightContain(bytes(key(items * 1000 + i)))) {

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.AddOutcome;
 import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.RedisCuckooFilter;
@@ -283,14 +284,14 @@ public final class CfCommands {
           if (filter == null) {
             return;
           }
-          RedisCuckooFilter.AddResult result =
-              ifAbsent ? filter.tryAddIfAbsent(args[2]) : filter.tryAdd(args[2]);
+          AddOutcome result =
+              ifAbsent ? filter.addIfAbsentWithOutcome(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
               writes.record(session, request);
               reply.bool(true);
               break;
-            case EXISTS:
+            case ALREADY_PRESENT:
               reply.bool(false);
               break;
             case FULL:
@@ -362,14 +363,14 @@ public final class CfCommands {
           boolean changed = false;
           reply.array(args.length - firstItem);
           for (int item = firstItem; item < args.length; item++) {
-            RedisCuckooFilter.AddResult result =
-                ifAbsent ? filter.tryAddIfAbsent(args[item]) : filter.tryAdd(args[item]);
-            boolean added = result == RedisCuckooFilter.AddResult.ADDED;
+            AddOutcome result =
+                ifAbsent ? filter.addIfAbsentWithOutcome(args[item]) : filter.tryAdd(args[item]);
+            boolean added = result == AddOutcome.ADDED;
             changed |= added;
             if (!ifAbsent && resp3) {
               reply.bool(added);
             } else {
-              reply.integer(added ? 1 : result == RedisCuckooFilter.AddResult.EXISTS ? 0 : -1);
+              reply.integer(added ? 1 : result == AddOutcome.ALREADY_PRESENT ? 0 : -1);
             }
           }
           if (changed) {
