@@ -231,6 +231,39 @@ class InfoCommandsTest {
   }
 
   @Test
+  void info_watchesReadsWritesClocksAndListener_reportedAsRedisNamesThem() throws IOException {
+    try (CuckooServer server = TestServers.start();
+        RespClient watcher = new RespClient(server.port());
+        RespClient client = new RespClient(server.port())) {
+      Map<String, String> before = fields(info(client, "clients", "stats", "server", "memory"));
+      assertEquals("0", before.get("watching_clients"), before.toString());
+      assertEquals("0", before.get("total_watched_keys"));
+      assertEquals("0", before.get("expired_subkeys"));
+      assertEquals("0", before.get("mem_replication_backlog"));
+      assertEquals("name=tcp,bind=127.0.0.1,port=" + server.port(), before.get("listener0"));
+      long lruClock = (System.currentTimeMillis() / 1000) & ((1 << 24) - 1);
+      assertTrue(
+          Math.abs(Long.parseLong(before.get("lru_clock")) - lruClock) <= 2, before.toString());
+      assertEquals(new RespClient.Simple("OK"), watcher.call("WATCH", "a", "b"));
+      assertEquals(new RespClient.Simple("OK"), client.call("WATCH", "b", "c"));
+      Map<String, String> watching = fields(info(client, "clients", "stats"));
+      assertEquals("2", watching.get("watching_clients"), watching.toString());
+      assertEquals("3", watching.get("total_watched_keys"));
+      // this connection's own requests and replies since the first INFO: at least 3 of each
+      long reads = Long.parseLong(watching.get("total_reads_processed"));
+      long writes = Long.parseLong(watching.get("total_writes_processed"));
+      assertTrue(
+          reads - Long.parseLong(before.get("total_reads_processed")) >= 3, watching.toString());
+      assertTrue(
+          writes - Long.parseLong(before.get("total_writes_processed")) >= 2, watching.toString());
+      assertEquals(new RespClient.Simple("OK"), watcher.call("UNWATCH"));
+      assertEquals("1", fields(info(client, "clients")).get("watching_clients"));
+      assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "RESETSTAT"));
+      assertTrue(Long.parseLong(fields(info(client, "stats")).get("total_reads_processed")) <= 2);
+    }
+  }
+
+  @Test
   void keyspaceHitsAndMisses_countReadLookupsOnly_clearedByResetstat() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {

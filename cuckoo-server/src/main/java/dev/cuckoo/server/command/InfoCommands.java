@@ -206,6 +206,14 @@ public final class InfoCommands {
     field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
+    // Redis's LRU clock: Unix seconds in 24 bits (OBJECT IDLETIME and DEBUG OBJECT's lru)
+    field(out, "lru_clock", (System.currentTimeMillis() / 1000) & ((1 << 24) - 1));
+    field(out, "monotonic_clock", "JVM System.nanoTime");
+    StringBuilder listener = new StringBuilder("name=tcp");
+    for (String address : context.bind().trim().split("\\s+")) {
+      listener.append(",bind=").append(address);
+    }
+    field(out, "listener0", listener.append(",port=").append(context.port()));
   }
 
   private void clients(StringBuilder out) {
@@ -223,6 +231,8 @@ public final class InfoCommands {
     field(out, "blocked_clients", context.clients().blockedCount());
     field(out, "tracking_clients", 0);
     field(out, "pubsub_clients", context.pubSub().clientCount());
+    field(out, "watching_clients", context.watches().watchingClients());
+    field(out, "total_watched_keys", context.watches().size());
   }
 
   private void memory(StringBuilder out) {
@@ -252,6 +262,9 @@ public final class InfoCommands {
     field(out, "maxmemory_human", bytesToHuman(maxMemory));
     field(out, "maxmemory_policy", "noeviction");
     field(out, "max_heap", runtime.maxMemory());
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    field(
+        out, "mem_replication_backlog", replication == null ? 0 : replication.backlogMemoryBytes());
     field(out, "active_defrag_running", 0);
     field(out, "lazyfree_pending_objects", 0);
     field(out, "lazyfreed_objects", 0);
@@ -385,6 +398,8 @@ public final class InfoCommands {
     field(out, "sync_partial_ok", syncs[1]);
     field(out, "sync_partial_err", syncs[2]);
     field(out, "expired_keys", context.expiredKeys().get());
+    // no type here has fields that expire on their own (Redis's hash fields)
+    field(out, "expired_subkeys", 0);
     ExpiryStats expiry = context.expiryStats();
     field(out, "expired_stale_perc", expiry.stalePercent());
     field(out, "expired_time_cap_reached_count", expiry.timeCapReached());
@@ -416,6 +431,9 @@ public final class InfoCommands {
     field(out, "unexpected_error_replies", 0);
     field(out, "total_error_replies", context.errorStats().total());
     field(out, "dump_payload_sanitizations", 0);
+    long[] operations = context.traffic().operations();
+    field(out, "total_reads_processed", operations[0]);
+    field(out, "total_writes_processed", operations[1]);
   }
 
   private void errorStats(StringBuilder out) {

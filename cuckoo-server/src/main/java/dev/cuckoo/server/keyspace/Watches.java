@@ -85,6 +85,15 @@ public final class Watches {
     }
   }
 
+  /** Returns the number of clients watching at least one key (INFO's watching_clients). */
+  public int watchingClients() {
+    Set<Watcher> sessions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (Set<Watcher> watching : watchers.values()) {
+      sessions.addAll(watching);
+    }
+    return sessions.size();
+  }
+
   /** Returns the number of watched keys (INFO). */
   public int size() {
     return watchers.size();

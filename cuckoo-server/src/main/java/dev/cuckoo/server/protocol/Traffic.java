@@ -14,15 +14,27 @@ public final class Traffic {
   private final LongAdder output = new LongAdder();
   private final LongAdder replInput = new LongAdder();
   private final LongAdder replOutput = new LongAdder();
+  private final LongAdder reads = new LongAdder();
+  private final LongAdder writes = new LongAdder();
 
-  /** Counts bytes read from a client. */
+  /** Counts bytes read from a client, in one read of its connection. */
   public void received(long bytes) {
     input.add(bytes);
+    reads.increment();
   }
 
-  /** Counts bytes written to a client. */
+  /** Counts bytes written to a client, in one write to its connection. */
   public void sent(long bytes) {
     output.add(bytes);
+    writes.increment();
+  }
+
+  /**
+   * Returns the reads from and the writes to clients' connections that carried bytes (INFO's
+   * total_reads_processed and total_writes_processed).
+   */
+  public long[] operations() {
+    return new long[] {reads.sum(), writes.sum()};
   }
 
   /** Counts bytes a replica read from its master. */
@@ -46,5 +58,7 @@ public final class Traffic {
     output.reset();
     replInput.reset();
     replOutput.reset();
+    reads.reset();
+    writes.reset();
   }
 }

@@ -605,6 +605,11 @@ public final class Replication implements WriteStream {
     }
   }
 
+  /** Returns the bytes the backlog's ring takes (INFO's mem_replication_backlog), 0 without one. */
+  public synchronized long backlogMemoryBytes() {
+    return backlog == null ? 0 : backlog.size();
+  }
+
   /** Returns INFO's sync_full, sync_partial_ok and sync_partial_err. */
   public long[] syncCounts() {
     return new long[] {syncs.get(0), syncs.get(1), syncs.get(2)};
