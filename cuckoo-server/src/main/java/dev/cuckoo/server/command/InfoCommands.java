@@ -238,8 +238,9 @@ public final class InfoCommands {
   private void memory(StringBuilder out) {
     Keyspace keyspace = context.keyspace();
     Runtime runtime = Runtime.getRuntime();
-    long used = keyspace.usedBytes();
-    long peak = keyspace.peakUsedBytes();
+    MemoryUsage usage = MemoryUsage.of(context);
+    long used = usage.total();
+    long peak = usage.peak(keyspace.peakUsedBytes());
     long maxMemory = context.maxMemory();
     long rss = residentBytes();
     long systemMemory = systemMemoryBytes();
@@ -254,7 +255,14 @@ public final class InfoCommands {
         out,
         "used_memory_peak_perc",
         String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 100.0 : used * 100.0 / peak));
-    field(out, "used_memory_filters", used);
+    field(out, "used_memory_overhead", usage.overhead());
+    field(out, "used_memory_startup", usage.startupBytes());
+    field(out, "used_memory_dataset", usage.dataset());
+    field(
+        out,
+        "used_memory_dataset_perc",
+        String.format(Locale.ROOT, "%.2f%%", usage.datasetPercent()));
+    field(out, "used_memory_filters", keyspace.usedBytes());
     field(out, "used_memory_heap", runtime.totalMemory() - runtime.freeMemory());
     field(out, "total_system_memory", systemMemory);
     field(out, "total_system_memory_human", bytesToHuman(systemMemory));
@@ -262,9 +270,13 @@ public final class InfoCommands {
     field(out, "maxmemory_human", bytesToHuman(maxMemory));
     field(out, "maxmemory_policy", "noeviction");
     field(out, "max_heap", runtime.maxMemory());
-    dev.cuckoo.server.replication.Replication replication = context.replication();
+    // Redis's fragmentation: the process's resident memory over what it counts as used
     field(
-        out, "mem_replication_backlog", replication == null ? 0 : replication.backlogMemoryBytes());
+        out,
+        "mem_fragmentation_ratio",
+        String.format(Locale.ROOT, "%.2f", used == 0 ? 0 : (double) rss / used));
+    field(out, "mem_fragmentation_bytes", rss - used);
+    field(out, "mem_replication_backlog", usage.backlogBytes());
     field(out, "active_defrag_running", 0);
     field(out, "lazyfree_pending_objects", 0);
     field(out, "lazyfreed_objects", 0);

@@ -46,10 +46,12 @@ final class MemoryCommands {
           + " the only other option is to shutdown and restart the instance.\n\n"
           + "I'm here to keep you safe, Sam. I want to help you.\n";
 
+  private final ServerContext context;
   private final Keyspace keyspace;
 
   /** Creates the commands over the server's keyspace. */
   MemoryCommands(ServerContext context) {
+    this.context = context;
     this.keyspace = context.keyspace();
   }
 
@@ -58,25 +60,25 @@ final class MemoryCommands {
    * Redis's order. The per-database overheads are kept by the keyspace (no walk over the keys).
    */
   void stats(Session session, Request request) {
-    long total = keyspace.usedBytes();
-    long peak = keyspace.peakUsedBytes();
+    MemoryUsage usage = MemoryUsage.of(context);
+    long total = usage.total();
+    long peak = usage.peak(keyspace.peakUsedBytes());
     long[] mainBytes = keyspace.keyOverheadBytes();
     int databases = 0;
-    long overhead = 0;
     for (int db = 0; db < mainBytes.length; db++) {
       if (keyspace.size(db) > 0) {
         databases++;
-        overhead += mainBytes[db] + keyspace.expiryOverheadBytes(db);
       }
     }
-    long dataset = total - overhead;
+    long overhead = usage.overhead();
+    long dataset = usage.dataset();
     long keys = keyspace.size();
     Reply reply = session.reply();
     reply.map(31 + databases);
     field(reply, "peak.allocated", peak);
     field(reply, "total.allocated", total);
-    field(reply, "startup.allocated", 0);
-    field(reply, "replication.backlog", 0);
+    field(reply, "startup.allocated", usage.startupBytes());
+    field(reply, "replication.backlog", usage.backlogBytes());
     field(reply, "clients.slaves", 0);
     field(reply, "clients.normal", 0);
     field(reply, "cluster.links", 0);
@@ -91,7 +93,7 @@ final class MemoryCommands {
         field(reply, "overhead.hashtable.expires", keyspace.expiryOverheadBytes(db));
       }
     }
-    field(reply, "overhead.db.hashtable.lut", 0);
+    field(reply, "overhead.db.hashtable.lut", usage.tableBytes());
     field(reply, "overhead.db.hashtable.rehashing", 0);
     field(reply, "overhead.total", overhead);
     field(reply, "db.dict.rehashing.count", 0);
@@ -100,7 +102,7 @@ final class MemoryCommands {
     field(reply, "dataset.bytes", dataset);
     // Redis computes both percentages in float; net usage (total - startup) is at least 1
     reply.bulk("dataset.percentage");
-    reply.doubleValue((float) dataset * 100 / Math.max(1, total));
+    reply.doubleValue((float) usage.datasetPercent());
     reply.bulk("peak.percentage");
     reply.doubleValue(peak == 0 ? 100 : (float) total * 100 / peak);
     field(reply, "allocator.allocated", total);

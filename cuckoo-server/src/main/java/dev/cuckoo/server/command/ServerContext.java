@@ -56,6 +56,8 @@ public final class ServerContext implements PersistenceContext {
       new dev.cuckoo.server.protocol.Traffic();
 
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
+    // the heap an empty server holds (INFO's used_memory_startup), before any data is loaded
+    MemoryUsage.measureStartup();
     this.config = config;
     this.cfConfig = cfConfig;
     this.keyspace = keyspace;

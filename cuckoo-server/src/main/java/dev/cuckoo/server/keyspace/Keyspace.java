@@ -596,6 +596,14 @@ public final class Keyspace {
   }
 
   /**
+   * Returns the heap bytes of the key tables themselves (the segments' slot arrays, which grow with
+   * the keys), beside {@link #keyOverheadBytes} of the entries in them.
+   */
+  public long tableBytes() {
+    return filters.tableBytes();
+  }
+
+  /**
    * Returns per database the heap bytes of its keys besides their filters: {@link #entryBytes} of
    * each stored key (expired ones not yet deleted included), the figure MEMORY STATS shows as the
    * main hash table's overhead. Kept as keys come and go: no walk over the keys.
@@ -796,6 +804,15 @@ public final class Keyspace {
       }
     }
 
+    /** Returns the heap bytes of the segments and their tables (not of the entries in them). */
+    long tableBytes() {
+      long bytes = 16 + 4L * segments.length;
+      for (Segment segment : segments) {
+        bytes += segment.tableBytes();
+      }
+      return bytes;
+    }
+
     /** Returns a copy of one segment's entries. */
     Entry[] entries(int segment) {
       return segments[segment].entries();
@@ -835,6 +852,11 @@ public final class Keyspace {
   private static final class Segment {
     private Entry[] table = new Entry[2];
     private int size;
+
+    /** Returns the heap bytes of this segment and its table: headers and 4-byte references. */
+    synchronized long tableBytes() {
+      return 24 + 16 + 4L * table.length;
+    }
 
     // order: the key's scan order (its low 32 bits)
     synchronized Entry get(Key key, int order) {
