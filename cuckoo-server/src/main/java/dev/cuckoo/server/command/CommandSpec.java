@@ -437,6 +437,11 @@ public final class CommandSpec {
 
     /** Returns the entry. */
     public CommandSpec build() {
+      if (flags.contains("write") && writes == null) {
+        // the dispatcher runs a command through the write path by its entry's writes
+        throw new IllegalStateException(
+            "writes: null for write command " + name + " (expected: how it writes)");
+      }
       return new CommandSpec(this);
     }
   }
