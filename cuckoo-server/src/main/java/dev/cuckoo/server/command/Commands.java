@@ -469,7 +469,7 @@ public final class Commands {
    */
   private void runRead(Session session, Request request) {
     CommandSpec spec = request.spec();
-    if (!namesKeys(spec)) {
+    if (!spec.namesKeys()) {
       spec.handler().run(session, request);
       return;
     }
@@ -477,29 +477,23 @@ public final class Commands {
     if (!session.replaying() && keyspace.hasExpiries() && writes.accepting()) {
       deleteExpiredKeys(request);
     }
+    if (request.keyCount() == 1) {
+      // most reads name one key: its stripe's lock alone, no array
+      Lock lock = keyspace.readLockFor(request.key(0));
+      lock.lock();
+      try {
+        spec.handler().run(session, request);
+      } finally {
+        lock.unlock();
+      }
+      return;
+    }
     Lock[] locks = keyspace.readLockKeys(request.keys());
     try {
       spec.handler().run(session, request);
     } finally {
       Keyspace.unlock(locks);
     }
-  }
-
-  /**
-   * Returns true if the command's key specs find keys (not shard channels, which SSUBSCRIBE finds
-   * like keys but are none).
-   */
-  private static boolean namesKeys(CommandSpec spec) {
-    List<KeySpec> keySpecs = spec.keySpecs();
-    if (keySpecs.isEmpty()) {
-      return false;
-    }
-    for (KeySpec keySpec : keySpecs) {
-      if (keySpec.flags().contains("not_key")) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

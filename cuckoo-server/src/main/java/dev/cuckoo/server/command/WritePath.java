@@ -90,11 +90,17 @@ public final class WritePath {
         runScoped(session, request);
         return null;
       }
+      boolean all = how.locksEverything();
+      Key[] keys = request.keys();
+      // most writes name one key: its stripe's lock alone, no array
+      Lock one = !all && keys.length == 1 ? keyspace.lockFor(keys[0]) : null;
       Lock[] locks = null;
-      if (how.locksEverything()) {
+      if (all) {
         keyspace.lockAll();
+      } else if (one != null) {
+        one.lock();
       } else {
-        locks = keyspace.lockKeys(request.keys());
+        locks = keyspace.lockKeys(keys);
       }
       try {
         String refusal = transaction ? transactionRefusal(session) : refusal(session, spec);
@@ -108,8 +114,10 @@ public final class WritePath {
         }
         return null;
       } finally {
-        if (locks == null) {
+        if (all) {
           keyspace.unlockAll();
+        } else if (one != null) {
+          one.unlock();
         } else {
           Keyspace.unlock(locks);
         }
