@@ -4,7 +4,6 @@ import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.ServerVersion;
-import dev.cuckoo.server.command.WriteLog;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.network.CommandHandler;
@@ -107,24 +106,9 @@ public final class CuckooServer implements AutoCloseable {
       }
     }
     ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
-    WriteLog log =
-        new WriteLog() {
-          @Override
-          public long append(int db, byte[][] args) {
-            Persistence persistence = context.persistence();
-            return persistence == null ? 0 : persistence.append(db, args);
-          }
-
-          @Override
-          public String refusal() {
-            Persistence persistence = context.persistence();
-            return persistence == null ? null : persistence.refusal();
-          }
-        };
-    Commands commands = new Commands(context, log);
+    Commands commands = new Commands(context);
     java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers =
-        keyspace ->
-            new Commands(new ServerContext(config, cfConfig, keyspace), WriteLog.NONE).replayer();
+        keyspace -> new Commands(new ServerContext(config, cfConfig, keyspace)).replayer();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();

@@ -4,10 +4,13 @@
  *
  * <p>The packages below it follow a request from the wire to the disk, each depending only on the
  * ones after it in this list: {@code network} (a connection's Netty handlers) → {@code command}
- * (the command table, one file per family, the sessions and the write path) → {@code persist} (the
- * append-only log, snapshots and recovery) → {@code keyspace} (databases, keys, expiry, locks,
- * watches) and {@code protocol} (the RESP decoder and the reply encoder). {@code CuckooServer}
- * wires them; {@code ServerConfig} is the one class of this package the others read. A {@code
- * replication} package will sit beside {@code persist}, fed the same write stream as the log.
+ * (the command table, one file per family, the dispatcher, the sessions and the write path) →
+ * {@code replication} (the write stream to replicas and a replica's link to its master) → {@code
+ * persist} (the append-only log, snapshots and recovery) → {@code keyspace} (databases, keys,
+ * expiry, locks, watches) and {@code protocol} (the RESP decoder and the reply encoder); {@code
+ * pubsub} (channels and subscribers) depends on {@code protocol} alone. A write goes one way: the
+ * dispatcher's write path locks its keys, decides its refusal, runs the handler and hands what it
+ * changed to the log and the replication stream. {@code CuckooServer} wires the packages; {@code
+ * ServerConfig} is the one class of this package the others read.
  */
 package dev.cuckoo.server;

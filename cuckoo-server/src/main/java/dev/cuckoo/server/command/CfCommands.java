@@ -7,19 +7,19 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.locks.Lock;
-import java.util.function.LongSupplier;
 
 /**
  * The CF.* commands with RedisBloom's argument parsing, error order, error texts and reply types.
  *
- * <p>Each command holds its key's stripe lock while it runs and while it appends its log record.
- * Write commands are logged in a replay-safe form: a key created implicitly by CF.ADD or CF.INSERT
- * is logged as an explicit CF.RESERVE with the parameters used, and CF.INSERT is logged without its
- * creation options, so replay does not depend on cf-* settings changed later.
+ * <p>A write runs inside the write path, which holds its key's stripe lock, decided its refusal and
+ * records what the command says it changed ({@link WriteScope}); a read holds the key's shared
+ * stripe lock. Writes are recorded in a replay-safe form: a key created implicitly by CF.ADD or
+ * CF.INSERT is recorded as an explicit CF.RESERVE with the parameters used, and CF.INSERT without
+ * its creation options, so replay does not depend on cf-* settings changed later.
  */
 public final class CfCommands {
   static final String ERR_NOT_FOUND = "ERR not found";
@@ -51,18 +51,11 @@ public final class CfCommands {
 
   private final Keyspace keyspace;
   private final CfConfig config;
-  private final WritePath writes;
-  private final LongSupplier maxMemory;
 
-  /**
-   * Creates the command set over a keyspace, its cf-* configuration, its write log and the memory
-   * limit for new filters.
-   */
-  CfCommands(Keyspace keyspace, CfConfig config, WritePath writes, LongSupplier maxMemory) {
+  /** Creates the command set over a keyspace and its cf-* configuration. */
+  CfCommands(Keyspace keyspace, CfConfig config) {
     this.keyspace = keyspace;
     this.config = config;
-    this.writes = writes;
-    this.maxMemory = maxMemory;
   }
 
   private static byte[] ascii(String text) {
@@ -71,26 +64,26 @@ public final class CfCommands {
 
   /** Code run with a key's lock held; the filter is null when the key does not exist. */
   @FunctionalInterface
-  private interface FilterAction extends WritePath.KeyWrite {}
-
-  /** Runs a writing action through the write path (refusal, memory count, WATCH). */
-  private void locked(Session session, Request request, FilterAction action) {
-    writes.writeKey(session, request, request.key(0), action);
+  private interface FilterAction {
+    void run(Key key, RedisCuckooFilter<byte[]> filter);
   }
 
   /**
-   * Runs a read-only action with the key's shared stripe lock held; the lookup counts as a hit or a
-   * miss, as RedisBloom's read-mode opening of the key does.
+   * Runs a writing action on the request's key, opened for writing in the request's write scope
+   * (the write path holds its lock and counts the filter's size change).
+   */
+  private static void writing(Request request, FilterAction action) {
+    Key key = request.key(0);
+    action.run(key, request.write().open(key));
+  }
+
+  /**
+   * Runs a read-only action on the request's key (the dispatcher holds its shared stripe lock); the
+   * lookup counts as a hit or a miss, as RedisBloom's read-mode opening of the key does.
    */
   private void reading(Request request, FilterAction action) {
     Key key = request.key(0);
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    try {
-      action.run(key, keyspace.read(key));
-    } finally {
-      lock.unlock();
-    }
+    action.run(key, keyspace.read(key));
   }
 
   /** Runs a read-only action on an existing filter, or replies {@code missingError}. */
@@ -100,9 +93,9 @@ public final class CfCommands {
   }
 
   /** Runs a writing action on an existing filter, or replies {@code missingError}. */
-  private void existingForWrite(
+  private static void existingForWrite(
       Session session, Request request, String missingError, FilterAction action) {
-    locked(session, request, present(session, missingError, action));
+    writing(request, present(session, missingError, action));
   }
 
   private static FilterAction present(Session session, String missingError, FilterAction action) {
@@ -120,17 +113,24 @@ public final class CfCommands {
     return "ERR wrong number of arguments for '" + name + "' command";
   }
 
-  /** Creates a filter, or writes RedisBloom's creation error and returns null. */
+  /**
+   * Creates a filter, recorded as CF.RESERVE with its parameters, or writes RedisBloom's creation
+   * error and returns null.
+   */
   private RedisCuckooFilter<byte[]> create(
-      Session session, Key key, long capacity, int bucketSize, int maxIterations, int expansion) {
+      Session session,
+      Request request,
+      Key key,
+      long capacity,
+      int bucketSize,
+      int maxIterations,
+      int expansion) {
     RedisCuckooFilter<byte[]> filter;
     try {
-      // admission by the filter's own size, before anything is allocated (never while replaying)
-      if (!session.replaying()
-          && keyspace.usedBytes()
-                  + RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize)
-                  + Keyspace.entryBytes(key)
-              > maxMemory.getAsLong()) {
+      // admission by the filter's own size, before anything is allocated
+      if (!request
+          .write()
+          .admits(key, RedisCuckooFilter.reservedSizeInBytes(capacity, bucketSize))) {
         session.reply().error(Commands.OOM);
         return null;
       }
@@ -143,42 +143,31 @@ public final class CfCommands {
       return null;
     }
     keyspace.put(key, filter);
-    writes.record(
-        session,
-        new byte[][] {
-          RESERVE,
-          key.bytes(),
-          Numbers.ascii(capacity),
-          BUCKETSIZE,
-          Numbers.ascii(bucketSize),
-          MAXITERATIONS,
-          Numbers.ascii(maxIterations),
-          EXPANSION,
-          Numbers.ascii(expansion)
-        });
+    request
+        .write()
+        .changed(
+            new byte[][] {
+              RESERVE,
+              key.bytes(),
+              Numbers.ascii(capacity),
+              BUCKETSIZE,
+              Numbers.ascii(bucketSize),
+              MAXITERATIONS,
+              Numbers.ascii(maxIterations),
+              EXPANSION,
+              Numbers.ascii(expansion)
+            });
     return filter;
   }
 
   /** Returns the index of the first argument equal to the name ignoring case, or -1. */
   private static int argIndex(byte[][] args, byte[] name) {
     for (int i = 0; i < args.length; i++) {
-      if (equalsIgnoreCase(args[i], name)) {
+      if (Args.equalsIgnoreCase(args[i], name)) {
         return i;
       }
     }
     return -1;
-  }
-
-  private static boolean equalsIgnoreCase(byte[] a, byte[] b) {
-    if (a.length != b.length) {
-      return false;
-    }
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] != b[i] && Character.toLowerCase(a[i]) != Character.toLowerCase(b[i])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Parses an option value located anywhere in argv (RMUtil_ArgIndex); writes errors. */
@@ -230,24 +219,36 @@ public final class CfCommands {
       reply.error(RESERVE_CAPACITY_RANGE);
       return;
     }
-    locked(
-        session,
+    writing(
         request,
         (key, filter) -> {
           if (filter != null) {
             reply.error(ERR_ITEM_EXISTS);
           } else if (create(
-                  session, key, capacity, (int) bucketSize, (int) maxIterations, (int) expansion)
+                  session,
+                  request,
+                  key,
+                  capacity,
+                  (int) bucketSize,
+                  (int) maxIterations,
+                  (int) expansion)
               != null) {
             reply.ok();
           }
         });
   }
 
-  /** Returns the filter for a write command, creating it with the defaults; null on error. */
+  /**
+   * Returns the filter for a write command ({@code filter}, the key's), creating it with the
+   * defaults if there is none; null on error.
+   */
   private RedisCuckooFilter<byte[]> forWrite(
-      Session session, Key key, long capacity, boolean noCreate) {
-    RedisCuckooFilter<byte[]> filter = keyspace.get(key);
+      Session session,
+      Request request,
+      Key key,
+      RedisCuckooFilter<byte[]> filter,
+      long capacity,
+      boolean noCreate) {
     if (filter == null) {
       if (noCreate) {
         session.reply().error(ERR_NOT_FOUND);
@@ -256,6 +257,7 @@ public final class CfCommands {
       filter =
           create(
               session,
+              request,
               key,
               capacity,
               config.bucketSize(),
@@ -276,11 +278,11 @@ public final class CfCommands {
   void add(Session session, Request request, boolean ifAbsent) {
     byte[][] args = request.args();
     Reply reply = session.reply();
-    locked(
-        session,
+    writing(
         request,
         (key, existing) -> {
-          RedisCuckooFilter<byte[]> filter = forWrite(session, key, config.initialSize(), false);
+          RedisCuckooFilter<byte[]> filter =
+              forWrite(session, request, key, existing, config.initialSize(), false);
           if (filter == null) {
             return;
           }
@@ -288,7 +290,7 @@ public final class CfCommands {
               ifAbsent ? filter.addIfAbsentWithOutcome(args[2]) : filter.tryAdd(args[2]);
           switch (result) {
             case ADDED:
-              writes.record(session, request);
+              request.write().changed();
               reply.bool(true);
               break;
             case ALREADY_PRESENT:
@@ -350,12 +352,11 @@ public final class CfCommands {
     long createCapacity = capacity;
     boolean createForbidden = noCreate;
     int firstItem = itemsFrom;
-    locked(
-        session,
+    writing(
         request,
         (key, existing) -> {
           RedisCuckooFilter<byte[]> filter =
-              forWrite(session, key, createCapacity, createForbidden);
+              forWrite(session, request, key, existing, createCapacity, createForbidden);
           if (filter == null) {
             return;
           }
@@ -379,7 +380,7 @@ public final class CfCommands {
             record[1] = args[1];
             record[2] = ITEMS;
             System.arraycopy(args, firstItem, record, 3, args.length - firstItem);
-            writes.record(session, record);
+            request.write().changed(record);
           }
         });
   }
@@ -424,7 +425,7 @@ public final class CfCommands {
         (key, filter) -> {
           boolean removed = filter.remove(args[2]);
           if (removed) {
-            writes.record(session, request);
+            request.write().changed();
           }
           session.reply().bool(removed);
         });
@@ -480,7 +481,7 @@ public final class CfCommands {
         COMPACT_NOT_FOUND,
         (key, filter) -> {
           filter.compact();
-          writes.record(session, request);
+          request.write().changed();
           session.reply().ok();
         });
   }
@@ -518,25 +519,24 @@ public final class CfCommands {
       session.reply().error(INVALID_POSITION);
       return;
     }
-    locked(
-        session,
+    writing(
         request,
         (key, filter) -> {
           String error =
               iterator == 1
-                  ? loadHeader(session, key, filter, args[3])
+                  ? loadHeader(request, key, filter, args[3])
                   : loadChunk(filter, iterator, args[3]);
           if (error != null) {
             session.reply().error(error);
             return;
           }
-          writes.record(session, request);
+          request.write().changed();
           session.reply().ok();
         });
   }
 
   private String loadHeader(
-      Session session, Key key, RedisCuckooFilter<byte[]> existing, byte[] header) {
+      Request request, Key key, RedisCuckooFilter<byte[]> existing, byte[] header) {
     if (existing != null) {
       return ERR_ITEM_EXISTS;
     }
@@ -546,9 +546,7 @@ public final class CfCommands {
     try {
       RedisCuckooFilter<byte[]> loaded = RedisCuckooFilter.loadDumpHeader(header);
       // admitted by its own size (no size-before-load helper exists for a dump header)
-      if (!session.replaying()
-          && keyspace.usedBytes() + loaded.sizeInBytes() + Keyspace.entryBytes(key)
-              > maxMemory.getAsLong()) {
+      if (!request.write().admits(key, loaded.sizeInBytes())) {
         return Commands.OOM;
       }
       keyspace.put(key, loaded);

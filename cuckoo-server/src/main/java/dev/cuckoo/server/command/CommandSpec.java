@@ -28,6 +28,7 @@ public final class CommandSpec {
   private final List<String> flags;
   private final List<String> categories;
   private final List<KeySpec> keySpecs;
+  private final boolean namesKeys;
   private final List<String> tips;
   private final String summary;
   private final String since;
@@ -60,6 +61,8 @@ public final class CommandSpec {
     this.flags = withModuleFlag(b.flags, b.module);
     this.categories = b.categories;
     this.keySpecs = b.keySpecs;
+    this.namesKeys =
+        !keySpecs.isEmpty() && keySpecs.stream().noneMatch(k -> k.flags().contains("not_key"));
     this.tips = b.tips;
     this.summary = b.summary;
     this.since = b.since;
@@ -178,6 +181,14 @@ public final class CommandSpec {
   /** Returns the key specs (empty for a command without keys). */
   public List<KeySpec> keySpecs() {
     return keySpecs;
+  }
+
+  /**
+   * Returns true if the key specs find keys: not none, and not shard channels (SSUBSCRIBE's, which
+   * are found like keys but are none). The dispatcher locks those keys for the command.
+   */
+  public boolean namesKeys() {
+    return namesKeys;
   }
 
   /** Returns the command tips, e.g. "request_policy:all_shards". */
@@ -447,6 +458,11 @@ public final class CommandSpec {
 
     /** Returns the entry. */
     public CommandSpec build() {
+      if (flags.contains("write") && writes == null) {
+        // the dispatcher runs a command through the write path by its entry's writes
+        throw new IllegalStateException(
+            "writes: null for write command " + name + " (expected: how it writes)");
+      }
       return new CommandSpec(this);
     }
   }

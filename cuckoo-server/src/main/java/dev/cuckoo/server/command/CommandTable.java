@@ -101,27 +101,10 @@ public final class CommandTable implements RecordRules {
     }
     // on every logged write: compare bytes, allocate nothing
     for (byte[] mover : movers) {
-      if (named(args[0], mover)) {
+      if (Args.equalsIgnoreCase(args[0], mover)) {
         return true;
       }
     }
     return false;
-  }
-
-  /** Returns true if the bytes spell the lower-case ASCII name, in any case. */
-  private static boolean named(byte[] bytes, byte[] name) {
-    if (bytes.length != name.length) {
-      return false;
-    }
-    for (int i = 0; i < bytes.length; i++) {
-      int c = bytes[i];
-      if (c >= 'A' && c <= 'Z') {
-        c += 'a' - 'A';
-      }
-      if (c != name[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -17,7 +17,10 @@ import java.util.concurrent.locks.Lock;
 
 /**
  * The command table and dispatcher: finds a request's command, checks arity and authentication in
- * Redis's order (unknown command, then arity, then NOAUTH) and runs it.
+ * Redis's order (unknown command, then arity, then NOAUTH) and runs it. A command the table marks
+ * as a write runs through the {@link WritePath}, which locks its keys, decides its refusal and
+ * records what it changed; any other command runs its handler here, after the deletion of the
+ * expired keys it names.
  */
 public final class Commands {
   private static final System.Logger LOGGER = System.getLogger(Commands.class.getName());
@@ -75,29 +78,32 @@ public final class Commands {
   }
 
   private final CommandTable table;
-  private final ExpiryCommands expiry;
+  private final ExpiryCycle expiryCycle;
   private final ServerContext context;
   private final WritePath writes;
   private final ReplicationCommands replicationCommands;
   private final SlowLogCommands slowLog;
 
-  /** Builds the table over the shared server state and the write log. */
-  public Commands(ServerContext context, WriteLog log) {
+  /**
+   * Builds the table over the shared server state; writes are logged to its persistence while that
+   * is on.
+   */
+  public Commands(ServerContext context) {
     this.context = context;
-    this.writes = new WritePath(context, log, this::table);
-    CfCommands cf =
-        new CfCommands(context.keyspace(), context.cfConfig(), writes, context::memoryLimit);
+    this.writes = new WritePath(context, this::table);
+    this.expiryCycle = new ExpiryCycle(context, writes);
+    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig());
     ConnectionCommands connection = new ConnectionCommands(context);
     ClientCommands clients = new ClientCommands(context);
-    DatabaseCommands database = new DatabaseCommands(context, writes);
+    DatabaseCommands database = new DatabaseCommands(context);
     PersistenceCommands persistence = new PersistenceCommands(context);
     CommandStatsReport commandStats = new CommandStatsReport(this::table);
     ConfigCommands config = new ConfigCommands(context, commandStats);
     InfoCommands info = new InfoCommands(context, commandStats);
-    expiry = new ExpiryCommands(context, writes);
-    MoveCommands moves = new MoveCommands(context, writes, connection);
+    ExpiryCommands expiry = new ExpiryCommands(context);
+    MoveCommands moves = new MoveCommands(context, connection);
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
-    TransactionCommands tx = new TransactionCommands(this, context, writes);
+    TransactionCommands tx = new TransactionCommands(this, context);
     CommandInfo commandInfo = new CommandInfo(this);
     PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
@@ -115,7 +121,7 @@ public final class Commands {
                     moves,
                     keys,
                     commandInfo,
-                    new DebugCommands(context, expiry),
+                    new DebugCommands(context, expiryCycle),
                     commandStats,
                     new MemoryCommands(context),
                     slowLog),
@@ -129,6 +135,11 @@ public final class Commands {
   /** Returns the table: every entry, and what the log asks about commands. */
   public CommandTable table() {
     return table;
+  }
+
+  /** Returns the write path: what the network layer asks before it acknowledges writes. */
+  public WritePath writePath() {
+    return writes;
   }
 
   /**
@@ -158,7 +169,7 @@ public final class Commands {
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
   public void expireCycle() {
     context.keyspace().tick();
-    expiry.expireCycle(25);
+    expiryCycle.run(25);
   }
 
   /** Returns every top-level command. */
@@ -183,31 +194,6 @@ public final class Commands {
         + name.substring(0, Math.min(name.length(), 128))
         + "', with args beginning with: "
         + list;
-  }
-
-  /**
-   * Returns the command (or subcommand) a request names if it exists and its arity fits, else null.
-   */
-  CommandSpec resolve(byte[][] args) {
-    CommandSpec spec = table.find(Args.lower(args[0]));
-    if (spec == null || !spec.arityAccepts(args.length)) {
-      return null;
-    }
-    if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
-      CommandSpec sub = spec.subcommands().get(Args.lower(args[1]));
-      return sub != null && sub.arityAccepts(args.length) ? sub : null;
-    }
-    return spec;
-  }
-
-  /**
-   * Returns the line resolved into a request in database {@code db}, or null if its command or
-   * subcommand is unknown or its arity does not fit (the dispatcher answers those with Redis's
-   * errors).
-   */
-  Request request(int db, byte[][] args) {
-    CommandSpec spec = resolve(args);
-    return spec == null ? null : new Request(spec, db, args);
   }
 
   /**
@@ -246,13 +232,22 @@ public final class Commands {
     }
   }
 
-  /**
-   * Looks up, checks and runs one request. As in Redis's processCommand, every request counts in
-   * CLIENT LIST's {@code tot-cmds} and sets its {@code cmd} to what the lookup found, refused ones
-   * included: the command for an arity error or NOAUTH, nothing ({@code NULL}) for an unknown
-   * command or subcommand.
-   */
+  /** Looks up, checks and runs one request. */
   private void dispatch(Session session, byte[][] args) {
+    Request request = lookUp(session, args);
+    if (request != null) {
+      run(session, request);
+    }
+  }
+
+  /**
+   * Resolves a line into a request in the session's database: finds its command (or subcommand) and
+   * checks its arity, or answers Redis's error and returns null. As in Redis's processCommand,
+   * every request counts in CLIENT LIST's {@code tot-cmds} and sets its {@code cmd} to what the
+   * lookup found, refused ones included: the command for an arity error, nothing ({@code NULL}) for
+   * an unknown command or subcommand.
+   */
+  Request lookUp(Session session, byte[][] args) {
     Reply reply = session.reply();
     CommandSpec spec = session.lastCommand(args[0]);
     String name = spec != null ? spec.name() : Args.lower(args[0]);
@@ -267,12 +262,12 @@ public final class Commands {
       session.executing(null, now);
       reply.error(unknownCommand(args));
       session.failQueue();
-      return;
+      return null;
     }
     if (!spec.arityAccepts(args.length)) {
       session.executing(spec, now);
       reject(session, spec, CfCommands.arityError(spec.name()));
-      return;
+      return null;
     }
     if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
       String subName = Args.lower(args[1]);
@@ -281,19 +276,19 @@ public final class Commands {
       if (sub == null) {
         reply.error(unknownSubcommand(spec.name(), args[1]));
         session.failQueue();
-        return;
+        return null;
       }
       if (!sub.arityAccepts(args.length)) {
         countRejected(session, sub);
         reply.error(CfCommands.arityError(sub.name()));
         session.failQueue();
-        return;
+        return null;
       }
       spec = sub;
     } else {
       session.executing(spec, now);
     }
-    run(session, new Request(spec, session.db(), args));
+    return new Request(spec, session.db(), args);
   }
 
   /**
@@ -309,7 +304,6 @@ public final class Commands {
       reject(session, spec, "NOAUTH Authentication required.");
       return;
     }
-    boolean write = spec.write();
     if (paused(session, spec)) {
       return;
     }
@@ -317,15 +311,7 @@ public final class Commands {
       queue(session, request);
       return;
     }
-    if (write) {
-      // Redis's order: a disk error refuses writes before maxmemory is looked at
-      String refusal = writes.refusal(session, spec.denyOom());
-      if (refusal != null) {
-        countRejected(session, spec);
-        reply.error(refusal);
-        return;
-      }
-    }
+    boolean write = spec.writes() != null;
     if (!spec.allowedWhileSubscribed()
         && session.reply().protocol() == 2
         && session.subscriber().subscribed()) {
@@ -338,7 +324,8 @@ public final class Commands {
               + " this context");
       return;
     }
-    if (!spec.flags().contains("stale") && writes.masterDown(session)) {
+    // a write's MASTERDOWN is decided with its other refusals, by the write path
+    if (!write && !spec.flags().contains("stale") && writes.masterDown(session)) {
       countRejected(session, spec);
       reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
       return;
@@ -350,7 +337,9 @@ public final class Commands {
     }
     session.errorsCounted(reply.errors());
     long start = System.nanoTime();
-    runHandler(session, request);
+    if (!runHandler(session, request)) {
+      return;
+    }
     long micros = (System.nanoTime() - start) / 1000;
     long errors = reply.errors();
     if (!session.retryAsked()) {
@@ -405,20 +394,23 @@ public final class Commands {
     }
   }
 
-  /** Runs the command's handler, with lazy expiry first where the keyspace holds expiring keys. */
-  private void runHandler(Session session, Request request) {
+  /**
+   * Runs the command's handler: a write through the write path, anything else after the deletion of
+   * its expired keys (where the keyspace holds expiring keys). Returns false if the write path
+   * refused the write (answered here, as Redis's rejectCommand).
+   */
+  private boolean runHandler(Session session, Request request) {
     Reply reply = session.reply();
     CommandSpec spec = request.spec();
     try {
-      if (!session.replaying() && context.keyspace().hasExpiries() && writes.accepting()) {
-        if (spec.write()) {
-          runDeletingExpired(session, request);
-        } else {
-          deleteExpiredKeys(request);
-          spec.handler().run(session, request);
+      if (spec.writes() != null) {
+        String refusal = writes.run(session, request);
+        if (refusal != null) {
+          reject(session, spec, refusal);
+          return false;
         }
       } else {
-        spec.handler().run(session, request);
+        runRead(session, request);
       }
     } catch (RuntimeException e) {
       LOGGER.log(Level.ERROR, "command " + spec.name() + " failed", e);
@@ -432,6 +424,7 @@ public final class Commands {
       // too large to allocate are refused by the core before this point)
       HeapGuard.fatal("command " + spec.name(), e);
     }
+    return true;
   }
 
   /**
@@ -459,13 +452,7 @@ public final class Commands {
       session.failQueue();
       return;
     }
-    String refusal = write ? writes.refusal(session, spec.denyOom()) : null;
-    if (refusal == null
-        && spec.denyOom()
-        && !session.replaying()
-        && context.keyspace().usedBytes() > context.memoryLimit()) {
-      refusal = OOM;
-    }
+    String refusal = writes.refusal(session, write, spec.denyOom());
     if (refusal != null) {
       countRejected(session, spec);
       reply.error(refusal);
@@ -477,19 +464,33 @@ public final class Commands {
   }
 
   /**
-   * Runs a write with the stripes of its keys held and its expired keys deleted first (each
-   * deletion logged as DEL before the write's own record), so the write meets the keys a replay of
-   * the log will meet.
+   * Runs a command that does not write: the expired keys it names are deleted first, then its
+   * handler runs with the shared locks of its keys' stripes held.
    */
-  private void runDeletingExpired(Session session, Request request) {
-    // flushes and swaps (whole databases) take every stripe themselves: no keys, nothing to delete
-    Key[] keys = request.keys();
-    Lock[] locks = context.keyspace().lockKeys(keys);
-    try {
-      for (Key key : keys) {
-        expiry.deleteIfExpired(key);
+  private void runRead(Session session, Request request) {
+    CommandSpec spec = request.spec();
+    if (!spec.namesKeys()) {
+      spec.handler().run(session, request);
+      return;
+    }
+    Keyspace keyspace = context.keyspace();
+    if (!session.replaying() && keyspace.hasExpiries() && writes.accepting()) {
+      deleteExpiredKeys(request);
+    }
+    if (request.keyCount() == 1) {
+      // most reads name one key: its stripe's lock alone, no array
+      Lock lock = keyspace.readLockFor(request.key(0));
+      lock.lock();
+      try {
+        spec.handler().run(session, request);
+      } finally {
+        lock.unlock();
       }
-      request.spec().handler().run(session, request);
+      return;
+    }
+    Lock[] locks = keyspace.readLockKeys(request.keys());
+    try {
+      spec.handler().run(session, request);
     } finally {
       Keyspace.unlock(locks);
     }
@@ -498,23 +499,17 @@ public final class Commands {
   /**
    * Deletes the expired keys a read names before it runs, as Redis's lookupKey does on a master:
    * each deletion is logged and sent to replicas as DEL through the write path ({@link
-   * ExpiryCommands#deleteIfExpired}). Keys are found by the command's key specs; the key's lock is
-   * taken only for a key that has expired.
+   * WritePath#deleteIfExpired}). Keys are found by the command's key specs; the key's lock is taken
+   * only for a key that has expired.
    */
   private void deleteExpiredKeys(Request request) {
-    for (KeySpec keySpec : request.spec().keySpecs()) {
-      if (keySpec.flags().contains("not_key")) {
-        // shard channels (SSUBSCRIBE) are found like keys but are none
-        return;
-      }
-    }
     Keyspace keyspace = context.keyspace();
     for (Key key : request.keys()) {
       if (keyspace.isExpired(key)) {
         Lock lock = keyspace.lockFor(key);
         lock.lock();
         try {
-          expiry.deleteIfExpired(key);
+          writes.deleteIfExpired(key);
         } finally {
           lock.unlock();
         }

@@ -8,22 +8,17 @@ import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Lock;
 
 /**
  * Commands on a database's keys: DBSIZE, TYPE, DEL, UNLINK, EXISTS, KEYS, SCAN, FLUSHDB and
  * FLUSHALL.
  */
 public final class DatabaseCommands {
-  private final ServerContext context;
   private final Keyspace keyspace;
-  private final WritePath writes;
 
-  /** Creates the commands over the server's shared state and write log. */
-  DatabaseCommands(ServerContext context, WritePath writes) {
-    this.context = context;
+  /** Creates the commands over the server's shared state. */
+  DatabaseCommands(ServerContext context) {
     this.keyspace = context.keyspace();
-    this.writes = writes;
   }
 
   private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
@@ -40,55 +35,33 @@ public final class DatabaseCommands {
 
   /** TYPE key. */
   void type(Session session, Request request) {
-    Key key = request.key(0);
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    try {
-      session.reply().simple(keyspace.read(key) == null ? "none" : "MBbloomCF");
-    } finally {
-      lock.unlock();
-    }
+    session.reply().simple(keyspace.read(request.key(0)) == null ? "none" : "MBbloomCF");
   }
 
   /** DEL key [key ...] and UNLINK key [key ...] (the same here: freeing a filter is immediate). */
   void del(Session session, Request request) {
-    Key[] keys = request.keys();
-    Lock[] locks = keyspace.lockKeys(keys);
-    try {
-      if (writes.refuses(session)) {
-        return;
+    List<byte[]> removed = new ArrayList<>();
+    removed.add(DEL);
+    for (Key key : request.keys()) {
+      if (keyspace.get(key) != null && keyspace.remove(key)) {
+        removed.add(key.bytes());
       }
-      List<byte[]> removed = new ArrayList<>();
-      removed.add(DEL);
-      for (Key key : keys) {
-        if (keyspace.get(key) != null && keyspace.remove(key)) {
-          removed.add(key.bytes());
-        }
-      }
-      if (removed.size() > 1) {
-        writes.record(session, removed.toArray(new byte[0][]));
-      }
-      session.reply().integer(removed.size() - 1);
-    } finally {
-      Keyspace.unlock(locks);
     }
+    if (removed.size() > 1) {
+      request.write().changed(removed.toArray(new byte[0][]));
+    }
+    session.reply().integer(removed.size() - 1);
   }
 
   /** EXISTS key [key ...]. */
   void exists(Session session, Request request) {
-    Key[] keys = request.keys();
-    Lock[] locks = keyspace.lockKeys(keys);
-    try {
-      long count = 0;
-      for (Key key : keys) {
-        if (keyspace.read(key) != null) {
-          count++;
-        }
+    long count = 0;
+    for (Key key : request.keys()) {
+      if (keyspace.read(key) != null) {
+        count++;
       }
-      session.reply().integer(count);
-    } finally {
-      Keyspace.unlock(locks);
     }
+    session.reply().integer(count);
   }
 
   /** KEYS pattern. */
@@ -255,20 +228,12 @@ public final class DatabaseCommands {
       }
     }
     boolean all = Args.lower(args[0]).equals("flushall");
-    keyspace.lockAll();
-    try {
-      if (writes.refuses(session)) {
-        return;
-      }
-      context.watches().touchDatabase(all ? -1 : session.db(), keyspace);
-      if (all) {
-        keyspace.clear();
-      } else {
-        keyspace.clear(session.db());
-      }
-      writes.record(session, new byte[][] {all ? FLUSHALL : FLUSHDB});
-    } finally {
-      keyspace.unlockAll();
+    // said before the change: the WATCHes of the keys it empties are touched while they exist
+    request.write().changed(new byte[][] {all ? FLUSHALL : FLUSHDB});
+    if (all) {
+      keyspace.clear();
+    } else {
+      keyspace.clear(request.db());
     }
     session.reply().ok();
   }

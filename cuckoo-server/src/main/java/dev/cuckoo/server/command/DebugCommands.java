@@ -16,7 +16,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
-import java.util.concurrent.locks.Lock;
 
 /**
  * DEBUG, Redis's command for testing the server itself, refused unless {@code
@@ -26,13 +25,14 @@ import java.util.concurrent.locks.Lock;
  */
 final class DebugCommands {
   /*
-   * DIGEST follows Redis's computeDatasetDigest: per key, digest = 0, mix(key name), mix(type: a
-   * module value, 5), then the value, then xor "!!expire!!" if the key has an expiry; the dataset's
-   * digest xors the keys' digests together after mixing in each non-empty database's number
-   * (big-endian). mix(d, data) is d = SHA1(d xor SHA1(data)); xor(d, data) is d ^= SHA1(data).
-   * RedisBloom gives its type no digest callback, so on Redis every CF value digests alike; here
-   * the value's serialized bytes are mixed in, so DIGEST tells two servers whose filters differ
-   * apart (what a test comparing a master with its replica wants). An empty dataset gives 40 zeros.
+   * DIGEST follows Redis's computeDatasetDigest in its parts: a key's digest is mix(0, its name)
+   * xor the value's digest, which is DIGEST-VALUE: mix(0, type: a module value, 5), then the
+   * value, then xor "!!expire!!" if the key has an expiry; the dataset's digest xors the keys'
+   * digests together after mixing in each non-empty database's number (big-endian). mix(d, data)
+   * is d = SHA1(d xor SHA1(data)); xor(d, data) is d ^= SHA1(data). RedisBloom gives its type no
+   * digest callback, so on Redis every CF value digests alike; here the value's serialized bytes
+   * are mixed in, so DIGEST tells two servers whose filters differ apart (what a test comparing a
+   * master with its replica wants). An empty dataset gives 40 zeros.
    */
 
   /** Redis's refusal when {@code enable-debug-command} does not allow the command. */
@@ -74,11 +74,11 @@ final class DebugCommands {
   };
 
   private final ServerContext context;
-  private final ExpiryCommands expiry;
+  private final ExpiryCycle expiryCycle;
 
-  DebugCommands(ServerContext context, ExpiryCommands expiry) {
+  DebugCommands(ServerContext context, ExpiryCycle expiryCycle) {
     this.context = context;
-    this.expiry = expiry;
+    this.expiryCycle = expiryCycle;
   }
 
   /** DEBUG subcommand [argument ...]. */
@@ -132,18 +132,12 @@ final class DebugCommands {
       case "digest-value" -> {
         reply.array(args.length - 2);
         for (int i = 2; i < args.length; i++) {
-          byte[] digest = new byte[20];
           Key key = new Key(session.db(), args[i]);
-          Lock lock = context.keyspace().readLockFor(key);
-          lock.lock();
-          try {
-            RedisCuckooFilter<byte[]> filter = context.keyspace().peek(key);
-            if (filter != null) {
-              valueDigest(digest, key, filter);
-            }
-          } finally {
-            lock.unlock();
-          }
+          byte[] digest =
+              context
+                  .keyspace()
+                  .readLocked(
+                      key, filter -> filter == null ? new byte[20] : valueDigest(key, filter));
           reply.simple(HexFormat.of().formatHex(digest));
         }
         return;
@@ -152,7 +146,7 @@ final class DebugCommands {
         if (args.length == 3) {
           // atoi, as Redis: anything that does not read as a non-zero number turns it off
           Long value = Numbers.parseLong(args[2]);
-          expiry.activeExpire(value != null && value != 0);
+          expiryCycle.active(value != null && value != 0);
           reply.ok();
           return;
         }
@@ -199,30 +193,29 @@ final class DebugCommands {
   private void object(Session session, byte[] name) {
     Keyspace keyspace = context.keyspace();
     Key key = new Key(session.db(), name);
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    try {
-      RedisCuckooFilter<byte[]> filter = keyspace.peek(key);
-      if (filter == null) {
-        session.reply().error("ERR no such key");
-        return;
-      }
-      long idleSeconds = keyspace.idleSeconds(key);
-      // Redis's LRU clock: Unix seconds in 24 bits; a value's lru is the clock at its last use
-      long lru = (System.currentTimeMillis() / 1000 - idleSeconds) & ((1 << 24) - 1);
-      session
-          .reply()
-          .simple(
-              String.format(
+    String line =
+        keyspace.readLocked(
+            key,
+            filter -> {
+              if (filter == null) {
+                return null;
+              }
+              long idleSeconds = keyspace.idleSeconds(key);
+              // Redis's LRU clock: Unix seconds in 24 bits; a value's lru is the clock at its use
+              long lru = (System.currentTimeMillis() / 1000 - idleSeconds) & ((1 << 24) - 1);
+              return String.format(
                   Locale.ROOT,
                   "Value at:0x%x refcount:1 encoding:raw serializedlength:%d lru:%d"
                       + " lru_seconds_idle:%d",
                   System.identityHashCode(filter),
                   serializedLength(filter),
                   lru,
-                  idleSeconds));
-    } finally {
-      lock.unlock();
+                  idleSeconds);
+            });
+    if (line == null) {
+      session.reply().error("ERR no such key");
+    } else {
+      session.reply().simple(line);
     }
   }
 
@@ -257,27 +250,29 @@ final class DebugCommands {
       }
       mix(dataset, ByteBuffer.allocate(4).putInt(db).array());
       for (Key key : keyspace.keys(db)) {
-        Lock lock = keyspace.readLockFor(key);
-        lock.lock();
-        try {
-          RedisCuckooFilter<byte[]> filter = keyspace.peek(key);
-          if (filter == null) {
-            continue;
-          }
-          byte[] digest = new byte[20];
-          mix(digest, key.bytes());
-          valueDigest(digest, key, filter);
+        byte[] digest =
+            keyspace.readLocked(
+                key,
+                filter -> {
+                  if (filter == null) {
+                    return null;
+                  }
+                  byte[] keyDigest = new byte[20];
+                  mix(keyDigest, key.bytes());
+                  xor(keyDigest, valueDigest(key, filter));
+                  return keyDigest;
+                });
+        if (digest != null) {
           xor(dataset, digest);
-        } finally {
-          lock.unlock();
         }
       }
     }
     return dataset;
   }
 
-  /** Mixes a CF value into {@code digest}: its type, its bytes, and whether it expires. */
-  private void valueDigest(byte[] digest, Key key, RedisCuckooFilter<byte[]> filter) {
+  /** Returns a CF value's digest: its type, its bytes, and whether it expires. */
+  private byte[] valueDigest(Key key, RedisCuckooFilter<byte[]> filter) {
+    byte[] digest = new byte[20];
     mix(digest, ByteBuffer.allocate(4).putInt(MODULE_TYPE).array());
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try {
@@ -289,6 +284,7 @@ final class DebugCommands {
     if (context.keyspace().expireAt(key) >= 0) {
       xor(digest, sha1("!!expire!!".getBytes(StandardCharsets.US_ASCII)));
     }
+    return digest;
   }
 
   /** digest = SHA1(digest xor SHA1(data)). */

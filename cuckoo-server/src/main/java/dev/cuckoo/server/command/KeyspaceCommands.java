@@ -6,7 +6,6 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
-import java.util.concurrent.locks.Lock;
 
 /**
  * Read-only commands about keys that clients and tools use beside CF.*: RANDOMKEY, TOUCH, MEMORY
@@ -43,45 +42,21 @@ public final class KeyspaceCommands {
   void touch(Session session, Request request) {
     long count = 0;
     for (Key key : request.keys()) {
-      Lock lock = keyspace.readLockFor(key);
-      lock.lock();
-      try {
-        if (keyspace.read(key) != null) {
-          count++;
-        }
-      } finally {
-        lock.unlock();
+      if (keyspace.read(key) != null) {
+        count++;
       }
     }
     session.reply().integer(count);
   }
 
-  /**
-   * Returns the key's filter, read under the key's shared lock without counting as an access, or
-   * null.
-   */
+  /** Returns the key's filter, read without counting as an access, or null. */
   private RedisCuckooFilter<byte[]> filter(Key key) {
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    try {
-      return keyspace.readWithoutTouch(key);
-    } finally {
-      lock.unlock();
-    }
+    return keyspace.readWithoutTouch(key);
   }
 
-  /**
-   * Returns the heap bytes of the key with its filter ({@link Keyspace#usageBytes}), under the
-   * key's shared lock, or -1.
-   */
+  /** Returns the heap bytes of the key with its filter ({@link Keyspace#usageBytes}), or -1. */
   private long usageBytes(Key key) {
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    try {
-      return keyspace.get(key) == null ? -1 : keyspace.usageBytes(key);
-    } finally {
-      lock.unlock();
-    }
+    return keyspace.get(key) == null ? -1 : keyspace.usageBytes(key);
   }
 
   /**
@@ -147,15 +122,7 @@ public final class KeyspaceCommands {
    * Redis's); null if missing. OBJECT itself does not count as a lookup.
    */
   void objectIdleTime(Session session, Request request) {
-    Key key = request.key(0);
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
-    long idle;
-    try {
-      idle = keyspace.idleSeconds(key);
-    } finally {
-      lock.unlock();
-    }
+    long idle = keyspace.idleSeconds(request.key(0));
     if (idle < 0) {
       session.reply().nullValue();
     } else {

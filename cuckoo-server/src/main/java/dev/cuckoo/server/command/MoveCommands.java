@@ -6,7 +6,6 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
-import java.util.concurrent.locks.Lock;
 
 /**
  * Commands that move a filter between keys or databases: RENAME, RENAMENX, MOVE, SWAPDB, and COPY
@@ -14,95 +13,59 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>These are logged as given and replayed whole, which is only exact if no snapshot is being
  * written meanwhile (a fuzzy snapshot could hold the source before the move and the destination
- * after it): so each takes the persistence's move gate first, and a connection that finds a
- * snapshot running runs the command again when it is done, without blocking its event loop.
+ * after it): their entries say they move data, so the write path takes the persistence's move gate
+ * before their locks, and a connection that finds a snapshot running runs the command again when it
+ * is done, without blocking its event loop.
  */
 public final class MoveCommands {
   private static final String SAME_OBJECT = "ERR source and destination objects are the same";
 
-  private final ServerContext context;
   private final Keyspace keyspace;
-  private final WritePath writes;
   private final ConnectionCommands connection;
 
-  /** Creates the commands over the server's keyspace and write log. */
-  MoveCommands(ServerContext context, WritePath writes, ConnectionCommands connection) {
-    this.context = context;
+  /** Creates the commands over the server's keyspace. */
+  MoveCommands(ServerContext context, ConnectionCommands connection) {
     this.keyspace = context.keyspace();
-    this.writes = writes;
     this.connection = connection;
-  }
-
-  /** Something that moves data, run with the move gate held. */
-  private interface Move {
-    void run();
-  }
-
-  /**
-   * Runs the move with the gate held; returns without running it if the session will run the
-   * command again after the snapshot in progress.
-   */
-  private void gated(Session session, Move move) {
-    if (session.replaying() || session.transaction() != null) {
-      // replaying; or inside EXEC, which took the gate for the transaction
-      move.run();
-      return;
-    }
-    if (!keyspace.moveGate().enter(session::retryAfter)) {
-      return;
-    }
-    try {
-      move.run();
-    } finally {
-      keyspace.moveGate().leave();
-    }
   }
 
   /** RENAME key newkey. */
   void rename(Session session, Request request) {
-    gated(session, () -> rename(session, request, false));
+    rename(session, request, false);
   }
 
   /** RENAMENX key newkey. */
   void renameNx(Session session, Request request) {
-    gated(session, () -> rename(session, request, true));
+    rename(session, request, true);
   }
 
   private void rename(Session session, Request request, boolean nx) {
     Key source = request.key(0);
     Key target = request.key(1);
     Reply reply = session.reply();
-    Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
-    try {
-      if (writes.refuses(session)) {
-        return;
-      }
-      RedisCuckooFilter<byte[]> filter = keyspace.get(source);
-      if (filter == null) {
-        reply.error("ERR no such key");
-        return;
-      }
-      if (source.equals(target)) {
-        if (nx) {
-          reply.integer(0);
-        } else {
-          reply.ok();
-        }
-        return;
-      }
-      if (keyspace.get(target) != null && nx) {
-        reply.integer(0);
-        return;
-      }
-      transfer(source, target, filter);
-      writes.record(session, request);
+    RedisCuckooFilter<byte[]> filter = keyspace.get(source);
+    if (filter == null) {
+      reply.error("ERR no such key");
+      return;
+    }
+    if (source.equals(target)) {
       if (nx) {
-        reply.integer(1);
+        reply.integer(0);
       } else {
         reply.ok();
       }
-    } finally {
-      Keyspace.unlock(locks);
+      return;
+    }
+    if (keyspace.get(target) != null && nx) {
+      reply.integer(0);
+      return;
+    }
+    transfer(source, target, filter);
+    request.write().changed();
+    if (nx) {
+      reply.integer(1);
+    } else {
+      reply.ok();
     }
   }
 
@@ -128,28 +91,16 @@ public final class MoveCommands {
       session.reply().error(SAME_OBJECT);
       return;
     }
-    gated(
-        session,
-        () -> {
-          Key source = request.key(0);
-          Key target = source.in(db);
-          Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
-          try {
-            if (writes.refuses(session)) {
-              return;
-            }
-            RedisCuckooFilter<byte[]> filter = keyspace.get(source);
-            if (filter == null || keyspace.get(target) != null) {
-              session.reply().integer(0);
-              return;
-            }
-            transfer(source, target, filter);
-            writes.record(session, request);
-            session.reply().integer(1);
-          } finally {
-            Keyspace.unlock(locks);
-          }
-        });
+    Key source = request.key(0);
+    Key target = source.in(db);
+    RedisCuckooFilter<byte[]> filter = keyspace.get(source);
+    if (filter == null || keyspace.get(target) != null) {
+      session.reply().integer(0);
+      return;
+    }
+    transfer(source, target, filter);
+    request.write().changed();
+    session.reply().integer(1);
   }
 
   /** SWAPDB index1 index2. */
@@ -174,27 +125,13 @@ public final class MoveCommands {
     }
     int a = (int) (long) first;
     int b = (int) (long) second;
-    gated(
-        session,
-        () -> {
-          keyspace.lockAll();
-          try {
-            if (writes.refuses(session)) {
-              return;
-            }
-            if (a != b) {
-              context.watches().touchDatabase(a, keyspace);
-              context.watches().touchDatabase(b, keyspace);
-              keyspace.swap(a, b);
-              context.watches().touchDatabase(a, keyspace);
-              context.watches().touchDatabase(b, keyspace);
-              writes.record(session, request);
-            }
-            session.reply().ok();
-          } finally {
-            keyspace.unlockAll();
-          }
-        });
+    if (a != b) {
+      // said before the swap: the WATCHes of the keys both databases hold now are touched (the
+      // write path touches those they hold after it)
+      request.write().changed();
+      keyspace.swap(a, b);
+    }
+    session.reply().ok();
   }
 
   /**
@@ -226,15 +163,10 @@ public final class MoveCommands {
       reply.error(SAME_OBJECT);
       return;
     }
-    Lock[] locks = keyspace.lockKeys(new Key[] {source, target});
-    try {
-      if (keyspace.get(source) == null || keyspace.get(target) != null && !replace) {
-        reply.integer(0);
-        return;
-      }
-      reply.error("ERR not supported for this module key");
-    } finally {
-      Keyspace.unlock(locks);
+    if (keyspace.get(source) == null || keyspace.get(target) != null && !replace) {
+      reply.integer(0);
+      return;
     }
+    reply.error("ERR not supported for this module key");
   }
 }

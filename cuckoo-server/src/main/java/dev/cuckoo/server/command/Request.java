@@ -20,6 +20,7 @@ public final class Request {
   private final int db;
   private final byte[][] args;
   private Key[] keys;
+  private WriteScope write;
 
   /**
    * Creates the request for a line its command accepts.
@@ -67,6 +68,19 @@ public final class Request {
     return otherDb == db ? this : new Request(spec, otherDb, args);
   }
 
+  /**
+   * Returns the scope of the write the request runs as (set by the write path while its handler
+   * runs), or null for a command that does not write.
+   */
+  public WriteScope write() {
+    return write;
+  }
+
+  /** Sets the scope of the write the request runs as (null when it is done). */
+  void write(WriteScope scope) {
+    this.write = scope;
+  }
+
   /** Returns the number of keys the request touches (0 for a whole-database write). */
   public int keyCount() {
     return keys().length;
@@ -94,7 +108,7 @@ public final class Request {
     Writes writes = spec.writes();
     Writes.Reach reach = writes == null ? Writes.Reach.KEYS : writes.reach();
     return switch (reach) {
-      case DATABASE, ALL_DATABASES, TWO_DATABASES -> NO_KEYS;
+      case DATABASE, ALL_DATABASES, TWO_DATABASES, QUEUED -> NO_KEYS;
       case KEY_IN_TWO_DATABASES -> {
         Key key = new Key(db, args[1]);
         yield new Key[] {key, new Key(databaseArgument(args[2]), args[1])};

@@ -3,21 +3,20 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
-import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Reply;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.Lock;
 
 /**
  * MULTI, EXEC, DISCARD, WATCH and UNWATCH, as Redis 8 answers them.
  *
- * <p>EXEC runs the queued commands with every stripe locked, so no other client sees or changes
- * anything in between, and logs their writes as one record (see {@link Transaction}): recovery
- * replays all of them or none, and a failed log write undoes all of them. A transaction that moves
- * data between keys (RENAME, MOVE, SWAPDB) first takes the persistence's move gate, as those
- * commands do alone. A WATCHed key changed by anyone (or expired) since WATCH makes EXEC answer a
- * null array without running anything.
+ * <p>EXEC is a write of its own to the write path: it runs the queued commands with every stripe
+ * locked, so no other client sees or changes anything in between, and their writes are logged as
+ * one record (see {@link dev.cuckoo.server.persist.Transaction}): recovery replays all of them or
+ * none, and a failed log write undoes all of them. A transaction that moves data between keys
+ * (RENAME, MOVE, SWAPDB) first takes the persistence's move gate, as those commands do alone. A
+ * WATCHed key changed by anyone (or expired) since WATCH makes EXEC answer a null array without
+ * running anything.
  */
 public final class TransactionCommands {
   static final String EXECABORT_QUEUED =
@@ -28,14 +27,12 @@ public final class TransactionCommands {
   private final Commands commands;
   private final ServerContext context;
   private final Keyspace keyspace;
-  private final WritePath writes;
 
   /** Creates the commands; {@code commands} runs the queued commands at EXEC. */
-  TransactionCommands(Commands commands, ServerContext context, WritePath writes) {
+  TransactionCommands(Commands commands, ServerContext context) {
     this.commands = commands;
     this.context = context;
     this.keyspace = context.keyspace();
-    this.writes = writes;
   }
 
   /** MULTI. */
@@ -86,13 +83,7 @@ public final class TransactionCommands {
       return;
     }
     for (Key key : request.keys()) {
-      Lock lock = keyspace.readLockFor(key);
-      lock.lock();
-      try {
-        context.watches().watch(session, key, keyspace.isExpired(key));
-      } finally {
-        lock.unlock();
-      }
+      context.watches().watch(session, key, keyspace.isExpired(key));
     }
     session.reply().ok();
   }
@@ -103,7 +94,10 @@ public final class TransactionCommands {
     session.reply().ok();
   }
 
-  /** EXEC. */
+  /**
+   * EXEC: the write path holds every stripe (and the move gate if the queue moves data) and decided
+   * the refusal of the queued writes; their records go into the transaction it logs.
+   */
   void exec(Session session, Request request) {
     Reply reply = session.reply();
     if (!session.inMulti()) {
@@ -115,46 +109,14 @@ public final class TransactionCommands {
       reply.error(EXECABORT_QUEUED);
       return;
     }
-    List<Request> queued = session.queued();
-    boolean moves = false;
-    boolean anyWrite = false;
-    boolean denyoom = false;
-    for (Request command : queued) {
-      CommandSpec spec = command.spec();
-      if (spec.write()) {
-        anyWrite = true;
-        denyoom |= spec.denyOom();
-        moves |= spec.writes() != null && spec.writes().movesData();
-      }
-    }
-    boolean gated = false;
-    if (moves && !session.replaying()) {
-      if (!keyspace.moveGate().enter(session::retryAfter)) {
-        return;
-      }
-      gated = true;
-    }
-    keyspace.lockAll();
-    try {
-      if (session.watchTouched() || watchedKeyExpired(session)) {
-        end(session);
-        reply.nullArray();
-        return;
-      }
-      String refusal = anyWrite ? writes.refusal(session, denyoom) : null;
-      if (refusal != null) {
-        end(session);
-        reply.error(EXECABORT_BECAUSE + refusal);
-        return;
-      }
+    if (session.watchTouched() || watchedKeyExpired(session)) {
       end(session);
-      run(session, queued);
-    } finally {
-      keyspace.unlockAll();
-      if (gated) {
-        keyspace.moveGate().leave();
-      }
+      reply.nullArray();
+      return;
     }
+    List<Request> queued = session.queued();
+    end(session);
+    run(session, queued);
   }
 
   private boolean watchedKeyExpired(Session session) {
@@ -166,12 +128,9 @@ public final class TransactionCommands {
     return false;
   }
 
-  /** Runs the queued commands (every stripe locked) and logs their writes as one record. */
+  /** Runs the queued commands (every stripe locked), none of them asking to run again later. */
   private void run(Session session, List<Request> queued) {
-    Transaction transaction = new Transaction(queued.size());
     boolean retries = session.retriesAllowed();
-    int db = session.db();
-    session.transaction(transaction);
     session.retriesAllowed(false);
     try {
       session.reply().array(queued.size());
@@ -180,9 +139,7 @@ public final class TransactionCommands {
         commands.execute(session, request.inDatabase(session.db()));
       }
     } finally {
-      session.transaction(null);
       session.retriesAllowed(retries);
     }
-    writes.recordAll(session, db, transaction);
   }
 }

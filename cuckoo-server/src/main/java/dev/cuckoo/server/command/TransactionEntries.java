@@ -34,6 +34,7 @@ final class TransactionEntries {
             .flags("noscript", "loading", "stale", "skip_slowlog")
             .categories("slow", "transaction")
             .runsInsideMulti()
+            .writes(Writes.TRANSACTION)
             .summary("Executes all commands in a transaction.")
             .group("transactions")
             .since("1.2.0")

@@ -3,38 +3,42 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.persist.WriteLog;
 import dev.cuckoo.server.replication.Replication;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
 /**
- * The one way a write goes: decided (refused or not), recorded as one record (a single command, or
- * a whole EXEC) and announced to the log and the replication stream, in log order.
+ * The one way a write goes, owned by the dispatcher as Redis's {@code call()} owns what a command
+ * changed: for a command the table marks as a write, {@link #run} takes the move gate if the write
+ * moves data between keys, takes the request's key locks (every stripe for a flush, a swap or a
+ * transaction), decides the refusal once under them, deletes the request's expired keys, runs the
+ * handler with a {@link WriteScope}, then records what the handler said it changed as one record
+ * (or one transaction) to the log and the replication stream, counts the memory a filter grew by
+ * and touches WATCH. Handlers only parse, change and reply.
  *
- * <p>Refusals are decided here, in Redis's order: a log that cannot be written (MISCONF), too few
- * good replicas (NOREPLICAS), a read-only replica (READONLY); then, for commands that may grow
- * memory, maxmemory (OOM). Neither the recovery session nor the replica's link to its master is
- * ever refused. Announcing holds one lock across the log append and the stream, so replicas get
- * exactly the records the log gets, in the same order, with persistence on or off.
+ * <p>Refusals are decided in Redis's order: a log that cannot be written (MISCONF), too few good
+ * replicas (NOREPLICAS), a read-only replica (READONLY); then, for commands that may grow memory,
+ * maxmemory (OOM); then a replica whose link to its master is down (MASTERDOWN). Neither the
+ * recovery session nor the replica's link to its master is ever refused, and a command that EXEC
+ * runs is not refused again: EXEC's refusal covered the transaction. Announcing holds one lock
+ * across the log append and the stream, so replicas get exactly the records the log gets, in the
+ * same order, with persistence on or off.
  *
- * <p>A write of one key's filter runs through {@link #writeKey}: the refusal under the lock, the
- * creating transaction and the memory count are decided there, not per command.
+ * <p>A reply that acknowledges a write goes out only after its record is written: the network layer
+ * asks {@link #acknowledge} before it sends a batch of replies, and replaces the reply of a write
+ * whose record was undone after a log failure with {@link #undoneError}.
  */
 public final class WritePath {
-  /**
-   * Code a write runs with its key's stripe held; the filter is null when the key does not exist.
-   */
-  @FunctionalInterface
-  interface KeyWrite {
-    /** Runs the write of {@code key}, whose filter is {@code filter} (null: no such key). */
-    void run(Key key, RedisCuckooFilter<byte[]> filter);
-  }
+  private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
 
   private final ServerContext context;
-  private final WriteLog log;
   private final Supplier<CommandTable> table;
   // where the logged records leave the stream (settled; guarded by this); see StreamMark
   private StreamMark lastMark;
@@ -43,31 +47,155 @@ public final class WritePath {
   private boolean markNext = true;
 
   /**
-   * Creates the write path over the log; {@code table} answers which keys a write touches (for
-   * WATCH).
+   * Creates the write path over the server's state, whose persistence (if on) is the log; {@code
+   * table} answers which keys a logged record touches (for WATCH).
    */
-  WritePath(ServerContext context, WriteLog log, Supplier<CommandTable> table) {
+  WritePath(ServerContext context, Supplier<CommandTable> table) {
     this.context = context;
-    this.log = log;
     this.table = table;
   }
 
   /**
-   * Returns the error a write of this session gets now (without the dash), or null: MISCONF,
-   * NOREPLICAS, READONLY; OOM too if {@code denyOom} and maxmemory is exceeded.
+   * Returns the log writes go to now: persistence, or a log that records nothing when it is off.
    */
-  String refusal(Session session, boolean denyOom) {
+  private WriteLog log() {
+    Persistence persistence = context.persistence();
+    return persistence != null ? persistence : WriteLog.NONE;
+  }
+
+  /**
+   * Runs a write command: returns the refusal (without the dash) if it was refused and nothing ran,
+   * else null (the handler ran and wrote its reply, or the session will run the command again once
+   * the snapshot in progress is done).
+   */
+  String run(Session session, Request request) {
+    CommandSpec spec = request.spec();
+    Writes how = spec.writes();
+    boolean transaction = how.reach() == Writes.Reach.QUEUED;
+    if (transaction && (!session.inMulti() || session.queueFailed())) {
+      // EXEC with no transaction to run: its handler answers why
+      spec.handler().run(session, request);
+      return null;
+    }
+    // one of the commands EXEC runs: EXEC holds every lock and decided the refusal
+    boolean alone = session.transaction() == null;
+    Keyspace keyspace = context.keyspace();
+    boolean gated =
+        alone && !session.replaying() && (transaction ? queueMovesData(session) : how.movesData());
+    if (gated && !keyspace.moveGate().enter(session::retryAfter)) {
+      return null;
+    }
+    try {
+      if (!alone) {
+        runScoped(session, request);
+        return null;
+      }
+      boolean all = how.locksEverything();
+      Key[] keys = request.keys();
+      // most writes name one key: its stripe's lock alone, no array
+      Lock one = !all && keys.length == 1 ? keyspace.lockFor(keys[0]) : null;
+      Lock[] locks = null;
+      if (all) {
+        keyspace.lockAll();
+      } else if (one != null) {
+        one.lock();
+      } else {
+        locks = keyspace.lockKeys(keys);
+      }
+      try {
+        String refusal = transaction ? transactionRefusal(session) : refusal(session, spec);
+        if (refusal != null) {
+          return refusal;
+        }
+        if (transaction) {
+          runTransaction(session, request);
+        } else {
+          runScoped(session, request);
+        }
+        return null;
+      } finally {
+        if (all) {
+          keyspace.unlockAll();
+        } else if (one != null) {
+          one.unlock();
+        } else {
+          Keyspace.unlock(locks);
+        }
+      }
+    } finally {
+      if (gated) {
+        keyspace.moveGate().leave();
+      }
+    }
+  }
+
+  private static boolean queueMovesData(Session session) {
+    for (Request queued : session.queued()) {
+      Writes writes = queued.spec().writes();
+      if (writes != null && writes.movesData()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns the refusal of an EXEC: that of its queued writes taken together, or null. */
+  private String transactionRefusal(Session session) {
+    boolean anyWrite = false;
+    boolean denyOom = false;
+    for (Request queued : session.queued()) {
+      CommandSpec spec = queued.spec();
+      if (spec.writes() != null) {
+        anyWrite = true;
+        denyOom |= spec.denyOom();
+      }
+    }
+    return anyWrite ? refusal(session, true, denyOom) : null;
+  }
+
+  /** Returns the refusal of a write command under its locks, MASTERDOWN included, or null. */
+  private String refusal(Session session, CommandSpec spec) {
+    String refusal = refusal(session, true, spec.denyOom());
+    if (refusal == null && !spec.flags().contains("stale") && masterDown(session)) {
+      refusal = Replication.MASTERDOWN;
+    }
+    return refusal;
+  }
+
+  /**
+   * Returns the error a command of this session gets now (without the dash), or null: for a write
+   * MISCONF, NOREPLICAS, READONLY; OOM too if {@code denyOom} and maxmemory is exceeded. MULTI asks
+   * it when it queues a command.
+   */
+  String refusal(Session session, boolean write, boolean denyOom) {
     if (session.replaying() || session.fromMaster()) {
       return null;
     }
-    String refusal = log.refusal();
-    if (refusal == null) {
-      refusal = context.writeStream().refusal();
+    String refusal = null;
+    if (write) {
+      refusal = log().refusal();
+      if (refusal == null) {
+        refusal = context.writeStream().refusal();
+      }
     }
-    if (refusal == null && denyOom && context.keyspace().usedBytes() > context.memoryLimit()) {
+    if (refusal == null && denyOom && !fits(0)) {
       refusal = Commands.OOM;
     }
     return refusal;
+  }
+
+  /**
+   * Returns true if a value of {@code bytes} may be created under {@code key} for the session:
+   * within maxmemory with the key's own overhead, or replaying (memory limits apply to new commands
+   * only).
+   */
+  boolean admits(Session session, Key key, long bytes) {
+    return session.replaying() || fits(bytes + Keyspace.entryBytes(key));
+  }
+
+  /** Returns true if memory in use plus {@code moreBytes} stays within maxmemory. */
+  private boolean fits(long moreBytes) {
+    return context.keyspace().usedBytes() + moreBytes <= context.memoryLimit();
   }
 
   /**
@@ -83,67 +211,171 @@ public final class WritePath {
   }
 
   /**
-   * Answers the session's write with the refusal and returns true if writes are refused now (not
-   * counting maxmemory, which the dispatcher decides before the command runs).
+   * Runs a write's handler with its scope (its locks held, its refusal decided): deletes its
+   * expired keys first (each logged as DEL before the write's own record, so the write meets the
+   * keys a replay of the log will meet), then records what the handler changed.
    */
-  boolean refuses(Session session) {
-    String refusal = refusal(session, false);
-    if (refusal != null) {
-      session.reply().error(refusal);
-      return true;
+  private void runScoped(Session session, Request request) {
+    Keyspace keyspace = context.keyspace();
+    if (!session.replaying() && keyspace.hasExpiries() && accepting()) {
+      for (Key key : request.keys()) {
+        deleteIfExpired(key);
+      }
     }
-    return false;
+    Watches watches = context.watches();
+    WriteScope scope =
+        new WriteScope(
+            this,
+            session,
+            request,
+            keyspace,
+            request.spec().writes().locksEverything() && !session.replaying() && watches.size() > 0
+                ? watches
+                : null);
+    request.write(scope);
+    try {
+      request.spec().handler().run(session, request);
+    } finally {
+      request.write(null);
+      finish(session, request, scope);
+    }
   }
 
   /**
-   * Runs a write of one key's filter with the key's exclusive stripe lock held:
-   *
-   * <ol>
-   *   <li>writes refused now (checked under the lock, so no write starts after a log failure has
-   *       been handled) answer the refusal and change nothing;
-   *   <li>a write that creates the key logs its creation and its change as one record, so a crash
-   *       between two records never leaves an empty filter that no client saw;
-   *   <li>the keyspace's memory count follows the filter's size change;
-   *   <li>a command whose entry says it touches WATCH whenever it opens its key (a module write)
-   *       does so whatever it answered.
-   * </ol>
+   * After a write's handler: counts the size change of the filter it opened, records what it
+   * changed (into the running transaction, if any) and touches WATCH.
    */
-  void writeKey(Session session, Request request, Key key, KeyWrite write) {
+  private void finish(Session session, Request request, WriteScope scope) {
     Keyspace keyspace = context.keyspace();
-    Lock lock = keyspace.lockFor(key);
-    lock.lock();
-    try {
-      RedisCuckooFilter<byte[]> before = keyspace.get(key);
-      if (refuses(session)) {
-        return;
-      }
-      long sizeBefore = before == null ? 0 : before.sizeInBytes();
-      Transaction creating =
-          before == null && !session.replaying() && session.transaction() == null
-              ? new Transaction()
-              : null;
-      if (creating == null) {
-        write.run(key, before);
-      } else {
-        session.transaction(creating);
-        try {
-          write.run(key, before);
-        } finally {
-          session.transaction(null);
+    Key opened = scope.opened();
+    RedisCuckooFilter<byte[]> filter = scope.openedFilter();
+    if (filter != null && keyspace.get(opened) == filter) {
+      keyspace.adjustUsed(filter.sizeInBytes() - scope.openedBytes());
+    }
+    if (session.replaying()) {
+      return;
+    }
+    Watches watches = context.watches();
+    boolean watched = watches.size() > 0;
+    if (scope.hasChanges()) {
+      if (watched) {
+        touchRecord(request, scope.firstRecord());
+        for (byte[][] record : scope.moreRecords()) {
+          touchRecord(request, record);
         }
-        recordAll(session, session.db(), creating);
+        if (request.spec().writes().reach() == Writes.Reach.TWO_DATABASES) {
+          // a swap changes the keys both databases hold after it too
+          scope.touchDatabases();
+        }
       }
-      RedisCuckooFilter<byte[]> after = keyspace.get(key);
-      if (after == before && after != null) {
-        keyspace.adjustUsed(after.sizeInBytes() - sizeBefore);
-      }
-      Writes writes = request.spec().writes();
-      if (!session.replaying() && writes != null && writes.touchesWatchAlways()) {
+      record(session, request.db(), scope);
+    }
+    if (watched && opened != null && request.spec().writes().touchesWatchAlways()) {
+      watches.touch(opened);
+    }
+  }
+
+  /** Invalidates the WATCHes of the keys a record of the request touches. */
+  private void touchRecord(Request request, byte[][] record) {
+    if (record == request.args()) {
+      for (Key key : request.keys()) {
         context.watches().touch(key);
       }
-    } finally {
-      lock.unlock();
+    } else {
+      touched(request.db(), record);
     }
+  }
+
+  /**
+   * Records a write's change: into the transaction EXEC is running, else announced as one record
+   * (several records as one transaction, so a crash between them never leaves half of the change).
+   */
+  private void record(Session session, int db, WriteScope scope) {
+    Transaction running = session.transaction();
+    List<byte[][]> more = scope.moreRecords();
+    if (running == null && more.isEmpty()) {
+      announce(session, db, scope.firstRecord(), null);
+      return;
+    }
+    Transaction unit = running != null ? running : new Transaction();
+    unit.add(db, scope.firstRecord());
+    for (byte[][] record : more) {
+      unit.add(db, record);
+    }
+    if (running == null) {
+      recordAll(session, db, unit);
+    }
+  }
+
+  /**
+   * Runs EXEC (every stripe locked, its refusal decided): the commands it runs record their writes
+   * into one transaction, logged as one record so that recovery and replicas apply all of them or
+   * none.
+   */
+  private void runTransaction(Session session, Request request) {
+    Transaction transaction = new Transaction(session.queuedCommands());
+    int db = session.db();
+    session.transaction(transaction);
+    try {
+      request.spec().handler().run(session, request);
+    } finally {
+      session.transaction(null);
+    }
+    recordAll(session, db, transaction);
+  }
+
+  /**
+   * Deletes the key if its expiry has passed and records a DEL (caller holds its lock); returns
+   * true if it did. The deletion is nobody's command: nothing waits for it, and a later record of
+   * the key is behind it in the log.
+   */
+  boolean deleteIfExpired(Key key) {
+    Keyspace keyspace = context.keyspace();
+    if (!keyspace.isExpired(key) || !accepting()) {
+      return false;
+    }
+    keyspace.remove(key);
+    context.expiredKeys().incrementAndGet();
+    byte[][] del = {DEL, key.bytes()};
+    touched(key.db(), del);
+    announce(null, key.db(), del, null);
+    return true;
+  }
+
+  /**
+   * Returns true if the session's replies wait for the log before they are sent: it logged writes
+   * since its last replies went out, and persistence is on.
+   */
+  public boolean awaitsLog(Session session) {
+    return session.lastLogged() != 0 && context.persistence() != null;
+  }
+
+  /**
+   * Makes the writes the session logged since its last replies durable per the fsync policy, before
+   * the replies that acknowledge them are sent, and forgets them; returns false if some of them
+   * were undone after a log failure (see {@link #acknowledged}).
+   */
+  public boolean acknowledge(Session session) {
+    long first = session.firstLogged();
+    long last = session.lastLogged();
+    session.clearLogged();
+    return last == 0 || log().commit(first, last);
+  }
+
+  /**
+   * Returns true if the write logged as record {@code lsn} is acknowledged: durable per the fsync
+   * policy and not undone after a log failure.
+   */
+  public boolean acknowledged(long lsn) {
+    return log().acknowledged(lsn);
+  }
+
+  /** Returns the error that replaces the reply of a write whose record was undone. */
+  public String undoneError() {
+    String refusal = log().refusal();
+    return refusal != null
+        ? refusal
+        : "MISCONF Errors writing to the AOF file: the write was undone";
   }
 
   /**
@@ -152,52 +384,15 @@ public final class WritePath {
    * master sends those deletions).
    */
   boolean accepting() {
-    return log.refusal() == null
+    return log().refusal() == null
         && context.writeStream().deletesExpired()
         && !context.clientPause().active();
   }
 
   /** Invalidates the WATCHes of the keys a write touches (its keys still locked). */
-  void touched(int db, byte[][] args) {
+  private void touched(int db, byte[][] args) {
     if (context.watches().size() > 0) {
       table.get().keysOf(db, args, context.watches()::touch);
-    }
-  }
-
-  /**
-   * Records a write the session made (not while replaying): announces it and notes its number in
-   * the session, or, while a transaction runs, adds it to the transaction's single record.
-   */
-  void record(Session session, byte[][] args) {
-    if (session.replaying()) {
-      return;
-    }
-    touched(session.db(), args);
-    add(session, session.db(), args);
-  }
-
-  /**
-   * Records the request's own line as the session's write, as {@link #record(Session, byte[][])}
-   * does; the WATCHes it invalidates are those of the keys the request already found.
-   */
-  void record(Session session, Request request) {
-    if (session.replaying()) {
-      return;
-    }
-    if (context.watches().size() > 0) {
-      for (Key key : request.keys()) {
-        context.watches().touch(key);
-      }
-    }
-    add(session, request.db(), request.args());
-  }
-
-  private void add(Session session, int db, byte[][] args) {
-    Transaction transaction = session.transaction();
-    if (transaction != null) {
-      transaction.add(db, args);
-    } else {
-      announce(session, db, args, null);
     }
   }
 
@@ -207,7 +402,7 @@ public final class WritePath {
    *
    * @param db the database the transaction began in
    */
-  void recordAll(Session session, int db, Transaction transaction) {
+  private void recordAll(Session session, int db, Transaction transaction) {
     List<Transaction.Write> writes = transaction.writes();
     if (session.replaying() || writes.isEmpty()) {
       return;
@@ -240,15 +435,6 @@ public final class WritePath {
   }
 
   /**
-   * Records the deletion of an expired key (caller holds its lock): nobody's command, so nothing
-   * waits for it.
-   */
-  void expired(Key key, byte[][] del) {
-    touched(key.db(), del);
-    announce(null, key.db(), del, null);
-  }
-
-  /**
    * Sets the stream mark in force without a record (a replica that swapped in a full transfer, or
    * stopped being a replica: {@link StreamMark#NONE}, logged at once so recovery finds it last).
    */
@@ -257,7 +443,7 @@ public final class WritePath {
       lastMark = mark;
       markNext = true;
       if (!mark.continuable()) {
-        log.append(0, mark.args());
+        log().append(0, mark.args());
       }
     }
   }
@@ -270,7 +456,7 @@ public final class WritePath {
     synchronized (this) {
       lastMark = mark;
       markNext = true;
-      return log.append(0, mark.args());
+      return log().append(0, mark.args());
     }
   }
 
@@ -280,7 +466,7 @@ public final class WritePath {
   void rotated() {
     synchronized (this) {
       if (lastMark != null) {
-        log.append(0, lastMark.settled().args());
+        log().append(0, lastMark.settled().args());
         markNext = true;
       }
     }
@@ -294,6 +480,7 @@ public final class WritePath {
   private void announce(Session session, int db, byte[][] args, List<Transaction.Write> stream) {
     long lsn;
     long offset;
+    WriteLog log = log();
     synchronized (this) {
       StreamMark mark = session != null ? session.takeStreamMark() : null;
       offset =

@@ -28,7 +28,22 @@ public record Writes(Reach reach, boolean movesData, boolean touchesWatchAlways)
      * The keys its key specs find, the last one in the database a {@code DB n} option names when
      * there is one (COPY).
      */
-    KEYS_TO_DATABASE_OPTION
+    KEYS_TO_DATABASE_OPTION,
+    /**
+     * The writes of the commands a transaction queued (EXEC): every database, each record its own.
+     */
+    QUEUED
+  }
+
+  /**
+   * Returns true if the write locks every stripe rather than its keys' (a flush, a swap, a
+   * transaction).
+   */
+  public boolean locksEverything() {
+    return reach == Reach.DATABASE
+        || reach == Reach.ALL_DATABASES
+        || reach == Reach.TWO_DATABASES
+        || reach == Reach.QUEUED;
   }
 
   /** A core write of the keys its key specs find (DEL, EXPIRE, PERSIST). */
@@ -56,4 +71,10 @@ public record Writes(Reach reach, boolean movesData, boolean touchesWatchAlways)
 
   /** Empties every database (FLUSHALL). */
   public static final Writes ALL_DATABASES = new Writes(Reach.ALL_DATABASES, false, false);
+
+  /**
+   * Runs the writes a transaction queued (EXEC): whether it moves data is the queue's, decided when
+   * it runs.
+   */
+  public static final Writes TRANSACTION = new Writes(Reach.QUEUED, false, false);
 }

@@ -1,6 +1,9 @@
 /**
  * The commands: the declarative command table (one entry per command, one file per family), the
- * dispatcher that resolves a request against it, the sessions of client connections, and the write
- * path that decides a write under its key locks, records it and lets it be acknowledged.
+ * handlers that parse a request, change data and reply, the dispatcher that resolves a request
+ * against the table and takes its keys' locks, the sessions of client connections, and the write
+ * path through which the dispatcher runs every write: it decides the refusal under the write's
+ * locks, records what the handler changed to the log and the replication stream, counts memory,
+ * touches WATCH and lets the network layer acknowledge the write once its record is written.
  */
 package dev.cuckoo.server.command;

@@ -173,8 +173,32 @@ public final class Keyspace {
     }
   }
 
+  private static final Lock[] NO_LOCKS = {};
+
   /** Locks the stripes of the keys in ascending stripe order and returns them for unlocking. */
   public Lock[] lockKeys(Key[] keys) {
+    return lockStripes(keys, true);
+  }
+
+  /**
+   * Takes the shared locks of the keys' stripes in ascending stripe order (for a command that only
+   * reads them) and returns them for unlocking.
+   */
+  public Lock[] readLockKeys(Key[] keys) {
+    return lockStripes(keys, false);
+  }
+
+  private Lock[] lockStripes(Key[] keys, boolean exclusive) {
+    if (keys.length <= 1) {
+      // most commands name one key: no stripe set to build
+      if (keys.length == 0) {
+        return NO_LOCKS;
+      }
+      ReentrantReadWriteLock stripe = stripes[stripeOf(keys[0])];
+      Lock lock = exclusive ? stripe.writeLock() : stripe.readLock();
+      lock.lock();
+      return new Lock[] {lock};
+    }
     boolean[] needed = new boolean[STRIPES];
     int count = 0;
     for (Key key : keys) {
@@ -188,7 +212,7 @@ public final class Keyspace {
     int n = 0;
     for (int i = 0; i < STRIPES; i++) {
       if (needed[i]) {
-        Lock lock = stripes[i].writeLock();
+        Lock lock = exclusive ? stripes[i].writeLock() : stripes[i].readLock();
         lock.lock();
         locked[n++] = lock;
       }
@@ -593,6 +617,26 @@ public final class Keyspace {
           }
         });
     return keys;
+  }
+
+  /**
+   * Reads the filter of {@code key} (null if there is none, expired or not) under its stripe's read
+   * lock, for code that walks keys a request did not name, so the dispatcher has not locked them
+   * (DEBUG DIGEST, DEBUG OBJECT).
+   *
+   * @param key the key
+   * @param reader what to compute from the filter, or from null
+   * @return what {@code reader} returned
+   */
+  public <R> R readLocked(
+      Key key, java.util.function.Function<RedisCuckooFilter<byte[]>, R> reader) {
+    Lock lock = readLockFor(key);
+    lock.lock();
+    try {
+      return reader.apply(peek(key));
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

@@ -3,8 +3,8 @@ package dev.cuckoo.server.network;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.command.WritePath;
 import dev.cuckoo.server.keyspace.HeapGuard;
-import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.protocol.RespDecoder;
@@ -27,9 +27,9 @@ import java.util.function.Consumer;
  * <p>Requests are executed in arrival order on the connection's network thread; their replies are
  * collected in one buffer and written when the decoder has no more complete requests
  * (channelReadComplete), so a pipeline of requests costs one socket write. Before replies that
- * acknowledge writes go out, the write log is committed (written, and with appendfsync always
- * forced to disk). When the socket stops being writable the connection stops reading until it
- * drains, so a client that does not read its replies cannot grow the server's memory. A command
+ * acknowledge writes go out, the write path has their log records written (and with appendfsync
+ * always forced to disk). When the socket stops being writable the connection stops reading until
+ * it drains, so a client that does not read its replies cannot grow the server's memory. A command
  * whose work runs elsewhere (SAVE) defers its reply, and a command that must wait (a move during a
  * snapshot, a paused client) asks to run again later: either way the connection stops reading and
  * queues the requests already decoded until then, so replies stay in request order and the event
@@ -41,6 +41,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerContext context;
   private final Commands commands;
+  private final WritePath writePath;
   private Session session;
   // the connection's decoder, which counts the bytes received
   private RespDecoder decoder;
@@ -56,6 +57,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   public CommandHandler(ServerContext context, Commands commands) {
     this.context = context;
     this.commands = commands;
+    this.writePath = commands.writePath();
   }
 
   @Override
@@ -196,25 +198,20 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
    * Replaces the reply of every write of the batch whose log record was undone with the log's
    * error; the replies of reads and of writes that are durable stay as they were.
    */
-  private void replaceUndoneReplies(Persistence persistence) {
+  private void replaceUndoneReplies() {
     ByteBuf replies = session.reply().take();
     if (replies == null) {
       return;
     }
     try {
-      String error = persistence.refusal();
+      String error = writePath.undoneError();
       int copied = 0;
       for (int i = 0; i < writeCount; i++) {
         int start = (int) writes[i * 3];
         int end = (int) writes[i * 3 + 1];
-        if (!persistence.acknowledged(writes[i * 3 + 2])) {
+        if (!writePath.acknowledged(writes[i * 3 + 2])) {
           session.reply().raw(replies, copied, start);
-          session
-              .reply()
-              .error(
-                  error != null
-                      ? error
-                      : "MISCONF Errors writing to the AOF file: the write was undone");
+          session.reply().error(error);
           copied = end;
         }
       }
@@ -226,7 +223,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    if (session.lastLogged() != 0 && context.persistence() != null && !session.closeRequested()) {
+    if (writePath.awaitsLog(session) && !session.closeRequested()) {
       // replies that acknowledge writes wait for the end of this event-loop iteration: one log
       // write then covers every connection the iteration served
       PendingCommits pending = PENDING.get();
@@ -275,13 +272,9 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       };
 
   private void writeReplies(ChannelHandlerContext ctx) {
-    Persistence persistence = context.persistence();
-    if (session.lastLogged() != 0
-        && persistence != null
-        && !persistence.commit(session.firstLogged(), session.lastLogged())) {
-      replaceUndoneReplies(persistence);
+    if (!writePath.acknowledge(session)) {
+      replaceUndoneReplies();
     }
-    session.clearLogged();
     writeCount = 0;
     ByteBuf out = session.reply().take();
     if (out != null) {

@@ -77,7 +77,7 @@ import java.util.function.Predicate;
  * is taken in the background. The log therefore stays below the larger of the minimum size and the
  * percentage of the live data, plus what is written while one snapshot runs.
  */
-public final class Persistence implements Closeable {
+public final class Persistence implements Closeable, WriteLog {
   /** Snapshot file name inside the data directory. */
   public static final String SNAPSHOT = "dump.cuckoo";
 
@@ -587,6 +587,7 @@ public final class Persistence implements Closeable {
   }
 
   /** Appends one record of a write run in database {@code db}; returns its sequence number. */
+  @Override
   public long append(int db, byte[][] args) {
     changes.increment();
     if (!moversLogged && movesData(args)) {
@@ -611,6 +612,7 @@ public final class Persistence implements Closeable {
   }
 
   /** Returns the error writes get (without the dash), or null while writes are accepted. */
+  @Override
   public String refusal() {
     return refusal;
   }
@@ -621,6 +623,7 @@ public final class Persistence implements Closeable {
    *
    * @return true if they are acknowledged; false if they were undone after a log failure
    */
+  @Override
   public boolean commit(long firstLsn, long lastLsn) {
     ServerConfig.Fsync policy = fsync;
     makeDurable(lastLsn, policy == ServerConfig.Fsync.ALWAYS);
@@ -656,6 +659,7 @@ public final class Persistence implements Closeable {
    * Returns true if record {@code lsn} is acknowledged: durable per the fsync policy and not undone
    * after a log failure (records before it are then acknowledged too).
    */
+  @Override
   public boolean acknowledged(long lsn) {
     return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
   }

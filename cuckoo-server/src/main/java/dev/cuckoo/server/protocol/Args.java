@@ -25,4 +25,24 @@ public final class Args {
   public static String lower(byte[] bytes) {
     return text(bytes).toLowerCase(Locale.ROOT);
   }
+
+  /**
+   * Returns true if the two arguments are the same bytes ignoring ASCII case, as C's strcasecmp
+   * compares command names and options; allocates nothing (it runs on every logged write).
+   */
+  public static boolean equalsIgnoreCase(byte[] bytes, byte[] other) {
+    if (bytes.length != other.length) {
+      return false;
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] != other[i] && lowerAscii(bytes[i]) != lowerAscii(other[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int lowerAscii(int c) {
+    return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+  }
 }

@@ -553,7 +553,7 @@ final class MasterLink {
       int rawLength = in.commandLength();
       boolean pending = catchUp != null && !catchUp.done;
       byte[] name = args[0];
-      if (named(name, SELECT)) {
+      if (Args.equalsIgnoreCase(name, SELECT)) {
         Long selected = Numbers.parseLong(args.length > 1 ? args[1] : new byte[0]);
         if (selected == null || selected < 0 || selected >= replication.databases()) {
           throw new IOException("the master selected database " + Args.text(args[1]));
@@ -563,7 +563,7 @@ final class MasterLink {
           // run as a command, as Redis's master client does: MONITOR shows it, CLIENT LIST's cmd
           replication.applier().apply(db, args, null);
         }
-      } else if (named(name, PING)) {
+      } else if (Args.equalsIgnoreCase(name, PING)) {
         if (!pending) {
           replication.applier().apply(db, args, null);
         }
@@ -573,14 +573,14 @@ final class MasterLink {
         replication
             .applier()
             .apply(db, args, new StreamMark(replication.replicationId(), offset, end, db));
-      } else if (named(name, REPLCONF)) {
+      } else if (Args.equalsIgnoreCase(name, REPLCONF)) {
         if (args.length > 1 && Args.lower(args[1]).equals("getack")) {
           sendAck(offset, true);
         }
-      } else if (named(name, MULTI)) {
+      } else if (Args.equalsIgnoreCase(name, MULTI)) {
         multi = new ArrayList<>();
         multiDb = db;
-      } else if (named(name, EXEC)) {
+      } else if (Args.equalsIgnoreCase(name, EXEC)) {
         if (multi == null) {
           throw new IOException("the master sent EXEC without MULTI");
         }
@@ -663,23 +663,6 @@ final class MasterLink {
 
   /** Returns true if the command publishes a message (PUBLISH, SPUBLISH): no key, not logged. */
   private static boolean isMessage(byte[] name) {
-    return named(name, PUBLISH) || named(name, SPUBLISH);
-  }
-
-  /** Returns true if a command's name is {@code lowerName}, in any case (without a String). */
-  private static boolean named(byte[] name, byte[] lowerName) {
-    if (name.length != lowerName.length) {
-      return false;
-    }
-    for (int i = 0; i < name.length; i++) {
-      int b = name[i];
-      if (b >= 'A' && b <= 'Z') {
-        b += 'a' - 'A';
-      }
-      if (b != lowerName[i]) {
-        return false;
-      }
-    }
-    return true;
+    return Args.equalsIgnoreCase(name, PUBLISH) || Args.equalsIgnoreCase(name, SPUBLISH);
   }
 }

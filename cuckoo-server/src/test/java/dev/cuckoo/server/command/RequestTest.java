@@ -17,13 +17,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** How a line is resolved into a {@link Request}: its entry, its database and its keys. */
+/**
+ * How a line is resolved into a {@link Request}: its entry, its database and its keys, through the
+ * dispatcher's own lookup ({@link Commands#lookUp}, the step {@code execute} takes before it runs a
+ * request).
+ */
 class RequestTest {
   private final Keyspace keyspace = new Keyspace();
   private final Commands commands =
-      new Commands(
-          new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace),
-          WriteLog.NONE);
+      new Commands(new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace));
 
   private static byte[][] line(String... args) {
     byte[][] argv = new byte[args.length][];
@@ -47,8 +49,19 @@ class RequestTest {
     return keys;
   }
 
+  private static Session session() {
+    return new Session(
+        1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+  }
+
+  /** Looks the line up as the dispatcher does, in database {@code db}; null: refused. */
+  private Request lookUp(Session session, int db, String... args) {
+    session.db(db);
+    return commands.lookUp(session, line(args));
+  }
+
   private Request resolve(int db, String... args) {
-    Request request = commands.request(db, line(args));
+    Request request = lookUp(session(), db, args);
     assertNotNull(request, String.join(" ", args));
     return request;
   }
@@ -120,9 +133,14 @@ class RequestTest {
   void request_subcommands_resolvedToTheSubcommandOrNull() {
     assertEquals("config|get", resolve(0, "CONFIG", "GET", "maxmemory").spec().name());
     assertEquals(List.of("0:k"), keys(resolve(0, "MEMORY", "USAGE", "k", "SAMPLES", "5")));
-    assertNull(commands.request(0, line("CONFIG", "NOPE")));
-    assertNull(commands.request(0, line("NOSUCHCOMMAND", "k")));
-    assertNull(commands.request(0, line("CF.ADD", "k")), "arity");
+    Session session = session();
+    assertNull(lookUp(session, 0, "CONFIG", "NOPE"));
+    assertEquals("-ERR unknown subcommand 'NOPE'. Try CONFIG HELP.\r\n", take(session), "answered");
+    assertNull(lookUp(session, 0, "NOSUCHCOMMAND", "k"));
+    assertEquals(
+        "-ERR unknown command 'NOSUCHCOMMAND', with args beginning with: 'k' \r\n", take(session));
+    assertNull(lookUp(session, 0, "CF.ADD", "k"), "arity");
+    assertEquals("-ERR wrong number of arguments for 'cf.add' command\r\n", take(session));
   }
 
   @Test
@@ -137,6 +155,11 @@ class RequestTest {
 
   private static String run(Commands commands, Session session, String... args) {
     commands.execute(session, line(args));
+    return take(session);
+  }
+
+  /** Returns the replies written to the session since the last look, as text. */
+  private static String take(Session session) {
     ByteBuf out = session.reply().take();
     try {
       return out == null ? "" : out.toString(StandardCharsets.UTF_8);
@@ -149,9 +172,7 @@ class RequestTest {
 
   @Test
   void exec_selectQueuedBeforeAWrite_writeRunsInTheSelectedDatabase() {
-    Session session =
-        new Session(
-            1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+    Session session = session();
     run(commands, session, "SELECT", "3");
     run(commands, session, "CF.ADD", "gone", "x");
     run(commands, session, "SELECT", "1");

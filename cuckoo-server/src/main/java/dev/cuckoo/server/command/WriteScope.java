@@ -1,0 +1,139 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.Watches;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a write handler tells the write path while it runs: whether it changed anything, and the
+ * record of the change when that is not the request itself. The write path made the scope after
+ * taking the request's locks and deciding its refusal, and reads it when the handler returns: it
+ * then records the change (log and replication stream), counts memory and touches WATCH. A handler
+ * only parses, changes and replies.
+ *
+ * <p>A handler that changes a filter in place opens it here ({@link #open}), so the write path
+ * counts the filter's size change and, for a module write, touches WATCH whatever the handler
+ * answers (Redis's module key opened for writing). A handler about to create a value asks {@link
+ * #admits} first: maxmemory is decided by the write path, never while replaying.
+ */
+public final class WriteScope {
+  private final WritePath path;
+  private final Session session;
+  private final Request request;
+  private final Keyspace keyspace;
+  // the WATCHes a write of whole databases touches before it changes them; null: none to touch
+  private final Watches watches;
+  // the records of the change, in order (the first kept apart: most writes have one)
+  private byte[][] first;
+  private List<byte[][]> more;
+  // the filter opened for writing and its size then; opened is null until open() is called
+  private Key opened;
+  private RedisCuckooFilter<byte[]> openedFilter;
+  private long openedBytes;
+
+  WriteScope(WritePath path, Session session, Request request, Keyspace keyspace, Watches watches) {
+    this.path = path;
+    this.session = session;
+    this.request = request;
+    this.keyspace = keyspace;
+    this.watches = watches;
+  }
+
+  /** Notes that the request changed data and is its own record. */
+  public void changed() {
+    changed(request.args());
+  }
+
+  /**
+   * Notes that the request changed data, recorded as {@code record} (a replay-safe form: an
+   * implicit creation as CF.RESERVE with its parameters, an expiry as PEXPIREAT with the absolute
+   * time). Called more than once, the records are logged as one unit. A write of whole databases (a
+   * flush, a swap) says so before it changes them, so the WATCHes of the keys it is about to change
+   * are touched while those keys still exist.
+   */
+  public void changed(byte[][] record) {
+    if (first == null) {
+      first = record;
+      if (watches != null) {
+        touchDatabases();
+      }
+    } else {
+      if (more == null) {
+        more = new ArrayList<>(2);
+      }
+      more.add(record);
+    }
+  }
+
+  /**
+   * Touches the WATCHes of the existing keys of the databases a write of whole databases changes
+   * (all stripes held): the one it runs in, every one, or the two it swaps.
+   */
+  void touchDatabases() {
+    switch (request.spec().writes().reach()) {
+      case DATABASE -> watches.touchDatabase(request.db(), keyspace);
+      case ALL_DATABASES -> watches.touchDatabase(-1, keyspace);
+      case TWO_DATABASES -> {
+        watches.touchDatabase(Request.databaseArgument(request.arg(1)), keyspace);
+        watches.touchDatabase(Request.databaseArgument(request.arg(2)), keyspace);
+      }
+      default -> {
+        // a write of keys: the write path touches them after the handler
+      }
+    }
+  }
+
+  /**
+   * Opens a key for writing and returns its filter, or null if the key does not exist: its size
+   * change is counted and, for a module write, its WATCHes are touched whatever the handler
+   * answers.
+   */
+  public RedisCuckooFilter<byte[]> open(Key key) {
+    RedisCuckooFilter<byte[]> filter = keyspace.get(key);
+    opened = key;
+    openedFilter = filter;
+    openedBytes = filter == null ? 0 : filter.sizeInBytes();
+    return filter;
+  }
+
+  /**
+   * Returns true if a value of {@code bytes} may be created under {@code key} now; false if it
+   * would pass maxmemory (the handler answers {@link Commands#OOM}). Never false while replaying.
+   */
+  public boolean admits(Key key, long bytes) {
+    return path.admits(session, key, bytes);
+  }
+
+  /** Returns true if the handler said it changed data. */
+  boolean hasChanges() {
+    return first != null;
+  }
+
+  /** Returns the first record of the change (null if nothing changed). */
+  byte[][] firstRecord() {
+    return first;
+  }
+
+  /** Returns the records after the first (empty for most writes). */
+  List<byte[][]> moreRecords() {
+    return more == null ? List.of() : more;
+  }
+
+  /** Returns the key opened for writing, or null. */
+  Key opened() {
+    return opened;
+  }
+
+  /** Returns the filter the opened key held when it was opened (null: none). */
+  RedisCuckooFilter<byte[]> openedFilter() {
+    return openedFilter;
+  }
+
+  /** Returns the size of the opened filter when it was opened. */
+  long openedBytes() {
+    return openedBytes;
+  }
+}

@@ -1,0 +1,195 @@
+package dev.cuckoo.server.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.TestServers;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.Transaction;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.replication.WriteStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dispatcher owns a write: the write path decides the refusal before the handler runs, and
+ * records what the handler changed after it returned, with each class on the call stack once.
+ */
+class WritePathTest {
+  private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server/command");
+
+  private final Keyspace keyspace = new Keyspace();
+  private final ServerContext context =
+      new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace);
+  private final Commands commands = new Commands(context);
+  private final Session session =
+      new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+  private final RecordingStream stream = new RecordingStream();
+
+  /** A replication stream that keeps every record and the call stack it was recorded from. */
+  private static final class RecordingStream implements WriteStream {
+    final List<byte[][]> records = new ArrayList<>();
+    final List<List<String>> stacks = new ArrayList<>();
+    String refusal;
+
+    @Override
+    public long record(int db, byte[][] args) {
+      records.add(args);
+      stacks.add(
+          StackWalker.getInstance()
+              .walk(
+                  frames ->
+                      frames
+                          .map(StackWalker.StackFrame::getClassName)
+                          // the server's own frames (not this test's, nor JUnit's)
+                          .filter(name -> name.startsWith("dev.cuckoo.server."))
+                          .filter(name -> !name.startsWith(WritePathTest.class.getName()))
+                          .map(WritePathTest::outerSimpleName)
+                          .collect(java.util.stream.Collectors.toList())));
+      return 0;
+    }
+
+    @Override
+    public String refusal() {
+      return refusal;
+    }
+  }
+
+  private static String outerSimpleName(String className) {
+    String outer = className.replaceAll("\\$.*", "");
+    return outer.substring(outer.lastIndexOf('.') + 1);
+  }
+
+  private String run(String... args) {
+    byte[][] line = new byte[args.length][];
+    for (int i = 0; i < args.length; i++) {
+      line[i] = args[i].getBytes(StandardCharsets.UTF_8);
+    }
+    commands.execute(session, line);
+    ByteBuf out = session.reply().take();
+    try {
+      return out == null ? "" : out.toString(StandardCharsets.UTF_8);
+    } finally {
+      if (out != null) {
+        out.release();
+      }
+    }
+  }
+
+  /** Returns the files of a call stack, one per run of consecutive frames of the same file. */
+  private static List<String> files(List<String> stack) {
+    List<String> files = new ArrayList<>();
+    for (String name : stack) {
+      if (files.isEmpty() || !files.get(files.size() - 1).equals(name)) {
+        files.add(name);
+      }
+    }
+    return files;
+  }
+
+  @Test
+  void cfAdd_recordedAfterTheHandlerReturned_eachFileOnTheStackOnce() {
+    context.writeStream(stream);
+    assertEquals(":1\r\n", run("CF.ADD", "k", "a"));
+    assertEquals(":1\r\n", run("CF.ADD", "k", "b"));
+    assertEquals(2, stream.records.size());
+    List<String> files = files(stream.stacks.get(1));
+    assertFalse(files.contains("CfCommands"), "recorded from inside the handler: " + files);
+    for (String file : files) {
+      assertEquals(1, java.util.Collections.frequency(files, file), file + " twice: " + files);
+    }
+    assertEquals(
+        List.of("WritePath", "Commands"), files, "the write path called by the dispatcher");
+    assertEquals("CF.ADD k b", text(stream.records.get(1)));
+  }
+
+  @Test
+  void cfAdd_createsTheKey_reserveAndAddRecordedAsOneUnit() {
+    context.writeStream(stream);
+    assertEquals(":1\r\n", run("CF.ADD", "new", "a"));
+    assertEquals(1, stream.records.size());
+    assertTrue(Transaction.isRecord(stream.records.get(0)));
+    List<Transaction.Write> writes = Transaction.decode(stream.records.get(0));
+    assertEquals(2, writes.size());
+    assertTrue(text(writes.get(0).args).startsWith("CF.RESERVE new "), text(writes.get(0).args));
+    assertEquals("CF.ADD new a", text(writes.get(1).args));
+  }
+
+  @Test
+  void refusedWrite_handlerNeverRuns_nothingRecorded() {
+    context.writeStream(stream);
+    stream.refusal = "READONLY You can't write against a read only replica.";
+    assertEquals("-" + stream.refusal + "\r\n", run("CF.ADD", "k", "a"));
+    assertNull(keyspace.get(new Key(0, "k".getBytes(StandardCharsets.UTF_8))));
+    assertEquals(List.of(), stream.records);
+    assertEquals(1, commands.find("cf.add").stats().rejectedCalls(), "counted as rejected");
+  }
+
+  @Test
+  void exec_writesOfTheTransaction_oneRecord() {
+    context.writeStream(stream);
+    run("MULTI");
+    run("CF.ADD", "a", "x");
+    run("DEL", "nothing");
+    run("CF.ADD", "b", "y");
+    assertEquals("*3\r\n:1\r\n:0\r\n:1\r\n", run("EXEC"));
+    assertEquals(1, stream.records.size());
+    List<Transaction.Write> writes = Transaction.decode(stream.records.get(0));
+    // each creation is CF.RESERVE then CF.ADD; the DEL of nothing changed nothing
+    assertEquals(4, writes.size());
+    assertEquals("CF.ADD a x", text(writes.get(1).args));
+    assertEquals("CF.ADD b y", text(writes.get(3).args));
+    assertNotNull(keyspace.get(new Key(0, "b".getBytes(StandardCharsets.UTF_8))));
+  }
+
+  @Test
+  void handlers_neverLockRefuseOrRecord() throws IOException {
+    Pattern forbidden =
+        Pattern.compile(
+            "lockFor\\(|readLockFor\\(|lockKeys\\(|readLockKeys\\(|lockAll\\(|unlockAll\\("
+                + "|refuses\\(|writes\\.refusal\\(|\\.record\\(|recordAll\\(|moveGate\\(\\)");
+    List<String> found = new ArrayList<>();
+    int handlers = 0;
+    try (Stream<Path> files = Files.list(SOURCES)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith("Commands.java") || name.equals("Commands.java")) {
+          continue;
+        }
+        handlers++;
+        Matcher matcher = forbidden.matcher(Files.readString(file));
+        while (matcher.find()) {
+          found.add(name + ": " + matcher.group());
+        }
+      }
+    }
+    assertTrue(handlers > 15, "found the handlers: " + handlers);
+    assertEquals(List.of(), found);
+  }
+
+  private static String text(byte[][] args) {
+    StringBuilder text = new StringBuilder();
+    for (byte[] arg : args) {
+      if (text.length() > 0) {
+        text.append(' ');
+      }
+      text.append(new String(arg, StandardCharsets.UTF_8));
+    }
+    return text.toString();
+  }
+}
