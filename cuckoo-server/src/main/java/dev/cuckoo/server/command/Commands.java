@@ -102,6 +102,7 @@ public final class Commands {
     PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
     slowLog = new SlowLogCommands(context);
+    DumpCommands dump = new DumpCommands(context, writes);
     table =
         new CommandTable(
             List.of(
@@ -120,6 +121,7 @@ public final class Commands {
                     new MemoryCommands(context),
                     slowLog),
                 GenericEntries.entries(database, expiry, moves, keys),
+                DumpCommands.entries(dump),
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
                 ScriptEntries.entries(),
