@@ -659,6 +659,36 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
+   * Returns a copy of the slot bytes of link {@code index}, as RedisBloom stores that link in its
+   * RDB value (one byte per 8-bit slot, bucket after bucket): unlike {@link #scanDump}, also for a
+   * filter of 0 items. The link has {@code linkSlots(index).length / bucketSize()} buckets.
+   *
+   * @param index the link, 0 (the oldest) to {@link #linkCount()} − 1
+   * @return the link's slots
+   * @throws IllegalArgumentException if {@code index} is not a link (the message names it)
+   * @throws IllegalStateException if the link holds more than {@code Integer.MAX_VALUE - 8} bytes
+   *     (a Java array cannot hold it)
+   */
+  public byte[] linkSlots(int index) {
+    RedisChain redis = redisChain();
+    Checks.requireRange("index", index, 0, redis.linkCount() - 1L);
+    RedisLink link = redis.links().get(index);
+    if (link.bytes() > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "link "
+              + index
+              + ": "
+              + link.bytes()
+              + " bytes (expected: <= "
+              + (Integer.MAX_VALUE - 8)
+              + " for one array)");
+    }
+    byte[] slots = new byte[(int) link.bytes()];
+    link.table.readPayload(0, slots, 0, slots.length);
+    return slots;
+  }
+
+  /**
    * Writes a chunk of a RedisBloom dump into the links ({@code CF.LOADCHUNK key iterator data}):
    * the bytes go to offset {@code iterator − data.length − 1} of the links' concatenated slots and
    * must lie inside one link.

@@ -108,6 +108,7 @@ public final class Commands {
     PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
     slowLog = new SlowLogCommands(context);
+    DumpCommands dump = new DumpCommands(context, writes);
     table =
         new CommandTable(
             List.of(
@@ -126,6 +127,7 @@ public final class Commands {
                     new MemoryCommands(context),
                     slowLog),
                 GenericEntries.entries(database, expiry, moves, keys),
+                DumpCommands.entries(dump),
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
                 ScriptEntries.entries(),

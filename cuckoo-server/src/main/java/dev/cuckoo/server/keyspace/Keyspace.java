@@ -304,6 +304,17 @@ public final class Keyspace {
     return Math.max(0, clockSeconds - entry.accessed);
   }
 
+  /**
+   * Sets the key's last access {@code seconds} ago, so that {@link #idleSeconds} answers that many
+   * (RESTORE … IDLETIME); does nothing if the key is not stored (caller holds the key's lock).
+   */
+  public void idleSeconds(Key key, long seconds) {
+    Entry entry = filters.get(key);
+    if (entry != null) {
+      entry.accessed = (int) Math.max(Integer.MIN_VALUE, clockSeconds - Math.max(0, seconds));
+    }
+  }
+
   /** Advances the access clock (called every 100 ms by the expiry cycle). */
   public void tick() {
     int now = (int) ((System.currentTimeMillis() - clockOrigin) / 1000);

@@ -1,0 +1,261 @@
+package dev.cuckoo.server.command;
+
+import static dev.cuckoo.server.command.Argument.INTEGER;
+import static dev.cuckoo.server.command.Argument.STRING;
+import static dev.cuckoo.server.command.Argument.arg;
+import static dev.cuckoo.server.command.Argument.key;
+import static dev.cuckoo.server.command.Argument.token;
+import static dev.cuckoo.server.command.CommandSpec.command;
+
+import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.keyspace.CommandClock;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.rdb.DumpPayload;
+import dev.cuckoo.server.rdb.DumpPayloadException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * DUMP and RESTORE with Redis's replies and RedisBloom's payload ({@link DumpPayload}), so keys
+ * move between this server and Redis 8 with RedisBloom in both directions.
+ *
+ * <p>RESTORE checks in Redis's order: its options, then BUSYKEY, then the TTL, then the payload
+ * (footer, then content); none of them changes anything. It is logged as Redis propagates it: a
+ * relative TTL becomes an absolute one with ABSTTL, so replay and replicas give the key the same
+ * expiry; a RESTORE whose absolute TTL has passed answers OK and creates nothing (with REPLACE, the
+ * key it replaced is deleted and logged as DEL).
+ */
+final class DumpCommands {
+  static final String BUSYKEY = "BUSYKEY Target key name already exists.";
+  static final String INVALID_TTL = "ERR Invalid TTL value, must be >= 0";
+  static final String INVALID_IDLETIME = "ERR Invalid IDLETIME value, must be >= 0";
+  static final String INVALID_FREQ = "ERR Invalid FREQ value, must be >= 0 and <= 255";
+
+  private static final byte[] ABSTTL = "ABSTTL".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
+
+  private final ServerContext context;
+  private final Keyspace keyspace;
+  private final WritePath writes;
+
+  /** Creates the commands over the server's keyspace and write path. */
+  DumpCommands(ServerContext context, WritePath writes) {
+    this.context = context;
+    this.keyspace = context.keyspace();
+    this.writes = writes;
+  }
+
+  /** Returns the table entries, bound to {@code dump}'s handlers. */
+  static List<CommandSpec.Builder> entries(DumpCommands dump) {
+    return List.of(
+        command("dump")
+            .arity(2)
+            .flags("readonly")
+            .categories("keyspace", "read", "slow")
+            .keys(KeySpec.one(1, "RO", "access"))
+            .summary("Returns a serialized representation of the value stored at a key.")
+            .group("generic")
+            .since("2.6.0")
+            .complexity(
+                "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).")
+            .tips("nondeterministic_output")
+            .arguments(key("key", 0))
+            .handler(dump::dump),
+        command("restore")
+            .arity(-4)
+            .flags("write", "denyoom")
+            .categories("keyspace", "write", "slow", "dangerous")
+            .keys(KeySpec.one(1, "OW", "update"))
+            .writes(Writes.KEYS)
+            .summary("Creates a key from the serialized representation of a value.")
+            .group("generic")
+            .since("2.6.0")
+            .complexity(
+                "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
+            .history(
+                "3.0.0",
+                "Added the `REPLACE` modifier.",
+                "5.0.0",
+                "Added the `ABSTTL` modifier.",
+                "5.0.0",
+                "Added the `IDLETIME` and `FREQ` options.")
+            .arguments(
+                key("key", 0),
+                arg("ttl", INTEGER),
+                arg("serialized-value", STRING),
+                token("replace", "REPLACE").since("3.0.0").optional(),
+                token("absttl", "ABSTTL").since("5.0.0").optional(),
+                arg("seconds", INTEGER).token("IDLETIME").since("5.0.0").optional(),
+                arg("frequency", INTEGER).token("FREQ").since("5.0.0").optional())
+            .handler(dump::restore));
+  }
+
+  /** DUMP key: the payload, or nil for a missing key. */
+  void dump(Session session, Request request) {
+    Key key = request.key(0);
+    Reply reply = session.reply();
+    byte[] payload;
+    Lock lock = keyspace.readLockFor(key);
+    lock.lock();
+    try {
+      RedisCuckooFilter<byte[]> filter = keyspace.read(key);
+      if (filter == null) {
+        reply.nullValue();
+        return;
+      }
+      payload = DumpPayload.encode(filter);
+    } catch (IllegalStateException tooLarge) {
+      reply.error("ERR " + tooLarge.getMessage());
+      return;
+    } finally {
+      lock.unlock();
+    }
+    reply.bulk(payload);
+  }
+
+  /** RESTORE's options: REPLACE, ABSTTL, IDLETIME seconds (−1: none). FREQ is accepted. */
+  private record Options(boolean replace, boolean absolute, long idleSeconds) {}
+
+  /** RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. */
+  void restore(Session session, Request request) {
+    Options options = options(session.reply(), request.args());
+    if (options == null) {
+      return;
+    }
+    Key key = request.key(0);
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    try {
+      if (writes.refuses(session)) {
+        return;
+      }
+      restore(session, request, options, key, keyspace.get(key));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Parses the options as Redis does, or replies the error and returns null. */
+  private static Options options(Reply reply, byte[][] args) {
+    boolean replace = false;
+    boolean absolute = false;
+    long idle = -1;
+    long frequency = -1;
+    for (int i = 4; i < args.length; i++) {
+      String option = Args.lower(args[i]);
+      boolean hasValue = i + 1 < args.length;
+      if (option.equals("replace")) {
+        replace = true;
+      } else if (option.equals("absttl")) {
+        absolute = true;
+      } else if (option.equals("idletime") && hasValue && frequency == -1) {
+        Long value = Numbers.parseLong(args[++i]);
+        if (value == null) {
+          reply.error(Args.NOT_INTEGER);
+          return null;
+        }
+        if (value < 0) {
+          reply.error(INVALID_IDLETIME);
+          return null;
+        }
+        idle = value;
+      } else if (option.equals("freq") && hasValue && idle == -1) {
+        Long value = Numbers.parseLong(args[++i]);
+        if (value == null) {
+          reply.error(Args.NOT_INTEGER);
+          return null;
+        }
+        if (value < 0 || value > 255) {
+          reply.error(INVALID_FREQ);
+          return null;
+        }
+        frequency = value; // accepted; access frequency is not tracked (no LFU policy)
+      } else {
+        reply.error(Args.SYNTAX_ERROR);
+        return null;
+      }
+    }
+    return new Options(replace, absolute, idle);
+  }
+
+  private void restore(
+      Session session,
+      Request request,
+      Options options,
+      Key key,
+      RedisCuckooFilter<byte[]> existing) {
+    Reply reply = session.reply();
+    byte[][] args = request.args();
+    if (existing != null && !options.replace()) {
+      reply.error(BUSYKEY);
+      return;
+    }
+    Long ttl = Numbers.parseLong(args[2]);
+    if (ttl == null) {
+      reply.error(Args.NOT_INTEGER);
+      return;
+    }
+    if (ttl < 0) {
+      reply.error(INVALID_TTL);
+      return;
+    }
+    RedisCuckooFilter<byte[]> filter;
+    try {
+      filter = DumpPayload.decode(args[3]);
+    } catch (DumpPayloadException e) {
+      reply.error(e.kind().reply());
+      return;
+    }
+    if (!session.replaying()
+        && keyspace.usedBytes() + filter.sizeInBytes() + Keyspace.entryBytes(key)
+            > context.memoryLimit()) {
+      reply.error(Commands.OOM);
+      return;
+    }
+    long expireAt = ttl;
+    if (ttl != 0 && !options.absolute()) {
+      long now = CommandClock.now();
+      expireAt = ttl > Long.MAX_VALUE - now ? Long.MAX_VALUE : ttl + now;
+    }
+    if (existing != null) {
+      keyspace.remove(key);
+    }
+    if (expireAt != 0
+        && expireAt <= CommandClock.now()
+        && !session.replaying()
+        && !session.fromMaster()) {
+      // already expired: nothing is created; a replaced key is deleted
+      if (existing != null) {
+        writes.record(session, new byte[][] {DEL, key.bytes()});
+      }
+      reply.ok();
+      return;
+    }
+    keyspace.put(key, filter);
+    if (expireAt != 0) {
+      keyspace.expireAt(key, expireAt);
+    }
+    if (options.idleSeconds() >= 0) {
+      keyspace.idleSeconds(key, options.idleSeconds());
+    }
+    writes.record(session, logged(args, expireAt, ttl != 0 && !options.absolute()));
+    reply.ok();
+  }
+
+  /** The command as logged: the TTL made absolute (with ABSTTL) when it was relative. */
+  private static byte[][] logged(byte[][] args, long expireAt, boolean madeAbsolute) {
+    if (!madeAbsolute) {
+      return args;
+    }
+    byte[][] logged = Arrays.copyOf(args, args.length + 1);
+    logged[2] = Long.toString(expireAt).getBytes(StandardCharsets.US_ASCII);
+    logged[args.length] = ABSTTL;
+    return logged;
+  }
+}
