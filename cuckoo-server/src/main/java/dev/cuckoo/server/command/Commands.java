@@ -108,7 +108,7 @@ public final class Commands {
     PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
     replicationCommands = new ReplicationCommands(this, context, writes);
     slowLog = new SlowLogCommands(context);
-    DumpCommands dump = new DumpCommands(context, writes);
+    DumpCommands dump = new DumpCommands(context);
     table =
         new CommandTable(
             List.of(

@@ -19,7 +19,6 @@ import dev.cuckoo.server.rdb.DumpPayloadException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.Lock;
 
 /**
  * DUMP and RESTORE with Redis's replies and RedisBloom's payload ({@link DumpPayload}), so keys
@@ -40,15 +39,11 @@ final class DumpCommands {
   private static final byte[] ABSTTL = "ABSTTL".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DEL = "DEL".getBytes(StandardCharsets.US_ASCII);
 
-  private final ServerContext context;
   private final Keyspace keyspace;
-  private final WritePath writes;
 
-  /** Creates the commands over the server's keyspace and write path. */
-  DumpCommands(ServerContext context, WritePath writes) {
-    this.context = context;
+  /** Creates the commands over the server's keyspace. */
+  DumpCommands(ServerContext context) {
     this.keyspace = context.keyspace();
-    this.writes = writes;
   }
 
   /** Returns the table entries, bound to {@code dump}'s handlers. */
@@ -100,21 +95,17 @@ final class DumpCommands {
   void dump(Session session, Request request) {
     Key key = request.key(0);
     Reply reply = session.reply();
+    RedisCuckooFilter<byte[]> filter = keyspace.read(key);
+    if (filter == null) {
+      reply.nullValue();
+      return;
+    }
     byte[] payload;
-    Lock lock = keyspace.readLockFor(key);
-    lock.lock();
     try {
-      RedisCuckooFilter<byte[]> filter = keyspace.read(key);
-      if (filter == null) {
-        reply.nullValue();
-        return;
-      }
       payload = DumpPayload.encode(filter);
     } catch (IllegalStateException tooLarge) {
       reply.error("ERR " + tooLarge.getMessage());
       return;
-    } finally {
-      lock.unlock();
     }
     reply.bulk(payload);
   }
@@ -129,16 +120,7 @@ final class DumpCommands {
       return;
     }
     Key key = request.key(0);
-    Lock lock = keyspace.lockFor(key);
-    lock.lock();
-    try {
-      if (writes.refuses(session)) {
-        return;
-      }
-      restore(session, request, options, key, keyspace.get(key));
-    } finally {
-      lock.unlock();
-    }
+    restore(session, request, options, key, keyspace.get(key));
   }
 
   /** Parses the options as Redis does, or replies the error and returns null. */
@@ -212,9 +194,7 @@ final class DumpCommands {
       reply.error(e.kind().reply());
       return;
     }
-    if (!session.replaying()
-        && keyspace.usedBytes() + filter.sizeInBytes() + Keyspace.entryBytes(key)
-            > context.memoryLimit()) {
+    if (!request.write().admits(key, filter.sizeInBytes())) {
       reply.error(Commands.OOM);
       return;
     }
@@ -232,7 +212,7 @@ final class DumpCommands {
         && !session.fromMaster()) {
       // already expired: nothing is created; a replaced key is deleted
       if (existing != null) {
-        writes.record(session, new byte[][] {DEL, key.bytes()});
+        request.write().changed(new byte[][] {DEL, key.bytes()});
       }
       reply.ok();
       return;
@@ -244,7 +224,7 @@ final class DumpCommands {
     if (options.idleSeconds() >= 0) {
       keyspace.idleSeconds(key, options.idleSeconds());
     }
-    writes.record(session, logged(args, expireAt, ttl != 0 && !options.absolute()));
+    request.write().changed(logged(args, expireAt, ttl != 0 && !options.absolute()));
     reply.ok();
   }
 
