@@ -201,6 +201,7 @@ class DiskFaultTest {
       String failed = RespClient.text(client.call("INFO", "persistence"));
       // as Redis: a failed SAVE answers its error; only a failed background save sets err
       assertTrue(failed.contains("\r\nrdb_last_bgsave_status:ok\r\n"), failed);
+      assertTrue(failed.contains("\r\naof_last_bgrewrite_status:err\r\n"), failed);
       assertTrue(failed.contains("\r\naof_rewrites_consecutive_failures:1\r\n"), failed);
       acked += addUntilAccepted(client, "k", "after");
       assertEquals(acked, items(client, "k"));

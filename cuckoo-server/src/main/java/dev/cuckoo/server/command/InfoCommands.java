@@ -318,7 +318,8 @@ public final class InfoCommands {
     field(out, "aof_rewrite_scheduled", 0);
     field(out, "aof_last_rewrite_time_sec", logged ? saves.lastSeconds() : -1);
     field(out, "aof_current_rewrite_time_sec", logged ? saves.currentSeconds() : -1);
-    field(out, "aof_last_bgrewrite_status", logged ? saves.lastStatus() : "ok");
+    field(
+        out, "aof_last_bgrewrite_status", logged && saves.consecutiveFailures() > 0 ? "err" : "ok");
     field(out, "aof_rewrites", logged ? saves.completed() : 0);
     field(out, "aof_rewrites_consecutive_failures", logged ? saves.consecutiveFailures() : 0);
     field(out, "aof_last_write_status", logged && persistence.logFailed() ? "err" : "ok");

@@ -55,7 +55,7 @@ public final class PersistenceCommands {
    */
   void bgrewriteaof(Session session, Request request) {
     Snapshots snapshots = context.snapshots();
-    if (snapshots != null && !snapshots.saveInBackground()) {
+    if (snapshots != null && snapshots.saveAsync(false) == null) {
       session.reply().error("ERR Background append only file rewriting already in progress");
       return;
     }

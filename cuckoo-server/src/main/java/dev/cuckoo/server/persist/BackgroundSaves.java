@@ -42,7 +42,7 @@ final class BackgroundSaves {
             } catch (OutOfMemoryError e) {
               HeapGuard.fatal("a background save", e);
             } catch (IOException | RuntimeException e) {
-              LOGGER.log(Level.ERROR, (background ? "background save" : "SAVE") + " failed", e);
+              LOGGER.log(Level.ERROR, "snapshot failed", e);
               error = describe(e);
             } finally {
               // cleared before the reply goes out: a SAVE right after it must not find one running

@@ -869,7 +869,8 @@ public final class Persistence implements Snapshots {
       return;
     }
     try {
-      save(true);
+      // not a BGSAVE: its failure is the log's refusal, not rdb_last_bgsave_status
+      save(false);
       LOGGER.log(
           Level.INFO, "the log is writable again (generation {0}); accepting writes", generation);
     } catch (IOException | RuntimeException e) {
@@ -890,7 +891,8 @@ public final class Persistence implements Snapshots {
     long size = log.writtenBytes();
     long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
     if (size >= context.rewriteMinSize() && size >= base / 100 * percentage) {
-      if (saveInBackground()) {
+      // Redis's AOF rewrite, not a BGSAVE: a failure shows in aof_last_bgrewrite_status only
+      if (saveAsync(false) != null) {
         LOGGER.log(
             Level.INFO,
             "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new" + " snapshot",

@@ -22,7 +22,9 @@ public interface Snapshots extends Closeable {
    * otherwise the error text; or returns null (no future) if a snapshot is already running.
    *
    * @param background true for BGSAVE and the save points (a failure sets {@code
-   *     rdb_last_bgsave_status:err}), false for SAVE (its client gets the error instead)
+   *     rdb_last_bgsave_status:err}); false for SAVE, whose client gets the error instead, and for
+   *     the log's rewrites (BGREWRITEAOF, the automatic rewrite), whose failures show in {@code
+   *     aof_last_bgrewrite_status} only
    */
   CompletableFuture<String> saveAsync(boolean background);
 
