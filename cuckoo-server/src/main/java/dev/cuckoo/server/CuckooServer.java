@@ -10,6 +10,8 @@ import dev.cuckoo.server.network.CommandHandler;
 import dev.cuckoo.server.network.ProtectedMode;
 import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.SnapshotOnly;
+import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
 import dev.cuckoo.server.replication.Replication;
@@ -113,18 +115,20 @@ public final class CuckooServer implements AutoCloseable {
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
     context.heapGuard().start();
-    if (config.appendOnly()) {
-      context.keyspace().loading(true);
-      try {
+    context.keyspace().loading(true);
+    try {
+      if (config.appendOnly()) {
         context.persistence(Persistence.open(context, files, replayers, commands.table()));
-      } catch (OutOfMemoryError e) {
-        IOException tooBig = replayTooBig(config, context.keyspace());
-        context.heapGuard().close();
-        throw tooBig;
-      } catch (IOException | RuntimeException e) {
-        context.heapGuard().close();
-        throw e;
+      } else {
+        context.snapshotOnly(SnapshotOnly.open(context, files, replayers, commands.table()));
       }
+    } catch (OutOfMemoryError e) {
+      IOException tooBig = replayTooBig(config, context.keyspace());
+      context.heapGuard().close();
+      throw tooBig;
+    } catch (IOException | RuntimeException e) {
+      context.heapGuard().close();
+      throw e;
     }
     context.keyspace().loading(false);
     Replication replication =
@@ -151,6 +155,7 @@ public final class CuckooServer implements AutoCloseable {
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
+    workers.next().scheduleAtFixedRate(() -> savePointCheck(context), 1, 1, TimeUnit.SECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     boolean protectedMode = ProtectedMode.appliesTo(config, null);
     Listener[] listening = new Listener[1];
@@ -194,16 +199,14 @@ public final class CuckooServer implements AutoCloseable {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       context.heapGuard().close();
-      if (context.persistence() != null) {
-        context.persistence().close();
-      }
+      context.snapshots().close();
       throw new IOException("cannot listen on " + config.bind() + ":" + config.port(), e);
     }
     CuckooServer server = new CuckooServer(context, boss, workers, listening[0]);
     group[0] = server.channels;
     context.port(listening[0].port());
     context.controls(server.controls(files, replayers, commands));
-    context.shutdown(save -> server.close(save));
+    context.shutdown(server::close);
     replication.start();
     LOGGER.log(
         Level.INFO,
@@ -218,6 +221,21 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /**
+   * Starts a background snapshot when a save point fires (Redis's serverCron): enough changes and
+   * time since the last successful save, and not within 5 s of a failed background save.
+   */
+  private static void savePointCheck(ServerContext context) {
+    Snapshots snapshots = context.snapshots();
+    if (snapshots == null || snapshots.saving()) {
+      return;
+    }
+    String due = context.saveStats().due(context.savePoints(), System.currentTimeMillis() / 1000);
+    if (due != null && snapshots.saveInBackground()) {
+      LOGGER.log(Level.INFO, "{0}. Saving...", due);
+    }
   }
 
   /**
@@ -244,6 +262,15 @@ public final class CuckooServer implements AutoCloseable {
         if (on == (current != null)) {
           return true;
         }
+        Snapshots alone = context.snapshots();
+        if (on && alone != null) {
+          // a snapshot it is writing ends first: the log's first snapshot writes the same file
+          try {
+            alone.close();
+          } catch (IOException e) {
+            LOGGER.log(Level.WARNING, "stopping the snapshots failed", e);
+          }
+        }
         Keyspace keyspace = context.keyspace();
         keyspace.lockAll();
         try {
@@ -256,9 +283,13 @@ public final class CuckooServer implements AutoCloseable {
                 Persistence.startFresh(context, files, replayers, commands.table());
             started.atRotation(commands::rotated);
             context.persistence(started);
+            context.snapshotOnly(null);
           }
         } catch (IOException | RuntimeException e) {
           LOGGER.log(Level.WARNING, "turning the append-only log on failed", e);
+          if (on) {
+            context.snapshotOnly(SnapshotOnly.over(context, files));
+          }
           return false;
         } finally {
           keyspace.unlockAll();
@@ -269,6 +300,8 @@ public final class CuckooServer implements AutoCloseable {
           } catch (IOException e) {
             LOGGER.log(Level.WARNING, "closing the append-only log failed", e);
           }
+          // after the log's last snapshot ended: the two write the same file
+          context.snapshotOnly(SnapshotOnly.over(context, files));
         }
         LOGGER.log(Level.INFO, "append-only log turned {0}", on ? "on" : "off");
         return true;
@@ -317,10 +350,13 @@ public final class CuckooServer implements AutoCloseable {
     return context.port();
   }
 
-  /** Stops the server and saves a snapshot (if persistence is on). Idempotent. */
+  /**
+   * Stops the server as SHUTDOWN does: with the log on, saves a snapshot; with snapshots only,
+   * saves one if save points are set. Idempotent.
+   */
   @Override
   public void close() {
-    close(true);
+    close(null);
   }
 
   /** Waits until the server has stopped (by {@link #close}, SHUTDOWN or a signal). */
@@ -328,7 +364,12 @@ public final class CuckooServer implements AutoCloseable {
     terminated.await();
   }
 
-  private void close(boolean save) {
+  /**
+   * Stops the server; saves a snapshot if {@code save} is true (SHUTDOWN SAVE), not if false
+   * (NOSAVE), and if null as Redis does: when save points are set, and here always with the log on
+   * (the snapshot shortens the next start's replay).
+   */
+  private void close(Boolean save) {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
@@ -344,28 +385,45 @@ public final class CuckooServer implements AutoCloseable {
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       context.heapGuard().close();
-      Persistence persistence = context.persistence();
-      if (persistence != null) {
-        try {
-          if (save) {
-            persistence.save();
-          }
-        } catch (IOException e) {
-          LOGGER.log(Level.ERROR, "saving on shutdown failed; the logs keep every write", e);
-        } finally {
-          try {
-            persistence.close();
-          } catch (IOException e) {
-            LOGGER.log(Level.ERROR, "closing the append-only log failed", e);
-          }
-        }
-      }
+      saveAndClose(save);
     } finally {
       LOGGER.log(
           Level.INFO,
           "stopped in {0} ms",
           Long.toString(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)));
       terminated.countDown();
+    }
+  }
+
+  /** Saves the final snapshot (see {@link #close(Boolean)}) and closes persistence. */
+  private void saveAndClose(Boolean save) {
+    Snapshots snapshots = context.snapshots();
+    if (snapshots == null) {
+      return;
+    }
+    boolean logged = context.persistence() != null;
+    try {
+      if (save != null ? save : logged || !context.savePoints().isEmpty()) {
+        LOGGER.log(Level.INFO, "saving the final snapshot before exiting");
+        snapshots.save();
+      }
+    } catch (IOException e) {
+      if (logged) {
+        LOGGER.log(Level.ERROR, "saving on shutdown failed; the logs keep every write", e);
+      } else {
+        LOGGER.log(
+            Level.ERROR,
+            "saving the final snapshot failed: the "
+                + context.saveStats().changesSinceSave()
+                + " change(s) made since the last snapshot are lost",
+            e);
+      }
+    } finally {
+      try {
+        snapshots.close();
+      } catch (IOException e) {
+        LOGGER.log(Level.ERROR, "closing the append-only log failed", e);
+      }
     }
   }
 
@@ -483,7 +541,8 @@ public final class CuckooServer implements AutoCloseable {
         Long.toString(ProcessHandle.current().pid()),
         System.getProperty("java.version"),
         Long.toString(Runtime.getRuntime().maxMemory() >> 20),
-        config.appendOnly() ? config.dir().toAbsolutePath() : "memory only");
+        config.dir().toAbsolutePath()
+            + (config.appendOnly() ? "" : " (snapshots only: appendonly no)"));
     CuckooServer server;
     try {
       server = start(config);

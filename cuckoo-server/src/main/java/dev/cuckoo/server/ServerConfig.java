@@ -2,6 +2,9 @@ package dev.cuckoo.server;
 
 import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.LatencyPercentiles;
+import dev.cuckoo.server.persist.DataFiles;
+import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.SavePoints;
 import dev.cuckoo.server.protocol.Numbers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,8 +59,18 @@ public final class ServerConfig {
           + "  --port N                 TCP port, 0 picks a free one (default 6379)\n"
           + "  --bind ADDRESSES         addresses to listen on, separated by spaces (default 127.0.0.1)\n"
           + "  --dir PATH               data directory (default ./data)\n"
-          + "  --appendonly yes|no      keep the append-only log and snapshots (default yes)\n"
+          + "  --appendonly yes|no      keep the append-only log beside the snapshots (default yes;"
+          + " no: snapshots only)\n"
           + "  --appendfsync always|everysec|no   log fsync policy (default everysec)\n"
+          + "  --save \"S C ...\"         snapshot in the background after S seconds and C changes"
+          + " (default \"3600 1 300 100 60 10000\"; \"\" none)\n"
+          + "  --dbfilename NAME        snapshot file in the data directory (default dump.cuckoo)\n"
+          + "  --appendfilename NAME    append-only log in the data directory, and the base name"
+          + " of its retired generations (default appendonly.log)\n"
+          + "  --stop-writes-on-bgsave-error yes|no  refuse writes while the last background"
+          + " snapshot failed (default yes)\n"
+          + "  --rdbcompression no      snapshots are not compressed (only no is accepted)\n"
+          + "  --rdbchecksum yes        snapshots always carry CRC32C checksums (only yes)\n"
           + "  --repair-log yes|no      repair a damaged log (header, middle record, generation)"
           + " instead of refusing to start\n"
           + "  --maxmemory BYTES        most memory filters may take for new writes, e.g. 2gb"
@@ -108,6 +121,10 @@ public final class ServerConfig {
   private final Path dir;
   private final boolean appendOnly;
   private final Fsync fsync;
+  private final SavePoints savePoints;
+  private final String dbFilename;
+  private final String appendFilename;
+  private final boolean stopWritesOnBgsaveError;
   private final boolean repairLog;
   private final String requirePass;
   private final boolean protectedMode;
@@ -155,6 +172,10 @@ public final class ServerConfig {
     this.dir = b.dir;
     this.appendOnly = b.appendOnly;
     this.fsync = b.fsync;
+    this.savePoints = b.savePoints;
+    this.dbFilename = b.dbFilename;
+    this.appendFilename = b.appendFilename;
+    this.stopWritesOnBgsaveError = b.stopWritesOnBgsaveError;
     this.repairLog = b.repairLog;
     this.requirePass = b.requirePass;
     this.protectedMode = b.protectedMode;
@@ -332,6 +353,10 @@ public final class ServerConfig {
     b.dir = dir;
     b.appendOnly = appendOnly;
     b.fsync = fsync;
+    b.savePoints = savePoints;
+    b.dbFilename = dbFilename;
+    b.appendFilename = appendFilename;
+    b.stopWritesOnBgsaveError = stopWritesOnBgsaveError;
     b.repairLog = repairLog;
     b.requirePass = requirePass;
     b.protectedMode = protectedMode;
@@ -375,9 +400,29 @@ public final class ServerConfig {
     return dir;
   }
 
-  /** Returns true if writes are logged and snapshots kept. */
+  /** Returns true if writes are logged beside the snapshots; false: snapshots only. */
   public boolean appendOnly() {
     return appendOnly;
+  }
+
+  /** Returns the save points ({@code save}): when a snapshot is taken automatically. */
+  public SavePoints savePoints() {
+    return savePoints;
+  }
+
+  /** Returns the snapshot's file name in the data directory ({@code dbfilename}). */
+  public String dbFilename() {
+    return dbFilename;
+  }
+
+  /** Returns the active log's file name in the data directory ({@code appendfilename}). */
+  public String appendFilename() {
+    return appendFilename;
+  }
+
+  /** Returns {@code stop-writes-on-bgsave-error}: refuse writes after a failed background save. */
+  public boolean stopWritesOnBgsaveError() {
+    return stopWritesOnBgsaveError;
   }
 
   /** Returns the log fsync policy. */
@@ -542,6 +587,12 @@ public final class ServerConfig {
     private Path dir = Paths.get("data");
     private boolean appendOnly = true;
     private Fsync fsync = Fsync.EVERYSEC;
+    private SavePoints savePoints = SavePoints.DEFAULT;
+    // true once a config file's save line was read: its further save lines add points (Redis)
+    private boolean savePointsFromFile;
+    private String dbFilename = Persistence.SNAPSHOT;
+    private String appendFilename = Persistence.LOG;
+    private boolean stopWritesOnBgsaveError = true;
     private boolean repairLog;
     private String requirePass;
     private boolean protectedMode = true;
@@ -613,6 +664,27 @@ public final class ServerConfig {
           new Option(
               (b, name, value) -> b.fsync(fsync(value)),
               c -> c.fsync.name().toLowerCase(Locale.ROOT)));
+      options.put(
+          "save",
+          new Option(
+              (b, name, value) -> b.savePoints(savePoints(name, value)),
+              c -> c.savePoints.toString()));
+      options.put(
+          "dbfilename", new Option((b, name, value) -> b.dbFilename(value), c -> c.dbFilename));
+      options.put(
+          "appendfilename",
+          new Option((b, name, value) -> b.appendFilename(value), c -> c.appendFilename));
+      options.put(
+          "stop-writes-on-bgsave-error",
+          new Option(
+              (b, name, value) -> b.stopWritesOnBgsaveError(yesNo(name, value)),
+              c -> yesOrNo(c.stopWritesOnBgsaveError)));
+      options.put(
+          "rdbcompression",
+          new Option((b, name, value) -> only(name, value, false), c -> yesOrNo(false)));
+      options.put(
+          "rdbchecksum",
+          new Option((b, name, value) -> only(name, value, true), c -> yesOrNo(true)));
       options.put(
           "repair-log",
           new Option(
@@ -831,10 +903,73 @@ public final class ServerConfig {
       return this;
     }
 
-    /** Turns the append-only log and snapshots on or off. */
+    /** Turns the append-only log on (beside the snapshots) or off (snapshots only). */
     public Builder appendOnly(boolean appendOnly) {
       this.appendOnly = appendOnly;
       return this;
+    }
+
+    /** Sets the save points ({@code save}; {@link SavePoints#NONE} for {@code save ""}). */
+    public Builder savePoints(SavePoints savePoints) {
+      this.savePoints = java.util.Objects.requireNonNull(savePoints, "savePoints");
+      return this;
+    }
+
+    /**
+     * Sets the snapshot's file name (dbfilename), a name in the data directory, not a path.
+     *
+     * @throws IllegalArgumentException if it is empty or a path
+     */
+    public Builder dbFilename(String name) {
+      this.dbFilename = fileName("dbfilename", name);
+      return this;
+    }
+
+    /**
+     * Sets the active log's file name (appendfilename), a name in the data directory, not a path;
+     * retired logs add a dot and their generation to it.
+     *
+     * @throws IllegalArgumentException if it is empty, a path or the snapshot's name
+     */
+    public Builder appendFilename(String name) {
+      this.appendFilename = fileName("appendfilename", name);
+      return this;
+    }
+
+    /** Sets stop-writes-on-bgsave-error. */
+    public Builder stopWritesOnBgsaveError(boolean stop) {
+      this.stopWritesOnBgsaveError = stop;
+      return this;
+    }
+
+    private static String fileName(String parameter, String name) {
+      String error = DataFiles.checkName(parameter, name);
+      if (error != null) {
+        throw new IllegalArgumentException(parameter + ": '" + name + "': " + error);
+      }
+      return name;
+    }
+
+    private static SavePoints savePoints(String name, String value) {
+      try {
+        return SavePoints.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            name
+                + ": '"
+                + value
+                + "': "
+                + e.getMessage()
+                + " (expected: pairs of seconds >= 1 and changes >= 0, or \"\" for none)",
+            e);
+      }
+    }
+
+    /** Accepts only the one value of a parameter this server cannot change (rdbcompression...). */
+    private static void only(String name, String value, boolean accepted) {
+      if (yesNo(name, value) != accepted) {
+        throw new IllegalArgumentException(name + ": '" + value + "': " + fixedReason(name));
+      }
     }
 
     /** Sets the log fsync policy. */
@@ -1099,6 +1234,17 @@ public final class ServerConfig {
       }
     }
 
+    /**
+     * Returns why {@code rdbcompression} or {@code rdbchecksum} has one value only (CONFIG SET and
+     * the config file say it).
+     */
+    public static String fixedReason(String name) {
+      return name.equals("rdbcompression")
+          ? "snapshots are not compressed here (only 'no' is accepted)"
+          : "snapshots always carry CRC32C checksums, of the header and of every entry"
+              + " (only 'yes' is accepted)";
+    }
+
     private static boolean yesNo(String name, String value) {
       switch (value.toLowerCase(Locale.ROOT)) {
         case "yes":
@@ -1146,7 +1292,14 @@ public final class ServerConfig {
         if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
           value = value.substring(1, value.length() - 1);
         }
-        set(parts[0].startsWith("--") ? parts[0].substring(2) : parts[0], value);
+        String name = parts[0].startsWith("--") ? parts[0].substring(2) : parts[0];
+        if (name.equalsIgnoreCase("save") && savePointsFromFile) {
+          // as Redis: a file's first save line replaces the default, the next ones add points
+          savePoints(savePoints.plus(savePoints(name, value)));
+          continue;
+        }
+        set(name, value);
+        savePointsFromFile |= name.equalsIgnoreCase("save");
       }
       return this;
     }

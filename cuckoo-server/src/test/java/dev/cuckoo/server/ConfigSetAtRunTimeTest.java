@@ -209,10 +209,12 @@ class ConfigSetAtRunTimeTest {
 
   @Test
   void configSetAppendonly_dataDirectoryUnwritable_answersRedisErrorAndStaysOff() throws Exception {
-    Path notADirectory = Files.writeString(dir.resolve("file"), "x");
-    try (CuckooServer server =
-            CuckooServer.start(TestServers.memoryOnly().dir(notADirectory).build());
+    Path data = dir.resolve("data");
+    try (CuckooServer server = CuckooServer.start(TestServers.memoryOnly().dir(data).build());
         RespClient client = new RespClient(server.port())) {
+      // the data directory (empty: nothing saved) becomes a file
+      Files.delete(data);
+      Files.writeString(data, "x");
       assertEquals(
           configFailed("appendonly", "Unable to turn on AOF. Check server logs."),
           client.call("CONFIG", "SET", "appendonly", "yes"));
@@ -221,14 +223,16 @@ class ConfigSetAtRunTimeTest {
     }
   }
 
-  /* No RDB save points here: snapshots follow the auto-aof-rewrite settings. */
   @Test
-  void configSetSave_savePoints_refusedAsSetOnlyAtStartUp() throws IOException {
+  void configSetSave_savePoints_appliedOrRedisError() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {
+      assertEquals(OK, client.call("CONFIG", "SET", "save", "3600 1"));
+      assertEquals("3600 1", configValue(client, "save"));
       assertEquals(
-          configFailed("save", "this server sets it only at start-up"),
-          client.call("CONFIG", "SET", "save", "3600 1"));
+          configFailed("save", "Invalid save parameters"),
+          client.call("CONFIG", "SET", "save", "3600 x"));
+      assertEquals("3600 1", configValue(client, "save"));
     }
   }
 }

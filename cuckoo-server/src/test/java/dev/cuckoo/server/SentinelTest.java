@@ -115,7 +115,14 @@ class SentinelTest {
     SentinelCluster.requireExecutable();
     try (ChildServer master =
             ChildServer.start(
-                "128m", dir.resolve("master.out"), "--appendonly", "no", "--threads", "1");
+                "128m",
+                dir.resolve("master.out"),
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.resolve("master").toString(),
+                "--threads",
+                "1");
         SentinelCluster sentinels =
             SentinelCluster.start(3, MASTER, master.port(), 2, SentinelCluster.Timing.FAST)) {
       int count = sentinels.sentinels().size();

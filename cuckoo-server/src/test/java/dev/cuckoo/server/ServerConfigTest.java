@@ -134,6 +134,10 @@ class ServerConfigTest {
             "--dir", "/tmp/cuckoo data",
             "--appendonly", "no",
             "--appendfsync", "always",
+            "--save", "60 5 10 1000",
+            "--dbfilename", "snap.cuckoo",
+            "--appendfilename", "journal.log",
+            "--stop-writes-on-bgsave-error", "no",
             "--repair-log", "yes",
             "--maxmemory", "1536kb",
             "--auto-aof-rewrite-percentage", "50",
@@ -178,7 +182,9 @@ class ServerConfigTest {
     assertEquals(changed.optionValues(), reread.build().optionValues());
     java.util.Map<String, String> defaults = ServerConfig.builder().build().optionValues();
     for (String name : expected) {
-      if (!name.startsWith("cf-") || name.equals("cf-initial-size")) {
+      // rdbcompression and rdbchecksum have one value only
+      boolean fixed = name.equals("rdbcompression") || name.equals("rdbchecksum");
+      if (!fixed && (!name.startsWith("cf-") || name.equals("cf-initial-size"))) {
         assertTrue(
             !defaults.get(name).equals(changed.optionValues().get(name)),
             name + " differs from its default in this test");

@@ -6,19 +6,36 @@ import java.io.IOException;
 public final class TestServers {
   private TestServers() {}
 
-  /** A builder for a server on a free port without persistence. */
+  /**
+   * A builder for a server on a free port that keeps nothing unless told: no log ({@code appendonly
+   * no}), no save point ({@code save ""}), and a data directory of its own under {@code target/}
+   * (empty, so nothing is loaded; an explicit SAVE writes there).
+   */
   public static ServerConfig.Builder memoryOnly() {
-    return ServerConfig.builder().port(0).appendOnly(false).threads(2);
+    return ServerConfig.builder()
+        .port(0)
+        .appendOnly(false)
+        .savePoints(dev.cuckoo.server.persist.SavePoints.NONE)
+        .dir(freshDataDir())
+        .threads(2);
+  }
+
+  /** Returns a new, not yet created, data directory under {@code target/test-data}. */
+  public static java.nio.file.Path freshDataDir() {
+    return java.nio.file.Path.of("target", "test-data", java.util.UUID.randomUUID().toString());
   }
 
   /**
-   * Writes a config file holding {@code port 0}, {@code appendonly no} and the given lines, and
-   * starts a server from it (as {@code cuckoo-server file}), so CONFIG REWRITE has a file.
+   * Writes a config file holding {@code port 0}, {@code appendonly no}, {@code save ""}, a fresh
+   * data directory ({@link #freshDataDir}) and the given lines, and starts a server from it (as
+   * {@code cuckoo-server file}), so CONFIG REWRITE has a file.
    */
   public static CuckooServer startFromConfigFile(java.nio.file.Path file, String... lines)
       throws IOException {
     java.util.List<String> all =
-        new java.util.ArrayList<>(java.util.List.of("port 0", "appendonly no"));
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "port 0", "appendonly no", "save \"\"", "dir " + freshDataDir().toAbsolutePath()));
     all.addAll(java.util.List.of(lines));
     java.nio.file.Files.write(file, all, java.nio.charset.StandardCharsets.UTF_8);
     return CuckooServer.start(ServerConfig.parse(file.toString()));

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.persist.SavePoints;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
@@ -34,7 +35,12 @@ public final class ConfigCommands {
     values.put("dir", config.dir().toAbsolutePath().toString());
     values.put("appendonly", context.persistence() != null ? "yes" : "no");
     values.put("appendfsync", context.appendFsync());
-    values.put("save", "");
+    values.put("save", context.savePoints().toString());
+    values.put("dbfilename", config.dbFilename());
+    values.put("appendfilename", config.appendFilename());
+    values.put("stop-writes-on-bgsave-error", context.stopWritesOnBgsaveError() ? "yes" : "no");
+    values.put("rdbcompression", "no");
+    values.put("rdbchecksum", "yes");
     values.put("databases", Integer.toString(context.keyspace().databases()));
     values.put("maxclients", Long.toString(context.maxClients()));
     values.put("timeout", Integer.toString(context.timeoutSeconds()));
@@ -78,14 +84,17 @@ public final class ConfigCommands {
 
   /**
    * Returns why CONFIG SET refuses a parameter whatever its value, as Redis's config.c words it
-   * (databases is IMMUTABLE_CONFIG; dir is PROTECTED_CONFIG and enable-protected-configs is off by
-   * default), or null.
+   * (databases, appendfilename and rdbchecksum are IMMUTABLE_CONFIG; dir and dbfilename are
+   * PROTECTED_CONFIG and enable-protected-configs is off by default), or null.
    */
   private static String refusal(String name) {
     switch (name) {
       case "databases":
+      case "appendfilename":
+      case "rdbchecksum":
         return "can't set immutable config";
       case "dir":
+      case "dbfilename":
         return "can't set protected config";
       default:
         return null;
@@ -116,7 +125,14 @@ public final class ConfigCommands {
         return bounded(Numbers.parseLong(value), 0, 65535, false);
       case "protected-mode":
       case "latency-tracking":
+      case "stop-writes-on-bgsave-error":
         return yesNo(value) == null ? "argument must be 'yes' or 'no'" : null;
+      case "rdbcompression":
+        Boolean compress = yesNo(value);
+        if (compress == null) {
+          return "argument must be 'yes' or 'no'";
+        }
+        return compress ? ServerConfig.Builder.fixedReason(name) : null;
       case "latency-tracking-info-percentiles":
         return LatencyPercentiles.error(value);
       case "slowlog-log-slower-than":
@@ -139,17 +155,17 @@ public final class ConfigCommands {
             ? "Failed to bind to specified addresses."
             : null;
       case "save":
-        // no RDB save points here: snapshots follow the auto-aof-rewrite settings
-        return unchanged(value.isEmpty());
+        try {
+          SavePoints.parse(value);
+          return null;
+        } catch (IllegalArgumentException e) {
+          return e.getMessage();
+        }
       default:
         return context.replication() != null
             ? context.replication().settings().check(name, value)
             : null;
     }
-  }
-
-  private static String unchanged(boolean same) {
-    return same ? null : "this server sets it only at start-up";
   }
 
   private static String bounded(Long number, long min, long max, boolean memory) {
@@ -199,6 +215,12 @@ public final class ConfigCommands {
       case "latency-tracking":
         context.latencyTracking(yesNo(value));
         break;
+      case "save":
+        context.savePoints(SavePoints.parse(value));
+        break;
+      case "stop-writes-on-bgsave-error":
+        context.stopWritesOnBgsaveError(yesNo(value));
+        break;
       case "latency-tracking-info-percentiles":
         context.latencyPercentiles(LatencyPercentiles.parse(value));
         break;
@@ -216,7 +238,7 @@ public final class ConfigCommands {
         }
         break;
       default:
-        // save: check accepted only its current value; port, bind, appendonly: see applyServer
+        // rdbcompression: check accepted only its one value; port, bind, appendonly: applyServer
         if (context.replication() != null) {
           context.replication().settings().apply(name, value);
         }

@@ -3,6 +3,7 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.SaveStats;
+import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
@@ -311,8 +312,9 @@ public final class InfoCommands {
 
   private void persistence(StringBuilder out) {
     Persistence persistence = context.persistence();
-    boolean saving = persistence != null && persistence.saving();
-    SaveStats saves = persistence == null ? new SaveStats() : persistence.saveStats();
+    Snapshots snapshots = context.snapshots();
+    boolean saving = snapshots != null && snapshots.saving();
+    SaveStats saves = context.saveStats();
     out.append("# Persistence\r\n");
     field(out, "loading", 0);
     field(out, "async_loading", 0);
@@ -323,13 +325,9 @@ public final class InfoCommands {
     field(out, "current_fork_perc", "0.00");
     field(out, "current_save_keys_processed", 0);
     field(out, "current_save_keys_total", 0);
-    field(
-        out,
-        "rdb_changes_since_last_save",
-        persistence == null ? 0 : persistence.changesSinceSave());
+    field(out, "rdb_changes_since_last_save", saves.changesSinceSave());
     field(out, "rdb_bgsave_in_progress", saving ? 1 : 0);
-    field(out, "rdb_last_save_time", persistence == null ? 0 : persistence.lastSaveSeconds());
-    // a snapshot is both Redis's RDB save and its AOF rewrite: the same figures for both
+    field(out, "rdb_last_save_time", saves.lastSaveSeconds());
     field(out, "rdb_last_bgsave_status", saves.lastStatus());
     field(out, "rdb_last_bgsave_time_sec", saves.lastSeconds());
     field(out, "rdb_current_bgsave_time_sec", saves.currentSeconds());
@@ -338,17 +336,18 @@ public final class InfoCommands {
     field(out, "rdb_last_load_keys_expired", 0);
     field(out, "rdb_last_load_keys_loaded", 0);
     field(out, "aof_enabled", persistence == null ? 0 : 1);
-    field(out, "aof_rewrite_in_progress", saving ? 1 : 0);
+    // with the log, a snapshot is also Redis's AOF rewrite: the same figures for both; without
+    // it, no rewrite ever runs
+    boolean logged = persistence != null;
+    field(out, "aof_rewrite_in_progress", logged && saving ? 1 : 0);
     field(out, "aof_rewrite_scheduled", 0);
-    field(out, "aof_last_rewrite_time_sec", saves.lastSeconds());
-    field(out, "aof_current_rewrite_time_sec", saves.currentSeconds());
-    field(out, "aof_last_bgrewrite_status", saves.lastStatus());
-    field(out, "aof_rewrites", saves.completed());
-    field(out, "aof_rewrites_consecutive_failures", saves.consecutiveFailures());
+    field(out, "aof_last_rewrite_time_sec", logged ? saves.lastSeconds() : -1);
+    field(out, "aof_current_rewrite_time_sec", logged ? saves.currentSeconds() : -1);
     field(
-        out,
-        "aof_last_write_status",
-        persistence != null && persistence.refusal() != null ? "err" : "ok");
+        out, "aof_last_bgrewrite_status", logged && saves.consecutiveFailures() > 0 ? "err" : "ok");
+    field(out, "aof_rewrites", logged ? saves.completed() : 0);
+    field(out, "aof_rewrites_consecutive_failures", logged ? saves.consecutiveFailures() : 0);
+    field(out, "aof_last_write_status", logged && persistence.logFailed() ? "err" : "ok");
     field(out, "aof_last_cow_size", 0);
     field(out, "module_fork_in_progress", 0);
     field(out, "module_fork_last_cow_size", 0);

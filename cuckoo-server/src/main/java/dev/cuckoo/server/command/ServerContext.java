@@ -6,6 +6,10 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.PersistenceContext;
+import dev.cuckoo.server.persist.SavePoints;
+import dev.cuckoo.server.persist.SaveStats;
+import dev.cuckoo.server.persist.SnapshotOnly;
+import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.ErrorStats;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.replication.Replication;
@@ -29,6 +33,10 @@ public final class ServerContext implements PersistenceContext {
   private final AtomicLong nextClientId = new AtomicLong(1);
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
+  private volatile SnapshotOnly snapshotOnly;
+  private final SaveStats saveStats = new SaveStats();
+  private volatile SavePoints savePoints;
+  private volatile boolean stopWritesOnBgsaveError;
   private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
   private volatile long maxMemory;
@@ -75,6 +83,31 @@ public final class ServerContext implements PersistenceContext {
     this.latencyPercentiles = config.latencyPercentiles();
     this.slowlogLogSlowerThan = config.slowlogLogSlowerThan();
     this.slowlogMaxLen = config.slowlogMaxLen();
+    this.savePoints = config.savePoints();
+    this.stopWritesOnBgsaveError = config.stopWritesOnBgsaveError();
+  }
+
+  @Override
+  public SaveStats saveStats() {
+    return saveStats;
+  }
+
+  @Override
+  public SavePoints savePoints() {
+    return savePoints;
+  }
+
+  void savePoints(SavePoints savePoints) {
+    this.savePoints = savePoints;
+  }
+
+  @Override
+  public boolean stopWritesOnBgsaveError() {
+    return stopWritesOnBgsaveError;
+  }
+
+  void stopWritesOnBgsaveError(boolean stop) {
+    this.stopWritesOnBgsaveError = stop;
   }
 
   /** Returns what CONFIG SET changes in the running server: the listener and the log. */
@@ -137,6 +170,8 @@ public final class ServerContext implements PersistenceContext {
             .port(port)
             .bind(bind)
             .appendOnly(persistence != null)
+            .savePoints(savePoints)
+            .stopWritesOnBgsaveError(stopWritesOnBgsaveError)
             .maxMemory(maxMemory)
             .autoAofRewritePercentage(rewritePercentage)
             .autoAofRewriteMinSize(rewriteMinSize)
@@ -354,13 +389,33 @@ public final class ServerContext implements PersistenceContext {
     this.writeStream = writeStream;
   }
 
-  /** Returns persistence, or null when it is off. */
+  /** Returns the append-only log and its snapshots, or null when the log is off. */
   public Persistence persistence() {
     return persistence;
   }
 
+  /** Sets the append-only log (null: off). */
   public void persistence(Persistence persistence) {
     this.persistence = persistence;
+  }
+
+  /** Returns what saves snapshots while the log is off ({@code appendonly no}), or null. */
+  public SnapshotOnly snapshotOnly() {
+    return snapshotOnly;
+  }
+
+  /** Sets what saves snapshots while the log is off ({@code appendonly no}). */
+  public void snapshotOnly(SnapshotOnly snapshotOnly) {
+    this.snapshotOnly = snapshotOnly;
+  }
+
+  /**
+   * Returns what takes snapshots in the mode in force: the log's persistence, or the snapshots
+   * alone while the log is off; null only for the contexts recovery replays through.
+   */
+  public Snapshots snapshots() {
+    Persistence log = persistence;
+    return log != null ? log : snapshotOnly;
   }
 
   public AtomicInteger connectedClients() {
@@ -396,7 +451,10 @@ public final class ServerContext implements PersistenceContext {
     this.port = port;
   }
 
-  /** Returns what SHUTDOWN runs: saves a snapshot if given true, then stops the server. */
+  /**
+   * Returns what SHUTDOWN runs: saves a snapshot if given true (SAVE), not if false (NOSAVE), as
+   * the mode wants if null (Redis: when save points are set), then stops the server.
+   */
   public Consumer<Boolean> shutdown() {
     return shutdown;
   }

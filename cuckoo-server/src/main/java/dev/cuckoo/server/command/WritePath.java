@@ -56,11 +56,17 @@ public final class WritePath {
   }
 
   /**
-   * Returns the log writes go to now: persistence, or a log that records nothing when it is off.
+   * Returns the log writes go to now: persistence; with snapshots only, what counts the changes for
+   * the save points and refuses writes after a failed background save; else a log that records
+   * nothing.
    */
   private WriteLog log() {
     Persistence persistence = context.persistence();
-    return persistence != null ? persistence : WriteLog.NONE;
+    if (persistence != null) {
+      return persistence;
+    }
+    WriteLog snapshots = context.snapshotOnly();
+    return snapshots != null ? snapshots : WriteLog.NONE;
   }
 
   /**

@@ -1,18 +1,15 @@
 package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
-import dev.cuckoo.FilterImage;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
-import java.io.Closeable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,7 +26,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -77,7 +73,7 @@ import java.util.function.Predicate;
  * is taken in the background. The log therefore stays below the larger of the minimum size and the
  * percentage of the live data, plus what is written while one snapshot runs.
  */
-public final class Persistence implements Closeable, WriteLog {
+public final class Persistence implements Snapshots, WriteLog {
   /** Snapshot file name inside the data directory. */
   public static final String SNAPSHOT = "dump.cuckoo";
 
@@ -86,16 +82,10 @@ public final class Persistence implements Closeable, WriteLog {
 
   private static final System.Logger LOGGER = System.getLogger(Persistence.class.getName());
 
-  /**
-   * Filters at least this big are written by a snapshot from an image captured under their stripe
-   * lock ({@link RedisCuckooFilter#captureImage}), without holding it; smaller ones under it.
-   */
-  private static final long IMAGE_BYTES = 1 << 20;
-
   private static final String REPAIR_HINT =
       "; refusing to start. Restart with --repair-log yes" + " to ";
 
-  private final Path dir;
+  private final DataFiles names;
   private final Keyspace keyspace;
   private volatile ServerConfig.Fsync fsync;
   private final FileChannels files;
@@ -118,15 +108,12 @@ public final class Persistence implements Closeable, WriteLog {
   // same array while a connection repeats a command, so the table is not asked once per record
   // (command name arrays are never modified; a stale value only costs one more lookup)
   private byte[] lastNonMover;
-  private final AtomicBoolean saving = new AtomicBoolean();
+  private final BackgroundSaves saves;
   private final AtomicBoolean recovering = new AtomicBoolean();
-  private final java.util.concurrent.atomic.LongAdder changes =
-      new java.util.concurrent.atomic.LongAdder();
   // ranges of record numbers undone after log failures (copy on write: read on every commit)
   private volatile long[][] discarded = new long[0][];
   private volatile long generation;
-  private volatile long lastSaveSeconds;
-  private final SaveStats saveStats = new SaveStats();
+  private final SaveStats saveStats;
   private volatile long rewriteBaseBytes;
   private volatile String refusal;
   private IOException handledFailure;
@@ -144,7 +131,7 @@ public final class Persistence implements Closeable, WriteLog {
       AppendLog log,
       long generation) {
     this.context = context;
-    this.dir = context.config().dir();
+    this.names = DataFiles.of(context.config());
     this.keyspace = keyspace;
     this.fsync = context.config().fsync();
     this.files = files;
@@ -152,9 +139,10 @@ public final class Persistence implements Closeable, WriteLog {
     this.rules = rules;
     this.log = log;
     this.generation = generation;
-    this.lastSaveSeconds = System.currentTimeMillis() / 1000;
-    this.rewriteBaseBytes = snapshotBytes(dir);
+    this.saveStats = context.saveStats();
+    this.rewriteBaseBytes = snapshotBytes(names);
     this.background = daemonExecutor("cuckoo-persistence");
+    this.saves = new BackgroundSaves(background, this::save);
     log.afterForce(context::logForced);
     this.syncer = daemonExecutor("cuckoo-fsync");
     syncer.scheduleWithFixedDelay(
@@ -168,9 +156,9 @@ public final class Persistence implements Closeable, WriteLog {
         TimeUnit.SECONDS);
   }
 
-  private static long snapshotBytes(Path dir) {
+  private static long snapshotBytes(DataFiles names) {
     try {
-      return Files.size(dir.resolve(SNAPSHOT));
+      return Files.size(names.snapshot());
     } catch (IOException e) {
       return 0;
     }
@@ -186,7 +174,7 @@ public final class Persistence implements Closeable, WriteLog {
   }
 
   /** A log file found in the data directory. */
-  private static final class LogFile {
+  static final class LogFile {
     final Path path;
     final LogReader.Header header;
     final boolean active;
@@ -199,7 +187,7 @@ public final class Persistence implements Closeable, WriteLog {
   }
 
   /** What the files of the data directory hold, found by {@link #scan}. */
-  private static final class Recovered {
+  static final class Recovered {
     SnapshotFile.Loaded snapshot = new SnapshotFile.Loaded(0, 0, 0, Map.of());
     final List<LogFile> needed = new ArrayList<>();
     final List<Path> obsolete = new ArrayList<>();
@@ -224,32 +212,11 @@ public final class Persistence implements Closeable, WriteLog {
       Function<Keyspace, RecordApplier> commandsFor,
       RecordRules rules)
       throws IOException {
-    ServerConfig config = context.config();
-    Path dir = config.dir();
-    Files.createDirectories(dir);
-    for (Path stale :
-        new Path[] {
-          SnapshotFile.tempOf(dir.resolve(SNAPSHOT)),
-          dir.resolve(LOG + ".tmp"),
-          dir.resolve(LOG + ".new")
-        }) {
-      if (Files.deleteIfExists(stale)) {
-        LOGGER.log(Level.INFO, "removed {0} left by an interrupted write", stale);
-      }
-    }
+    DataFiles names = DataFiles.of(context.config());
     Keyspace keyspace = context.keyspace();
-    Recovered found =
-        recover(
-            dir,
-            keyspace,
-            commandsFor.apply(keyspace),
-            rules,
-            key -> true,
-            Long.MAX_VALUE,
-            config.repairLog(),
-            true);
+    Recovered found = load(context, commandsFor, rules);
     long generation = found.snapshot.generation();
-    Path logPath = dir.resolve(LOG);
+    Path logPath = names.log();
     AppendLog log;
     if (found.repaired) {
       // records are only appended to a sound current-format log of the snapshot's generation:
@@ -258,7 +225,7 @@ public final class Persistence implements Closeable, WriteLog {
       // unless repaired, and repair skips what the snapshot holds)
       LOGGER.log(Level.INFO, "{0} was repaired; saving a snapshot to start a sound log", logPath);
       generation = Math.max(generation, lastGeneration(found)) + 1;
-      writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, found.lastLsn, keyspace);
+      writeWholeSnapshot(names.snapshot(), files, generation, found.lastLsn, keyspace);
       log = AppendLog.create(logPath, files, generation, found.lastLsn);
       if (found.mark != null) {
         log.append(0, found.mark.args());
@@ -285,14 +252,54 @@ public final class Persistence implements Closeable, WriteLog {
           AppendLog.openAt(
               logPath, files, found.active.header.generation(), found.activeEnd, found.lastLsn);
     }
-    for (Path obsolete : found.obsolete) {
-      Files.deleteIfExists(obsolete);
-      LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
-    }
+    removeObsolete(found);
     Persistence persistence =
         new Persistence(context, keyspace, files, commandsFor, rules, log, generation);
     persistence.recoveredMark = found.mark;
     return persistence;
+  }
+
+  /**
+   * Loads the data directory into the context's keyspace at start-up: removes what interrupted
+   * writes left, then loads the snapshot and replays the logs.
+   */
+  static Recovered load(
+      PersistenceContext context, Function<Keyspace, RecordApplier> commandsFor, RecordRules rules)
+      throws IOException {
+    ServerConfig config = context.config();
+    DataFiles names = DataFiles.of(config);
+    removeInterruptedWrites(names);
+    Keyspace keyspace = context.keyspace();
+    return recover(
+        names,
+        keyspace,
+        commandsFor.apply(keyspace),
+        rules,
+        key -> true,
+        Long.MAX_VALUE,
+        config.repairLog(),
+        true);
+  }
+
+  /** Deletes the retired logs older than the snapshot that {@link #load} found. */
+  static void removeObsolete(Recovered found) throws IOException {
+    for (Path obsolete : found.obsolete) {
+      Files.deleteIfExists(obsolete);
+      LOGGER.log(Level.INFO, "removed {0}: the snapshot holds its records", obsolete);
+    }
+  }
+
+  /** Creates the data directory and removes the temporary files of writes a crash interrupted. */
+  private static void removeInterruptedWrites(DataFiles names) throws IOException {
+    Files.createDirectories(names.dir());
+    for (Path stale :
+        new Path[] {
+          SnapshotFile.tempOf(names.snapshot()), names.logSibling(".tmp"), names.logSibling(".new")
+        }) {
+      if (Files.deleteIfExists(stale)) {
+        LOGGER.log(Level.INFO, "removed {0} left by an interrupted write", stale);
+      }
+    }
   }
 
   /**
@@ -311,21 +318,18 @@ public final class Persistence implements Closeable, WriteLog {
       Function<Keyspace, RecordApplier> commandsFor,
       RecordRules rules)
       throws IOException {
-    Path dir = context.config().dir();
-    Files.createDirectories(dir);
-    try (java.nio.file.DirectoryStream<Path> logs = Files.newDirectoryStream(dir, LOG + "*")) {
-      for (Path stale : logs) {
-        Files.deleteIfExists(stale);
-      }
-    }
+    DataFiles names = DataFiles.of(context.config());
+    Files.createDirectories(names.dir());
+    Files.deleteIfExists(names.log());
+    names.deleteRetiredBefore(Long.MAX_VALUE);
     long generation = 1;
-    writeWholeSnapshot(dir.resolve(SNAPSHOT), files, generation, 0, context.keyspace());
-    AppendLog log = AppendLog.create(dir.resolve(LOG), files, generation, 0);
+    writeWholeSnapshot(names.snapshot(), files, generation, 0, context.keyspace());
+    AppendLog log = AppendLog.create(names.log(), files, generation, 0);
     return new Persistence(context, context.keyspace(), files, commandsFor, rules, log, generation);
   }
 
   /** Returns the generation after the last retired log's, or the active log's (0 if none). */
-  private static long lastGeneration(Recovered found) {
+  static long lastGeneration(Recovered found) {
     long last = 0;
     for (LogFile file : found.needed) {
       last = Math.max(last, file.header.generation() + (file.active ? 0 : 1));
@@ -347,8 +351,8 @@ public final class Persistence implements Closeable, WriteLog {
    * Loads the snapshot and replays the logs into {@code target}, for the keys {@code wanted}
    * accepts; the active log is read up to {@code activeLimit}.
    */
-  private static Recovered recover(
-      Path dir,
+  static Recovered recover(
+      DataFiles names,
       Keyspace target,
       RecordApplier commands,
       RecordRules rules,
@@ -358,7 +362,7 @@ public final class Persistence implements Closeable, WriteLog {
       boolean startup)
       throws IOException {
     Recovered found = new Recovered();
-    Path snapshotPath = dir.resolve(SNAPSHOT);
+    Path snapshotPath = names.snapshot();
     if (Files.exists(snapshotPath)) {
       try {
         found.snapshot = SnapshotFile.read(snapshotPath, target, wanted);
@@ -386,7 +390,7 @@ public final class Persistence implements Closeable, WriteLog {
             found.snapshot.generation());
       }
     }
-    scan(dir, found, repair);
+    scan(names, found, repair);
     Replay replay =
         new Replay(
             commands, rules, target, found.snapshot.lsns(), found.snapshot.startLsn(), wanted);
@@ -434,28 +438,20 @@ public final class Persistence implements Closeable, WriteLog {
    * generation is the snapshot's or later, every retired generation in between is present, and the
    * first needed log starts at or before the snapshot's start number.
    */
-  private static void scan(Path dir, Recovered found, boolean repair) throws IOException {
+  private static void scan(DataFiles names, Recovered found, boolean repair) throws IOException {
     long snapshotGeneration = found.snapshot.generation();
-    Path snapshotPath = dir.resolve(SNAPSHOT);
+    Path snapshotPath = names.snapshot();
     TreeMap<Long, LogFile> retired = new TreeMap<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
-      for (Path path : entries) {
-        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
-        if (!suffix.chars().allMatch(Character::isDigit)
-            || suffix.isEmpty()
-            || suffix.length() > 18) {
-          continue;
-        }
-        long number = Long.parseLong(suffix);
-        LogReader.Header header = headerOf(path, repair, number);
-        if (header.generation() < snapshotGeneration) {
-          found.obsolete.add(path);
-        } else {
-          retired.put(header.generation(), new LogFile(path, header, false));
-        }
+    for (Map.Entry<Long, Path> entry : names.retiredLogs().entrySet()) {
+      Path path = entry.getValue();
+      LogReader.Header header = headerOf(path, repair, entry.getKey());
+      if (header.generation() < snapshotGeneration) {
+        found.obsolete.add(path);
+      } else {
+        retired.put(header.generation(), new LogFile(path, header, false));
       }
     }
-    Path activePath = dir.resolve(LOG);
+    Path activePath = names.log();
     if (Files.exists(activePath)) {
       long guess = retired.isEmpty() ? snapshotGeneration : retired.lastKey() + 1;
       found.active = new LogFile(activePath, headerOf(activePath, repair, guess), true);
@@ -589,7 +585,7 @@ public final class Persistence implements Closeable, WriteLog {
   /** Appends one record of a write run in database {@code db}; returns its sequence number. */
   @Override
   public long append(int db, byte[][] args) {
-    changes.increment();
+    saveStats.changed();
     if (!moversLogged && movesData(args)) {
       moversLogged = true;
     }
@@ -611,10 +607,22 @@ public final class Persistence implements Closeable, WriteLog {
     return moves;
   }
 
-  /** Returns the error writes get (without the dash), or null while writes are accepted. */
+  /**
+   * Returns the error writes get (without the dash), or null while writes are accepted: the log's
+   * MISCONF after a failed write, else the one after a failed background save ({@link
+   * SaveStats#refusal}).
+   */
   @Override
   public String refusal() {
-    return refusal;
+    String failed = refusal;
+    return failed != null
+        ? failed
+        : saveStats.refusal(context.stopWritesOnBgsaveError(), context.savePoints());
+  }
+
+  /** Returns true if the log failed and no new generation could be started since. */
+  public boolean logFailed() {
+    return refusal != null;
   }
 
   /**
@@ -814,7 +822,14 @@ public final class Persistence implements Closeable, WriteLog {
     Keyspace rebuilt = new Keyspace(keyspace.databases());
     rebuilt.loading(true);
     recover(
-        dir, rebuilt, commandsFor.apply(rebuilt), rules, wanted, log.writtenBytes(), false, false);
+        names,
+        rebuilt,
+        commandsFor.apply(rebuilt),
+        rules,
+        wanted,
+        log.writtenBytes(),
+        false,
+        false);
     if (keys == null) {
       keyspace.clear();
       for (Map.Entry<Key, RedisCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
@@ -858,7 +873,8 @@ public final class Persistence implements Closeable, WriteLog {
       return;
     }
     try {
-      save();
+      // not a BGSAVE: its failure is the log's refusal, not rdb_last_bgsave_status
+      save(false);
       LOGGER.log(
           Level.INFO, "the log is writable again (generation {0}); accepting writes", generation);
     } catch (IOException | RuntimeException e) {
@@ -868,22 +884,19 @@ public final class Persistence implements Closeable, WriteLog {
   }
 
   private static String describe(Throwable e) {
-    String message = e.getMessage();
-    if (message != null && message.contains("No space left on device")) {
-      return "No space left on device";
-    }
-    return message == null ? e.getClass().getSimpleName() : message;
+    return BackgroundSaves.describe(e);
   }
 
   private void maybeRewrite() {
     int percentage = context.rewritePercentage();
-    if (percentage <= 0 || saving.get()) {
+    if (percentage <= 0 || saves.running()) {
       return;
     }
     long size = log.writtenBytes();
     long base = Math.max(rewriteBaseBytes, AppendLog.HEADER_BYTES);
     if (size >= context.rewriteMinSize() && size >= base / 100 * percentage) {
-      if (saveInBackground()) {
+      // Redis's AOF rewrite, not a BGSAVE: a failure shows in aof_last_bgrewrite_status only
+      if (saveAsync(false) != null) {
         LOGGER.log(
             Level.INFO,
             "log is {0} bytes, {1}% of the {2}-byte snapshot; taking a new" + " snapshot",
@@ -900,14 +913,19 @@ public final class Persistence implements Closeable, WriteLog {
    *
    * @throws IOException if the snapshot cannot be written (the logs still hold everything)
    */
+  @Override
   public void save() throws IOException {
+    save(false);
+  }
+
+  private void save(boolean background) throws IOException {
     saveLock.lock();
-    saveStats.started();
+    saveStats.started(background);
     boolean saved = false;
     keyspace.moveGate().closeForSnapshot();
     try {
       long next = Math.max(generation, log.generation()) + 1;
-      Path retired = dir.resolve(LOG + "." + log.generation());
+      Path retired = names.retired(log.generation());
       long[] rotatedAt = new long[1];
       List<Key> keys;
       try {
@@ -924,33 +942,8 @@ public final class Persistence implements Closeable, WriteLog {
       }
       long startLsn = rotatedAt[0];
       try (SnapshotFile.Writer writer =
-          SnapshotFile.open(dir.resolve(SNAPSHOT), files, next, startLsn)) {
-        for (Key key : keys) {
-          Lock lock = keyspace.readLockFor(key);
-          lock.lock();
-          FilterImage image;
-          long lsn;
-          long expireAt;
-          try {
-            RedisCuckooFilter<byte[]> filter = keyspace.stored(key);
-            expireAt = keyspace.expireAt(key);
-            lsn = log.lastLsn();
-            if (filter == null || filter.sizeInBytes() < IMAGE_BYTES) {
-              writer.write(key, lsn, expireAt, filter);
-              continue;
-            }
-            image = filter.captureImage(copyBudget());
-          } finally {
-            lock.unlock();
-          }
-          // a big filter is written from its image while commands go on changing it
-          try {
-            writer.writeImage(key, lsn, expireAt, image);
-          } finally {
-            // without the lock: a write waiting for the copy budget holds it until this
-            image.close();
-          }
-        }
+          SnapshotFile.open(names.snapshot(), files, next, startLsn)) {
+        Checkpoint.writeKeys(writer, keys, keyspace, log::lastLsn);
         try {
           // the snapshot may hold writes not yet in the file: they must be before it is kept
           log.flush(true);
@@ -962,90 +955,23 @@ public final class Persistence implements Closeable, WriteLog {
       }
       generation = next;
       moversLogged = false;
-      deleteRetiredBefore(next);
+      names.deleteRetiredBefore(next);
       synchronized (this) {
         refusal = null;
         handledFailure = null;
       }
-      changes.reset();
-      lastSaveSeconds = System.currentTimeMillis() / 1000;
-      rewriteBaseBytes = Files.size(dir.resolve(SNAPSHOT));
+      rewriteBaseBytes = Files.size(names.snapshot());
       saved = true;
     } finally {
-      saveStats.ended(saved);
+      saveStats.ended(saved, background);
       keyspace.moveGate().open();
       saveLock.unlock();
     }
   }
 
-  /**
-   * The bytes a big filter's image may copy aside at once while a snapshot writes it: a quarter of
-   * the heap the keys leave free, at least {@value #MIN_COPY_BUDGET_BYTES}. Beyond it, a write to
-   * the filter waits until the snapshot has written the region it changes, rather than fill the
-   * heap with copies.
-   */
-  private long copyBudget() {
-    long free = Runtime.getRuntime().maxMemory() - keyspace.usedBytes();
-    return Math.max(MIN_COPY_BUDGET_BYTES, free / 4);
-  }
-
-  /** The least {@link #copyBudget}. */
-  private static final long MIN_COPY_BUDGET_BYTES = 16L << 20;
-
-  private void deleteRetiredBefore(long generation) throws IOException {
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, LOG + ".*")) {
-      for (Path path : entries) {
-        String suffix = path.getFileName().toString().substring(LOG.length() + 1);
-        if (!suffix.isEmpty()
-            && suffix.length() <= 18
-            && suffix.chars().allMatch(Character::isDigit)
-            && Long.parseLong(suffix) < generation) {
-          Files.deleteIfExists(path);
-        }
-      }
-    }
-  }
-
-  /**
-   * Starts a snapshot on the background thread (BGSAVE).
-   *
-   * @return false if a snapshot is already running
-   */
-  public boolean saveInBackground() {
-    return saveAsync() != null;
-  }
-
-  /**
-   * Starts a snapshot on the background thread and returns its outcome: null when it succeeded,
-   * otherwise the error text. Returns null (no future) if a snapshot is already running.
-   */
-  public CompletableFuture<String> saveAsync() {
-    if (!saving.compareAndSet(false, true)) {
-      return null;
-    }
-    CompletableFuture<String> done = new CompletableFuture<>();
-    try {
-      background.execute(
-          () -> {
-            String error = null;
-            try {
-              save();
-            } catch (OutOfMemoryError e) {
-              HeapGuard.fatal("a background save", e);
-            } catch (IOException | RuntimeException e) {
-              LOGGER.log(Level.ERROR, "background save failed", e);
-              error = describe(e);
-            } finally {
-              // cleared before the reply goes out: a SAVE right after it must not find one running
-              saving.set(false);
-            }
-            done.complete(error);
-          });
-    } catch (RejectedExecutionException e) {
-      saving.set(false);
-      return null;
-    }
-    return done;
+  @Override
+  public CompletableFuture<String> saveAsync(boolean background) {
+    return saves.start(background);
   }
 
   /**
@@ -1069,24 +995,14 @@ public final class Persistence implements Closeable, WriteLog {
     return recoveredMark;
   }
 
-  /** Returns true while a background save runs. */
+  @Override
   public boolean saving() {
-    return saving.get();
+    return saves.running();
   }
 
-  /** Returns the Unix time of the last successful save (or of startup). */
-  public long lastSaveSeconds() {
-    return lastSaveSeconds;
-  }
-
-  /** Returns the counts and times of snapshots (INFO persistence). */
+  @Override
   public SaveStats saveStats() {
     return saveStats;
-  }
-
-  /** Returns the number of writes logged since the last save. */
-  public long changesSinceSave() {
-    return changes.sum();
   }
 
   /** Returns the current snapshot generation. */

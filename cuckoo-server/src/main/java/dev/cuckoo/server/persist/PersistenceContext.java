@@ -17,6 +17,15 @@ public interface PersistenceContext {
   /** Returns auto-aof-rewrite-min-size in bytes; CONFIG SET changes it. */
   long rewriteMinSize();
 
+  /** Returns the server's counts and times of saves, kept across CONFIG SET appendonly. */
+  SaveStats saveStats();
+
+  /** Returns the save points in force ({@code save}); CONFIG SET changes them. */
+  SavePoints savePoints();
+
+  /** Returns {@code stop-writes-on-bgsave-error}; CONFIG SET changes it. */
+  boolean stopWritesOnBgsaveError();
+
   /**
    * Called after the log forced more records to disk, on the forcing thread (possibly with the
    * log's locks held): what waits for an fsync (WAITAOF) is woken from here; nothing else must be

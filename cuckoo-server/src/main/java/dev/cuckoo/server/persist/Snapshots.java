@@ -1,0 +1,48 @@
+package dev.cuckoo.server.persist;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What SAVE, BGSAVE, the save points and a shutdown ask of durability, in either mode: {@link
+ * Persistence} (the log and snapshots, {@code appendonly yes}) or {@link SnapshotOnly} (snapshots
+ * alone, {@code appendonly no}).
+ */
+public interface Snapshots extends Closeable {
+  /**
+   * Writes a snapshot of every key on the calling thread (a shutdown's save).
+   *
+   * @throws IOException if it cannot be written; the previous snapshot is then left as it was
+   */
+  void save() throws IOException;
+
+  /**
+   * Starts a snapshot on the background thread and returns its outcome: null when it succeeded,
+   * otherwise the error text; or returns null (no future) if a snapshot is already running.
+   *
+   * @param background true for BGSAVE and the save points (a failure sets {@code
+   *     rdb_last_bgsave_status:err}); false for SAVE, whose client gets the error instead, and for
+   *     the log's rewrites (BGREWRITEAOF, the automatic rewrite), whose failures show in {@code
+   *     aof_last_bgrewrite_status} only
+   */
+  CompletableFuture<String> saveAsync(boolean background);
+
+  /**
+   * Starts a background snapshot (BGSAVE, a save point).
+   *
+   * @return false if a snapshot is already running
+   */
+  default boolean saveInBackground() {
+    return saveAsync(true) != null;
+  }
+
+  /** Returns true while a snapshot runs. */
+  boolean saving();
+
+  /** Returns the error writes get (without the dash), or null while writes are accepted. */
+  String refusal();
+
+  /** Returns the counts and times of snapshots (INFO persistence, LASTSAVE). */
+  SaveStats saveStats();
+}
