@@ -104,7 +104,8 @@ final class MemoryCommands {
     reply.bulk("dataset.percentage");
     reply.doubleValue((float) usage.datasetPercent());
     reply.bulk("peak.percentage");
-    reply.doubleValue(peak == 0 ? 100 : (float) total * 100 / peak);
+    // at the peak exactly 100 (in float arithmetic a large total times 100 over itself may not be)
+    reply.doubleValue(peak == 0 || total >= peak ? 100 : (float) ((double) total * 100 / peak));
     field(reply, "allocator.allocated", total);
     field(reply, "allocator.active", total);
     field(reply, "allocator.resident", total);
