@@ -5,6 +5,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,7 @@ public final class DatabaseCommands {
     for (Key key : request.keys()) {
       if (keyspace.get(key) != null && keyspace.remove(key)) {
         removed.add(key.bytes());
+        request.write().notify(KeyspaceEvents.GENERIC, "del", key);
       }
     }
     if (removed.size() > 1) {

@@ -14,6 +14,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.rdb.DumpPayload;
 import dev.cuckoo.server.rdb.DumpPayloadException;
 import java.nio.charset.StandardCharsets;
@@ -225,6 +226,7 @@ final class DumpCommands {
       keyspace.idleSeconds(key, options.idleSeconds());
     }
     request.write().changed(logged(args, expireAt, ttl != 0 && !options.absolute()));
+    request.write().notify(KeyspaceEvents.GENERIC, "restore", key);
     reply.ok();
   }
 

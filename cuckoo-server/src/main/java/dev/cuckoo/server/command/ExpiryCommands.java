@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -110,8 +111,10 @@ public final class ExpiryCommands {
     if (when <= CommandClock.now() && !session.replaying()) {
       keyspace.remove(key);
       request.write().changed(new byte[][] {DEL, key.bytes()});
+      request.write().notify(KeyspaceEvents.GENERIC, "del", key);
     } else {
       keyspace.expireAt(key, when);
+      request.write().notify(KeyspaceEvents.GENERIC, "expire", key);
       request
           .write()
           .changed(
@@ -169,6 +172,7 @@ public final class ExpiryCommands {
       return;
     }
     request.write().changed();
+    request.write().notify(KeyspaceEvents.GENERIC, "persist", key);
     session.reply().integer(1);
   }
 }

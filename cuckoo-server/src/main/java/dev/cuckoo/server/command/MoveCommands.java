@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 
 /**
  * Commands that move a filter between keys or databases: RENAME, RENAMENX, MOVE, SWAPDB, and COPY
@@ -62,6 +63,8 @@ public final class MoveCommands {
     }
     transfer(source, target, filter);
     request.write().changed();
+    request.write().notify(KeyspaceEvents.GENERIC, "rename_from", source);
+    request.write().notify(KeyspaceEvents.GENERIC, "rename_to", target);
     if (nx) {
       reply.integer(1);
     } else {
@@ -100,6 +103,8 @@ public final class MoveCommands {
     }
     transfer(source, target, filter);
     request.write().changed();
+    request.write().notify(KeyspaceEvents.GENERIC, "move_from", source);
+    request.write().notify(KeyspaceEvents.GENERIC, "move_to", target);
     session.reply().integer(1);
   }
 

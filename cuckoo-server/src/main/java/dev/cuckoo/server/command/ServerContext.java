@@ -11,6 +11,7 @@ import dev.cuckoo.server.persist.SaveStats;
 import dev.cuckoo.server.persist.SnapshotOnly;
 import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.ErrorStats;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.replication.Replication;
 import dev.cuckoo.server.replication.WriteStream;
@@ -464,9 +465,16 @@ public final class ServerContext implements PersistenceContext {
   }
 
   private final PubSub pubSub = new PubSub(Glob::matches);
+  private final KeyspaceEvents keyspaceEvents = new KeyspaceEvents(pubSub);
   private final ClientRegistry clients = new ClientRegistry(pubSub);
 
   /** Returns the server's pub/sub subscriptions. */
+  /** Returns the keyspace notifications (notify-keyspace-events). */
+  public KeyspaceEvents keyspaceEvents() {
+    return keyspaceEvents;
+  }
+
+  /** Returns the channels and patterns clients subscribed to. */
   public PubSub pubSub() {
     return pubSub;
   }

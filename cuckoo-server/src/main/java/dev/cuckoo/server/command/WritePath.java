@@ -8,8 +8,10 @@ import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.WriteLog;
+import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.replication.Replication;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
@@ -239,11 +241,41 @@ public final class WritePath {
                 ? watches
                 : null);
     request.write(scope);
+    KeyspaceEvents events = context.keyspaceEvents();
+    List<Key> absent = null;
+    if (!session.replaying() && events.wants(KeyspaceEvents.NEW)) {
+      absent = new ArrayList<>();
+      for (Key key : request.keys()) {
+        if (keyspace.get(key) == null) {
+          absent.add(key);
+        }
+      }
+    }
     try {
       request.spec().handler().run(session, request);
     } finally {
       request.write(null);
       finish(session, request, scope);
+      if (!session.replaying()) {
+        publish(events, scope, absent);
+      }
+    }
+  }
+
+  /**
+   * Publishes the keyspace notifications of a write: "new" for each key it created (Redis raises it
+   * for every key added), then those its handler raised.
+   */
+  private void publish(KeyspaceEvents events, WriteScope scope, List<Key> absent) {
+    if (absent != null) {
+      for (Key key : absent) {
+        if (context.keyspace().get(key) != null) {
+          events.notify(KeyspaceEvents.NEW, "new", key.bytes(), key.db());
+        }
+      }
+    }
+    for (WriteScope.Event event : scope.events()) {
+      events.notify(event.type(), event.name(), event.key().bytes(), event.key().db());
     }
   }
 
@@ -342,6 +374,7 @@ public final class WritePath {
     }
     keyspace.remove(key);
     context.expiredKeys().incrementAndGet();
+    context.keyspaceEvents().notify(KeyspaceEvents.EXPIRED, "expired", key.bytes(), key.db());
     byte[][] del = {DEL, key.bytes()};
     touched(key.db(), del);
     announce(null, key.db(), del, null);

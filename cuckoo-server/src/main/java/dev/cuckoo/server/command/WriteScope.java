@@ -33,6 +33,11 @@ public final class WriteScope {
   private Key opened;
   private RedisCuckooFilter<byte[]> openedFilter;
   private long openedBytes;
+  // the keyspace notifications the change raises, published once it is recorded; null: none
+  private List<Event> events;
+
+  /** A keyspace notification the write raises: its class, its name, its key. */
+  record Event(int type, String name, Key key) {}
 
   WriteScope(WritePath path, Session session, Request request, Keyspace keyspace, Watches watches) {
     this.path = path;
@@ -105,6 +110,23 @@ public final class WriteScope {
    */
   public boolean admits(Key key, long bytes) {
     return path.admits(session, key, bytes);
+  }
+
+  /**
+   * Raises keyspace notification {@code name} of class {@code type} ({@link
+   * dev.cuckoo.server.pubsub.KeyspaceEvents}) on {@code key}: published after the change is
+   * recorded, if notify-keyspace-events turns that class on.
+   */
+  public void notify(int type, String name, Key key) {
+    if (events == null) {
+      events = new ArrayList<>(2);
+    }
+    events.add(new Event(type, name, key));
+  }
+
+  /** Returns the notifications the handler raised, in order. */
+  List<Event> events() {
+    return events == null ? List.of() : events;
   }
 
   /** Returns true if the handler said it changed data. */
