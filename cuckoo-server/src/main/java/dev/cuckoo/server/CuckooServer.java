@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.cluster.Cluster;
 import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
@@ -75,6 +76,7 @@ public final class CuckooServer implements AutoCloseable {
   private final Listener listener;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
+  private volatile Cluster cluster;
 
   private CuckooServer(
       ServerContext context,
@@ -220,6 +222,9 @@ public final class CuckooServer implements AutoCloseable {
     context.port(listening[0].port());
     context.controls(server.controls(files, replayers, commands));
     context.shutdown(save -> server.close(save));
+    if (config.cluster().enabled()) {
+      server.startCluster(config);
+    }
     replication.start();
     LOGGER.log(
         Level.INFO,
@@ -328,6 +333,35 @@ public final class CuckooServer implements AutoCloseable {
     return context.persistence();
   }
 
+  /**
+   * Starts this server's cluster node: loads (or creates) its nodes.conf in dir and listens on the
+   * cluster bus port (cluster-port, or the client port + 10000).
+   */
+  private void startCluster(ServerConfig config) throws IOException {
+    ServerConfig.ClusterMode mode = config.cluster();
+    int busPort = mode.port() != 0 ? mode.port() : port() + 10000;
+    try {
+      cluster =
+          Cluster.start(
+              new Cluster.Options(
+                  config.bind(),
+                  port(),
+                  busPort,
+                  mode.nodeTimeoutMillis(),
+                  config.dir().resolve(mode.configFile())),
+              new ClusterKeys(context.keyspace()));
+    } catch (IOException | RuntimeException e) {
+      close(false);
+      throw e;
+    }
+    context.cluster(cluster.state());
+    LOGGER.log(
+        Level.INFO,
+        "cluster node {0}, bus port {1}",
+        cluster.state().myId(),
+        Integer.toString(busPort));
+  }
+
   /** Returns the port the server listens on (useful after starting on port 0). */
   public int port() {
     return context.port();
@@ -351,6 +385,9 @@ public final class CuckooServer implements AutoCloseable {
     long startNanos = System.nanoTime();
     try {
       listener.close();
+      if (cluster != null) {
+        cluster.close();
+      }
       Replication replication = context.replication();
       if (replication != null) {
         replication.close();

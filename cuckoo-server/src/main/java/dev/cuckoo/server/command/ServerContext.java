@@ -55,6 +55,9 @@ public final class ServerContext implements PersistenceContext {
   private final dev.cuckoo.server.protocol.Traffic traffic =
       new dev.cuckoo.server.protocol.Traffic();
 
+  private volatile dev.cuckoo.server.cluster.ClusterState cluster;
+
+  /** Creates the state over the settings, the CF parameters and the keyspace. */
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     this.config = config;
     this.cfConfig = cfConfig;
@@ -73,6 +76,16 @@ public final class ServerContext implements PersistenceContext {
     this.latencyPercentiles = config.latencyPercentiles();
     this.slowlogLogSlowerThan = config.slowlogLogSlowerThan();
     this.slowlogMaxLen = config.slowlogMaxLen();
+  }
+
+  /** Returns the cluster state, or null when cluster mode is off. */
+  public dev.cuckoo.server.cluster.ClusterState cluster() {
+    return cluster;
+  }
+
+  /** Sets the cluster state (once the cluster node has started). */
+  public void cluster(dev.cuckoo.server.cluster.ClusterState cluster) {
+    this.cluster = cluster;
   }
 
   /** Returns what CONFIG SET changes in the running server: the listener and the log. */
