@@ -340,6 +340,15 @@ public final class CuckooServer implements AutoCloseable {
   private void startCluster(ServerConfig config) throws IOException {
     ServerConfig.ClusterMode mode = config.cluster();
     int busPort = mode.port() != 0 ? mode.port() : port() + 10000;
+    if (busPort > 65535) {
+      close(false);
+      throw new IOException(
+          "cluster-port: the client port "
+              + port()
+              + " + 10000 is "
+              + busPort
+              + " (expected: <= 65535); set cluster-port");
+    }
     try {
       cluster =
           Cluster.start(

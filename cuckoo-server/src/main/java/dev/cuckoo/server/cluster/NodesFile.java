@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * The cluster configuration file ({@code nodes.conf}) in Redis's format: one CLUSTER NODES line per
  * node, then {@code vars currentEpoch N lastVoteEpoch N}. Written atomically (a temporary file,
- * fsync, rename, fsync of the directory); read strictly: a line that does not parse is an error
- * that names it, never a partial slot map.
+ * fsync, rename, fsync of the directory); read strictly: a line that does not parse, or a file that
+ * does not end with the vars line Redis writes last, is an error that names the line, never a
+ * partial slot map.
  */
 public final class NodesFile {
   private NodesFile() {}
@@ -84,6 +85,8 @@ public final class NodesFile {
     List<NodeLine> nodes = new ArrayList<>();
     long currentEpoch = 0;
     long lastVoteEpoch = 0;
+    int varsLine = 0;
+    int lastLine = 0;
     String[] lines = text.split("\n", -1);
     if (!text.endsWith("\n")) {
       throw new CorruptNodesFile(
@@ -96,7 +99,9 @@ public final class NodesFile {
         continue;
       }
       String[] f = line.split(" +");
+      lastLine = number;
       if (f[0].equalsIgnoreCase("vars")) {
+        varsLine = number;
         if (f.length % 2 == 0) {
           throw new CorruptNodesFile(file, number, "vars without a value for each name");
         }
@@ -110,6 +115,11 @@ public final class NodesFile {
         continue;
       }
       nodes.add(parseNode(file, number, f));
+    }
+    // Redis writes the vars line last: without it at the end, the file lost its last lines
+    if (varsLine == 0 || varsLine != lastLine) {
+      throw new CorruptNodesFile(
+          file, lastLine, "the 'vars currentEpoch N lastVoteEpoch N' line is not the last line");
     }
     return new Content(file, nodes, currentEpoch, lastVoteEpoch);
   }
