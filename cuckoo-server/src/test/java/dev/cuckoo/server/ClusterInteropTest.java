@@ -143,11 +143,16 @@ class ClusterInteropTest {
   }
 
   private Node startCuckoo(String name) throws Exception {
+    return startCuckoo(name, 0, freePort());
+  }
+
+  /** Starts a cuckoo-server cluster node in its own directory (keeping nodes.conf there). */
+  private Node startCuckoo(String name, int port, int busPort) throws Exception {
     Path nodeDir = Files.createDirectories(dir.resolve(name));
-    int busPort = freePort();
     CuckooServer server =
         CuckooServer.start(
             TestServers.memoryOnly()
+                .port(port)
                 .dir(nodeDir)
                 .clusterEnabled(true)
                 .clusterPort(busPort)
@@ -310,6 +315,69 @@ class ClusterInteropTest {
           viewer.kind() + " " + viewer.port() + " flags cuckoo-b fail",
           v -> quietly(() -> nodes(viewer.port()).get(cuckooB.id())[2].equals("master,fail")));
     }
+    // it comes back from its nodes.conf with the same id: links are reopened both ways, and the
+    // others clear its FAIL flag (a master still serving its slots, after 2 node timeouts)
+    Node back = startCuckoo("cuckoo-b", cuckooB.port(), busPort(cuckooB, cuckooC));
+    assertEquals(cuckooB.id(), back.id());
+    for (Node viewer : List.of(back, cuckooC, redisD, cuckooE)) {
+      await(
+          viewer.kind() + " " + viewer.port() + " sees cuckoo-b back",
+          v ->
+              quietly(
+                  () -> {
+                    String[] line = nodes(viewer.port()).get(cuckooB.id());
+                    return line[2].endsWith("master") && line[7].equals("connected");
+                  }));
+    }
+    await(
+        "the restarted node has the others' slots",
+        v -> quietly(() -> slots(back.port()).size() == 4));
+  }
+
+  /** Returns {@code node}'s bus port as {@code viewer} knows it. */
+  private static int busPort(Node node, Node viewer) throws IOException {
+    String address = nodes(viewer.port()).get(node.id())[1];
+    return Integer.parseInt(address.substring(address.indexOf('@') + 1).split(",")[0]);
+  }
+
+  @Test
+  void redisCliClusterCreate_mixedNodes_checkPasses() throws Exception {
+    Path executable = redisServer();
+    Path cli = executable.resolveSibling("redis-cli");
+    assumeTrue(
+        Files.isExecutable(cli), "redis-cli not installed: redis-cli --cluster is not tried");
+    Node redis = startRedis(executable, "redis");
+    Node cuckooA = startCuckoo("cuckoo-a");
+    Node cuckooB = startCuckoo("cuckoo-b");
+    String create =
+        run(
+            cli,
+            "--cluster",
+            "create",
+            "127.0.0.1:" + cuckooA.port(),
+            "127.0.0.1:" + redis.port(),
+            "127.0.0.1:" + cuckooB.port(),
+            "--cluster-yes");
+    assertTrue(create.contains("[OK] All 16384 slots covered."), create);
+    for (Node node : List.of(cuckooA, redis, cuckooB)) {
+      await(
+          "cluster_state:ok on " + node.kind() + " " + node.port(),
+          v -> quietly(() -> text(node.port(), "CLUSTER", "INFO").contains("cluster_state:ok")));
+      String check = run(cli, "--cluster", "check", "127.0.0.1:" + node.port());
+      assertTrue(check.contains("[OK] All nodes agree about slots configuration."), check);
+      assertTrue(check.contains("[OK] All 16384 slots covered."), check);
+    }
+  }
+
+  /** Runs redis-cli, returns its output; fails if it exits with an error. */
+  private static String run(Path cli, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(cli.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "redis-cli did not finish: " + output);
+    assertEquals(0, process.exitValue(), output);
+    return output;
   }
 
   private static boolean distinctEpochs(List<Node> all) throws IOException {
@@ -322,7 +390,6 @@ class ClusterInteropTest {
   }
 
   private static int busPort(Node node) throws IOException {
-    String address = nodes(node.port()).get(node.id())[1];
-    return Integer.parseInt(address.substring(address.indexOf('@') + 1).split(",")[0]);
+    return busPort(node, node);
   }
 }

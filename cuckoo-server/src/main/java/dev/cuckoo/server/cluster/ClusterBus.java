@@ -81,7 +81,9 @@ final class ClusterBus implements Transport {
       @Override
       protected void initChannel(SocketChannel ch) {
         if (inbound) {
-          ch.attr(LINK).set(new NettyLink(ch, true, null));
+          NettyLink link = new NettyLink(ch, true, null);
+          ch.attr(LINK).set(link);
+          ch.closeFuture().addListener(closed -> state.linkClosed(link));
         }
         ch.pipeline().addLast(new BusFrameDecoder(), new BusHandler());
       }
@@ -100,6 +102,8 @@ final class ClusterBus implements Transport {
     Channel channel = bootstrap.register().channel();
     NettyLink link = new NettyLink(channel, false, node);
     channel.attr(LINK).set(link);
+    // a channel that never connected closes without going inactive: the close itself tells
+    channel.closeFuture().addListener(closed -> state.linkClosed(link));
     channel
         .connect(new InetSocketAddress(node.ip, node.cport))
         .addListener(
@@ -140,12 +144,6 @@ final class ClusterBus implements Transport {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ClusterMessage message) {
       state.process(ctx.channel().attr(LINK).get(), message);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      state.linkClosed(ctx.channel().attr(LINK).get());
-      ctx.fireChannelInactive();
     }
 
     @Override
