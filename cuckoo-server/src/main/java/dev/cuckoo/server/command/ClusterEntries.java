@@ -11,8 +11,9 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 import java.util.List;
 
 /**
- * The CLUSTER command and its subcommands that read and change the cluster state. Arity, flags and
- * docs as Redis 7.0's command JSON gives them.
+ * The CLUSTER command and its subcommands that read and change the cluster state. Arity and flags
+ * as Redis 8 reports them (SLOTS and SHARDS gained "loading" after 7.0), docs from Redis's command
+ * JSON.
  */
 final class ClusterEntries {
   private ClusterEntries() {}
@@ -38,6 +39,7 @@ final class ClusterEntries {
     return List.of(
         command("cluster")
             .arity(-2)
+            .categories("slow")
             .summary("A container for Redis Cluster commands.")
             .group("cluster")
             .since("3.0.0")
@@ -73,6 +75,7 @@ final class ClusterEntries {
                         "3.0.0")
                     .tips("nondeterministic_output")
                     .arguments(arg("node-id", STRING))
+                    .flags("admin", "stale")
                     .handler(cluster::countFailureReports),
                 sub(
                         "countkeysinslot",
@@ -175,6 +178,7 @@ final class ClusterEntries {
                         "5.0.0")
                     .tips("nondeterministic_output")
                     .arguments(arg("node-id", STRING))
+                    .flags("admin", "stale")
                     .handler(cluster::replicas),
                 sub(
                         "reset",
@@ -222,6 +226,7 @@ final class ClusterEntries {
                         "O(N) where N is the total number of cluster nodes",
                         "7.0.0")
                     .tips("nondeterministic_output")
+                    .flags("loading", "stale")
                     .handler(cluster::shards),
                 sub(
                         "slaves",
@@ -235,6 +240,7 @@ final class ClusterEntries {
                     .deprecatedSince("5.0.0")
                     .replacedBy("`CLUSTER REPLICAS`")
                     .arguments(arg("node-id", STRING))
+                    .flags("admin", "stale")
                     .handler(cluster::replicas),
                 sub(
                         "slots",
@@ -244,6 +250,7 @@ final class ClusterEntries {
                         "O(N) where N is the total number of Cluster nodes",
                         "3.0.0")
                     .tips("nondeterministic_output")
+                    .flags("loading", "stale")
                     .handler(cluster::slots)));
   }
 }
