@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.cluster.Cluster;
 import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
@@ -76,6 +77,7 @@ public final class CuckooServer implements AutoCloseable {
   private final Listener listener;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
+  private volatile Cluster cluster;
 
   private CuckooServer(
       ServerContext context,
@@ -207,6 +209,9 @@ public final class CuckooServer implements AutoCloseable {
     context.port(listening[0].port());
     context.controls(server.controls(files, replayers, commands));
     context.shutdown(server::close);
+    if (config.cluster().enabled()) {
+      server.startCluster(config);
+    }
     replication.start();
     LOGGER.log(
         Level.INFO,
@@ -345,6 +350,44 @@ public final class CuckooServer implements AutoCloseable {
     return context.persistence();
   }
 
+  /**
+   * Starts this server's cluster node: loads (or creates) its nodes.conf in dir and listens on the
+   * cluster bus port (cluster-port, or the client port + 10000).
+   */
+  private void startCluster(ServerConfig config) throws IOException {
+    ServerConfig.ClusterMode mode = config.cluster();
+    int busPort = mode.port() != 0 ? mode.port() : port() + 10000;
+    if (busPort > 65535) {
+      close(false);
+      throw new IOException(
+          "cluster-port: the client port "
+              + port()
+              + " + 10000 is "
+              + busPort
+              + " (expected: <= 65535); set cluster-port");
+    }
+    try {
+      cluster =
+          Cluster.start(
+              new Cluster.Options(
+                  config.bind(),
+                  port(),
+                  busPort,
+                  mode.nodeTimeoutMillis(),
+                  config.dir().resolve(mode.configFile())),
+              new ClusterKeys(context.keyspace()));
+    } catch (IOException | RuntimeException e) {
+      close(false);
+      throw e;
+    }
+    context.cluster(cluster.state());
+    LOGGER.log(
+        Level.INFO,
+        "cluster node {0}, bus port {1}",
+        cluster.state().myId(),
+        Integer.toString(busPort));
+  }
+
   /** Returns the port the server listens on (useful after starting on port 0). */
   public int port() {
     return context.port();
@@ -376,6 +419,9 @@ public final class CuckooServer implements AutoCloseable {
     long startNanos = System.nanoTime();
     try {
       listener.close();
+      if (cluster != null) {
+        cluster.close();
+      }
       Replication replication = context.replication();
       if (replication != null) {
         replication.close();

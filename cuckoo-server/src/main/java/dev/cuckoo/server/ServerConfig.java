@@ -114,6 +114,10 @@ public final class ServerConfig {
           + " (default 60)\n"
           + "  --min-replicas-to-write N    refuse writes with fewer good replicas (default 0)\n"
           + "  --min-replicas-max-lag N     seconds since a good replica's last ACK (default 10)\n"
+          + "  --cluster-enabled yes|no run as a Redis Cluster node (default no)\n"
+          + "  --cluster-config-file NAME  the node's cluster state, in dir (default nodes.conf)\n"
+          + "  --cluster-node-timeout MS    a node silent this long is failing (default 15000)\n"
+          + "  --cluster-port N         cluster bus port (default 0: port + 10000)\n"
           + "  --config FILE            read options from a file\n";
 
   private final int port;
@@ -165,6 +169,7 @@ public final class ServerConfig {
 
   private final OutputBufferLimit pubsubOutputLimit;
   private final Path configFile;
+  private final ClusterMode cluster;
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -197,6 +202,8 @@ public final class ServerConfig {
     this.logFile = b.logFile;
     this.pubsubOutputLimit = b.pubsubOutputLimit;
     this.configFile = b.configFile;
+    this.cluster =
+        new ClusterMode(b.clusterEnabled, b.clusterConfigFile, b.clusterNodeTimeout, b.clusterPort);
     this.replica =
         new Replica(
             b.replicaOf,
@@ -378,6 +385,10 @@ public final class ServerConfig {
     b.logFile = logFile;
     b.pubsubOutputLimit = pubsubOutputLimit;
     b.configFile = configFile;
+    b.clusterEnabled = cluster.enabled();
+    b.clusterConfigFile = cluster.configFile();
+    b.clusterNodeTimeout = cluster.nodeTimeoutMillis();
+    b.clusterPort = cluster.port();
     return b;
   }
 
@@ -565,6 +576,21 @@ public final class ServerConfig {
   }
 
   /**
+   * The cluster-mode settings.
+   *
+   * @param enabled cluster-enabled: run as a Redis Cluster node
+   * @param configFile cluster-config-file: the node's cluster state, relative to dir
+   * @param nodeTimeoutMillis cluster-node-timeout in milliseconds
+   * @param port cluster-port: the bus port, 0 for the client port + 10000
+   */
+  public record ClusterMode(boolean enabled, String configFile, long nodeTimeoutMillis, int port) {}
+
+  /** Returns the cluster-mode settings. */
+  public ClusterMode cluster() {
+    return cluster;
+  }
+
+  /**
    * Returns what is wrong with a {@code bind} value (1 to 16 resolvable addresses separated by
    * spaces), or null if nothing is.
    */
@@ -627,6 +653,10 @@ public final class ServerConfig {
     private int minReplicasMaxLag = 10;
     private OutputBufferLimit pubsubOutputLimit = OutputBufferLimit.PUBSUB_DEFAULT;
     private Path configFile;
+    private boolean clusterEnabled;
+    private String clusterConfigFile = "nodes.conf";
+    private long clusterNodeTimeout = 15_000;
+    private int clusterPort;
 
     /** Sets one option from its text; {@code name} is the option's name, for messages. */
     @FunctionalInterface
@@ -868,6 +898,25 @@ public final class ServerConfig {
           new Option(
               (b, name, value) -> b.minReplicasMaxLag = integer(name, value, 0, Integer.MAX_VALUE),
               c -> Integer.toString(c.replica.minMaxLag())));
+      options.put(
+          "cluster-enabled",
+          new Option(
+              (b, name, value) -> b.clusterEnabled = yesNo(name, value),
+              c -> yesOrNo(c.cluster.enabled())));
+      options.put(
+          "cluster-config-file",
+          new Option((b, name, value) -> b.clusterConfigFile(value), c -> c.cluster.configFile()));
+      options.put(
+          "cluster-node-timeout",
+          new Option(
+              (b, name, value) ->
+                  b.clusterNodeTimeout = rangeLong(name, number(name, value), 1, Long.MAX_VALUE),
+              c -> Long.toString(c.cluster.nodeTimeoutMillis())));
+      options.put(
+          "cluster-port",
+          new Option(
+              (b, name, value) -> b.clusterPort = integer(name, value, 0, 65535),
+              c -> Integer.toString(c.cluster.port())));
       options.put("config", new Option((b, name, value) -> b.readFile(Paths.get(value)), null));
       return Collections.unmodifiableMap(options);
     }
@@ -1033,6 +1082,45 @@ public final class ServerConfig {
     /** Sets the idle timeout in seconds, 0 (never) .. 2^31-1. */
     public Builder timeoutSeconds(int timeoutSeconds) {
       this.timeoutSeconds = range("timeout", timeoutSeconds, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Sets cluster-enabled: whether the server runs as a Redis Cluster node. */
+    public Builder clusterEnabled(boolean enabled) {
+      this.clusterEnabled = enabled;
+      return this;
+    }
+
+    /**
+     * Sets cluster-config-file: the node's cluster state file, relative to dir.
+     *
+     * @throws IllegalArgumentException naming the parameter if it is empty
+     */
+    public Builder clusterConfigFile(String file) {
+      if (file == null || file.isEmpty()) {
+        throw new IllegalArgumentException("cluster-config-file: '' (expected: a file name)");
+      }
+      this.clusterConfigFile = file;
+      return this;
+    }
+
+    /**
+     * Sets cluster-node-timeout in milliseconds, at least 1.
+     *
+     * @throws IllegalArgumentException naming the parameter if it is below 1
+     */
+    public Builder clusterNodeTimeout(long millis) {
+      this.clusterNodeTimeout = rangeLong("cluster-node-timeout", millis, 1, Long.MAX_VALUE);
+      return this;
+    }
+
+    /**
+     * Sets cluster-port: the bus port, 0 (the client port + 10000) to 65535.
+     *
+     * @throws IllegalArgumentException naming the parameter if it is out of range
+     */
+    public Builder clusterPort(int port) {
+      this.clusterPort = range("cluster-port", port, 0, 65535);
       return this;
     }
 

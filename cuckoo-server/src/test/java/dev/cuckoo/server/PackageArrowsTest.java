@@ -16,11 +16,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's packages depend on each other one way only: {@code protocol} and {@code keyspace} on
- * nothing, {@code persist} on those two, {@code replication} on the three, {@code command} on the
- * four and {@code rdb} (a leaf: the DUMP payload), {@code network} on the five; the top package
- * wires them all. {@link ServerConfig} is the one class of the top package the others may read (a
- * plain value).
+ * The server's packages depend on each other one way only: {@code protocol}, {@code keyspace} and
+ * {@code cluster} on nothing, {@code persist} on the first two, {@code replication} on those three,
+ * {@code command} on them, {@code cluster} and {@code rdb} (a leaf: the DUMP payload), {@code
+ * network} on the five; the top package wires them all. {@link ServerConfig} is the one class of
+ * the top package the others may read (a plain value).
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
@@ -34,7 +34,9 @@ class PackageArrowsTest {
           "persist", Set.of("keyspace", "protocol"),
           "replication", Set.of("persist", "keyspace", "protocol"),
           "rdb", Set.of(),
-          "command", Set.of("replication", "persist", "keyspace", "protocol", "pubsub", "rdb"),
+          "cluster", Set.of(),
+          "command",
+              Set.of("replication", "persist", "keyspace", "protocol", "pubsub", "rdb", "cluster"),
           "network", Set.of("command", "replication", "persist", "keyspace", "protocol", "pubsub"),
           "pubsub", Set.of("protocol"));
 

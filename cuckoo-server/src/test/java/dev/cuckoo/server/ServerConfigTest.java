@@ -170,6 +170,10 @@ class ServerConfigTest {
             "--repl-timeout", "30",
             "--min-replicas-to-write", "1",
             "--min-replicas-max-lag", "5",
+            "--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes-6390.conf",
+            "--cluster-node-timeout", "5000",
+            "--cluster-port", "16390",
             "--cf-initial-size", "2048");
     Set<String> expected = new LinkedHashSet<>(ServerConfig.optionNames());
     expected.remove("config");

@@ -131,7 +131,8 @@ public final class Commands {
                 TransactionEntries.entries(tx),
                 PubSubEntries.entries(pubsub),
                 ScriptEntries.entries(),
-                ReplicationEntries.entries(replicationCommands)));
+                ReplicationEntries.entries(replicationCommands),
+                ClusterEntries.entries(new ClusterCommands(context::cluster))));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */

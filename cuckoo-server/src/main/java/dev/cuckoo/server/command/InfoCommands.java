@@ -174,7 +174,10 @@ public final class InfoCommands {
       case "commandstats" -> commandStats.appendCommandStats(out);
       case "errorstats" -> errorStats(out);
       case "latencystats" -> commandStats.appendLatencyStats(out, context.latencyPercentiles());
-      case "cluster" -> out.append("# Cluster\r\ncluster_enabled:0\r\n");
+      case "cluster" ->
+          out.append("# Cluster\r\ncluster_enabled:")
+              .append(context.cluster() == null ? 0 : 1)
+              .append("\r\n");
       case "keyspace" -> keyspace(out);
       default -> throw new IllegalArgumentException("section: " + section);
     }

@@ -64,6 +64,9 @@ public final class ServerContext implements PersistenceContext {
   private final dev.cuckoo.server.protocol.Traffic traffic =
       new dev.cuckoo.server.protocol.Traffic();
 
+  private volatile dev.cuckoo.server.cluster.ClusterState cluster;
+
+  /** Creates the state over the settings, the CF parameters and the keyspace. */
   public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
     // the heap an empty server holds (INFO's used_memory_startup), before any data is loaded
     MemoryUsage.measureStartup();
@@ -109,6 +112,16 @@ public final class ServerContext implements PersistenceContext {
 
   void stopWritesOnBgsaveError(boolean stop) {
     this.stopWritesOnBgsaveError = stop;
+  }
+
+  /** Returns the cluster state, or null when cluster mode is off. */
+  public dev.cuckoo.server.cluster.ClusterState cluster() {
+    return cluster;
+  }
+
+  /** Sets the cluster state (once the cluster node has started). */
+  public void cluster(dev.cuckoo.server.cluster.ClusterState cluster) {
+    this.cluster = cluster;
   }
 
   /** Returns what CONFIG SET changes in the running server: the listener and the log. */
