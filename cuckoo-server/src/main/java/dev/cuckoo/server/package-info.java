@@ -6,8 +6,10 @@
  * ones after it in this list: {@code network} (a connection's Netty handlers) → {@code command}
  * (the command table, one file per family, the sessions and the write path) → {@code persist} (the
  * append-only log, snapshots and recovery) → {@code keyspace} (databases, keys, expiry, locks,
- * watches) and {@code protocol} (the RESP decoder and the reply encoder). {@code CuckooServer}
- * wires them; {@code ServerConfig} is the one class of this package the others read. A {@code
- * replication} package will sit beside {@code persist}, fed the same write stream as the log.
+ * watches) and {@code protocol} (the RESP decoder and the reply encoder); {@code replication} sits
+ * beside {@code persist}, fed the same write stream as the log. Under all of them, {@code config}
+ * holds the parameter table, which every other package reads and which imports none of them. {@code
+ * CuckooServer} wires them; no package below reads this one, so the packages have no cycle. {@code
+ * ServerConfig} is the settings a server starts with, a view of the table's values.
  */
 package dev.cuckoo.server;

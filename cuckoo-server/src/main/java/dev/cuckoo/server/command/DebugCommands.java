@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.protocol.Args;
 
 /**
@@ -16,16 +17,16 @@ final class DebugCommands {
           + " can run it from a local connection, otherwise you need to set this option in the"
           + " configuration file, and then restart the server.";
 
-  private final ServerConfig config;
+  private final Config config;
 
-  DebugCommands(ServerConfig config) {
+  DebugCommands(Config config) {
     this.config = config;
   }
 
   /** DEBUG subcommand [argument ...]. */
   void debug(Session session, Request request) {
     byte[][] args = request.args();
-    if (!config.enableDebugCommand()) {
+    if (!config.get(Parameters.ENABLE_DEBUG_COMMAND)) {
       session.reply().error(NOT_ALLOWED);
       return;
     }

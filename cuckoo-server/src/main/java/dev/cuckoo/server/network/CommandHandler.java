@@ -3,6 +3,7 @@ package dev.cuckoo.server.network;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.protocol.Authentication;
@@ -73,7 +74,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             new SubscriberOutbox(
                 ctx.channel(),
                 session,
-                context.config().pubsubOutputLimit(),
+                context.config().get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT),
                 () -> {
                   if (!waiting) {
                     writeReplies(ctx);

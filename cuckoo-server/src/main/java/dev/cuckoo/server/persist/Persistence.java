@@ -3,7 +3,9 @@ package dev.cuckoo.server.persist;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.FilterImage;
 import dev.cuckoo.RedisCuckooFilter;
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Fsync;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -97,7 +99,7 @@ public final class Persistence implements Closeable {
 
   private final Path dir;
   private final Keyspace keyspace;
-  private volatile ServerConfig.Fsync fsync;
+  private volatile Fsync fsync;
   private final FileChannels files;
   private final Function<Keyspace, RecordApplier> commandsFor;
   private final RecordRules rules;
@@ -144,9 +146,9 @@ public final class Persistence implements Closeable {
       AppendLog log,
       long generation) {
     this.context = context;
-    this.dir = context.config().dir();
+    this.dir = context.config().get(Parameters.DIR);
     this.keyspace = keyspace;
-    this.fsync = context.config().fsync();
+    this.fsync = context.config().get(Parameters.APPENDFSYNC);
     this.files = files;
     this.commandsFor = commandsFor;
     this.rules = rules;
@@ -159,7 +161,7 @@ public final class Persistence implements Closeable {
     this.syncer = daemonExecutor("cuckoo-fsync");
     syncer.scheduleWithFixedDelay(
         () -> {
-          if (fsync == ServerConfig.Fsync.EVERYSEC) {
+          if (fsync == Fsync.EVERYSEC) {
             syncQuietly();
           }
         },
@@ -224,8 +226,8 @@ public final class Persistence implements Closeable {
       Function<Keyspace, RecordApplier> commandsFor,
       RecordRules rules)
       throws IOException {
-    ServerConfig config = context.config();
-    Path dir = config.dir();
+    Config config = context.config();
+    Path dir = config.get(Parameters.DIR);
     Files.createDirectories(dir);
     for (Path stale :
         new Path[] {
@@ -246,7 +248,7 @@ public final class Persistence implements Closeable {
             rules,
             key -> true,
             Long.MAX_VALUE,
-            config.repairLog(),
+            config.get(Parameters.REPAIR_LOG),
             true);
     long generation = found.snapshot.generation();
     Path logPath = dir.resolve(LOG);
@@ -311,7 +313,7 @@ public final class Persistence implements Closeable {
       Function<Keyspace, RecordApplier> commandsFor,
       RecordRules rules)
       throws IOException {
-    Path dir = context.config().dir();
+    Path dir = context.config().get(Parameters.DIR);
     Files.createDirectories(dir);
     try (java.nio.file.DirectoryStream<Path> logs = Files.newDirectoryStream(dir, LOG + "*")) {
       for (Path stale : logs) {
@@ -622,15 +624,15 @@ public final class Persistence implements Closeable {
    * @return true if they are acknowledged; false if they were undone after a log failure
    */
   public boolean commit(long firstLsn, long lastLsn) {
-    ServerConfig.Fsync policy = fsync;
-    makeDurable(lastLsn, policy == ServerConfig.Fsync.ALWAYS);
-    ServerConfig.Fsync now = fsync;
-    if (now != policy && now == ServerConfig.Fsync.ALWAYS) {
+    Fsync policy = fsync;
+    makeDurable(lastLsn, policy == Fsync.ALWAYS);
+    Fsync now = fsync;
+    if (now != policy && now == Fsync.ALWAYS) {
       // switched to always meanwhile: the switch forced what was written before it, not a batch
       // written after it
       makeDurable(lastLsn, true);
     }
-    if (!acknowledged(lastLsn, now == ServerConfig.Fsync.ALWAYS)) {
+    if (!acknowledged(lastLsn, now == Fsync.ALWAYS)) {
       return false;
     }
     for (long[] range : discarded) {
@@ -657,7 +659,7 @@ public final class Persistence implements Closeable {
    * after a log failure (records before it are then acknowledged too).
    */
   public boolean acknowledged(long lsn) {
-    return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
+    return acknowledged(lsn, fsync == Fsync.ALWAYS);
   }
 
   /**
@@ -708,7 +710,7 @@ public final class Persistence implements Closeable {
    * with other writes waiting, so that each record is acknowledged and, after a failure, undone
    * under one policy. A failing disk fails the log as any write would; the policy changes anyway.
    */
-  public void fsync(ServerConfig.Fsync policy) {
+  public void fsync(Fsync policy) {
     try {
       log.forceThen(() -> fsync = policy);
     } catch (IOException e) {
@@ -718,7 +720,7 @@ public final class Persistence implements Closeable {
   }
 
   /** Returns the fsync policy in force. */
-  public ServerConfig.Fsync fsync() {
+  public Fsync fsync() {
     return fsync;
   }
 
@@ -756,7 +758,7 @@ public final class Persistence implements Closeable {
     keyspace.lockAll();
     try {
       long before = log.lastLsn();
-      byte[] records = log.discardUnacknowledged(fsync == ServerConfig.Fsync.ALWAYS);
+      byte[] records = log.discardUnacknowledged(fsync == Fsync.ALWAYS);
       Set<Key> affected = new HashSet<>();
       // a record that moves data makes a key's history depend on other keys: rebuild them all
       boolean[] all = {moversLogged};

@@ -22,7 +22,7 @@ class RequestTest {
   private final Keyspace keyspace = new Keyspace();
   private final Commands commands =
       new Commands(
-          new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace),
+          new ServerContext(TestServers.memoryOnly().build().parameters(), keyspace),
           WriteLog.NONE);
 
   private static byte[][] line(String... args) {
