@@ -62,20 +62,17 @@ final class OutputLimitType implements ValueType<OutputBufferLimit> {
 
   @Override
   public String format(OutputBufferLimit value) {
-    return text(value, false);
+    return group("normal", OutputBufferLimit.NORMAL_DEFAULT, false)
+        + " "
+        + group("slave", OutputBufferLimit.REPLICA_DEFAULT, false)
+        + " "
+        + group("pubsub", value, false);
   }
 
+  /** Returns the pubsub class only, with units: the other classes hold Redis's defaults. */
   @Override
   public String rewrite(OutputBufferLimit value) {
-    return text(value, true);
-  }
-
-  private static String text(OutputBufferLimit pubsub, boolean units) {
-    return group("normal", OutputBufferLimit.NORMAL_DEFAULT, units)
-        + " "
-        + group("slave", OutputBufferLimit.REPLICA_DEFAULT, units)
-        + " "
-        + group("pubsub", pubsub, units);
+    return group("pubsub", value, true);
   }
 
   private static String group(String name, OutputBufferLimit limit, boolean units) {
