@@ -181,7 +181,7 @@ class ConfigFileIT {
    */
   private static Map<String, Object> settings(ServerConfig config) throws Exception {
     Map<String, Object> settings = new TreeMap<>();
-    Set<String> notSettings = Set.of("configFile", "optionValues", "toBuilder");
+    Set<String> notSettings = Set.of("configFile", "optionValues", "toBuilder", "parameters");
     for (Method method : ServerConfig.class.getDeclaredMethods()) {
       if (Modifier.isPublic(method.getModifiers())
           && !Modifier.isStatic(method.getModifiers())

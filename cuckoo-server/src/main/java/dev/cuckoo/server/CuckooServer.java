@@ -1,10 +1,12 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.cluster.Cluster;
-import dev.cuckoo.server.command.CfConfig;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.ServerVersion;
+import dev.cuckoo.server.config.BindAddresses;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.network.CommandHandler;
@@ -40,7 +42,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -102,17 +103,16 @@ public final class CuckooServer implements AutoCloseable {
 
   /** Starts a server whose persistence opens its files through {@code files} (fault tests). */
   static CuckooServer start(ServerConfig config, FileChannels files) throws IOException {
-    CfConfig cfConfig = new CfConfig();
-    for (Map.Entry<String, String> entry : config.cfParameters().entrySet()) {
-      String error = cfConfig.set(entry.getKey(), entry.getValue());
-      if (error != null) {
-        throw new IllegalArgumentException(error);
-      }
+    Config live = config.parameters();
+    ServerContext context = new ServerContext(live, new Keyspace(config.databases()));
+    context.applyChanges();
+    if (!live.get(Parameters.LOGLEVEL).equals(Parameters.LOGLEVEL.defaultValue())) {
+      applyLogLevel(live);
     }
-    ServerContext context = new ServerContext(config, cfConfig, new Keyspace(config.databases()));
+    live.onChange(() -> applyLogLevel(live), Parameters.LOGLEVEL);
     Commands commands = new Commands(context);
     java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers =
-        keyspace -> new Commands(new ServerContext(config, cfConfig, keyspace)).replayer();
+        keyspace -> new Commands(new ServerContext(live, keyspace)).replayer();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
     // initialise for want of memory would leave the process unable to listen or to exit
     io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
@@ -136,7 +136,7 @@ public final class CuckooServer implements AutoCloseable {
     Replication replication =
         new Replication(
             new Replication.Parts(
-                config,
+                live,
                 context.keyspace(),
                 context.watches(),
                 commands.table(),
@@ -159,7 +159,7 @@ public final class CuckooServer implements AutoCloseable {
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     workers.next().scheduleAtFixedRate(() -> savePointCheck(context), 1, 1, TimeUnit.SECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
-    boolean protectedMode = ProtectedMode.appliesTo(config, null);
+    boolean protectedMode = ProtectedMode.appliesTo(live, null);
     Listener[] listening = new Listener[1];
     ServerBootstrap bootstrap =
         new ServerBootstrap()
@@ -167,7 +167,6 @@ public final class CuckooServer implements AutoCloseable {
             .channel(channelType)
             .option(ChannelOption.SO_BACKLOG, 1024)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
@@ -182,6 +181,7 @@ public final class CuckooServer implements AutoCloseable {
                     if (timeoutSeconds > 0) {
                       ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
                     }
+                    keepAlive(ch, live.get(Parameters.TCP_KEEPALIVE));
                     Authentication authentication = new Authentication(requirePass == null);
                     ch.attr(Authentication.KEY).set(authentication);
                     ch.pipeline()
@@ -206,8 +206,8 @@ public final class CuckooServer implements AutoCloseable {
     }
     CuckooServer server = new CuckooServer(context, boss, workers, listening[0]);
     group[0] = server.channels;
-    context.port(listening[0].port());
-    context.controls(server.controls(files, replayers, commands));
+    live.put(Parameters.PORT, (long) listening[0].port());
+    server.applyChanges(files, replayers, commands);
     context.shutdown(server::close);
     if (config.cluster().enabled()) {
       server.startCluster(config);
@@ -219,7 +219,7 @@ public final class CuckooServer implements AutoCloseable {
         config.bind(),
         Integer.toString(server.port()),
         epoll ? "epoll" : "nio");
-    if (protectedMode && !Listener.loopbackOnly(config.bind())) {
+    if (protectedMode && !BindAddresses.loopbackOnly(config.bind())) {
       LOGGER.log(
           Level.INFO,
           "protected mode: no password is set, so clients that do not connect"
@@ -244,74 +244,131 @@ public final class CuckooServer implements AutoCloseable {
   }
 
   /**
-   * Returns what CONFIG SET port, bind and appendonly change: the listener, and the log (turned on
-   * with a fresh snapshot, every stripe held so that each write is in the snapshot or the log).
+   * Registers how CONFIG SET port, bind and appendonly reach the running server: the listener moves
+   * (Redis's changeListener), the log is turned on with a fresh snapshot (every stripe held so that
+   * each write is in the snapshot or the log) or off, when snapshots alone then take over.
    */
-  private dev.cuckoo.server.command.ServerControls controls(
+  private void applyChanges(
       FileChannels files,
       java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers,
       Commands commands) {
-    return new dev.cuckoo.server.command.ServerControls() {
-      @Override
-      public boolean listen(String bind, int port) {
-        if (!listener.moveTo(bind, port)) {
-          return false;
-        }
-        context.port(listener.port());
-        return true;
-      }
+    Config live = context.config();
+    live.onChange(
+        () -> {
+          String bind = live.get(Parameters.BIND);
+          boolean bindMoved = !bind.equals(listener.bind());
+          if (!listener.moveTo(bind, (int) (long) live.get(Parameters.PORT))) {
+            return bindMoved
+                ? "Failed to bind to specified addresses."
+                : "Unable to listen on this port. Check server logs.";
+          }
+          live.put(Parameters.PORT, (long) listener.port());
+          return null;
+        },
+        Parameters.PORT,
+        Parameters.BIND);
+    live.onChange(
+        () -> {
+          if (!appendOnly(live.get(Parameters.APPENDONLY), files, replayers, commands)) {
+            return "Unable to turn on AOF. Check server logs.";
+          }
+          if (context.replication() != null) {
+            // a WAITAOF waiting for a local fsync gets its error once the log is off
+            context.replication().fsyncMoved();
+          }
+          return null;
+        },
+        Parameters.APPENDONLY);
+  }
 
-      @Override
-      public synchronized boolean appendOnly(boolean on) {
-        Persistence current = context.persistence();
-        if (on == (current != null)) {
-          return true;
-        }
-        Snapshots alone = context.snapshots();
-        if (on && alone != null) {
-          // a snapshot it is writing ends first: the log's first snapshot writes the same file
-          try {
-            alone.close();
-          } catch (IOException e) {
-            LOGGER.log(Level.WARNING, "stopping the snapshots failed", e);
-          }
-        }
-        Keyspace keyspace = context.keyspace();
-        keyspace.lockAll();
-        try {
-          if (!on) {
-            // off before the log's last force (close): a WAITAOF waiting for a local fsync then
-            // gets Redis's error rather than that force (WaitAofTest)
-            context.persistence(null);
-          } else {
-            Persistence started =
-                Persistence.startFresh(context, files, replayers, commands.table());
-            started.atRotation(commands::rotated);
-            context.persistence(started);
-            context.snapshotOnly(null);
-          }
-        } catch (IOException | RuntimeException e) {
-          LOGGER.log(Level.WARNING, "turning the append-only log on failed", e);
-          if (on) {
-            context.snapshotOnly(SnapshotOnly.over(context, files));
-          }
-          return false;
-        } finally {
-          keyspace.unlockAll();
-        }
-        if (current != null) {
-          try {
-            current.close();
-          } catch (IOException e) {
-            LOGGER.log(Level.WARNING, "closing the append-only log failed", e);
-          }
-          // after the log's last snapshot ended: the two write the same file
-          context.snapshotOnly(SnapshotOnly.over(context, files));
-        }
-        LOGGER.log(Level.INFO, "append-only log turned {0}", on ? "on" : "off");
-        return true;
+  /**
+   * Turns the append-only log on or off; does nothing if it is already in that state. Off, the
+   * snapshots alone take over (save points, SAVE); on, they stop first (the log's first snapshot
+   * writes the same file).
+   *
+   * @return false if the log could not be turned on (it stays off)
+   */
+  private synchronized boolean appendOnly(
+      boolean on,
+      FileChannels files,
+      java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers,
+      Commands commands) {
+    Persistence current = context.persistence();
+    if (on == (current != null)) {
+      return true;
+    }
+    Snapshots alone = context.snapshots();
+    if (on && alone != null) {
+      // a snapshot it is writing ends first: the log's first snapshot writes the same file
+      try {
+        alone.close();
+      } catch (IOException e) {
+        LOGGER.log(Level.WARNING, "stopping the snapshots failed", e);
       }
-    };
+    }
+    Keyspace keyspace = context.keyspace();
+    keyspace.lockAll();
+    try {
+      if (!on) {
+        // off before the log's last force (close): a WAITAOF waiting for a local fsync then
+        // gets Redis's error rather than that force (WaitAofTest)
+        context.persistence(null);
+      } else {
+        Persistence started = Persistence.startFresh(context, files, replayers, commands.table());
+        started.atRotation(commands::rotated);
+        context.persistence(started);
+        context.snapshotOnly(null);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOGGER.log(Level.WARNING, "turning the append-only log on failed", e);
+      if (on) {
+        context.snapshotOnly(SnapshotOnly.over(context, files));
+      }
+      return false;
+    } finally {
+      keyspace.unlockAll();
+    }
+    if (current != null) {
+      try {
+        current.close();
+      } catch (IOException e) {
+        LOGGER.log(Level.WARNING, "closing the append-only log failed", e);
+      }
+      // after the log's last snapshot ended: the two write the same file
+      context.snapshotOnly(SnapshotOnly.over(context, files));
+    }
+    LOGGER.log(Level.INFO, "append-only log turned {0}", on ? "on" : "off");
+    return true;
+  }
+
+  /** Sets the level of the log's root logger from loglevel, as Redis's verbosity. */
+  private static String applyLogLevel(Config live) {
+    java.util.logging.Level level =
+        switch (live.get(Parameters.LOGLEVEL)) {
+          case "debug" -> java.util.logging.Level.FINEST;
+          case "verbose" -> java.util.logging.Level.FINE;
+          case "warning" -> java.util.logging.Level.WARNING;
+          case "nothing" -> java.util.logging.Level.OFF;
+          default -> java.util.logging.Level.INFO;
+        };
+    java.util.logging.Logger.getLogger("").setLevel(level);
+    return null;
+  }
+
+  /**
+   * Sets a new connection's TCP keepalive from tcp-keepalive: off for 0, else probes after that
+   * many idle seconds, as Redis's anetKeepAlive (the idle time where the transport supports it).
+   */
+  private static void keepAlive(SocketChannel channel, long seconds) {
+    channel.config().setOption(ChannelOption.SO_KEEPALIVE, seconds > 0);
+    if (seconds > 0 && channel instanceof io.netty.channel.epoll.EpollSocketChannel) {
+      int idle = (int) Math.min(seconds, 32767);
+      channel.config().setOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPIDLE, idle);
+      channel
+          .config()
+          .setOption(
+              io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, Math.max(1, idle / 3));
+    }
   }
 
   /** Describes a replay that did not fit in the heap, naming the heap to restart with. */
@@ -531,13 +588,10 @@ public final class CuckooServer implements AutoCloseable {
     ServerConfig config;
     try {
       config = ServerConfig.parse(args);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IOException e) {
+      // one line naming the option (and the file and line), not the whole option list
       System.err.println("cuckoo-server: " + e.getMessage());
-      System.err.print(ServerConfig.USAGE);
-      System.exit(2);
-      return;
-    } catch (IOException e) {
-      System.err.println("cuckoo-server: cannot read the configuration: " + e);
+      System.err.println("cuckoo-server: 'cuckoo-server --help' lists the options");
       System.exit(2);
       return;
     }

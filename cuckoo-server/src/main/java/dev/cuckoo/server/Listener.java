@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.config.BindAddresses;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import java.io.IOException;
@@ -11,16 +12,13 @@ import java.util.Locale;
 
 /**
  * The server's listening sockets, one per address of {@code bind} (Redis's syntax: addresses
- * separated by spaces, at most {@value #MAX_ADDRESSES}; {@code *} is every IPv4 address, {@code
- * ::*} every IPv6 address; an address written with a leading {@code -} is skipped when this host
- * does not have it, as Redis skips it). CONFIG SET port and bind move them at run time as Redis's
- * changeListener does: the old sockets are closed, the new addresses bound, and if that fails the
- * old addresses are bound again. Connections already accepted are not affected.
+ * separated by spaces, at most {@value BindAddresses#MAX_ADDRESSES}; {@code *} is every IPv4
+ * address, {@code ::*} every IPv6 address; an address written with a leading {@code -} is skipped
+ * when this host does not have it, as Redis skips it). CONFIG SET port and bind move them at run
+ * time as Redis's changeListener does: the old sockets are closed, the new addresses bound, and if
+ * that fails the old addresses are bound again. Connections already accepted are not affected.
  */
 final class Listener {
-  /** The most addresses {@code bind} may name (Redis's CONFIG_BINDADDR_MAX). */
-  static final int MAX_ADDRESSES = 16;
-
   private static final System.Logger LOGGER = System.getLogger(Listener.class.getName());
 
   private final ServerBootstrap bootstrap;
@@ -40,85 +38,21 @@ final class Listener {
     this.bind = bind;
   }
 
-  /**
-   * Returns the error in {@code bind}, or null if it is a valid address list: 1 to {@value
-   * #MAX_ADDRESSES} addresses separated by spaces, each a host this machine can resolve.
-   */
-  static String check(String bind) {
-    List<String> addresses = split(bind);
-    if (addresses.isEmpty()) {
-      return "bind: no address given; give 1 to " + MAX_ADDRESSES + " addresses";
-    }
-    if (addresses.size() > MAX_ADDRESSES) {
-      return "bind: "
-          + addresses.size()
-          + " addresses given; give 1 to "
-          + MAX_ADDRESSES
-          + " addresses";
-    }
-    for (String address : addresses) {
-      if (new InetSocketAddress(host(address), 0).isUnresolved()) {
-        return "bind: unknown host '" + address + "'";
-      }
-    }
-    return null;
-  }
-
-  /** Returns true if every address of a valid {@code bind} is a loopback address. */
-  static boolean loopbackOnly(String bind) {
-    for (String address : split(bind)) {
-      InetSocketAddress resolved = new InetSocketAddress(host(address), 0);
-      if (resolved.isUnresolved() || !resolved.getAddress().isLoopbackAddress()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Returns the number of addresses {@code bind} names. */
-  static int count(String bind) {
-    return split(bind).size();
-  }
-
-  private static List<String> split(String bind) {
-    List<String> addresses = new ArrayList<>();
-    for (String address : bind.trim().split("\\s+")) {
-      if (!address.isEmpty()) {
-        addresses.add(address);
-      }
-    }
-    return addresses;
-  }
-
-  private static boolean optional(String address) {
-    return address.startsWith("-");
-  }
-
-  /** Returns the host to bind for one address of {@code bind} ({@code -} and wildcards undone). */
-  private static String host(String address) {
-    String host = optional(address) ? address.substring(1) : address;
-    return switch (host) {
-      case "*" -> "0.0.0.0";
-      case "::*" -> "::";
-      default -> host;
-    };
-  }
-
   private List<Channel> bindAll(String bind, int port) {
-    String error = check(bind);
+    String error = BindAddresses.check(bind);
     if (error != null) {
       throw new IllegalArgumentException(error);
     }
     List<Channel> bound = new ArrayList<>();
     int chosenPort = port;
     try {
-      for (String address : split(bind)) {
-        InetSocketAddress wanted = new InetSocketAddress(host(address), chosenPort);
+      for (String address : BindAddresses.split(bind)) {
+        InetSocketAddress wanted = new InetSocketAddress(BindAddresses.host(address), chosenPort);
         Channel channel;
         try {
           channel = bootstrap.bind(wanted).syncUninterruptibly().channel();
         } catch (Exception e) {
-          if (optional(address) && unavailable(e)) {
+          if (BindAddresses.optional(address) && unavailable(e)) {
             LOGGER.log(
                 Level.INFO,
                 "skipping {0}: this host does not have the address ({1})",
@@ -178,7 +112,7 @@ final class Listener {
    * if the new ones cannot be bound.
    */
   synchronized boolean moveTo(String bind, int port) {
-    String error = check(bind);
+    String error = BindAddresses.check(bind);
     if (error != null) {
       LOGGER.log(Level.WARNING, "cannot listen on {0}:{1}: {2}", bind, port, error);
       return false;

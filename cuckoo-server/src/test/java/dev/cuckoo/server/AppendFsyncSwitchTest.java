@@ -3,6 +3,7 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.config.Fsync;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,12 +40,7 @@ class AppendFsyncSwitchTest {
     SlowSnapshotChannels files = new SlowSnapshotChannels(0);
     try (CuckooServer server =
             CuckooServer.start(
-                ServerConfig.builder()
-                    .port(0)
-                    .threads(1)
-                    .dir(dir)
-                    .fsync(ServerConfig.Fsync.EVERYSEC)
-                    .build(),
+                ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.EVERYSEC).build(),
                 files);
         RespClient client = new RespClient(server.port())) {
       long start = System.nanoTime();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.config.Fsync;
 import dev.cuckoo.server.persist.Persistence;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ class DiskFaultTest {
 
   @TempDir Path dir;
 
-  private ServerConfig.Builder config(ServerConfig.Fsync fsync) {
+  private ServerConfig.Builder config(Fsync fsync) {
     return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(fsync);
   }
 
@@ -65,7 +66,7 @@ class DiskFaultTest {
   }
 
   private void restartAndExpect(String key, long expected) throws Exception {
-    try (CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
+    try (CuckooServer server = CuckooServer.start(config(Fsync.ALWAYS).build());
         RespClient client = new RespClient(server.port())) {
       assertEquals(expected, items(client, key), "acknowledged items after restart");
       client.send("SHUTDOWN", "NOSAVE");
@@ -79,7 +80,7 @@ class DiskFaultTest {
       throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
-    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    CuckooServer server = CuckooServer.start(config(Fsync.ALWAYS).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       for (int i = 0; i < 100; i++) {
         assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
@@ -113,7 +114,7 @@ class DiskFaultTest {
   @Test
   void logWriteFails_pipeline_writesAnsweredMisconfReadsAnswered() throws Exception {
     FaultyChannels faults = new FaultyChannels();
-    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    CuckooServer server = CuckooServer.start(config(Fsync.ALWAYS).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       assertEquals(1L, client.call("CF.ADD", "k", "present"));
       faults.diskFull(false);
@@ -139,7 +140,7 @@ class DiskFaultTest {
   void fsyncFails_always_batchUndoneAndRecovered() throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
-    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    CuckooServer server = CuckooServer.start(config(Fsync.ALWAYS).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       for (int i = 0; i < 20; i++) {
         assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
@@ -159,7 +160,7 @@ class DiskFaultTest {
   void backgroundFsyncFails_everysec_acknowledgedKeptAndRecovered() throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
-    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.EVERYSEC).build(), faults);
+    CuckooServer server = CuckooServer.start(config(Fsync.EVERYSEC).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       faults.failForce(0);
       long deadline = System.nanoTime() + 10_000_000_000L;
@@ -186,7 +187,7 @@ class DiskFaultTest {
   void snapshotWriteFails_saveErrorsLogKeepsEverything() throws Exception {
     FaultyChannels faults = new FaultyChannels();
     long acked = 0;
-    CuckooServer server = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build(), faults);
+    CuckooServer server = CuckooServer.start(config(Fsync.ALWAYS).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       for (int i = 0; i < 300; i++) {
         assertEquals(1L, client.call("CF.ADD", "k", "a" + i));
@@ -228,7 +229,7 @@ class DiskFaultTest {
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     CuckooServer server =
         CuckooServer.start(
-            config(random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
+            config(random.nextBoolean() ? Fsync.ALWAYS : Fsync.EVERYSEC)
                 .autoAofRewriteMinSize(4096)
                 .autoAofRewritePercentage(50)
                 .build(),
@@ -318,7 +319,7 @@ class DiskFaultTest {
             + " refused, "
             + faults.injected()
             + " faults injected, 0 lost");
-    try (CuckooServer restarted = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
+    try (CuckooServer restarted = CuckooServer.start(config(Fsync.ALWAYS).build());
         RespClient client = new RespClient(restarted.port())) {
       for (Map.Entry<String, AtomicLong> entry : model.entrySet()) {
         assertEquals(
@@ -359,9 +360,7 @@ class DiskFaultTest {
     long refused = 0;
     CuckooServer server =
         CuckooServer.start(
-            config(random.nextBoolean() ? ServerConfig.Fsync.ALWAYS : ServerConfig.Fsync.EVERYSEC)
-                .build(),
-            faults);
+            config(random.nextBoolean() ? Fsync.ALWAYS : Fsync.EVERYSEC).build(), faults);
     try (RespClient client = new RespClient(server.port())) {
       long faultAt = System.nanoTime() + 300_000_000L;
       long end = System.nanoTime() + 6_000_000_000L;
@@ -450,7 +449,7 @@ class DiskFaultTest {
             + faults.injected()
             + " faults injected, 0 lost");
     assertTrue(faults.injected() > 0 && refused > 0, "faults were injected and refused writes");
-    try (CuckooServer restarted = CuckooServer.start(config(ServerConfig.Fsync.ALWAYS).build());
+    try (CuckooServer restarted = CuckooServer.start(config(Fsync.ALWAYS).build());
         RespClient client = new RespClient(restarted.port())) {
       assertEquals(model, counts(client), "seed " + seed + ", after restart");
       client.send("SHUTDOWN", "NOSAVE");

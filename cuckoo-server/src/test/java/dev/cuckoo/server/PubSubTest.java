@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.server.RespClient.Err;
 import dev.cuckoo.server.RespClient.Push;
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.config.OutputBufferLimit;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -229,9 +230,7 @@ class PubSubTest {
   @Test
   void slowSubscriber_pastTheHardOutputLimit_isDisconnected() throws IOException {
     ServerConfig config =
-        TestServers.memoryOnly()
-            .pubsubOutputLimit(new ServerConfig.OutputBufferLimit(1 << 20, 0, 0))
-            .build();
+        TestServers.memoryOnly().pubsubOutputLimit(new OutputBufferLimit(1 << 20, 0, 0)).build();
     byte[] payload = new byte[64 * 1024];
     try (CuckooServer server = CuckooServer.start(config);
         RespClient subscriber = new RespClient(server.port());

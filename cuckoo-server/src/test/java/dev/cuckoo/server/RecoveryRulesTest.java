@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Simple;
+import dev.cuckoo.server.config.Fsync;
 import dev.cuckoo.server.persist.AppendLog;
 import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
@@ -35,7 +36,7 @@ class RecoveryRulesTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
-    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(ServerConfig.Fsync.ALWAYS);
+    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(Fsync.ALWAYS);
   }
 
   private static long items(RespClient client, String key) throws IOException {
@@ -225,7 +226,7 @@ class RecoveryRulesTest {
     CuckooServer server =
         CuckooServer.start(
             persistent()
-                .fsync(ServerConfig.Fsync.NO)
+                .fsync(Fsync.NO)
                 .autoAofRewriteMinSize(minSize)
                 .autoAofRewritePercentage(100)
                 .build());
@@ -277,8 +278,7 @@ class RecoveryRulesTest {
     Map<String, AtomicLong> model = new ConcurrentHashMap<>();
     AtomicBoolean stop = new AtomicBoolean();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CuckooServer server =
-        CuckooServer.start(persistent().fsync(ServerConfig.Fsync.EVERYSEC).build());
+    CuckooServer server = CuckooServer.start(persistent().fsync(Fsync.EVERYSEC).build());
     try (RespClient client = new RespClient(server.port())) {
       // big enough (16 MiB) to be written from an image, without its stripe lock
       assertEquals(OK, client.call("CF.RESERVE", "k0", 16_000_000));

@@ -3,6 +3,7 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.config.Fsync;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +33,7 @@ class SnapshotCopyOnWriteTest {
 
   private CuckooServer start(HeldSnapshotChannels files) throws Exception {
     return CuckooServer.start(
-        ServerConfig.builder().port(0).threads(1).dir(dir).fsync(ServerConfig.Fsync.ALWAYS).build(),
-        files);
+        ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.ALWAYS).build(), files);
   }
 
   /** Returns CF.COUNT of every item, and CF.INFO, as one list to compare. */

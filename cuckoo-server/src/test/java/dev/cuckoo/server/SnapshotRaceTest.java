@@ -3,6 +3,7 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.config.Fsync;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ class SnapshotRaceTest {
   }
 
   private static ServerConfig.Builder config(Path data) {
-    return ServerConfig.builder().port(0).threads(2).dir(data).fsync(ServerConfig.Fsync.ALWAYS);
+    return ServerConfig.builder().port(0).threads(2).dir(data).fsync(Fsync.ALWAYS);
   }
 
   @ParameterizedTest

@@ -3,6 +3,7 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.config.Fsync;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,13 +33,7 @@ class SnapshotStallTest {
 
   private CuckooServer start(SlowSnapshotChannels files) throws Exception {
     return CuckooServer.start(
-        ServerConfig.builder()
-            .port(0)
-            .threads(1)
-            .dir(dir)
-            .fsync(ServerConfig.Fsync.EVERYSEC)
-            .build(),
-        files);
+        ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.EVERYSEC).build(), files);
   }
 
   private static void reserve(RespClient big, RespClient small) throws Exception {

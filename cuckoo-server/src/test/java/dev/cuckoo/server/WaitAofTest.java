@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.RespClient.Err;
+import dev.cuckoo.server.config.Fsync;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class WaitAofTest {
 
   @TempDir Path dir;
 
-  private ServerConfig.Builder logged(String name, ServerConfig.Fsync fsync) {
+  private ServerConfig.Builder logged(String name, Fsync fsync) {
     return ServerConfig.builder().port(0).threads(2).dir(dir.resolve(name)).fsync(fsync);
   }
 
@@ -37,8 +38,7 @@ class WaitAofTest {
   /** Starts a replica of {@code master} logging with everysec through {@code disk}. */
   private CuckooServer heldReplicaOf(CuckooServer master, String name, HeldForceChannels disk)
       throws IOException {
-    return CuckooServer.start(
-        replicaOf(master, logged(name, ServerConfig.Fsync.EVERYSEC)).build(), disk);
+    return CuckooServer.start(replicaOf(master, logged(name, Fsync.EVERYSEC)).build(), disk);
   }
 
   /** Runs the call and returns how long it took, in milliseconds. */
@@ -55,9 +55,9 @@ class WaitAofTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = ServerConfig.Fsync.class,
+      value = Fsync.class,
       names = {"ALWAYS", "EVERYSEC"})
-  void waitAof_afterWrite_reportsTheLocalFsync(ServerConfig.Fsync fsync) throws Exception {
+  void waitAof_afterWrite_reportsTheLocalFsync(Fsync fsync) throws Exception {
     try (CuckooServer server = CuckooServer.start(logged("one", fsync).build());
         RespClient client = new RespClient(server.port())) {
       // nothing written yet: the connection's last write (none) is on disk
@@ -92,8 +92,7 @@ class WaitAofTest {
 
   @Test
   void waitAof_badArgumentsReplicaAndMulti_answerAsRedis() throws Exception {
-    try (CuckooServer master =
-            CuckooServer.start(logged("master", ServerConfig.Fsync.ALWAYS).build());
+    try (CuckooServer master = CuckooServer.start(logged("master", Fsync.ALWAYS).build());
         RespClient client = new RespClient(master.port())) {
       assertEquals(
           new Err("ERR value is out of range, value must between 0 and 1"),
@@ -155,8 +154,7 @@ class WaitAofTest {
   @Test
   void waitAof_fsyncHeld_timesOutWithNothingLocalThenAnswersOnceForced() throws Exception {
     HeldForceChannels disk = new HeldForceChannels();
-    try (CuckooServer server =
-            CuckooServer.start(logged("held", ServerConfig.Fsync.EVERYSEC).build(), disk);
+    try (CuckooServer server = CuckooServer.start(logged("held", Fsync.EVERYSEC).build(), disk);
         RespClient client = new RespClient(server.port())) {
       try {
         disk.hold();
@@ -188,8 +186,7 @@ class WaitAofTest {
   @Test
   void waitAof_appendonlyTurnedOffWhileWaiting_answersTheError() throws Exception {
     HeldForceChannels disk = new HeldForceChannels();
-    try (CuckooServer server =
-            CuckooServer.start(logged("off", ServerConfig.Fsync.EVERYSEC).build(), disk);
+    try (CuckooServer server = CuckooServer.start(logged("off", Fsync.EVERYSEC).build(), disk);
         RespClient client = new RespClient(server.port());
         RespClient admin = new RespClient(server.port())) {
       try {
@@ -214,10 +211,9 @@ class WaitAofTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = ServerConfig.Fsync.class,
+      value = Fsync.class,
       names = {"ALWAYS", "EVERYSEC"})
-  void waitAof_replicaWithLog_countedOnceItsLogForcedTheWrite(ServerConfig.Fsync fsync)
-      throws Exception {
+  void waitAof_replicaWithLog_countedOnceItsLogForcedTheWrite(Fsync fsync) throws Exception {
     try (CuckooServer master = CuckooServer.start(logged("master", fsync).build());
         CuckooServer replica =
             CuckooServer.start(replicaOf(master, logged("replica", fsync)).build());
@@ -267,8 +263,7 @@ class WaitAofTest {
   void waitAof_replicaWithoutLog_neverCountedAsRedisSendsNoFack() throws Exception {
     try (CuckooServer master = TestServers.start();
         CuckooServer logging =
-            CuckooServer.start(
-                replicaOf(master, logged("replica", ServerConfig.Fsync.ALWAYS)).build());
+            CuckooServer.start(replicaOf(master, logged("replica", Fsync.ALWAYS)).build());
         CuckooServer memoryOnly =
             CuckooServer.start(replicaOf(master, TestServers.memoryOnly()).build());
         RespClient client = new RespClient(master.port())) {
@@ -289,7 +284,7 @@ class WaitAofTest {
         CuckooServer held = heldReplicaOf(master, "held", replicaDisk);
         RespClient client = new RespClient(master.port())) {
       CuckooServer other =
-          CuckooServer.start(replicaOf(master, logged("other", ServerConfig.Fsync.ALWAYS)).build());
+          CuckooServer.start(replicaOf(master, logged("other", Fsync.ALWAYS)).build());
       try {
         ReplicaState.awaitInSync(master.port(), held.port(), 10_000);
         ReplicaState.awaitInSync(master.port(), other.port(), 10_000);

@@ -1,5 +1,7 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.config.Parameter;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.persist.FileSync;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -39,14 +41,19 @@ final class ConfigRewrite {
     return name + " " + (quote ? "\"" + value + "\"" : value);
   }
 
-  /** Returns the option a line sets (lower case, without a leading --), or null for none. */
+  /**
+   * Returns the option a line sets (lower case, without a leading --, an alias or older name as the
+   * parameter's own name, as Redis rewrites an alias's line), or null for none.
+   */
   private static String optionOf(String line) {
     String trimmed = line.strip();
     if (trimmed.isEmpty() || trimmed.startsWith("#")) {
       return null;
     }
     String name = trimmed.split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
-    return name.startsWith("--") ? name.substring(2) : name;
+    String option = name.startsWith("--") ? name.substring(2) : name;
+    Parameter<?> parameter = Parameters.find(option);
+    return parameter == null ? option : parameter.name();
   }
 
   /**

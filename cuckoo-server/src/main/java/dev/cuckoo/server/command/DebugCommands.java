@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
@@ -85,7 +86,7 @@ final class DebugCommands {
   void debug(Session session, Request request) {
     byte[][] args = request.args();
     Reply reply = session.reply();
-    if (!context.config().enableDebugCommand()) {
+    if (!context.config().get(Parameters.ENABLE_DEBUG_COMMAND)) {
       reply.error(NOT_ALLOWED);
       return;
     }

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.SaveStats;
@@ -203,10 +204,10 @@ public final class InfoCommands {
     field(out, "server_time_usec", nowMicros);
     field(out, "uptime_in_seconds", uptime);
     field(out, "uptime_in_days", uptime / 86400);
-    field(out, "hz", 10);
-    field(out, "configured_hz", 10);
+    field(out, "hz", context.config().get(Parameters.HZ));
+    field(out, "configured_hz", context.config().get(Parameters.HZ));
     field(out, "executable", "cuckoo-server");
-    java.nio.file.Path configFile = context.config().configFile();
+    java.nio.file.Path configFile = context.config().file();
     field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
@@ -272,7 +273,7 @@ public final class InfoCommands {
     field(out, "total_system_memory_human", bytesToHuman(systemMemory));
     field(out, "maxmemory", maxMemory);
     field(out, "maxmemory_human", bytesToHuman(maxMemory));
-    field(out, "maxmemory_policy", "noeviction");
+    field(out, "maxmemory_policy", context.config().get(Parameters.MAXMEMORY_POLICY));
     field(out, "max_heap", runtime.maxMemory());
     // Redis's fragmentation: the process's resident memory over what it counts as used
     field(

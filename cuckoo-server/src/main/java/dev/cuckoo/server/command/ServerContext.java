@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
@@ -22,7 +23,7 @@ import java.util.function.Consumer;
 
 /** What every connection shares: settings, the keyspace, persistence and counters. */
 public final class ServerContext implements PersistenceContext {
-  private final ServerConfig config;
+  private final Config config;
   private final CfConfig cfConfig;
   private final Keyspace keyspace;
   private final Watches watches = new Watches();
@@ -36,28 +37,9 @@ public final class ServerContext implements PersistenceContext {
   private volatile Persistence persistence;
   private volatile SnapshotOnly snapshotOnly;
   private final SaveStats saveStats = new SaveStats();
-  private volatile SavePoints savePoints;
-  private volatile boolean stopWritesOnBgsaveError;
   private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
-  private volatile long maxMemory;
-  private volatile int rewritePercentage;
-  private volatile long rewriteMinSize;
-  private volatile int port;
-  // settings CONFIG SET changes at runtime (the start-up values are in config)
-  private volatile long maxClients;
-  private volatile int timeoutSeconds;
-  private volatile long maxBulkLength;
-  private volatile String requirePass;
-  private volatile boolean protectedMode;
-  private volatile String appendFsync;
   private volatile Consumer<Boolean> shutdown = save -> {};
-  private volatile ServerControls controls = ServerControls.NONE;
-  private volatile String bind;
-  private volatile boolean latencyTracking;
-  private volatile double[] latencyPercentiles;
-  private volatile long slowlogLogSlowerThan;
-  private volatile long slowlogMaxLen;
   private final SlowLog slowLog = new SlowLog();
   private final ExpiryStats expiryStats = new ExpiryStats();
   private final ClientPause clientPause = new ClientPause();
@@ -66,29 +48,16 @@ public final class ServerContext implements PersistenceContext {
 
   private volatile dev.cuckoo.server.cluster.ClusterState cluster;
 
-  /** Creates the state over the settings, the CF parameters and the keyspace. */
-  public ServerContext(ServerConfig config, CfConfig cfConfig, Keyspace keyspace) {
+  /**
+   * Creates the shared state over the parameters' values (read at each use, so that CONFIG SET
+   * reaches every reader) and a keyspace.
+   */
+  public ServerContext(Config config, Keyspace keyspace) {
     // the heap an empty server holds (INFO's used_memory_startup), before any data is loaded
     MemoryUsage.measureStartup();
     this.config = config;
-    this.cfConfig = cfConfig;
+    this.cfConfig = new CfConfig(config);
     this.keyspace = keyspace;
-    this.maxMemory = config.maxMemory();
-    this.rewritePercentage = config.autoAofRewritePercentage();
-    this.rewriteMinSize = config.autoAofRewriteMinSize();
-    this.maxClients = config.maxClients();
-    this.timeoutSeconds = config.timeoutSeconds();
-    this.maxBulkLength = config.maxBulkLength();
-    this.requirePass = config.requirePass();
-    this.protectedMode = config.protectedMode();
-    this.appendFsync = config.fsync().name().toLowerCase(java.util.Locale.ROOT);
-    this.bind = config.bind();
-    this.latencyTracking = config.latencyTracking();
-    this.latencyPercentiles = config.latencyPercentiles();
-    this.slowlogLogSlowerThan = config.slowlogLogSlowerThan();
-    this.slowlogMaxLen = config.slowlogMaxLen();
-    this.savePoints = config.savePoints();
-    this.stopWritesOnBgsaveError = config.stopWritesOnBgsaveError();
   }
 
   @Override
@@ -96,22 +65,16 @@ public final class ServerContext implements PersistenceContext {
     return saveStats;
   }
 
+  /** Returns the save points (save), as set now. */
   @Override
   public SavePoints savePoints() {
-    return savePoints;
+    return SavePoints.parse(config.get(Parameters.SAVE));
   }
 
-  void savePoints(SavePoints savePoints) {
-    this.savePoints = savePoints;
-  }
-
+  /** Returns stop-writes-on-bgsave-error, as set now. */
   @Override
   public boolean stopWritesOnBgsaveError() {
-    return stopWritesOnBgsaveError;
-  }
-
-  void stopWritesOnBgsaveError(boolean stop) {
-    this.stopWritesOnBgsaveError = stop;
+    return config.get(Parameters.STOP_WRITES_ON_BGSAVE_ERROR);
   }
 
   /** Returns the cluster state, or null when cluster mode is off. */
@@ -124,112 +87,70 @@ public final class ServerContext implements PersistenceContext {
     this.cluster = cluster;
   }
 
-  /** Returns what CONFIG SET changes in the running server: the listener and the log. */
-  ServerControls controls() {
-    return controls;
+  /**
+   * Registers how CONFIG SET's changes reach what this context owns: the slow log's length, the
+   * log's fsync policy, the save points and the keyspace notifications. Called for the server's own
+   * context only (not for the contexts recovery replays through, which share the parameters).
+   */
+  public void applyChanges() {
+    config.onChange(
+        () -> {
+          slowLog.trim(slowlogMaxLen());
+          return null;
+        },
+        Parameters.SLOWLOG_MAX_LEN);
+    config.onChange(
+        () -> {
+          Persistence current = persistence;
+          if (current != null) {
+            current.fsync(config.get(Parameters.APPENDFSYNC));
+          }
+          return null;
+        },
+        Parameters.APPENDFSYNC);
+    // read where they are used (the save points each second, the refusal at each write)
+    config.onChange(
+        () -> null,
+        Parameters.SAVE,
+        Parameters.STOP_WRITES_ON_BGSAVE_ERROR,
+        Parameters.RDBCOMPRESSION);
+    keyspaceEvents.flags(KeyspaceEvents.parse(config.get(Parameters.NOTIFY_KEYSPACE_EVENTS)));
+    config.onChange(
+        () -> {
+          keyspaceEvents.flags(KeyspaceEvents.parse(config.get(Parameters.NOTIFY_KEYSPACE_EVENTS)));
+          return null;
+        },
+        Parameters.NOTIFY_KEYSPACE_EVENTS);
   }
 
-  /** Sets the running server's controls (once it listens). */
-  public void controls(ServerControls controls) {
-    this.controls = controls;
-  }
-
-  /** Returns the address the server listens on (bind), as last set. */
+  /** Returns the address the server listens on (bind). */
   String bind() {
-    return bind;
-  }
-
-  void bind(String bind) {
-    this.bind = bind;
+    return config.get(Parameters.BIND);
   }
 
   /** Returns maxclients: connections beyond it are refused. */
   public long maxClients() {
-    return maxClients;
-  }
-
-  void maxClients(long maxClients) {
-    this.maxClients = maxClients;
+    return config.get(Parameters.MAXCLIENTS);
   }
 
   /** Returns the idle timeout in seconds given to new connections (0: none). */
   public int timeoutSeconds() {
-    return timeoutSeconds;
-  }
-
-  void timeoutSeconds(int timeoutSeconds) {
-    this.timeoutSeconds = timeoutSeconds;
+    return (int) (long) config.get(Parameters.TIMEOUT);
   }
 
   /** Returns proto-max-bulk-len, the longest bulk string new connections accept. */
   public long maxBulkLength() {
-    return maxBulkLength;
-  }
-
-  void maxBulkLength(long maxBulkLength) {
-    this.maxBulkLength = maxBulkLength;
-  }
-
-  /**
-   * Returns the settings as they are now: the start-up ones with what CONFIG SET changed since and
-   * the port actually bound; what CONFIG REWRITE writes. Settings that change at run time must show
-   * here (replication's replicaof, for one).
-   *
-   * @throws IllegalArgumentException if a value set at run time is outside what a config file may
-   *     hold
-   */
-  public ServerConfig currentConfig() {
-    ServerConfig.Builder current =
-        config.toBuilder()
-            .port(port)
-            .bind(bind)
-            .appendOnly(persistence != null)
-            .savePoints(savePoints)
-            .stopWritesOnBgsaveError(stopWritesOnBgsaveError)
-            .maxMemory(maxMemory)
-            .autoAofRewritePercentage(rewritePercentage)
-            .autoAofRewriteMinSize(rewriteMinSize)
-            .maxClients((int) Math.min(maxClients, Integer.MAX_VALUE))
-            .timeoutSeconds(timeoutSeconds)
-            .maxBulkLength(maxBulkLength)
-            .requirePass(requirePass)
-            .protectedMode(protectedMode)
-            .latencyTracking(latencyTracking)
-            .latencyPercentiles(latencyPercentiles)
-            .slowlogLogSlowerThan(slowlogLogSlowerThan)
-            .slowlogMaxLen(slowlogMaxLen)
-            .fsync(ServerConfig.Fsync.valueOf(appendFsync.toUpperCase(java.util.Locale.ROOT)));
-    cfConfig.values().forEach(current::cfParameter);
-    Replication replication = replication();
-    if (replication != null) {
-      // REPLICAOF and CONFIG SET change these at run time; Sentinel rewrites them after a failover
-      try {
-        for (java.util.Map.Entry<String, String> option : replication.options().entrySet()) {
-          current.set(option.getKey(), option.getValue());
-        }
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return current.build();
+    return config.get(Parameters.PROTO_MAX_BULK_LEN);
   }
 
   /** Returns the password new connections must give (requirepass), or null for none. */
   public String requirePass() {
-    return requirePass;
-  }
-
-  void requirePass(String requirePass) {
-    this.requirePass = requirePass;
+    return config.get(Parameters.REQUIREPASS);
   }
 
   /** Returns protected-mode: without a password, refuse new clients not on the loopback. */
   public boolean protectedMode() {
-    return protectedMode;
-  }
-
-  void protectedMode(boolean protectedMode) {
-    this.protectedMode = protectedMode;
+    return config.get(Parameters.PROTECTED_MODE);
   }
 
   /** Returns the count of bytes received and sent (INFO stats). */
@@ -259,52 +180,24 @@ public final class ServerContext implements PersistenceContext {
 
   /** Returns slowlog-log-slower-than in microseconds (negative: nothing is logged). */
   long slowlogLogSlowerThan() {
-    return slowlogLogSlowerThan;
-  }
-
-  void slowlogLogSlowerThan(long micros) {
-    this.slowlogLogSlowerThan = micros;
+    return config.get(Parameters.SLOWLOG_LOG_SLOWER_THAN);
   }
 
   /** Returns slowlog-max-len: the most entries the slow log keeps. */
   long slowlogMaxLen() {
-    return slowlogMaxLen;
-  }
-
-  /** Sets slowlog-max-len and drops the oldest entries beyond it. */
-  void slowlogMaxLen(long entries) {
-    this.slowlogMaxLen = entries;
-    slowLog.trim(entries);
+    return config.get(Parameters.SLOWLOG_MAX_LEN);
   }
 
   /** Returns latency-tracking: whether each call's duration goes into its command's histogram. */
   boolean latencyTracking() {
-    return latencyTracking;
-  }
-
-  void latencyTracking(boolean latencyTracking) {
-    this.latencyTracking = latencyTracking;
+    return config.get(Parameters.LATENCY_TRACKING);
   }
 
   /** Returns latency-tracking-info-percentiles: the percentiles INFO latencystats shows. */
   double[] latencyPercentiles() {
-    return latencyPercentiles.clone();
-  }
-
-  void latencyPercentiles(double[] percentiles) {
-    this.latencyPercentiles = percentiles.clone();
-  }
-
-  /**
-   * Returns appendfsync as CONFIG GET shows it: the log's policy, or without a log the value last
-   * set (which, as in Redis with appendonly no, governs nothing).
-   */
-  String appendFsync() {
-    return appendFsync;
-  }
-
-  void appendFsync(String appendFsync) {
-    this.appendFsync = appendFsync;
+    return config.get(Parameters.LATENCY_TRACKING_INFO_PERCENTILES).stream()
+        .mapToDouble(Double::doubleValue)
+        .toArray();
   }
 
   /**
@@ -312,11 +205,7 @@ public final class ServerContext implements PersistenceContext {
    * maxmemory}; 0: no limit but the heap).
    */
   long maxMemory() {
-    return maxMemory;
-  }
-
-  void maxMemory(long maxMemory) {
-    this.maxMemory = maxMemory;
+    return config.get(Parameters.MAXMEMORY);
   }
 
   /**
@@ -327,7 +216,7 @@ public final class ServerContext implements PersistenceContext {
     if (heapGuard.low()) {
       return -1;
     }
-    long limit = maxMemory;
+    long limit = maxMemory();
     return limit == 0 ? Long.MAX_VALUE : limit;
   }
 
@@ -339,17 +228,13 @@ public final class ServerContext implements PersistenceContext {
   /** Returns auto-aof-rewrite-percentage (0: no automatic rewrite). */
   @Override
   public int rewritePercentage() {
-    return rewritePercentage;
-  }
-
-  void rewritePercentage(int rewritePercentage) {
-    this.rewritePercentage = rewritePercentage;
+    return (int) (long) config.get(Parameters.AUTO_AOF_REWRITE_PERCENTAGE);
   }
 
   /** Returns auto-aof-rewrite-min-size in bytes. */
   @Override
   public long rewriteMinSize() {
-    return rewriteMinSize;
+    return config.get(Parameters.AUTO_AOF_REWRITE_MIN_SIZE);
   }
 
   @Override
@@ -360,12 +245,8 @@ public final class ServerContext implements PersistenceContext {
     }
   }
 
-  void rewriteMinSize(long rewriteMinSize) {
-    this.rewriteMinSize = rewriteMinSize;
-  }
-
   @Override
-  public ServerConfig config() {
+  public Config config() {
     return config;
   }
 
@@ -457,12 +338,9 @@ public final class ServerContext implements PersistenceContext {
     return startMillis;
   }
 
+  /** Returns the port the server listens on (the one bound when port 0 was asked for). */
   public int port() {
-    return port;
-  }
-
-  public void port(int port) {
-    this.port = port;
+    return (int) (long) config.get(Parameters.PORT);
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.Session;
 import dev.cuckoo.server.command.WritePath;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
@@ -75,7 +76,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             new SubscriberOutbox(
                 ctx.channel(),
                 session,
-                context.config().pubsubOutputLimit(),
+                context.config().get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT),
                 () -> {
                   if (!waiting) {
                     writeReplies(ctx);

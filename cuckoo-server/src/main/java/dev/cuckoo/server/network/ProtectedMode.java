@@ -1,6 +1,7 @@
 package dev.cuckoo.server.network;
 
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -48,8 +49,8 @@ public final class ProtectedMode extends ChannelInboundHandlerAdapter {
    * interface. {@code listenAddress} does not matter (Redis 7 and later apply protected mode
    * whatever they are bound to); it is taken so the caller states what it listens on.
    */
-  public static boolean appliesTo(ServerConfig config, InetAddress listenAddress) {
-    return config.protectedMode() && config.requirePass() == null;
+  public static boolean appliesTo(Config config, InetAddress listenAddress) {
+    return config.get(Parameters.PROTECTED_MODE) && config.get(Parameters.REQUIREPASS) == null;
   }
 
   /** Returns true if a client at this address may connect: a loopback address. */

@@ -1,7 +1,7 @@
 package dev.cuckoo.server.network;
 
-import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
 import io.netty.channel.Channel;
@@ -25,7 +25,7 @@ final class SubscriberOutbox implements Subscriber.Outbox {
 
   private final Channel channel;
   private final Session session;
-  private final ServerConfig.OutputBufferLimit limit;
+  private final OutputBufferLimit limit;
   private final Runnable flush;
   private final LongSupplier clockMillis;
   private boolean flushScheduled;
@@ -43,7 +43,7 @@ final class SubscriberOutbox implements Subscriber.Outbox {
   SubscriberOutbox(
       Channel channel,
       Session session,
-      ServerConfig.OutputBufferLimit limit,
+      OutputBufferLimit limit,
       Runnable flush,
       LongSupplier clockMillis) {
     this.channel = channel;

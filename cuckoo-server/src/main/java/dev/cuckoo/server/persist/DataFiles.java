@@ -1,6 +1,7 @@
 package dev.cuckoo.server.persist;
 
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -25,8 +26,11 @@ public record DataFiles(Path dir, String snapshotName, String logName) {
   }
 
   /** The directory and names the settings give (dir, dbfilename, appendfilename). */
-  public static DataFiles of(ServerConfig config) {
-    return new DataFiles(config.dir(), config.dbFilename(), config.appendFilename());
+  public static DataFiles of(Config config) {
+    return new DataFiles(
+        config.get(Parameters.DIR),
+        config.get(Parameters.DBFILENAME),
+        config.get(Parameters.APPENDFILENAME));
   }
 
   /**

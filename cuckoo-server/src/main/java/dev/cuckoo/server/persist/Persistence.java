@@ -2,7 +2,9 @@ package dev.cuckoo.server.persist;
 
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.RedisCuckooFilter;
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Fsync;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -87,7 +89,7 @@ public final class Persistence implements Snapshots, WriteLog {
 
   private final DataFiles names;
   private final Keyspace keyspace;
-  private volatile ServerConfig.Fsync fsync;
+  private volatile Fsync fsync;
   private final FileChannels files;
   private final Function<Keyspace, RecordApplier> commandsFor;
   private final RecordRules rules;
@@ -133,7 +135,7 @@ public final class Persistence implements Snapshots, WriteLog {
     this.context = context;
     this.names = DataFiles.of(context.config());
     this.keyspace = keyspace;
-    this.fsync = context.config().fsync();
+    this.fsync = context.config().get(Parameters.APPENDFSYNC);
     this.files = files;
     this.commandsFor = commandsFor;
     this.rules = rules;
@@ -147,7 +149,7 @@ public final class Persistence implements Snapshots, WriteLog {
     this.syncer = daemonExecutor("cuckoo-fsync");
     syncer.scheduleWithFixedDelay(
         () -> {
-          if (fsync == ServerConfig.Fsync.EVERYSEC) {
+          if (fsync == Fsync.EVERYSEC) {
             syncQuietly();
           }
         },
@@ -266,7 +268,7 @@ public final class Persistence implements Snapshots, WriteLog {
   static Recovered load(
       PersistenceContext context, Function<Keyspace, RecordApplier> commandsFor, RecordRules rules)
       throws IOException {
-    ServerConfig config = context.config();
+    Config config = context.config();
     DataFiles names = DataFiles.of(config);
     removeInterruptedWrites(names);
     Keyspace keyspace = context.keyspace();
@@ -277,7 +279,7 @@ public final class Persistence implements Snapshots, WriteLog {
         rules,
         key -> true,
         Long.MAX_VALUE,
-        config.repairLog(),
+        config.get(Parameters.REPAIR_LOG),
         true);
   }
 
@@ -633,15 +635,15 @@ public final class Persistence implements Snapshots, WriteLog {
    */
   @Override
   public boolean commit(long firstLsn, long lastLsn) {
-    ServerConfig.Fsync policy = fsync;
-    makeDurable(lastLsn, policy == ServerConfig.Fsync.ALWAYS);
-    ServerConfig.Fsync now = fsync;
-    if (now != policy && now == ServerConfig.Fsync.ALWAYS) {
+    Fsync policy = fsync;
+    makeDurable(lastLsn, policy == Fsync.ALWAYS);
+    Fsync now = fsync;
+    if (now != policy && now == Fsync.ALWAYS) {
       // switched to always meanwhile: the switch forced what was written before it, not a batch
       // written after it
       makeDurable(lastLsn, true);
     }
-    if (!acknowledged(lastLsn, now == ServerConfig.Fsync.ALWAYS)) {
+    if (!acknowledged(lastLsn, now == Fsync.ALWAYS)) {
       return false;
     }
     for (long[] range : discarded) {
@@ -669,7 +671,7 @@ public final class Persistence implements Snapshots, WriteLog {
    */
   @Override
   public boolean acknowledged(long lsn) {
-    return acknowledged(lsn, fsync == ServerConfig.Fsync.ALWAYS);
+    return acknowledged(lsn, fsync == Fsync.ALWAYS);
   }
 
   /**
@@ -720,7 +722,7 @@ public final class Persistence implements Snapshots, WriteLog {
    * with other writes waiting, so that each record is acknowledged and, after a failure, undone
    * under one policy. A failing disk fails the log as any write would; the policy changes anyway.
    */
-  public void fsync(ServerConfig.Fsync policy) {
+  public void fsync(Fsync policy) {
     try {
       log.forceThen(() -> fsync = policy);
     } catch (IOException e) {
@@ -730,7 +732,7 @@ public final class Persistence implements Snapshots, WriteLog {
   }
 
   /** Returns the fsync policy in force. */
-  public ServerConfig.Fsync fsync() {
+  public Fsync fsync() {
     return fsync;
   }
 
@@ -768,7 +770,7 @@ public final class Persistence implements Snapshots, WriteLog {
     keyspace.lockAll();
     try {
       long before = log.lastLsn();
-      byte[] records = log.discardUnacknowledged(fsync == ServerConfig.Fsync.ALWAYS);
+      byte[] records = log.discardUnacknowledged(fsync == Fsync.ALWAYS);
       Set<Key> affected = new HashSet<>();
       // a record that moves data makes a key's history depend on other keys: rebuild them all
       boolean[] all = {moversLogged};

@@ -1,12 +1,12 @@
 package dev.cuckoo.server.persist;
 
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
 import dev.cuckoo.server.keyspace.Keyspace;
 
 /** What persistence reads from the running server: its settings, its keyspace, live thresholds. */
 public interface PersistenceContext {
   /** Returns the server's settings (directory, fsync policy, repair). */
-  ServerConfig config();
+  Config config();
 
   /** Returns the keyspace that is recovered into and snapshotted. */
   Keyspace keyspace();

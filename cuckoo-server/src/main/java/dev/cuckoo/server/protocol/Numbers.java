@@ -1,5 +1,6 @@
 package dev.cuckoo.server.protocol;
 
+import dev.cuckoo.server.config.Memory;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -89,69 +90,13 @@ public final class Numbers {
     return text == null ? null : parseLong(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /**
-   * Returns a byte count as Redis's CONFIG REWRITE writes it ({@code rewriteConfigFormatMemory}):
-   * in the largest of gb, mb and kb that divides it exactly, else in bytes; {@link #parseMemory}
-   * reads it back.
-   */
+  /** Returns a byte count as CONFIG REWRITE writes it; see {@link Memory#format}. */
   public static String formatMemory(long bytes) {
-    if (bytes != 0 && bytes % (1L << 30) == 0) {
-      return bytes / (1L << 30) + "gb";
-    }
-    if (bytes != 0 && bytes % (1L << 20) == 0) {
-      return bytes / (1L << 20) + "mb";
-    }
-    if (bytes != 0 && bytes % 1024 == 0) {
-      return bytes / 1024 + "kb";
-    }
-    return Long.toString(bytes);
+    return Memory.format(bytes);
   }
 
-  /**
-   * Parses a memory amount as Redis's config does (memtoull): digits with an optional unit, b, k
-   * (1000), kb (1024), m, mb, g, gb, case-insensitive. Returns null for anything else or a value
-   * beyond 2^63 - 1.
-   */
+  /** Parses a memory amount as Redis's config does; see {@link Memory#parse}. */
   public static Long parseMemory(String text) {
-    String lower = text.trim().toLowerCase(java.util.Locale.ROOT);
-    int digits = 0;
-    while (digits < lower.length() && Character.isDigit(lower.charAt(digits))) {
-      digits++;
-    }
-    if (digits == 0 || digits > 19) {
-      return null;
-    }
-    long multiplier;
-    switch (lower.substring(digits)) {
-      case "":
-      case "b":
-        multiplier = 1;
-        break;
-      case "k":
-        multiplier = 1000;
-        break;
-      case "kb":
-        multiplier = 1024;
-        break;
-      case "m":
-        multiplier = 1000 * 1000;
-        break;
-      case "mb":
-        multiplier = 1024 * 1024;
-        break;
-      case "g":
-        multiplier = 1000L * 1000 * 1000;
-        break;
-      case "gb":
-        multiplier = 1024L * 1024 * 1024;
-        break;
-      default:
-        return null;
-    }
-    try {
-      return Math.multiplyExact(Long.parseLong(lower.substring(0, digits)), multiplier);
-    } catch (ArithmeticException | NumberFormatException e) {
-      return null;
-    }
+    return Memory.parse(text);
   }
 }

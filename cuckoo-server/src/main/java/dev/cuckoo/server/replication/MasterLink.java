@@ -233,24 +233,24 @@ final class MasterLink {
     }
     LOGGER.log(Level.INFO, "Master replied to PING, replication can continue...");
     ReplicationSettings settings = replication.settings();
-    if (settings.masterAuth != null) {
+    if (settings.masterAuth() != null) {
       String reply =
-          settings.masterUser != null
-              ? ask(in, "AUTH", settings.masterUser, settings.masterAuth)
-              : ask(in, "AUTH", settings.masterAuth);
+          settings.masterUser() != null
+              ? ask(in, "AUTH", settings.masterUser(), settings.masterAuth())
+              : ask(in, "AUTH", settings.masterAuth());
       if (reply.startsWith("-")) {
         throw new IOException("Unable to AUTH to MASTER: " + reply);
       }
     }
-    int announcedPort = settings.announcePort > 0 ? settings.announcePort : replication.port();
+    int announcedPort = settings.announcePort() > 0 ? settings.announcePort() : replication.port();
     String reply = ask(in, "REPLCONF", "listening-port", Integer.toString(announcedPort));
     if (reply.startsWith("-")) {
       LOGGER.log(
           Level.INFO,
           "(Non critical) Master does not understand REPLCONF listening-port: " + reply);
     }
-    if (settings.announceIp != null) {
-      reply = ask(in, "REPLCONF", "ip-address", settings.announceIp);
+    if (settings.announceIp() != null) {
+      reply = ask(in, "REPLCONF", "ip-address", settings.announceIp());
       if (reply.startsWith("-")) {
         LOGGER.log(
             Level.INFO, "(Non critical) Master does not understand REPLCONF ip-address: " + reply);
@@ -522,7 +522,7 @@ final class MasterLink {
    * replication cron does; the link then reconnects and continues.
    */
   void checkTimeout(long nowMillis) {
-    if (active && nowMillis - lastIoMillis > replication.settings().timeoutSeconds * 1000L) {
+    if (active && nowMillis - lastIoMillis > replication.settings().timeoutSeconds() * 1000L) {
       LOGGER.log(
           Level.WARNING,
           switch (state) {

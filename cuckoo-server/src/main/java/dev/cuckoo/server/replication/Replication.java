@@ -1,7 +1,8 @@
 package dev.cuckoo.server.replication;
 
 import dev.cuckoo.RedisCuckooFilter;
-import dev.cuckoo.server.ServerConfig;
+import dev.cuckoo.server.config.Config;
+import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
@@ -126,7 +127,7 @@ public final class Replication implements WriteStream {
    *     PING or GETACK, so that its offset stands still (Redis's PAUSE_ACTION_REPLICA)
    */
   public record Parts(
-      ServerConfig config,
+      Config config,
       Keyspace keyspace,
       Watches watches,
       RecordRules rules,
@@ -211,25 +212,13 @@ public final class Replication implements WriteStream {
     return HexFormat.of().formatHex(bytes);
   }
 
-  /**
-   * Returns the replication options as they stand now, by option name ({@code replicaof} is the
-   * master followed, or empty), for CONFIG REWRITE.
-   */
-  public Map<String, String> options() {
-    Map<String, String> options = new java.util.LinkedHashMap<>();
-    MasterLink current = link;
-    options.put("replicaof", current == null ? "" : current.host + " " + current.port);
-    options.putAll(settings.values());
-    return options;
-  }
-
   /** Returns where the replication stream's bytes are counted. */
   dev.cuckoo.server.protocol.Traffic traffic() {
     return parts.traffic();
   }
 
-  /** Returns the settings CONFIG SET may change. */
-  public ReplicationSettings settings() {
+  /** Returns the replication parameters as they stand now. */
+  ReplicationSettings settings() {
     return settings;
   }
 
@@ -242,7 +231,7 @@ public final class Replication implements WriteStream {
   public void start() {
     removeLeftoverTransfers();
     cron.scheduleAtFixedRate(this::everySecond, 1, 1, TimeUnit.SECONDS);
-    String replicaOf = parts.config().replicaOf();
+    String replicaOf = parts.config().get(Parameters.REPLICAOF);
     if (replicaOf != null) {
       Persistence persistence = parts.persistence().get();
       StreamMark mark = persistence == null ? null : persistence.recoveredMark();
@@ -252,7 +241,7 @@ public final class Replication implements WriteStream {
           replid = mark.replicationId();
           ownId = false;
           offset = mark.after();
-          backlog = new Backlog(settings.backlogSize, offset);
+          backlog = new Backlog(settings.backlogSize(), offset);
           restoredDb = mark.db();
         }
         LOGGER.log(
@@ -288,7 +277,7 @@ public final class Replication implements WriteStream {
       secondReplOffset = offset + 1;
       replid = newId();
       ownId = true;
-      backlog = new Backlog(settings.backlogSize, offset);
+      backlog = new Backlog(settings.backlogSize(), offset);
     }
     LOGGER.log(
         Level.INFO,
@@ -524,13 +513,13 @@ public final class Replication implements WriteStream {
   @Override
   public String refusal() {
     if (link == null) {
-      int min = settings.minReplicasToWrite;
-      if (min > 0 && settings.minReplicasMaxLag > 0 && goodReplicas() < min) {
+      int min = settings.minReplicasToWrite();
+      if (min > 0 && settings.minReplicasMaxLag() > 0 && goodReplicas() < min) {
         return "NOREPLICAS Not enough good replicas to write.";
       }
       return null;
     }
-    return settings.replicaReadOnly
+    return settings.replicaReadOnly()
         ? "READONLY You can't write against a read only replica."
         : null;
   }
@@ -542,7 +531,7 @@ public final class Replication implements WriteStream {
   public boolean masterDown() {
     MasterLink current = link;
     return current != null
-        && !settings.replicaServeStaleData
+        && !settings.replicaServeStaleData()
         && current.state != MasterLink.State.CONNECTED;
   }
 
@@ -555,7 +544,7 @@ public final class Replication implements WriteStream {
     int good = 0;
     for (Peer peer : peers.values()) {
       if (peer.state == Peer.State.ONLINE
-          && (now - peer.ackMillis) / 1000 <= settings.minReplicasMaxLag) {
+          && (now - peer.ackMillis) / 1000 <= settings.minReplicasMaxLag()) {
         good++;
       }
     }
@@ -659,7 +648,7 @@ public final class Replication implements WriteStream {
     Peer peer = peerOf(clientId, channel);
     synchronized (this) {
       if (backlog == null) {
-        backlog = new Backlog(settings.backlogSize, offset);
+        backlog = new Backlog(settings.backlogSize(), offset);
       }
       if (replicationId != null && continues(replicationId, requestedOffset)) {
         byte[] missing = backlog.from(requestedOffset);
@@ -780,10 +769,11 @@ public final class Replication implements WriteStream {
 
   /** Where transfers are written: the data directory with persistence on, else the temp dir. */
   Path transferDirectory() throws IOException {
-    ServerConfig config = parts.config();
-    if (config.appendOnly()) {
-      Files.createDirectories(config.dir());
-      return config.dir();
+    Config config = parts.config();
+    if (config.get(Parameters.APPENDONLY)) {
+      Path dir = config.get(Parameters.DIR);
+      Files.createDirectories(dir);
+      return dir;
     }
     return Path.of(System.getProperty("java.io.tmpdir"));
   }
@@ -970,7 +960,7 @@ public final class Replication implements WriteStream {
         current.sendAck(replicaOffset(), false);
       } else if (!parts.paused().getAsBoolean()) {
         requestAcks();
-        if (settings.pingReplicaPeriod > 0 && seconds % settings.pingReplicaPeriod == 0) {
+        if (settings.pingReplicaPeriod() > 0 && seconds % settings.pingReplicaPeriod() == 0) {
           feedCommand(PING);
         }
       }
@@ -1025,12 +1015,13 @@ public final class Replication implements WriteStream {
       }
       old = link;
       link = new MasterLink(this, host, port, restoredDb);
+      parts.config().put(Parameters.REPLICAOF, host + " " + port);
       // another master's stream: what its offsets on disk are is sampled anew
       fsyncedOffset.resume(0);
       if (old == null && offerOwnStream) {
         // as a master we held our own stream: offer it to the new master (PSYNC2 rejoin)
         if (backlog == null) {
-          backlog = new Backlog(settings.backlogSize, offset);
+          backlog = new Backlog(settings.backlogSize(), offset);
         }
       }
     }
@@ -1081,13 +1072,14 @@ public final class Replication implements WriteStream {
         return;
       }
       link = null;
+      parts.config().put(Parameters.REPLICAOF, null);
       replid2 = replid;
       secondReplOffset = offset + 1;
       replid = id;
       ownId = true;
       streamDb = -1;
       if (backlog == null) {
-        backlog = new Backlog(settings.backlogSize, offset);
+        backlog = new Backlog(settings.backlogSize(), offset);
       }
     }
     LOGGER.log(
@@ -1195,7 +1187,7 @@ public final class Replication implements WriteStream {
           replid2 = NO_ID;
           secondReplOffset = -1;
           offset = masterOffset;
-          backlog = new Backlog(settings.backlogSize, masterOffset);
+          backlog = new Backlog(settings.backlogSize(), masterOffset);
           feed(caughtUp, 0, caughtUp.length);
         }
       }

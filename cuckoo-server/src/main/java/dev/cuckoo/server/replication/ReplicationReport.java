@@ -46,13 +46,13 @@ final class ReplicationReport {
         long since = current.downSinceMillis;
         field(out, "master_link_down_since_seconds", since > 0 ? (now - since) / 1000 : -1);
       }
-      field(out, "slave_priority", settings.replicaPriority);
-      field(out, "slave_read_only", settings.replicaReadOnly ? 1 : 0);
+      field(out, "slave_priority", settings.replicaPriority());
+      field(out, "slave_read_only", settings.replicaReadOnly() ? 1 : 0);
       field(out, "replica_announced", 1);
     }
     List<Peer> listed = replication.listedPeers();
     field(out, "connected_slaves", listed.size());
-    if (settings.minReplicasToWrite > 0 && settings.minReplicasMaxLag > 0) {
+    if (settings.minReplicasToWrite() > 0 && settings.minReplicasMaxLag() > 0) {
       field(out, "min_slaves_good_slaves", replication.goodReplicaCount());
     }
     long now = System.currentTimeMillis();
@@ -80,7 +80,7 @@ final class ReplicationReport {
     field(out, "master_repl_offset", position.offset());
     field(out, "second_repl_offset", position.secondOffset());
     field(out, "repl_backlog_active", position.backlogActive() ? 1 : 0);
-    field(out, "repl_backlog_size", settings.backlogSize);
+    field(out, "repl_backlog_size", settings.backlogSize());
     field(out, "repl_backlog_first_byte_offset", position.backlogFirstByte());
     field(out, "repl_backlog_histlen", position.backlogHistlen());
   }

@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cuckoo.server.config.LatencyPercentiles;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;

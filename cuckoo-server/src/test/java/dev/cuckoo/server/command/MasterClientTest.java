@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class MasterClientTest {
   private final ServerContext context =
-      new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), new Keyspace());
+      new ServerContext(TestServers.memoryOnly().build().parameters(), new Keyspace());
   private final MasterClient client =
       new MasterClient(
           context, new Session(0, Reply.discarding(), new Authentication(true), false));

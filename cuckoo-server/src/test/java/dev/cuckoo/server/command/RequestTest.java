@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class RequestTest {
   private final Keyspace keyspace = new Keyspace();
   private final Commands commands =
-      new Commands(new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace));
+      new Commands(new ServerContext(TestServers.memoryOnly().build().parameters(), keyspace));
 
   private static byte[][] line(String... args) {
     byte[][] argv = new byte[args.length][];

@@ -35,7 +35,7 @@ class WritePathTest {
 
   private final Keyspace keyspace = new Keyspace();
   private final ServerContext context =
-      new ServerContext(TestServers.memoryOnly().build(), new CfConfig(), keyspace);
+      new ServerContext(TestServers.memoryOnly().build().parameters(), keyspace);
   private final Commands commands = new Commands(context);
   private final Session session =
       new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);

@@ -101,8 +101,8 @@ class ProtectedModeTest {
   @Test
   void appliesTo_wildcardBindWithoutPassword_true() throws IOException {
     ServerConfig config = ServerConfig.builder().build();
-    assertTrue(ProtectedMode.appliesTo(config, InetAddress.getByName("0.0.0.0")));
-    assertTrue(ProtectedMode.appliesTo(config, InetAddress.getByName("::")));
+    assertTrue(ProtectedMode.appliesTo(config.parameters(), InetAddress.getByName("0.0.0.0")));
+    assertTrue(ProtectedMode.appliesTo(config.parameters(), InetAddress.getByName("::")));
   }
 
   @Test
@@ -111,9 +111,13 @@ class ProtectedModeTest {
     ServerConfig defaults = ServerConfig.builder().build();
     // Redis 7 and later: whatever the bind address (redis-server 7.0.15 bound to one interface
     // answers -DENIED too)
-    assertTrue(ProtectedMode.appliesTo(defaults, InetAddress.getByName("192.0.2.2")));
-    assertFalse(ProtectedMode.appliesTo(ServerConfig.builder().requirePass("pw").build(), any));
-    assertFalse(ProtectedMode.appliesTo(ServerConfig.builder().protectedMode(false).build(), any));
+    assertTrue(ProtectedMode.appliesTo(defaults.parameters(), InetAddress.getByName("192.0.2.2")));
+    assertFalse(
+        ProtectedMode.appliesTo(
+            ServerConfig.builder().requirePass("pw").build().parameters(), any));
+    assertFalse(
+        ProtectedMode.appliesTo(
+            ServerConfig.builder().protectedMode(false).build().parameters(), any));
   }
 
   @Test

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.server.ServerConfig;
 import dev.cuckoo.server.command.Session;
+import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Message;
@@ -35,7 +35,7 @@ class SubscriberOutboxTest {
         "message", null, "c".getBytes(StandardCharsets.UTF_8), new byte[Math.max(0, bytes - 30)]);
   }
 
-  private SubscriberOutbox outbox(ServerConfig.OutputBufferLimit limit) {
+  private SubscriberOutbox outbox(OutputBufferLimit limit) {
     return new SubscriberOutbox(
         channel,
         session,
@@ -58,7 +58,7 @@ class SubscriberOutboxTest {
 
   @Test
   void deliver_pastTheHardLimit_closesAtOnce() {
-    SubscriberOutbox outbox = outbox(new ServerConfig.OutputBufferLimit(1000, 0, 0));
+    SubscriberOutbox outbox = outbox(new OutputBufferLimit(1000, 0, 0));
     outbox.deliver(message(600));
     assertTrue(channel.isActive());
     outbox.deliver(message(600));
@@ -68,7 +68,7 @@ class SubscriberOutboxTest {
 
   @Test
   void deliver_aboveTheSoftLimit_closesOnlyAfterItsSeconds() {
-    SubscriberOutbox outbox = outbox(new ServerConfig.OutputBufferLimit(0, 1000, 60));
+    SubscriberOutbox outbox = outbox(new OutputBufferLimit(0, 1000, 60));
     outbox.deliver(message(1200));
     nowMillis.addAndGet(60_000);
     outbox.deliver(message(100));
@@ -80,7 +80,7 @@ class SubscriberOutboxTest {
 
   @Test
   void deliver_backBelowTheSoftLimit_startsTheClockAgain() {
-    SubscriberOutbox outbox = outbox(new ServerConfig.OutputBufferLimit(0, 1000, 60));
+    SubscriberOutbox outbox = outbox(new OutputBufferLimit(0, 1000, 60));
     outbox.deliver(message(1200));
     channel.runPendingTasks();
     assertEquals(1, flushes.get(), "one flush task for the messages of one loop turn");

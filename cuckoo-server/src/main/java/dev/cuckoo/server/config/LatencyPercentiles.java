@@ -1,5 +1,6 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -10,7 +11,25 @@ import java.util.regex.Pattern;
  */
 public final class LatencyPercentiles {
   /** Redis's default: {@code 50 99 99.9}. */
-  public static final double[] DEFAULT = {50, 99, 99.9};
+  public static final List<Double> DEFAULT = List.of(50.0, 99.0, 99.9);
+
+  /** The parameter's type: the percentiles as a list (compared by value), Redis's texts. */
+  static final ValueType<List<Double>> TYPE =
+      new ValueType<>() {
+        @Override
+        public List<Double> parse(String text) {
+          String error = error(text);
+          if (error != null) {
+            throw ValueType.invalid(error);
+          }
+          return java.util.Arrays.stream(LatencyPercentiles.parse(text)).boxed().toList();
+        }
+
+        @Override
+        public String format(List<Double> value) {
+          return text(value.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+      };
 
   private static final Pattern DECIMAL =
       Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
