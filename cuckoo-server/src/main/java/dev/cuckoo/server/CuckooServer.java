@@ -124,7 +124,8 @@ public final class CuckooServer implements AutoCloseable {
       } else {
         context.snapshotOnly(SnapshotOnly.open(context, files, replayers, commands.table()));
       }
-    } catch (OutOfMemoryError e) {
+    } catch (OutOfMemoryError | dev.cuckoo.FilterAllocationException e) {
+      // a snapshot's filter or the log's replay that does not fit the heap
       IOException tooBig = replayTooBig(config, context.keyspace());
       context.heapGuard().close();
       throw tooBig;

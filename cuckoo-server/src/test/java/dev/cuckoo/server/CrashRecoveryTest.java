@@ -609,6 +609,32 @@ class CrashRecoveryTest {
   }
 
   @Test
+  void snapshotLargerThanTheHeap_restartRefusesNamingTheHeapNotDamage() throws Exception {
+    Path data = dir.resolve("big-snapshot");
+    String[] args = {"--dir", data.toString(), "--maxmemory", "0"};
+    try (ChildServer child = ChildServer.start("512m", dir.resolve("big-1.out"), args);
+        RespClient client = new RespClient(child.port())) {
+      // 2^26 buckets of 4 one-byte slots: a 256 MiB filter, more than the restart's heap
+      assertEquals(new RespClient.Simple("OK"), client.call("CF.RESERVE", "big", 1L << 28));
+      assertEquals(new RespClient.Simple("OK"), client.call("SAVE"));
+      child.kill();
+    }
+    ChildServer restarted = ChildServer.launch("128m", dir.resolve("big-2.out"), args);
+    try {
+      assertTrue(!restarted.awaitListening(60_000), "started with a filter larger than its heap");
+      String output = restarted.output();
+      assertTrue(
+          restarted.exitCode() != 0
+              && output.contains("refusing to start")
+              && output.contains("-Xmx")
+              && !output.contains("corrupt"),
+          "a snapshot too big for the heap is not damage:\n" + output);
+    } finally {
+      restarted.close();
+    }
+  }
+
+  @Test
   void smallHeap_defaultMaxmemoryFilledThenKilled_everyAcknowledgedKeyReplayed() throws Exception {
     fillHeapKillAndRestart("default maxmemory (3/4 of the heap)", false);
   }

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.persist;
 
+import dev.cuckoo.FilterAllocationException;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.config.Config;
@@ -369,6 +370,15 @@ public final class Persistence implements Snapshots, WriteLog {
       try {
         found.snapshot = SnapshotFile.read(snapshotPath, target, wanted);
       } catch (FilterFormatException e) {
+        // a filter that does not fit the heap is not damage: the start needs a larger heap
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+          if (cause instanceof FilterAllocationException tooBig) {
+            throw tooBig;
+          }
+          if (cause instanceof OutOfMemoryError outOfHeap) {
+            throw outOfHeap;
+          }
+        }
         throw new IOException(
             snapshotPath
                 + ": corrupt snapshot at offset "
