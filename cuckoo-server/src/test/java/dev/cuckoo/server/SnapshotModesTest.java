@@ -163,7 +163,9 @@ class SnapshotModesTest {
         assertEquals(Long.toString(WRITES), client.infoField("rdb_changes_since_last_save"));
       } else {
         awaitField(client, "rdb_changes_since_last_save", "0", 30_000);
-        assertEquals("1", client.infoField("rdb_saves"));
+        // once after the writes, or also during them when they took more than the point's second
+        long saves = Long.parseLong(client.infoField("rdb_saves"));
+        assertTrue(saves >= 1 && saves <= 1 + WRITES, "rdb_saves " + saves);
       }
       child.kill();
     }
