@@ -36,7 +36,7 @@ if command -v redis-server > /dev/null; then
 fi
 start_cuckoo() { # name jar threads
   PORT[$1]=$(free_port)
-  java -Xmx1g -jar "$2" --port "${PORT[$1]}" --dir "$WORK/$1" --appendonly no --threads "$3" \
+  java -Xmx1g -jar "$2" --port "${PORT[$1]}" --dir "$WORK/$1" --appendonly no --save "" --threads "$3" \
     > "$WORK/$1.log" 2>&1 &
   PID[$1]=$!; PIDS+=($!); NAMES+=("$1")
 }

@@ -54,7 +54,7 @@ PY
 }
 
 CUCKOO_PORT=$(free_port)
-java -Xmx4g -jar "$JAR" --port "$CUCKOO_PORT" --appendonly no > "$WORK/cuckoo.log" 2>&1 &
+java -Xmx4g -jar "$JAR" --port "$CUCKOO_PORT" --appendonly no --save "" > "$WORK/cuckoo.log" 2>&1 &
 PIDS+=($!)
 REDIS_PORT=$(free_port)
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" \

@@ -27,7 +27,8 @@ import picocli.CommandLine.Unmatched;
     footerHeading = "%nExamples:%n",
     footer = {
       "  cuckoo serve                                127.0.0.1:6379, data in ./data",
-      "  cuckoo serve --port 6380 --appendonly no    in memory only",
+      "  cuckoo serve --port 6380 --appendonly no    snapshots only (Redis's save points)",
+      "  cuckoo serve --appendonly no --save ''      keep nothing (loads a snapshot if there is one)",
       "  cuckoo export --key seen words.cuckoo | redis-cli -p 6380 --pipe",
       "  cuckoo serve server.conf --port 6380        options over a config file",
       ""

@@ -30,9 +30,18 @@ class ImportCommandTest {
   private RespClient client;
   private String from;
 
+  /** A server that keeps nothing: no log, no save points, its own data directory. */
+  static ServerConfig.Builder memoryOnly(Path dir) {
+    return ServerConfig.builder()
+        .port(0)
+        .appendOnly(false)
+        .savePoints(dev.cuckoo.server.persist.SavePoints.NONE)
+        .dir(dir.resolve("server-data"));
+  }
+
   @BeforeEach
   void start() throws IOException {
-    server = CuckooServer.start(ServerConfig.builder().port(0).appendOnly(false).build());
+    server = CuckooServer.start(memoryOnly(dir).build());
     client = new RespClient("127.0.0.1", server.port(), 10_000);
     from = "127.0.0.1:" + server.port();
   }
@@ -168,9 +177,7 @@ class ImportCommandTest {
 
   @Test
   void import_wrongPassword_reportsServerError() throws IOException {
-    try (CuckooServer secured =
-        CuckooServer.start(
-            ServerConfig.builder().port(0).appendOnly(false).requirePass("s3cret").build())) {
+    try (CuckooServer secured = CuckooServer.start(memoryOnly(dir).requirePass("s3cret").build())) {
       String address = "127.0.0.1:" + secured.port();
       String out = dir.resolve("p.cuckoo").toString();
       CliRun noAuth = CliRun.run("import", "--key", "k", "--from", address, "-o", out);

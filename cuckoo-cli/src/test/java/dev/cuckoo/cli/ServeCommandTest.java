@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ServeCommandTest {
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
+
   @Test
   void serve_portZero_answersUntilShutdown() throws Exception {
     java.io.StringWriter out = new java.io.StringWriter();
@@ -21,7 +23,9 @@ class ServeCommandTest {
     commandLine.setErr(new java.io.PrintWriter(err, true));
     CompletableFuture<Integer> exit =
         CompletableFuture.supplyAsync(
-            () -> commandLine.execute("serve", "--port", "0", "--appendonly", "no"));
+            () ->
+                commandLine.execute(
+                    "serve", "--port", "0", "--appendonly", "no", "--dir", dir.toString()));
     int port = -1;
     for (int i = 0; i < 200 && port < 0; i++) {
       Matcher matcher =
@@ -40,6 +44,8 @@ class ServeCommandTest {
       client.send(RespWriter.text("SHUTDOWN"));
     }
     assertEquals(0, exit.get(20, TimeUnit.SECONDS), out + "\n" + err);
+    // appendonly no keeps snapshots (Redis's save points): SHUTDOWN saved one
+    assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("dump.cuckoo")), "no snapshot saved");
   }
 
   @Test
@@ -69,7 +75,13 @@ class ServeCommandTest {
     try (ServerSocket busy = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       CliRun inUse =
           CliRun.run(
-              "serve", "--port", Integer.toString(busy.getLocalPort()), "--appendonly", "no");
+              "serve",
+              "--port",
+              Integer.toString(busy.getLocalPort()),
+              "--appendonly",
+              "no",
+              "--dir",
+              dir.toString());
       assertEquals(ExitCode.ERROR, inUse.exitCode, inUse.toString());
       assertEquals(1, inUse.errLines().length, inUse.err);
       assertTrue(inUse.err.contains("127.0.0.1:" + busy.getLocalPort()), inUse.err);

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.server.CuckooServer;
-import dev.cuckoo.server.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +24,7 @@ class ServerEndToEndTest {
 
   @BeforeEach
   void start() throws IOException {
-    server = CuckooServer.start(ServerConfig.builder().port(0).appendOnly(false).build());
+    server = CuckooServer.start(ImportCommandTest.memoryOnly(dir).build());
     client = new RespClient("127.0.0.1", server.port(), 10_000);
   }
 
