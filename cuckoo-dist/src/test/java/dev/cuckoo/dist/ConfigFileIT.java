@@ -103,7 +103,8 @@ class ConfigFileIT {
     Map<String, String> running = new TreeMap<>();
     try (CuckooServer server =
             CuckooServer.start(
-                ServerConfig.parse(config.toString(), "--port", "0", "--appendonly", "no"));
+                ServerConfig.parse(
+                    config.toString(), "--port", "0", "--appendonly", "no", "--save", ""));
         RedisClient redis = RedisClient.create("redis://127.0.0.1:" + server.port())) {
       for (String name : shown.keySet()) {
         running.putAll(redis.configGet(name));
