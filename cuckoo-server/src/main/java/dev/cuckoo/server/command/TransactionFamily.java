@@ -9,15 +9,16 @@ import java.util.List;
  * The transaction commands: MULTI, EXEC, DISCARD, WATCH and UNWATCH. Flags, categories and key
  * specs as Redis 8 reports them; docs from Redis's command JSON.
  */
-final class TransactionEntries {
-  private TransactionEntries() {}
+final class TransactionFamily {
+  private TransactionFamily() {}
 
   /**
-   * Returns the entries, bound to their handlers.
+   * Returns the entries, bound to handlers built from {@code parts}.
    *
-   * @param tx the handlers of TransactionCommands
+   * @param parts what the handlers are built from
    */
-  static List<CommandSpec.Builder> entries(TransactionCommands tx) {
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    TransactionCommands tx = new TransactionCommands(parts.commands(), parts.context());
     return List.of(
         command("multi")
             .arity(1)

@@ -14,8 +14,8 @@ import java.util.List;
  * The replication commands: REPLICAOF, SLAVEOF, REPLCONF, PSYNC, SYNC, WAIT and WAITAOF (ROLE is
  * with the server commands). Flags, categories and docs as Redis 8 reports them.
  */
-final class ReplicationEntries {
-  private ReplicationEntries() {}
+final class ReplicationFamily {
+  private ReplicationFamily() {}
 
   /** REPLICAOF and its older name SLAVEOF: the same command under two names. */
   private static CommandSpec.Builder replicaOf(
@@ -30,8 +30,14 @@ final class ReplicationEntries {
         .handler(replication::replicaOf);
   }
 
-  /** Returns the entries, bound to their handlers. */
-  static List<CommandSpec.Builder> entries(ReplicationCommands replication) {
+  /**
+   * Returns the entries, bound to handlers built from {@code parts}.
+   *
+   * @param parts what the handlers are built from
+   */
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ReplicationCommands replication =
+        new ReplicationCommands(parts.commands(), parts.context(), parts.writes());
     Argument hostPort =
         oneOf(
             "args",

@@ -15,8 +15,8 @@ import java.util.List;
  * as Redis 8 reports them (SLOTS and SHARDS gained "loading" after 7.0), docs from Redis's command
  * JSON.
  */
-final class ClusterEntries {
-  private ClusterEntries() {}
+final class ClusterFamily {
+  private ClusterFamily() {}
 
   /** A subcommand: admin ones are also dangerous, as Redis derives categories from flags. */
   private static CommandSpec.Builder sub(
@@ -31,8 +31,13 @@ final class ClusterEntries {
         .complexity(complexity);
   }
 
-  /** Returns the CLUSTER entry, bound to its handlers. */
-  static List<CommandSpec.Builder> entries(ClusterCommands cluster) {
+  /**
+   * Returns the entries, bound to handlers built from {@code parts}.
+   *
+   * @param parts what the handlers are built from
+   */
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ClusterCommands cluster = new ClusterCommands(parts.context()::cluster);
     Argument slots = arg("slot", INTEGER).multiple();
     Argument ranges =
         block("range", arg("start-slot", INTEGER), arg("end-slot", INTEGER)).multiple();

@@ -12,8 +12,8 @@ import java.util.List;
  * The pub/sub commands: (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PUBLISH, SPUBLISH and PUBSUB. Flags,
  * categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
  */
-final class PubSubEntries {
-  private PubSubEntries() {}
+final class PubSubFamily {
+  private PubSubFamily() {}
 
   private static CommandSpec.Builder subscribing(String name, CommandSpec.Handler handler) {
     return command(name)
@@ -34,11 +34,12 @@ final class PubSubEntries {
   }
 
   /**
-   * Returns the entries, bound to their handlers.
+   * Returns the entries, bound to handlers built from {@code parts}.
    *
-   * @param pubsub the handlers of PubSubCommands
+   * @param parts what the handlers are built from
    */
-  static List<CommandSpec.Builder> entries(PubSubCommands pubsub) {
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    PubSubCommands pubsub = new PubSubCommands(parts.context().pubSub(), parts.context());
     return List.of(
         subscribing(
                 "subscribe",
