@@ -127,7 +127,7 @@ public final class Commands {
 
   /** Returns how a replica applies its master's stream through this table. */
   public dev.cuckoo.server.replication.Replication.Applier masterStreamApplier() {
-    return new ReplicationCommands(this, context, writes).applier();
+    return new ReplicationFamily(this, context, writes).applier();
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -398,7 +398,7 @@ public final class Commands {
   private void reject(Session session, CommandSpec spec, String error) {
     countRejected(session, spec);
     if (spec.name().equals("exec")) {
-      TransactionCommands.reject(session, context.watches(), error);
+      TransactionFamily.reject(session, context.watches(), error);
       return;
     }
     session.reply().error(error);
