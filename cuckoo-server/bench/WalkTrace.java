@@ -53,7 +53,7 @@ public class WalkTrace {
       Set.of(
           "Session", "ServerContext", "Request", "CommandSpec", "Key", "KeySpec", "Writes", "Reply",
           "CommandClock", "CfConfig", "Traffic", "Authentication", "ClientPause", "Subscriber",
-          "Args", "Checks", "ItemHashers", "HeapGuard", "CfEntries", "CommandStats", "Transaction",
+          "Args", "Checks", "ItemHashers", "HeapGuard", "CommandStats", "Transaction",
           "RespDecoder");
 
   /** The core's internals of a filter, shown as the filter. */

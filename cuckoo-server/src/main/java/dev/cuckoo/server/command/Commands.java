@@ -81,7 +81,6 @@ public final class Commands {
   private final ExpiryCycle expiryCycle;
   private final ServerContext context;
   private final WritePath writes;
-  private final ReplicationCommands replicationCommands;
   private final SlowLogCommands slowLog;
 
   /**
@@ -92,47 +91,9 @@ public final class Commands {
     this.context = context;
     this.writes = new WritePath(context, this::table);
     this.expiryCycle = new ExpiryCycle(context, writes);
-    CfCommands cf = new CfCommands(context.keyspace(), context.cfConfig());
-    ConnectionCommands connection = new ConnectionCommands(context);
-    ClientCommands clients = new ClientCommands(context);
-    DatabaseCommands database = new DatabaseCommands(context);
-    PersistenceCommands persistence = new PersistenceCommands(context);
-    CommandStatsReport commandStats = new CommandStatsReport(this::table);
-    ConfigCommands config = new ConfigCommands(context, commandStats);
-    InfoCommands info = new InfoCommands(context, commandStats);
-    ExpiryCommands expiry = new ExpiryCommands(context);
-    MoveCommands moves = new MoveCommands(context, connection);
-    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
-    TransactionCommands tx = new TransactionCommands(this, context);
-    CommandInfo commandInfo = new CommandInfo(this);
-    PubSubCommands pubsub = new PubSubCommands(context.pubSub(), context);
-    replicationCommands = new ReplicationCommands(this, context, writes);
     slowLog = new SlowLogCommands(context);
-    DumpCommands dump = new DumpCommands(context);
     table =
-        new CommandTable(
-            List.of(
-                CfEntries.entries(cf),
-                ConnectionEntries.entries(connection, clients),
-                ServerEntries.entries(
-                    database,
-                    persistence,
-                    info,
-                    config,
-                    moves,
-                    keys,
-                    commandInfo,
-                    new DebugCommands(context, expiryCycle),
-                    commandStats,
-                    new MemoryCommands(context),
-                    slowLog),
-                GenericEntries.entries(database, expiry, moves, keys),
-                DumpCommands.entries(dump),
-                TransactionEntries.entries(tx),
-                PubSubEntries.entries(pubsub),
-                ScriptEntries.entries(),
-                ReplicationEntries.entries(replicationCommands),
-                ClusterEntries.entries(new ClusterCommands(context::cluster))));
+        new CommandTable(Families.entries(new Families.Parts(context, writes, this, expiryCycle)));
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */
@@ -166,7 +127,7 @@ public final class Commands {
 
   /** Returns how a replica applies its master's stream through this table. */
   public dev.cuckoo.server.replication.Replication.Applier masterStreamApplier() {
-    return replicationCommands.applier();
+    return new ReplicationFamily(this, context, writes).applier();
   }
 
   /** Runs the active expiry cycle once (every 100 ms on a network thread). */
@@ -269,7 +230,7 @@ public final class Commands {
     }
     if (!spec.arityAccepts(args.length)) {
       session.executing(spec, now);
-      reject(session, spec, CfCommands.arityError(spec.name()));
+      reject(session, spec, CfFamily.arityError(spec.name()));
       return null;
     }
     if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
@@ -283,7 +244,7 @@ public final class Commands {
       }
       if (!sub.arityAccepts(args.length)) {
         countRejected(session, sub);
-        reply.error(CfCommands.arityError(sub.name()));
+        reply.error(CfFamily.arityError(sub.name()));
         session.failQueue();
         return null;
       }
@@ -437,7 +398,7 @@ public final class Commands {
   private void reject(Session session, CommandSpec spec, String error) {
     countRejected(session, spec);
     if (spec.name().equals("exec")) {
-      TransactionCommands.reject(session, context.watches(), error);
+      TransactionFamily.reject(session, context.watches(), error);
       return;
     }
     session.reply().error(error);

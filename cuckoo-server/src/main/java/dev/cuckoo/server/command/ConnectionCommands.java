@@ -24,7 +24,7 @@ public final class ConnectionCommands {
   void ping(Session session, Request request) {
     byte[][] args = request.args();
     if (args.length > 2) {
-      session.reply().error(CfCommands.arityError("ping"));
+      session.reply().error(CfFamily.arityError("ping"));
     } else if (session.subscriber().subscribed() && session.reply().protocol() == 2) {
       // a RESP2 subscriber can only read arrays: Redis answers pong and the argument (or "")
       session.reply().array(2);

@@ -1,12 +1,5 @@
 package dev.cuckoo.server.command;
 
-import static dev.cuckoo.server.command.Argument.INTEGER;
-import static dev.cuckoo.server.command.Argument.STRING;
-import static dev.cuckoo.server.command.Argument.arg;
-import static dev.cuckoo.server.command.Argument.key;
-import static dev.cuckoo.server.command.Argument.token;
-import static dev.cuckoo.server.command.CommandSpec.command;
-
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
@@ -19,7 +12,6 @@ import dev.cuckoo.server.rdb.DumpPayload;
 import dev.cuckoo.server.rdb.DumpPayloadException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * DUMP and RESTORE with Redis's replies and RedisBloom's payload ({@link DumpPayload}), so keys
@@ -45,51 +37,6 @@ final class DumpCommands {
   /** Creates the commands over the server's keyspace. */
   DumpCommands(ServerContext context) {
     this.keyspace = context.keyspace();
-  }
-
-  /** Returns the table entries, bound to {@code dump}'s handlers. */
-  static List<CommandSpec.Builder> entries(DumpCommands dump) {
-    return List.of(
-        command("dump")
-            .arity(2)
-            .flags("readonly")
-            .categories("keyspace", "read", "slow")
-            .keys(KeySpec.one(1, "RO", "access"))
-            .summary("Returns a serialized representation of the value stored at a key.")
-            .group("generic")
-            .since("2.6.0")
-            .complexity(
-                "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).")
-            .tips("nondeterministic_output")
-            .arguments(key("key", 0))
-            .handler(dump::dump),
-        command("restore")
-            .arity(-4)
-            .flags("write", "denyoom")
-            .categories("keyspace", "write", "slow", "dangerous")
-            .keys(KeySpec.one(1, "OW", "update"))
-            .writes(Writes.KEYS)
-            .summary("Creates a key from the serialized representation of a value.")
-            .group("generic")
-            .since("2.6.0")
-            .complexity(
-                "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
-            .history(
-                "3.0.0",
-                "Added the `REPLACE` modifier.",
-                "5.0.0",
-                "Added the `ABSTTL` modifier.",
-                "5.0.0",
-                "Added the `IDLETIME` and `FREQ` options.")
-            .arguments(
-                key("key", 0),
-                arg("ttl", INTEGER),
-                arg("serialized-value", STRING),
-                token("replace", "REPLACE").since("3.0.0").optional(),
-                token("absttl", "ABSTTL").since("5.0.0").optional(),
-                arg("seconds", INTEGER).token("IDLETIME").since("5.0.0").optional(),
-                arg("frequency", INTEGER).token("FREQ").since("5.0.0").optional())
-            .handler(dump::restore));
   }
 
   /** DUMP key: the payload, or nil for a missing key. */

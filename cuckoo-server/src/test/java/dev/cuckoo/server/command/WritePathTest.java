@@ -109,7 +109,7 @@ class WritePathTest {
     assertEquals(":1\r\n", run("CF.ADD", "k", "b"));
     assertEquals(2, stream.records.size());
     List<String> files = files(stream.stacks.get(1));
-    assertFalse(files.contains("CfCommands"), "recorded from inside the handler: " + files);
+    assertFalse(files.contains("CfFamily"), "recorded from inside the handler: " + files);
     for (String file : files) {
       assertEquals(1, java.util.Collections.frequency(files, file), file + " twice: " + files);
     }

@@ -17,36 +17,27 @@ import java.util.List;
  * LATENCY, SWAPDB and COMMAND. Flags, categories and key specs as Redis 8 reports them; docs from
  * Redis's command JSON.
  */
-final class ServerEntries {
-  private ServerEntries() {}
+final class ServerFamily {
+  private ServerFamily() {}
 
   /**
-   * Returns the entries, bound to their handlers.
+   * Returns the entries, bound to handlers built from {@code parts}.
    *
-   * @param database the handlers of DatabaseCommands
-   * @param persistence the handlers of PersistenceCommands
-   * @param info the handlers of InfoCommands
-   * @param config the handlers of ConfigCommands
-   * @param moves the handlers of MoveCommands
-   * @param keys the handlers of KeyspaceCommands
-   * @param commandInfo the handlers of CommandInfo
-   * @param debug the handler of DEBUG
-   * @param commandStats the handler of LATENCY HISTOGRAM
-   * @param memory the handlers of MEMORY STATS, DOCTOR, MALLOC-STATS and PURGE
-   * @param slowLog the handlers of SLOWLOG
+   * @param parts what the handlers are built from
    */
-  static List<CommandSpec.Builder> entries(
-      DatabaseCommands database,
-      PersistenceCommands persistence,
-      InfoCommands info,
-      ConfigCommands config,
-      MoveCommands moves,
-      KeyspaceCommands keys,
-      CommandInfo commandInfo,
-      DebugCommands debug,
-      CommandStatsReport commandStats,
-      MemoryCommands memory,
-      SlowLogCommands slowLog) {
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ServerContext context = parts.context();
+    DatabaseCommands database = new DatabaseCommands(context);
+    PersistenceCommands persistence = new PersistenceCommands(context);
+    CommandStatsReport commandStats = new CommandStatsReport(parts.commands()::table);
+    InfoCommands info = new InfoCommands(context, commandStats);
+    ConfigCommands config = new ConfigCommands(context, commandStats);
+    MoveCommands moves = new MoveCommands(context, new ConnectionCommands(context));
+    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
+    CommandInfo commandInfo = new CommandInfo(parts.commands());
+    DebugCommands debug = new DebugCommands(context, parts.expiryCycle());
+    MemoryCommands memory = new MemoryCommands(context);
+    SlowLogCommands slowLog = new SlowLogCommands(context);
     return List.of(
         command("dbsize")
             .arity(1)

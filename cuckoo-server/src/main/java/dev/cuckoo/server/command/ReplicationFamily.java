@@ -1,5 +1,13 @@
 package dev.cuckoo.server.command;
 
+import static dev.cuckoo.server.command.Argument.INTEGER;
+import static dev.cuckoo.server.command.Argument.STRING;
+import static dev.cuckoo.server.command.Argument.arg;
+import static dev.cuckoo.server.command.Argument.block;
+import static dev.cuckoo.server.command.Argument.oneOf;
+import static dev.cuckoo.server.command.Argument.token;
+import static dev.cuckoo.server.command.CommandSpec.command;
+
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
@@ -14,19 +22,21 @@ import java.net.SocketAddress;
 import java.util.List;
 
 /**
- * REPLICAOF / SLAVEOF, REPLCONF, PSYNC / SYNC, WAIT and WAITAOF as Redis 8 answers them, and the
- * replica's side of the stream: the master's writes run through the table on a session of their own
- * that is never refused and logs what it applies.
+ * The replication commands: REPLICAOF, SLAVEOF, REPLCONF, PSYNC, SYNC, WAIT and WAITAOF (ROLE is
+ * with the server commands). Flags, categories and docs as Redis 8 reports them.
+ *
+ * <p>The handlers answer as Redis 8 does, and the replica's side of the stream: the master's writes
+ * run through the table on a session of their own that is never refused and logs what it applies.
  */
-final class ReplicationCommands {
-  private static final System.Logger LOGGER = System.getLogger(ReplicationCommands.class.getName());
+final class ReplicationFamily {
+  private static final System.Logger LOGGER = System.getLogger(ReplicationFamily.class.getName());
 
   private final Commands commands;
   private final ServerContext context;
 
   private final WritePath writes;
 
-  ReplicationCommands(Commands commands, ServerContext context, WritePath writes) {
+  ReplicationFamily(Commands commands, ServerContext context, WritePath writes) {
     this.commands = commands;
     this.context = context;
     this.writes = writes;
@@ -248,7 +258,7 @@ final class ReplicationCommands {
             blocks ? (int) (long) local : 0,
             blocks ? (int) Math.min(Integer.MAX_VALUE, replicas) : 0,
             timeout);
-    answerOrBlock(session, done, ReplicationCommands::writeAcks);
+    answerOrBlock(session, done, ReplicationFamily::writeAcks);
   }
 
   /**
@@ -367,12 +377,12 @@ final class ReplicationCommands {
 
       @Override
       public void markStream(StreamMark mark) {
-        ReplicationCommands.this.writes.markStream(mark);
+        ReplicationFamily.this.writes.markStream(mark);
       }
 
       @Override
       public boolean markStreamDurably(StreamMark mark) {
-        long lsn = ReplicationCommands.this.writes.logMark(mark);
+        long lsn = ReplicationFamily.this.writes.logMark(mark);
         return lsn == 0 || context.persistence() == null || context.persistence().force(lsn);
       }
 
@@ -408,5 +418,100 @@ final class ReplicationCommands {
           Args.text(args[0]),
           error.trim());
     }
+  }
+
+  /** REPLICAOF and its older name SLAVEOF: the same command under two names. */
+  private static CommandSpec.Builder replicaOf(
+      String name, ReplicationFamily replication, Argument hostPort) {
+    return command(name)
+        .arity(3)
+        .flags("admin", "noscript", "stale", "no_async_loading")
+        .categories("admin", "slow", "dangerous")
+        .group("server")
+        .complexity("O(1)")
+        .arguments(hostPort)
+        .handler(replication::replicaOf);
+  }
+
+  /**
+   * Returns the entries, bound to handlers built from {@code parts}.
+   *
+   * @param parts what the handlers are built from
+   */
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ReplicationFamily replication =
+        new ReplicationFamily(parts.commands(), parts.context(), parts.writes());
+    Argument hostPort =
+        oneOf(
+            "args",
+            block("host-port", arg("host", STRING), arg("port", INTEGER)),
+            block("no-one", token("no", "NO"), token("one", "ONE")));
+    return List.of(
+        replicaOf("replicaof", replication, hostPort)
+            .summary("Configures a server as replica of another, or promotes it to a master.")
+            .since("5.0.0"),
+        replicaOf("slaveof", replication, hostPort)
+            .summary(
+                "Sets a Redis server as a replica of another, or promotes it to being a master.")
+            .since("1.0.0")
+            .docFlags("deprecated")
+            .deprecatedSince("5.0.0")
+            .replacedBy("`REPLICAOF`"),
+        command("replconf")
+            .arity(-1)
+            .flags("admin", "noscript", "loading", "stale", "allow_busy")
+            .categories("admin", "slow", "dangerous")
+            .summary("An internal command for configuring the replication stream.")
+            .group("server")
+            .since("3.0.0")
+            .complexity("O(1)")
+            .docFlags("syscmd")
+            .handler(replication::replconf),
+        command("psync")
+            .arity(-3)
+            .flags("admin", "noscript", "no_async_loading", "no_multi")
+            .categories("admin", "slow", "dangerous")
+            .summary("An internal command used in replication.")
+            .group("server")
+            .since("2.8.0")
+            .complexity("")
+            .arguments(arg("replicationid", STRING), arg("offset", INTEGER))
+            .handler(replication::psync),
+        command("sync")
+            .arity(1)
+            .flags("admin", "noscript", "no_async_loading", "no_multi")
+            .categories("admin", "slow", "dangerous")
+            .summary("An internal command used in replication.")
+            .group("server")
+            .since("1.0.0")
+            .complexity("")
+            .handler(replication::sync),
+        command("wait")
+            .arity(3)
+            .flags("blocking")
+            .categories("slow", "blocking", "connection")
+            .tips("request_policy:all_shards", "response_policy:agg_min")
+            .summary(
+                "Blocks until the asynchronous replication of all preceding write commands sent by"
+                    + " the connection is completed.")
+            .group("generic")
+            .since("3.0.0")
+            .complexity("O(1)")
+            .arguments(arg("numreplicas", INTEGER), arg("timeout", INTEGER))
+            .handler(replication::waitFor),
+        command("waitaof")
+            .arity(4)
+            .flags("blocking")
+            .categories("slow", "blocking", "connection")
+            .tips("request_policy:all_shards", "response_policy:agg_min")
+            .summary(
+                "Blocks until all of the preceding write commands sent by the connection are"
+                    + " written to the append-only file of the master and/or replicas.")
+            .group("generic")
+            .since("7.2.0")
+            .complexity("O(1)")
+            .arguments(
+                arg("numlocal", INTEGER), arg("numreplicas", INTEGER), arg("timeout", INTEGER))
+            .handler(replication::waitAof));
   }
 }

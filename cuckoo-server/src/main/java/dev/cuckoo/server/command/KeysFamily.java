@@ -13,22 +13,24 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 import java.util.List;
 
 /**
- * The generic keyspace commands: keys, expiry, renames and moves, OBJECT. Flags, categories and key
- * specs as Redis 8 reports them; docs from Redis's command JSON.
+ * The generic keyspace commands: keys, expiry, renames and moves, OBJECT, DUMP and RESTORE. Flags,
+ * categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
  */
-final class GenericEntries {
-  private GenericEntries() {}
+final class KeysFamily {
+  private KeysFamily() {}
 
   /**
-   * Returns the entries, bound to their handlers.
+   * Returns the entries, bound to handlers built from {@code parts}.
    *
-   * @param database the handlers of DatabaseCommands
-   * @param expiry the handlers of ExpiryCommands
-   * @param moves the handlers of MoveCommands
-   * @param keys the handlers of KeyspaceCommands
+   * @param parts what the handlers are built from
    */
-  static List<CommandSpec.Builder> entries(
-      DatabaseCommands database, ExpiryCommands expiry, MoveCommands moves, KeyspaceCommands keys) {
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ServerContext context = parts.context();
+    DatabaseCommands database = new DatabaseCommands(context);
+    ExpiryCommands expiry = new ExpiryCommands(context);
+    MoveCommands moves = new MoveCommands(context, new ConnectionCommands(context));
+    KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
+    DumpCommands dump = new DumpCommands(context);
     return List.of(
         command("type")
             .arity(2)
@@ -399,6 +401,46 @@ final class GenericEntries {
                     .arguments(key("key", 0))
                     .handler(keys::objectIdleTime),
                 HelpCommands.entry("object", "generic", "6.2.0", HelpCommands::object)
-                    .categories("keyspace", "slow")));
+                    .categories("keyspace", "slow")),
+        command("dump")
+            .arity(2)
+            .flags("readonly")
+            .categories("keyspace", "read", "slow")
+            .keys(KeySpec.one(1, "RO", "access"))
+            .summary("Returns a serialized representation of the value stored at a key.")
+            .group("generic")
+            .since("2.6.0")
+            .complexity(
+                "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).")
+            .tips("nondeterministic_output")
+            .arguments(key("key", 0))
+            .handler(dump::dump),
+        command("restore")
+            .arity(-4)
+            .flags("write", "denyoom")
+            .categories("keyspace", "write", "slow", "dangerous")
+            .keys(KeySpec.one(1, "OW", "update"))
+            .writes(Writes.KEYS)
+            .summary("Creates a key from the serialized representation of a value.")
+            .group("generic")
+            .since("2.6.0")
+            .complexity(
+                "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
+            .history(
+                "3.0.0",
+                "Added the `REPLACE` modifier.",
+                "5.0.0",
+                "Added the `ABSTTL` modifier.",
+                "5.0.0",
+                "Added the `IDLETIME` and `FREQ` options.")
+            .arguments(
+                key("key", 0),
+                arg("ttl", INTEGER),
+                arg("serialized-value", STRING),
+                token("replace", "REPLACE").since("3.0.0").optional(),
+                token("absttl", "ABSTTL").since("5.0.0").optional(),
+                arg("seconds", INTEGER).token("IDLETIME").since("5.0.0").optional(),
+                arg("frequency", INTEGER).token("FREQ").since("5.0.0").optional())
+            .handler(dump::restore));
   }
 }

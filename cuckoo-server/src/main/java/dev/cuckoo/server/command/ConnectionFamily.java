@@ -14,16 +14,17 @@ import java.util.List;
  * The connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT and RESET. Flags,
  * categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
  */
-final class ConnectionEntries {
-  private ConnectionEntries() {}
+final class ConnectionFamily {
+  private ConnectionFamily() {}
 
   /**
-   * Returns the entries, bound to their handlers.
+   * Returns the entries, bound to handlers built from {@code parts}.
    *
-   * @param connection the handlers of ConnectionCommands
-   * @param clients the handlers of ClientCommands
+   * @param parts what the handlers are built from
    */
-  static List<CommandSpec.Builder> entries(ConnectionCommands connection, ClientCommands clients) {
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    ConnectionCommands connection = new ConnectionCommands(parts.context());
+    ClientCommands clients = new ClientCommands(parts.context());
     return List.of(
         command("ping")
             .arity(-1)

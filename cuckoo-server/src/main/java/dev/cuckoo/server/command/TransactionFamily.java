@@ -1,5 +1,8 @@
 package dev.cuckoo.server.command;
 
+import static dev.cuckoo.server.command.Argument.key;
+import static dev.cuckoo.server.command.CommandSpec.command;
+
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
@@ -8,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * MULTI, EXEC, DISCARD, WATCH and UNWATCH, as Redis 8 answers them.
+ * The transaction commands: MULTI, EXEC, DISCARD, WATCH and UNWATCH. Flags, categories and key
+ * specs as Redis 8 reports them; docs from Redis's command JSON.
+ *
+ * <p>The handlers answer as Redis 8 does.
  *
  * <p>EXEC is a write of its own to the write path: it runs the queued commands with every stripe
  * locked, so no other client sees or changes anything in between, and their writes are logged as
@@ -18,7 +24,7 @@ import java.util.Map;
  * WATCHed key changed by anyone (or expired) since WATCH makes EXEC answer a null array without
  * running anything.
  */
-public final class TransactionCommands {
+final class TransactionFamily {
   static final String EXECABORT_QUEUED =
       "EXECABORT Transaction discarded because of previous errors.";
 
@@ -29,7 +35,7 @@ public final class TransactionCommands {
   private final Keyspace keyspace;
 
   /** Creates the commands; {@code commands} runs the queued commands at EXEC. */
-  TransactionCommands(Commands commands, ServerContext context) {
+  TransactionFamily(Commands commands, ServerContext context) {
     this.commands = commands;
     this.context = context;
     this.keyspace = context.keyspace();
@@ -141,5 +147,67 @@ public final class TransactionCommands {
     } finally {
       session.retriesAllowed(retries);
     }
+  }
+
+  /**
+   * Returns the entries, bound to handlers built from {@code parts}.
+   *
+   * @param parts what the handlers are built from
+   */
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
+    TransactionFamily tx = new TransactionFamily(parts.commands(), parts.context());
+    return List.of(
+        command("multi")
+            .arity(1)
+            .flags("noscript", "loading", "stale", "fast", "allow_busy")
+            .categories("fast", "transaction")
+            .runsInsideMulti()
+            .summary("Starts a transaction.")
+            .group("transactions")
+            .since("1.2.0")
+            .complexity("O(1)")
+            .handler(tx::multi),
+        command("exec")
+            .arity(1)
+            .flags("noscript", "loading", "stale", "skip_slowlog")
+            .categories("slow", "transaction")
+            .runsInsideMulti()
+            .writes(Writes.TRANSACTION)
+            .summary("Executes all commands in a transaction.")
+            .group("transactions")
+            .since("1.2.0")
+            .complexity("Depends on commands in the transaction")
+            .handler(tx::exec),
+        command("discard")
+            .arity(1)
+            .flags("noscript", "loading", "stale", "fast", "allow_busy")
+            .categories("fast", "transaction")
+            .runsInsideMulti()
+            .summary("Discards a transaction.")
+            .group("transactions")
+            .since("2.0.0")
+            .complexity("O(N), when N is the number of queued commands")
+            .handler(tx::discard),
+        command("watch")
+            .arity(-2)
+            .flags("noscript", "loading", "stale", "fast", "allow_busy")
+            .categories("fast", "transaction")
+            .keys(KeySpec.range(1, -1, 1, "RO"))
+            .runsInsideMulti()
+            .summary("Monitors changes to keys to determine the execution of a transaction.")
+            .group("transactions")
+            .since("2.2.0")
+            .complexity("O(1) for every key.")
+            .arguments(key("key", 0).multiple())
+            .handler(tx::watch),
+        command("unwatch")
+            .arity(1)
+            .flags("noscript", "loading", "stale", "fast", "allow_busy")
+            .categories("fast", "transaction")
+            .summary("Forgets about watched keys of a transaction.")
+            .group("transactions")
+            .since("2.2.0")
+            .complexity("O(1)")
+            .handler(tx::unwatch));
   }
 }

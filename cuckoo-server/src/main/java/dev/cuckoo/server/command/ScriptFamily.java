@@ -16,7 +16,7 @@ import java.util.List;
  * eval.c scriptCommand}); Sentinel sends SCRIPT KILL to a master that answers -BUSY. SCRIPT LOAD,
  * EVAL and EVALSHA stay unknown: a sha1 for a script that can never run would be a lie.
  */
-final class ScriptEntries {
+final class ScriptFamily {
   /** Redis's SCRIPT HELP text (eval.c scriptCommand), subcommands not implemented here included. */
   private static final String[] HELP = {
     "DEBUG (YES|SYNC|NO)",
@@ -35,7 +35,7 @@ final class ScriptEntries {
     "    Load a script into the scripts cache without executing it."
   };
 
-  private ScriptEntries() {}
+  private ScriptFamily() {}
 
   /** SCRIPT KILL: no script is ever running. */
   static void kill(Session session, Request request) {
@@ -68,8 +68,12 @@ final class ScriptEntries {
     HelpCommands.reply(session, "SCRIPT", HELP);
   }
 
-  /** Returns the SCRIPT entry with its subcommands. */
-  static List<CommandSpec.Builder> entries() {
+  /**
+   * Returns the entries, bound to handlers built from {@code parts}.
+   *
+   * @param parts what the handlers are built from
+   */
+  static List<CommandSpec.Builder> entries(Families.Parts parts) {
     return List.of(
         command("script")
             .arity(-2)
@@ -88,7 +92,7 @@ final class ScriptEntries {
                     .since("2.6.0")
                     .complexity("O(1)")
                     .tips("request_policy:all_shards", "response_policy:one_succeeded")
-                    .handler(ScriptEntries::kill),
+                    .handler(ScriptFamily::kill),
                 command("script|flush")
                     .arity(-2)
                     .flags("noscript")
@@ -103,7 +107,7 @@ final class ScriptEntries {
                         oneOf("flush-type", token("async", "ASYNC"), token("sync", "SYNC"))
                             .since("6.2.0")
                             .optional())
-                    .handler(ScriptEntries::flush),
+                    .handler(ScriptFamily::flush),
                 command("script|exists")
                     .arity(-3)
                     .flags("noscript")
@@ -117,8 +121,8 @@ final class ScriptEntries {
                             + " script is an O(1) operation).")
                     .tips("request_policy:all_shards", "response_policy:agg_logical_and")
                     .arguments(arg("sha1", STRING).multiple())
-                    .handler(ScriptEntries::exists),
-                HelpCommands.entry("script", "scripting", "5.0.0", ScriptEntries::help)
+                    .handler(ScriptFamily::exists),
+                HelpCommands.entry("script", "scripting", "5.0.0", ScriptFamily::help)
                     .categories("slow", "scripting")));
   }
 }
