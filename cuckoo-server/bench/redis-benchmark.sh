@@ -13,8 +13,8 @@
 #
 # BASELINE_JAR=path adds the same rows for another build of cuckoo-server (with the log,
 # everysec), for A/B comparisons in the same run. NOLOG=0 leaves out the server without the log.
-# CUCKOO_OPTS="--save ''" passes options to this build's servers only (not to the baseline, which
-# may not know them): builds since save points came take snapshots on Redis's default points.
+# NOSAVE=1 gives this build's servers --save "" (not the baseline, which may not know it): builds
+# since save points came take snapshots on Redis's default points, which a baseline did not.
 # Needs: redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools),
 # python3, and the shaded jar: mvn -pl cuckoo-server -am package -DskipTests
 # Usage: [BASELINE_JAR=old.jar] [NOLOG=0] cuckoo-server/bench/redis-benchmark.sh \
@@ -31,11 +31,14 @@ PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 
 declare -A PORT PID
-start_cuckoo() { # name jar appendonly [more options]
+start_cuckoo() { # name jar appendonly
+  local extra=()
+  if [ "${NOSAVE:-0}" = 1 ] && [ "$2" = "$JAR" ]; then
+    extra=(--save "")
+  fi
   PORT[$1]=$(free_port)
-  # shellcheck disable=SC2086 # the extra options are a list of words
   java -Xmx3g -jar "$2" --port "${PORT[$1]}" --dir "$WORK/$1" --appendonly "$3" \
-    --appendfsync everysec ${4:-} > "$WORK/$1.log" 2>&1 &
+    --appendfsync everysec "${extra[@]}" > "$WORK/$1.log" 2>&1 &
   PID[$1]=$!
   PIDS+=($!)
 }
@@ -45,9 +48,9 @@ redis-server --port "${PORT[redis]}" --bind 127.0.0.1 --save "" --appendonly no 
 PID[redis]=$!
 PIDS+=($!)
 CUCKOOS=(log)
-start_cuckoo log "$JAR" yes "${CUCKOO_OPTS:-}"
+start_cuckoo log "$JAR" yes
 if [ "${NOLOG:-1}" != 0 ]; then
-  start_cuckoo nolog "$JAR" no "${CUCKOO_OPTS:-}"
+  start_cuckoo nolog "$JAR" no
   CUCKOOS+=(nolog)
 fi
 if [ -n "${BASELINE_JAR:-}" ]; then
