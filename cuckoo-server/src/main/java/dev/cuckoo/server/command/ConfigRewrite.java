@@ -35,9 +35,13 @@ final class ConfigRewrite {
 
   private ConfigRewrite() {}
 
-  /** Returns an option's line, the value in double quotes when empty or holding whitespace. */
+  /**
+   * Returns an option's line, the value in double quotes when empty or holding whitespace, but for
+   * save's points, which Redis writes as words ({@code save 3600 1 300 100}).
+   */
   static String line(String name, String value) {
-    boolean quote = value.isEmpty() || value.chars().anyMatch(Character::isWhitespace);
+    boolean quote =
+        value.isEmpty() || !name.equals("save") && value.chars().anyMatch(Character::isWhitespace);
     return name + " " + (quote ? "\"" + value + "\"" : value);
   }
 
