@@ -47,9 +47,17 @@ final class ServeCommand implements Callable<Integer> {
    * @param serve the command line of {@code serve}
    */
   static void describeServerOptions(CommandLine serve) {
+    String options;
+    try {
+      options = ServerConfig.USAGE;
+    } catch (NoClassDefFoundError withoutServer) {
+      // a classpath without cuckoo-server (cuckoo-spark uses the command line's export alone):
+      // serve cannot run there, and its help names no options
+      return;
+    }
     UsageMessageSpec usage = serve.getCommandSpec().usageMessage();
     String[] footer = Arrays.copyOf(usage.footer(), usage.footer().length + 1);
-    footer[footer.length - 1] = ServerConfig.USAGE.replace("%", "%%");
+    footer[footer.length - 1] = options.replace("%", "%%");
     usage.footer(footer);
   }
 
