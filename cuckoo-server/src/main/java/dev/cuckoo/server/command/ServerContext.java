@@ -36,6 +36,8 @@ public final class ServerContext implements PersistenceContext {
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
   private volatile SnapshotOnly snapshotOnly;
+  // asked at every write (the bgsave-error refusal): parsed once per value of save, not per write
+  private volatile ParsedSave parsedSave;
   private final SaveStats saveStats = new SaveStats();
   private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
@@ -68,8 +70,17 @@ public final class ServerContext implements PersistenceContext {
   /** Returns the save points (save), as set now. */
   @Override
   public SavePoints savePoints() {
-    return SavePoints.parse(config.get(Parameters.SAVE));
+    String text = config.get(Parameters.SAVE);
+    ParsedSave last = parsedSave;
+    if (last == null || !last.text().equals(text)) {
+      last = new ParsedSave(text, SavePoints.parse(text));
+      parsedSave = last;
+    }
+    return last.points();
   }
+
+  /** The save points parsed from the table's text, kept until CONFIG SET changes the text. */
+  private record ParsedSave(String text, SavePoints points) {}
 
   /** Returns stop-writes-on-bgsave-error, as set now. */
   @Override
