@@ -10,10 +10,16 @@ import java.util.concurrent.TimeUnit;
  * ends; expired keys are not deleted meanwhile (reads see them gone). A new pause keeps the later
  * end of the two and ALL over WRITE; UNPAUSE ends it at once. The waiting commands resume through
  * the connection's retry ({@link Session#retryAfter}).
+ *
+ * <p>A coordinated failover (FAILOVER) holds writes back for a purpose of its own, as Redis's
+ * PAUSE_DURING_FAILOVER: CLIENT UNPAUSE does not end it, and the commands wait until both purposes
+ * have ended.
  */
 final class ClientPause {
   private long endMillis;
   private boolean all;
+  private boolean byClient;
+  private boolean byFailover;
   private CompletableFuture<Void> ended = CompletableFuture.completedFuture(null);
   private volatile boolean active;
 
@@ -22,11 +28,11 @@ final class ClientPause {
    * command if {@code all}, else those that may change data (an ALL pause in force stays ALL).
    */
   synchronized void pause(long endMillis, boolean all) {
-    if (!active) {
-      ended = new CompletableFuture<>();
+    begin();
+    if (!byClient) {
+      byClient = true;
       this.endMillis = endMillis;
       this.all = all;
-      active = true;
     } else {
       this.endMillis = Math.max(this.endMillis, endMillis);
       this.all |= all;
@@ -36,11 +42,44 @@ final class ClientPause {
         this::endIfDue, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
   }
 
-  /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run. */
+  /** Starts holding commands back if nothing held them yet (guarded by this). */
+  private void begin() {
+    if (!active) {
+      ended = new CompletableFuture<>();
+      active = true;
+    }
+  }
+
+  /**
+   * Holds writes back for a coordinated failover ({@code on}), or ends that hold; a CLIENT PAUSE in
+   * force meanwhile keeps its own end.
+   */
+  void failover(boolean on) {
+    synchronized (this) {
+      if (on) {
+        begin();
+        byFailover = true;
+        return;
+      }
+      byFailover = false;
+    }
+    release();
+  }
+
+  /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run unless a failover holds them. */
   void unpause() {
+    synchronized (this) {
+      byClient = false;
+      all = false;
+    }
+    release();
+  }
+
+  /** Lets the waiting commands run once no purpose holds them. */
+  private void release() {
     CompletableFuture<Void> resumed;
     synchronized (this) {
-      if (!active) {
+      if (!active || byClient || byFailover) {
         return;
       }
       active = false;
@@ -51,7 +90,7 @@ final class ClientPause {
 
   private void endIfDue() {
     synchronized (this) {
-      if (!active || System.currentTimeMillis() < endMillis) {
+      if (!byClient || System.currentTimeMillis() < endMillis) {
         return;
       }
     }

@@ -62,6 +62,10 @@ final class ReplicationFamily {
       return;
     }
     Reply reply = session.reply();
+    if (replication.failingOver()) {
+      reply.error("ERR REPLICAOF not allowed while failing over.");
+      return;
+    }
     if (Args.lower(args[1]).equals("no") && Args.lower(args[2]).equals("one")) {
       if (replication.isReplica()) {
         replication.promote();
@@ -146,15 +150,108 @@ final class ReplicationFamily {
     reply.ok();
   }
 
-  /** PSYNC replicationid offset. */
+  /**
+   * PSYNC replicationid offset [FAILOVER]: with FAILOVER, the master this replica follows hands
+   * over (a coordinated failover): the replica becomes a master, then answers the PSYNC as one.
+   */
   void psync(Session session, Request request) {
     byte[][] args = request.args();
+    if (args.length > 3 && Args.lower(args[3]).equals("failover") && !takeOver(session, args)) {
+      return;
+    }
     Long offset = Numbers.parseLong(args[2]);
     if (offset == null) {
       session.reply().error("ERR value is not an integer or out of range");
       return;
     }
     startSync(session, Args.text(args[1]), offset);
+  }
+
+  /** The replica's side of PSYNC … FAILOVER; false when refused (the error is written). */
+  private boolean takeOver(Session session, byte[][] args) {
+    Replication replication = replication(session);
+    if (replication == null) {
+      return false;
+    }
+    if (replication.hasReplica(session.id()) && replication.isStreaming(session.id())) {
+      // Redis ignores SYNC/PSYNC from a connection that is already a replica
+      return false;
+    }
+    String id = Args.text(args[1]);
+    LOGGER.log(Level.INFO, "Failover request received for replid {0}.", id);
+    String error = replication.takeOver(id);
+    if (error != null) {
+      session.reply().error(error);
+      return false;
+    }
+    LOGGER.log(Level.INFO, "MASTER MODE enabled (failover request from ''id={0}'')", session.id());
+    return true;
+  }
+
+  /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds], as Redis 6.2+. */
+  void failover(Session session, Request request) {
+    byte[][] args = request.args();
+    Reply reply = session.reply();
+    if (context.cluster() != null) {
+      reply.error(
+          "ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.");
+      return;
+    }
+    Replication replication = replication(session);
+    if (replication == null) {
+      return;
+    }
+    if (args.length == 2 && Args.lower(args[1]).equals("abort")) {
+      String error = replication.abortFailover();
+      if (error != null) {
+        reply.error(error);
+      } else {
+        reply.ok();
+      }
+      return;
+    }
+    long timeout = 0;
+    boolean force = false;
+    String host = null;
+    long port = 0;
+    for (int j = 1; j < args.length; j++) {
+      String option = Args.lower(args[j]);
+      if (option.equals("timeout") && j + 1 < args.length && timeout == 0) {
+        Long value = Numbers.parseLong(args[j + 1]);
+        if (value == null) {
+          reply.error("ERR value is not an integer or out of range");
+          return;
+        }
+        if (value <= 0) {
+          reply.error("ERR FAILOVER timeout must be greater than 0");
+          return;
+        }
+        timeout = value;
+        j++;
+      } else if (option.equals("to") && j + 2 < args.length && host == null) {
+        Long value = Numbers.parseLong(args[j + 2]);
+        if (value == null) {
+          reply.error("ERR value is not an integer or out of range");
+          return;
+        }
+        host = Args.text(args[j + 1]);
+        port = value;
+        j += 2;
+      } else if (option.equals("force") && !force) {
+        force = true;
+      } else {
+        reply.error(Args.SYNTAX_ERROR);
+        return;
+      }
+    }
+    // a port no replica can announce matches no replica (Redis compares it as a long)
+    int replicaPort = port < 0 || port > 65535 ? -1 : (int) port;
+    String error = replication.failover(host, replicaPort, timeout, force);
+    if (error != null) {
+      reply.error(error);
+      return;
+    }
+    reply.ok();
   }
 
   /** SYNC: a full copy without the +FULLRESYNC line (old replicas). */
@@ -381,6 +478,11 @@ final class ReplicationFamily {
       }
 
       @Override
+      public void pauseWrites(boolean on) {
+        context.clientPause().failover(on);
+      }
+
+      @Override
       public boolean markStreamDurably(StreamMark mark) {
         long lsn = ReplicationFamily.this.writes.logMark(mark);
         return lsn == 0 || context.persistence() == null || context.persistence().force(lsn);
@@ -477,6 +579,25 @@ final class ReplicationFamily {
             .complexity("")
             .arguments(arg("replicationid", STRING), arg("offset", INTEGER))
             .handler(replication::psync),
+        command("failover")
+            .arity(-1)
+            .flags("admin", "noscript", "stale")
+            .categories("admin", "slow", "dangerous")
+            .summary("Starts a coordinated failover from a server to one of its replicas.")
+            .group("server")
+            .since("6.2.0")
+            .complexity("O(1)")
+            .arguments(
+                block(
+                        "target",
+                        arg("host", STRING),
+                        arg("port", INTEGER),
+                        token("force", "FORCE").optional())
+                    .token("TO")
+                    .optional(),
+                token("abort", "ABORT").optional(),
+                arg("milliseconds", INTEGER).token("TIMEOUT").optional())
+            .handler(replication::failover),
         command("sync")
             .arity(1)
             .flags("admin", "noscript", "no_async_loading", "no_multi")

@@ -270,9 +270,23 @@ final class MasterLink {
           request[0],
           request[1]);
     }
-    send("PSYNC", request[0], request[1]);
+    boolean handingOver = replication.handingOver();
+    if (handingOver) {
+      // a coordinated failover: the replica this server follows now is asked to take over
+      send("PSYNC", request[0], request[1], "FAILOVER");
+    } else {
+      send("PSYNC", request[0], request[1]);
+    }
     String answer = in.nonEmptyLine();
     lastIoMillis = System.currentTimeMillis();
+    if (handingOver) {
+      boolean accepted = answer.startsWith("+FULLRESYNC") || answer.startsWith("+CONTINUE");
+      if (!accepted) {
+        LOGGER.log(
+            Level.WARNING, "the failover target refused to take over: {0}", Resp.clip(answer));
+      }
+      replication.handedOver(this, accepted);
+    }
     if (answer.startsWith("+FULLRESYNC")) {
       String[] parts = answer.split(" ");
       if (parts.length < 3) {

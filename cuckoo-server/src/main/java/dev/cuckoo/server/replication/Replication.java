@@ -117,6 +117,12 @@ public final class Replication implements WriteStream {
      * no more of the stream is waiting, so one log write covers a burst.
      */
     void flush();
+
+    /**
+     * Holds clients' writes back ({@code on}) while a coordinated failover waits for its replica,
+     * or lets them run again (Redis's PAUSE_DURING_FAILOVER; CLIENT UNPAUSE does not end it).
+     */
+    void pauseWrites(boolean on);
   }
 
   /**
@@ -168,6 +174,10 @@ public final class Replication implements WriteStream {
 
   // how far the replica's own log is on disk, in its master's stream (the FACK of its ACKs)
   private final FsyncedOffset fsyncedOffset = new FsyncedOffset();
+
+  // a coordinated failover (FAILOVER), guarded by this, and its checks every 100 ms
+  private final Failover failover = new Failover();
+  private java.util.concurrent.ScheduledFuture<?> failoverChecks;
 
   /**
    * A WAIT or WAITAOF that is not satisfied yet: the stream offset after the client's last write
@@ -632,6 +642,9 @@ public final class Replication implements WriteStream {
     }
     peer.ackMillis = System.currentTimeMillis();
     checkWaiters();
+    if (failover.state == Failover.State.WAITING_FOR_SYNC) {
+      checkFailover();
+    }
   }
 
   /**
@@ -642,6 +655,10 @@ public final class Replication implements WriteStream {
    * @return the error to answer instead (without the dash), or null
    */
   public String psync(long clientId, Channel channel, String replicationId, long requestedOffset) {
+    if (failover.state != Failover.State.NONE) {
+      // replicas do not sync with a master that is handing over to one of them
+      return "NOMASTERLINK Can't SYNC while failing over";
+    }
     if (link != null && link.state != MasterLink.State.CONNECTED) {
       return "NOMASTERLINK Can't SYNC while not connected with my master";
     }
@@ -984,6 +1001,208 @@ public final class Replication implements WriteStream {
     Unblocked() {
       super(MESSAGE, null, false, false);
     }
+  }
+
+  // ---------------------------------------------------------------- coordinated failover
+
+  /**
+   * FAILOVER [TO host port [FORCE]] [TIMEOUT ms]: holds writes back and fails over to the replica
+   * (the named one, or the first that has acknowledged the whole stream), as Redis 6.2's
+   * failoverCommand. Returns Redis's error text (with its code) or null when it started.
+   *
+   * @param host the replica to fail over to, or null for any
+   * @param port its listening port (with {@code host})
+   * @param timeoutMillis how long to wait for the replica to catch up, 0 for as long as it takes
+   * @param force fail over to {@code host} when the time is up even if it has not caught up
+   */
+  public String failover(String host, int port, long timeoutMillis, boolean force) {
+    synchronized (this) {
+      if (failover.state != Failover.State.NONE) {
+        return "ERR FAILOVER already in progress.";
+      }
+      if (link != null) {
+        return "ERR FAILOVER is not valid when server is a replica.";
+      }
+      if (peers.isEmpty()) {
+        return "ERR FAILOVER requires connected replicas.";
+      }
+      if (force && (timeoutMillis == 0 || host == null)) {
+        return "ERR FAILOVER with force option requires both a timeout and target HOST and IP.";
+      }
+      if (host != null) {
+        Peer target = replicaAt(host, port);
+        if (target == null) {
+          return "ERR FAILOVER target HOST and PORT is not a replica.";
+        }
+        if (target.state != Peer.State.ONLINE) {
+          return "ERR FAILOVER target replica is not online.";
+        }
+        failover.host = host;
+        failover.port = port;
+        LOGGER.log(Level.INFO, "FAILOVER requested to {0}:{1}.", host, Integer.toString(port));
+      } else {
+        LOGGER.log(Level.INFO, "FAILOVER requested to any replica.");
+      }
+      failover.endMillis = timeoutMillis == 0 ? 0 : System.currentTimeMillis() + timeoutMillis;
+      failover.force = force;
+      failover.state = Failover.State.WAITING_FOR_SYNC;
+      // as Redis runs its replication cron every 100 ms while a failover is on
+      failoverChecks =
+          cron.scheduleWithFixedDelay(this::checkFailover, 100, 100, TimeUnit.MILLISECONDS);
+    }
+    applier.pauseWrites(true);
+    return null;
+  }
+
+  /** FAILOVER ABORT: Redis's error text, or null when the failover in progress was aborted. */
+  public String abortFailover() {
+    synchronized (this) {
+      if (failover.state == Failover.State.NONE) {
+        return "ERR No failover in progress.";
+      }
+    }
+    abortFailover("Failover manually aborted");
+    return null;
+  }
+
+  /**
+   * PSYNC {@code id} … FAILOVER on a replica: its master hands over, and this server becomes a
+   * master (REPLICAOF NO ONE) if it holds that master's stream. Returns Redis's error, or null once
+   * promoted.
+   */
+  public String takeOver(String id) {
+    synchronized (this) {
+      if (link == null) {
+        return "ERR PSYNC FAILOVER can't be sent to a master.";
+      }
+      if (!id.equalsIgnoreCase(replid)) {
+        return "ERR PSYNC FAILOVER replid must match my replid.";
+      }
+    }
+    promote();
+    return null;
+  }
+
+  /** Returns {@code master_failover_state} as INFO replication reports it. */
+  public String failoverState() {
+    return failover.state.text;
+  }
+
+  /** Returns true while a FAILOVER is waiting or in progress (REPLICAOF is refused meanwhile). */
+  public boolean failingOver() {
+    return failover.state != Failover.State.NONE;
+  }
+
+  /** Returns true when the link's PSYNC must ask its master to take over (PSYNC … FAILOVER). */
+  boolean handingOver() {
+    return failover.state == Failover.State.IN_PROGRESS;
+  }
+
+  /**
+   * The failover target answered the PSYNC that asked it to take over: accepted (+CONTINUE or
+   * +FULLRESYNC) ends the failover; anything else aborts it, and this server is a master again.
+   */
+  void handedOver(MasterLink from, boolean accepted) {
+    synchronized (this) {
+      if (link != from || failover.state != Failover.State.IN_PROGRESS) {
+        return;
+      }
+    }
+    if (accepted) {
+      endFailover();
+    } else {
+      abortFailover("Failover target rejected psync request");
+    }
+  }
+
+  /** Returns the replica announced at {@code host}:{@code port} (Redis's findReplica). */
+  private Peer replicaAt(String host, int port) {
+    for (Peer peer : peers.values()) {
+      if (peer.state != null && peer.ip().equalsIgnoreCase(host) && peer.listeningPort == port) {
+        return peer;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Checks whether the failover's time is up or its replica has caught up (updateFailoverStatus).
+   */
+  private void checkFailover() {
+    String host;
+    int port;
+    synchronized (this) {
+      if (failover.state != Failover.State.WAITING_FOR_SYNC) {
+        return;
+      }
+      if (failover.endMillis != 0 && failover.endMillis <= System.currentTimeMillis()) {
+        if (!failover.force) {
+          host = null;
+          port = 0;
+        } else {
+          LOGGER.log(
+              Level.INFO, "FAILOVER to {0} time out exceeded, failing over.", failover.target());
+          failover.state = Failover.State.IN_PROGRESS;
+          host = failover.host;
+          port = failover.port;
+        }
+      } else {
+        Peer caughtUp = null;
+        if (failover.host != null) {
+          Peer target = replicaAt(failover.host, failover.port);
+          caughtUp = target != null && target.ackOffset == offset ? target : null;
+        } else {
+          for (Peer peer : peers.values()) {
+            if (peer.state == Peer.State.ONLINE && peer.ackOffset == offset) {
+              caughtUp = peer;
+              failover.host = peer.ip();
+              failover.port = peer.listeningPort;
+              break;
+            }
+          }
+        }
+        if (caughtUp == null) {
+          return;
+        }
+        failover.state = Failover.State.IN_PROGRESS;
+        LOGGER.log(Level.INFO, "Failover target {0} is synced, failing over.", failover.target());
+        host = failover.host;
+        port = failover.port;
+      }
+    }
+    if (host == null) {
+      abortFailover("Replica never caught up before timeout");
+      return;
+    }
+    follow(host, port, true);
+  }
+
+  /** Ends the failover, failed: a server that started following its replica is a master again. */
+  private void abortFailover(String reason) {
+    boolean following;
+    synchronized (this) {
+      if (failover.state == Failover.State.NONE) {
+        return;
+      }
+      LOGGER.log(Level.INFO, "FAILOVER to {0} aborted: {1}", failover.target(), reason);
+      following = failover.state == Failover.State.IN_PROGRESS;
+    }
+    if (following) {
+      promote();
+    }
+    endFailover();
+  }
+
+  /** Forgets the failover and lets the held writes run (Redis's clearFailoverState). */
+  private void endFailover() {
+    synchronized (this) {
+      failover.clear();
+      if (failoverChecks != null) {
+        failoverChecks.cancel(false);
+        failoverChecks = null;
+      }
+    }
+    applier.pauseWrites(false);
   }
 
   // ---------------------------------------------------------------- the replica role

@@ -74,7 +74,7 @@ final class ReplicationReport {
           .append("\r\n");
     }
     Replication.Position position = replication.position();
-    field(out, "master_failover_state", "no-failover");
+    field(out, "master_failover_state", replication.failoverState());
     field(out, "master_replid", position.replid());
     field(out, "master_replid2", position.replid2());
     field(out, "master_repl_offset", position.offset());
