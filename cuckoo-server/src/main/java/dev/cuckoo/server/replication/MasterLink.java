@@ -142,6 +142,7 @@ final class MasterLink {
 
   private void run() {
     while (!stopped) {
+      boolean reconnectNow = false;
       try {
         follow();
       } catch (IOException | RuntimeException e) {
@@ -167,10 +168,23 @@ final class MasterLink {
         if (state == State.CONNECTED && !stopped) {
           LOGGER.log(Level.INFO, "Connection with master lost.");
         }
-        if (state == State.CONNECTED) {
+        // a link that was up reconnects at once (Redis 7's replicationHandleMasterDisconnection:
+        // waiting may let the master's backlog move past this replica's offset); a failed attempt
+        // is retried a second later, as Redis's replication cron does
+        boolean wasUp = state == State.CONNECTED;
+        if (wasUp) {
           downSinceMillis = System.currentTimeMillis();
         }
         state = State.CONNECT;
+        reconnectNow = wasUp && !stopped;
+      }
+      if (reconnectNow) {
+        LOGGER.log(
+            Level.INFO,
+            "Reconnecting to MASTER {0}:{1} after failure",
+            host,
+            Integer.toString(port));
+        continue;
       }
       synchronized (this) {
         try {
