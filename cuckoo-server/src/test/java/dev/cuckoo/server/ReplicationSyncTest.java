@@ -212,4 +212,45 @@ class ReplicationSyncTest {
         });
     return messages;
   }
+
+  /**
+   * A full copy is reported done, and its replica online, when the replica's socket has taken the
+   * whole transfer, not when it is queued: a replica that reads nothing (a stopped process, here a
+   * link that passes 2 kB a second) stays in send_bulk however long the master has had the file.
+   */
+  @Test
+  void fullSync_replicaNotReading_staysSendBulkUntilItHasTheTransfer() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        RespClient client = new RespClient(master.port());
+        LinkProxy proxy = new LinkProxy(master.port())) {
+      // about 32 MB of mostly empty table: more than the loopback socket buffers hold
+      client.call("CF.RESERVE", "big", 32_000_000, "BUCKETSIZE", 2);
+      client.call("CF.ADD", "big", "x");
+      proxy.throttle(2_000);
+      try (CuckooServer replica =
+          CuckooServer.start(
+              TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + proxy.port()).build())) {
+        assertTrue(
+            ReplicaState.await(() -> slaveLine(master.port()).contains("state=send_bulk"), 10_000),
+            "transfer started: " + slaveLine(master.port()));
+        Thread.sleep(1_000);
+        assertTrue(
+            slaveLine(master.port()).contains("state=send_bulk"),
+            "still sending: " + slaveLine(master.port()));
+        proxy.throttle(Long.MAX_VALUE);
+        assertTrue(
+            ReplicaState.await(() -> slaveLine(master.port()).contains("state=online"), 20_000),
+            "online once sent: " + slaveLine(master.port()));
+        ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
+        try (RespClient onReplica = new RespClient(replica.port())) {
+          assertEquals(1L, onReplica.call("CF.EXISTS", "big", "x"));
+        }
+      }
+    }
+  }
+
+  private static String slaveLine(int port) throws IOException {
+    String line = ReplicaState.info(port, "slave0");
+    return line == null ? "" : line;
+  }
 }

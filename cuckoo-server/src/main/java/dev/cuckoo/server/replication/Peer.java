@@ -58,7 +58,8 @@ final class Peer {
 
   private final ArrayDeque<Object> pending = new ArrayDeque<>();
   private final ArrayDeque<Object> outbox = new ArrayDeque<>();
-  private final java.util.Map<Object, Runnable> afterWrite = new java.util.IdentityHashMap<>();
+  private final java.util.Map<Object, java.util.function.Consumer<Boolean>> afterWrite =
+      new java.util.IdentityHashMap<>();
   private final Runnable drainTask = this::drain;
   private boolean live;
   private boolean drainScheduled;
@@ -132,8 +133,12 @@ final class Peer {
     enqueue(message);
   }
 
-  /** Queues a transfer ahead of the pending stream; {@code sent} runs once it is written. */
-  synchronized void transfer(Object region, Runnable sent) {
+  /**
+   * Queues a transfer ahead of the pending stream; {@code sent} runs once it is handed to the
+   * socket in full ({@code true}) or will never be (the write failed or the connection closed:
+   * {@code false}).
+   */
+  synchronized void transfer(Object region, java.util.function.Consumer<Boolean> sent) {
     afterWrite.put(region, sent);
     enqueue(region);
   }
@@ -167,7 +172,7 @@ final class Peer {
 
   private void drain() {
     ArrayDeque<Object> batch;
-    java.util.Map<Object, Runnable> listeners;
+    java.util.Map<Object, java.util.function.Consumer<Boolean>> listeners;
     synchronized (this) {
       drainScheduled = false;
       batch = new ArrayDeque<>(outbox);
@@ -179,7 +184,7 @@ final class Peer {
     }
     if (!channel.isActive()) {
       batch.forEach(ReferenceCountUtil::release);
-      listeners.values().forEach(Runnable::run);
+      listeners.values().forEach(sent -> sent.accept(false));
       return;
     }
     for (Object message : batch) {
@@ -192,13 +197,13 @@ final class Peer {
    * Writes one message (not flushed); once written, its bytes leave the unsent count and {@code
    * sent} (if any) runs; a failed write closes the connection.
    */
-  private void send(Object message, Runnable sent) {
+  private void send(Object message, java.util.function.Consumer<Boolean> sent) {
     long size = message instanceof ByteBuf buf ? buf.readableBytes() : 0;
     traffic.sentToReplica(
         message instanceof io.netty.channel.FileRegion region ? region.count() : size);
     ChannelFuture written = channel.write(message);
     if (sent != null) {
-      written.addListener(done -> sent.run());
+      written.addListener(done -> sent.accept(done.isSuccess()));
     }
     written.addListener(
         done -> {
@@ -215,7 +220,7 @@ final class Peer {
     pending.clear();
     outbox.forEach(ReferenceCountUtil::release);
     outbox.clear();
-    afterWrite.values().forEach(Runnable::run);
+    afterWrite.values().forEach(sent -> sent.accept(false));
     afterWrite.clear();
   }
 }

@@ -751,24 +751,23 @@ public final class Replication implements WriteStream {
       long length = Files.size(file);
       long written = (System.nanoTime() - began) / 1_000_000;
       Path sent = file;
+      int keyCount = keysWritten[0];
+      long sendFrom = System.nanoTime();
       synchronized (this) {
         peer.state = Peer.State.SEND_BULK;
         peer.line("$" + length);
-        peer.transfer(new DefaultFileRegion(sent.toFile(), 0, length), () -> deleteQuietly(sent));
+        // online, and the synchronization reported, once the replica's socket took the whole
+        // transfer (Redis puts a replica online when its RDB is sent, not when it is queued)
+        peer.transfer(
+            new DefaultFileRegion(sent.toFile(), 0, length),
+            done -> {
+              deleteQuietly(sent);
+              if (done) {
+                transferred(peer, keyCount, length, start[0], id[0], written, sendFrom);
+              }
+            });
         peer.goLive();
-        peer.state = Peer.State.ONLINE;
-        peer.ackMillis = System.currentTimeMillis();
       }
-      LOGGER.log(
-          Level.INFO,
-          "Synchronization with replica {0} succeeded ({1} keys, {2} bytes written in {5} ms,"
-              + " offset {3} of replication id {4})",
-          peer.name(),
-          Integer.toString(keysWritten[0]),
-          Long.toString(length),
-          Long.toString(start[0]),
-          id[0],
-          Long.toString(written));
       file = null;
     } catch (IOException | RuntimeException e) {
       LOGGER.log(Level.WARNING, "full sync with replica " + peer.ip() + " failed: " + e, e);
@@ -778,6 +777,29 @@ public final class Replication implements WriteStream {
         deleteQuietly(file);
       }
     }
+  }
+
+  /** The replica's socket took its whole transfer: it is online from now on. */
+  private void transferred(
+      Peer peer, int keys, long length, long offset, String id, long writeMillis, long sendFrom) {
+    synchronized (this) {
+      if (peer.state != Peer.State.SEND_BULK) {
+        return;
+      }
+      peer.state = Peer.State.ONLINE;
+      peer.ackMillis = System.currentTimeMillis();
+    }
+    LOGGER.log(
+        Level.INFO,
+        "Synchronization with replica {0} succeeded ({1} keys, {2} bytes written in {3} ms and"
+            + " sent in {4} ms, offset {5} of replication id {6})",
+        peer.name(),
+        Integer.toString(keys),
+        Long.toString(length),
+        Long.toString(writeMillis),
+        Long.toString((System.nanoTime() - sendFrom) / 1_000_000),
+        Long.toString(offset),
+        id);
   }
 
   private synchronized long currentOffset() {
