@@ -96,16 +96,33 @@ final class ReplicaState {
 
   /** Creates {@code keys} filters named prefix0.. holding {@code items} items each. */
   static void fill(int port, String prefix, int keys, int items) throws IOException {
+    fill(port, prefix, keys, items, false);
+  }
+
+  /**
+   * As {@link #fill(int, String, int, int)}, with items that differ from key to key (no two tables
+   * alike, so a compressed transfer does not shrink them to one).
+   */
+  static void fillDistinct(int port, String prefix, int keys, int items) throws IOException {
+    fill(port, prefix, keys, items, true);
+  }
+
+  private static void fill(int port, String prefix, int keys, int items, boolean distinct)
+      throws IOException {
     try (RespClient client = new RespClient(port)) {
       for (int k = 0; k < keys; k++) {
         client.call("CF.RESERVE", prefix + k, Math.max(64, items * 2));
-        Object[] insert = new Object[items + 2];
+        Object[] insert = new Object[items + 3];
         insert[0] = "CF.INSERT";
         insert[1] = prefix + k;
+        insert[2] = "ITEMS";
         for (int i = 0; i < items; i++) {
-          insert[i + 2] = "i" + i;
+          insert[i + 3] = distinct ? prefix + k + ":i" + i : "i" + i;
         }
-        client.call(insert);
+        Object added = client.call(insert);
+        if (!(added instanceof java.util.List<?> list) || list.size() != items) {
+          throw new IllegalStateException("CF.INSERT " + prefix + k + " answered " + added);
+        }
       }
     }
   }

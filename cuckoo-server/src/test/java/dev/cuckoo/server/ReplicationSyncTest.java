@@ -134,7 +134,8 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());
         CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
-      ReplicaState.fill(master.port(), "m", 50, 500);
+      // items differ from key to key: the transfer (compressed) stays well above 20 kB
+      ReplicaState.fillDistinct(master.port(), "m", 50, 500);
       ReplicaState.fill(replica.port(), "old", 5, 10);
       Map<String, String> old = ReplicaState.of(replica.port(), 1);
       proxy.cutAfter(20_000);
@@ -155,7 +156,8 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());
         CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
-      ReplicaState.fill(master.port(), "m", 20, 100);
+      // items differ from key to key: the transfer (compressed) stays well above 2,000 bytes
+      ReplicaState.fillDistinct(master.port(), "m", 20, 300);
       ReplicaState.fill(replica.port(), "old", 5, 10);
       Map<String, String> old = ReplicaState.of(replica.port(), 1);
       List<String> logged = capture("dev.cuckoo.server.replication.MasterLink");
@@ -223,8 +225,27 @@ class ReplicationSyncTest {
     try (CuckooServer master = TestServers.start();
         RespClient client = new RespClient(master.port());
         LinkProxy proxy = new LinkProxy(master.port())) {
-      // about 32 MB of mostly empty table: more than the loopback socket buffers hold
-      client.call("CF.RESERVE", "big", 32_000_000, "BUCKETSIZE", 2);
+      // about 32 MB of random fingerprints (the transfer is compressed: an empty table would
+      // shrink to almost nothing): more than the loopback socket buffers hold
+      // (the dump of a one-item filter, loaded under another name with random chunks)
+      client.call("CF.RESERVE", "seed", 32_000_000, "BUCKETSIZE", 2);
+      client.call("CF.ADD", "seed", "x");
+      java.util.Random random = new java.util.Random(7);
+      long iterator = 0;
+      while (true) {
+        List<?> chunk = (List<?>) client.call("CF.SCANDUMP", "seed", iterator);
+        iterator = (Long) chunk.get(0);
+        if (iterator == 0) {
+          break;
+        }
+        byte[] data = (byte[]) chunk.get(1);
+        if (iterator > 1) {
+          random.nextBytes(data);
+        }
+        assertEquals(
+            new RespClient.Simple("OK"), client.call("CF.LOADCHUNK", "big", iterator, data));
+      }
+      client.call("DEL", "seed");
       client.call("CF.ADD", "big", "x");
       proxy.throttle(2_000);
       try (CuckooServer replica =
@@ -245,6 +266,35 @@ class ReplicationSyncTest {
         try (RespClient onReplica = new RespClient(replica.port())) {
           assertEquals(1L, onReplica.call("CF.EXISTS", "big", "x"));
         }
+      }
+    }
+  }
+
+  /**
+   * A replica announces {@code REPLCONF capa lz4} and its master sends the transfer compressed: a
+   * 32 MB mostly empty table crosses as a small fraction of it, and loads to the same filter.
+   */
+  @Test
+  void fullSync_mostlyEmptyTables_crossCompressed() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        RespClient client = new RespClient(master.port())) {
+      client.call("CF.RESERVE", "big", 32_000_000, "BUCKETSIZE", 2);
+      for (int i = 0; i < 1000; i++) {
+        client.call("CF.ADD", "big", "item" + i);
+      }
+      ReplicaState.fill(master.port(), "small", 100, 10);
+      try (CuckooServer replica =
+          CuckooServer.start(
+              TestServers.memoryOnly().set("replicaof", "127.0.0.1 " + master.port()).build())) {
+        ReplicaState.awaitInSync(master.port(), replica.port(), 20_000);
+        long sent = Long.parseLong(ReplicaState.stat(master.port(), "total_net_repl_output_bytes"));
+        assertTrue(sent < 2_000_000, "the master sent " + sent + " bytes for a 32 MB table");
+        long received =
+            Long.parseLong(ReplicaState.stat(replica.port(), "total_net_repl_input_bytes"));
+        // (the replica counts the handshake's replies too)
+        assertTrue(
+            received > 100_000 && received < 2_000_000, "the replica read " + received + " bytes");
+        assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
       }
     }
   }

@@ -121,8 +121,9 @@ final class ReplicationFamily {
           replication.announce(session.id(), channel, option, Long.toString(port));
         }
         case "ip-address" -> replication.announce(session.id(), channel, option, value);
-        case "capa", "rdb-only", "rdb-filter-only" -> {
-          // every capability is accepted; the transfer is this server's own format
+        case "capa" -> replication.announce(session.id(), channel, option, value);
+        case "rdb-only", "rdb-filter-only" -> {
+          // accepted; the transfer is this server's own format
         }
         case "ack" -> {
           Long offset = Numbers.parseLong(args[i + 1]);

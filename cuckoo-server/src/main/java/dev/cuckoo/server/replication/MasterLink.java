@@ -270,7 +270,7 @@ final class MasterLink {
             Level.INFO, "(Non critical) Master does not understand REPLCONF ip-address: " + reply);
       }
     }
-    reply = ask(in, "REPLCONF", "capa", "eof", "capa", "psync2");
+    reply = ask(in, "REPLCONF", "capa", "eof", "capa", "psync2", "capa", Transfer.CAPABILITY);
     if (reply.startsWith("-")) {
       LOGGER.log(Level.INFO, "(Non critical) Master does not understand REPLCONF capa: " + reply);
     }

@@ -43,6 +43,10 @@ final class Peer {
   final Channel channel;
   final String peerIp;
   volatile int listeningPort;
+
+  /** The replica reads a compressed transfer (it announced {@code REPLCONF capa lz4}). */
+  volatile boolean lz4;
+
   volatile String announcedIp;
   volatile State state;
 

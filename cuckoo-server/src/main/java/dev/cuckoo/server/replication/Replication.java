@@ -570,6 +570,8 @@ public final class Replication implements WriteStream {
       peer.listeningPort = Integer.parseInt(value);
     } else if (option.equals("ip-address")) {
       peer.announcedIp = value;
+    } else if (option.equals("capa") && value.equalsIgnoreCase(Transfer.CAPABILITY)) {
+      peer.lz4 = true;
     }
   }
 
@@ -748,6 +750,24 @@ public final class Replication implements WriteStream {
       } finally {
         keyspace.moveGate().open();
       }
+      long rawLength = Files.size(file);
+      if (peer.lz4) {
+        // mostly empty tables: what Redis's LZF does for its RDB strings, LZ4 does for the transfer
+        Path compressed = Files.createTempFile(transferDirectory(), "transfer-", ".cuckoo.lz4");
+        try {
+          Transfer.compress(file, compressed);
+        } catch (IOException | RuntimeException e) {
+          deleteQuietly(compressed);
+          throw e;
+        }
+        if (Files.size(compressed) < rawLength) {
+          deleteQuietly(file);
+          file = compressed;
+        } else {
+          // a few small keys, or tables full of fingerprints: it does not pay
+          deleteQuietly(compressed);
+        }
+      }
       long length = Files.size(file);
       long written = (System.nanoTime() - began) / 1_000_000;
       Path sent = file;
@@ -756,6 +776,14 @@ public final class Replication implements WriteStream {
       synchronized (this) {
         peer.state = Peer.State.SEND_BULK;
         peer.line("$" + length);
+        if (length != rawLength) {
+          LOGGER.log(
+              Level.INFO,
+              "Transfer to replica {0} compressed from {1} to {2} bytes",
+              peer.name(),
+              Long.toString(rawLength),
+              Long.toString(length));
+        }
         // online, and the synchronization reported, once the replica's socket took the whole
         // transfer (Redis puts a replica online when its RDB is sent, not when it is queued)
         peer.transfer(
