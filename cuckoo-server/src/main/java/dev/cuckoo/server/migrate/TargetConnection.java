@@ -98,6 +98,10 @@ public final class TargetConnection implements AutoCloseable {
         if (left <= 0) {
           return false;
         }
+        if (Thread.currentThread().isInterrupted()) {
+          // the server is stopping
+          throw new java.io.InterruptedIOException("interrupted");
+        }
         if (selector.select(left) > 0) {
           selector.selectedKeys().clear();
           return true;
