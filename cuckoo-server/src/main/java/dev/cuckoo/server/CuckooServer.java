@@ -159,6 +159,7 @@ public final class CuckooServer implements AutoCloseable {
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     workers.next().scheduleAtFixedRate(() -> savePointCheck(context), 1, 1, TimeUnit.SECONDS);
+    workers.next().scheduleAtFixedRate(context.migrateSockets()::closeIdle, 1, 1, TimeUnit.SECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     boolean protectedMode = ProtectedMode.appliesTo(live, null);
     Listener[] listening = new Listener[1];
@@ -488,6 +489,7 @@ public final class CuckooServer implements AutoCloseable {
       channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
       bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      context.migrateSockets().close();
       context.heapGuard().close();
       saveAndClose(save);
     } finally {

@@ -244,7 +244,17 @@ public final class CommandInfo {
       reply.error("ERR Invalid number of arguments specified for command");
       return;
     }
-    List<KeySpecs.KeyPosition> keys = KeySpecs.find(specs, argc);
+    List<KeySpecs.KeyPosition> keys;
+    if (spec.keyFinder() != null) {
+      // as Redis, a command's getkeys function reports the flags of its first spec
+      keys = new ArrayList<>();
+      byte[][] line = java.util.Arrays.copyOfRange(args, 2, args.length);
+      for (int position : spec.keyFinder().positions(line)) {
+        keys.add(new KeySpecs.KeyPosition(position, specs.get(0).flags()));
+      }
+    } else {
+      keys = KeySpecs.find(specs, argc);
+    }
     if (keys.isEmpty()) {
       reply.error("ERR Invalid arguments specified for command");
       return;

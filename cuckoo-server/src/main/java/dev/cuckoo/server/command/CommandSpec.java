@@ -23,8 +23,19 @@ public final class CommandSpec {
     void run(Session session, Request request);
   }
 
+  /**
+   * Finds the keys of a command whose key specs cannot (Redis's getkeys function, e.g. MIGRATE's,
+   * whose keys follow a KEYS option or are the third argument).
+   */
+  @FunctionalInterface
+  public interface KeyFinder {
+    /** Returns the positions of the keys in {@code args} (the command name at 0), in order. */
+    int[] positions(byte[][] args);
+  }
+
   private final String name;
   private final int arity;
+  private final KeyFinder keyFinder;
   private final List<String> flags;
   private final List<String> categories;
   private final List<KeySpec> keySpecs;
@@ -58,7 +69,8 @@ public final class CommandSpec {
   private CommandSpec(Builder b) {
     this.name = b.name;
     this.arity = b.arity;
-    this.flags = withModuleFlag(b.flags, b.module);
+    this.flags = withMovableKeys(withModuleFlag(b.flags, b.module), b.keyFinder);
+    this.keyFinder = b.keyFinder;
     this.categories = b.categories;
     this.keySpecs = b.keySpecs;
     this.namesKeys =
@@ -111,7 +123,9 @@ public final class CommandSpec {
     int last = 0;
     int previousLast = 0;
     for (KeySpec spec : specs) {
-      if (spec.keyStep() != 1 || (previousLast != 0 && previousLast != spec.index() - 1)) {
+      if (!spec.byIndex()
+          || spec.keyStep() != 1
+          || (previousLast != 0 && previousLast != spec.index() - 1)) {
         continue;
       }
       first = Math.min(first, spec.index());
@@ -171,6 +185,21 @@ public final class CommandSpec {
     List<String> marked = new java.util.ArrayList<>(flags);
     marked.add("module");
     return List.copyOf(marked);
+  }
+
+  /** Returns the flags, with "movablekeys" among them for a command with a key finder. */
+  private static List<String> withMovableKeys(List<String> flags, KeyFinder finder) {
+    if (finder == null || flags.contains("movablekeys")) {
+      return flags;
+    }
+    List<String> marked = new java.util.ArrayList<>(flags);
+    marked.add("movablekeys");
+    return List.copyOf(marked);
+  }
+
+  /** Returns the command's own key finder, or null when its key specs find its keys. */
+  public KeyFinder keyFinder() {
+    return keyFinder;
   }
 
   /** Returns the ACL categories without the '@'. */
@@ -306,6 +335,7 @@ public final class CommandSpec {
     private List<String> flags = List.of();
     private List<String> categories = List.of();
     private List<KeySpec> keySpecs = List.of();
+    private KeyFinder keyFinder;
     private List<String> tips = List.of();
     private String summary;
     private String since;
@@ -347,6 +377,13 @@ public final class CommandSpec {
 
     /** Sets the key specs. */
     public Builder keys(KeySpec... specs) {
+      this.keySpecs = List.of(specs);
+      return this;
+    }
+
+    /** Sets the command's own key finder (its key specs are then shown, not used). */
+    public Builder keys(KeyFinder finder, KeySpec... specs) {
+      this.keyFinder = finder;
       this.keySpecs = List.of(specs);
       return this;
     }

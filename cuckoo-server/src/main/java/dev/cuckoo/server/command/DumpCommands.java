@@ -48,14 +48,23 @@ final class DumpCommands {
       reply.nullValue();
       return;
     }
-    byte[] payload;
+    byte[] payload = payload(reply, filter);
+    if (payload != null) {
+      reply.bulk(payload);
+    }
+  }
+
+  /**
+   * Returns the DUMP payload of a filter, or null after replying the error of a filter too large
+   * for one payload (DUMP, MIGRATE).
+   */
+  static byte[] payload(Reply reply, RedisCuckooFilter<byte[]> filter) {
     try {
-      payload = DumpPayload.encode(filter);
+      return DumpPayload.encode(filter);
     } catch (IllegalStateException tooLarge) {
       reply.error("ERR " + tooLarge.getMessage());
-      return;
+      return null;
     }
-    reply.bulk(payload);
   }
 
   /** RESTORE's options: REPLACE, ABSTTL, IDLETIME seconds (−1: none). FREQ is accepted. */

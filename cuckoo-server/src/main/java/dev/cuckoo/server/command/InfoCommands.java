@@ -429,10 +429,10 @@ public final class InfoCommands {
     field(out, "pubsub_channels", context.pubSub().activeCount(Kind.CHANNEL));
     field(out, "pubsub_patterns", context.pubSub().activeCount(Kind.PATTERN));
     field(out, "pubsubshard_channels", context.pubSub().activeCount(Kind.SHARD));
-    // no fork (snapshots are written by a thread), no MIGRATE, no defragmentation, no tracking
+    // no fork (snapshots are written by a thread), no defragmentation, no tracking
     field(out, "latest_fork_usec", 0);
     field(out, "total_forks", 0);
-    field(out, "migrate_cached_sockets", 0);
+    field(out, "migrate_cached_sockets", context.migrateSockets().size());
     field(out, "slave_expires_tracked_keys", 0);
     field(out, "active_defrag_hits", 0);
     field(out, "active_defrag_misses", 0);

@@ -17,13 +17,13 @@ final class KeySpecs {
 
   /**
    * Returns the keys of a command line ({@code argc} arguments, the command name at 0) found by the
-   * specs, in spec order: positions past the end of the line are skipped.
+   * specs searching from an index, in spec order: positions past the end of the line are skipped.
    */
   static List<KeyPosition> find(List<KeySpec> specs, int argc) {
     List<KeyPosition> keys = new ArrayList<>();
     for (KeySpec spec : specs) {
       int first = spec.index();
-      if (first >= argc) {
+      if (!spec.byIndex() || first >= argc) {
         continue;
       }
       int last = spec.last(argc);
@@ -49,11 +49,21 @@ final class KeySpecs {
       reply.bulk("begin_search");
       reply.map(2);
       reply.bulk("type");
-      reply.bulk("index");
-      reply.bulk("spec");
-      reply.map(1);
-      reply.bulk("index");
-      reply.integer(spec.index());
+      if (spec.byIndex()) {
+        reply.bulk("index");
+        reply.bulk("spec");
+        reply.map(1);
+        reply.bulk("index");
+        reply.integer(spec.index());
+      } else {
+        reply.bulk("keyword");
+        reply.bulk("spec");
+        reply.map(2);
+        reply.bulk("keyword");
+        reply.bulk(spec.keyword());
+        reply.bulk("startfrom");
+        reply.integer(spec.index());
+      }
       reply.bulk("find_keys");
       reply.map(2);
       reply.bulk("type");

@@ -5,6 +5,7 @@ import static dev.cuckoo.server.command.Argument.PATTERN;
 import static dev.cuckoo.server.command.Argument.STRING;
 import static dev.cuckoo.server.command.Argument.UNIX_TIME;
 import static dev.cuckoo.server.command.Argument.arg;
+import static dev.cuckoo.server.command.Argument.block;
 import static dev.cuckoo.server.command.Argument.key;
 import static dev.cuckoo.server.command.Argument.oneOf;
 import static dev.cuckoo.server.command.Argument.token;
@@ -13,8 +14,9 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 import java.util.List;
 
 /**
- * The generic keyspace commands: keys, expiry, renames and moves, OBJECT, DUMP and RESTORE. Flags,
- * categories and key specs as Redis 8 reports them; docs from Redis's command JSON.
+ * The generic keyspace commands: keys, expiry, renames and moves, OBJECT, DUMP, RESTORE (and
+ * RESTORE-ASKING) and MIGRATE. Flags, categories and key specs as Redis 8 reports them; docs from
+ * Redis's command JSON.
  */
 final class KeysFamily {
   private KeysFamily() {}
@@ -31,6 +33,7 @@ final class KeysFamily {
     MoveCommands moves = new MoveCommands(context, new ConnectionCommands(context));
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     DumpCommands dump = new DumpCommands(context);
+    MigrateCommands migrate = new MigrateCommands(context, parts.writes());
     return List.of(
         command("type")
             .arity(2)
@@ -415,32 +418,87 @@ final class KeysFamily {
             .tips("nondeterministic_output")
             .arguments(key("key", 0))
             .handler(dump::dump),
-        command("restore")
-            .arity(-4)
+        restore("restore", dump)
             .flags("write", "denyoom")
-            .categories("keyspace", "write", "slow", "dangerous")
-            .keys(KeySpec.one(1, "OW", "update"))
-            .writes(Writes.KEYS)
             .summary("Creates a key from the serialized representation of a value.")
+            .group("generic"),
+        restore("restore-asking", dump)
+            .flags("write", "denyoom", "asking")
+            .summary("An internal command for migrating keys in a cluster.")
+            .group("server")
+            .docFlags("syscmd"),
+        command("migrate")
+            .arity(-6)
+            .flags("write")
+            .categories("keyspace", "write", "slow", "dangerous")
+            .keys(
+                MigrateCommands::keyPositions,
+                KeySpec.one(3, "RW", "access", "delete"),
+                KeySpec.afterKeyword("KEYS", -2, -1, 1, "RW", "access", "delete", "incomplete"))
+            .writes(Writes.KEYS)
+            .summary("Atomically transfers a key from one Redis instance to another.")
             .group("generic")
             .since("2.6.0")
             .complexity(
-                "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
+                "This command actually executes a DUMP+DEL in the source instance, and a RESTORE in the target instance. See the pages of these commands for time complexity. Also an O(N) data transfer between the two instances is performed.")
+            .tips("nondeterministic_output")
             .history(
                 "3.0.0",
-                "Added the `REPLACE` modifier.",
-                "5.0.0",
-                "Added the `ABSTTL` modifier.",
-                "5.0.0",
-                "Added the `IDLETIME` and `FREQ` options.")
+                "Added the `COPY` and `REPLACE` options.",
+                "3.0.6",
+                "Added the `KEYS` option.",
+                "4.0.7",
+                "Added the `AUTH` option.",
+                "6.0.0",
+                "Added the `AUTH2` option.")
             .arguments(
-                key("key", 0),
-                arg("ttl", INTEGER),
-                arg("serialized-value", STRING),
+                arg("host", STRING),
+                arg("port", INTEGER),
+                oneOf("key-selector", key("key", 0), token("empty-string", "\"\"")),
+                arg("destination-db", INTEGER),
+                arg("timeout", INTEGER),
+                token("copy", "COPY").since("3.0.0").optional(),
                 token("replace", "REPLACE").since("3.0.0").optional(),
-                token("absttl", "ABSTTL").since("5.0.0").optional(),
-                arg("seconds", INTEGER).token("IDLETIME").since("5.0.0").optional(),
-                arg("frequency", INTEGER).token("FREQ").since("5.0.0").optional())
-            .handler(dump::restore));
+                oneOf(
+                        "authentication",
+                        arg("auth", STRING).token("AUTH").display("password").since("4.0.7"),
+                        block("auth2", arg("username", STRING), arg("password", STRING))
+                            .token("AUTH2")
+                            .since("6.0.0"))
+                    .optional(),
+                key("keys", 1).token("KEYS").display("key").since("3.0.6").optional().multiple())
+            .handler(migrate::migrate));
+  }
+
+  /**
+   * Returns RESTORE's entry under {@code name} (RESTORE, or RESTORE-ASKING, which a cluster node
+   * accepts for a slot it imports): the same arguments and handler; the caller adds the flags,
+   * summary and group that differ.
+   */
+  private static CommandSpec.Builder restore(String name, DumpCommands dump) {
+    return command(name)
+        .arity(-4)
+        .categories("keyspace", "write", "slow", "dangerous")
+        .keys(KeySpec.one(1, "OW", "update"))
+        .writes(Writes.KEYS)
+        .since(name.equals("restore") ? "2.6.0" : "3.0.0")
+        .complexity(
+            "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
+        .history(
+            "3.0.0",
+            "Added the `REPLACE` modifier.",
+            "5.0.0",
+            "Added the `ABSTTL` modifier.",
+            "5.0.0",
+            "Added the `IDLETIME` and `FREQ` options.")
+        .arguments(
+            key("key", 0),
+            arg("ttl", INTEGER),
+            arg("serialized-value", STRING),
+            token("replace", "REPLACE").since("3.0.0").optional(),
+            token("absttl", "ABSTTL").since("5.0.0").optional(),
+            arg("seconds", INTEGER).token("IDLETIME").since("5.0.0").optional(),
+            arg("frequency", INTEGER).token("FREQ").since("5.0.0").optional())
+        .handler(dump::restore);
   }
 }

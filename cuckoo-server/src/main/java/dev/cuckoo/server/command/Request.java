@@ -126,12 +126,22 @@ public final class Request {
   }
 
   /**
-   * Returns the keys the key specs find in the line, as Redis's getKeysUsingKeySpecs finds them.
+   * Returns the keys the key specs find in the line, as Redis's getKeysUsingKeySpecs finds them, or
+   * those the command's own finder finds (Redis's getkeys function).
    */
   private Key[] keysBySpecs() {
+    CommandSpec.KeyFinder finder = spec.keyFinder();
+    if (finder != null) {
+      int[] positions = finder.positions(args);
+      Key[] found = new Key[positions.length];
+      for (int i = 0; i < positions.length; i++) {
+        found[i] = new Key(db, args[positions[i]]);
+      }
+      return found;
+    }
     int count = 0;
     for (KeySpec keySpec : spec.keySpecs()) {
-      int last = keySpec.last(args.length);
+      int last = keySpec.byIndex() ? keySpec.last(args.length) : -1;
       for (int i = keySpec.index(); i <= last && i < args.length; i += keySpec.keyStep()) {
         count++;
       }
@@ -142,7 +152,7 @@ public final class Request {
     Key[] found = new Key[count];
     int n = 0;
     for (KeySpec keySpec : spec.keySpecs()) {
-      int last = keySpec.last(args.length);
+      int last = keySpec.byIndex() ? keySpec.last(args.length) : -1;
       for (int i = keySpec.index(); i <= last && i < args.length; i += keySpec.keyStep()) {
         found[n++] = new Key(db, args[i]);
       }

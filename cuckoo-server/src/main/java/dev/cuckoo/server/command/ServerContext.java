@@ -49,6 +49,8 @@ public final class ServerContext implements PersistenceContext {
       new dev.cuckoo.server.protocol.Traffic();
 
   private volatile dev.cuckoo.server.cluster.ClusterState cluster;
+  private final dev.cuckoo.server.migrate.TargetSockets migrateSockets =
+      new dev.cuckoo.server.migrate.TargetSockets();
 
   /**
    * Creates the shared state over the parameters' values (read at each use, so that CONFIG SET
@@ -86,6 +88,14 @@ public final class ServerContext implements PersistenceContext {
   @Override
   public boolean stopWritesOnBgsaveError() {
     return config.get(Parameters.STOP_WRITES_ON_BGSAVE_ERROR);
+  }
+
+  /**
+   * Returns MIGRATE's cached connections to its targets and the threads its network I/O runs on
+   * (the server sweeps idle ones every second and closes them when it stops).
+   */
+  public dev.cuckoo.server.migrate.TargetSockets migrateSockets() {
+    return migrateSockets;
   }
 
   /** Returns the cluster state, or null when cluster mode is off. */

@@ -141,6 +141,20 @@ final class SlowLog {
           }
         }
         break;
+      case "migrate":
+        for (int i = 6; i < copy.length; i++) {
+          String option = Args.lower(copy[i]);
+          if (option.equals("keys")) {
+            break;
+          }
+          if (option.equals("auth") && i + 1 < copy.length) {
+            copy[++i] = REDACTED;
+          } else if (option.equals("auth2") && i + 2 < copy.length) {
+            copy[++i] = REDACTED;
+            copy[++i] = REDACTED;
+          }
+        }
+        break;
       case "config":
         if (copy.length > 1 && Args.lower(copy[1]).equals("set")) {
           for (int i = 2; i + 1 < copy.length; i += 2) {

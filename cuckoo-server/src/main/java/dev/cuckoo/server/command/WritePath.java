@@ -42,6 +42,7 @@ public final class WritePath {
 
   private final ServerContext context;
   private final Supplier<CommandTable> table;
+  private final KeyHolds holds = new KeyHolds();
   // where the logged records leave the stream (settled; guarded by this); see StreamMark
   private StreamMark lastMark;
   // true after a position alone was logged (or set): the next record logs its own mark, since a
@@ -111,6 +112,9 @@ public final class WritePath {
         locks = keyspace.lockKeys(keys);
       }
       try {
+        if (waitsForHold(session, all ? null : keys)) {
+          return null;
+        }
         String refusal = transaction ? transactionRefusal(session) : refusal(session, spec);
         if (refusal != null) {
           return refusal;
@@ -133,6 +137,83 @@ public final class WritePath {
     } finally {
       if (gated) {
         keyspace.moveGate().leave();
+      }
+    }
+  }
+
+  /**
+   * Returns true if the write must wait for a key another connection holds ({@link KeyHolds}) and
+   * will run again once it is released; {@code keys} null for a write of whole databases, which
+   * waits for every hold. A session that cannot run again later (the master's link, a replay) runs
+   * now.
+   */
+  private boolean waitsForHold(Session session, Key[] keys) {
+    if (session.replaying() || session.fromMaster()) {
+      return false;
+    }
+    java.util.concurrent.CompletableFuture<Void> held = holds.blocking(session.id(), keys);
+    if (held == null || !session.retryAfter(held)) {
+      return false;
+    }
+    session.block();
+    return true;
+  }
+
+  /** Holds {@code keys} for the session until {@link #release} (the caller holds their locks). */
+  KeyHolds.Hold hold(Session session, List<Key> keys) {
+    return holds.hold(session.id(), keys);
+  }
+
+  /** Returns the number of keys held by writes whose end comes later. */
+  int heldKeys() {
+    return holds.size();
+  }
+
+  /**
+   * What a write run by {@link #runDetached} did.
+   *
+   * @param refusal the error it was refused with (without the dash), or null if it ran
+   * @param lsn the number of the record it logged, 0 for none
+   * @param streamOffset the replication stream's offset after its record, 0 for none
+   */
+  record Detached(String refusal, long lsn, long streamOffset) {}
+
+  /**
+   * Ends a write begun earlier whose keys {@code hold} holds, off its connection (on the thread
+   * that waited for its end), then releases the hold: runs {@code args} (if not null) as a command
+   * of the table in database {@code db}, as the hold's owner, through {@link #run} like any write —
+   * its keys locked (its own holds let it pass), its refusal decided, its record logged and sent to
+   * replicas, its notifications raised. It first waits out a CLIENT PAUSE, as the owner's next
+   * write would. MIGRATE deletes the keys its target acknowledged so, as a DEL.
+   */
+  Detached runDetached(KeyHolds.Hold hold, int db, byte[][] args) {
+    try {
+      if (args == null) {
+        return new Detached(null, 0, 0);
+      }
+      java.util.concurrent.CompletableFuture<Void> paused = context.clientPause().holds(true);
+      if (paused != null) {
+        paused.join();
+      }
+      Session session =
+          new Session(
+              hold.owner(),
+              dev.cuckoo.server.protocol.Reply.discarding(),
+              new dev.cuckoo.server.protocol.Authentication(true),
+              false);
+      session.db(db);
+      Request request =
+          new Request(table.get().find(dev.cuckoo.server.protocol.Args.lower(args[0])), db, args);
+      dev.cuckoo.server.keyspace.CommandClock.enter();
+      try {
+        String refusal = run(session, request);
+        return new Detached(refusal, session.lastLogged(), session.streamOffset());
+      } finally {
+        dev.cuckoo.server.keyspace.CommandClock.exit();
+      }
+    } finally {
+      if (hold != null) {
+        holds.release(hold);
       }
     }
   }

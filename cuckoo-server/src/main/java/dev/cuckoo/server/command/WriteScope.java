@@ -124,6 +124,15 @@ public final class WriteScope {
     events.add(new Event(type, name, key));
   }
 
+  /**
+   * Holds {@code keys} (of this write, locked now) past the handler's return, for a write whose end
+   * runs later: other connections' writes of them wait until {@link WritePath#runDetached} ends the
+   * write and releases them. Returns the hold to hand to it.
+   */
+  KeyHolds.Hold hold(List<Key> keys) {
+    return path.hold(session, keys);
+  }
+
   /** Returns the notifications the handler raised, in order. */
   List<Event> events() {
     return events == null ? List.of() : events;
