@@ -1,6 +1,7 @@
 package dev.cuckoo.server;
 
 import dev.cuckoo.server.cluster.Cluster;
+import dev.cuckoo.server.command.CommandThreads;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.ServerVersion;
@@ -156,7 +157,12 @@ public final class CuckooServer implements AutoCloseable {
     Class<? extends ServerChannel> channelType =
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
-    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.threads(), factory);
+    // the threads that run commands (INFO cpu's used_cpu_*_main_thread adds up their time)
+    EventLoopGroup workers =
+        new MultiThreadIoEventLoopGroup(
+            config.threads(),
+            new io.netty.util.concurrent.DefaultThreadFactory(CommandThreads.PREFIX, true),
+            factory);
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     workers.next().scheduleAtFixedRate(() -> savePointCheck(context), 1, 1, TimeUnit.SECONDS);
     workers.next().scheduleAtFixedRate(context.migrateSockets()::closeIdle, 1, 1, TimeUnit.SECONDS);

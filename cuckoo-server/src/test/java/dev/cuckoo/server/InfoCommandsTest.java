@@ -74,6 +74,30 @@ class InfoCommandsTest {
   }
 
   @Test
+  void cpu_processAndCommandThreads_splitUserAndSystemTime() throws Exception {
+    try (CuckooServer server = TestServers.start();
+        RespClient client = new RespClient(server.port())) {
+      for (int i = 0; i < 20_000; i++) {
+        client.send("CF.ADD", "k" + (i % 100), "item" + i);
+      }
+      for (int i = 0; i < 20_000; i++) {
+        client.read();
+      }
+      Map<String, String> cpu = fields(info(client, "cpu"));
+      double processSeconds =
+          Double.parseDouble(cpu.get("used_cpu_user"))
+              + Double.parseDouble(cpu.get("used_cpu_sys"));
+      double threadSeconds =
+          Double.parseDouble(cpu.get("used_cpu_user_main_thread"))
+              + Double.parseDouble(cpu.get("used_cpu_sys_main_thread"));
+      // the command threads did the 20,000 adds; the whole process (this test's JVM) did more
+      assertTrue(threadSeconds > 0, cpu.toString());
+      assertTrue(threadSeconds <= processSeconds + 0.05, cpu.toString());
+      assertTrue(Double.parseDouble(cpu.get("used_cpu_sys")) > 0, cpu.toString());
+    }
+  }
+
+  @Test
   void info_noArgument_hasRedisDefaultSectionsInOrder() throws IOException {
     try (CuckooServer server = TestServers.start();
         RespClient client = new RespClient(server.port())) {

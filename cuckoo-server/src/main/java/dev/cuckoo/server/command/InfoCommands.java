@@ -238,6 +238,9 @@ public final class InfoCommands {
     field(out, "pubsub_clients", context.pubSub().clientCount());
     field(out, "watching_clients", context.watches().watchingClients());
     field(out, "total_watched_keys", context.watches().size());
+    // no command here blocks on a key (Redis's BLPOP, XREAD BLOCK…)
+    field(out, "total_blocking_keys", 0);
+    field(out, "total_blocking_keys_on_nokey", 0);
   }
 
   private void memory(StringBuilder out) {
@@ -479,19 +482,32 @@ public final class InfoCommands {
     field(out, "repl_backlog_histlen", 0);
   }
 
+  private static String seconds(double value) {
+    return String.format(Locale.ROOT, "%.6f", value);
+  }
+
   private static void cpu(StringBuilder out) {
     java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
     long cpuNanos =
         bean instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     out.append("# CPU\r\n");
-    // the JVM reports user and system time together; Redis's used_cpu_user carries their sum
-    field(out, "used_cpu_sys", "0.000000");
-    field(
-        out,
-        "used_cpu_user",
-        cpuNanos < 0 ? "0.000000" : String.format(Locale.ROOT, "%.6f", cpuNanos / 1e9));
+    double[] process = CommandThreads.processUserSystem();
+    if (process != null) {
+      field(out, "used_cpu_sys", seconds(process[1]));
+      field(out, "used_cpu_user", seconds(process[0]));
+    } else {
+      // without /proc the JVM reports user and system time together: used_cpu_user carries both
+      field(out, "used_cpu_sys", "0.000000");
+      field(out, "used_cpu_user", cpuNanos < 0 ? "0.000000" : seconds(cpuNanos / 1e9));
+    }
     field(out, "used_cpu_sys_children", "0.000000");
     field(out, "used_cpu_user_children", "0.000000");
+    double[] commandThreads = CommandThreads.commandThreadsUserSystem();
+    if (commandThreads != null) {
+      // Redis's main thread runs every command; here the network threads do
+      field(out, "used_cpu_sys_main_thread", seconds(commandThreads[1]));
+      field(out, "used_cpu_user_main_thread", seconds(commandThreads[0]));
+    }
     field(out, "available_processors", Runtime.getRuntime().availableProcessors());
     field(out, "process_cpu_time_ms", cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
   }
