@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,6 +39,7 @@ import picocli.CommandLine.Spec;
       "  cuckoo export --format redisbloom --key seen words.cuckoo | redis-cli --pipe",
       "  cuckoo export --format redisbloom --key seen --replace words.cuckoo -o load.resp",
       "  cuckoo export --format scandump words.cuckoo --output words.dump",
+      "  cuckoo export --key seen --cluster 127.0.0.1:7000 --replace words.cuckoo",
       "",
       "Exit codes: 0 written, 2 usage or input error (e.g. a STANDARD filter)."
     })
@@ -85,6 +87,28 @@ final class ExportCommand implements Callable<Integer> {
       description = "Start the RESP stream with DEL NAME, replacing an existing key.")
   private boolean replace;
 
+  @Option(
+      names = "--cluster",
+      paramLabel = "HOST:PORT",
+      description =
+          "Load the filter into a Redis Cluster (cuckoo-server or Redis 8 with RedisBloom) that"
+              + " this node belongs to: the chunks go to the master of the key's slot, following"
+              + " MOVED and ASK; prints what each node took. Needs --key; --output is not used.")
+  private String cluster;
+
+  @Option(
+      names = "--password",
+      paramLabel = "PASSWORD",
+      description = "With --cluster: send AUTH PASSWORD to each node first (requirepass).")
+  private String password;
+
+  @Option(
+      names = "--timeout-ms",
+      defaultValue = "30000",
+      paramLabel = "MILLIS",
+      description = "With --cluster: connect and read timeout per node (default ${DEFAULT-VALUE}).")
+  private int timeoutMillis;
+
   /** The values of {@code --format}. */
   enum Format {
     REDISBLOOM,
@@ -107,6 +131,9 @@ final class ExportCommand implements Callable<Integer> {
     }
     if (replace && format != Format.REDISBLOOM) {
       throw new ParameterException(spec.commandLine(), "--replace needs --format redisbloom");
+    }
+    if (cluster != null) {
+      return loadIntoCluster();
     }
     MembershipFilter<byte[]> filter = FilterFiles.read(file);
     long[] counts = new long[2];
@@ -170,6 +197,82 @@ final class ExportCommand implements Callable<Integer> {
           expansion);
       raw.flush();
     }
+  }
+
+  /** {@code --cluster}: sends DEL (with --replace) and the CF.LOADCHUNKs to the key's master. */
+  private int loadIntoCluster() throws IOException {
+    if (key == null || key.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--key is required with --cluster");
+    }
+    if (format != Format.REDISBLOOM) {
+      throw new ParameterException(spec.commandLine(), "--cluster needs --format redisbloom");
+    }
+    if (!"-".equals(output)) {
+      throw new ParameterException(
+          spec.commandLine(), "--output and --cluster exclude each other (--cluster loads)");
+    }
+    if (timeoutMillis < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--timeout-ms: " + timeoutMillis + " (expected: at least 1)");
+    }
+    ClusterLoad.Node seed = node(cluster);
+    MembershipFilter<byte[]> filter = FilterFiles.read(file);
+    byte[] name = RespWriter.text(key);
+    byte[] command = RespWriter.text("CF.LOADCHUNK");
+    long[] counts = new long[2];
+    PrintWriter text = spec.commandLine().getOut();
+    try (ClusterLoad load = new ClusterLoad(seed, password, timeoutMillis)) {
+      if (replace) {
+        load.send(name, RespWriter.text("DEL"), name);
+      }
+      RedisExport.scanDump(
+          filter,
+          (iterator, data) -> {
+            load.send(name, command, name, RespWriter.text(Long.toString(iterator)), data);
+            count(counts, iterator, data);
+          },
+          expansion);
+      text.printf(
+          "loaded key '%s' (hash slot %d): the header and %s data chunks, %s of data%n",
+          key,
+          dev.cuckoo.server.cluster.HashSlots.slot(name),
+          Text.count(counts[0] - 1),
+          Text.bytes(counts[1]));
+      for (Map.Entry<ClusterLoad.Node, ClusterLoad.Tally> entry : load.tallies().entrySet()) {
+        text.printf(
+            "  %s: %s commands, %s%n",
+            entry.getKey(),
+            Text.count(entry.getValue().commands),
+            Text.bytes(entry.getValue().bytes));
+      }
+      long[] redirects = load.redirects();
+      text.printf(
+          "  redirections followed: %d MOVED, %d ASK; masters in the slot map: %d%n",
+          redirects[0], redirects[1], load.masters().size());
+    }
+    text.flush();
+    return ExitCode.OK;
+  }
+
+  /** Parses {@code HOST:PORT} ({@code [v6]:PORT} too) for {@code --cluster}. */
+  private ClusterLoad.Node node(String address) {
+    int colon = address.lastIndexOf(':');
+    String host = colon > 0 ? address.substring(0, colon) : "";
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port;
+    try {
+      port = colon > 0 ? Integer.parseInt(address.substring(colon + 1)) : -1;
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    if (host.isEmpty() || port < 1 || port > 65_535) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--cluster: '" + address + "' (expected: HOST:PORT, port 1 to 65535)");
+    }
+    return new ClusterLoad.Node(host, port);
   }
 
   /** Counts a chunk, and its bytes unless it is the header (iterator 1). */
