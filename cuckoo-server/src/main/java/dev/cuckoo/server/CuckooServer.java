@@ -438,6 +438,14 @@ public final class CuckooServer implements AutoCloseable {
       close(false);
       throw e;
     }
+    Config live = context.config();
+    cluster.state().requireFullCoverage(live.get(Parameters.CLUSTER_REQUIRE_FULL_COVERAGE));
+    live.onChange(
+        () -> {
+          cluster.state().requireFullCoverage(live.get(Parameters.CLUSTER_REQUIRE_FULL_COVERAGE));
+          return null;
+        },
+        Parameters.CLUSTER_REQUIRE_FULL_COVERAGE);
     context.cluster(cluster.state());
     LOGGER.log(
         Level.INFO,

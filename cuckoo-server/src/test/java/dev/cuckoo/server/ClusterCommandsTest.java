@@ -107,12 +107,29 @@ class ClusterCommandsTest {
           new RespClient.Simple("OK"), client.call("CLUSTER", "SETSLOT", "0", "MIGRATING", id));
       assertTrue(RespClient.text(client.call("CLUSTER", "NODES")).contains(" [0->-" + id + "]\n"));
       assertEquals(new RespClient.Simple("OK"), client.call("CLUSTER", "SETSLOT", "0", "STABLE"));
-      client.call("CF.RESERVE", "foo", "100");
-      assertEquals(1L, client.call("CLUSTER", "COUNTKEYSINSLOT", "12182"));
+      // the slot check: no node serves foo's slot; foo119's slot (171) is this node's, served once
+      // the cluster is ok without full coverage
       assertEquals(
-          List.of("foo"),
-          ((List<?>) client.call("CLUSTER", "GETKEYSINSLOT", "12182", "10"))
+          error("CLUSTERDOWN Hash slot not served"), client.call("CF.RESERVE", "foo", "100"));
+      assertEquals(
+          error("CLUSTERDOWN The cluster is down"), client.call("CF.RESERVE", "foo119", "100"));
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call("CONFIG", "SET", "cluster-require-full-coverage", "no"));
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (!RespClient.text(client.call("CLUSTER", "INFO")).contains("cluster_state:ok")
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(new RespClient.Simple("OK"), client.call("CF.RESERVE", "foo119", "100"));
+      assertEquals(1L, client.call("CLUSTER", "COUNTKEYSINSLOT", "171"));
+      assertEquals(
+          List.of("foo119"),
+          ((List<?>) client.call("CLUSTER", "GETKEYSINSLOT", "171", "10"))
               .stream().map(RespClient::text).toList());
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call("CONFIG", "SET", "cluster-require-full-coverage", "yes"));
       assertEquals(
           error("ERR DB must be empty to perform CLUSTER FLUSHSLOTS."),
           client.call("CLUSTER", "FLUSHSLOTS"));

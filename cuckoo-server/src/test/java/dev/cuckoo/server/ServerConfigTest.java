@@ -218,6 +218,8 @@ class ServerConfigTest {
             "--cluster-config-file", "nodes-6390.conf",
             "--cluster-node-timeout", "5000",
             "--cluster-port", "16390",
+            "--cluster-require-full-coverage", "no",
+            "--cluster-allow-reads-when-down", "yes",
             "--cf-initial-size", "2048",
             "--tcp-keepalive", "60",
             "--save", "900 1",

@@ -84,6 +84,9 @@ public final class ClusterState {
   private boolean saveNeeded;
   private boolean updateNeeded;
   private String saveError;
+  private boolean requireFullCoverage;
+  // what the dispatcher routes by: replaced (never changed) after every change of configuration
+  private volatile SlotTable published = SlotTable.EMPTY;
 
   /**
    * Creates the state of a node that starts without a configuration: itself only, a master with a
@@ -102,6 +105,8 @@ public final class ClusterState {
     myself.cport = settings.busPort();
     nodes.put(myself.name, myself);
     saveNeeded = true;
+    requireFullCoverage = settings.requireFullCoverage();
+    publish();
   }
 
   /** Returns a random 40-hex-digit node id. */
@@ -179,6 +184,7 @@ public final class ClusterState {
     currentEpoch = Math.max(content.currentEpoch(), maxEpoch());
     lastVoteEpoch = content.lastVoteEpoch();
     saveNeeded = false;
+    publish();
     LOGGER.log(Level.INFO, "Node configuration loaded, I''m {0}", myself.name);
   }
 
@@ -352,6 +358,7 @@ public final class ClusterState {
 
   /** What Redis does before sleeping: updates the state and writes nodes.conf if either changed. */
   private void afterEvent() {
+    boolean changed = updateNeeded || saveNeeded;
     if (updateNeeded) {
       updateNeeded = false;
       updateState();
@@ -359,6 +366,29 @@ public final class ClusterState {
     if (saveNeeded) {
       saveNow();
     }
+    if (changed) {
+      publish();
+    }
+  }
+
+  /** Publishes the slot table the dispatcher routes by (after any change of configuration). */
+  private void publish() {
+    published = SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
+  }
+
+  /**
+   * Returns the latest slot table: what routing a request needs, read without this object's
+   * monitor.
+   */
+  public SlotTable slotTable() {
+    return published;
+  }
+
+  /** Sets cluster-require-full-coverage: whether an unserved slot puts the cluster down. */
+  public synchronized void requireFullCoverage(boolean required) {
+    requireFullCoverage = required;
+    todo(false, true);
+    afterEvent();
   }
 
   private boolean saveNow() {
@@ -1153,7 +1183,7 @@ public final class ClusterState {
       return;
     }
     int newState = STATE_OK;
-    if (settings.requireFullCoverage()) {
+    if (requireFullCoverage) {
       for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
         if (slotOwners[slot] == null || slotOwners[slot].has(ClusterNode.FAIL)) {
           newState = STATE_FAIL;

@@ -414,6 +414,20 @@ public final class Parameters {
               "N  the cluster bus port (default 0: the client port + 10000)")
           .mutability(Mutability.IMMUTABLE);
 
+  /** {@code cluster-require-full-coverage}: an unserved slot puts the whole cluster down. */
+  public static final Parameter<Boolean> CLUSTER_REQUIRE_FULL_COVERAGE =
+      yesNo(
+          "cluster-require-full-coverage",
+          true,
+          "yes|no  stop serving while any slot has no working master (default yes)");
+
+  /** {@code cluster-allow-reads-when-down}: serve reads while the cluster is down. */
+  public static final Parameter<Boolean> CLUSTER_ALLOW_READS_WHEN_DOWN =
+      yesNo(
+          "cluster-allow-reads-when-down",
+          false,
+          "yes|no  serve read commands while the cluster is down (default no)");
+
   // the RedisBloom module's parameters
 
   private static final long MAX_CAPACITY = 1L << 30;
