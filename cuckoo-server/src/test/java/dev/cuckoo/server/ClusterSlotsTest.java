@@ -105,7 +105,7 @@ class ClusterSlotsTest {
     return server;
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (java.net.ServerSocket socket =
         new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
@@ -114,6 +114,13 @@ class ClusterSlotsTest {
 
   /** Runs redis-cli with these arguments; returns its output, failing if it exits with an error. */
   static String run(String... args) throws Exception {
+    return run(cli, args);
+  }
+
+  /**
+   * Runs {@code cli} with these arguments; returns its output, failing if it exits with an error.
+   */
+  static String run(Path cli, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(cli.toString()));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
