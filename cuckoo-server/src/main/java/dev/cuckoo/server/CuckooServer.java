@@ -446,6 +446,25 @@ public final class CuckooServer implements AutoCloseable {
           return null;
         },
         Parameters.CLUSTER_REQUIRE_FULL_COVERAGE);
+    Runnable announce =
+        () ->
+            cluster
+                .state()
+                .announce(
+                    live.get(Parameters.CLUSTER_ANNOUNCE_IP),
+                    (int) (long) live.get(Parameters.CLUSTER_ANNOUNCE_PORT),
+                    (int) (long) live.get(Parameters.CLUSTER_ANNOUNCE_BUS_PORT),
+                    live.get(Parameters.CLUSTER_ANNOUNCE_HOSTNAME));
+    announce.run();
+    live.onChange(
+        () -> {
+          announce.run();
+          return null;
+        },
+        Parameters.CLUSTER_ANNOUNCE_IP,
+        Parameters.CLUSTER_ANNOUNCE_PORT,
+        Parameters.CLUSTER_ANNOUNCE_BUS_PORT,
+        Parameters.CLUSTER_ANNOUNCE_HOSTNAME);
     context.cluster(cluster.state());
     LOGGER.log(
         Level.INFO,

@@ -42,6 +42,38 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void announcedAddress_setAtRunTime_showsInNodesAndSlots() throws Exception {
+    try (CuckooServer server = clusterNode();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(new RespClient.Simple("OK"), client.call("CLUSTER", "ADDSLOTS", "0"));
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call(
+              "CONFIG",
+              "SET",
+              "cluster-announce-ip",
+              "10.9.8.7",
+              "cluster-announce-port",
+              "7777",
+              "cluster-announce-bus-port",
+              "17777",
+              "cluster-announce-hostname",
+              "node-a.example"));
+      String nodes = RespClient.text(client.call("CLUSTER", "NODES"));
+      assertTrue(nodes.contains(" 10.9.8.7:7777@17777,node-a.example myself,master "), nodes);
+      List<?> range = (List<?>) ((List<?>) client.call("CLUSTER", "SLOTS")).get(0);
+      List<?> master = (List<?>) range.get(2);
+      assertEquals("10.9.8.7", RespClient.text(master.get(0)));
+      assertEquals(7777L, master.get(1));
+      assertEquals(
+          new RespClient.Simple("OK"), client.call("CONFIG", "SET", "cluster-announce-port", "0"));
+      assertTrue(
+          RespClient.text(client.call("CLUSTER", "NODES"))
+              .contains(" 10.9.8.7:" + server.port() + "@17777,node-a.example myself,master "));
+    }
+  }
+
+  @Test
   void oneNode_slotsAndErrors_asRedis() throws Exception {
     String id;
     try (CuckooServer server =

@@ -85,6 +85,10 @@ public final class ClusterState {
   private boolean updateNeeded;
   private String saveError;
   private boolean requireFullCoverage;
+  // cluster-announce-ip, -port, -bus-port ("" and 0: not announced)
+  private String announcedIp = "";
+  private int announcedPort;
+  private int announcedBusPort;
   // what the dispatcher routes by: replaced (never changed) after every change of configuration
   private volatile SlotTable published = SlotTable.EMPTY;
 
@@ -179,8 +183,7 @@ public final class ClusterState {
     if (myself == null) {
       throw new CorruptNodesFile(content.file(), 0, "no line has the 'myself' flag");
     }
-    myself.port = settings.port();
-    myself.cport = settings.busPort();
+    applyAnnounced();
     currentEpoch = Math.max(content.currentEpoch(), maxEpoch());
     lastVoteEpoch = content.lastVoteEpoch();
     saveNeeded = false;
@@ -384,6 +387,34 @@ public final class ClusterState {
     return published;
   }
 
+  /**
+   * Sets what this node announces to the other nodes and to clients (cluster-announce-ip, -port,
+   * -bus-port, -hostname), as Redis does: its address in MOVED/ASK, CLUSTER SLOTS/SHARDS/NODES and
+   * the bus messages' header and hostname extension.
+   *
+   * @param ip the address announced, or "" to use the one the other nodes see
+   * @param port the client port announced, or 0 for the port listened on
+   * @param busPort the bus port announced, or 0 for the bus port listened on
+   * @param hostname the hostname announced, or ""
+   */
+  public synchronized void announce(String ip, int port, int busPort, String hostname) {
+    announcedIp = ip;
+    announcedPort = port;
+    announcedBusPort = busPort;
+    myself.hostname = hostname;
+    applyAnnounced();
+    if (!ip.isEmpty()) {
+      myself.ip = ip;
+    }
+    todo(true, true);
+    afterEvent();
+  }
+
+  private void applyAnnounced() {
+    myself.port = announcedPort != 0 ? announcedPort : settings.port();
+    myself.cport = announcedBusPort != 0 ? announcedBusPort : settings.busPort();
+  }
+
   /** Sets cluster-require-full-coverage: whether an unserved slot puts the cluster down. */
   public synchronized void requireFullCoverage(boolean required) {
     requireFullCoverage = required;
@@ -487,9 +518,9 @@ public final class ClusterState {
     ClusterMessage m = new ClusterMessage(type);
     ClusterNode master = myself.isSlave() && myself.slaveOf != null ? myself.slaveOf : myself;
     m.sender = myself.name;
-    m.myIp = "";
-    m.port = settings.port();
-    m.cport = settings.busPort();
+    m.myIp = announcedIp;
+    m.port = myself.port;
+    m.cport = myself.cport;
     m.pport = 0;
     m.flags = myself.flags & 0xFFFF;
     m.state = state;
@@ -656,7 +687,7 @@ public final class ClusterState {
     }
     boolean ping = type == ClusterMessage.PING || type == ClusterMessage.MEET;
     if (ping) {
-      if (type == ClusterMessage.MEET || myself.ip.isEmpty()) {
+      if (announcedIp.isEmpty() && (type == ClusterMessage.MEET || myself.ip.isEmpty())) {
         String local = link.localIp();
         if (!local.isEmpty() && !local.equals(myself.ip)) {
           myself.ip = local;
