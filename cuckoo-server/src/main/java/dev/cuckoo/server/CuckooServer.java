@@ -445,6 +445,33 @@ public final class CuckooServer implements AutoCloseable {
       close(false);
       throw e;
     }
+    Config live = context.config();
+    cluster.state().requireFullCoverage(live.get(Parameters.CLUSTER_REQUIRE_FULL_COVERAGE));
+    live.onChange(
+        () -> {
+          cluster.state().requireFullCoverage(live.get(Parameters.CLUSTER_REQUIRE_FULL_COVERAGE));
+          return null;
+        },
+        Parameters.CLUSTER_REQUIRE_FULL_COVERAGE);
+    Runnable announce =
+        () ->
+            cluster
+                .state()
+                .announce(
+                    live.get(Parameters.CLUSTER_ANNOUNCE_IP),
+                    (int) (long) live.get(Parameters.CLUSTER_ANNOUNCE_PORT),
+                    (int) (long) live.get(Parameters.CLUSTER_ANNOUNCE_BUS_PORT),
+                    live.get(Parameters.CLUSTER_ANNOUNCE_HOSTNAME));
+    announce.run();
+    live.onChange(
+        () -> {
+          announce.run();
+          return null;
+        },
+        Parameters.CLUSTER_ANNOUNCE_IP,
+        Parameters.CLUSTER_ANNOUNCE_PORT,
+        Parameters.CLUSTER_ANNOUNCE_BUS_PORT,
+        Parameters.CLUSTER_ANNOUNCE_HOSTNAME);
     context.cluster(cluster.state());
     LOGGER.log(
         Level.INFO,

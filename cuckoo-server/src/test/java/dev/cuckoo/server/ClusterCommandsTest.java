@@ -42,6 +42,38 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void announcedAddress_setAtRunTime_showsInNodesAndSlots() throws Exception {
+    try (CuckooServer server = clusterNode();
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(new RespClient.Simple("OK"), client.call("CLUSTER", "ADDSLOTS", "0"));
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call(
+              "CONFIG",
+              "SET",
+              "cluster-announce-ip",
+              "10.9.8.7",
+              "cluster-announce-port",
+              "7777",
+              "cluster-announce-bus-port",
+              "17777",
+              "cluster-announce-hostname",
+              "node-a.example"));
+      String nodes = RespClient.text(client.call("CLUSTER", "NODES"));
+      assertTrue(nodes.contains(" 10.9.8.7:7777@17777,node-a.example myself,master "), nodes);
+      List<?> range = (List<?>) ((List<?>) client.call("CLUSTER", "SLOTS")).get(0);
+      List<?> master = (List<?>) range.get(2);
+      assertEquals("10.9.8.7", RespClient.text(master.get(0)));
+      assertEquals(7777L, master.get(1));
+      assertEquals(
+          new RespClient.Simple("OK"), client.call("CONFIG", "SET", "cluster-announce-port", "0"));
+      assertTrue(
+          RespClient.text(client.call("CLUSTER", "NODES"))
+              .contains(" 10.9.8.7:" + server.port() + "@17777,node-a.example myself,master "));
+    }
+  }
+
+  @Test
   void oneNode_slotsAndErrors_asRedis() throws Exception {
     String id;
     try (CuckooServer server =
@@ -107,12 +139,29 @@ class ClusterCommandsTest {
           new RespClient.Simple("OK"), client.call("CLUSTER", "SETSLOT", "0", "MIGRATING", id));
       assertTrue(RespClient.text(client.call("CLUSTER", "NODES")).contains(" [0->-" + id + "]\n"));
       assertEquals(new RespClient.Simple("OK"), client.call("CLUSTER", "SETSLOT", "0", "STABLE"));
-      client.call("CF.RESERVE", "foo", "100");
-      assertEquals(1L, client.call("CLUSTER", "COUNTKEYSINSLOT", "12182"));
+      // the slot check: no node serves foo's slot; foo119's slot (171) is this node's, served once
+      // the cluster is ok without full coverage
       assertEquals(
-          List.of("foo"),
-          ((List<?>) client.call("CLUSTER", "GETKEYSINSLOT", "12182", "10"))
+          error("CLUSTERDOWN Hash slot not served"), client.call("CF.RESERVE", "foo", "100"));
+      assertEquals(
+          error("CLUSTERDOWN The cluster is down"), client.call("CF.RESERVE", "foo119", "100"));
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call("CONFIG", "SET", "cluster-require-full-coverage", "no"));
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (!RespClient.text(client.call("CLUSTER", "INFO")).contains("cluster_state:ok")
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(new RespClient.Simple("OK"), client.call("CF.RESERVE", "foo119", "100"));
+      assertEquals(1L, client.call("CLUSTER", "COUNTKEYSINSLOT", "171"));
+      assertEquals(
+          List.of("foo119"),
+          ((List<?>) client.call("CLUSTER", "GETKEYSINSLOT", "171", "10"))
               .stream().map(RespClient::text).toList());
+      assertEquals(
+          new RespClient.Simple("OK"),
+          client.call("CONFIG", "SET", "cluster-require-full-coverage", "yes"));
       assertEquals(
           error("ERR DB must be empty to perform CLUSTER FLUSHSLOTS."),
           client.call("CLUSTER", "FLUSHSLOTS"));

@@ -84,6 +84,13 @@ public final class ClusterState {
   private boolean saveNeeded;
   private boolean updateNeeded;
   private String saveError;
+  private boolean requireFullCoverage;
+  // cluster-announce-ip, -port, -bus-port ("" and 0: not announced)
+  private String announcedIp = "";
+  private int announcedPort;
+  private int announcedBusPort;
+  // what the dispatcher routes by: replaced (never changed) after every change of configuration
+  private volatile SlotTable published = SlotTable.EMPTY;
 
   /**
    * Creates the state of a node that starts without a configuration: itself only, a master with a
@@ -102,6 +109,8 @@ public final class ClusterState {
     myself.cport = settings.busPort();
     nodes.put(myself.name, myself);
     saveNeeded = true;
+    requireFullCoverage = settings.requireFullCoverage();
+    publish();
   }
 
   /** Returns a random 40-hex-digit node id. */
@@ -174,11 +183,11 @@ public final class ClusterState {
     if (myself == null) {
       throw new CorruptNodesFile(content.file(), 0, "no line has the 'myself' flag");
     }
-    myself.port = settings.port();
-    myself.cport = settings.busPort();
+    applyAnnounced();
     currentEpoch = Math.max(content.currentEpoch(), maxEpoch());
     lastVoteEpoch = content.lastVoteEpoch();
     saveNeeded = false;
+    publish();
     LOGGER.log(Level.INFO, "Node configuration loaded, I''m {0}", myself.name);
   }
 
@@ -352,6 +361,7 @@ public final class ClusterState {
 
   /** What Redis does before sleeping: updates the state and writes nodes.conf if either changed. */
   private void afterEvent() {
+    boolean changed = updateNeeded || saveNeeded;
     if (updateNeeded) {
       updateNeeded = false;
       updateState();
@@ -359,6 +369,57 @@ public final class ClusterState {
     if (saveNeeded) {
       saveNow();
     }
+    if (changed) {
+      publish();
+    }
+  }
+
+  /** Publishes the slot table the dispatcher routes by (after any change of configuration). */
+  private void publish() {
+    published = SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
+  }
+
+  /**
+   * Returns the latest slot table: what routing a request needs, read without this object's
+   * monitor.
+   */
+  public SlotTable slotTable() {
+    return published;
+  }
+
+  /**
+   * Sets what this node announces to the other nodes and to clients (cluster-announce-ip, -port,
+   * -bus-port, -hostname), as Redis does: its address in MOVED/ASK, CLUSTER SLOTS/SHARDS/NODES and
+   * the bus messages' header and hostname extension.
+   *
+   * @param ip the address announced, or "" to use the one the other nodes see
+   * @param port the client port announced, or 0 for the port listened on
+   * @param busPort the bus port announced, or 0 for the bus port listened on
+   * @param hostname the hostname announced, or ""
+   */
+  public synchronized void announce(String ip, int port, int busPort, String hostname) {
+    announcedIp = ip;
+    announcedPort = port;
+    announcedBusPort = busPort;
+    myself.hostname = hostname;
+    applyAnnounced();
+    if (!ip.isEmpty()) {
+      myself.ip = ip;
+    }
+    todo(true, true);
+    afterEvent();
+  }
+
+  private void applyAnnounced() {
+    myself.port = announcedPort != 0 ? announcedPort : settings.port();
+    myself.cport = announcedBusPort != 0 ? announcedBusPort : settings.busPort();
+  }
+
+  /** Sets cluster-require-full-coverage: whether an unserved slot puts the cluster down. */
+  public synchronized void requireFullCoverage(boolean required) {
+    requireFullCoverage = required;
+    todo(false, true);
+    afterEvent();
   }
 
   private boolean saveNow() {
@@ -457,9 +518,9 @@ public final class ClusterState {
     ClusterMessage m = new ClusterMessage(type);
     ClusterNode master = myself.isSlave() && myself.slaveOf != null ? myself.slaveOf : myself;
     m.sender = myself.name;
-    m.myIp = "";
-    m.port = settings.port();
-    m.cport = settings.busPort();
+    m.myIp = announcedIp;
+    m.port = myself.port;
+    m.cport = myself.cport;
     m.pport = 0;
     m.flags = myself.flags & 0xFFFF;
     m.state = state;
@@ -626,7 +687,7 @@ public final class ClusterState {
     }
     boolean ping = type == ClusterMessage.PING || type == ClusterMessage.MEET;
     if (ping) {
-      if (type == ClusterMessage.MEET || myself.ip.isEmpty()) {
+      if (announcedIp.isEmpty() && (type == ClusterMessage.MEET || myself.ip.isEmpty())) {
         String local = link.localIp();
         if (!local.isEmpty() && !local.equals(myself.ip)) {
           myself.ip = local;
@@ -1153,7 +1214,7 @@ public final class ClusterState {
       return;
     }
     int newState = STATE_OK;
-    if (settings.requireFullCoverage()) {
+    if (requireFullCoverage) {
       for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
         if (slotOwners[slot] == null || slotOwners[slot].has(ClusterNode.FAIL)) {
           newState = STATE_FAIL;

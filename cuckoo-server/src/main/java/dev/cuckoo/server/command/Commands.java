@@ -189,7 +189,7 @@ public final class Commands {
     session.enterCommand();
     try {
       session.executing(request.spec(), CommandClock.now());
-      run(session, request);
+      run(session, request, false);
     } finally {
       session.exitCommand();
       CommandClock.exit();
@@ -200,7 +200,14 @@ public final class Commands {
   private void dispatch(Session session, byte[][] args) {
     Request request = lookUp(session, args);
     if (request != null) {
-      run(session, request);
+      run(session, request, true);
+    }
+    // ASKING counts for the next command only, or for the transaction it precedes (Redis's
+    // resetClient)
+    if (session.asking()
+        && !session.inMulti()
+        && (request == null || !request.spec().name().equals("asking"))) {
+      session.asking(false);
     }
   }
 
@@ -256,16 +263,20 @@ public final class Commands {
   }
 
   /**
-   * Runs a resolved request: authentication, MULTI queueing, write refusals, the subscribed context
-   * and a replica's stale data are checked in Redis's order, then its handler runs.
+   * Runs a resolved request: authentication, the cluster's slot check (unless EXEC runs it from its
+   * queue: {@code checkSlots} false), MULTI queueing, write refusals, the subscribed context and a
+   * replica's stale data are checked in Redis's order, then its handler runs.
    */
-  private void run(Session session, Request request) {
+  private void run(Session session, Request request, boolean checkSlots) {
     Reply reply = session.reply();
     CommandSpec spec = request.spec();
     // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
     // authenticated
     if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
       reject(session, spec, "NOAUTH Authentication required.");
+      return;
+    }
+    if (checkSlots && context.cluster() != null && refusedBySlot(session, request)) {
       return;
     }
     if (paused(session, spec)) {
@@ -316,6 +327,54 @@ public final class Commands {
       }
     }
     session.errorsCounted(errors);
+  }
+
+  /**
+   * Returns true if the cluster's slot check refused or redirected the request (answered here, as
+   * Redis's processCommand does): a refused command dooms the transaction being queued; a refused
+   * EXEC discards the transaction and answers the redirect itself. Requests from the master and the
+   * log's replay are never checked.
+   */
+  private boolean refusedBySlot(Session session, Request request) {
+    CommandSpec spec = request.spec();
+    if (session.fromMaster() || session.replaying() || session.inMulti() && spec.noMulti()) {
+      return false;
+    }
+    boolean exec = spec.writes() == Writes.TRANSACTION;
+    if (!exec && request.keyCount() == 0 || exec && !session.inMulti()) {
+      return false;
+    }
+    SlotCheck.Context flags =
+        new SlotCheck.Context(
+            session.asking(),
+            session.readOnly(),
+            context.clusterAllowReadsWhenDown(),
+            name -> context.keyspace().peek(new Key(name)) != null);
+    boolean asking = spec.flags().contains("asking");
+    dev.cuckoo.server.cluster.SlotTable table = context.cluster().slotTable();
+    String refusal;
+    if (exec) {
+      List<Key[]> keySets = new java.util.ArrayList<>();
+      boolean write = false;
+      for (Request queued : session.queued()) {
+        keySets.add(queued.keys());
+        write |= queued.spec().write();
+      }
+      refusal = SlotCheck.refusal(table, keySets, write, asking, flags);
+    } else {
+      refusal = SlotCheck.refusal(table, request.keys(), spec.write(), asking, flags);
+    }
+    if (refusal == null) {
+      return false;
+    }
+    countRejected(session, spec);
+    if (exec) {
+      TransactionFamily.discard(session, context.watches());
+    } else {
+      session.failQueue();
+    }
+    session.reply().error(refusal);
+    return true;
   }
 
   /**

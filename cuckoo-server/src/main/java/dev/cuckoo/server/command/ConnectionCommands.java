@@ -42,8 +42,29 @@ public final class ConnectionCommands {
    * READONLY and READWRITE, as a Redis without cluster mode answers them: a replica serves reads to
    * every client already (Sentinel and master-replica clients route reads there without them).
    */
-  static void clusterDisabled(Session session, Request request) {
-    session.reply().error("ERR This instance has cluster support disabled");
+  /** READONLY: a replica serves this connection's reads of its master's slots. */
+  void readOnly(Session session, Request request) {
+    setClusterFlag(session, () -> session.readOnly(true));
+  }
+
+  /** READWRITE: back to redirecting every request to the slot's master. */
+  void readWrite(Session session, Request request) {
+    setClusterFlag(session, () -> session.readOnly(false));
+  }
+
+  /** ASKING: the next command (or transaction) may use a slot this node imports. */
+  void asking(Session session, Request request) {
+    setClusterFlag(session, () -> session.asking(true));
+  }
+
+  /** Sets a connection flag and answers OK, or answers that cluster support is disabled. */
+  private void setClusterFlag(Session session, Runnable set) {
+    if (!clusterMode()) {
+      session.reply().error("ERR This instance has cluster support disabled");
+      return;
+    }
+    set.run();
+    session.reply().ok();
   }
 
   void echo(Session session, Request request) {
@@ -225,11 +246,21 @@ public final class ConnectionCommands {
   /** SELECT index: one of the {@code --databases} databases (16 by default). */
   void select(Session session, Request request) {
     byte[][] args = request.args();
+    Long wanted = Numbers.parseLong(args[1]);
+    if (wanted != null && wanted != 0 && wanted == (int) (long) wanted && clusterMode()) {
+      session.reply().error("ERR SELECT is not allowed in cluster mode");
+      return;
+    }
     int index = databaseIndex(session, args[1]);
     if (index >= 0) {
       session.db(index);
       session.reply().ok();
     }
+  }
+
+  /** Returns true in cluster mode, where only database 0 exists. */
+  boolean clusterMode() {
+    return context.cluster() != null;
   }
 
   /**

@@ -56,7 +56,7 @@ final class ConnectionFamily {
             .group("cluster")
             .since("3.0.0")
             .complexity("O(1)")
-            .handler(ConnectionCommands::clusterDisabled),
+            .handler(connection::readOnly),
         command("readwrite")
             .arity(1)
             .flags("loading", "stale", "fast")
@@ -65,7 +65,16 @@ final class ConnectionFamily {
             .group("cluster")
             .since("3.0.0")
             .complexity("O(1)")
-            .handler(ConnectionCommands::clusterDisabled),
+            .handler(connection::readWrite),
+        command("asking")
+            .arity(1)
+            .flags("fast")
+            .categories("fast", "connection")
+            .summary("Signals that a cluster client is following an -ASK redirect.")
+            .group("cluster")
+            .since("3.0.0")
+            .complexity("O(1)")
+            .handler(connection::asking),
         command("hello")
             .arity(-1)
             .flags("noscript", "loading", "stale", "fast", "no_auth", "allow_busy")

@@ -18,6 +18,7 @@ final class Families {
           TransactionFamily::entries,
           PubSubFamily::entries,
           ScriptFamily::entries,
+          FunctionFamily::entries,
           ReplicationFamily::entries,
           ClusterFamily::entries);
 

@@ -85,6 +85,10 @@ public final class MoveCommands {
 
   /** MOVE key db. */
   void move(Session session, Request request) {
+    if (connection.clusterMode()) {
+      session.reply().error("ERR MOVE is not allowed in cluster mode");
+      return;
+    }
     byte[][] args = request.args();
     int db = connection.databaseIndex(session, args[2]);
     if (db < 0) {
@@ -110,6 +114,10 @@ public final class MoveCommands {
 
   /** SWAPDB index1 index2. */
   void swapDb(Session session, Request request) {
+    if (connection.clusterMode()) {
+      session.reply().error("ERR SWAPDB is not allowed in cluster mode");
+      return;
+    }
     byte[][] args = request.args();
     Long first = Numbers.parseLong(args[1]);
     if (first == null || first != (int) (long) first) {
@@ -161,6 +169,10 @@ public final class MoveCommands {
         reply.error("ERR syntax error");
         return;
       }
+    }
+    if (connection.clusterMode() && (session.db() != 0 || db != 0)) {
+      reply.error("ERR Copying to another database is not allowed in cluster mode");
+      return;
     }
     Key source = request.key(0);
     Key target = new Key(db, args[2]);

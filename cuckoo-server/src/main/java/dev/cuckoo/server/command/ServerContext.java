@@ -209,6 +209,11 @@ public final class ServerContext implements PersistenceContext {
     return config.get(Parameters.SLOWLOG_MAX_LEN);
   }
 
+  /** Returns cluster-allow-reads-when-down: whether reads are served while the cluster is down. */
+  boolean clusterAllowReadsWhenDown() {
+    return config.get(Parameters.CLUSTER_ALLOW_READS_WHEN_DOWN);
+  }
+
   /** Returns latency-tracking: whether each call's duration goes into its command's histogram. */
   boolean latencyTracking() {
     return config.get(Parameters.LATENCY_TRACKING);

@@ -578,6 +578,33 @@ public final class Session implements Watches.Watcher, Retrier {
     name = null;
     noEvict = false;
     noTouch = false;
+    asking = false;
+    readOnly = false;
+  }
+
+  private boolean asking;
+  private boolean readOnly;
+
+  /** Returns true if ASKING was sent for the next command (or the transaction being queued). */
+  boolean asking() {
+    return asking;
+  }
+
+  /** Sets or clears the ASKING flag. */
+  void asking(boolean on) {
+    asking = on;
+  }
+
+  /**
+   * Returns true after READONLY: a replica serves this connection's reads of its master's slots.
+   */
+  boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Sets (READONLY) or clears (READWRITE) the read-only flag. */
+  void readOnly(boolean on) {
+    readOnly = on;
   }
 
   /** Returns the reply's error count when the last command finished. */

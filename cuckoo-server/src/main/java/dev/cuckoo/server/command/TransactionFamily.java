@@ -72,6 +72,14 @@ final class TransactionFamily {
   }
 
   /**
+   * Discards the transaction being queued and the connection's watches (Redis's
+   * discardTransaction).
+   */
+  static void discard(Session session, Watches watches) {
+    end(session, watches);
+  }
+
+  /**
    * Answers an EXEC refused before it ran (wrong number of arguments, NOAUTH) as Redis's
    * rejectCommand does: the transaction, if any, is discarded and the reply is EXECABORT with the
    * reason, outside MULTI as well. {@code error} is the reply the refusal gives other commands.

@@ -414,6 +414,54 @@ public final class Parameters {
               "N  the cluster bus port (default 0: the client port + 10000)")
           .mutability(Mutability.IMMUTABLE);
 
+  /** {@code cluster-announce-ip}: the address this node gives other nodes and clients. */
+  public static final Parameter<String> CLUSTER_ANNOUNCE_IP =
+      add(
+          "cluster-announce-ip",
+          Types.TEXT,
+          "",
+          "IP  the address announced to other nodes and in redirects (default: the one they see)");
+
+  /** {@code cluster-announce-port}: the client port this node announces (0: the port). */
+  public static final Parameter<Long> CLUSTER_ANNOUNCE_PORT =
+      integer(
+          "cluster-announce-port",
+          0,
+          65535,
+          0,
+          "N  the client port announced (default 0: the port listened on)");
+
+  /** {@code cluster-announce-bus-port}: the bus port this node announces (0: the bus port). */
+  public static final Parameter<Long> CLUSTER_ANNOUNCE_BUS_PORT =
+      integer(
+          "cluster-announce-bus-port",
+          0,
+          65535,
+          0,
+          "N  the cluster bus port announced (default 0: the bus port listened on)");
+
+  /** {@code cluster-announce-hostname}: the hostname this node announces (CLUSTER NODES/SHARDS). */
+  public static final Parameter<String> CLUSTER_ANNOUNCE_HOSTNAME =
+      add(
+          "cluster-announce-hostname",
+          Types.TEXT,
+          "",
+          "NAME  the hostname announced to other nodes (default none)");
+
+  /** {@code cluster-require-full-coverage}: an unserved slot puts the whole cluster down. */
+  public static final Parameter<Boolean> CLUSTER_REQUIRE_FULL_COVERAGE =
+      yesNo(
+          "cluster-require-full-coverage",
+          true,
+          "yes|no  stop serving while any slot has no working master (default yes)");
+
+  /** {@code cluster-allow-reads-when-down}: serve reads while the cluster is down. */
+  public static final Parameter<Boolean> CLUSTER_ALLOW_READS_WHEN_DOWN =
+      yesNo(
+          "cluster-allow-reads-when-down",
+          false,
+          "yes|no  serve read commands while the cluster is down (default no)");
+
   // the RedisBloom module's parameters
 
   private static final long MAX_CAPACITY = 1L << 30;
