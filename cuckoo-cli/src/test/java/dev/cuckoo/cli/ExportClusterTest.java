@@ -155,8 +155,44 @@ class ExportClusterTest {
       }
       try (RespClient onSeed = client(seed)) {
         // the node named was only asked for the slot map
-        assertEquals(0L, onSeed.call("EXISTS", keys[master]));
+        int slot = HashSlots.slot(keys[master].getBytes(StandardCharsets.UTF_8));
+        assertEquals(0L, onSeed.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(slot)));
       }
+    }
+  }
+
+  @Test
+  void exportCluster_slotBeingMigrated_followsAskToTheImportingNode() throws Exception {
+    Path file =
+        TestFilters.build(
+            dir, "moving", List.of("a", "b", "c"), "--scheme", "redisbloom", "--expected", "64");
+    String key = "moving";
+    int from = owner(key);
+    int to = (from + 1) % 3;
+    int slot = HashSlots.slot(key.getBytes(StandardCharsets.UTF_8));
+    String toId;
+    String fromId;
+    try (RespClient source = client(from);
+        RespClient target = client(to)) {
+      fromId = text(source.call("CLUSTER", "MYID"));
+      toId = text(target.call("CLUSTER", "MYID"));
+      assertEquals(
+          "OK", target.call("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", fromId));
+      assertEquals(
+          "OK", source.call("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", toId));
+    }
+    // the key is not on its slot's owner, which is migrating the slot: every command is ASKed over
+    CliRun run =
+        CliRun.run("export", "--key", key, "--cluster", "127.0.0.1:" + port(from), file.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("127.0.0.1:" + port(to) + ": "), run.out);
+    assertTrue(run.out.contains(" 0 MOVED, ") && !run.out.contains(" 0 ASK"), run.out);
+    try (RespClient target = client(to);
+        RespClient source = client(from)) {
+      assertEquals(0L, source.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(slot)));
+      assertEquals(1L, target.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(slot)));
+      target.call("ASKING");
+      assertEquals(1L, target.call("CF.EXISTS", key, "b"));
     }
   }
 
