@@ -21,10 +21,12 @@ import org.junit.jupiter.api.Test;
  * answers {@code CF.EXISTS 1} on its slot's new owner, and each filter counts exactly the items
  * confirmed for it (none lost, none applied twice).
  *
- * <p>It needs the dispatcher's slot check (MOVED for a slot served elsewhere, ASK for a missing key
- * of a migrating slot, ASKING for an importing one): without it a write that reaches the old owner
- * after its slot moved lands there and is lost to the new owner, and this test fails. Slow (about a
- * minute): run it with {@code -Dtest.excludedTags=none -Dtest=ClusterReshardUnderLoadTest}.
+ * <p>It needs the cluster's replicas ({@code CLUSTER REPLICATE}, which {@code --cluster create
+ * --cluster-replicas 1} sends; without them no WAIT confirms anything) and the dispatcher's slot
+ * check (MOVED for a slot served elsewhere, ASK for a missing key of a migrating slot, ASKING for
+ * an importing one): without it a write that reaches the old owner after its slot moved lands there
+ * and is lost to the new owner. Until both are there this test fails. Slow (about a minute): run it
+ * with {@code -Dtest.excludedTags=none -Dtest=ClusterReshardUnderLoadTest}.
  */
 @Tag("slow")
 class ClusterReshardUnderLoadTest {
