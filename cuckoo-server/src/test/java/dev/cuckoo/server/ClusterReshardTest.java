@@ -42,7 +42,7 @@ class ClusterReshardTest {
     }
   }
 
-  private static Path redisCli() {
+  static Path redisCli() {
     for (String candidate : List.of("/usr/bin/redis-cli", "/usr/local/bin/redis-cli")) {
       Path path = Path.of(candidate);
       if (Files.isExecutable(path)) {
@@ -57,7 +57,7 @@ class ClusterReshardTest {
   }
 
   /** Runs redis-cli, returns its output; fails if it exits with an error. */
-  private static String run(Path cli, String... args) throws Exception {
+  static String run(Path cli, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(cli.toString()));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -67,7 +67,9 @@ class ClusterReshardTest {
     return output;
   }
 
-  private CuckooServer startNode(Path dir, String name) throws IOException {
+  /** Starts a cluster node in its own directory under {@code dir}, added to {@code servers}. */
+  static CuckooServer startNode(Path dir, String name, List<CuckooServer> servers)
+      throws IOException {
     CuckooServer server =
         CuckooServer.start(
             TestServers.memoryOnly()
@@ -81,7 +83,7 @@ class ClusterReshardTest {
   }
 
   /** Returns the client port serving each slot, from CLUSTER SLOTS. */
-  private static int[] owners(int port) throws IOException {
+  static int[] owners(int port) throws IOException {
     int[] owners = new int[HashSlots.SLOTS];
     try (RespClient client = new RespClient(port)) {
       for (Object range : (List<?>) client.call("CLUSTER", "SLOTS")) {
@@ -95,7 +97,7 @@ class ClusterReshardTest {
     return owners;
   }
 
-  private static int slot(String key) {
+  static int slot(String key) {
     return HashSlots.slot(key.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -104,7 +106,7 @@ class ClusterReshardTest {
     return MigrateTest.info(port, key) + " " + MigrateTest.scanDump(port, key);
   }
 
-  private static void awaitClusterOk(List<CuckooServer> nodes) throws Exception {
+  static void awaitClusterOk(List<CuckooServer> nodes) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     for (CuckooServer node : nodes) {
       while (!MigrateTest.call(node.port(), "CLUSTER", "INFO").contains("cluster_state:ok")) {
@@ -142,7 +144,10 @@ class ClusterReshardTest {
     Path cli = redisCli();
     Path dir = TestServers.freshDataDir();
     List<CuckooServer> nodes =
-        List.of(startNode(dir, "a"), startNode(dir, "b"), startNode(dir, "c"));
+        List.of(
+            startNode(dir, "a", servers),
+            startNode(dir, "b", servers),
+            startNode(dir, "c", servers));
     List<String> addresses = new ArrayList<>(List.of("--cluster", "create"));
     for (CuckooServer node : nodes) {
       addresses.add("127.0.0.1:" + node.port());
