@@ -36,8 +36,22 @@ public final class Crc64 {
    * @throws IndexOutOfBoundsException if the range is outside {@code data}
    */
   public static long of(byte[] data, int offset, int length) {
+    return update(0, data, offset, length);
+  }
+
+  /**
+   * Returns {@code crc} extended over {@code length} bytes of {@code data} from {@code offset}: the
+   * CRC of a stream read in pieces, as Redis's {@code crc64(crc, data + offset, length)}.
+   *
+   * @param crc the CRC of the bytes before these (0 at the start)
+   * @param data the bytes
+   * @param offset the first byte
+   * @param length how many bytes
+   * @return the CRC of the bytes before and these
+   * @throws IndexOutOfBoundsException if the range is outside {@code data}
+   */
+  public static long update(long crc, byte[] data, int offset, int length) {
     java.util.Objects.checkFromIndexSize(offset, length, data.length);
-    long crc = 0;
     for (int i = offset; i < offset + length; i++) {
       crc = TABLE[(int) ((crc ^ data[i]) & 0xFF)] ^ (crc >>> 8);
     }
