@@ -9,7 +9,6 @@ import dev.cuckoo.RedisCuckooFilter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,11 +20,8 @@ class RdbReaderTest {
   /** One key the reader gave its sink. */
   record Seen(int db, String key, long expireAt, String type, RedisCuckooFilter<byte[]> filter) {}
 
-  static byte[] recordedRdb() throws IOException {
-    try (InputStream in =
-        RdbReaderTest.class.getResourceAsStream("/redisbloom-dumps/dump-v12.rdb")) {
-      return in.readAllBytes();
-    }
+  static byte[] recordedRdb() {
+    return RecordedDumps.recordedRdb();
   }
 
   static List<Seen> read(byte[] rdb, List<RdbReader.Summary> summary) throws IOException {
