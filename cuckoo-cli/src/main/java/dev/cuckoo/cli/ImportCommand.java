@@ -73,21 +73,9 @@ final class ImportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    int colon = from.lastIndexOf(':');
-    String host = colon > 0 ? from.substring(0, colon) : "";
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port = -1;
-    try {
-      port = Integer.parseInt(from.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (host.isEmpty() || port < 1 || port > 65_535) {
-      throw new ParameterException(
-          spec.commandLine(), "--from: '" + from + "' (expected: HOST:PORT, port 1 to 65535)");
-    }
+    HostPort server = HostPort.parse(spec, "--from", from);
+    String host = server.host();
+    int port = server.port();
     if (timeoutMillis < 1) {
       throw new ParameterException(
           spec.commandLine(), "--timeout-ms: " + timeoutMillis + " (expected: at least 1)");
