@@ -17,9 +17,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -50,7 +50,6 @@ import picocli.CommandLine.Spec;
           + " a filter the server refused."
     })
 final class ImportRdbCommand implements Callable<Integer> {
-  private static final int DEFAULT_TIMEOUT_MILLIS = 30_000;
   private static final int DATABASES_WITHOUT_SERVER = 16;
 
   @Spec private CommandSpec spec;
@@ -64,37 +63,23 @@ final class ImportRdbCommand implements Callable<Integer> {
       description = "Restore the filters into this server (without it: list them).")
   private String to;
 
-  @Option(
-      names = "--password",
-      paramLabel = "PASSWORD",
-      description = "Send AUTH PASSWORD first (requirepass).")
-  private String password;
+  @Mixin private ServerOptions connection;
 
   @Option(
       names = "--replace",
       description = "Replace keys that exist on the server (RESTORE ... REPLACE).")
   private boolean replace;
 
-  @Option(
-      names = "--timeout-ms",
-      defaultValue = "30000",
-      paramLabel = "MILLIS",
-      description = "Connect and read timeout (default ${DEFAULT-VALUE}).")
-  private int timeoutMillis = DEFAULT_TIMEOUT_MILLIS;
-
   @Override
   public Integer call() {
     HostPort server = to == null ? null : HostPort.parse(spec, "--to", to);
-    if (timeoutMillis < 1) {
-      throw new ParameterException(
-          spec.commandLine(), "--timeout-ms: " + timeoutMillis + " (expected: at least 1)");
-    }
+    connection.check(spec);
     PrintWriter out = spec.commandLine().getOut();
     RespClient client = null;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(rdb), 1 << 16)) {
       int databases = DATABASES_WITHOUT_SERVER;
       if (server != null) {
-        client = connect(server);
+        client = connection.connect(server);
         databases = databases(client);
       }
       Restorer restorer = new Restorer(client, out);
@@ -132,14 +117,6 @@ final class ImportRdbCommand implements Callable<Integer> {
         }
       }
     }
-  }
-
-  private RespClient connect(HostPort server) throws IOException {
-    RespClient client = new RespClient(server.host(), server.port(), timeoutMillis);
-    if (password != null) {
-      client.call("AUTH", password);
-    }
-    return client;
   }
 
   /** The server's number of databases (CONFIG GET databases), 16 if it does not say. */
