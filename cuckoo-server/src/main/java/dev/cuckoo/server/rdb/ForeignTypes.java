@@ -26,14 +26,22 @@ public final class ForeignTypes {
   }
 
   /**
+   * Counts {@code count} more of {@code type}.
+   *
+   * @param type Redis's name of the type
+   * @param count how many more
+   */
+  public void add(String type, long count) {
+    counts.computeIfAbsent(type, t -> new LongAdder()).add(count);
+  }
+
+  /**
    * Adds every count of {@code other} to these.
    *
    * @param other the counts to add
    */
   public void addAll(ForeignTypes other) {
-    for (Map.Entry<String, Long> entry : other.snapshot().entrySet()) {
-      counts.computeIfAbsent(entry.getKey(), t -> new LongAdder()).add(entry.getValue());
-    }
+    other.snapshot().forEach(this::add);
   }
 
   /** Forgets every count. */

@@ -10,6 +10,7 @@ public final class RdbFormatException extends RuntimeException {
 
   private final String field;
   private final long offset;
+  private final String detail;
 
   /**
    * Creates the exception.
@@ -23,6 +24,16 @@ public final class RdbFormatException extends RuntimeException {
     super("RDB " + field + " at offset " + offset + ": " + detail, cause);
     this.field = field;
     this.offset = offset;
+    this.detail = detail;
+  }
+
+  /**
+   * Returns what was found and what was expected (the message without the field and offset).
+   *
+   * @return the detail
+   */
+  public String detail() {
+    return detail;
   }
 
   /**

@@ -147,6 +147,7 @@ public final class RdbReader {
     String digits = source.ascii(4, "RDB version");
     int version = parseVersion(digits);
     ForeignTypes foreign = new ForeignTypes();
+    Map<String, long[]> counted = new java.util.HashMap<>();
     Map<String, String> aux = new LinkedHashMap<>();
     long filters = 0;
     long functions = 0;
@@ -212,6 +213,7 @@ public final class RdbReader {
               "opcode", at, "246, Redis 7.0's release-candidate functions (not read by Redis)");
         case OPCODE_EOF:
           checkCrc(version);
+          counted.forEach((typeName, count) -> foreign.add(typeName, count[0]));
           return new Summary(version, filters, foreign, functions, moduleAux, aux, source.offset());
         default:
           break;
@@ -233,9 +235,16 @@ public final class RdbReader {
           foreign.add(typeName);
         }
       } else {
-        String typeName = skipValue(type, at, key);
+        String typeName;
+        try {
+          typeName = skipValue(type, at);
+        } catch (RdbFormatException e) {
+          // the key's name is spelled out only for an error (no text per key read past)
+          throw new RdbFormatException(
+              "value of " + text(key), e.offset(), e.detail(), e.getCause());
+        }
         sink.foreign(db, key, typeName);
-        foreign.add(typeName);
+        counted.computeIfAbsent(typeName, t -> new long[1])[0]++;
       }
       expireAt = NO_EXPIRY;
     }
@@ -323,8 +332,8 @@ public final class RdbReader {
   }
 
   /** Reads past a value of a type other than a module's; returns Redis's name of its type. */
-  private String skipValue(int type, long at, byte[] key) throws IOException {
-    String field = "value of " + text(key);
+  private String skipValue(int type, long at) throws IOException {
+    String field = "value";
     switch (type) {
       case 0:
         source.skipString(field);

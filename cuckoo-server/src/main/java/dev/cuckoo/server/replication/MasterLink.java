@@ -79,10 +79,7 @@ final class MasterLink {
   volatile long transferSize = -1;
   volatile long transferRead;
 
-  /**
-   * True once the master sent a Redis RDB (a Redis master, not a cuckoo-server): its stream's
-   * writes to types this server does not hold are then skipped and counted.
-   */
+  /** True once the master sent a Redis RDB (a Redis master, not a cuckoo-server): INFO says so. */
   volatile boolean redisMaster;
 
   /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
@@ -661,7 +658,10 @@ final class MasterLink {
       int rawLength = in.commandLength();
       boolean pending = catchUp != null && !catchUp.done;
       byte[] name = args[0];
-      if (redisMaster && !replication.applier().knows(name)) {
+      // a command this server does not have writes a type it does not hold: from a Redis master
+      // (also one followed again with +CONTINUE after this server restarted, before any transfer
+      // told its kind), never from a cuckoo-server of the same version
+      if (!replication.applier().knows(name)) {
         byte[][] delete = foreignWrite(args);
         if (delete != null && multi != null) {
           multi.add(new Transaction.Write(db, delete));
