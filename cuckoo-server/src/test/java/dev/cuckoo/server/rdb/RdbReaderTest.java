@@ -128,8 +128,8 @@ class RdbReaderTest {
   }
 
   @Test
-  void read_everyFlippedBit_failsOrReadsTheSameKeys() throws IOException {
-    // a flipped bit fails a check (a field, a filter's own check or the CRC) and never reads
+  void read_everyFlippedBit_fails() throws IOException {
+    // a flipped bit fails a check (a field, a filter's own check or the CRC), never reads silently
     byte[] rdb = recordedRdb();
     for (int at = 0; at < rdb.length - 8; at++) {
       byte[] bad = rdb.clone();
