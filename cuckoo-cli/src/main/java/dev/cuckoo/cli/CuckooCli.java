@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
       InfoCommand.class,
       ExportCommand.class,
       ImportCommand.class,
+      ImportRdbCommand.class,
       ServeCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code cuckoo import}: reads a filter from a running server with CF.SCANDUMP into a file. */
@@ -37,8 +37,6 @@ import picocli.CommandLine.Spec;
       "Exit codes: 0 written, 2 usage error, unreachable server or unusable key."
     })
 final class ImportCommand implements Callable<Integer> {
-  private static final int DEFAULT_TIMEOUT_MILLIS = 30_000;
-
   @Spec private CommandSpec spec;
 
   @Option(names = "--key", required = true, paramLabel = "NAME", description = "The key.")
@@ -58,47 +56,16 @@ final class ImportCommand implements Callable<Integer> {
       description = "The filter file to write (replaced if it exists).")
   private Path output;
 
-  @Option(
-      names = "--password",
-      paramLabel = "PASSWORD",
-      description = "Send AUTH PASSWORD first (requirepass).")
-  private String password;
-
-  @Option(
-      names = "--timeout-ms",
-      defaultValue = "30000",
-      paramLabel = "MILLIS",
-      description = "Connect and read timeout (default ${DEFAULT-VALUE}).")
-  private int timeoutMillis = DEFAULT_TIMEOUT_MILLIS;
+  @Mixin private ServerOptions connection;
 
   @Override
   public Integer call() {
-    int colon = from.lastIndexOf(':');
-    String host = colon > 0 ? from.substring(0, colon) : "";
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port = -1;
-    try {
-      port = Integer.parseInt(from.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (host.isEmpty() || port < 1 || port > 65_535) {
-      throw new ParameterException(
-          spec.commandLine(), "--from: '" + from + "' (expected: HOST:PORT, port 1 to 65535)");
-    }
-    if (timeoutMillis < 1) {
-      throw new ParameterException(
-          spec.commandLine(), "--timeout-ms: " + timeoutMillis + " (expected: at least 1)");
-    }
+    HostPort server = HostPort.parse(spec, "--from", from);
+    connection.check(spec);
     byte[] image;
     long chunks = 0;
     long links = 0;
-    try (RespClient client = new RespClient(host, port, timeoutMillis)) {
-      if (password != null) {
-        client.call("AUTH", password);
-      }
+    try (RespClient client = connection.connect(server)) {
       DumpAssembly dump = null;
       long iterator = 0;
       while (true) {

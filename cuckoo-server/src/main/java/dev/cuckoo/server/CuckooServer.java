@@ -14,6 +14,7 @@ import dev.cuckoo.server.network.CommandHandler;
 import dev.cuckoo.server.network.ProtectedMode;
 import dev.cuckoo.server.persist.FileChannels;
 import dev.cuckoo.server.persist.Persistence;
+import dev.cuckoo.server.persist.RedisRdbImport;
 import dev.cuckoo.server.persist.SnapshotOnly;
 import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Authentication;
@@ -120,10 +121,18 @@ public final class CuckooServer implements AutoCloseable {
     context.heapGuard().start();
     context.keyspace().loading(true);
     try {
+      RedisRdbImport.Imported imported =
+          RedisRdbImport.loadAtFirstStart(
+              dev.cuckoo.server.persist.DataFiles.of(live), context.keyspace());
       if (config.appendOnly()) {
         context.persistence(Persistence.open(context, files, replayers, commands.table()));
       } else {
         context.snapshotOnly(SnapshotOnly.open(context, files, replayers, commands.table()));
+      }
+      if (imported != null) {
+        // the RDB is read once: from now on the data directory holds this server's own files
+        context.snapshots().save();
+        context.rdbImport(imported);
       }
     } catch (OutOfMemoryError | dev.cuckoo.FilterAllocationException e) {
       // a snapshot's filter or the log's replay that does not fit the heap

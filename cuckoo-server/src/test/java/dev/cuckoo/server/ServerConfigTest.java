@@ -206,6 +206,7 @@ class ServerConfigTest {
             "--masteruser", "u",
             "--replica-read-only", "no",
             "--replica-serve-stale-data", "no",
+            "--replica-ignore-foreign-types", "no",
             "--replica-priority", "7",
             "--replica-announce-ip", "10.0.0.2",
             "--replica-announce-port", "7000",

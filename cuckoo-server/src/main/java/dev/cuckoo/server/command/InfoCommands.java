@@ -342,6 +342,15 @@ public final class InfoCommands {
     field(out, "rdb_last_cow_size", 0);
     field(out, "rdb_last_load_keys_expired", 0);
     field(out, "rdb_last_load_keys_loaded", 0);
+    dev.cuckoo.server.persist.RedisRdbImport.Imported imported = context.rdbImport();
+    if (imported != null) {
+      // a Redis RDB loaded at the first start: what it held of other types was skipped
+      field(out, "redis_rdb_imported", imported.file().getFileName());
+      field(out, "redis_rdb_imported_filters", imported.filters());
+      field(out, "redis_rdb_imported_expired", imported.expired());
+      field(out, "redis_rdb_foreign_keys", imported.foreign().total());
+      field(out, "redis_rdb_foreign_keys_by_type", imported.foreign().toString());
+    }
     field(out, "aof_enabled", persistence == null ? 0 : 1);
     // with the log, a snapshot is also Redis's AOF rewrite: the same figures for both; without
     // it, no rewrite ever runs

@@ -474,6 +474,11 @@ final class ReplicationFamily {
       }
 
       @Override
+      public boolean knows(byte[] name) {
+        return commands.find(Args.lower(name)) != null;
+      }
+
+      @Override
       public void markStream(StreamMark mark) {
         ReplicationFamily.this.writes.markStream(mark);
       }

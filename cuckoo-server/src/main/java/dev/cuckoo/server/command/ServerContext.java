@@ -36,6 +36,7 @@ public final class ServerContext implements PersistenceContext {
   private final long startMillis = System.currentTimeMillis();
   private volatile Persistence persistence;
   private volatile SnapshotOnly snapshotOnly;
+  private volatile dev.cuckoo.server.persist.RedisRdbImport.Imported rdbImport;
   // asked at every write (the bgsave-error refusal): parsed once per value of save, not per write
   private volatile ParsedSave parsedSave;
   private final SaveStats saveStats = new SaveStats();
@@ -328,6 +329,16 @@ public final class ServerContext implements PersistenceContext {
   /** Sets what saves snapshots while the log is off ({@code appendonly no}). */
   public void snapshotOnly(SnapshotOnly snapshotOnly) {
     this.snapshotOnly = snapshotOnly;
+  }
+
+  /** Returns the Redis RDB loaded at this server's first start, or null. */
+  public dev.cuckoo.server.persist.RedisRdbImport.Imported rdbImport() {
+    return rdbImport;
+  }
+
+  /** Records the Redis RDB loaded at this server's first start (INFO persistence reports it). */
+  public void rdbImport(dev.cuckoo.server.persist.RedisRdbImport.Imported imported) {
+    this.rdbImport = imported;
   }
 
   /**

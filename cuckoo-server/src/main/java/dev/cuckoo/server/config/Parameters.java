@@ -557,6 +557,17 @@ public final class Parameters {
               "yes|no  answer while the master link is down (default yes)")
           .aliases("slave-serve-stale-data");
 
+  /**
+   * {@code replica-ignore-foreign-types}: a replica of a Redis master skips (and counts) the keys
+   * and writes of types this server does not hold; with no, the first one stops the replication.
+   */
+  public static final Parameter<Boolean> REPLICA_IGNORE_FOREIGN_TYPES =
+      yesNo(
+          "replica-ignore-foreign-types",
+          true,
+          "yes|no  a replica of a Redis master skips and counts keys of types it does not hold"
+              + " (default yes); no: the first such key stops the replication");
+
   /** {@code replica-priority}: Sentinel's promotion priority. */
   public static final Parameter<Long> REPLICA_PRIORITY =
       integer(

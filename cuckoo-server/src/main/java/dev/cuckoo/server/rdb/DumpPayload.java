@@ -54,6 +54,9 @@ public final class DumpPayload {
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   private static final long MODULE_ID = moduleId(MODULE_TYPE_NAME, ENCODING_VERSION);
   private static final int LARGEST_LINK_BYTES = Integer.MAX_VALUE - 8;
+  // RedisBloom's defaults, which its loader gives values of encoding versions below 4
+  private static final int OLD_BUCKET_SIZE = 2;
+  private static final int OLD_MAX_ITERATIONS = 20;
 
   private DumpPayload() {}
 
@@ -64,6 +67,20 @@ public final class DumpPayload {
       id = (id << 6) | MODULE_ID_CHARACTERS.indexOf(name.charAt(i));
     }
     return (id << 10) | encodingVersion;
+  }
+
+  /** Returns true if the module type id {@code id} is RedisBloom's cuckoo filter's (any encver). */
+  static boolean isCuckooFilterModule(long id) {
+    return id >>> 10 == MODULE_ID >>> 10;
+  }
+
+  /** Returns the 9-character type name a module type id holds, as Redis's moduleTypeNameByID. */
+  static String moduleTypeName(long id) {
+    char[] name = new char[9];
+    for (int i = 0; i < name.length; i++) {
+      name[i] = MODULE_ID_CHARACTERS.charAt((int) ((id >>> (10 + 6 * (8 - i))) & 63));
+    }
+    return new String(name);
   }
 
   /**
@@ -156,7 +173,19 @@ public final class DumpPayload {
    */
   public static RedisCuckooFilter<byte[]> decode(byte[] payload) {
     verify(payload);
-    RdbInput in = new RdbInput(payload, 0, payload.length - FOOTER_BYTES);
+    return decodeValue(payload, payload.length - FOOTER_BYTES, ENCODING_VERSION);
+  }
+
+  /**
+   * Reads the module value at the start of {@code value} (type byte, module id, the module's
+   * fields, EOF) up to {@code end}, accepting the encoding versions from {@code
+   * oldestEncodingVersion} to {@link #ENCODING_VERSION}. Versions below 4 hold no numDeletes,
+   * bucketSize, maxIterations or expansion, nor each link's numBuckets: they read as RedisBloom's
+   * loader reads them, with its defaults (bucket size 2, 20 iterations, expansion 1, every link
+   * numBuckets long).
+   */
+  static RedisCuckooFilter<byte[]> decodeValue(byte[] value, int end, int oldestEncodingVersion) {
+    RdbInput in = new RdbInput(value, 0, end);
     int type = in.readByte("type");
     if (type != TYPE_MODULE_2) {
       throw RdbInput.bad(
@@ -174,17 +203,25 @@ public final class DumpPayload {
           "module id", 1, String.format("%016x (expected: type %s)", id, MODULE_TYPE_NAME));
     }
     long encodingVersion = id & 1023;
-    if (encodingVersion != ENCODING_VERSION) {
+    if (encodingVersion < oldestEncodingVersion || encodingVersion > ENCODING_VERSION) {
       throw RdbInput.bad(
-          "module encoding version", 1, encodingVersion + " (expected: " + ENCODING_VERSION + ")");
+          "module encoding version",
+          1,
+          encodingVersion
+              + " (expected: "
+              + (oldestEncodingVersion == ENCODING_VERSION
+                  ? Integer.toString(ENCODING_VERSION)
+                  : oldestEncodingVersion + " to " + ENCODING_VERSION)
+              + ")");
     }
+    boolean old = encodingVersion < ENCODING_VERSION;
     long links = readUnsigned(in, "numFilters");
     long buckets = readUnsigned(in, "numBuckets");
     long items = readUnsigned(in, "numItems");
-    long deletes = readUnsigned(in, "numDeletes");
-    long bucketSize = readUnsigned(in, "bucketSize");
-    long maxIterations = readUnsigned(in, "maxIterations");
-    long expansion = readUnsigned(in, "expansion");
+    long deletes = old ? 0 : readUnsigned(in, "numDeletes");
+    long bucketSize = old ? OLD_BUCKET_SIZE : readUnsigned(in, "bucketSize");
+    long maxIterations = old ? OLD_MAX_ITERATIONS : readUnsigned(in, "maxIterations");
+    long expansion = old ? 1 : readUnsigned(in, "expansion");
     // RedisBloom keeps these four in 16 bits; the header's own checks follow in loadDumpHeader
     requireSixteenBits("numFilters", links, 1);
     requireSixteenBits("bucketSize", bucketSize, 1);
@@ -216,7 +253,7 @@ public final class DumpPayload {
     for (int k = 0; k < links; k++) {
       String field = "link " + k;
       int at = in.position();
-      long declared = readUnsigned(in, field + " numBuckets");
+      long declared = old ? linkBuckets : readUnsigned(in, field + " numBuckets");
       if (declared != linkBuckets) {
         throw RdbInput.bad(
             field + " numBuckets",

@@ -7,6 +7,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.rdb.RdbReader;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -37,6 +38,8 @@ import java.util.List;
 final class MasterLink {
   private static final System.Logger LOGGER = System.getLogger(MasterLink.class.getName());
   private static final byte[] SNAPSHOT_MAGIC = "CKOOSNP".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] RDB_MAGIC = "REDIS".getBytes(StandardCharsets.US_ASCII);
+  private static final int EOF_MARK_BYTES = 40;
 
   /** The link's state as ROLE names it. */
   enum State {
@@ -75,6 +78,9 @@ final class MasterLink {
 
   volatile long transferSize = -1;
   volatile long transferRead;
+
+  /** True once the master sent a Redis RDB (a Redis master, not a cuckoo-server): INFO says so. */
+  volatile boolean redisMaster;
 
   /** The database the stream's next command runs in (kept across reconnects, as Redis does). */
   private int db;
@@ -153,6 +159,10 @@ final class MasterLink {
               host,
               Integer.toString(port),
               e.getMessage());
+        }
+        if (e instanceof RedisTransfer.Refused) {
+          // refused foreign data: no retry until REPLICAOF is given again
+          stopped = true;
         }
       } finally {
         closeSocket();
@@ -404,12 +414,42 @@ final class MasterLink {
   private void fullSync(Resp.Reader in, String masterId, long masterOffset) throws IOException {
     state = State.TRANSFER;
     String header = in.nonEmptyLine();
-    if (header.startsWith("$EOF:") || !header.startsWith("$")) {
+    if (header.startsWith("$EOF:")) {
+      // a diskless transfer: an RDB of unknown length, then the 40-byte mark the header names
+      String mark = header.substring(5);
+      if (mark.length() != EOF_MARK_BYTES) {
+        throw new IOException(
+            "unexpected transfer header from master: '" + Resp.clip(header) + "'");
+      }
+      transferSize = -1;
+      transferRead = 0;
+      redisSync(in, masterId, masterOffset, transferStream(in, -1, new byte[0]), mark);
+      return;
+    }
+    if (!header.startsWith("$")) {
       throw new IOException("unexpected transfer header from master: '" + Resp.clip(header) + "'");
     }
     long length = Long.parseLong(header.substring(1));
     transferSize = length;
     transferRead = 0;
+    byte[] magic = new byte[(int) Math.min(SNAPSHOT_MAGIC.length, length)];
+    in.readFully(magic, magic.length);
+    transferRead = magic.length;
+    if (startsWith(magic, RDB_MAGIC)) {
+      redisSync(in, masterId, masterOffset, transferStream(in, length, magic), null);
+      return;
+    }
+    if (!Arrays.equals(magic, SNAPSHOT_MAGIC)) {
+      throw new IOException(
+          "the master "
+              + host
+              + ":"
+              + port
+              + " sent a transfer that is neither a cuckoo-server snapshot nor a Redis RDB (it"
+              + " begins '"
+              + Resp.clip(new String(magic, StandardCharsets.ISO_8859_1))
+              + "')");
+    }
     LOGGER.log(
         Level.INFO,
         "MASTER <-> REPLICA sync: receiving and loading {0} bytes from master",
@@ -419,7 +459,7 @@ final class MasterLink {
     fresh.loading(true);
     Transfer.Loaded loaded;
     try {
-      loaded = Transfer.load(transferStream(in, length), length, fresh);
+      loaded = Transfer.load(transferStream(in, length, magic), length, fresh);
     } catch (IOException e) {
       if (e.getCause() instanceof dev.cuckoo.FilterFormatException) {
         throw new IOException(
@@ -452,29 +492,21 @@ final class MasterLink {
     stream(in, catchUp);
   }
 
+  private static boolean startsWith(byte[] bytes, byte[] prefix) {
+    return bytes.length >= prefix.length
+        && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
   /**
-   * The transfer's {@code length} bytes as a stream read straight from the connection (no copy on
-   * disk), after a check that they begin as a cuckoo-server snapshot; reading them counts progress
-   * for INFO.
+   * The transfer's {@code length} bytes (−1: until the reader stops, a diskless RDB) as a stream
+   * read straight from the connection (no copy on disk), {@code first} (already read) first;
+   * reading them counts progress for INFO.
    */
-  private InputStream transferStream(Resp.Reader in, long length) throws IOException {
-    byte[] magic = new byte[SNAPSHOT_MAGIC.length];
-    int first = (int) Math.min(magic.length, length);
-    in.readFully(magic, first);
-    if (first < magic.length || !Arrays.equals(magic, SNAPSHOT_MAGIC)) {
-      throw new IOException(
-          "the master "
-              + host
-              + ":"
-              + port
-              + " sent a transfer that is not a cuckoo-server snapshot (it begins '"
-              + Resp.clip(new String(magic, 0, first, StandardCharsets.ISO_8859_1))
-              + "'); a cuckoo-server replicates only from a cuckoo-server");
-    }
-    transferRead = first;
+  private InputStream transferStream(Resp.Reader in, long length, byte[] first) {
+    boolean bounded = length >= 0;
     InputStream rest =
         new InputStream() {
-          private long left = length - first;
+          private long left = bounded ? length - first.length : Long.MAX_VALUE;
 
           @Override
           public int read() throws IOException {
@@ -491,10 +523,9 @@ final class MasterLink {
             if (n < 0) {
               throw new IOException(
                   "the master closed the connection after "
-                      + (length - left)
-                      + " of the transfer's "
-                      + length
-                      + " bytes");
+                      + transferRead
+                      + " bytes of the transfer"
+                      + (bounded ? "'s " + length : ""));
             }
             left -= n;
             transferRead += n;
@@ -502,7 +533,81 @@ final class MasterLink {
             return n;
           }
         };
-    return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(magic), rest);
+    return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(first), rest);
+  }
+
+  /**
+   * A full transfer from a Redis master: its RDB (the {@code length} bytes that {@code rdb} gives,
+   * or a diskless one followed by {@code eofMark}) read as it arrives into a fresh keyspace, which
+   * replaces the live one at once, the RDB being the master's data at {@code masterOffset}; then
+   * the stream follows.
+   */
+  private void redisSync(
+      Resp.Reader in, String masterId, long masterOffset, InputStream rdb, String eofMark)
+      throws IOException {
+    redisMaster = true;
+    LOGGER.log(
+        Level.INFO,
+        "MASTER <-> REPLICA sync: receiving a Redis RDB from master ({0})",
+        eofMark != null ? "diskless" : transferSize + " bytes on disk");
+    long began = System.nanoTime();
+    Keyspace fresh = new Keyspace(replication.databases());
+    fresh.loading(true);
+    RedisTransfer.Loaded loaded =
+        RedisTransfer.load(rdb, fresh, replication.settings().ignoreForeignTypes());
+    if (eofMark != null) {
+      in.unread(loaded.unconsumed());
+      byte[] mark = new byte[EOF_MARK_BYTES];
+      in.readFully(mark, mark.length);
+      if (!new String(mark, StandardCharsets.ISO_8859_1).equals(eofMark)) {
+        throw new IOException(
+            "the diskless transfer's RDB is not followed by the EOF mark its header announced");
+      }
+    } else if (rdb.read() >= 0 || loaded.unconsumed().length > 0) {
+      throw new IOException(
+          "the transfer's RDB ended before the " + transferSize + " bytes its header announced");
+    }
+    RdbReader.Summary summary = loaded.summary();
+    replication.foreignKeys(summary.foreign());
+    LOGGER.log(
+        Level.INFO,
+        "MASTER <-> REPLICA sync: loaded a Redis RDB (version {0}, {1} bytes) in {2} ms: {3}"
+            + " cuckoo filters; skipped {4} keys of types this server does not hold ({5}), {6}"
+            + " function libraries, {7} module aux data",
+        Integer.toString(summary.version()),
+        Long.toString(summary.bytes()),
+        Long.toString((System.nanoTime() - began) / 1_000_000),
+        Long.toString(summary.filters()),
+        Long.toString(summary.foreign().total()),
+        summary.foreign().total() == 0 ? "none" : summary.foreign().toString(),
+        Long.toString(summary.functions()),
+        Long.toString(summary.moduleAux()));
+    db = 0;
+    fresh.loading(false);
+    replication.swapIn(this, fresh, masterId, masterOffset, new byte[0], db);
+    connected();
+    becomeClient(false);
+    stream(in, null);
+  }
+
+  /**
+   * A write of a Redis master to a type this server does not hold: counted (or refused, with
+   * replica-ignore-foreign-types no); returns the DEL of the keys it replaces here, else null.
+   */
+  private byte[][] foreignWrite(byte[][] args) throws RedisTransfer.Refused {
+    String type = ForeignWrites.typeOf(args[0]);
+    if (!replication.settings().ignoreForeignTypes()) {
+      throw RedisTransfer.refused("a write " + Args.text(args[0]).toUpperCase(), type);
+    }
+    replication.foreignWrite(type);
+    byte[][] replaced = ForeignWrites.replacedKeys(args);
+    if (replaced.length == 0) {
+      return null;
+    }
+    byte[][] del = new byte[replaced.length + 1][];
+    del[0] = DEL;
+    System.arraycopy(replaced, 0, del, 1, replaced.length);
+    return del;
   }
 
   /**
@@ -581,7 +686,20 @@ final class MasterLink {
       int rawLength = in.commandLength();
       boolean pending = catchUp != null && !catchUp.done;
       byte[] name = args[0];
-      if (Args.equalsIgnoreCase(name, SELECT)) {
+      // a command this server does not have writes a type it does not hold: from a Redis master
+      // (also one followed again with +CONTINUE after this server restarted, before any transfer
+      // told its kind), never from a cuckoo-server of the same version
+      if (!replication.applier().knows(name)) {
+        byte[][] delete = foreignWrite(args);
+        if (delete != null && multi != null) {
+          multi.add(new Transaction.Write(db, delete));
+        } else if (delete != null) {
+          long end = offset + rawLength;
+          replication
+              .applier()
+              .apply(db, delete, new StreamMark(replication.replicationId(), offset, end, db));
+        }
+      } else if (Args.equalsIgnoreCase(name, SELECT)) {
         Long selected = Numbers.parseLong(args.length > 1 ? args[1] : new byte[0]);
         if (selected == null || selected < 0 || selected >= replication.databases()) {
           throw new IOException("the master selected database " + Args.text(args[1]));
@@ -678,6 +796,7 @@ final class MasterLink {
   private static final int FLUSH_BYTES = 256 * 1024;
 
   private static final byte[] SELECT = ascii("select");
+  private static final byte[] DEL = ascii("DEL");
   private static final byte[] PING = ascii("ping");
   private static final byte[] PUBLISH = ascii("publish");
   private static final byte[] SPUBLISH = ascii("spublish");

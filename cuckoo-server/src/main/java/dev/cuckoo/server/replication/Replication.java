@@ -13,6 +13,7 @@ import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.Transfer;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.rdb.ForeignTypes;
 import io.netty.channel.Channel;
 import io.netty.channel.DefaultFileRegion;
 import java.io.IOException;
@@ -105,6 +106,14 @@ public final class Replication implements WriteStream {
     void markStream(StreamMark mark);
 
     /**
+     * Returns true if this server has the command {@code name}: a Redis master's commands it does
+     * not have write types it does not hold, and are skipped.
+     */
+    default boolean knows(byte[] name) {
+      return true;
+    }
+
+    /**
      * Logs {@code mark} at once and forces the log to disk, whatever appendfsync says (a promoted
      * master's new replication id, before any replica hears of it).
      *
@@ -150,6 +159,9 @@ public final class Replication implements WriteStream {
   private final Map<Long, Peer> peers = new ConcurrentHashMap<>();
   private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
   private volatile Applier applier;
+  // a Redis master's keys (last full transfer) and writes of types this server does not hold
+  private final ForeignTypes foreignKeys = new ForeignTypes();
+  private final ForeignTypes foreignWrites = new ForeignTypes();
   private final java.util.concurrent.atomic.AtomicLongArray syncs =
       new java.util.concurrent.atomic.AtomicLongArray(3);
 
@@ -1480,6 +1492,27 @@ public final class Replication implements WriteStream {
   /** Returns the replication id (on a replica: its master's). */
   synchronized String replicationId() {
     return replid;
+  }
+
+  /** Records the foreign keys a Redis master's full transfer held (replacing the last ones). */
+  void foreignKeys(ForeignTypes found) {
+    foreignKeys.clear();
+    foreignKeys.addAll(found);
+  }
+
+  /** Counts a write of a Redis master's stream to a type this server does not hold. */
+  void foreignWrite(String type) {
+    foreignWrites.add(type);
+  }
+
+  /** Returns the foreign keys of the last full transfer from a Redis master. */
+  ForeignTypes foreignKeys() {
+    return foreignKeys;
+  }
+
+  /** Returns the foreign writes skipped in Redis masters' streams. */
+  ForeignTypes foreignWrites() {
+    return foreignWrites;
   }
 
   /** Returns the applier of the live keyspace. */

@@ -46,6 +46,14 @@ final class ReplicationReport {
         long since = current.downSinceMillis;
         field(out, "master_link_down_since_seconds", since > 0 ? (now - since) / 1000 : -1);
       }
+      if (current.redisMaster || replication.foreignWrites().total() > 0) {
+        // a Redis master: what was skipped of the types this server does not hold
+        field(out, "master_type", current.redisMaster ? "redis" : "unknown");
+        field(out, "master_foreign_keys", replication.foreignKeys().total());
+        field(out, "master_foreign_keys_by_type", replication.foreignKeys().toString());
+        field(out, "master_foreign_writes", replication.foreignWrites().total());
+        field(out, "master_foreign_writes_by_type", replication.foreignWrites().toString());
+      }
       field(out, "slave_priority", settings.replicaPriority());
       field(out, "slave_read_only", settings.replicaReadOnly() ? 1 : 0);
       field(out, "replica_announced", 1);

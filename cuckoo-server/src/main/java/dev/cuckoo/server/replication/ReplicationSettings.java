@@ -53,6 +53,11 @@ final class ReplicationSettings {
     return config.get(Parameters.REPLICA_SERVE_STALE_DATA);
   }
 
+  /** replica-ignore-foreign-types. */
+  boolean ignoreForeignTypes() {
+    return config.get(Parameters.REPLICA_IGNORE_FOREIGN_TYPES);
+  }
+
   /** replica-priority (slave_priority in INFO). */
   int replicaPriority() {
     return integer(Parameters.REPLICA_PRIORITY);

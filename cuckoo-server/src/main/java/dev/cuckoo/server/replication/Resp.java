@@ -266,6 +266,23 @@ final class Resp {
       return n;
     }
 
+    /**
+     * Puts {@code bytes} back in front of what is still to be read (bytes a reader of the
+     * connection took past the end of its part, such as an RDB reader's block).
+     */
+    void unread(byte[] bytes) {
+      if (bytes.length == 0) {
+        return;
+      }
+      byte[] target = new byte[Math.max(buffer.length, bytes.length + limit - position)];
+      System.arraycopy(bytes, 0, target, 0, bytes.length);
+      System.arraycopy(buffer, position, target, bytes.length, limit - position);
+      limit = bytes.length + limit - position;
+      position = 0;
+      buffer = target;
+      consumed -= bytes.length;
+    }
+
     /** Reads exactly {@code length} bytes into {@code into}. */
     void readFully(byte[] into, int length) throws IOException {
       int at = 0;

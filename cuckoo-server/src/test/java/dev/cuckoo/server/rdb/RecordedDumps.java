@@ -139,4 +139,18 @@ public final class RecordedDumps {
     }
     return in;
   }
+
+  /**
+   * Returns the recorded {@code dump.rdb} (RDB version 12, Redis 8 with RedisBloom): database 0
+   * holds the filters {@code small}, {@code grown}, {@code withttl} (expiring at 4102444800000 ms)
+   * and the string {@code plainstring}; database 1 the filter {@code indb1}.
+   */
+  public static byte[] recordedRdb() {
+    try (InputStream in =
+        RecordedDumps.class.getResourceAsStream("/redisbloom-dumps/dump-v12.rdb")) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }
