@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The server's packages depend on each other one way only: {@code config} (the parameter table) on
  * nothing, {@code protocol}, {@code keyspace}, {@code cluster} and {@code rdb} (the DUMP payload)
- * on config only, {@code persist} on those, {@code replication} on the four, {@code command} on the
- * others, {@code network} on them; the top package wires them all and no other package reads it.
+ * on config only, {@code acl} (the users) on config only, {@code persist} on those, {@code
+ * replication} on the four, {@code command} on the others, {@code network} on them; the top package
+ * wires them all and no other package reads it.
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
@@ -27,35 +28,32 @@ class PackageArrowsTest {
       Pattern.compile("dev\\.cuckoo\\.server\\.(?:(\\w+)\\.)?([A-Z]\\w*)");
 
   private static final Map<String, Set<String>> ALLOWED =
-      Map.of(
-          "config",
-          Set.of(),
-          "protocol",
-          Set.of("config"),
-          "keyspace",
-          Set.of("config"),
-          "rdb",
-          Set.of("config"),
-          "cluster",
-          Set.of("config"),
-          "persist",
-          Set.of("keyspace", "protocol", "config"),
-          "replication",
-          Set.of("persist", "keyspace", "protocol", "config"),
-          "command",
-          Set.of(
-              "replication",
-              "persist",
-              "keyspace",
-              "protocol",
-              "pubsub",
-              "config",
-              "rdb",
-              "cluster"),
-          "network",
-          Set.of("command", "replication", "persist", "keyspace", "protocol", "pubsub", "config"),
-          "pubsub",
-          Set.of("protocol", "config"));
+      Map.ofEntries(
+          Map.entry("config", Set.of()),
+          Map.entry("protocol", Set.of("config")),
+          Map.entry("keyspace", Set.of("config")),
+          Map.entry("rdb", Set.of("config")),
+          Map.entry("cluster", Set.of("config")),
+          Map.entry("acl", Set.of("config")),
+          Map.entry("persist", Set.of("keyspace", "protocol", "config")),
+          Map.entry("replication", Set.of("persist", "keyspace", "protocol", "config")),
+          Map.entry(
+              "command",
+              Set.of(
+                  "replication",
+                  "persist",
+                  "keyspace",
+                  "protocol",
+                  "pubsub",
+                  "config",
+                  "rdb",
+                  "cluster",
+                  "acl")),
+          Map.entry(
+              "network",
+              Set.of(
+                  "command", "replication", "persist", "keyspace", "protocol", "pubsub", "config")),
+          Map.entry("pubsub", Set.of("protocol", "config")));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */
   private static List<String> references(Path file) throws IOException {
