@@ -86,6 +86,11 @@ class AclCommandsTest {
     return texts;
   }
 
+  /** Returns INFO stats' acl_access_denied_{@code reason}. */
+  private long denied(String reason) throws IOException {
+    return Long.parseLong(admin.infoField("acl_access_denied_" + reason));
+  }
+
   private RespClient as(String user, String password) throws IOException {
     RespClient client = new RespClient(server.port());
     assertEquals(OK, client.call("AUTH", user, password));
@@ -355,6 +360,10 @@ class AclCommandsTest {
   @Test
   void aclLog_repeatedDenialCountsInOneEntry_authFailuresLogged_maxLenBounds() throws Exception {
     admin.call("ACL", "SETUSER", "alice", "on", ">p1", "~cf:*", "+@cuckoo");
+    long authBefore = denied("auth");
+    long cmdBefore = denied("cmd");
+    long keyBefore = denied("key");
+    long channelBefore = denied("channel");
     try (RespClient alice = as("alice", "p1")) {
       for (int i = 0; i < 3; i++) {
         alice.call("FLUSHALL");
@@ -385,6 +394,10 @@ class AclCommandsTest {
         List.of("count", "3", "reason", "command", "context", "toplevel", "object", "flushall"),
         texts(command).subList(0, 8));
     assertEquals(1, ((List<?>) admin.call("ACL", "LOG", "1")).size());
+    // INFO stats counts every denial since the start: this test's are 1 auth, 3 cmd, 1 key
+    assertEquals(
+        List.of(authBefore + 1, cmdBefore + 3, keyBefore + 1, channelBefore),
+        List.of(denied("auth"), denied("cmd"), denied("key"), denied("channel")));
     // acllog-max-len bounds the entries kept
     assertEquals(OK, admin.call("CONFIG", "SET", "acllog-max-len", "2"));
     assertEquals(2, ((List<?>) admin.call("ACL", "LOG")).size());

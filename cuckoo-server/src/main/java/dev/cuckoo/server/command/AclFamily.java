@@ -210,7 +210,7 @@ final class AclFamily {
   void cat(Session session, Request request) {
     Reply reply = session.reply();
     if (request.argCount() > 3) {
-      reply.error("ERR unknown subcommand or wrong number of arguments for 'cat'. Try ACL HELP.");
+      syntaxError(session, request);
       return;
     }
     List<String> names;
@@ -233,12 +233,21 @@ final class AclFamily {
     }
   }
 
+  /** Answers Redis's addReplySubcommandSyntaxError: the subcommand as typed. */
+  private static void syntaxError(Session session, Request request) {
+    session
+        .reply()
+        .error(
+            "ERR unknown subcommand or wrong number of arguments for '"
+                + Args.text(request.arg(1))
+                + "'. Try ACL HELP.");
+  }
+
   /** ACL GENPASS [bits]: random hex, 256 bits unless asked. */
   void genpass(Session session, Request request) {
     Reply reply = session.reply();
     if (request.argCount() > 3) {
-      reply.error(
-          "ERR unknown subcommand or wrong number of arguments for 'genpass'. Try ACL HELP.");
+      syntaxError(session, request);
       return;
     }
     long bits = 256;
@@ -264,7 +273,7 @@ final class AclFamily {
   void log(Session session, Request request) {
     Reply reply = session.reply();
     if (request.argCount() > 3) {
-      reply.error("ERR unknown subcommand or wrong number of arguments for 'log'. Try ACL HELP.");
+      syntaxError(session, request);
       return;
     }
     long count = 10;
