@@ -113,6 +113,7 @@ public final class CuckooServer implements AutoCloseable {
     }
     live.onChange(() -> applyLogLevel(live), Parameters.LOGLEVEL);
     Commands commands = new Commands(context);
+    commands.loadUsers();
     java.util.function.Function<Keyspace, dev.cuckoo.server.persist.RecordApplier> replayers =
         keyspace -> new Commands(new ServerContext(live, keyspace)).replayer();
     // Netty's allocator is set up before the replay may fill the heap: a class that failed to
@@ -190,8 +191,9 @@ public final class CuckooServer implements AutoCloseable {
                   protected void initChannel(SocketChannel ch) {
                     group[0].add(ch);
                     // read per connection: CONFIG SET changes them for connections to come
-                    String requirePass = context.requirePass();
-                    if (context.protectedMode() && requirePass == null) {
+                    // as Redis: protected while the default user needs no password
+                    boolean authRequired = context.authRequired();
+                    if (context.protectedMode() && context.acl().defaultUser().noPass()) {
                       ch.pipeline().addLast(new ProtectedMode());
                     }
                     int timeoutSeconds = context.timeoutSeconds();
@@ -199,7 +201,7 @@ public final class CuckooServer implements AutoCloseable {
                       ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
                     }
                     keepAlive(ch, live.get(Parameters.TCP_KEEPALIVE));
-                    Authentication authentication = new Authentication(requirePass == null);
+                    Authentication authentication = new Authentication(!authRequired);
                     ch.attr(Authentication.KEY).set(authentication);
                     ch.pipeline()
                         .addLast(

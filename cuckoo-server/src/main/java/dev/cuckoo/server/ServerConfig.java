@@ -639,6 +639,10 @@ public final class ServerConfig {
       if (name.equalsIgnoreCase(CONFIG_OPTION)) {
         return readFile(Paths.get(value));
       }
+      if (name.equalsIgnoreCase("user")) {
+        values.addUser("--user", Arrays.asList(value.trim().split("\\s+")));
+        return this;
+      }
       values.set(name, value);
       return this;
     }
@@ -675,6 +679,11 @@ public final class ServerConfig {
           value = value.substring(1, value.length() - 1);
         }
         String name = parts[0].startsWith("--") ? parts[0].substring(2) : parts[0];
+        if (name.equalsIgnoreCase("user")) {
+          // ACL users, loaded once the command table exists (Redis's UsersToLoad)
+          values.addUser(file + ":" + (n + 1), Arrays.asList(parts[1].trim().split("\\s+")));
+          continue;
+        }
         if (name.equalsIgnoreCase("save")) {
           saves = saves == null || value.isBlank() ? value : saves + " " + value;
           value = saves;

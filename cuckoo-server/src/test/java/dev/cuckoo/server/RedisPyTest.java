@@ -48,6 +48,17 @@ class RedisPyTest {
     assertEquals("PASS\n", runScript(dir, "redis_py_deploy.py"));
   }
 
+  /**
+   * redis-py's ACL calls as its tests/test_commands.py makes them (acl_setuser, acl_getuser,
+   * acl_list, acl_log, acl_dryrun, acl_cat, acl_whoami, acl_deluser, acl_genpass, acl_users), with
+   * CF commands in place of the string and hash commands this server does not have.
+   */
+  @Test
+  void redisPy_aclCalls_passRedisPyExpectations(@TempDir Path dir) throws Exception {
+    String output = runScript(dir, "redis_py_acl.py");
+    assertEquals("PASS", output.strip().substring(output.strip().lastIndexOf('\n') + 1), output);
+  }
+
   /** Runs a script of the test resources against a fresh server; returns what it printed. */
   private static String runScript(Path dir, String name) throws Exception {
     assumeTrue(redisPyAvailable(), "python3-redis not installed");

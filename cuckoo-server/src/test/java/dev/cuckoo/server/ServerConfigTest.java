@@ -232,6 +232,8 @@ class ServerConfigTest {
             "--dbfilename", "other.cuckoo",
             "--appendfilename", "other.log",
             "--notify-keyspace-events", "KEx",
+            "--aclfile", "users.acl",
+            "--acllog-max-len", "64",
             "--loglevel", "warning");
     Set<String> expected = new LinkedHashSet<>(ServerConfig.optionNames());
     expected.remove("config");

@@ -94,8 +94,8 @@ public final class ClientCommands {
    * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's {@code
    * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
    * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
-   * and this server does not are 0; there are no ACL users or client tracking, so {@code
-   * user=default redir=-1} ({@code user=(superuser)} for the link to the master, as Redis prints
+   * and this server does not are 0; there is no client tracking, so {@code redir=-1}; {@code user}
+   * is the connection's ACL user ({@code (superuser)} for the link to the master, as Redis prints
    * its master client). {@code tot-cmds} counts completed commands, so the caller's own line leaves
    * out the command asking ({@code self}).
    */
@@ -137,7 +137,10 @@ public final class ClientCommands {
         + " cmd="
         + (last == null ? "NULL" : last.name())
         // Redis's master client has no ACL user: catClientInfoString prints "(superuser)"
-        + (role == ClientRegistry.Role.MASTER ? " user=(superuser)" : " user=default")
+        + " user="
+        + (role == ClientRegistry.Role.MASTER || session.user() == null
+            ? "(superuser)"
+            : session.user().name())
         + " redir=-1"
         + " resp="
         + session.reply().protocol()
@@ -156,15 +159,21 @@ public final class ClientCommands {
 
   /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
   void info(Session session, Request request) {
+    session.reply().verbatimText(describeSelf(context, session, System.currentTimeMillis()) + "\n");
+  }
+
+  /**
+   * Returns the session's own CLIENT LIST line without its LF (CLIENT INFO, the ACL log's {@code
+   * client-info}); a session that is no registered connection is described with what it has.
+   */
+  static String describeSelf(ServerContext context, Session session, long nowMillis) {
+    ClientRegistry clients = context.clients();
     ClientRegistry.Client self = clients.get(session.id());
     if (self == null) {
       self =
           new ClientRegistry.Client(session.id(), session, null, "", "", -1, context.startMillis());
     }
-    session
-        .reply()
-        .verbatimText(
-            describe(self, clients.role(session.id()), true, System.currentTimeMillis()) + "\n");
+    return describe(self, clients.role(session.id()), true, nowMillis);
   }
 
   /**
@@ -244,6 +253,7 @@ public final class ClientCommands {
     String addr;
     String laddr;
     String type;
+    dev.cuckoo.server.acl.User user;
     long maxAgeSeconds;
     boolean skipMe = true;
 
@@ -253,6 +263,7 @@ public final class ClientCommands {
           && (addr == null || addr.equals(client.addr()))
           && (laddr == null || laddr.equals(client.laddr()))
           && (type == null || isOfType(client, type))
+          && (user == null || user == client.session().user())
           // redis#12299: a client younger than MAXAGE is spared, one exactly that old is not
           && (maxAgeSeconds == 0
               || nowMillis / 1000 - client.createdMillis() / 1000 >= maxAgeSeconds);
@@ -288,7 +299,8 @@ public final class ClientCommands {
         case "addr" -> filter.addr = value;
         case "laddr" -> filter.laddr = value;
         case "user" -> {
-          if (!value.equals("default")) {
+          filter.user = context.acl().user(dev.cuckoo.server.acl.Latin1.text(args[i + 1]));
+          if (filter.user == null) {
             reply.error("ERR No such user '" + value + "'");
             return null;
           }
@@ -464,7 +476,7 @@ public final class ClientCommands {
     context.watches().unwatchAll(session);
     context.pubSub().leave(session.subscriber());
     context.clients().unmonitor(session);
-    session.resetConnection(context.requirePass() == null);
+    session.resetConnection(!context.authRequired(), context.acl().defaultUser());
     session.reply().simple("RESET");
   }
 }

@@ -47,30 +47,10 @@ public final class CommandInfo {
    * RedisBloom adds "bloom" and "cuckoo"), which COMMAND INFO's categories follow.
    */
   private static final List<String> CATEGORY_ORDER =
-      List.of(
-          "keyspace",
-          "read",
-          "write",
-          "set",
-          "sortedset",
-          "list",
-          "hash",
-          "string",
-          "bitmap",
-          "hyperloglog",
-          "geo",
-          "stream",
-          "pubsub",
-          "admin",
-          "fast",
-          "slow",
-          "blocking",
-          "dangerous",
-          "connection",
-          "transaction",
-          "scripting",
-          "bloom",
-          "cuckoo");
+      java.util.stream.Stream.concat(
+              dev.cuckoo.server.acl.CommandCatalog.REDIS_CATEGORIES.stream(),
+              dev.cuckoo.server.acl.CommandCatalog.MODULE_CATEGORIES.stream())
+          .toList();
 
   private final Commands commands;
 

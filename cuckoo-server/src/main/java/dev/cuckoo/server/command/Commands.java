@@ -82,6 +82,7 @@ public final class Commands {
   private final ServerContext context;
   private final WritePath writes;
   private final SlowLogCommands slowLog;
+  private final AccessCheck access;
 
   /**
    * Builds the table over the shared server state; writes are logged to its persistence while that
@@ -94,6 +95,43 @@ public final class Commands {
     slowLog = new SlowLogCommands(context);
     table =
         new CommandTable(Families.entries(new Families.Parts(context, writes, this, expiryCycle)));
+    access = new AccessCheck(context, table);
+  }
+
+  /**
+   * Loads the ACL users at start, as Redis's ACLLoadUsersAtStartup: the config file's {@code user}
+   * lines, or the aclfile, never both.
+   *
+   * @throws IllegalArgumentException with Redis's words, naming the file and line of a mistake
+   */
+  public void loadUsers() {
+    String aclFile = context.config().get(dev.cuckoo.server.config.Parameters.ACLFILE);
+    var configured = context.config().users();
+    if (aclFile != null && !configured.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Configuring Redis with users defined in redis.conf and at the same setting an ACL file"
+              + " path is invalid. This setup is very likely to lead to configuration errors and"
+              + " security holes, please define either an ACL file or declare users directly in"
+              + " your redis.conf, but not both.");
+    }
+    String error = context.acl().loadConfigured(configured);
+    if (error != null) {
+      throw new IllegalArgumentException(error);
+    }
+    if (aclFile != null) {
+      java.nio.file.Path file =
+          context.config().get(dev.cuckoo.server.config.Parameters.DIR).resolve(aclFile);
+      String errors = AclFamily.loadFile(context, file, new java.util.ArrayList<>());
+      if (errors != null) {
+        throw new IllegalArgumentException(
+            "Aborting Redis startup because of ACL errors: " + errors);
+      }
+    }
+  }
+
+  /** Returns the ACL check: what ACL DRYRUN asks and where failed AUTHs are logged. */
+  AccessCheck access() {
+    return access;
   }
 
   /** Returns the table: every entry, and what the log asks about commands. */
@@ -111,6 +149,7 @@ public final class Commands {
    * nor applies limits, whose error reply (if any) is handed back.
    */
   public RecordApplier replayer() {
+    // user null: recovery may run anything, as Redis's AOF client
     Session session = new Session(0, Reply.discarding(), new Authentication(true), true);
     return (db, args) -> {
       session.db(db);
@@ -189,7 +228,7 @@ public final class Commands {
     session.enterCommand();
     try {
       session.executing(request.spec(), CommandClock.now());
-      run(session, request, false);
+      run(session, request, true);
     } finally {
       session.exitCommand();
       CommandClock.exit();
@@ -200,7 +239,7 @@ public final class Commands {
   private void dispatch(Session session, byte[][] args) {
     Request request = lookUp(session, args);
     if (request != null) {
-      run(session, request, true);
+      run(session, request, false);
     }
     // ASKING counts for the next command only, or for the transaction it precedes (Redis's
     // resetClient)
@@ -263,21 +302,35 @@ public final class Commands {
   }
 
   /**
-   * Runs a resolved request: authentication, the cluster's slot check (unless EXEC runs it from its
-   * queue: {@code checkSlots} false), MULTI queueing, write refusals, the subscribed context and a
-   * replica's stale data are checked in Redis's order, then its handler runs.
+   * Runs a resolved request: authentication, the ACL, the cluster's slot check, MULTI queueing,
+   * write refusals, the subscribed context and a replica's stale data are checked in Redis's order,
+   * then its handler runs. A request EXEC runs ({@code fromExec}) is checked against the ACL again,
+   * as Redis's execCommand; its slots were checked with the whole transaction's at EXEC.
    */
-  private void run(Session session, Request request, boolean checkSlots) {
+  private void run(Session session, Request request, boolean fromExec) {
     Reply reply = session.reply();
     CommandSpec spec = request.spec();
     // as Redis's authRequired: a password cleared by CONFIG SET frees connections that never
     // authenticated
-    if (!session.authenticated() && !spec.noAuth() && context.requirePass() != null) {
+    if (!session.authenticated() && !spec.noAuth() && context.authRequired()) {
       reject(session, spec, "NOAUTH Authentication required.");
       return;
     }
-    if (checkSlots && context.cluster() != null && refusedBySlot(session, request)) {
-      return;
+    if (fromExec) {
+      String denied = access.refusalAtExec(session, request);
+      if (denied != null) {
+        reply.error(denied);
+        return;
+      }
+    } else {
+      String denied = access.refusal(session, request);
+      if (denied != null) {
+        reject(session, spec, denied);
+        return;
+      }
+      if (context.cluster() != null && refusedBySlot(session, request)) {
+        return;
+      }
     }
     if (paused(session, spec)) {
       return;

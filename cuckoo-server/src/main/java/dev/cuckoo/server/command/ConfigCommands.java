@@ -111,7 +111,12 @@ public final class ConfigCommands {
       return;
     }
     try {
-      ConfigRewrite.rewriteFile(file, context.config().fileValues(), new Config().fileValues());
+      ConfigRewrite.rewriteFile(
+          file,
+          context.config().fileValues(),
+          new Config().fileValues(),
+          // as Redis: with an aclfile the users live there and the file's user lines go
+          context.config().get(Parameters.ACLFILE) == null ? context.acl().lines() : List.of());
     } catch (java.io.IOException | IllegalArgumentException e) {
       LOGGER.log(System.Logger.Level.WARNING, "CONFIG REWRITE failed: " + reason(e));
       session.reply().error("ERR Rewriting config file: " + reason(e));

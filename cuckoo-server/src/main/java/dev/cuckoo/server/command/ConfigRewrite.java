@@ -69,7 +69,24 @@ final class ConfigRewrite {
    */
   static List<String> rewrite(
       List<String> old, Map<String, String> current, Map<String, String> defaults) {
+    return rewrite(old, current, defaults, null);
+  }
+
+  /**
+   * Returns the rewritten lines of a config file, its {@code user} lines too (Redis's
+   * rewriteConfigUserOption): the ACL users' lines take the places of the old ones, extra ones are
+   * appended, old ones left over are blanked.
+   *
+   * @param users the {@code user ...} lines to write (none when an aclfile holds the users), or
+   *     null to leave the file's user lines as they are
+   */
+  static List<String> rewrite(
+      List<String> old,
+      Map<String, String> current,
+      Map<String, String> defaults,
+      List<String> users) {
     List<String> lines = new ArrayList<>(old);
+    List<String> extraUsers = users == null ? List.of() : replaceUsers(lines, users);
     Map<String, Deque<Integer>> linesOfOption = new HashMap<>();
     boolean signed = false;
     for (int i = 0; i < lines.size(); i++) {
@@ -98,6 +115,13 @@ final class ConfigRewrite {
         lines.add(line(name, value));
       }
     }
+    for (String user : extraUsers) {
+      if (!signed) {
+        lines.add(SIGNATURE);
+        signed = true;
+      }
+      lines.add(user);
+    }
     List<String> collapsed = new ArrayList<>();
     for (String line : lines) {
       boolean blank = line.isEmpty();
@@ -109,12 +133,27 @@ final class ConfigRewrite {
   }
 
   /**
+   * Puts the user lines in the places of the file's {@code user} lines (blanking those left over);
+   * returns the user lines that found no place.
+   */
+  private static List<String> replaceUsers(List<String> lines, List<String> users) {
+    int next = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      if ("user".equals(optionOf(lines.get(i)))) {
+        lines.set(i, next < users.size() ? users.get(next++) : "");
+      }
+    }
+    return users.subList(next, users.size());
+  }
+
+  /**
    * Rewrites the config file {@code file}: reads it (a missing file is an empty one), rewrites it
    * with {@link #rewrite} and replaces it atomically, keeping its permissions.
    *
    * @throws IOException if the file cannot be read or the new one cannot be written and renamed
    */
-  static void rewriteFile(Path file, Map<String, String> current, Map<String, String> defaults)
+  static void rewriteFile(
+      Path file, Map<String, String> current, Map<String, String> defaults, List<String> users)
       throws IOException {
     List<String> old;
     try {
@@ -123,9 +162,20 @@ final class ConfigRewrite {
       old = List.of();
     }
     StringBuilder content = new StringBuilder();
-    for (String line : rewrite(old, current, defaults)) {
+    for (String line : rewrite(old, current, defaults, users)) {
       content.append(line).append('\n');
     }
+    replaceFile(file, content.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Replaces a file's content atomically: a temp file in the same directory (with the old file's
+   * permissions), written and forced, renamed over it, the directory forced (CONFIG REWRITE, ACL
+   * SAVE).
+   *
+   * @throws IOException if the temp file cannot be written or renamed
+   */
+  static void replaceFile(Path file, byte[] content) throws IOException {
     Path target = file.toAbsolutePath();
     Path temp = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".tmp");
     try {
@@ -138,7 +188,7 @@ final class ConfigRewrite {
         }
       }
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ByteBuffer bytes = ByteBuffer.wrap(content.toString().getBytes(StandardCharsets.UTF_8));
+        ByteBuffer bytes = ByteBuffer.wrap(content);
         while (bytes.hasRemaining()) {
           channel.write(bytes);
         }

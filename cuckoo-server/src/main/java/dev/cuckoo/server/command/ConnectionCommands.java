@@ -5,7 +5,6 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 /**
  * Connection commands: PING, ECHO, AUTH, HELLO, QUIT, SELECT and CLIENT SETNAME/GETNAME/SETINFO/ID.
@@ -13,11 +12,16 @@ import java.security.MessageDigest;
 public final class ConnectionCommands {
   private final ServerContext context;
   private final Keyspace keyspace;
+  private final Commands commands;
 
-  /** Creates the commands over the server's shared state. */
-  ConnectionCommands(ServerContext context) {
+  /**
+   * Creates the commands over the server's shared state; {@code commands} logs failed AUTHs in the
+   * ACL log.
+   */
+  ConnectionCommands(ServerContext context, Commands commands) {
     this.context = context;
     this.keyspace = context.keyspace();
+    this.commands = commands;
   }
 
   /** PING [message]. */
@@ -73,13 +77,31 @@ public final class ConnectionCommands {
     session.reply().bulk(args[1]);
   }
 
-  private boolean passwordMatches(byte[] user, byte[] password) {
-    String required = context.requirePass();
-    if (!"default".equals(Args.lower(user))) {
+  /** Redis's reply to a wrong user or password, or a user that is off. */
+  static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
+
+  /**
+   * Authenticates the session as {@code user} with {@code password} (Redis's ACLAuthenticateUser):
+   * returns true, or logs the failure in the ACL log (reason auth, the command's name as typed as
+   * object) and returns false. The password is hashed and compared in constant time; nothing
+   * sleeps, so failed attempts cost other clients nothing.
+   */
+  private boolean authenticate(Session session, byte[] command, byte[] user, byte[] password) {
+    String name = dev.cuckoo.server.acl.Latin1.text(user);
+    dev.cuckoo.server.acl.User authenticated = context.acl().authenticate(name, password);
+    if (authenticated == null) {
+      commands
+          .access()
+          .logDenial(
+              session,
+              dev.cuckoo.server.acl.Denial.Reason.AUTH,
+              session.inMulti() ? "multi" : "toplevel",
+              Args.text(command),
+              name);
       return false;
     }
-    return required == null
-        || MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), password);
+    session.authenticate(authenticated);
+    return true;
   }
 
   /** AUTH [username] password. */
@@ -90,18 +112,17 @@ public final class ConnectionCommands {
       reply.error(Args.SYNTAX_ERROR);
       return;
     }
-    if (args.length == 2 && context.requirePass() == null) {
+    if (args.length == 2 && context.acl().defaultUser().noPass()) {
       reply.error(
           "ERR AUTH <password> called without any password configured for the default"
               + " user. Are you sure your configuration is correct?");
       return;
     }
     byte[] user = args.length == 3 ? args[1] : "default".getBytes(StandardCharsets.US_ASCII);
-    if (passwordMatches(user, args[args.length - 1])) {
-      session.authenticate();
+    if (authenticate(session, args[0], user, args[args.length - 1])) {
       reply.ok();
     } else {
-      reply.error("WRONGPASS invalid username-password pair or user is disabled.");
+      reply.error(WRONGPASS);
     }
   }
 
@@ -140,12 +161,9 @@ public final class ConnectionCommands {
         return;
       }
     }
-    if (user != null) {
-      if (!passwordMatches(user, password)) {
-        reply.error("WRONGPASS invalid username-password pair or user is disabled.");
-        return;
-      }
-      session.authenticate();
+    if (user != null && !authenticate(session, args[0], user, password)) {
+      reply.error(WRONGPASS);
+      return;
     }
     if (!session.authenticated()) {
       reply.error(

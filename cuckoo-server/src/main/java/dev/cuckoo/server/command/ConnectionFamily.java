@@ -23,7 +23,7 @@ final class ConnectionFamily {
    * @param parts what the handlers are built from
    */
   static List<CommandSpec.Builder> entries(Families.Parts parts) {
-    ConnectionCommands connection = new ConnectionCommands(parts.context());
+    ConnectionCommands connection = new ConnectionCommands(parts.context(), parts.commands());
     ClientCommands clients = new ClientCommands(parts.context());
     return List.of(
         command("ping")

@@ -14,6 +14,7 @@ final class Families {
           CfFamily::entries,
           ConnectionFamily::entries,
           ServerFamily::entries,
+          AclFamily::entries,
           KeysFamily::entries,
           TransactionFamily::entries,
           PubSubFamily::entries,

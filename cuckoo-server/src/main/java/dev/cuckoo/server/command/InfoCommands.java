@@ -461,6 +461,13 @@ public final class InfoCommands {
     long[] operations = context.traffic().operations();
     field(out, "total_reads_processed", operations[0]);
     field(out, "total_writes_processed", operations[1]);
+    // Redis's genRedisInfoStringACLStats, at the end of the section
+    dev.cuckoo.server.acl.AclLog acl = context.aclLog();
+    field(out, "acl_access_denied_auth", acl.denied(dev.cuckoo.server.acl.Denial.Reason.AUTH));
+    field(out, "acl_access_denied_cmd", acl.denied(dev.cuckoo.server.acl.Denial.Reason.COMMAND));
+    field(out, "acl_access_denied_key", acl.denied(dev.cuckoo.server.acl.Denial.Reason.KEY));
+    field(
+        out, "acl_access_denied_channel", acl.denied(dev.cuckoo.server.acl.Denial.Reason.CHANNEL));
   }
 
   private void errorStats(StringBuilder out) {

@@ -30,7 +30,8 @@ final class KeysFamily {
     ServerContext context = parts.context();
     DatabaseCommands database = new DatabaseCommands(context);
     ExpiryCommands expiry = new ExpiryCommands(context);
-    MoveCommands moves = new MoveCommands(context, new ConnectionCommands(context));
+    MoveCommands moves =
+        new MoveCommands(context, new ConnectionCommands(context, parts.commands()));
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     DumpCommands dump = new DumpCommands(context);
     MigrateCommands migrate = new MigrateCommands(context, parts.writes());

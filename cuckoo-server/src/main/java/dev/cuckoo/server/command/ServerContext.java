@@ -52,6 +52,8 @@ public final class ServerContext implements PersistenceContext {
   private volatile dev.cuckoo.server.cluster.ClusterState cluster;
   private final dev.cuckoo.server.migrate.TargetSockets migrateSockets =
       new dev.cuckoo.server.migrate.TargetSockets();
+  private volatile dev.cuckoo.server.acl.Acl acl;
+  private final dev.cuckoo.server.acl.AclLog aclLog = new dev.cuckoo.server.acl.AclLog();
 
   /**
    * Creates the shared state over the parameters' values (read at each use, so that CONFIG SET
@@ -99,6 +101,29 @@ public final class ServerContext implements PersistenceContext {
     return migrateSockets;
   }
 
+  /** Returns the ACL users (set by the command table once it is built). */
+  public dev.cuckoo.server.acl.Acl acl() {
+    return acl;
+  }
+
+  /** Sets the ACL users: the command table builds them over its commands. */
+  void acl(dev.cuckoo.server.acl.Acl acl) {
+    this.acl = acl;
+  }
+
+  /** Returns the ACL log (ACL LOG, INFO's acl_access_denied_* counts). */
+  public dev.cuckoo.server.acl.AclLog aclLog() {
+    return aclLog;
+  }
+
+  /**
+   * Returns true if connections must authenticate before running commands: the default user has a
+   * password (requirepass) or is off.
+   */
+  public boolean authRequired() {
+    return acl.authRequired();
+  }
+
   /** Returns the cluster state, or null when cluster mode is off. */
   public dev.cuckoo.server.cluster.ClusterState cluster() {
     return cluster;
@@ -121,6 +146,20 @@ public final class ServerContext implements PersistenceContext {
           return null;
         },
         Parameters.SLOWLOG_MAX_LEN);
+    config.onChange(
+        () -> {
+          aclLog.trim(config.get(Parameters.ACLLOG_MAX_LEN));
+          return null;
+        },
+        Parameters.ACLLOG_MAX_LEN);
+    config.onChange(
+        () -> {
+          String password = requirePass();
+          acl.defaultPassword(
+              password == null ? null : password.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          return null;
+        },
+        Parameters.REQUIREPASS);
     config.onChange(
         () -> {
           Persistence current = persistence;

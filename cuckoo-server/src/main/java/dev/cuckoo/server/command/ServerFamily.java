@@ -32,7 +32,8 @@ final class ServerFamily {
     CommandStatsReport commandStats = new CommandStatsReport(parts.commands()::table);
     InfoCommands info = new InfoCommands(context, commandStats);
     ConfigCommands config = new ConfigCommands(context, commandStats);
-    MoveCommands moves = new MoveCommands(context, new ConnectionCommands(context));
+    MoveCommands moves =
+        new MoveCommands(context, new ConnectionCommands(context, parts.commands()));
     KeyspaceCommands keys = new KeyspaceCommands(context.keyspace());
     CommandInfo commandInfo = new CommandInfo(parts.commands());
     DebugCommands debug = new DebugCommands(context, parts.expiryCycle());

@@ -19,6 +19,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private final Reply reply;
   private final boolean replaying;
   private final Authentication authentication;
+  private volatile dev.cuckoo.server.acl.User user;
   private boolean closeRequested;
   private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
   private boolean retries;
@@ -124,13 +125,27 @@ public final class Session implements Watches.Watcher, Retrier {
     return linkAddress == null ? "" : linkAddress.get();
   }
 
+  /**
+   * Returns the ACL user the connection runs as: the default user until AUTH or HELLO names
+   * another; null for the master's link and recovery, which may run anything.
+   */
+  public dev.cuckoo.server.acl.User user() {
+    return user;
+  }
+
+  /** Sets the ACL user the connection runs as (a new connection: the default user). */
+  public void user(dev.cuckoo.server.acl.User user) {
+    this.user = user;
+  }
+
   /** Returns true once the client has authenticated (or no password is set). */
   boolean authenticated() {
     return authentication.authenticated();
   }
 
-  /** Marks the client authenticated. */
-  void authenticate() {
+  /** Marks the client authenticated as {@code user}. */
+  void authenticate(dev.cuckoo.server.acl.User user) {
+    this.user = user;
     authentication.authenticate();
   }
 
@@ -570,8 +585,10 @@ public final class Session implements Watches.Watcher, Retrier {
    * client behind the connection.
    *
    * @param noPassword true if the server requires no password
+   * @param defaultUser the user the connection runs as again
    */
-  void resetConnection(boolean noPassword) {
+  void resetConnection(boolean noPassword, dev.cuckoo.server.acl.User defaultUser) {
+    user = defaultUser;
     db = 0;
     reply.protocol(2);
     authentication.reset(noPassword);

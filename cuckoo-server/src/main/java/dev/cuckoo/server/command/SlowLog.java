@@ -155,6 +155,17 @@ final class SlowLog {
           }
         }
         break;
+      case "acl":
+        // as Redis's aclCommand: every argument of SETUSER and DELUSER, GETUSER's user name
+        if (copy.length > 2) {
+          String sub = Args.lower(copy[1]);
+          if (sub.equals("setuser") || sub.equals("deluser") || sub.equals("getuser")) {
+            for (int i = 2; i < copy.length; i++) {
+              copy[i] = REDACTED;
+            }
+          }
+        }
+        break;
       case "config":
         if (copy.length > 1 && Args.lower(copy[1]).equals("set")) {
           for (int i = 2; i + 1 < copy.length; i += 2) {

@@ -34,6 +34,7 @@ public final class Config implements Parameter.View {
   private final AtomicReferenceArray<Object> values;
   private final Map<Parameter<?>, Applier> appliers = new ConcurrentHashMap<>();
   private volatile Path file;
+  private final List<Map.Entry<String, List<String>>> users = new ArrayList<>();
 
   /** Creates the values with every parameter at its default. */
   public Config() {
@@ -50,6 +51,7 @@ public final class Config implements Parameter.View {
       values.set(i, other.values.get(i));
     }
     file = other.file;
+    users.addAll(other.users);
   }
 
   /** Returns a copy of the values (and the file), without appliers. */
@@ -119,6 +121,22 @@ public final class Config implements Parameter.View {
   /** Records the config file the values were read from. */
   public void file(Path file) {
     this.file = file == null ? null : file.toAbsolutePath();
+  }
+
+  /**
+   * Adds a {@code user} directive of a config file or the command line (Redis's ACL users defined
+   * in redis.conf), loaded once the command table exists.
+   *
+   * @param origin where it was read, e.g. {@code conf/cuckoo.conf:12}
+   * @param words the words after {@code user}: the name, then its rules
+   */
+  public synchronized void addUser(String origin, List<String> words) {
+    users.add(Map.entry(origin, List.copyOf(words)));
+  }
+
+  /** Returns the {@code user} directives read, in order, each with its origin. */
+  public synchronized List<Map.Entry<String, List<String>>> users() {
+    return List.copyOf(users);
   }
 
   /**

@@ -84,6 +84,29 @@ public final class Parameters {
   public static final Parameter<String> REQUIREPASS =
       add("requirepass", Types.OPTIONAL_TEXT, (String) null, "PASSWORD  require AUTH");
 
+  /**
+   * {@code aclfile}: the file ACL users are loaded from at start and by ACL LOAD, and written to by
+   * ACL SAVE (null: none; a relative path is read in dir). Redis's format: {@code user <name>
+   * <rules...>} lines.
+   */
+  public static final Parameter<String> ACLFILE =
+      add(
+              "aclfile",
+              Types.OPTIONAL_TEXT,
+              (String) null,
+              "FILE  ACL users file: 'user <name> <rules...>' lines (ACL LOAD, ACL SAVE)")
+          .mutability(Mutability.IMMUTABLE);
+
+  /** {@code acllog-max-len}: the most entries ACL LOG keeps. */
+  public static final Parameter<Long> ACLLOG_MAX_LEN =
+      integer(
+              "acllog-max-len",
+              0,
+              Long.MAX_VALUE,
+              128,
+              "N  most entries ACL LOG keeps (default 128)")
+          .applied();
+
   /** {@code maxclients}: the most simultaneous clients. */
   public static final Parameter<Long> MAXCLIENTS =
       integer(

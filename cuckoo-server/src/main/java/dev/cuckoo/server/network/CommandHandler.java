@@ -71,6 +71,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             Authentication.of(ctx.channel()),
             false);
     session.reply().countErrorsIn(context.errorStats());
+    session.user(context.acl().defaultUser());
     session.subscriber(
         new Subscriber(
             new SubscriberOutbox(

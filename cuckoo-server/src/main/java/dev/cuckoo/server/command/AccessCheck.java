@@ -1,0 +1,245 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.server.acl.AccessRequest;
+import dev.cuckoo.server.acl.Acl;
+import dev.cuckoo.server.acl.AclCommand;
+import dev.cuckoo.server.acl.CommandCatalog;
+import dev.cuckoo.server.acl.Denial;
+import dev.cuckoo.server.acl.Latin1;
+import dev.cuckoo.server.acl.User;
+import dev.cuckoo.server.config.Parameters;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dispatcher's ACL check, as Redis's processCommand and execCommand do it: from the resolved
+ * request's command (or subcommand), its keys with the access their key specs give them, and its
+ * channels, before the command runs. A denied request is logged in the ACL log and answered {@code
+ * -NOPERM ...}; a denied command inside EXEC is answered with Redis's "ACLs rules changed" text.
+ *
+ * <p>A user allowed every command, key and channel (the default user as shipped) passes on one
+ * volatile read: nothing about the request is looked at.
+ */
+final class AccessCheck {
+  /**
+   * The commands whose arguments are channels, as Redis's {@code commands_with_channels} (the
+   * unsubscribing ones are never checked): name, first channel, count (-1: to the end), pattern.
+   */
+  private record ChannelSpec(int first, int count, boolean pattern) {}
+
+  private static final Map<String, ChannelSpec> CHANNELS =
+      Map.of(
+          "subscribe", new ChannelSpec(1, -1, false),
+          "ssubscribe", new ChannelSpec(1, -1, false),
+          "psubscribe", new ChannelSpec(1, -1, true),
+          "publish", new ChannelSpec(1, 1, false),
+          "spublish", new ChannelSpec(1, 1, false));
+
+  private final ServerContext context;
+  private final Map<CommandSpec, AclCommand> commands = new IdentityHashMap<>();
+  private final Map<CommandSpec, ChannelSpec> channels = new IdentityHashMap<>();
+
+  /** Builds the ACL's catalog from the table and the server's ACL users over it. */
+  AccessCheck(ServerContext context, CommandTable table) {
+    this.context = context;
+    CommandCatalog catalog = new CommandCatalog();
+    for (CommandSpec spec : table.all()) {
+      add(catalog, spec);
+      for (CommandSpec sub : spec.subcommands().values()) {
+        add(catalog, sub);
+      }
+    }
+    context.acl(new Acl(catalog, Glob::matches));
+    String password = context.requirePass();
+    if (password != null) {
+      context.acl().defaultPassword(password.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  private void add(CommandCatalog catalog, CommandSpec spec) {
+    commands.put(spec, catalog.add(spec.name(), spec.categories(), spec.noAuth()));
+    ChannelSpec channel = CHANNELS.get(spec.name());
+    if (channel != null) {
+      channels.put(spec, channel);
+    }
+  }
+
+  /** Returns the ACL's entry for a command or subcommand of the table. */
+  AclCommand command(CommandSpec spec) {
+    return commands.get(spec);
+  }
+
+  /**
+   * Checks a request of the session's user before it runs (or is queued).
+   *
+   * @return null if allowed, else the NOPERM error to answer (the denial is logged)
+   */
+  String refusal(Session session, Request request) {
+    User user = session.user();
+    if (user == null || user.unrestricted()) {
+      return null;
+    }
+    Denial denial = denied(session, request, session.inMulti() ? "multi" : "toplevel");
+    return denial == null
+        ? null
+        : "NOPERM "
+            + Acl.message(
+                denial, user.name(), request.spec().name(), object(denial, request), false);
+  }
+
+  /** Returns the denial of the session user's request, logged in the context given, or null. */
+  private Denial denied(Session session, Request request, String where) {
+    Denial denial = denial(session.user(), request.spec(), request.args());
+    if (denial != null) {
+      logDenial(session, denial.reason(), where, object(denial, request), session.user().name());
+    }
+    return denial;
+  }
+
+  /**
+   * Checks a queued request again when EXEC runs it, as Redis's execCommand: the rules may have
+   * changed since it was queued.
+   *
+   * @return null if allowed, else Redis's error for a command no longer allowed (the denial is
+   *     logged in context multi)
+   */
+  String refusalAtExec(Session session, Request request) {
+    User user = session.user();
+    if (user == null || user.unrestricted()) {
+      return null;
+    }
+    Denial denial = denied(session, request, "multi");
+    if (denial == null) {
+      return null;
+    }
+    String reason =
+        switch (denial.reason()) {
+          case COMMAND -> "no permission to execute the command or subcommand";
+          case KEY -> "no permission to touch the specified keys";
+          case CHANNEL -> "no permission to access one of the channels used as arguments";
+          case AUTH -> "no permission";
+        };
+    return "NOPERM ACLs rules changed between the moment the transaction was accumulated and the"
+        + " EXEC call. This command is no longer allowed for the following reason: "
+        + reason;
+  }
+
+  /** Returns the denial of a line for a user (ACL DRYRUN), or null if it is allowed. */
+  Denial denial(User user, CommandSpec spec, byte[][] args) {
+    return context.acl().check(user, new LineAccess(commands.get(spec), spec, args));
+  }
+
+  private static String object(Denial denial, Request request) {
+    return denial.reason() == Denial.Reason.COMMAND
+        ? request.spec().name()
+        : Latin1.text(request.arg(denial.position()));
+  }
+
+  /** Adds a denial to the ACL log with the session's CLIENT LIST line (failed AUTH included). */
+  void logDenial(
+      Session session, Denial.Reason reason, String where, String object, String username) {
+    long now = System.currentTimeMillis();
+    context
+        .aclLog()
+        .add(
+            reason,
+            where,
+            object,
+            username,
+            ClientCommands.describeSelf(context, session, now),
+            now,
+            context.config().get(Parameters.ACLLOG_MAX_LEN));
+  }
+
+  /**
+   * A line as the ACL reads it: the keys its key specs find, each with the access its flags give
+   * (access: read; insert, delete, update: write; a spec with none of those, as RedisBloom declares
+   * its commands' keys: RO read, RW read and write, OW and RM write), and its channels.
+   */
+  private final class LineAccess implements AccessRequest {
+    private final AclCommand command;
+    private final byte[][] args;
+    private final List<KeySpecs.KeyPosition> keys;
+    private final ChannelSpec channel;
+    private final int channelCount;
+
+    LineAccess(AclCommand command, CommandSpec spec, byte[][] args) {
+      this.command = command;
+      this.args = args;
+      this.keys = spec.namesKeys() ? KeySpecs.find(spec.keySpecs(), args.length) : List.of();
+      this.channel = channels.get(spec);
+      if (channel == null) {
+        channelCount = 0;
+      } else {
+        int stop = channel.count() < 0 ? args.length : channel.first() + channel.count();
+        channelCount = Math.max(0, Math.min(stop, args.length) - channel.first());
+      }
+    }
+
+    @Override
+    public AclCommand command() {
+      return command;
+    }
+
+    @Override
+    public int argCount() {
+      return args.length;
+    }
+
+    @Override
+    public byte[] arg(int index) {
+      return args[index];
+    }
+
+    @Override
+    public int keyCount() {
+      return keys.size();
+    }
+
+    @Override
+    public int keyPosition(int index) {
+      return keys.get(index).position();
+    }
+
+    @Override
+    public int keyAccess(int index) {
+      return access(keys.get(index).flags());
+    }
+
+    @Override
+    public int channelCount() {
+      return channelCount;
+    }
+
+    @Override
+    public int channelPosition(int index) {
+      return channel.first() + index;
+    }
+
+    @Override
+    public boolean channelIsPattern(int index) {
+      return channel.pattern();
+    }
+  }
+
+  /** Returns the access a key spec's flags need, as Redis's ACLSelectorCheckKey reads them. */
+  static int access(List<String> flags) {
+    int access = 0;
+    if (flags.contains("access")) {
+      access |= AccessRequest.READ;
+    }
+    if (flags.contains("insert") || flags.contains("delete") || flags.contains("update")) {
+      access |= AccessRequest.WRITE;
+    }
+    if (access == 0) {
+      if (flags.contains("RO") || flags.contains("RW")) {
+        access |= AccessRequest.READ;
+      }
+      if (flags.contains("RW") || flags.contains("OW") || flags.contains("RM")) {
+        access |= AccessRequest.WRITE;
+      }
+    }
+    return access;
+  }
+}
