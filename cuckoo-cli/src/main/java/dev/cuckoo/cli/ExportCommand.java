@@ -215,7 +215,8 @@ final class ExportCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--timeout-ms: " + timeoutMillis + " (expected: at least 1)");
     }
-    ClusterLoad.Node seed = node(cluster);
+    HostPort address = HostPort.parse(spec, "--cluster", cluster);
+    ClusterLoad.Node seed = new ClusterLoad.Node(address.host(), address.port());
     MembershipFilter<byte[]> filter = FilterFiles.read(file);
     byte[] name = RespWriter.text(key);
     byte[] command = RespWriter.text("CF.LOADCHUNK");
@@ -252,27 +253,6 @@ final class ExportCommand implements Callable<Integer> {
     }
     text.flush();
     return ExitCode.OK;
-  }
-
-  /** Parses {@code HOST:PORT} ({@code [v6]:PORT} too) for {@code --cluster}. */
-  private ClusterLoad.Node node(String address) {
-    int colon = address.lastIndexOf(':');
-    String host = colon > 0 ? address.substring(0, colon) : "";
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port;
-    try {
-      port = colon > 0 ? Integer.parseInt(address.substring(colon + 1)) : -1;
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (host.isEmpty() || port < 1 || port > 65_535) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--cluster: '" + address + "' (expected: HOST:PORT, port 1 to 65535)");
-    }
-    return new ClusterLoad.Node(host, port);
   }
 
   /** Counts a chunk, and its bytes unless it is the header (iterator 1). */
