@@ -127,6 +127,7 @@ public final class Tls {
       engine.setSSLParameters(parameters);
     }
     pipeline.addFirst(new RegionChunks());
+    pipeline.addFirst(new TlsErrors());
     pipeline.addFirst(handler);
   }
 
