@@ -72,8 +72,12 @@ public class WalkTrace {
   /** Starts a server, warms CF.ADD up and runs one traced CF.ADD on an existing key. */
   private static void drive() throws Exception {
     Path dir = Files.createTempDirectory("walk");
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
     ServerConfig config =
-        ServerConfig.builder().port(0).threads(1).dir(dir).appendOnly(true).build();
+        ServerConfig.builder().port(port).threads(1).dir(dir).appendOnly(true).build();
     try (CuckooServer server = CuckooServer.start(config);
         Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();

@@ -33,7 +33,7 @@ class ImportCommandTest {
   /** A server that keeps nothing: no log, no save points, its own data directory. */
   static ServerConfig.Builder memoryOnly(Path dir) {
     return ServerConfig.builder()
-        .port(0)
+        .port(TestFiles.freePort())
         .appendOnly(false)
         .savePoints(dev.cuckoo.server.persist.SavePoints.NONE)
         .dir(dir.resolve("server-data"));

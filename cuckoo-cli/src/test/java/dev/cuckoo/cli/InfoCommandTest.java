@@ -92,7 +92,10 @@ class InfoCommandTest {
     Path data = dir.resolve("data");
     try (dev.cuckoo.server.CuckooServer server =
             dev.cuckoo.server.CuckooServer.start(
-                dev.cuckoo.server.ServerConfig.builder().port(0).dir(data).build());
+                dev.cuckoo.server.ServerConfig.builder()
+                    .port(TestFiles.freePort())
+                    .dir(data)
+                    .build());
         RespClient client = new RespClient("127.0.0.1", server.port(), 10_000)) {
       assertEquals("OK", client.call("CF.RESERVE", "seen", "1000"));
       assertEquals("OK", client.call("CF.RESERVE", "other", "1000"));

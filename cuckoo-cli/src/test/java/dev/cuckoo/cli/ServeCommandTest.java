@@ -15,7 +15,7 @@ class ServeCommandTest {
   @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
 
   @Test
-  void serve_portZero_answersUntilShutdown() throws Exception {
+  void serve_freePort_answersUntilShutdown() throws Exception {
     java.io.StringWriter out = new java.io.StringWriter();
     java.io.StringWriter err = new java.io.StringWriter();
     picocli.CommandLine commandLine = CuckooCli.commandLine(new CuckooCli());
@@ -25,7 +25,13 @@ class ServeCommandTest {
         CompletableFuture.supplyAsync(
             () ->
                 commandLine.execute(
-                    "serve", "--port", "0", "--appendonly", "no", "--dir", dir.toString()));
+                    "serve",
+                    "--port",
+                    Integer.toString(TestFiles.freePort()),
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    dir.toString()));
     int port = -1;
     for (int i = 0; i < 200 && port < 0; i++) {
       Matcher matcher =

@@ -132,7 +132,13 @@ class ArchiveIT {
   void cuckooServe_sigterm_logsStartAndStopAndExitsZero() throws Exception {
     Path data = work.resolve("serve-data");
     List<String> command =
-        List.of(launcher("cuckoo"), "serve", "--port", "0", "--dir", data.toString());
+        List.of(
+            launcher("cuckoo"),
+            "serve",
+            "--port",
+            Integer.toString(Dist.freePort()),
+            "--dir",
+            data.toString());
     try (ServerProcess server =
         ServerProcess.start(
             work, ENVIRONMENT, Files.createTempFile(work, "serve", ".out"), command)) {
@@ -254,7 +260,7 @@ class ArchiveIT {
             launcher.toString(),
             home.resolve("conf/cuckoo-server.conf").toString(),
             "--port",
-            "0",
+            Integer.toString(Dist.freePort()),
             "--dir",
             data.toString());
     return ServerProcess.start(

@@ -104,7 +104,13 @@ class ConfigFileIT {
     try (CuckooServer server =
             CuckooServer.start(
                 ServerConfig.parse(
-                    config.toString(), "--port", "0", "--appendonly", "no", "--save", ""));
+                    config.toString(),
+                    "--port",
+                    Integer.toString(Dist.freePort()),
+                    "--appendonly",
+                    "no",
+                    "--save",
+                    ""));
         RedisClient redis = RedisClient.create("redis://127.0.0.1:" + server.port())) {
       for (String name : shown.keySet()) {
         running.putAll(redis.configGet(name));
@@ -122,7 +128,13 @@ class ConfigFileIT {
     try (CuckooServer server =
             CuckooServer.start(
                 ServerConfig.parse(
-                    copy.toString(), "--port", "0", "--appendonly", "no", "--dir", "data"));
+                    copy.toString(),
+                    "--port",
+                    Integer.toString(Dist.freePort()),
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    "data"));
         RedisClient redis = RedisClient.create("redis://127.0.0.1:" + server.port())) {
       port = server.port();
       assertEquals(

@@ -203,7 +203,7 @@ class DebianPackageIT {
                 "--init-groups",
                 "--"));
     command.addAll(Arrays.asList(unit.get("ExecStart").split(" ")));
-    command.addAll(List.of("--port", "0"));
+    command.addAll(List.of("--port", Integer.toString(Dist.freePort())));
     Map<String, String> environment =
         Map.of("JAVA_HOME", System.getProperty("java.home"), "CUCKOO_JAVA_OPTS", "-Xmx256m");
     long stopMillis;

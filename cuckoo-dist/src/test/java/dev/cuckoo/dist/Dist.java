@@ -102,4 +102,18 @@ final class Dist {
       return command + ": exit " + exitCode + "\n" + output;
     }
   }
+
+  /**
+   * Returns a loopback port that was free a moment ago: port 0 means no plaintext listener, as in
+   * Redis, so a test server asks for a port this way.
+   */
+  static int freePort() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+      return socket.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("no free loopback port", e);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.cuckoo.server;
 
+import dev.cuckoo.server.cluster.BusSecurity;
 import dev.cuckoo.server.cluster.Cluster;
 import dev.cuckoo.server.command.CommandThreads;
 import dev.cuckoo.server.command.Commands;
@@ -20,12 +21,15 @@ import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.RespDecoder;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.tls.Tls;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -55,9 +59,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>In-process use:
  *
  * <pre>{@code
- * try (CuckooServer server = CuckooServer.start(ServerConfig.builder().port(0).build())) {
- *   int port = server.port();
- *   // talk to 127.0.0.1:port with any Redis client
+ * try (CuckooServer server = CuckooServer.start(ServerConfig.builder().port(6380).build())) {
+ *   // talk to 127.0.0.1:6380 with any Redis client
  * }
  * }</pre>
  *
@@ -78,6 +81,8 @@ public final class CuckooServer implements AutoCloseable {
   private final EventLoopGroup workerGroup;
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final Listener listener;
+  private final Listener tlsListener;
+  private final Tls tls;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private volatile Cluster cluster;
@@ -86,11 +91,15 @@ public final class CuckooServer implements AutoCloseable {
       ServerContext context,
       EventLoopGroup bossGroup,
       EventLoopGroup workerGroup,
-      Listener listener) {
+      Listener listener,
+      Listener tlsListener,
+      Tls tls) {
     this.context = context;
     this.bossGroup = bossGroup;
     this.workerGroup = workerGroup;
     this.listener = listener;
+    this.tlsListener = tlsListener;
+    this.tls = tls;
   }
 
   /**
@@ -106,6 +115,13 @@ public final class CuckooServer implements AutoCloseable {
   /** Starts a server whose persistence opens its files through {@code files} (fault tests). */
   static CuckooServer start(ServerConfig config, FileChannels files) throws IOException {
     Config live = config.parameters();
+    if (config.port() == 0 && live.get(Parameters.TLS_PORT) == 0) {
+      // Redis exits the same way ("Configured to not listen anywhere")
+      throw new IOException(
+          "port 0 and tls-port 0: configured to not listen anywhere (set port, or tls-port with"
+              + " tls-cert-file and tls-key-file)");
+    }
+    Tls tls = Tls.start(live);
     ServerContext context = new ServerContext(live, new Keyspace(config.databases()));
     context.applyChanges();
     if (!live.get(Parameters.LOGLEVEL).equals(Parameters.LOGLEVEL.defaultValue())) {
@@ -154,10 +170,11 @@ public final class CuckooServer implements AutoCloseable {
                 commands.table(),
                 replayers,
                 context::persistence,
-                context::port,
+                () -> replicationPort(live),
                 context.traffic(),
                 context::clientsPaused));
     replication.applier(commands.masterStreamApplier());
+    replication.linkSecurity(tls::replicationSocket);
     if (context.persistence() != null) {
       context.persistence().atRotation(commands::rotated);
     }
@@ -178,66 +195,62 @@ public final class CuckooServer implements AutoCloseable {
     workers.next().scheduleAtFixedRate(context.migrateSockets()::closeIdle, 1, 1, TimeUnit.SECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     boolean protectedMode = ProtectedMode.appliesTo(live, null);
-    Listener[] listening = new Listener[1];
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
             .channel(channelType)
             .option(ChannelOption.SO_BACKLOG, 1024)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            .childHandler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    group[0].add(ch);
-                    // read per connection: CONFIG SET changes them for connections to come
-                    // as Redis: protected while the default user needs no password
-                    boolean authRequired = context.authRequired();
-                    if (context.protectedMode() && context.acl().defaultUser().noPass()) {
-                      ch.pipeline().addLast(new ProtectedMode());
-                    }
-                    int timeoutSeconds = context.timeoutSeconds();
-                    if (timeoutSeconds > 0) {
-                      ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
-                    }
-                    keepAlive(ch, live.get(Parameters.TCP_KEEPALIVE));
-                    Authentication authentication = new Authentication(!authRequired);
-                    ch.attr(Authentication.KEY).set(authentication);
-                    ch.pipeline()
-                        .addLast(
-                            new RespDecoder(
-                                context.maxBulkLength(),
-                                config.maxArrayLength(),
-                                Math.max(context.maxBulkLength(), 1L << 30),
-                                authentication));
-                    ch.pipeline().addLast(new CommandHandler(context, commands));
-                  }
-                });
+            .childHandler(clientInitializer(context, commands, config, group, null));
+    ServerBootstrap tlsBootstrap =
+        bootstrap.clone().childHandler(clientInitializer(context, commands, config, group, tls));
+    Listener plain = null;
+    Listener secure;
+    int tlsPort = (int) (long) live.get(Parameters.TLS_PORT);
     try {
-      listening[0] = new Listener(bootstrap, config.bind(), config.port());
+      plain = new Listener(bootstrap, config.bind(), config.port());
+      secure = new Listener(tlsBootstrap, config.bind(), tlsPort);
     } catch (Exception e) {
       // Netty rethrows the bind's cause as it is (a BindException, undeclared)
+      if (plain != null) {
+        plain.close();
+      }
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       context.heapGuard().close();
       context.snapshots().close();
-      throw new IOException("cannot listen on " + config.bind() + ":" + config.port(), e);
+      throw new IOException(
+          "cannot listen on "
+              + config.bind()
+              + ":"
+              + (plain == null ? config.port() : tlsPort + " (tls-port)"),
+          e);
     }
-    CuckooServer server = new CuckooServer(context, boss, workers, listening[0]);
+    CuckooServer server = new CuckooServer(context, boss, workers, plain, secure, tls);
     group[0] = server.channels;
-    live.put(Parameters.PORT, (long) listening[0].port());
     server.applyChanges(files, replayers, commands);
     context.shutdown(server::close);
     if (config.cluster().enabled()) {
       server.startCluster(config);
     }
     replication.start();
-    LOGGER.log(
-        Level.INFO,
-        "listening on {0}:{1} ({2})",
-        config.bind(),
-        Integer.toString(server.port()),
-        epoll ? "epoll" : "nio");
+    if (server.port() != 0) {
+      LOGGER.log(
+          Level.INFO,
+          "listening on {0}:{1} ({2})",
+          config.bind(),
+          Integer.toString(server.port()),
+          epoll ? "epoll" : "nio");
+    }
+    if (server.tlsPort() != 0) {
+      LOGGER.log(
+          Level.INFO,
+          "listening for TLS on {0}:{1} ({2}, {3})",
+          config.bind(),
+          Integer.toString(server.tlsPort()),
+          epoll ? "epoll" : "nio",
+          tls.provider());
+    }
     if (protectedMode && !BindAddresses.loopbackOnly(config.bind())) {
       LOGGER.log(
           Level.INFO,
@@ -245,6 +258,62 @@ public final class CuckooServer implements AutoCloseable {
               + " over the loopback interface are refused (--protected-mode no allows them)");
     }
     return server;
+  }
+
+  /**
+   * Returns what sets up an accepted client connection: TLS first when {@code tls} is given (the
+   * TLS listener's connections), then protected mode, the idle timeout, keepalive, the decoder and
+   * the command handler.
+   */
+  private static ChannelInitializer<SocketChannel> clientInitializer(
+      ServerContext context,
+      Commands commands,
+      ServerConfig config,
+      ChannelGroup[] group,
+      Tls tls) {
+    Config live = context.config();
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        group[0].add(ch);
+        if (tls != null) {
+          tls.acceptInto(ch.pipeline(), ch.alloc());
+        }
+        // read per connection: CONFIG SET changes them for connections to come
+        // as Redis: protected while the default user needs no password
+        boolean authRequired = context.authRequired();
+        if (context.protectedMode() && context.acl().defaultUser().noPass()) {
+          ch.pipeline().addLast(new ProtectedMode());
+        }
+        int timeoutSeconds = context.timeoutSeconds();
+        if (timeoutSeconds > 0) {
+          ch.pipeline().addLast(new IdleStateHandler(0, 0, timeoutSeconds));
+        }
+        keepAlive(ch, live.get(Parameters.TCP_KEEPALIVE));
+        Authentication authentication = new Authentication(!authRequired);
+        ch.attr(Authentication.KEY).set(authentication);
+        ch.pipeline()
+            .addLast(
+                new RespDecoder(
+                    context.maxBulkLength(),
+                    config.maxArrayLength(),
+                    Math.max(context.maxBulkLength(), 1L << 30),
+                    authentication));
+        ch.pipeline().addLast(new CommandHandler(context, commands));
+      }
+    };
+  }
+
+  /**
+   * Returns the port a replica tells its master it listens on: tls-port with tls-replication (and a
+   * TLS port), else port, as Redis's replica announces it.
+   */
+  private static int replicationPort(Config live) {
+    long tlsPort = live.get(Parameters.TLS_PORT);
+    return (int)
+        (live.get(Parameters.TLS_REPLICATION) && tlsPort != 0
+            ? tlsPort
+            : live.get(Parameters.PORT));
   }
 
   /**
@@ -276,16 +345,41 @@ public final class CuckooServer implements AutoCloseable {
         () -> {
           String bind = live.get(Parameters.BIND);
           boolean bindMoved = !bind.equals(listener.bind());
-          if (!listener.moveTo(bind, (int) (long) live.get(Parameters.PORT))) {
+          int port = (int) (long) live.get(Parameters.PORT);
+          int tlsPort = (int) (long) live.get(Parameters.TLS_PORT);
+          if (port == 0 && tlsPort == 0) {
+            return "port and tls-port 0: the server would listen nowhere";
+          }
+          if (!listener.moveTo(bind, port)) {
             return bindMoved
                 ? "Failed to bind to specified addresses."
                 : "Unable to listen on this port. Check server logs.";
           }
-          live.put(Parameters.PORT, (long) listener.port());
+          if (bindMoved && !tlsListener.moveTo(bind, tlsPort)) {
+            listener.moveTo(tlsListener.bind(), port);
+            return "Failed to bind to specified addresses.";
+          }
           return null;
         },
         Parameters.PORT,
         Parameters.BIND);
+    live.onChange(
+        () -> {
+          int port = (int) (long) live.get(Parameters.PORT);
+          int tlsPort = (int) (long) live.get(Parameters.TLS_PORT);
+          if (port == 0 && tlsPort == 0) {
+            return "port and tls-port 0: the server would listen nowhere";
+          }
+          // the contexts first: a TLS port opened now needs them
+          String refusal = tls.reload();
+          if (refusal != null) {
+            return refusal;
+          }
+          return tlsListener.moveTo(live.get(Parameters.BIND), tlsPort)
+              ? null
+              : "Unable to listen on this port. Check server logs.";
+        },
+        Parameters.TLS_PORT);
     live.onChange(
         () -> {
           if (!appendOnly(live.get(Parameters.APPENDONLY), files, replayers, commands)) {
@@ -432,7 +526,10 @@ public final class CuckooServer implements AutoCloseable {
    */
   private void startCluster(ServerConfig config) throws IOException {
     ServerConfig.ClusterMode mode = config.cluster();
-    int busPort = mode.port() != 0 ? mode.port() : port() + 10000;
+    boolean tlsBus = context.config().get(Parameters.TLS_CLUSTER);
+    // as Redis: with tls-cluster the node's client port is its TLS port
+    int clientPort = tlsBus ? tlsPort() : port();
+    int busPort = mode.port() != 0 ? mode.port() : clientPort + 10000;
     if (busPort > 65535) {
       close(false);
       throw new IOException(
@@ -447,11 +544,12 @@ public final class CuckooServer implements AutoCloseable {
           Cluster.start(
               new Cluster.Options(
                   config.bind(),
-                  port(),
+                  clientPort,
                   busPort,
                   mode.nodeTimeoutMillis(),
                   config.dir().resolve(mode.configFile())),
-              new ClusterKeys(context.keyspace()));
+              new ClusterKeys(context.keyspace()),
+              tlsBus ? busSecurity(tls) : null);
     } catch (IOException | RuntimeException e) {
       close(false);
       throw e;
@@ -491,9 +589,30 @@ public final class CuckooServer implements AutoCloseable {
         Integer.toString(busPort));
   }
 
-  /** Returns the port the server listens on (useful after starting on port 0). */
+  /** Returns how the cluster bus puts TLS on its links. */
+  private static BusSecurity busSecurity(Tls tls) {
+    return new BusSecurity() {
+      @Override
+      public void accepted(ChannelPipeline pipeline, ByteBufAllocator allocator) {
+        tls.acceptInto(pipeline, allocator);
+      }
+
+      @Override
+      public void connecting(
+          ChannelPipeline pipeline, ByteBufAllocator allocator, String host, int port) {
+        tls.connectInto(pipeline, allocator, host, port);
+      }
+    };
+  }
+
+  /** Returns the port the server listens on for plaintext clients (0: none). */
   public int port() {
     return context.port();
+  }
+
+  /** Returns the port the server listens on for TLS clients (0: none). */
+  public int tlsPort() {
+    return tlsListener.port();
   }
 
   /**
@@ -522,6 +641,7 @@ public final class CuckooServer implements AutoCloseable {
     long startNanos = System.nanoTime();
     try {
       listener.close();
+      tlsListener.close();
       if (cluster != null) {
         cluster.close();
       }
@@ -728,7 +848,12 @@ public final class CuckooServer implements AutoCloseable {
               + " and the exit status is then 128 + the signal number",
           signals);
     }
-    out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
+    if (server.port() != 0) {
+      out.println("cuckoo-server listening on " + config.bind() + ":" + server.port());
+    }
+    if (server.tlsPort() != 0) {
+      out.println("cuckoo-server listening for TLS on " + config.bind() + ":" + server.tlsPort());
+    }
     out.flush();
     try {
       server.awaitTermination();

@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The server's listening sockets, one per address of {@code bind} (Redis's syntax: addresses
- * separated by spaces, at most {@value BindAddresses#MAX_ADDRESSES}; {@code *} is every IPv4
- * address, {@code ::*} every IPv6 address; an address written with a leading {@code -} is skipped
- * when this host does not have it, as Redis skips it). CONFIG SET port and bind move them at run
- * time as Redis's changeListener does: the old sockets are closed, the new addresses bound, and if
- * that fails the old addresses are bound again. Connections already accepted are not affected.
+ * The server's listening sockets of one kind (plaintext or TLS), one per address of {@code bind} on
+ * one port, none when that port is 0 (Redis's syntax: addresses separated by spaces, at most
+ * {@value BindAddresses#MAX_ADDRESSES}; {@code *} is every IPv4 address, {@code ::*} every IPv6
+ * address; an address written with a leading {@code -} is skipped when this host does not have it,
+ * as Redis skips it). CONFIG SET port and bind move them at run time as Redis's changeListener
+ * does: the old sockets are closed, the new addresses bound, and if that fails the old addresses
+ * are bound again. Connections already accepted are not affected.
  */
 final class Listener {
   private static final System.Logger LOGGER = System.getLogger(Listener.class.getName());
@@ -43,11 +44,14 @@ final class Listener {
     if (error != null) {
       throw new IllegalArgumentException(error);
     }
+    if (port == 0) {
+      // port 0 is no listener of this kind, as Redis's port and tls-port
+      return List.of();
+    }
     List<Channel> bound = new ArrayList<>();
-    int chosenPort = port;
     try {
       for (String address : BindAddresses.split(bind)) {
-        InetSocketAddress wanted = new InetSocketAddress(BindAddresses.host(address), chosenPort);
+        InetSocketAddress wanted = new InetSocketAddress(BindAddresses.host(address), port);
         Channel channel;
         try {
           channel = bootstrap.bind(wanted).syncUninterruptibly().channel();
@@ -63,8 +67,6 @@ final class Listener {
           throw e;
         }
         bound.add(channel);
-        // port 0: every address listens on the port the first one was given
-        chosenPort = ((InetSocketAddress) channel.localAddress()).getPort();
       }
     } catch (Throwable e) {
       // also the bind's undeclared BindException, rethrown as it is
@@ -102,9 +104,10 @@ final class Listener {
     return bind;
   }
 
-  /** Returns the port actually bound (the one chosen for port 0). */
+  /** Returns the port bound, 0 if none. */
   int port() {
-    return ((InetSocketAddress) channels.get(0).localAddress()).getPort();
+    List<Channel> bound = channels;
+    return bound.isEmpty() ? 0 : ((InetSocketAddress) bound.get(0).localAddress()).getPort();
   }
 
   /**
@@ -123,7 +126,9 @@ final class Listener {
     try {
       channels = bindAll(bind, port);
       this.bind = bind;
-      LOGGER.log(Level.INFO, "listening on {0}:{1}", bind, Integer.toString(port()));
+      if (port != 0) {
+        LOGGER.log(Level.INFO, "listening on {0}:{1}", bind, Integer.toString(port()));
+      }
       return true;
     } catch (Exception e) {
       LOGGER.log(Level.WARNING, "cannot listen on " + bind + ":" + port + ": " + e.getMessage());

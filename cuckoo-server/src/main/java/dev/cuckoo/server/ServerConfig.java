@@ -151,7 +151,7 @@ public final class ServerConfig {
     return (int) Math.min(values.get(parameter), Integer.MAX_VALUE);
   }
 
-  /** Returns the TCP port (0: any free port). */
+  /** Returns the plaintext TCP port (0: none). */
   public int port() {
     return integer(Parameters.PORT);
   }
@@ -445,7 +445,7 @@ public final class ServerConfig {
       return this;
     }
 
-    /** Sets the TCP port, 0..65535 (0: any free port). */
+    /** Sets the plaintext TCP port, 0..65535 (0: no plaintext listener, e.g. with tls-port). */
     public Builder port(int port) {
       return put(Parameters.PORT, (long) port);
     }

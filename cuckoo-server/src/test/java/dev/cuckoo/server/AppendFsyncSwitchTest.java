@@ -40,7 +40,12 @@ class AppendFsyncSwitchTest {
     SlowSnapshotChannels files = new SlowSnapshotChannels(0);
     try (CuckooServer server =
             CuckooServer.start(
-                ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.EVERYSEC).build(),
+                ServerConfig.builder()
+                    .port(TestServers.freePort())
+                    .threads(1)
+                    .dir(dir)
+                    .fsync(Fsync.EVERYSEC)
+                    .build(),
                 files);
         RespClient client = new RespClient(server.port())) {
       long start = System.nanoTime();

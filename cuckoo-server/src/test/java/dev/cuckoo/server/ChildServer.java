@@ -33,7 +33,7 @@ final class ChildServer implements AutoCloseable {
    *
    * @param heap the child's maximum heap, e.g. {@code "256m"}
    * @param outputFile where the child's output goes (outside the data directory)
-   * @param options server options after {@code --port 0}, e.g. {@code "--dir", path}
+   * @param options server options after {@code --port} and a free port, e.g. {@code "--dir", path}
    */
   static ChildServer launch(String heap, Path outputFile, String... options) throws IOException {
     return launch(List.of("-Xmx" + heap), outputFile, options);
@@ -56,7 +56,7 @@ final class ChildServer implements AutoCloseable {
             System.getProperty("java.class.path"),
             CuckooServer.class.getName(),
             "--port",
-            "0"));
+            Integer.toString(TestServers.freePort())));
     command.addAll(List.of(options));
     Process process =
         new ProcessBuilder(command)

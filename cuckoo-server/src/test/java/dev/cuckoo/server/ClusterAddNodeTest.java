@@ -42,7 +42,7 @@ class ClusterAddNodeTest {
     CuckooServer server =
         CuckooServer.start(
             TestServers.memoryOnly()
-                .port(0)
+                .port(TestServers.freePort())
                 .dir(Files.createDirectories(dir.resolve(name)))
                 .clusterEnabled(true)
                 .clusterPort(freePort())

@@ -143,7 +143,7 @@ class ClusterInteropTest {
   }
 
   private Node startCuckoo(String name) throws Exception {
-    return startCuckoo(name, 0, freePort());
+    return startCuckoo(name, TestServers.freePort(), freePort());
   }
 
   /** Starts a cuckoo-server cluster node in its own directory (keeping nodes.conf there). */

@@ -95,7 +95,7 @@ class ClusterSlotsTest {
     CuckooServer server =
         CuckooServer.start(
             TestServers.memoryOnly()
-                .port(0)
+                .port(TestServers.freePort())
                 .dir(nodeDir)
                 .clusterEnabled(true)
                 .clusterPort(freePort())

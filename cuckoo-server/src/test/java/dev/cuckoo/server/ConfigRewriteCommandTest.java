@@ -39,7 +39,7 @@ class ConfigRewriteCommandTest {
         String.join(
             "\n",
             "# test server",
-            "port 0",
+            "port " + TestServers.freePort(),
             "appendonly no",
             "dir " + dir.resolve("data").toAbsolutePath(),
             "",
@@ -97,7 +97,9 @@ class ConfigRewriteCommandTest {
     Path file = dir.resolve("cuckoo.conf");
     Files.writeString(
         file,
-        "port 0\nappendonly no\ndir "
+        "port "
+            + TestServers.freePort()
+            + "\nappendonly no\ndir "
             + dir.resolve("data").toAbsolutePath()
             + "\nlatency-tracking-info-percentiles \"90 99.99\"\n",
         StandardCharsets.UTF_8);

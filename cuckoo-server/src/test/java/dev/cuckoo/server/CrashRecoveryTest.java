@@ -77,7 +77,7 @@ class CrashRecoveryTest {
   }
 
   private static ServerConfig.Builder inProcess(Path data) {
-    return ServerConfig.builder().port(0).threads(2).dir(data);
+    return ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(data);
   }
 
   /** Returns true if a snapshot was being taken: a retired log or a snapshot temp file exists. */

@@ -28,7 +28,7 @@ class DeploymentCommandsTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
-    return ServerConfig.builder().port(0).threads(2).dir(dir);
+    return ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir);
   }
 
   @Test

@@ -37,7 +37,7 @@ class DiskFaultTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder config(Fsync fsync) {
-    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(fsync);
+    return ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir).fsync(fsync);
   }
 
   private static long items(RespClient client, String key) throws IOException {

@@ -235,7 +235,7 @@ class DumpRestoreTest {
   void restore_persistentServer_restartFindsRestoredKeys() throws Exception {
     byte[] payload = RecordedDumps.named("grown_cap100_exp2_500").dump();
     ServerConfig.Builder config =
-        ServerConfig.builder().port(0).threads(2).dir(dir).appendOnly(true);
+        ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir).appendOnly(true);
     long expireAt;
     try (CuckooServer first = CuckooServer.start(config.build());
         RespClient c = new RespClient(first.port())) {

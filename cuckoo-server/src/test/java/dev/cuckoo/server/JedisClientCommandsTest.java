@@ -74,7 +74,8 @@ class JedisClientCommandsTest {
   @Test
   void waitAof_throughJedis_pairOfLocalAndReplicaFsyncs(@TempDir Path dir) throws IOException {
     try (CuckooServer server =
-            CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
+            CuckooServer.start(
+                ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir).build());
         Jedis jedis = connect(server, "auto")) {
       jedis.sendCommand(
           () -> "CF.ADD".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "k", "v");

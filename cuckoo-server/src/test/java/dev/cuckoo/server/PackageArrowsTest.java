@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's packages depend on each other one way only: {@code config} (the parameter table) on
- * nothing, {@code protocol}, {@code keyspace}, {@code cluster} and {@code rdb} (the DUMP payload)
- * on config only, {@code acl} (the users) on config only, {@code migrate} (MIGRATE's connections)
- * on nothing, {@code persist} on those but cluster, acl and migrate, {@code replication} on those
- * too, {@code command} on the others, {@code network} on them; the top package wires them all and
- * no other package reads it.
+ * nothing, {@code protocol}, {@code keyspace}, {@code cluster}, {@code tls} and {@code rdb} (the
+ * DUMP payload) on config only, {@code acl} (the users) on config only, {@code migrate} (MIGRATE's
+ * connections) on nothing, {@code persist} on those but cluster, tls, acl and migrate, {@code
+ * replication} on those too, {@code command} on the others, {@code network} on them; the top
+ * package wires them all and no other package reads it.
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
@@ -37,6 +37,7 @@ class PackageArrowsTest {
           Map.entry("migrate", Set.of()),
           Map.entry("cluster", Set.of("config")),
           Map.entry("acl", Set.of("config")),
+          Map.entry("tls", Set.of("config")),
           Map.entry("persist", Set.of("keyspace", "protocol", "rdb", "config")),
           Map.entry("replication", Set.of("persist", "keyspace", "protocol", "rdb", "config")),
           Map.entry(

@@ -37,7 +37,7 @@ class PersistenceTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
-    return ServerConfig.builder().port(0).threads(2).dir(dir);
+    return ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir);
   }
 
   /** Returns every key's CF.DEBUG line and complete SCANDUMP stream. */
@@ -360,7 +360,7 @@ class PersistenceTest {
                 System.getProperty("java.class.path"),
                 CuckooServer.class.getName(),
                 "--port",
-                "0",
+                Integer.toString(TestServers.freePort()),
                 "--dir",
                 dir.toString(),
                 "--appendfsync",

@@ -36,7 +36,11 @@ class RecoveryRulesTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder persistent() {
-    return ServerConfig.builder().port(0).threads(2).dir(dir).fsync(Fsync.ALWAYS);
+    return ServerConfig.builder()
+        .port(TestServers.freePort())
+        .threads(2)
+        .dir(dir)
+        .fsync(Fsync.ALWAYS);
   }
 
   private static long items(RespClient client, String key) throws IOException {

@@ -513,7 +513,12 @@ class ReplicationTest {
   void configRewrite_afterReplicaofAndPromotion_writesTheCurrentMaster() throws Exception {
     java.nio.file.Path file = dir.resolve("cuckoo.conf");
     java.nio.file.Files.writeString(
-        file, "port 0\nappendonly no\ndir " + dir.resolve("data").toAbsolutePath() + "\n");
+        file,
+        "port "
+            + TestServers.freePort()
+            + "\nappendonly no\ndir "
+            + dir.resolve("data").toAbsolutePath()
+            + "\n");
     try (CuckooServer master = TestServers.start();
         CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
         RespClient client = new RespClient(server.port())) {

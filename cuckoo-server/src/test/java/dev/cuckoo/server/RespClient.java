@@ -45,7 +45,12 @@ public final class RespClient implements Closeable {
   private final OutputStream out;
 
   public RespClient(int port) throws IOException {
-    socket = new Socket(InetAddress.getLoopbackAddress(), port);
+    this(new Socket(InetAddress.getLoopbackAddress(), port));
+  }
+
+  /** A client over a connected socket (a TLS socket, for instance). */
+  public RespClient(Socket connected) throws IOException {
+    socket = connected;
     socket.setSoTimeout(30_000);
     socket.setTcpNoDelay(true);
     in = new BufferedInputStream(socket.getInputStream(), 1 << 16);

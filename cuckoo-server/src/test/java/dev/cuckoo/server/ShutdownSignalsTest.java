@@ -60,7 +60,8 @@ class ShutdownSignalsTest {
         "SIGTERM: %d of %d pipelined writes acknowledged, process gone after %d ms%n",
         acknowledged, PIPELINED, stopMillis);
     try (CuckooServer server =
-            CuckooServer.start(ServerConfig.builder().port(0).dir(data).build());
+            CuckooServer.start(
+                ServerConfig.builder().port(TestServers.freePort()).dir(data).build());
         RespClient client = new RespClient(server.port())) {
       for (int i = 0; i < acknowledged; i++) {
         assertEquals(1L, client.call("CF.EXISTS", "k", "item-" + i), "item-" + i);

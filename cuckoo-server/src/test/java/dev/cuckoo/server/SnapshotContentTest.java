@@ -28,7 +28,8 @@ class SnapshotContentTest {
   @TempDir Path dir;
 
   private CuckooServer start() throws Exception {
-    return CuckooServer.start(ServerConfig.builder().port(0).threads(2).dir(dir).build());
+    return CuckooServer.start(
+        ServerConfig.builder().port(TestServers.freePort()).threads(2).dir(dir).build());
   }
 
   /** Returns the SCANDUMP chunks of a key as (iterator, bytes) pairs, the header first. */

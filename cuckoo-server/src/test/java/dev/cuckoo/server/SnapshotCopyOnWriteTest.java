@@ -33,7 +33,13 @@ class SnapshotCopyOnWriteTest {
 
   private CuckooServer start(HeldSnapshotChannels files) throws Exception {
     return CuckooServer.start(
-        ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.ALWAYS).build(), files);
+        ServerConfig.builder()
+            .port(TestServers.freePort())
+            .threads(1)
+            .dir(dir)
+            .fsync(Fsync.ALWAYS)
+            .build(),
+        files);
   }
 
   /** Returns CF.COUNT of every item, and CF.INFO, as one list to compare. */

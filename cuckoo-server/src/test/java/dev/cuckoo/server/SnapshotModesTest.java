@@ -324,7 +324,7 @@ class SnapshotModesTest {
         file,
         String.join(
             "\n",
-            "port 0",
+            "port " + TestServers.freePort(),
             "appendonly no",
             "dir " + dir.resolve("conf-data").toAbsolutePath(),
             "save 900 1",

@@ -60,7 +60,11 @@ class SnapshotRaceTest {
   }
 
   private static ServerConfig.Builder config(Path data) {
-    return ServerConfig.builder().port(0).threads(2).dir(data).fsync(Fsync.ALWAYS);
+    return ServerConfig.builder()
+        .port(TestServers.freePort())
+        .threads(2)
+        .dir(data)
+        .fsync(Fsync.ALWAYS);
   }
 
   @ParameterizedTest

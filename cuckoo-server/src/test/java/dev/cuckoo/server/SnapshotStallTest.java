@@ -33,7 +33,13 @@ class SnapshotStallTest {
 
   private CuckooServer start(SlowSnapshotChannels files) throws Exception {
     return CuckooServer.start(
-        ServerConfig.builder().port(0).threads(1).dir(dir).fsync(Fsync.EVERYSEC).build(), files);
+        ServerConfig.builder()
+            .port(TestServers.freePort())
+            .threads(1)
+            .dir(dir)
+            .fsync(Fsync.EVERYSEC)
+            .build(),
+        files);
   }
 
   private static void reserve(RespClient big, RespClient small) throws Exception {

@@ -27,7 +27,11 @@ class WaitAofTest {
   @TempDir Path dir;
 
   private ServerConfig.Builder logged(String name, Fsync fsync) {
-    return ServerConfig.builder().port(0).threads(2).dir(dir.resolve(name)).fsync(fsync);
+    return ServerConfig.builder()
+        .port(TestServers.freePort())
+        .threads(2)
+        .dir(dir.resolve(name))
+        .fsync(fsync);
   }
 
   private static ServerConfig.Builder replicaOf(CuckooServer master, ServerConfig.Builder builder)

@@ -42,7 +42,18 @@ public final class Cluster implements AutoCloseable {
    * @throws IOException if nodes.conf cannot be written at first start or the bus port is taken
    */
   public static Cluster start(Options options, SlotKeys keys) throws IOException {
-    ClusterBus bus = new ClusterBus();
+    return start(options, keys, null);
+  }
+
+  /**
+   * Starts a node whose bus links are secured by {@code security} (null: plaintext), as {@link
+   * #start(Options, SlotKeys)} does otherwise.
+   *
+   * @throws IOException as {@link #start(Options, SlotKeys)}
+   */
+  public static Cluster start(Options options, SlotKeys keys, BusSecurity security)
+      throws IOException {
+    ClusterBus bus = new ClusterBus(security);
     ClusterState state =
         new ClusterState(
             new ClusterState.Settings(

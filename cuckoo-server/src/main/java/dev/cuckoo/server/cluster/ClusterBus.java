@@ -35,7 +35,13 @@ final class ClusterBus implements Transport {
   private final EventLoopGroup group =
       new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final List<Channel> listeners = new ArrayList<>();
+  private final BusSecurity security;
   private volatile ClusterState state;
+
+  /** Creates a bus whose links {@code security} secures (null: plaintext). */
+  ClusterBus(BusSecurity security) {
+    this.security = security;
+  }
 
   /** Binds the bus port on each of the bind addresses (separated by spaces). */
   void listen(String bind, int busPort) throws IOException {
@@ -80,6 +86,9 @@ final class ClusterBus implements Transport {
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(SocketChannel ch) {
+        if (inbound && security != null) {
+          security.accepted(ch.pipeline(), ch.alloc());
+        }
         if (inbound) {
           NettyLink link = new NettyLink(ch, true, null);
           ch.attr(LINK).set(link);
@@ -100,6 +109,9 @@ final class ClusterBus implements Transport {
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
             .handler(initializer(false));
     Channel channel = bootstrap.register().channel();
+    if (security != null) {
+      security.connecting(channel.pipeline(), channel.alloc(), node.ip, node.cport);
+    }
     NettyLink link = new NettyLink(channel, false, node);
     channel.attr(LINK).set(link);
     // a channel that never connected closes without going inactive: the close itself tells

@@ -200,7 +200,9 @@ public final class InfoCommands {
     field(out, "process_id", ProcessHandle.current().pid());
     field(out, "process_supervised", "no");
     field(out, "run_id", runId);
-    field(out, "tcp_port", context.port());
+    long tlsPort = context.config().get(Parameters.TLS_PORT);
+    // as Redis: the plaintext port, or the TLS port when there is none
+    field(out, "tcp_port", context.port() != 0 ? context.port() : tlsPort);
     field(out, "server_time_usec", nowMicros);
     field(out, "uptime_in_seconds", uptime);
     field(out, "uptime_in_days", uptime / 86400);
@@ -214,11 +216,22 @@ public final class InfoCommands {
     // Redis's LRU clock: Unix seconds in 24 bits (OBJECT IDLETIME and DEBUG OBJECT's lru)
     field(out, "lru_clock", (System.currentTimeMillis() / 1000) & ((1 << 24) - 1));
     field(out, "monotonic_clock", "JVM System.nanoTime");
-    StringBuilder listener = new StringBuilder("name=tcp");
+    // Redis's listeners by connection type: 0 plaintext TCP, 2 TLS (1 is the Unix socket)
+    if (context.port() != 0) {
+      field(out, "listener0", listener("tcp", context.port()));
+    }
+    if (tlsPort != 0) {
+      field(out, "listener2", listener("tls", tlsPort));
+    }
+  }
+
+  /** Returns a listener's INFO line: its type, each bind address, its port. */
+  private StringBuilder listener(String type, long port) {
+    StringBuilder listener = new StringBuilder("name=").append(type);
     for (String address : context.bind().trim().split("\\s+")) {
       listener.append(",bind=").append(address);
     }
-    field(out, "listener0", listener.append(",port=").append(context.port()));
+    return listener.append(",port=").append(port);
   }
 
   private void clients(StringBuilder out) {

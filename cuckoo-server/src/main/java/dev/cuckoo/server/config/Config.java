@@ -234,7 +234,7 @@ public final class Config implements Parameter.View {
     List<String> namesOf = new ArrayList<>();
     for (Parameter<?> parameter : Parameters.all()) {
       int given = parameters.indexOf(parameter);
-      if (given < 0 || !changed(pending, parameter)) {
+      if (given < 0 || !(changed(pending, parameter) || parameter.reappliedWhenUnchanged())) {
         continue;
       }
       Applier applier = appliers.get(parameter);

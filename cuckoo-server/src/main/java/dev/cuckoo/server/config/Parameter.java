@@ -45,6 +45,7 @@ public final class Parameter<T> {
   private List<String> oldNames = List.of();
   private Mutability mutability = Mutability.MUTABLE;
   private boolean needsApplier;
+  private boolean reappliedWhenUnchanged;
   private String unappliedReason = "this server sets it only at start-up";
   private Constraint<T> constraint;
   private int index = -1;
@@ -90,6 +91,15 @@ public final class Parameter<T> {
     return this;
   }
 
+  /**
+   * Marks a parameter whose applier runs even when CONFIG SET gives the value it already has
+   * (Redis's {@code VOLATILE_CONFIG}: a file name whose file may have changed on disk).
+   */
+  Parameter<T> reapplied() {
+    this.reappliedWhenUnchanged = true;
+    return this;
+  }
+
   Parameter<T> constraint(Constraint<T> constraint) {
     this.constraint = constraint;
     return this;
@@ -123,6 +133,14 @@ public final class Parameter<T> {
   /** Returns true if a change must go through an applier the owning component registers. */
   public boolean needsApplier() {
     return needsApplier;
+  }
+
+  /**
+   * Returns true if CONFIG SET runs its applier even when the value does not change (a file name
+   * whose file is read again).
+   */
+  public boolean reappliedWhenUnchanged() {
+    return reappliedWhenUnchanged;
   }
 
   /** Returns why CONFIG SET refuses a new value while no applier is registered. */

@@ -59,9 +59,15 @@ public final class Parameters {
 
   // network
 
-  /** {@code port}: the TCP port, 0 picks a free one. */
+  /** {@code port}: the plaintext TCP port (0: no plaintext listener, as Redis). */
   public static final Parameter<Long> PORT =
-      integer("port", 0, 65535, 6379, "N  TCP port, 0 picks a free one (default 6379)").applied();
+      integer(
+              "port",
+              0,
+              65535,
+              6379,
+              "N  TCP port for plaintext clients (default 6379; 0: none, e.g. with tls-port)")
+          .applied();
 
   /** {@code bind}: the addresses to listen on. */
   public static final Parameter<String> BIND =
@@ -169,6 +175,139 @@ public final class Parameters {
           "\"pubsub HARD SOFT SECONDS\"  close a subscriber that falls behind"
               + " (default pubsub 32mb 8mb 60; the normal and replica classes keep Redis's"
               + " defaults)");
+
+  // TLS (Redis's tls-* parameters; every one is applied by rebuilding the TLS contexts)
+
+  /** {@code tls-port}: the TCP port for TLS clients (0: none). */
+  public static final Parameter<Long> TLS_PORT =
+      integer("tls-port", 0, 65535, 0, "N  TCP port for TLS clients (default 0: none)").applied();
+
+  /** {@code tls-cert-file}: the server's certificate chain (PEM). */
+  public static final Parameter<String> TLS_CERT_FILE =
+      tlsFile("tls-cert-file", "the server's certificate (PEM), also the client's if none below");
+
+  /** {@code tls-key-file}: the private key of tls-cert-file (PEM). */
+  public static final Parameter<String> TLS_KEY_FILE =
+      tlsFile("tls-key-file", "the private key of tls-cert-file (PEM)");
+
+  /** {@code tls-key-file-pass}: the passphrase of an encrypted tls-key-file (null: none). */
+  public static final Parameter<String> TLS_KEY_FILE_PASS =
+      tlsText("tls-key-file-pass", "PASSPHRASE  of an encrypted tls-key-file");
+
+  /** {@code tls-client-cert-file}: the certificate outgoing links present (null: tls-cert-file). */
+  public static final Parameter<String> TLS_CLIENT_CERT_FILE =
+      tlsFile(
+          "tls-client-cert-file",
+          "certificate presented by outgoing links (replication, cluster bus; default:"
+              + " tls-cert-file)");
+
+  /** {@code tls-client-key-file}: the private key of tls-client-cert-file. */
+  public static final Parameter<String> TLS_CLIENT_KEY_FILE =
+      tlsFile("tls-client-key-file", "the private key of tls-client-cert-file (PEM)");
+
+  /** {@code tls-client-key-file-pass}: the passphrase of tls-client-key-file (null: none). */
+  public static final Parameter<String> TLS_CLIENT_KEY_FILE_PASS =
+      tlsText("tls-client-key-file-pass", "PASSPHRASE  of an encrypted tls-client-key-file");
+
+  /** {@code tls-ca-cert-file}: the CA certificates peers' certificates are checked against. */
+  public static final Parameter<String> TLS_CA_CERT_FILE =
+      tlsFile("tls-ca-cert-file", "CA certificates (PEM) that peers' certificates must chain to");
+
+  /** {@code tls-ca-cert-dir}: a directory of CA certificates (PEM files). */
+  public static final Parameter<String> TLS_CA_CERT_DIR =
+      tlsFile("tls-ca-cert-dir", "a directory of CA certificates (PEM files), as OpenSSL's");
+
+  /** {@code tls-auth-clients}: whether TLS clients must present a certificate. */
+  public static final Parameter<String> TLS_AUTH_CLIENTS =
+      add(
+              "tls-auth-clients",
+              Types.words("no", "yes", "optional"),
+              "yes",
+              "yes|no|optional  TLS clients must (yes), need not (no) or may (optional) present"
+                  + " a certificate signed by the CA (default yes)")
+          .applied();
+
+  /** {@code tls-protocols}: the TLS versions accepted (null: TLSv1.2 and TLSv1.3). */
+  public static final Parameter<String> TLS_PROTOCOLS =
+      tlsText(
+              "tls-protocols",
+              "\"TLSv1.2 TLSv1.3\"  TLS versions accepted, separated by spaces (default both)")
+          .constraint((value, others) -> TlsProtocols.refusal(value));
+
+  /** {@code tls-ciphers}: the TLSv1.2 cipher list, OpenSSL's names separated by colons. */
+  public static final Parameter<String> TLS_CIPHERS =
+      tlsText(
+          "tls-ciphers", "LIST  TLSv1.2 ciphers, names separated by ':' (default: the engine's)");
+
+  /** {@code tls-ciphersuites}: the TLSv1.3 cipher suites, separated by colons. */
+  public static final Parameter<String> TLS_CIPHERSUITES =
+      tlsText(
+          "tls-ciphersuites",
+          "LIST  TLSv1.3 cipher suites, names separated by ':' (default: the engine's)");
+
+  /** {@code tls-prefer-server-ciphers}: choose the cipher by the server's order. */
+  public static final Parameter<Boolean> TLS_PREFER_SERVER_CIPHERS =
+      yesNo(
+              "tls-prefer-server-ciphers",
+              false,
+              "yes|no  choose the cipher by the server's order, not the client's (default no)")
+          .applied();
+
+  /** {@code tls-session-caching}: let TLS clients resume sessions. */
+  public static final Parameter<Boolean> TLS_SESSION_CACHING =
+      yesNo("tls-session-caching", true, "yes|no  let TLS clients resume sessions (default yes)")
+          .applied();
+
+  /** {@code tls-session-cache-size}: the most TLS sessions cached. */
+  public static final Parameter<Long> TLS_SESSION_CACHE_SIZE =
+      integer(
+              "tls-session-cache-size",
+              0,
+              Integer.MAX_VALUE,
+              20 * 1024,
+              "N  most TLS sessions cached (default 20480)")
+          .applied();
+
+  /** {@code tls-session-cache-timeout}: seconds a cached TLS session stays valid. */
+  public static final Parameter<Long> TLS_SESSION_CACHE_TIMEOUT =
+      integer(
+              "tls-session-cache-timeout",
+              0,
+              Integer.MAX_VALUE,
+              300,
+              "SECONDS  how long a cached TLS session may be resumed (default 300)")
+          .applied();
+
+  /** {@code tls-replication}: a replica connects to its master over TLS. */
+  public static final Parameter<Boolean> TLS_REPLICATION =
+      yesNo(
+              "tls-replication",
+              false,
+              "yes|no  a replica connects to its master over TLS (default no)")
+          .applied();
+
+  /** {@code tls-cluster}: the cluster bus listens and connects over TLS. */
+  public static final Parameter<Boolean> TLS_CLUSTER =
+      yesNo("tls-cluster", false, "yes|no  the cluster bus listens and connects over TLS (no)")
+          .mutability(Mutability.IMMUTABLE);
+
+  /** {@code tls-provider}: this server's choice of TLS engine. */
+  public static final Parameter<String> TLS_PROVIDER =
+      add(
+              "tls-provider",
+              Types.words("auto", "openssl", "jdk"),
+              "auto",
+              "auto|openssl|jdk  TLS engine: OpenSSL (BoringSSL) where it loads, else the JDK's"
+                  + " (default auto)")
+          .applied();
+
+  private static Parameter<String> tlsText(String name, String usage) {
+    return add(name, Types.OPTIONAL_TEXT, (String) null, usage).applied();
+  }
+
+  private static Parameter<String> tlsFile(String name, String usage) {
+    return tlsText(name, "PATH  " + usage).reapplied();
+  }
 
   // persistence
 

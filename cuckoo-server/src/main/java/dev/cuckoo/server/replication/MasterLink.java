@@ -223,7 +223,7 @@ final class MasterLink {
       // blocking, without a timeout (see active): checkTimeout closes the socket instead
       connection.connect(new InetSocketAddress(host, port));
       connection.setTcpNoDelay(true);
-      shakeHands(connection);
+      shakeHands(replication.linkSecurity().secure(connection, host, port));
     } finally {
       active = false;
     }

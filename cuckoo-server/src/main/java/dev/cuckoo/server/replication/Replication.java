@@ -249,6 +249,30 @@ public final class Replication implements WriteStream {
     this.applier = applier;
   }
 
+  /** How a replica's connection to its master is secured (TLS with tls-replication). */
+  @FunctionalInterface
+  public interface LinkSecurity {
+    /**
+     * Returns the socket to talk to the master through: {@code connected} itself, or a TLS socket
+     * over it with the handshake done.
+     *
+     * @throws IOException if the handshake fails
+     */
+    java.net.Socket secure(java.net.Socket connected, String host, int port) throws IOException;
+  }
+
+  private volatile LinkSecurity linkSecurity = (connected, host, port) -> connected;
+
+  /** Sets how links to a master are secured (by default they are not). */
+  public void linkSecurity(LinkSecurity security) {
+    this.linkSecurity = security;
+  }
+
+  /** Returns how links to a master are secured. */
+  LinkSecurity linkSecurity() {
+    return linkSecurity;
+  }
+
   /** Starts the once-a-second work and, with {@code --replicaof}, the link to the master. */
   public void start() {
     removeLeftoverTransfers();
