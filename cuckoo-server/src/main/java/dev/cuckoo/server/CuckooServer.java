@@ -79,6 +79,7 @@ public final class CuckooServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private volatile Cluster cluster;
+  private volatile String fatalReason;
 
   private CuckooServer(
       ServerContext context,
@@ -214,6 +215,10 @@ public final class CuckooServer implements AutoCloseable {
       server.startCluster(config);
     }
     replication.start();
+    if (server.cluster != null) {
+      // a replica's link is set by the cluster from now on (after replication has started)
+      server.cluster.state().replication(new ClusterReplication(context, replication, live));
+    }
     LOGGER.log(
         Level.INFO,
         "listening on {0}:{1} ({2})",
@@ -439,6 +444,15 @@ public final class CuckooServer implements AutoCloseable {
       throw e;
     }
     context.cluster(cluster.state());
+    cluster
+        .state()
+        .onFatal(
+            reason -> {
+              fatalReason = reason;
+              // the state's lock is held here, on the bus thread the stop waits for
+              Thread stop = new Thread(() -> close(false), "cuckoo-cluster-fatal");
+              stop.start();
+            });
     LOGGER.log(
         Level.INFO,
         "cluster node {0}, bus port {1}",
@@ -611,7 +625,9 @@ public final class CuckooServer implements AutoCloseable {
               new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()),
               true));
     } catch (IOException | IllegalArgumentException e) {
-      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
+      String message = e.getMessage();
+      LOGGER.log(
+          Level.ERROR, message.startsWith("stopped: ") ? "{0}" : "cannot start: {0}", message);
       if (logFile != null) {
         System.err.println("cuckoo-server: " + e.getMessage());
       }
@@ -630,7 +646,9 @@ public final class CuckooServer implements AutoCloseable {
    *
    * @param config the settings
    * @param out where the listening line goes
-   * @throws IOException if the server cannot start (the port is taken, the data is damaged)
+   * @throws IOException if the server cannot start (the port is taken, the data is damaged), or
+   *     if a cluster node stopped because it could not write its nodes.conf (the message then
+   *     starts with "stopped: ")
    * @throws InterruptedException if this thread is interrupted while the server runs
    */
   public static void runUntilStopped(ServerConfig config, java.io.PrintWriter out)
@@ -686,6 +704,9 @@ public final class CuckooServer implements AutoCloseable {
     out.flush();
     try {
       server.awaitTermination();
+      if (server.fatalReason != null) {
+        throw new IOException("stopped: " + server.fatalReason);
+      }
     } finally {
       server.close();
       try {

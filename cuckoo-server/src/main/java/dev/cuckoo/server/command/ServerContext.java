@@ -174,6 +174,19 @@ public final class ServerContext implements PersistenceContext {
     return clientPause.active();
   }
 
+  /**
+   * Pauses clients' writes until {@code endMillis} (Unix milliseconds), as CLIENT PAUSE WRITE does
+   * (a cluster master while its replica takes over in a manual failover).
+   */
+  public void pauseWrites(long endMillis) {
+    clientPause.pause(endMillis, false);
+  }
+
+  /** Ends a pause of clients' commands now, as CLIENT UNPAUSE does. */
+  public void unpauseClients() {
+    clientPause.unpause();
+  }
+
   /** Returns the pause of clients' commands (CLIENT PAUSE). */
   ClientPause clientPause() {
     return clientPause;
