@@ -29,18 +29,14 @@ final class ClusterNodes implements AutoCloseable {
     REDIS
   }
 
-  /** One node: its client and bus ports and its directory. */
-  record Node(int index, int port, int busPort, Path dir) {}
+  /** One node: what it is, its client and bus ports and its directory. */
+  record Node(int index, Kind kind, int port, int busPort, Path dir) {}
 
-  private final Kind kind;
-  private final Path root;
   private final long nodeTimeoutMillis;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<Integer, Process> processes = new HashMap<>();
 
-  private ClusterNodes(Kind kind, Path root, long nodeTimeoutMillis) {
-    this.kind = kind;
-    this.root = root;
+  private ClusterNodes(long nodeTimeoutMillis) {
     this.nodeTimeoutMillis = nodeTimeoutMillis;
   }
 
@@ -50,11 +46,21 @@ final class ClusterNodes implements AutoCloseable {
    */
   static ClusterNodes start(Kind kind, Path root, int count, long nodeTimeoutMillis)
       throws Exception {
-    ClusterNodes cluster = new ClusterNodes(kind, root, nodeTimeoutMillis);
+    return start(java.util.Collections.nCopies(count, kind), root, nodeTimeoutMillis);
+  }
+
+  /** Starts one node of each kind listed, in that order (a mixed cluster). */
+  static ClusterNodes start(List<Kind> kinds, Path root, long nodeTimeoutMillis) throws Exception {
+    ClusterNodes cluster = new ClusterNodes(nodeTimeoutMillis);
     try {
-      for (int i = 0; i < count; i++) {
+      for (int i = 0; i < kinds.size(); i++) {
         Node node =
-            new Node(i, freePort(), freePort(), Files.createDirectories(root.resolve("node-" + i)));
+            new Node(
+                i,
+                kinds.get(i),
+                freePort(),
+                freePort(),
+                Files.createDirectories(root.resolve("node-" + i)));
         cluster.nodes.add(node);
         cluster.launch(node);
       }
@@ -115,7 +121,7 @@ final class ClusterNodes implements AutoCloseable {
 
   private void launch(Node node) throws IOException {
     List<String> command = new ArrayList<>();
-    if (kind == Kind.CUCKOO) {
+    if (node.kind() == Kind.CUCKOO) {
       command.addAll(
           List.of(
               Paths.get(System.getProperty("java.home"), "bin", "java").toString(),

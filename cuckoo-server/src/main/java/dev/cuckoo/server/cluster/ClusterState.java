@@ -179,7 +179,7 @@ public final class ClusterState {
       if (line.master() != null) {
         ClusterNode master = nodeOrPlaceholder(line.master());
         n.slaveOf = master;
-        master.replicas.add(n);
+        addReplica(master, n);
       }
       if (line.pingSent()) {
         n.pingSentMillis = clock.getAsLong();
@@ -846,7 +846,7 @@ public final class ClusterState {
       if (sender.slaveOf != null) {
         sender.slaveOf.replicas.remove(sender);
       }
-      master.replicas.add(sender);
+      addReplica(master, sender);
       sender.slaveOf = master;
       todo(true, false);
     }
@@ -1664,11 +1664,22 @@ public final class ClusterState {
       myself.slaveOf.replicas.remove(myself);
     }
     myself.slaveOf = master;
-    master.replicas.add(myself);
+    addReplica(master, myself);
     if (!master.ip.isEmpty()) {
       replication.follow(master.ip, master.port);
     }
     failover.reset();
+  }
+
+  /**
+   * Adds a replica to a master's list; a master that had a replica may later take a migrating one
+   * (Redis's clusterNodeAddSlave sets MIGRATE_TO).
+   */
+  private static void addReplica(ClusterNode master, ClusterNode replica) {
+    if (!master.replicas.contains(replica)) {
+      master.replicas.add(replica);
+    }
+    master.flags |= ClusterNode.MIGRATE_TO;
   }
 
   /** Moves every slot of {@code oldMaster} to this node (the end of a failover). */

@@ -147,9 +147,15 @@ class FailoverTest {
 
   /** Loads ME as described by {@code myLine}, with masters X, Y, Z and X's replicas R and R2. */
   private void start(String myLine) throws Exception {
+    start(myLine, "");
+  }
+
+  /** As {@link #start(String)}, with more nodes.conf lines before the vars line. */
+  private void start(String myLine, String moreLines) throws Exception {
     state =
         new ClusterState(
-            new ClusterState.Settings(30001, 40001, 1000, true),
+            // not full coverage: the cluster is ok with the few slots these tests assign
+            new ClusterState.Settings(30001, 40001, 1000, false),
             node -> {
               RecordingLink link = new RecordingLink(node);
               outbound.put(node.name(), link);
@@ -184,6 +190,7 @@ class FailoverTest {
             + " 127.0.0.1:30006@40006 slave "
             + X
             + " 0 0 1 connected\n"
+            + moreLines
             + "vars currentEpoch 4 lastVoteEpoch 0\n";
     state.load(NodesFile.parse(Path.of("nodes.conf"), text));
     state.cron(); // opens a link to each node
@@ -374,6 +381,36 @@ class FailoverTest {
     now[0] += Failover.MF_TIMEOUT_MILLIS + 1;
     state.cron();
     assertTrue(replication.calls.contains("unpause"), "the pause ends with the failover");
+  }
+
+  @Test
+  void orphanedMaster_replicaOfTheBestCoveredMasterMigrates() throws Exception {
+    // X has three working replicas (this node has the smallest id); Y's only replica W failed
+    String w = "4".repeat(40);
+    start(
+        "myself,slave " + X + " 0 0 0 connected",
+        w + " 127.0.0.1:30007@40007 slave,fail " + Y + " 0 0 2 connected\n");
+    assertEquals("follow 127.0.0.1:30002", replication.calls.get(0));
+    pongsThenCron(); // the cluster becomes ok
+    pongsThenCron(); // Y is orphaned from now
+    now[0] += 4000;
+    pongsThenCron();
+    assertEquals(X, state.myself().slaveOf.name, "not before Y was orphaned for 5 s");
+    now[0] += 1001;
+    pongsThenCron();
+    assertEquals(Y, state.myself().slaveOf.name);
+    assertEquals("follow 127.0.0.1:30003", replication.calls.get(replication.calls.size() - 1));
+  }
+
+  /** Every other node answers (so none is suspected), then the cron runs. */
+  private void pongsThenCron() {
+    for (String name : List.of(X, Y, Z)) {
+      state.process(outbound.get(name), message(ClusterMessage.PONG, name, null, 4, 0, NONE));
+    }
+    for (String name : List.of(R, R2)) {
+      state.process(outbound.get(name), message(ClusterMessage.PONG, name, X, 4, 0, NONE));
+    }
+    state.cron();
   }
 
   @Test
