@@ -80,6 +80,7 @@ class ClusterReplicaCommandsTest {
       assertEquals(1L, m.call("CF.ADD", "f", "before"), "a key written before the replica came");
       assertEquals("OK", text(r, "CLUSTER", "MEET", "127.0.0.1", master.port(), busPort(m)));
       await("the replica knows the master", () -> text(r, "CLUSTER", "NODES").contains(masterId));
+      await("the master knows the replica", () -> text(m, "CLUSTER", "NODES").contains(replicaId));
       assertEquals(
           error("ERR To set a master the node must be empty and without assigned slots."),
           m.call("CLUSTER", "REPLICATE", replicaId));
@@ -128,11 +129,17 @@ class ClusterReplicaCommandsTest {
       Path conf = dir.resolve("stuck").resolve("nodes.conf");
       Files.delete(conf);
       Files.createDirectories(conf.resolve("in-the-way"));
+      Object reply;
       try {
-        client.call("CLUSTER", "ADDSLOTS", "2");
+        reply = client.call("CLUSTER", "ADDSLOTS", "2");
       } catch (IOException closedMeanwhile) {
-        // the node may stop before it answers
+        reply = null; // the node may stop before it answers
       }
+      assertTrue(
+          reply == null
+              || reply.equals(
+                  error("ERR can't update cluster config file: the node is stopping")),
+          "the change is not acknowledged: " + reply);
     } finally {
       await("the node stopped serving", () -> !canConnect(server.port()));
       server.close();

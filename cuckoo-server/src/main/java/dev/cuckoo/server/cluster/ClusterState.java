@@ -380,6 +380,19 @@ public final class ClusterState {
     updateNeeded |= update;
   }
 
+  /**
+   * Ends a command that changed the configuration: {@link #afterEvent}, then null, or Redis's
+   * refusal if nodes.conf could not be written (the node stops; the change must not be
+   * acknowledged).
+   */
+  private String afterCommand() {
+    afterEvent();
+    return stopped ? "ERR " + STOPPED : null;
+  }
+
+  /** Why a node that could not write nodes.conf refuses what it is asked. */
+  private static final String STOPPED = "can't update cluster config file: the node is stopping";
+
   /** What Redis does before sleeping: updates the state and writes nodes.conf if either changed. */
   private void afterEvent() {
     if (updateNeeded) {
@@ -1489,8 +1502,7 @@ public final class ClusterState {
       }
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER FLUSHSLOTS: removes every slot of this node; returns Redis's error or null. */
@@ -1500,8 +1512,7 @@ public final class ClusterState {
     }
     deleteNodeSlots(myself);
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /**
@@ -1553,8 +1564,7 @@ public final class ClusterState {
       }
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   private String setSlotNode(int slot, ClusterNode n, String nodeName) {
@@ -1636,8 +1646,7 @@ public final class ClusterState {
     }
     setMaster(n);
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /**
@@ -1646,8 +1655,8 @@ public final class ClusterState {
    */
   public synchronized String failover(boolean force, boolean takeover) {
     String error = failover.manualFailover(force, takeover);
-    afterEvent();
-    return error;
+    String stoppedError = afterCommand();
+    return error != null ? error : stoppedError;
   }
 
   /**
@@ -1742,8 +1751,7 @@ public final class ClusterState {
       currentEpoch = epoch;
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER FORGET; returns Redis's error or null. */
@@ -1761,8 +1769,7 @@ public final class ClusterState {
     blacklist.put(n.name, clock.getAsLong() + BLACKLIST_TTL_MILLIS);
     deleteNode(n);
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER COUNT-FAILURE-REPORTS; returns the count, or -1 for an unknown node. */
@@ -1809,8 +1816,7 @@ public final class ClusterState {
       LOGGER.log(Level.INFO, "Node hard reset, now I''m {0}", myself.name);
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER SAVECONFIG: writes nodes.conf now; returns Redis's error or null. */

@@ -361,6 +361,30 @@ class FailoverTest {
   }
 
   @Test
+  void forceAndTakeover_downMaster_electionWithoutTheMasterOrWithoutVotes() throws Exception {
+    start("myself,slave " + X + " 0 0 0 connected");
+    failX();
+    assertEquals(
+        "ERR Master is down or failed, please use CLUSTER FAILOVER FORCE",
+        state.failover(false, false));
+    assertNull(state.failover(true, false));
+    state.cron();
+    ClusterMessage request =
+        outbound.get(Y).sent.stream()
+            .filter(m -> m.type == ClusterMessage.FAILOVER_AUTH_REQUEST)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(ClusterMessage.MFLAG0_FORCEACK, request.mflags[0] & ClusterMessage.MFLAG0_FORCEACK);
+    assertEquals(0, outbound.get(X).count(ClusterMessage.MFSTART), "FORCE does not ask the master");
+    // TAKEOVER: no vote at all, a configEpoch of its own, the slots at once
+    assertNull(state.failover(true, true));
+    assertEquals(ClusterNode.MASTER, state.myself().flags() & ClusterNode.MASTER);
+    assertEquals(ME, state.slotOwner(10).name());
+    assertEquals(6, state.currentEpoch(), "one epoch for the election, one for the takeover");
+    assertTrue(replication.calls.contains("promote"));
+  }
+
+  @Test
   void mfStart_fromOwnReplica_pausesWritesAndPingsPaused() throws Exception {
     start("myself,master - 0 0 3 connected 0-9 10-19");
     assertEquals("ERR You should send CLUSTER FAILOVER to a replica", state.failover(false, false));
