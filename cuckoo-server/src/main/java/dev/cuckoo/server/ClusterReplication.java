@@ -7,8 +7,8 @@ import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.replication.Replication;
 
 /**
- * The server's replication and client pause as a cluster node drives them: CLUSTER REPLICATE and
- * a lost master's slots make the node follow a master with today's replication stream, an elected
+ * The server's replication and client pause as a cluster node drives them: CLUSTER REPLICATE and a
+ * lost master's slots make the node follow a master with today's replication stream, an elected
  * replica stops following, and a master pauses writers while its replica takes over.
  */
 final class ClusterReplication implements NodeReplication {

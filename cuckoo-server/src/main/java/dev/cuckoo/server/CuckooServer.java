@@ -646,9 +646,9 @@ public final class CuckooServer implements AutoCloseable {
    *
    * @param config the settings
    * @param out where the listening line goes
-   * @throws IOException if the server cannot start (the port is taken, the data is damaged), or
-   *     if a cluster node stopped because it could not write its nodes.conf (the message then
-   *     starts with "stopped: ")
+   * @throws IOException if the server cannot start (the port is taken, the data is damaged), or if
+   *     a cluster node stopped because it could not write its nodes.conf (the message then starts
+   *     with "stopped: ")
    * @throws InterruptedException if this thread is interrupted while the server runs
    */
   public static void runUntilStopped(ServerConfig config, java.io.PrintWriter out)

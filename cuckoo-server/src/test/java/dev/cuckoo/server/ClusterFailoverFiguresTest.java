@@ -105,8 +105,9 @@ class ClusterFailoverFiguresTest {
       await(
           () ->
               ClusterFailoverTest.quietly(
-                  () -> ClusterNodes.text(promoted, "INFO", "replication")
-                      .contains("master_link_status:up")));
+                  () ->
+                      ClusterNodes.text(promoted, "INFO", "replication")
+                          .contains("master_link_status:up")));
       // the replica holds a full copy and every node has settled
       Thread.sleep(NODE_TIMEOUT_MILLIS);
       long killed = System.nanoTime();
@@ -120,8 +121,11 @@ class ClusterFailoverFiguresTest {
         String failedId = victimId;
         if (fail < 0
             && ClusterFailoverTest.quietly(
-                () -> ClusterNodes.clusterNodes(promoted).get(failedId)[2].contains("fail")
-                    && !ClusterNodes.clusterNodes(promoted).get(failedId)[2].contains("fail?"))) {
+                () ->
+                    ClusterNodes.clusterNodes(promoted).get(failedId)[2].contains("fail")
+                        && !ClusterNodes.clusterNodes(promoted)
+                            .get(failedId)[2]
+                            .contains("fail?"))) {
           fail = at;
         }
         if (elected < 0

@@ -200,8 +200,10 @@ class ClusterFailoverTest {
 
   private static void awaitConfirmed(ConfirmedWriter writer, int count) throws Exception {
     await(
-        count + " confirmed writes (writes/failures so far " + List.of(writer.counts()[0],
-            writer.counts()[1]) + ")",
+        count
+            + " confirmed writes (writes/failures so far "
+            + List.of(writer.counts()[0], writer.counts()[1])
+            + ")",
         () -> writer.confirmed().size() >= count);
   }
 

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Failover in a cluster of redis-servers and cuckoo-servers, each kind voting for the other's
  * replica. First a redis-server master fails over to its redis-server replica while cuckoo-servers
- * vote: three
- * masters (redis-server, two cuckoo-servers) made by {@code redis-cli --cluster create}, a
- * redis-server replica added with {@code --cluster add-node --cluster-slave}; the redis master is
- * SIGKILLed. The quorum is two of the three masters, so the election succeeds only if both
- * cuckoo-servers flag the master FAIL with it and grant their votes in Redis's format; afterwards
- * the cuckoo-servers serve the new slot map and say cluster_state:ok, and {@code --cluster check} is
- * clean. Then a cuckoo-server master dies and its cuckoo-server replica needs the vote of the new
- * redis-server master. Skips without redis-server, except under {@code CI=true}.
+ * vote: three masters (redis-server, two cuckoo-servers) made by {@code redis-cli --cluster
+ * create}, a redis-server replica added with {@code --cluster add-node --cluster-slave}; the redis
+ * master is SIGKILLed. The quorum is two of the three masters, so the election succeeds only if
+ * both cuckoo-servers flag the master FAIL with it and grant their votes in Redis's format;
+ * afterwards the cuckoo-servers serve the new slot map and say cluster_state:ok, and {@code
+ * --cluster check} is clean. Then a cuckoo-server master dies and its cuckoo-server replica needs
+ * the vote of the new redis-server master. Skips without redis-server, except under {@code
+ * CI=true}.
  */
 class ClusterMixedFailoverTest {
   private static final long NODE_TIMEOUT_MILLIS = 1000;
@@ -101,7 +101,8 @@ class ClusterMixedFailoverTest {
       await("every running node ok", cluster::allOk);
       for (ClusterNodes.Node cuckoo : List.of(cluster.node(1), cluster.node(2))) {
         String[] line = ClusterNodes.clusterNodes(cuckoo).get(replicaId);
-        assertEquals("master", line[2], "the new master as cuckoo node " + cuckoo.index() + " sees it");
+        assertEquals(
+            "master", line[2], "the new master as cuckoo node " + cuckoo.index() + " sees it");
         assertEquals(masterSlots[8], line[8], "it serves the old master's slots");
         assertTrue(
             ClusterNodes.clusterNodes(cuckoo).get(masterId)[2].equals("master,fail"),

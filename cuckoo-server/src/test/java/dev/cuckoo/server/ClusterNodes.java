@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster of node processes on free loopback ports, each in a directory of its own: cuckoo-servers
- * (child JVMs on the test class path) or Debian's redis-server, started, SIGKILLed and restarted on
- * the same ports with the same files, and driven by redis-cli --cluster. Tests of failover and the
- * failover figures use the same code for both kinds.
+ * A cluster of node processes on free loopback ports, each in a directory of its own:
+ * cuckoo-servers (child JVMs on the test class path) or Debian's redis-server, started, SIGKILLed
+ * and restarted on the same ports with the same files, and driven by redis-cli --cluster. Tests of
+ * failover and the failover figures use the same code for both kinds.
  */
 final class ClusterNodes implements AutoCloseable {
   /** What a node is. */
@@ -83,7 +83,9 @@ final class ClusterNodes implements AutoCloseable {
       }
     }
     if ("true".equals(System.getenv("CI"))) {
-      fail(name + " is not installed, and CI must run the cluster failover tests (.ci/run installs it)");
+      fail(
+          name
+              + " is not installed, and CI must run the cluster failover tests (.ci/run installs it)");
     }
     assumeTrue(false, name + " not installed: the cluster failover test is skipped");
     return null;

@@ -68,9 +68,12 @@ class ClusterReplicaCommandsTest {
         RespClient r = new RespClient(replica.port())) {
       String masterId = text(m, "CLUSTER", "MYID");
       String replicaId = text(r, "CLUSTER", "MYID");
-      assertEquals(error("ERR REPLICAOF not allowed in cluster mode."), r.call("REPLICAOF", "127.0.0.1", "1"));
       assertEquals(
-          error("ERR You should send CLUSTER FAILOVER to a replica"), r.call("CLUSTER", "FAILOVER"));
+          error("ERR REPLICAOF not allowed in cluster mode."),
+          r.call("REPLICAOF", "127.0.0.1", "1"));
+      assertEquals(
+          error("ERR You should send CLUSTER FAILOVER to a replica"),
+          r.call("CLUSTER", "FAILOVER"));
       assertEquals(error("ERR syntax error"), r.call("CLUSTER", "FAILOVER", "SOON"));
       assertEquals(error("ERR Can't replicate myself"), r.call("CLUSTER", "REPLICATE", replicaId));
       assertEquals(
@@ -137,8 +140,7 @@ class ClusterReplicaCommandsTest {
       }
       assertTrue(
           reply == null
-              || reply.equals(
-                  error("ERR can't update cluster config file: the node is stopping")),
+              || reply.equals(error("ERR can't update cluster config file: the node is stopping")),
           "the change is not acknowledged: " + reply);
     } finally {
       await("the node stopped serving", () -> !canConnect(server.port()));

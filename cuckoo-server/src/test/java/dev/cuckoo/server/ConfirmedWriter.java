@@ -35,8 +35,7 @@ final class ConfirmedWriter implements Runnable {
    * Returns {@code count} keys with one hash tag ("f{tag}:n") whose slot lies in {@code range}
    * ({start, end}), asking {@code anyNode} CLUSTER KEYSLOT.
    */
-  static List<String> keysOf(ClusterNodes.Node anyNode, int[] range, int count)
-      throws IOException {
+  static List<String> keysOf(ClusterNodes.Node anyNode, int[] range, int count) throws IOException {
     for (int tag = 0; ; tag++) {
       String first = "f{" + tag + "}:0";
       long slot = (Long) ClusterNodes.call(anyNode, "CLUSTER", "KEYSLOT", first);

@@ -110,8 +110,8 @@ public final class ClusterState {
   }
 
   /**
-   * Sets what this node follows its master with and pauses writers with (the server's
-   * replication); until then replicas follow nothing and offsets are 0.
+   * Sets what this node follows its master with and pauses writers with (the server's replication);
+   * until then replicas follow nothing and offsets are 0.
    */
   public synchronized void replication(NodeReplication replication) {
     this.replication = replication;
@@ -120,9 +120,8 @@ public final class ClusterState {
   /**
    * Sets what runs, once, when nodes.conf cannot be written after a change (Redis's
    * clusterSaveConfigOrDie exits): from then on this state takes no message and runs no cron, so
-   * that it never acts on a configuration it could not make durable. The handler runs on the
-   * thread that failed, with this state's lock held: it must hand the server's stop to another
-   * thread.
+   * that it never acts on a configuration it could not make durable. The handler runs on the thread
+   * that failed, with this state's lock held: it must hand the server's stop to another thread.
    */
   public synchronized void onFatal(java.util.function.Consumer<String> handler) {
     this.fatalHandler = handler;
@@ -1251,7 +1250,9 @@ public final class ClusterState {
     afterEvent();
   }
 
-  /** Returns how many of a master's replicas are not FAIL (Redis's clusterCountNonFailingSlaves). */
+  /**
+   * Returns how many of a master's replicas are not FAIL (Redis's clusterCountNonFailingSlaves).
+   */
   static int workingReplicas(ClusterNode master) {
     int working = 0;
     for (ClusterNode replica : master.replicas) {

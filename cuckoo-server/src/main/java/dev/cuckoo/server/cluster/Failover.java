@@ -426,8 +426,8 @@ final class Failover {
   }
 
   /**
-   * A message from this replica's master during a manual failover: if the master says it is
-   * paused, its offset is where this replica must be before the election.
+   * A message from this replica's master during a manual failover: if the master says it is paused,
+   * its offset is where this replica must be before the election.
    *
    * <p>Unlike Redis, which keeps the first paused offset, the latest one is kept: a write that was
    * running on another thread when the master paused may still move the master's offset once.
@@ -493,9 +493,9 @@ final class Failover {
   // ---------------------------------------------------------------- replica migration
 
   /**
-   * Moves this replica to an orphaned master (one that had replicas and has no working one left)
-   * if its own master keeps more than cluster-migration-barrier working replicas, and this replica
-   * has the smallest id among those of the masters with the most replicas.
+   * Moves this replica to an orphaned master (one that had replicas and has no working one left) if
+   * its own master keeps more than cluster-migration-barrier working replicas, and this replica has
+   * the smallest id among those of the masters with the most replicas.
    */
   private void handleReplicaMigration(int maxReplicas) {
     if (cluster.state() != ClusterState.STATE_OK) {

@@ -43,7 +43,8 @@ public interface NodeReplication {
   /**
    * The parameters of failover and replica migration.
    *
-   * @param replicaValidityFactor cluster-replica-validity-factor (0: a replica may always fail over)
+   * @param replicaValidityFactor cluster-replica-validity-factor (0: a replica may always fail
+   *     over)
    * @param migrationBarrier cluster-migration-barrier
    * @param allowReplicaMigration cluster-allow-replica-migration
    * @param pingReplicaPeriodMillis repl-ping-replica-period, in milliseconds

@@ -14,8 +14,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Election, voting and manual failover on one node's state, with links that record what is sent
- * and a replication that records what it is asked: the masters' voting rules, the replica's delay,
+ * Election, voting and manual failover on one node's state, with links that record what is sent and
+ * a replication that records what it is asked: the masters' voting rules, the replica's delay,
  * quorum and takeover, the manual failover's handshake, a master that lost its slots turning into a
  * replica, and a node that cannot write nodes.conf stopping.
  */
@@ -303,14 +303,17 @@ class FailoverTest {
     assertEquals(0, request.mflags[0] & ClusterMessage.MFLAG0_FORCEACK);
     // one vote of the three masters with slots is not a majority; two are
     state.process(
-        outbound.get(Y), message(ClusterMessage.FAILOVER_AUTH_ACK, Y, null, 5, 2, new int[] {20, 29}));
+        outbound.get(Y),
+        message(ClusterMessage.FAILOVER_AUTH_ACK, Y, null, 5, 2, new int[] {20, 29}));
     assertEquals(ClusterNode.SLAVE, state.myself().flags() & ClusterNode.SLAVE);
     state.process(
-        outbound.get(Z), message(ClusterMessage.FAILOVER_AUTH_ACK, Z, null, 5, 4, new int[] {30, 39}));
+        outbound.get(Z),
+        message(ClusterMessage.FAILOVER_AUTH_ACK, Z, null, 5, 4, new int[] {30, 39}));
     assertEquals(ClusterNode.MASTER, state.myself().flags() & ClusterNode.MASTER);
     assertEquals(ME, state.slotOwner(15).name());
     assertTrue(replication.calls.contains("promote"));
-    assertTrue(state.nodesDescription(0).contains(ME + " 127.0.0.1:30001@40001 myself,master - 0 0 5 "));
+    assertTrue(
+        state.nodesDescription(0).contains(ME + " 127.0.0.1:30001@40001 myself,master - 0 0 5 "));
     assertTrue(outbound.get(Y).count(ClusterMessage.PONG) >= 1, "the new master told everyone");
   }
 
@@ -374,7 +377,8 @@ class FailoverTest {
             .filter(m -> m.type == ClusterMessage.FAILOVER_AUTH_REQUEST)
             .findFirst()
             .orElseThrow();
-    assertEquals(ClusterMessage.MFLAG0_FORCEACK, request.mflags[0] & ClusterMessage.MFLAG0_FORCEACK);
+    assertEquals(
+        ClusterMessage.MFLAG0_FORCEACK, request.mflags[0] & ClusterMessage.MFLAG0_FORCEACK);
     assertEquals(0, outbound.get(X).count(ClusterMessage.MFSTART), "FORCE does not ask the master");
     // TAKEOVER: no vote at all, a configEpoch of its own, the slots at once
     assertNull(state.failover(true, true));
