@@ -86,6 +86,7 @@ public final class CuckooServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private volatile Cluster cluster;
+  private volatile String fatalReason;
 
   private CuckooServer(
       ServerContext context,
@@ -234,6 +235,10 @@ public final class CuckooServer implements AutoCloseable {
       server.startCluster(config);
     }
     replication.start();
+    if (server.cluster != null) {
+      // a replica's link is set by the cluster from now on (after replication has started)
+      server.cluster.state().replication(new ClusterReplication(context, replication, live));
+    }
     if (server.port() != 0) {
       LOGGER.log(
           Level.INFO,
@@ -582,6 +587,15 @@ public final class CuckooServer implements AutoCloseable {
         Parameters.CLUSTER_ANNOUNCE_BUS_PORT,
         Parameters.CLUSTER_ANNOUNCE_HOSTNAME);
     context.cluster(cluster.state());
+    cluster
+        .state()
+        .onFatal(
+            reason -> {
+              fatalReason = reason;
+              // the state's lock is held here, on the bus thread the stop waits for
+              Thread stop = new Thread(() -> close(false), "cuckoo-cluster-fatal");
+              stop.start();
+            });
     LOGGER.log(
         Level.INFO,
         "cluster node {0}, bus port {1}",
@@ -777,7 +791,9 @@ public final class CuckooServer implements AutoCloseable {
               new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()),
               true));
     } catch (IOException | IllegalArgumentException e) {
-      LOGGER.log(Level.ERROR, "cannot start: {0}", e.getMessage());
+      String message = e.getMessage();
+      LOGGER.log(
+          Level.ERROR, message.startsWith("stopped: ") ? "{0}" : "cannot start: {0}", message);
       if (logFile != null) {
         System.err.println("cuckoo-server: " + e.getMessage());
       }
@@ -796,7 +812,9 @@ public final class CuckooServer implements AutoCloseable {
    *
    * @param config the settings
    * @param out where the listening line goes
-   * @throws IOException if the server cannot start (the port is taken, the data is damaged)
+   * @throws IOException if the server cannot start (the port is taken, the data is damaged), or if
+   *     a cluster node stopped because it could not write its nodes.conf (the message then starts
+   *     with "stopped: ")
    * @throws InterruptedException if this thread is interrupted while the server runs
    */
   public static void runUntilStopped(ServerConfig config, java.io.PrintWriter out)
@@ -857,6 +875,9 @@ public final class CuckooServer implements AutoCloseable {
     out.flush();
     try {
       server.awaitTermination();
+      if (server.fatalReason != null) {
+        throw new IOException("stopped: " + server.fatalReason);
+      }
     } finally {
       server.close();
       try {

@@ -69,6 +69,8 @@ public final class ClusterNode {
   Link link;
   Link inboundLink;
   long lastInPingGossip;
+  long votedTimeMillis;
+  long orphanedTimeMillis;
   final Map<ClusterNode, Long> failReports = new LinkedHashMap<>();
 
   ClusterNode(String name, int flags, long createdMillis) {

@@ -91,6 +91,10 @@ public final class ClusterState {
   private int announcedBusPort;
   // what the dispatcher routes by: replaced (never changed) after every change of configuration
   private volatile SlotTable published = SlotTable.EMPTY;
+  private final Failover failover;
+  private NodeReplication replication = NodeReplication.NONE;
+  private java.util.function.Consumer<String> fatalHandler = reason -> {};
+  private boolean stopped;
 
   /**
    * Creates the state of a node that starts without a configuration: itself only, a master with a
@@ -111,6 +115,30 @@ public final class ClusterState {
     saveNeeded = true;
     requireFullCoverage = settings.requireFullCoverage();
     publish();
+    failover = new Failover(this, settings.nodeTimeoutMillis());
+  }
+
+  /**
+   * Sets what this node follows its master with and pauses writers with (the server's replication);
+   * until then replicas follow nothing and offsets are 0.
+   */
+  public synchronized void replication(NodeReplication replication) {
+    this.replication = replication;
+  }
+
+  /**
+   * Sets what runs, once, when nodes.conf cannot be written after a change (Redis's
+   * clusterSaveConfigOrDie exits): from then on this state takes no message and runs no cron, so
+   * that it never acts on a configuration it could not make durable. The handler runs on the thread
+   * that failed, with this state's lock held: it must hand the server's stop to another thread.
+   */
+  public synchronized void onFatal(java.util.function.Consumer<String> handler) {
+    this.fatalHandler = handler;
+  }
+
+  /** Returns whether this node stopped because nodes.conf could not be written. */
+  public synchronized boolean stopped() {
+    return stopped;
   }
 
   /** Returns a random 40-hex-digit node id. */
@@ -159,7 +187,7 @@ public final class ClusterState {
       if (line.master() != null) {
         ClusterNode master = nodeOrPlaceholder(line.master());
         n.slaveOf = master;
-        master.replicas.add(n);
+        addReplica(master, n);
       }
       if (line.pingSent()) {
         n.pingSentMillis = clock.getAsLong();
@@ -275,6 +303,7 @@ public final class ClusterState {
       }
     }
     nodes.remove(node.name);
+    failover.forget(node);
     if (node.slaveOf != null) {
       node.slaveOf.replicas.remove(node);
     }
@@ -354,10 +383,23 @@ public final class ClusterState {
     return max;
   }
 
-  private void todo(boolean save, boolean update) {
+  void todo(boolean save, boolean update) {
     saveNeeded |= save;
     updateNeeded |= update;
   }
+
+  /**
+   * Ends a command that changed the configuration: {@link #afterEvent}, then null, or Redis's
+   * refusal if nodes.conf could not be written (the node stops; the change must not be
+   * acknowledged).
+   */
+  private String afterCommand() {
+    afterEvent();
+    return stopped ? "ERR " + STOPPED : null;
+  }
+
+  /** Why a node that could not write nodes.conf refuses what it is asked. */
+  private static final String STOPPED = "can't update cluster config file: the node is stopping";
 
   /** What Redis does before sleeping: updates the state and writes nodes.conf if either changed. */
   private void afterEvent() {
@@ -367,7 +409,7 @@ public final class ClusterState {
       updateState();
     }
     if (saveNeeded) {
-      saveNow();
+      saveOrDie();
     }
     if (changed) {
       publish();
@@ -420,6 +462,27 @@ public final class ClusterState {
     requireFullCoverage = required;
     todo(false, true);
     afterEvent();
+  }
+
+  /**
+   * Writes nodes.conf now; if it cannot be written, stops this node (Redis's
+   * clusterSaveConfigOrDie): it must not go on with an epoch or a vote it could not make durable.
+   */
+  void saveOrDie() {
+    if (stopped) {
+      return;
+    }
+    if (saveNow()) {
+      // what was saved is a change of configuration (a failover's slots, a new master): the
+      // dispatcher routes by it from now on
+      publish();
+      return;
+    }
+    stopped = true;
+    String reason = "Fatal: can't update cluster config file: " + saveError;
+    LOGGER.log(Level.ERROR, reason);
+    closeAll();
+    fatalHandler.accept(reason);
   }
 
   private boolean saveNow() {
@@ -514,7 +577,7 @@ public final class ClusterState {
 
   // ---------------------------------------------------------------- messages out
 
-  private ClusterMessage header(int type) {
+  ClusterMessage header(int type) {
     ClusterMessage m = new ClusterMessage(type);
     ClusterNode master = myself.isSlave() && myself.slaveOf != null ? myself.slaveOf : myself;
     m.sender = myself.name;
@@ -526,13 +589,16 @@ public final class ClusterState {
     m.state = state;
     m.currentEpoch = currentEpoch;
     m.configEpoch = master.configEpoch;
-    m.offset = 0;
+    m.offset = replication.offset();
+    if (failover.masterPaused()) {
+      m.mflags[0] |= ClusterMessage.MFLAG0_PAUSED;
+    }
     System.arraycopy(master.slots, 0, m.mySlots, 0, m.mySlots.length);
     m.slaveOf = myself.slaveOf == null ? null : myself.slaveOf.name;
     return m;
   }
 
-  private void send(Link link, ClusterMessage m) {
+  void send(Link link, ClusterMessage m) {
     if (link == null) {
       return;
     }
@@ -540,7 +606,7 @@ public final class ClusterState {
     link.send(m);
   }
 
-  private void broadcast(ClusterMessage m) {
+  void broadcast(ClusterMessage m) {
     for (ClusterNode n : nodes.values()) {
       if (!n.has(ClusterNode.MYSELF | ClusterNode.HANDSHAKE)) {
         send(n.link, m);
@@ -560,7 +626,7 @@ public final class ClusterState {
         n.pport);
   }
 
-  private void sendPing(Link link, int type) {
+  void sendPing(Link link, int type) {
     pingsSent++;
     int freshNodes = nodes.size() - 2;
     int wanted = Math.max(3, nodes.size() / 10);
@@ -606,11 +672,20 @@ public final class ClusterState {
     send(link, m);
   }
 
-  private void broadcastPong() {
+  /**
+   * Sends a PONG to every connected node, or with {@code localReplicasOnly} to the other replicas
+   * of this node's master (or of this master).
+   */
+  void broadcastPong(boolean localReplicasOnly) {
+    ClusterNode master = myself.isSlave() ? myself.slaveOf : myself;
     for (ClusterNode n : nodes.values()) {
-      if (n.link != null && n != myself && !n.has(ClusterNode.HANDSHAKE)) {
-        sendPing(n.link, ClusterMessage.PONG);
+      if (n.link == null || n == myself || n.has(ClusterNode.HANDSHAKE)) {
+        continue;
       }
+      if (localReplicasOnly && !(n.isSlave() && n.slaveOf != null && n.slaveOf == master)) {
+        continue;
+      }
+      sendPing(n.link, ClusterMessage.PONG);
     }
   }
 
@@ -635,6 +710,9 @@ public final class ClusterState {
 
   /** Processes one message that arrived on {@code link} (Redis's clusterProcessPacket). */
   public synchronized void process(Link link, ClusterMessage m) {
+    if (stopped) {
+      return;
+    }
     try {
       processMessage(link, m);
     } finally {
@@ -684,6 +762,7 @@ public final class ClusterState {
         todo(true, false);
       }
       sender.replOffset = m.offset;
+      failover.masterOffsetHeard(sender, m);
     }
     boolean ping = type == ClusterMessage.PING || type == ClusterMessage.MEET;
     if (ping) {
@@ -712,12 +791,18 @@ public final class ClusterState {
           processPingOrPong(link, m, sender, senderConfigEpoch, now);
       case ClusterMessage.FAIL -> processFail(m, sender, now);
       case ClusterMessage.UPDATE -> processUpdate(m, sender);
-      case ClusterMessage.PUBLISH,
-          ClusterMessage.PUBLISHSHARD,
-          ClusterMessage.FAILOVER_AUTH_REQUEST,
-          ClusterMessage.FAILOVER_AUTH_ACK,
-          ClusterMessage.MFSTART,
-          ClusterMessage.MODULE ->
+      case ClusterMessage.FAILOVER_AUTH_REQUEST -> {
+        if (sender != null) {
+          failover.authRequested(sender, m);
+        }
+      }
+      case ClusterMessage.FAILOVER_AUTH_ACK -> {
+        if (sender != null) {
+          failover.authAckReceived(sender, senderCurrentEpoch);
+        }
+      }
+      case ClusterMessage.MFSTART -> failover.mfStartReceived(sender, link);
+      case ClusterMessage.PUBLISH, ClusterMessage.PUBLISHSHARD, ClusterMessage.MODULE ->
           LOGGER.log(
               Level.DEBUG,
               "{0} message from {1} counted, not acted on",
@@ -840,13 +925,13 @@ public final class ClusterState {
       if (sender.slaveOf != null) {
         sender.slaveOf.replicas.remove(sender);
       }
-      master.replicas.add(sender);
+      addReplica(master, sender);
       sender.slaveOf = master;
       todo(true, false);
     }
   }
 
-  private void setNodeAsMaster(ClusterNode n) {
+  void setNodeAsMaster(ClusterNode n) {
     if (n.isMaster()) {
       return;
     }
@@ -1006,10 +1091,13 @@ public final class ClusterState {
     ClusterNode current = myself.isMaster() ? myself : myself.slaveOf;
     int lostWithKeys = 0;
     boolean tookOurs = false;
+    int senderSlots = 0;
+    int migratedOurSlots = 0;
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       if (!ClusterMessage.slotBit(claimed, slot)) {
         continue;
       }
+      senderSlots++;
       ClusterNode owner = slotOwners[slot];
       if (owner == sender || importingFrom[slot] != null) {
         continue;
@@ -1020,19 +1108,31 @@ public final class ClusterState {
         }
         if (owner == current && current != null) {
           tookOurs = true;
+          migratedOurSlots++;
         }
         deleteSlot(slot);
         addSlot(sender, slot);
         todo(true, true);
       }
     }
-    if (tookOurs && current.numSlots == 0) {
+    if (tookOurs
+        && current.numSlots == 0
+        && (replication.settings().allowReplicaMigration() || senderSlots == migratedOurSlots)) {
       LOGGER.log(
-          Level.WARNING,
-          "Configuration change detected: {0} took every slot of {1}; this node stays a master"
-              + " without slots (turning into its replica is not implemented)",
-          sender.name,
-          current.name);
+          Level.INFO,
+          "Configuration change detected. Reconfiguring myself as a replica of {0}",
+          sender.name);
+      setMaster(sender);
+      todo(true, true);
+    } else if (myself.slaveOf != null
+        && myself.slaveOf.slaveOf != null
+        && myself.slaveOf.slaveOf != myself) {
+      LOGGER.log(
+          Level.INFO,
+          "I''m a sub-replica! Reconfiguring myself as a replica of grandmaster {0}",
+          myself.slaveOf.slaveOf.name);
+      setMaster(myself.slaveOf.slaveOf);
+      todo(true, true);
     } else if (lostWithKeys > 0) {
       LOGGER.log(
           Level.WARNING,
@@ -1051,7 +1151,7 @@ public final class ClusterState {
     }
     currentEpoch++;
     myself.configEpoch = currentEpoch;
-    saveNow();
+    saveOrDie();
     LOGGER.log(
         Level.DEBUG,
         "WARNING: configEpoch collision with node {0}. configEpoch set to {1}",
@@ -1121,6 +1221,9 @@ public final class ClusterState {
    * handshakes, flags nodes that do not answer.
    */
   public synchronized void cron() {
+    if (stopped) {
+      return;
+    }
     iteration++;
     long now = clock.getAsLong();
     long timeout = settings.nodeTimeoutMillis();
@@ -1145,10 +1248,23 @@ public final class ClusterState {
       pingOldest();
     }
     boolean update = false;
+    int orphanedMasters = 0;
+    int maxReplicas = 0;
+    int myMastersReplicas = 0;
     for (ClusterNode node : new ArrayList<>(nodes.values())) {
       now = clock.getAsLong();
       if (node.has(ClusterNode.MYSELF | ClusterNode.NOADDR | ClusterNode.HANDSHAKE)) {
         continue;
+      }
+      if (myself.isSlave() && node.isMaster() && !node.has(ClusterNode.FAIL)) {
+        int working = workingReplicas(node);
+        if (working == 0 && node.numSlots > 0 && node.has(ClusterNode.MIGRATE_TO)) {
+          orphanedMasters++;
+        }
+        maxReplicas = Math.max(maxReplicas, working);
+        if (myself.slaveOf == node) {
+          myMastersReplicas = working;
+        }
       }
       long pingDelay = now - node.pingSentMillis;
       long dataDelay = now - node.dataReceivedMillis;
@@ -1165,20 +1281,53 @@ public final class ClusterState {
         sendPing(node.link, ClusterMessage.PING);
         continue;
       }
+      if (node.link != null && myself.isMaster() && failover.manualFailoverReplica() == node) {
+        // the replica of a manual failover hears this master's paused offset every 100 ms
+        sendPing(node.link, ClusterMessage.PING);
+        continue;
+      }
       if (node.pingSentMillis == 0) {
         continue;
       }
       long delay = Math.min(pingDelay, dataDelay);
       if (delay > timeout && !node.has(ClusterNode.PFAIL | ClusterNode.FAIL)) {
-        LOGGER.log(Level.DEBUG, "*** NODE {0} possibly failing", node.name);
         node.flags |= ClusterNode.PFAIL;
         update = true;
+        if (myself.isMaster() && size == 1) {
+          markFailingIfNeeded(node);
+        } else {
+          LOGGER.log(Level.DEBUG, "*** NODE {0} possibly failing", node.name);
+        }
       }
     }
+    // a replica whose replication is not set yet (just loaded, or its master's address came
+    // late) follows its master
+    ClusterNode master = myself.slaveOf;
+    if (myself.isSlave()
+        && master != null
+        && !master.has(ClusterNode.NOADDR)
+        && !master.ip.isEmpty()
+        && !replication.following()) {
+      replication.follow(master.ip, master.port);
+    }
+    failover.cron(orphanedMasters, maxReplicas, myMastersReplicas);
     if (update || state == STATE_FAIL) {
       updateNeeded = true;
     }
     afterEvent();
+  }
+
+  /**
+   * Returns how many of a master's replicas are not FAIL (Redis's clusterCountNonFailingSlaves).
+   */
+  static int workingReplicas(ClusterNode master) {
+    int working = 0;
+    for (ClusterNode replica : master.replicas) {
+      if (!replica.has(ClusterNode.FAIL)) {
+        working++;
+      }
+    }
+    return working;
   }
 
   private void pingOldest() {
@@ -1202,7 +1351,7 @@ public final class ClusterState {
     }
   }
 
-  private void updateState() {
+  void updateState() {
     long now = clock.getAsLong();
     if (firstUpdateMillis == 0) {
       firstUpdateMillis = now;
@@ -1246,6 +1395,7 @@ public final class ClusterState {
       }
       LOGGER.log(Level.WARNING, "Cluster state changed: {0}", newState == STATE_OK ? "ok" : "fail");
       state = newState;
+      publish();
     }
   }
 
@@ -1421,8 +1571,7 @@ public final class ClusterState {
       }
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER FLUSHSLOTS: removes every slot of this node; returns Redis's error or null. */
@@ -1432,8 +1581,7 @@ public final class ClusterState {
     }
     deleteNodeSlots(myself);
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /**
@@ -1485,8 +1633,7 @@ public final class ClusterState {
       }
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   private String setSlotNode(int slot, ClusterNode n, String nodeName) {
@@ -1508,24 +1655,27 @@ public final class ClusterState {
     boolean wasMine = slotOwners[slot] == myself;
     deleteSlot(slot);
     addSlot(n, slot);
-    if (wasMine && n != myself && myself.numSlots == 0) {
+    if (wasMine
+        && n != myself
+        && myself.numSlots == 0
+        && replication.settings().allowReplicaMigration()) {
       LOGGER.log(
-          Level.WARNING,
-          "This node gave its last slot to {0}; it stays a master without slots"
-              + " (turning into its replica is not implemented)",
+          Level.INFO,
+          "Configuration change detected. Reconfiguring myself as a replica of {0}",
           n.name);
+      setMaster(n);
     }
     if (n == myself && importingFrom[slot] != null) {
       if (bumpEpochWithoutConsensus()) {
         LOGGER.log(Level.WARNING, "configEpoch updated after importing slot {0}", slot);
       }
       importingFrom[slot] = null;
-      broadcastPong();
+      broadcastPong(false);
     }
     return null;
   }
 
-  private boolean bumpEpochWithoutConsensus() {
+  boolean bumpEpochWithoutConsensus() {
     long max = maxEpoch();
     if (myself.configEpoch == 0 || myself.configEpoch != max) {
       currentEpoch++;
@@ -1543,6 +1693,113 @@ public final class ClusterState {
     boolean bumped = bumpEpochWithoutConsensus();
     afterEvent();
     return (bumped ? "BUMPED " : "STILL ") + Long.toUnsignedString(myself.configEpoch);
+  }
+
+  /**
+   * CLUSTER REPLICATE: makes this node a replica of the master {@code name} (its replication then
+   * follows that master). Returns Redis's error, or null once done.
+   */
+  public synchronized String replicate(String name) {
+    ClusterNode n = nodes.get(name);
+    if (n == null) {
+      return "ERR Unknown node " + name;
+    }
+    if (n == myself) {
+      return "ERR Can't replicate myself";
+    }
+    if (n.isSlave()) {
+      return "ERR I can only replicate a master, not a replica.";
+    }
+    if (myself.isMaster() && (myself.numSlots != 0 || keys.keyCount() != 0)) {
+      return "ERR To set a master the node must be empty and without assigned slots.";
+    }
+    setMaster(n);
+    todo(true, true);
+    return afterCommand();
+  }
+
+  /**
+   * CLUSTER FAILOVER [FORCE|TAKEOVER] sent to this node. Returns Redis's error, or null once the
+   * failover started (it goes on in the cron).
+   */
+  public synchronized String failover(boolean force, boolean takeover) {
+    String error = failover.manualFailover(force, takeover);
+    String stoppedError = afterCommand();
+    return error != null ? error : stoppedError;
+  }
+
+  /**
+   * Makes this node a replica of {@code master} (Redis's clusterSetMaster): a master gives up its
+   * migrating and importing slots (it has no slots left), and the replication follows the master.
+   */
+  void setMaster(ClusterNode master) {
+    if (myself.isMaster()) {
+      myself.flags &= ~(ClusterNode.MASTER | ClusterNode.MIGRATE_TO);
+      myself.flags |= ClusterNode.SLAVE;
+      java.util.Arrays.fill(migratingTo, null);
+      java.util.Arrays.fill(importingFrom, null);
+    } else if (myself.slaveOf != null) {
+      myself.slaveOf.replicas.remove(myself);
+    }
+    myself.slaveOf = master;
+    addReplica(master, myself);
+    if (!master.ip.isEmpty()) {
+      replication.follow(master.ip, master.port);
+    }
+    failover.reset();
+  }
+
+  /**
+   * Adds a replica to a master's list; a master that had a replica may later take a migrating one
+   * (Redis's clusterNodeAddSlave sets MIGRATE_TO).
+   */
+  private static void addReplica(ClusterNode master, ClusterNode replica) {
+    if (!master.replicas.contains(replica)) {
+      master.replicas.add(replica);
+    }
+    master.flags |= ClusterNode.MIGRATE_TO;
+  }
+
+  /** Moves every slot of {@code oldMaster} to this node (the end of a failover). */
+  void takeSlotsOf(ClusterNode oldMaster) {
+    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+      if (oldMaster.ownsSlot(slot)) {
+        deleteSlot(slot);
+        addSlot(myself, slot);
+      }
+    }
+  }
+
+  /** Increments currentEpoch (a replica starts an election) and returns it. */
+  long incrementCurrentEpoch() {
+    currentEpoch++;
+    return currentEpoch;
+  }
+
+  /** Returns the last epoch this master voted in. */
+  long lastVoteEpoch() {
+    return lastVoteEpoch;
+  }
+
+  /** Records a vote in {@code epoch} (written to nodes.conf with the next save). */
+  void lastVoteEpoch(long epoch) {
+    lastVoteEpoch = epoch;
+    todo(true, false);
+  }
+
+  /** Returns the cluster size: masters serving at least one slot. */
+  int size() {
+    return size;
+  }
+
+  /** Returns the time now, in milliseconds, from the state's clock. */
+  long now() {
+    return clock.getAsLong();
+  }
+
+  /** Returns the server's replication as this node drives it. */
+  NodeReplication replication() {
+    return replication;
   }
 
   /** CLUSTER SET-CONFIG-EPOCH; returns Redis's error or null. */
@@ -1563,8 +1820,7 @@ public final class ClusterState {
       currentEpoch = epoch;
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER FORGET; returns Redis's error or null. */
@@ -1582,8 +1838,7 @@ public final class ClusterState {
     blacklist.put(n.name, clock.getAsLong() + BLACKLIST_TTL_MILLIS);
     deleteNode(n);
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER COUNT-FAILURE-REPORTS; returns the count, or -1 for an unknown node. */
@@ -1606,7 +1861,11 @@ public final class ClusterState {
     if (myself.isMaster() && keys.keyCount() != 0) {
       return "ERR CLUSTER RESET can't be called with master nodes containing keys";
     }
-    setNodeAsMaster(myself);
+    if (myself.isSlave()) {
+      setNodeAsMaster(myself);
+      replication.promote();
+    }
+    failover.reset();
     java.util.Arrays.fill(migratingTo, null);
     java.util.Arrays.fill(importingFrom, null);
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
@@ -1626,8 +1885,7 @@ public final class ClusterState {
       LOGGER.log(Level.INFO, "Node hard reset, now I''m {0}", myself.name);
     }
     todo(true, true);
-    afterEvent();
-    return null;
+    return afterCommand();
   }
 
   /** CLUSTER SAVECONFIG: writes nodes.conf now; returns Redis's error or null. */

@@ -20,6 +20,7 @@ final class ClientPause {
   private boolean all;
   private boolean byClient;
   private boolean byFailover;
+  private long failoverEndMillis;
   private CompletableFuture<Void> ended = CompletableFuture.completedFuture(null);
   private volatile boolean active;
 
@@ -51,19 +52,45 @@ final class ClientPause {
   }
 
   /**
-   * Holds writes back for a coordinated failover ({@code on}), or ends that hold; a CLIENT PAUSE in
-   * force meanwhile keeps its own end.
+   * Holds writes back for a coordinated failover ({@code on}: until it is ended), or ends that
+   * hold; a CLIENT PAUSE in force meanwhile keeps its own end.
    */
   void failover(boolean on) {
+    if (on) {
+      failoverUntil(Long.MAX_VALUE);
+      return;
+    }
     synchronized (this) {
-      if (on) {
-        begin();
-        byFailover = true;
-        return;
-      }
       byFailover = false;
     }
     release();
+  }
+
+  /**
+   * Holds writes back for a failover until {@code endMillis} (Unix milliseconds; {@link
+   * Long#MAX_VALUE}: until {@link #failover failover(false)}), as a cluster's manual failover
+   * pauses its master for a bounded time. CLIENT UNPAUSE does not end it.
+   */
+  void failoverUntil(long endMillis) {
+    synchronized (this) {
+      begin();
+      byFailover = true;
+      failoverEndMillis = endMillis;
+    }
+    if (endMillis != Long.MAX_VALUE) {
+      long delay = Math.max(0, endMillis - System.currentTimeMillis());
+      CompletableFuture.runAsync(
+          this::endFailoverIfDue, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
+    }
+  }
+
+  private void endFailoverIfDue() {
+    synchronized (this) {
+      if (!byFailover || System.currentTimeMillis() < failoverEndMillis) {
+        return;
+      }
+    }
+    failover(false);
   }
 
   /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run unless a failover holds them. */

@@ -378,6 +378,40 @@ final class ClusterFamily {
     }
   }
 
+  void replicate(Session session, Request request) {
+    ClusterState state = state(session);
+    if (state != null) {
+      okOr(session.reply(), state.replicate(Args.text(request.arg(2))));
+    }
+  }
+
+  void failover(Session session, Request request) {
+    ClusterState state = state(session);
+    if (state == null) {
+      return;
+    }
+    Reply reply = session.reply();
+    if (request.argCount() > 3) {
+      reply.error(Commands.unknownSubcommand("cluster", request.arg(1)));
+      return;
+    }
+    boolean force = false;
+    boolean takeover = false;
+    if (request.argCount() == 3) {
+      String option = Args.lower(request.arg(2));
+      if (option.equals("force")) {
+        force = true;
+      } else if (option.equals("takeover")) {
+        takeover = true;
+        force = true;
+      } else {
+        reply.error(Args.SYNTAX_ERROR);
+        return;
+      }
+    }
+    okOr(reply, state.failover(force, takeover));
+  }
+
   void reset(Session session, Request request) {
     ClusterState state = state(session);
     if (state == null) {
@@ -605,6 +639,17 @@ final class ClusterFamily {
                     .tips("nondeterministic_output")
                     .arguments(arg("slot", INTEGER), arg("count", INTEGER))
                     .handler(cluster::getKeysInSlot),
+                sub(
+                        "failover",
+                        -2,
+                        true,
+                        "Forces a replica to perform a manual failover of its master",
+                        "O(1)",
+                        "3.0.0")
+                    .arguments(
+                        oneOf("options", token("force", "FORCE"), token("takeover", "TAKEOVER"))
+                            .optional())
+                    .handler(cluster::failover),
                 HelpCommands.entry("cluster", "cluster", "5.0.0", cluster::help),
                 sub(
                         "info",
@@ -655,6 +700,15 @@ final class ClusterFamily {
                         "3.0.0")
                     .tips("nondeterministic_output")
                     .handler(cluster::nodes),
+                sub(
+                        "replicate",
+                        3,
+                        true,
+                        "Configure a node as replica of a master node",
+                        "O(1)",
+                        "3.0.0")
+                    .arguments(arg("node-id", STRING))
+                    .handler(cluster::replicate),
                 sub(
                         "replicas",
                         3,

@@ -57,6 +57,11 @@ final class ReplicationFamily {
   /** REPLICAOF host port | NO ONE (and SLAVEOF). */
   void replicaOf(Session session, Request request) {
     byte[][] args = request.args();
+    if (context.cluster() != null) {
+      // a cluster node's master is set by CLUSTER REPLICATE and by failovers
+      session.reply().error("ERR REPLICAOF not allowed in cluster mode.");
+      return;
+    }
     Replication replication = replication(session);
     if (replication == null) {
       return;

@@ -224,6 +224,20 @@ public final class ServerContext implements PersistenceContext {
     return clientPause.active();
   }
 
+  /**
+   * Holds clients' writes back until {@code endMillis} (Unix milliseconds) for a failover (a
+   * cluster's manual failover on its master): CLIENT UNPAUSE does not end it, {@link
+   * #endFailoverPause} or the end does.
+   */
+  public void pauseWrites(long endMillis) {
+    clientPause.failoverUntil(endMillis);
+  }
+
+  /** Ends a failover's hold on writes now ({@link #pauseWrites}). */
+  public void endFailoverPause() {
+    clientPause.failover(false);
+  }
+
   /** Returns the pause of clients' commands (CLIENT PAUSE). */
   ClientPause clientPause() {
     return clientPause;

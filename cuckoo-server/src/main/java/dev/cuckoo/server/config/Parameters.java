@@ -624,6 +624,41 @@ public final class Parameters {
           false,
           "yes|no  serve read commands while the cluster is down (default no)");
 
+  /**
+   * {@code cluster-replica-validity-factor}: a replica whose data is older than this many node
+   * timeouts (plus repl-ping-replica-period) does not fail over (0: always may).
+   */
+  public static final Parameter<Long> CLUSTER_REPLICA_VALIDITY_FACTOR =
+      integer(
+              "cluster-replica-validity-factor",
+              0,
+              Integer.MAX_VALUE,
+              10,
+              "N  node timeouts of silence after which a replica will not fail over (default 10;"
+                  + " 0: always)")
+          .aliases("cluster-slave-validity-factor");
+
+  /** {@code cluster-migration-barrier}: replicas a master keeps before one migrates away. */
+  public static final Parameter<Long> CLUSTER_MIGRATION_BARRIER =
+      integer(
+          "cluster-migration-barrier",
+          0,
+          Integer.MAX_VALUE,
+          1,
+          "N  working replicas a master keeps before one may migrate to an orphaned master"
+              + " (default 1)");
+
+  /**
+   * {@code cluster-allow-replica-migration}: replicas may migrate to orphaned masters, and a master
+   * left without slots becomes a replica of the node that took them.
+   */
+  public static final Parameter<Boolean> CLUSTER_ALLOW_REPLICA_MIGRATION =
+      yesNo(
+          "cluster-allow-replica-migration",
+          true,
+          "yes|no  replicas migrate to orphaned masters; a master without slots becomes a"
+              + " replica (default yes)");
+
   // the RedisBloom module's parameters
 
   private static final long MAX_CAPACITY = 1L << 30;

@@ -1045,6 +1045,32 @@ public final class Replication implements WriteStream {
     return persistence == null ? -1 : fsyncedOffset.sample(persistence, applied, asked);
   }
 
+  /**
+   * Returns where this server's stream stands: master_repl_offset on a master, the offset applied
+   * from its master on a replica (what a cluster node announces in its bus messages).
+   */
+  public synchronized long streamOffset() {
+    return offset;
+  }
+
+  /**
+   * Returns a replica's data age (what a cluster replica weighs before a failover): milliseconds
+   * since it last heard its master while the link is up, or since the link went down; {@link
+   * Long#MAX_VALUE} if the link never came up, and 0 on a master.
+   */
+  public long masterDataAgeMillis() {
+    MasterLink current = link;
+    if (current == null) {
+      return 0;
+    }
+    long now = System.currentTimeMillis();
+    if (current.state == MasterLink.State.CONNECTED) {
+      return Math.max(0, now - current.lastIoMillis);
+    }
+    long downSince = current.downSinceMillis;
+    return downSince == 0 ? Long.MAX_VALUE : Math.max(0, now - downSince);
+  }
+
   /** Returns true if this server is a replica (WAIT is refused there). */
   public boolean isReplica() {
     return link != null;

@@ -1,0 +1,233 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Failover in a cluster of six cuckoo-server processes made by {@code redis-cli --cluster create
+ * --cluster-replicas 1}: a master is SIGKILLed while a writer adds items to keys in its slots, each
+ * confirmed by WAIT 1; its replica is elected within 3 node timeouts, every node says
+ * cluster_state:ok again, no confirmed item is missing on the new master; the old master, restarted
+ * from its files, learns it lost its slots and becomes the new master's replica; CLUSTER FAILOVER
+ * sent to it then swaps the roles back without losing a confirmed item. {@code redis-cli --cluster
+ * check} is clean after each phase. Skips without redis-cli, except under {@code CI=true}.
+ */
+class ClusterFailoverTest {
+  private static final long NODE_TIMEOUT_MILLIS = 2000;
+  private static final long CONVERGE_MILLIS = 30_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void masterKilled_replicaElected_noConfirmedWriteLost_oldMasterRejoins_manualFailoverSwaps()
+      throws Exception {
+    ClusterNodes.tool("redis-cli");
+    try (ClusterNodes cluster =
+        ClusterNodes.start(ClusterNodes.Kind.CUCKOO, dir, 6, NODE_TIMEOUT_MILLIS)) {
+      String create = cluster.create();
+      assertTrue(create.contains("[OK] All 16384 slots covered."), create);
+      await("every node ok after create", cluster::allOk);
+      await("every replica linked to its master", () -> replicasLinked(cluster));
+      assertClean(cluster.node(0));
+
+      ClusterNodes.Node victim = null;
+      ClusterNodes.Node replica = null;
+      for (ClusterNodes.Node node : cluster.nodes()) {
+        String[] me = ClusterNodes.myLine(node);
+        if (me[2].equals("myself,slave")) {
+          replica = node;
+          victim = byId(cluster, me[3]);
+          break;
+        }
+      }
+      assertTrue(victim != null, "a replica and its master");
+      String victimId = ClusterNodes.myLine(victim)[0];
+      String replicaId = ClusterNodes.myLine(replica)[0];
+      int[] range = firstRange(ClusterNodes.myLine(victim));
+      List<String> keys = ConfirmedWriter.keysOf(victim, range, 8);
+      int slot = (int) (long) (Long) ClusterNodes.call(victim, "CLUSTER", "KEYSLOT", keys.get(0));
+      ConfirmedWriter writer = new ConfirmedWriter(cluster, keys, slot);
+      Thread writing = new Thread(writer, "confirmed-writer");
+      writing.start();
+      try {
+        awaitConfirmed(writer, 100);
+
+        // SIGKILL of the master: its replica is elected, every node is ok again
+        long killed = System.nanoTime();
+        cluster.kill(victim);
+        ClusterNodes.Node promoted = replica;
+        await(
+            "the replica is a master",
+            () -> quietly(() -> ClusterNodes.myLine(promoted)[2].equals("myself,master")));
+        long electedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        await("every running node ok after the failover", cluster::allOk);
+        long okMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        System.out.printf(
+            "failover: new master after %d ms, every node ok after %d ms (node timeout %d ms)%n",
+            electedMillis, okMillis, NODE_TIMEOUT_MILLIS);
+        assertTrue(
+            electedMillis <= 3 * NODE_TIMEOUT_MILLIS,
+            "elected after " + electedMillis + " ms (expected: <= 3 node timeouts)");
+        for (ClusterNodes.Node node : cluster.nodes()) {
+          if (node != victim) {
+            ClusterNodes.Node viewer = node;
+            await(
+                "node " + node.index() + " routes the slot to the new master",
+                () ->
+                    quietly(
+                        () ->
+                            Integer.valueOf(promoted.port())
+                                .equals(ConfirmedWriter.ownerPort(viewer, slot))));
+          }
+        }
+        assertAllPresent(replica, writer.confirmed());
+        assertClean(replica);
+
+        // the old master restarts: it becomes the new master's replica and follows it
+        cluster.restart(victim);
+        ClusterNodes.Node rejoined = victim;
+        await(
+            "the old master is a replica of the new one",
+            () ->
+                quietly(
+                    () -> {
+                      String[] me = ClusterNodes.myLine(rejoined);
+                      return me[2].equals("myself,slave") && me[3].equals(replicaId);
+                    }));
+        await("its replication link is up", () -> linkUp(rejoined));
+        await("every node ok after the rejoin", cluster::allOk);
+        awaitConfirmed(writer, writer.confirmed().size() + 50);
+        assertClean(victim);
+
+        // CLUSTER FAILOVER on the old master, now a replica: the roles swap back, nothing is lost
+        assertEquals("OK", ClusterNodes.text(victim, "CLUSTER", "FAILOVER"));
+        await(
+            "the manual failover made the old master a master again",
+            () ->
+                quietly(
+                    () ->
+                        ClusterNodes.myLine(rejoined)[2].equals("myself,master")
+                            && ClusterNodes.myLine(promoted)[2].equals("myself,slave")
+                            && ClusterNodes.myLine(promoted)[3].equals(victimId)));
+        await("every node ok after the manual failover", cluster::allOk);
+        awaitConfirmed(writer, writer.confirmed().size() + 50);
+      } finally {
+        writer.stop();
+        writing.join(10_000);
+      }
+      assertFalse(writing.isAlive(), "the writer stopped");
+      assertAllPresent(victim, writer.confirmed());
+      assertClean(victim);
+      assertEquals(
+          "-ERR You should send CLUSTER FAILOVER to a replica",
+          ClusterNodes.text(victim, "CLUSTER", "FAILOVER"));
+    }
+  }
+
+  private static ClusterNodes.Node byId(ClusterNodes cluster, String id) throws Exception {
+    for (ClusterNodes.Node node : cluster.nodes()) {
+      if (ClusterNodes.myLine(node)[0].equals(id)) {
+        return node;
+      }
+    }
+    throw new AssertionError("no node " + id);
+  }
+
+  private static int[] firstRange(String[] line) {
+    String[] bounds = line[8].split("-");
+    int start = Integer.parseInt(bounds[0]);
+    return new int[] {start, bounds.length > 1 ? Integer.parseInt(bounds[1]) : start};
+  }
+
+  private static boolean replicasLinked(ClusterNodes cluster) {
+    int replicas = 0;
+    for (ClusterNodes.Node node : cluster.nodes()) {
+      boolean replica = quietly(() -> ClusterNodes.myLine(node)[2].equals("myself,slave"));
+      if (replica) {
+        if (!linkUp(node)) {
+          return false;
+        }
+        replicas++;
+      }
+    }
+    return replicas == 3;
+  }
+
+  private static boolean linkUp(ClusterNodes.Node node) {
+    return quietly(
+        () -> ClusterNodes.text(node, "INFO", "replication").contains("master_link_status:up"));
+  }
+
+  private static void assertClean(ClusterNodes.Node node) throws Exception {
+    String check = ClusterNodes.check(node);
+    assertTrue(check.contains("[OK] All nodes agree about slots configuration."), check);
+    assertTrue(check.contains("[OK] All 16384 slots covered."), check);
+    assertFalse(check.contains("[ERR]"), check);
+  }
+
+  /** Every confirmed item answers 1 to CF.MEXISTS on {@code master}. */
+  private static void assertAllPresent(ClusterNodes.Node master, List<ConfirmedWriter.Item> items)
+      throws Exception {
+    Map<String, List<String>> byKey = new LinkedHashMap<>();
+    for (ConfirmedWriter.Item item : items) {
+      byKey.computeIfAbsent(item.key(), k -> new ArrayList<>()).add(item.item());
+    }
+    int missing = 0;
+    for (Map.Entry<String, List<String>> entry : byKey.entrySet()) {
+      List<Object> command = new ArrayList<>(List.of("CF.MEXISTS", entry.getKey()));
+      command.addAll(entry.getValue());
+      List<?> answers = (List<?>) ClusterNodes.call(master, command.toArray());
+      for (Object answer : answers) {
+        if (!Long.valueOf(1).equals(answer)) {
+          missing++;
+        }
+      }
+    }
+    assertTrue(!items.isEmpty(), "some writes were confirmed");
+    assertEquals(0, missing, "confirmed items missing on the master, of " + items.size());
+  }
+
+  private static void awaitConfirmed(ConfirmedWriter writer, int count) throws Exception {
+    await(
+        count
+            + " confirmed writes (writes/failures so far "
+            + List.of(writer.counts()[0], writer.counts()[1])
+            + ")",
+        () -> writer.confirmed().size() >= count);
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONVERGE_MILLIS);
+    while (System.nanoTime() < deadline) {
+      if (condition.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("not within " + CONVERGE_MILLIS + " ms: " + what);
+  }
+
+  @FunctionalInterface
+  interface IoCheck {
+    boolean test() throws Exception;
+  }
+
+  static boolean quietly(IoCheck check) {
+    try {
+      return check.test();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}
