@@ -61,6 +61,18 @@ class ReplicaRestartTest {
       try (RespClient client = new RespClient(master.port())) {
         for (int k = 0; k < 40; k++) {
           client.call("CF.RESERVE", "big" + k, 20_000);
+          // half full of fingerprints: the transfer, compressed, stays near 400 kB (empty tables
+          // would cross in a few kilobytes, too fast to be caught under way)
+          for (int batch = 0; batch < 10; batch++) {
+            Object[] insert = new Object[3 + 1000];
+            insert[0] = "CF.INSERT";
+            insert[1] = "big" + k;
+            insert[2] = "ITEMS";
+            for (int i = 0; i < 1000; i++) {
+              insert[3 + i] = "big" + k + ":" + batch + ":" + i;
+            }
+            client.call(insert);
+          }
         }
       }
       proxy.throttle(200_000);
