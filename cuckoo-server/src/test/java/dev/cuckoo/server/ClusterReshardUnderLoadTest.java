@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * --cluster-replicas 1} sends; without them no WAIT confirms anything) and the dispatcher's slot
  * check (MOVED for a slot served elsewhere, ASK for a missing key of a migrating slot, ASKING for
  * an importing one): without it a write that reaches the old owner after its slot moved lands there
- * and is lost to the new owner. Until both are there this test fails. Slow (about a minute): run it
- * with {@code -Dtest.excludedTags=none -Dtest=ClusterReshardUnderLoadTest}.
+ * and is lost to the new owner. Slow (about 40 s on a quiet host): run it with {@code
+ * -Dtest.excludedTags=none -Dtest=ClusterReshardUnderLoadTest}.
  */
 @Tag("slow")
 class ClusterReshardUnderLoadTest {
