@@ -631,11 +631,22 @@ public final class CuckooServer implements AutoCloseable {
 
   /**
    * Stops the server as SHUTDOWN does: with the log on, saves a snapshot; with snapshots only,
-   * saves one if save points are set. Idempotent.
+   * saves one if save points are set. Idempotent: a stop already under way elsewhere has ended when
+   * this returns (within 30 s), unless called on a network thread.
    */
   @Override
   public void close() {
     close(null);
+    if (!(Thread.currentThread() instanceof io.netty.util.concurrent.FastThreadLocalThread)) {
+      // a stop already under way on another thread (SHUTDOWN, a signal, a cluster node that cannot
+      // write nodes.conf) ends before this returns, so nothing is written once the caller goes on;
+      // a network thread never waits here (the stop waits for it)
+      try {
+        terminated.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Waits until the server has stopped (by {@link #close}, SHUTDOWN or a signal). */

@@ -270,11 +270,21 @@ public final class NodesFile {
         channel.write(bytes);
       }
       channel.force(true);
+    } catch (IOException e) {
+      // a full disk or an I/O error: the old nodes.conf stands, and no temp is left beside it
+      Files.deleteIfExists(temp);
+      throw e;
     }
     try {
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      try {
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      // the file could not be replaced (e.g. a directory stands in its place): no temp is left
+      Files.deleteIfExists(temp);
+      throw e;
     }
     try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
       directory.force(true);
