@@ -72,48 +72,58 @@ final class ImportRdbCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HostPort server = to == null ? null : HostPort.parse(spec, "--to", to);
-    connection.check(spec);
-    PrintWriter out = spec.commandLine().getOut();
-    RespClient client = null;
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(rdb), 1 << 16)) {
-      int databases = DATABASES_WITHOUT_SERVER;
-      if (server != null) {
-        client = connection.connect(server);
-        databases = databases(client);
-      }
-      Restorer restorer = new Restorer(client, out);
-      RdbReader.Summary summary = new RdbReader(in, databases).read(restorer);
-      out.printf(
-          "read %s: RDB version %d, %s bytes, %s cuckoo filters%s; skipped %s keys of other"
-              + " types%s%s%n",
-          rdb,
-          summary.version(),
-          Text.count(summary.bytes()),
-          Text.count(summary.filters()),
-          client == null ? "" : ", " + Text.count(restorer.restored) + " restored to " + to,
-          Text.count(summary.foreign().total()),
-          summary.foreign().total() == 0 ? "" : " (" + summary.foreign() + ")",
-          restorer.expired == 0 ? "" : ", " + Text.count(restorer.expired) + " expired filters");
-      out.flush();
-      return ExitCode.OK;
-    } catch (RdbFormatException e) {
-      throw new CliException(rdb + " is not a readable RDB file: " + e.getMessage(), e);
-    } catch (RespClient.ErrorReply e) {
-      throw new CliException(to + " answered: " + e.getMessage(), e);
-    } catch (ConnectException | UnknownHostException | SocketTimeoutException e) {
-      throw new CliException("cannot reach " + to + ": " + ErrorHandler.describe(e), e);
-    } catch (IOException e) {
-      if (client == null && server == null) {
-        throw CliException.reading(rdb.toString(), e);
-      }
-      throw new CliException("importing " + rdb + " failed: " + ErrorHandler.describe(e), e);
-    } finally {
-      if (client != null) {
-        try {
-          client.close();
-        } catch (IOException e) {
-          // closing
+    // the work is in a class of its own: this command's class must load without the server's
+    // classes (cuckoo-spark runs the command line without cuckoo-server, and picocli loads every
+    // command when it builds the command line)
+    return new Importing().run();
+  }
+
+  /** Reads the RDB file and restores its filters (uses the server's RDB reader). */
+  private final class Importing {
+    Integer run() {
+      HostPort server = to == null ? null : HostPort.parse(spec, "--to", to);
+      connection.check(spec);
+      PrintWriter out = spec.commandLine().getOut();
+      RespClient client = null;
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(rdb), 1 << 16)) {
+        int databases = DATABASES_WITHOUT_SERVER;
+        if (server != null) {
+          client = connection.connect(server);
+          databases = databases(client);
+        }
+        Restorer restorer = new Restorer(client, out);
+        RdbReader.Summary summary = new RdbReader(in, databases).read(restorer);
+        out.printf(
+            "read %s: RDB version %d, %s bytes, %s cuckoo filters%s; skipped %s keys of other"
+                + " types%s%s%n",
+            rdb,
+            summary.version(),
+            Text.count(summary.bytes()),
+            Text.count(summary.filters()),
+            client == null ? "" : ", " + Text.count(restorer.restored) + " restored to " + to,
+            Text.count(summary.foreign().total()),
+            summary.foreign().total() == 0 ? "" : " (" + summary.foreign() + ")",
+            restorer.expired == 0 ? "" : ", " + Text.count(restorer.expired) + " expired filters");
+        out.flush();
+        return ExitCode.OK;
+      } catch (RespClient.ErrorReply e) {
+        throw new CliException(to + " answered: " + e.getMessage(), e);
+      } catch (ConnectException | UnknownHostException | SocketTimeoutException e) {
+        throw new CliException("cannot reach " + to + ": " + ErrorHandler.describe(e), e);
+      } catch (RdbFormatException e) {
+        throw new CliException(rdb + " is not a readable RDB file: " + e.getMessage(), e);
+      } catch (IOException e) {
+        if (client == null && server == null) {
+          throw CliException.reading(rdb.toString(), e);
+        }
+        throw new CliException("importing " + rdb + " failed: " + ErrorHandler.describe(e), e);
+      } finally {
+        if (client != null) {
+          try {
+            client.close();
+          } catch (IOException e) {
+            // closing
+          }
         }
       }
     }
