@@ -266,6 +266,19 @@ class AclCommandsTest {
     assertEquals(
         "User alice has no permissions to run the 'config|set' command",
         RespClient.text(admin.call("ACL", "DRYRUN", "alice", "CONFIG", "SET", "port", "1")));
+    // several keys: each found key is checked with its own access; the first refused one is named
+    admin.call("ACL", "SETUSER", "bob", "on", ">p", "+@all", "%R~r:*", "~cf:*");
+    assertEquals(OK, admin.call("ACL", "DRYRUN", "bob", "EXISTS", "cf:a", "r:b", "cf:c"));
+    assertEquals(
+        "User bob has no permissions to access the 'x:d' key",
+        RespClient.text(admin.call("ACL", "DRYRUN", "bob", "EXISTS", "cf:a", "r:b", "x:d")));
+    assertEquals(
+        "User bob has no permissions to access the 'r:b' key",
+        RespClient.text(admin.call("ACL", "DRYRUN", "bob", "DEL", "cf:a", "r:b")));
+    assertEquals(
+        "User bob has no permissions to access the 'r:d' key",
+        RespClient.text(admin.call("ACL", "DRYRUN", "bob", "RENAME", "cf:a", "r:d")));
+    assertEquals(OK, admin.call("ACL", "DRYRUN", "bob", "CF.MEXISTS", "r:x", "i1", "i2"));
     assertEquals(
         new Err("ERR User 'nobody' not found"), admin.call("ACL", "DRYRUN", "nobody", "PING"));
     assertEquals(

@@ -282,11 +282,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
       fail(in, "expected '$', got '" + (char) (first & 0xff) + "'");
       return true;
     }
-    long quick = quickHeader(in);
-    Long length;
+    long length = quickHeader(in);
     int end;
-    if (quick >= 0) {
-      length = quick;
+    if (length >= 0) {
       end = headerEnd;
     } else {
       int lf = findLineEnd(in);
@@ -296,10 +294,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         return false;
       }
-      length = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      Long parsed = parseLong(in, in.readerIndex() + 1, contentEnd(in, lf));
+      length = parsed == null ? -1 : parsed;
       end = lf + 1;
     }
-    if (length == null || length < 0 || length > maxBulkLength) {
+    if (length < 0 || length > maxBulkLength) {
       fail(in, "invalid bulk length");
       return true;
     }
@@ -312,7 +311,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
       return true;
     }
     in.readerIndex(end);
-    bulkLength = (int) (long) length;
+    bulkLength = (int) length;
     state = State.BULK_BODY;
     return true;
   }

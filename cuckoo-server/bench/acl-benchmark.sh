@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What the ACL check costs: one cuckoo-server, pinned to core 0, serves redis-benchmark (core 1,
+# 50 connections) as the `default` user (all commands, all keys: the check's cheapest path) and as
+# a restricted user whose every request goes through the whole check — a command allowed by
+# category (+@cuckoo), a key matched against read and write patterns (%R~k* %W~k*), channels
+# reset. CF.ADD and CF.EXISTS on one filter, pipeline 1 and 16, ROUNDS interleaved rounds so that
+# load from other processes hits both users alike. Prints one line per round and pipeline with the
+# requests per second of each user and the ratio restricted / default, and the same ratio of the
+# server's CPU seconds per request (utime+stime of the process, all threads, from /proc); the last
+# lines give the median ratios.
+# Needs: redis-benchmark, redis-cli (redis-tools), taskset, python3, 2 or more cores, and the jar:
+#   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
+# Usage: [JAR=path] cuckoo-server/bench/acl-benchmark.sh [requests] [rounds]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. cuckoo-server/bench/lib.sh
+N=${1:-200000}
+ROUNDS=${2:-5}
+JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+PORT=$(free_port)
+taskset -c 0 java -jar "$JAR" --port "$PORT" --dir "$WORK" --appendonly no --save "" \
+  > "$WORK/server.log" 2>&1 &
+PIDS+=($!); PID=$!
+wait_ready "$PORT" "$PID" "$WORK/server.log"
+redis-cli -p "$PORT" CF.RESERVE k 100000000 > /dev/null
+redis-cli -p "$PORT" ACL SETUSER bench on '>bench-pass' resetchannels '%R~k*' '%W~k*' \
+  -@all +@cuckoo +ping > /dev/null
+# bench USER PIPELINE COMMAND... -> requests per second
+bench() {
+  local auth=()
+  if [ "$1" = bench ]; then auth=(--user bench -a bench-pass); fi
+  taskset -c 1 redis-benchmark -p "$PORT" "${auth[@]}" -c 50 -n "$N" -P "$2" -r 100000000 -q \
+    "${@:3}" 2> /dev/null | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 \
+    | awk '{print $1}'
+}
+# JIT warm-up of both paths
+for user in default bench; do
+  bench "$user" 16 CF.ADD k __rand_int__ > /dev/null
+  bench "$user" 1 CF.EXISTS k __rand_int__ > /dev/null
+done
+RATIOS=()
+for r in $(seq "$ROUNDS"); do
+  for p in 1 16; do
+    line="round=$r pipeline=$p"
+    for cmd in CF.ADD CF.EXISTS; do
+      c0=$(cpu "$PID"); d=$(bench default "$p" "$cmd" k __rand_int__); c1=$(cpu "$PID")
+      b=$(bench bench "$p" "$cmd" k __rand_int__); c2=$(cpu "$PID")
+      rr=$(python3 -c "print(round($b/$d,3))")
+      cr=$(python3 -c "print(round(($c2-$c1)/($c1-$c0),3) if $c1>$c0 else 'nan')")
+      line+=" ${cmd}_default=$d ${cmd}_restricted=$b ${cmd}_rps_ratio=$rr ${cmd}_cpu_ratio=$cr"
+      RATIOS+=("$cmd/P$p rps $rr" "$cmd/P$p cpu $cr")
+    done
+    echo "$line"
+  done
+done
+printf '%s\n' "${RATIOS[@]}" | python3 -c '
+import statistics, sys, collections
+by = collections.defaultdict(list)
+for line in sys.stdin:
+    cmd, kind, value = line.split()
+    if value != "nan":
+        by[(cmd, kind)].append(float(value))
+for (cmd, kind), values in sorted(by.items()):
+    print(f"median restricted/default {kind} {cmd}: {statistics.median(values):.3f} (n={len(values)})")'
