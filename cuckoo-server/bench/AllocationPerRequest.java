@@ -97,7 +97,9 @@ public final class AllocationPerRequest {
     for (int i = 0; i < ids.length; i++) {
       long b = Math.max(0, bytes[i]);
       total += b;
-      if (infos[i] != null && infos[i].getThreadName().contains("EventLoopGroup")) {
+      // the threads that run commands are named cuckoo-io-N; older builds left Netty's names
+      String name = infos[i] == null ? "" : infos[i].getThreadName();
+      if (name.startsWith("cuckoo-io-") || name.contains("EventLoopGroup")) {
         network += b;
       }
     }

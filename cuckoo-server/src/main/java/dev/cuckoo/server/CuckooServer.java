@@ -770,13 +770,6 @@ public final class CuckooServer implements AutoCloseable {
               + ")");
       return;
     }
-    if (System.getProperty("io.netty.leakDetection.level") == null
-        && System.getProperty("io.netty.leakDetectionLevel") == null) {
-      // the tests run with paranoid leak detection; in service its sampled stack traces only
-      // cost time (set -Dio.netty.leakDetection.level to have it back)
-      io.netty.util.ResourceLeakDetector.setLevel(
-          io.netty.util.ResourceLeakDetector.Level.DISABLED);
-    }
     ServerConfig config;
     try {
       config = ServerConfig.parse(args);
@@ -830,6 +823,14 @@ public final class CuckooServer implements AutoCloseable {
    */
   public static void runUntilStopped(ServerConfig config, java.io.PrintWriter out)
       throws IOException, InterruptedException {
+    // here, not in main, so that `cuckoo serve` runs without it too
+    if (System.getProperty("io.netty.leakDetection.level") == null
+        && System.getProperty("io.netty.leakDetectionLevel") == null) {
+      // the tests run with paranoid leak detection; in service its sampled stack traces only
+      // cost time (set -Dio.netty.leakDetection.level to have it back)
+      io.netty.util.ResourceLeakDetector.setLevel(
+          io.netty.util.ResourceLeakDetector.Level.DISABLED);
+    }
     LOGGER.log(
         Level.INFO,
         "cuckoo-server {0} starting: pid {1}, Java {2}, maximum heap {3} MiB, data in {4}",
