@@ -37,13 +37,21 @@ class ReplicaOutputLimitTest {
         byte[] item = new byte[64 * 1024];
         Arrays.fill(item, (byte) 'i');
         int written = 0;
+        long largestOmem = 0;
         while (written < 1024
             && ReplicaState.stat(master.port(), "client_output_buffer_limit_disconnections")
                 .equals("0")) {
-          for (int i = 0; i < 16; i++, written++) {
+          for (int i = 0; i < 4; i++, written++) {
             client.call("CF.ADD", "k" + written, item);
           }
+          String line = RespClient.text(client.call("CLIENT", "LIST", "TYPE", "replica"));
+          int at = line.indexOf(" omem=");
+          if (at >= 0) {
+            long omem = Long.parseLong(line.substring(at + 6, line.indexOf(' ', at + 6)));
+            largestOmem = Math.max(largestOmem, omem);
+          }
         }
+        assertTrue(largestOmem > 0, "the replica's omem showed its unsent stream");
         assertEquals(
             "1",
             ReplicaState.stat(master.port(), "client_output_buffer_limit_disconnections"),
