@@ -2,6 +2,7 @@ package dev.cuckoo.server;
 
 import dev.cuckoo.server.cluster.BusSecurity;
 import dev.cuckoo.server.cluster.Cluster;
+import dev.cuckoo.server.command.ClientsCron;
 import dev.cuckoo.server.command.CommandThreads;
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
@@ -194,6 +195,13 @@ public final class CuckooServer implements AutoCloseable {
     workers.next().scheduleAtFixedRate(commands::expireCycle, 100, 100, TimeUnit.MILLISECONDS);
     workers.next().scheduleAtFixedRate(() -> savePointCheck(context), 1, 1, TimeUnit.SECONDS);
     workers.next().scheduleAtFixedRate(context.migrateSockets()::closeIdle, 1, 1, TimeUnit.SECONDS);
+    workers
+        .next()
+        .scheduleAtFixedRate(
+            context.clientsCron(),
+            ClientsCron.PERIOD_MILLIS,
+            ClientsCron.PERIOD_MILLIS,
+            TimeUnit.MILLISECONDS);
     ChannelGroup[] group = new ChannelGroup[1];
     boolean protectedMode = ProtectedMode.appliesTo(live, null);
     ServerBootstrap bootstrap =

@@ -4,6 +4,7 @@ import dev.cuckoo.server.config.BindAddresses;
 import dev.cuckoo.server.config.Config;
 import dev.cuckoo.server.config.Fsync;
 import dev.cuckoo.server.config.OutputBufferLimit;
+import dev.cuckoo.server.config.OutputBufferLimits;
 import dev.cuckoo.server.config.Parameter;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.persist.SavePoints;
@@ -298,6 +299,11 @@ public final class ServerConfig {
 
   /** Returns the output buffer limit of connections with subscriptions. */
   public OutputBufferLimit pubsubOutputLimit() {
+    return values.get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT).pubsub();
+  }
+
+  /** Returns the output buffer limits of every class of client. */
+  public OutputBufferLimits outputBufferLimits() {
     return values.get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT);
   }
 
@@ -576,9 +582,16 @@ public final class ServerConfig {
       return put(Parameters.AUTO_AOF_REWRITE_MIN_SIZE, bytes);
     }
 
-    /** Sets the output buffer limit of connections with subscriptions. */
+    /** Sets the output buffer limit of connections with subscriptions (the other classes stay). */
     public Builder pubsubOutputLimit(OutputBufferLimit limit) {
-      return put(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT, limit);
+      return put(
+          Parameters.CLIENT_OUTPUT_BUFFER_LIMIT,
+          values.get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT).withPubsub(limit));
+    }
+
+    /** Sets the output buffer limits of every class of client. */
+    public Builder outputBufferLimits(OutputBufferLimits limits) {
+      return put(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT, limits);
     }
 
     /**

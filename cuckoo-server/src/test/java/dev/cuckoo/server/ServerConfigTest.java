@@ -200,6 +200,7 @@ class ServerConfigTest {
             "--slowlog-max-len", "1000",
             "--threads", "3",
             "--client-output-buffer-limit", "pubsub 1mb 0 0",
+            "--client-query-buffer-limit", "2mb",
             "--logfile", "/tmp/cuckoo.log",
             "--replicaof", "10.0.0.1 6379",
             "--masterauth", "pw",
@@ -284,6 +285,8 @@ class ServerConfigTest {
       }
     }
     assertEquals("1536kb", changed.optionValues().get("maxmemory"));
-    assertEquals("pubsub 1mb 0 0", changed.optionValues().get("client-output-buffer-limit"));
+    assertEquals(
+        "normal 0 0 0 replica 256mb 64mb 60 pubsub 1mb 0 0",
+        changed.optionValues().get("client-output-buffer-limit"));
   }
 }

@@ -93,15 +93,24 @@ public final class ClientCommands {
   /**
    * Returns one CLIENT LIST line without its LF, the fields in the order of Redis 8's {@code
    * catClientInfoString} (8.2 added {@code tot-net-in tot-net-out tot-cmds}, redis#13944). Runs on
-   * the session's event loop. Fields about buffers, memory and network bytes that Redis measures
-   * and this server does not are 0; there is no client tracking, so {@code redir=-1}; {@code user}
-   * is the connection's ACL user ({@code (superuser)} for the link to the master, as Redis prints
-   * its master client). {@code tot-cmds} counts completed commands, so the caller's own line leaves
-   * out the command asking ({@code self}).
+   * the session's event loop. The buffer fields are the connection's ({@link ClientBuffers} says
+   * how each maps to the decoder, the reply buffer and the Netty channel); Redis's reply buffer
+   * size and peak ({@code rbs}, {@code rbp}) have no counterpart (replies go to a buffer that is
+   * handed to the channel whole) and are 0; there is no client tracking, so {@code redir=-1};
+   * {@code user} is the connection's ACL user ({@code (superuser)} for the link to the master, as
+   * Redis prints its master client). {@code tot-cmds} counts completed commands, so the caller's
+   * own line leaves out the command asking ({@code self}).
+   *
+   * @param outputBytes the client's {@code omem} ({@link ClientMemory#outputBytes})
    */
   static String describe(
-      ClientRegistry.Client client, ClientRegistry.Role role, boolean self, long nowMillis) {
+      ClientRegistry.Client client,
+      ClientRegistry.Role role,
+      boolean self,
+      long nowMillis,
+      long outputBytes) {
     Session session = client.session();
+    ClientBuffers buffers = session.buffers();
     Subscriber subscriber = session.subscriber();
     CommandSpec last = session.lastExecuted();
     return "id="
@@ -132,7 +141,22 @@ public final class ClientCommands {
         + multi(session)
         + " watch="
         + session.watchedKeys()
-        + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0"
+        + " qbuf="
+        + buffers.queryBytes()
+        + " qbuf-free="
+        + buffers.queryFreeBytes()
+        + " argv-mem="
+        + buffers.argumentBytes()
+        + " multi-mem="
+        + buffers.multiBytes(session)
+        + " rbs=0 rbp=0 obl="
+        + buffers.replyBytes()
+        + " oll="
+        + buffers.outputBlocks()
+        + " omem="
+        + outputBytes
+        + " tot-mem="
+        + buffers.totalBytes(session, outputBytes)
         + " events=r"
         + " cmd="
         + (last == null ? "NULL" : last.name())
@@ -157,6 +181,17 @@ public final class ClientCommands {
         + (session.commandsProcessed() - (self ? 1 : 0));
   }
 
+  /** Returns a client's CLIENT LIST line for the listing {@code asking} asked for. */
+  private String describeOther(ClientRegistry.Client client, Session asking, long nowMillis) {
+    ClientRegistry.Role role = clients.role(client.id());
+    return describe(
+        client,
+        role,
+        client.id() == asking.id(),
+        nowMillis,
+        context.clientMemory().outputBytes(client, role));
+  }
+
   /** CLIENT INFO: this connection's line, a verbatim string in RESP3 as in Redis. */
   void info(Session session, Request request) {
     session.reply().verbatimText(describeSelf(context, session, System.currentTimeMillis()) + "\n");
@@ -173,7 +208,8 @@ public final class ClientCommands {
       self =
           new ClientRegistry.Client(session.id(), session, null, "", "", -1, context.startMillis());
     }
-    return describe(self, clients.role(session.id()), true, nowMillis);
+    ClientRegistry.Role role = clients.role(session.id());
+    return describe(self, role, true, nowMillis, context.clientMemory().outputBytes(self, role));
   }
 
   /**
@@ -220,8 +256,7 @@ public final class ClientCommands {
       long now = System.currentTimeMillis();
       for (ClientRegistry.Client client : targets) {
         if (client.endpoint() == null || client.endpoint().isOpen()) {
-          text.append(describe(client, clients.role(client.id()), client.id() == session.id(), now))
-              .append('\n');
+          text.append(describeOther(client, session, now)).append('\n');
         }
       }
       reply.verbatimText(text.toString());
@@ -229,13 +264,7 @@ public final class ClientCommands {
     }
     session.defer(
         ClientRegistry.describeAll(
-                targets,
-                client ->
-                    describe(
-                        client,
-                        clients.role(client.id()),
-                        client.id() == session.id(),
-                        System.currentTimeMillis()))
+                targets, client -> describeOther(client, session, System.currentTimeMillis()))
             .thenApply(
                 lines ->
                     out -> {

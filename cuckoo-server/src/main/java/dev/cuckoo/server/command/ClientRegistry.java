@@ -286,13 +286,25 @@ public final class ClientRegistry {
 
   /** Returns how many connections wait in a command that blocks them (INFO blocked_clients). */
   int blockedCount() {
-    int blocked = 0;
+    return count(Session::blocked);
+  }
+
+  /**
+   * Returns how many connections wait in a blocking command with a timeout (INFO
+   * clients_in_timeout_table: WAIT and WAITAOF with a timeout other than 0).
+   */
+  int inTimeoutTable() {
+    return count(Session::blockedWithTimeout);
+  }
+
+  private int count(java.util.function.Predicate<Session> test) {
+    int count = 0;
     for (Client client : clients.values()) {
-      if (client.session().blocked()) {
-        blocked++;
+      if (test.test(client.session())) {
+        count++;
       }
     }
-    return blocked;
+    return count;
   }
 
   /** Returns the live connections in id order (a weakly consistent view). */

@@ -246,10 +246,13 @@ public final class InfoCommands {
             + clients.countOf(ClientRegistry.Role.MASTER));
     field(out, "cluster_connections", 0);
     field(out, "maxclients", context.maxClients());
+    field(out, "client_recent_max_input_buffer", context.clientMemory().recentMaxInput());
+    field(out, "client_recent_max_output_buffer", context.clientMemory().recentMaxOutput());
     field(out, "blocked_clients", context.clients().blockedCount());
     field(out, "tracking_clients", 0);
     field(out, "pubsub_clients", context.pubSub().clientCount());
     field(out, "watching_clients", context.watches().watchingClients());
+    field(out, "clients_in_timeout_table", context.clients().inTimeoutTable());
     field(out, "total_watched_keys", context.watches().size());
     // no command here blocks on a key (Redis's BLPOP, XREAD BLOCK…)
     field(out, "total_blocking_keys", 0);
@@ -298,6 +301,8 @@ public final class InfoCommands {
         String.format(Locale.ROOT, "%.2f", used == 0 ? 0 : (double) rss / used));
     field(out, "mem_fragmentation_bytes", rss - used);
     field(out, "mem_replication_backlog", usage.backlogBytes());
+    field(out, "mem_clients_slaves", usage.replicaClientBytes());
+    field(out, "mem_clients_normal", usage.normalClientBytes());
     field(out, "active_defrag_running", 0);
     field(out, "lazyfree_pending_objects", 0);
     field(out, "lazyfreed_objects", 0);
@@ -474,6 +479,9 @@ public final class InfoCommands {
     long[] operations = context.traffic().operations();
     field(out, "total_reads_processed", operations[0]);
     field(out, "total_writes_processed", operations[1]);
+    long[] limitClosed = context.traffic().limitDisconnections();
+    field(out, "client_query_buffer_limit_disconnections", limitClosed[0]);
+    field(out, "client_output_buffer_limit_disconnections", limitClosed[1]);
     // Redis's genRedisInfoStringACLStats, at the end of the section
     dev.cuckoo.server.acl.AclLog acl = context.aclLog();
     field(out, "acl_access_denied_auth", acl.denied(dev.cuckoo.server.acl.Denial.Reason.AUTH));

@@ -79,8 +79,8 @@ final class MemoryCommands {
     field(reply, "total.allocated", total);
     field(reply, "startup.allocated", usage.startupBytes());
     field(reply, "replication.backlog", usage.backlogBytes());
-    field(reply, "clients.slaves", 0);
-    field(reply, "clients.normal", 0);
+    field(reply, "clients.slaves", usage.replicaClientBytes());
+    field(reply, "clients.normal", usage.normalClientBytes());
     field(reply, "cluster.links", 0);
     field(reply, "aof.buffer", 0);
     field(reply, "lua.caches", 0);

@@ -8,16 +8,27 @@ import java.lang.management.ManagementFactory;
  * What the server's heap holds, as INFO memory ({@code used_memory}, {@code used_memory_overhead},
  * {@code used_memory_startup}, {@code used_memory_dataset}) and MEMORY STATS report it: the heap
  * live at start-up (classes' data, the network's pools, the tables of an empty server), the keys'
- * entries, expiry times and tables, the replication backlog, and the filters (the dataset).
+ * entries, expiry times and tables, the replication backlog, the clients' buffers ({@link
+ * ClientMemory}: input and output buffers, most of them Netty's direct memory outside the heap, as
+ * Redis counts everything it allocated), and the filters (the dataset).
  *
  * @param startupBytes the heap live after start-up, before any data was loaded
  * @param keysBytes the filters and their keys' entries and expiry times
  * @param keyOverheadBytes of {@code keysBytes}, the entries and expiry times
  * @param tableBytes the key tables' slot arrays
  * @param backlogBytes the replication backlog's ring
+ * @param normalClientBytes the buffers of clients other than replicas (mem_clients_normal)
+ * @param replicaClientBytes the buffers of replicas' links, their stream included
+ *     (mem_clients_slaves)
  */
 record MemoryUsage(
-    long startupBytes, long keysBytes, long keyOverheadBytes, long tableBytes, long backlogBytes) {
+    long startupBytes,
+    long keysBytes,
+    long keyOverheadBytes,
+    long tableBytes,
+    long backlogBytes,
+    long normalClientBytes,
+    long replicaClientBytes) {
   /*
    * Measured against the live heap (jcmd GC.run, then GC.heap_info) with 200,000 filters made by
    * CF.RESERVE user:N 100 and five CF.ADD each: the keys alone counted 0.88 of the live heap; the
@@ -56,17 +67,24 @@ record MemoryUsage(
         keyspace.usedBytes(),
         keyOverhead,
         keyspace.tableBytes(),
-        replication == null ? 0 : replication.backlogMemoryBytes());
+        replication == null ? 0 : replication.backlogMemoryBytes(),
+        context.clientMemory().normalBytes(),
+        context.clientMemory().replicaBytes());
   }
 
   /** Returns used_memory: everything counted. */
   long total() {
-    return startupBytes + keysBytes + tableBytes + backlogBytes;
+    return startupBytes + keysBytes + tableBytes + backlogBytes + clientBytes();
+  }
+
+  /** Returns the clients' buffers, replicas' included. */
+  private long clientBytes() {
+    return normalClientBytes + replicaClientBytes;
   }
 
   /** Returns used_memory_overhead: everything but the filters. */
   long overhead() {
-    return startupBytes + keyOverheadBytes + tableBytes + backlogBytes;
+    return startupBytes + keyOverheadBytes + tableBytes + backlogBytes + clientBytes();
   }
 
   /** Returns used_memory_dataset: the filters' bytes. */

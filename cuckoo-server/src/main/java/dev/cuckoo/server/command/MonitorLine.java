@@ -43,7 +43,11 @@ record MonitorLine(String text) implements Frame {
     return new MonitorLine(line.toString());
   }
 
-  private static void quote(StringBuilder out, byte[] arg) {
+  /**
+   * Appends {@code arg} quoted and escaped as Redis's sdscatrepr, its first {@link
+   * #MAX_ARGUMENT_BYTES} bytes.
+   */
+  static void quote(StringBuilder out, byte[] arg) {
     out.append('"');
     int shown = Math.min(arg.length, MAX_ARGUMENT_BYTES);
     for (int i = 0; i < shown; i++) {

@@ -317,7 +317,7 @@ final class ReplicationFamily {
     boolean blocks = session.transaction() == null;
     java.util.concurrent.CompletableFuture<Integer> done =
         replication.waitFor(session.streamOffset(), blocks ? wanted : 0, timeout);
-    answerOrBlock(session, done, (out, count) -> out.integer(count));
+    answerOrBlock(session, done, timeout, (out, count) -> out.integer(count));
   }
 
   /** WAITAOF numlocal numreplicas timeout. */
@@ -361,17 +361,18 @@ final class ReplicationFamily {
             blocks ? (int) (long) local : 0,
             blocks ? (int) Math.min(Integer.MAX_VALUE, replicas) : 0,
             timeout);
-    answerOrBlock(session, done, ReplicationFamily::writeAcks);
+    answerOrBlock(session, done, timeout, ReplicationFamily::writeAcks);
   }
 
   /**
    * Answers a WAIT or WAITAOF with {@code write} at once if {@code done} has completed, else blocks
-   * the connection until it does; a failed wait (its server became a replica meanwhile) gets {@link
-   * #unblocked}.
+   * the connection until it does (with a timeout other than 0, in Redis's timeout table); a failed
+   * wait (its server became a replica meanwhile) gets {@link #unblocked}.
    */
   private static <T> void answerOrBlock(
       Session session,
       java.util.concurrent.CompletableFuture<T> done,
+      long timeoutMillis,
       java.util.function.BiConsumer<Reply, T> write) {
     if (done.isDone()) {
       write.accept(session.reply(), done.join());
@@ -381,7 +382,11 @@ final class ReplicationFamily {
         done.handle(
             (value, error) ->
                 error == null ? out -> write.accept(out, value) : unblocked(session)));
-    session.block();
+    if (timeoutMillis > 0) {
+      session.blockWithTimeout();
+    } else {
+      session.block();
+    }
   }
 
   /**

@@ -65,6 +65,8 @@ public final class ServerContext implements PersistenceContext {
     this.config = config;
     this.cfConfig = new CfConfig(config);
     this.keyspace = keyspace;
+    this.bufferLimits = new BufferLimits(config, clients, clientMemory, traffic);
+    this.clientsCron = new ClientsCron(clients, clientMemory, bufferLimits);
   }
 
   @Override
@@ -458,6 +460,25 @@ public final class ServerContext implements PersistenceContext {
   /** Returns the channels and patterns clients subscribed to. */
   public PubSub pubSub() {
     return pubSub;
+  }
+
+  private final ClientMemory clientMemory = new ClientMemory(this::replication);
+  private final BufferLimits bufferLimits;
+  private final ClientsCron clientsCron;
+
+  /** Returns the clients' buffers as INFO adds them up. */
+  public ClientMemory clientMemory() {
+    return clientMemory;
+  }
+
+  /** Returns the clients' buffer limits (client-output-buffer-limit, client-query-buffer-limit). */
+  public BufferLimits bufferLimits() {
+    return bufferLimits;
+  }
+
+  /** Returns the clients' cron, to be run every {@link ClientsCron#PERIOD_MILLIS} ms. */
+  public ClientsCron clientsCron() {
+    return clientsCron;
   }
 
   /** Returns the registry of live client connections (CLIENT LIST, CLIENT KILL). */

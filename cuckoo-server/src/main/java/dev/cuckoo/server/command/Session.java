@@ -26,6 +26,8 @@ public final class Session implements Watches.Watcher, Retrier {
   private java.util.concurrent.CompletableFuture<Void> retry;
   // read by INFO and CLIENT LIST on other threads
   private volatile boolean blocked;
+  private volatile boolean blockedWithTimeout;
+  private ClientBuffers buffers = ClientBuffers.NONE;
   private long firstLsn;
   private long lastLsn;
   private long lastWriteLsn;
@@ -256,9 +258,34 @@ public final class Session implements Watches.Watcher, Retrier {
     blocked = true;
   }
 
+  /**
+   * Blocks as {@link #block} for a wait that ends at a timeout (WAIT, WAITAOF with a timeout): the
+   * client is also in Redis's timeout table (INFO clients_in_timeout_table).
+   */
+  void blockWithTimeout() {
+    blockedWithTimeout = true;
+    blocked = true;
+  }
+
   /** Ends {@link #block}: the wait is over, or the connection closed. */
   public void unblock() {
     blocked = false;
+    blockedWithTimeout = false;
+  }
+
+  /** Returns true while the client waits in a blocking command that has a timeout. */
+  boolean blockedWithTimeout() {
+    return blockedWithTimeout;
+  }
+
+  /** Returns the connection's buffers (CLIENT LIST's qbuf … tot-mem). */
+  public ClientBuffers buffers() {
+    return buffers;
+  }
+
+  /** Sets the connection's buffers; called once, when the connection opens. */
+  public void buffers(ClientBuffers buffers) {
+    this.buffers = buffers;
   }
 
   /** Returns true while the client waits in a command that blocks it (see {@link #block}). */

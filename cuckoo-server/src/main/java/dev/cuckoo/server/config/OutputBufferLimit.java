@@ -10,6 +10,19 @@ package dev.cuckoo.server.config;
  * @param softSeconds how long the soft limit may be exceeded
  */
 public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
+  /**
+   * Returns true if {@code bytes} reach the hard limit, as Redis's checkClientOutputBufferLimits
+   * compares ({@code >=}); a hard limit of 0 is none.
+   */
+  public boolean hardReached(long bytes) {
+    return hardBytes > 0 && bytes >= hardBytes;
+  }
+
+  /** Returns true if {@code bytes} reach the soft limit ({@code >=}); 0 is none. */
+  public boolean softReached(long bytes) {
+    return softBytes > 0 && bytes >= softBytes;
+  }
+
   /** Redis's default for pub/sub connections: {@code pubsub 32mb 8mb 60}. */
   public static final OutputBufferLimit PUBSUB_DEFAULT =
       new OutputBufferLimit(32L << 20, 8L << 20, 60);

@@ -3,25 +3,41 @@ package dev.cuckoo.server.config;
 import java.util.Locale;
 
 /**
- * The type of {@code client-output-buffer-limit}, Redis's {@code class hard soft seconds} groups
- * (classes normal, replica or slave, pubsub). This server enforces the pubsub class; the normal and
- * replica classes take Redis's defaults only, so that what CONFIG GET shows is what applies.
+ * The type of {@code client-output-buffer-limit}: Redis's {@code class hard soft seconds} groups,
+ * classes {@code normal}, {@code replica} (or {@code slave}) and {@code pubsub}, as Redis's {@code
+ * updateClientOutputBufferLimit}: the classes a text names change, the others keep their value; the
+ * whole text is refused if one group is wrong.
  */
-final class OutputLimitType implements ValueType<OutputBufferLimit> {
+final class OutputLimitType implements ValueType<OutputBufferLimits> {
   static final OutputLimitType INSTANCE = new OutputLimitType();
-
-  private static final String SYNTAX = "Wrong number of arguments in buffer limit configuration.";
 
   private OutputLimitType() {}
 
   @Override
-  public OutputBufferLimit parse(String text) {
-    String[] words = text.trim().split("\\s+");
-    if (words.length == 0 || words.length % 4 != 0) {
-      throw ValueType.invalid(SYNTAX, "'" + text + "' (expected: pubsub <hard> <soft> <seconds>)");
+  public OutputBufferLimits parse(String text) {
+    return parse(text, OutputBufferLimits.DEFAULT);
+  }
+
+  @Override
+  public OutputBufferLimits parse(String text, OutputBufferLimits current) {
+    String trimmed = text.trim();
+    String[] words = trimmed.isEmpty() ? new String[0] : trimmed.split("\\s+");
+    if (words.length % 4 != 0) {
+      throw ValueType.invalid(
+          "Wrong number of arguments in buffer limit configuration.",
+          "'" + text + "' (expected: groups of <class> <hard> <soft> <seconds>)");
     }
-    OutputBufferLimit pubsub = null;
+    OutputBufferLimit normal = current.normal();
+    OutputBufferLimit replica = current.replica();
+    OutputBufferLimit pubsub = current.pubsub();
     for (int i = 0; i < words.length; i += 4) {
+      String name = words[i].toLowerCase(Locale.ROOT);
+      if (!name.equals("normal")
+          && !name.equals("replica")
+          && !name.equals("slave")
+          && !name.equals("pubsub")) {
+        throw ValueType.invalid("Invalid client class specified in buffer limit configuration.");
+      }
       Long hard = Memory.parse(words[i + 1]);
       Long soft = Memory.parse(words[i + 2]);
       Long seconds = Types.parseInteger(words[i + 3]);
@@ -30,49 +46,33 @@ final class OutputLimitType implements ValueType<OutputBufferLimit> {
             "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
       }
       OutputBufferLimit limit = new OutputBufferLimit(hard, soft, seconds);
-      switch (words[i].toLowerCase(Locale.ROOT)) {
+      switch (name) {
+        case "normal" -> normal = limit;
         case "pubsub" -> pubsub = limit;
-        case "normal" -> fixed(limit, OutputBufferLimit.NORMAL_DEFAULT, "normal");
-        case "replica", "slave" -> fixed(limit, OutputBufferLimit.REPLICA_DEFAULT, "replica");
-        default ->
-            throw ValueType.invalid(
-                "Invalid client class specified in buffer limit configuration.");
+        default -> replica = limit;
       }
     }
-    if (pubsub == null) {
-      throw ValueType.invalid(SYNTAX, "'" + text + "' (expected: pubsub <hard> <soft> <seconds>)");
-    }
-    return pubsub;
+    return new OutputBufferLimits(normal, replica, pubsub);
   }
 
-  private static void fixed(OutputBufferLimit given, OutputBufferLimit only, String name) {
-    if (!given.equals(only)) {
-      throw ValueType.invalid(
-          "this server keeps the "
-              + name
-              + " class at Redis's default ("
-              + only.hardBytes()
-              + " "
-              + only.softBytes()
-              + " "
-              + only.softSeconds()
-              + ")");
-    }
-  }
-
+  /** Returns the three classes as Redis's CONFIG GET prints them: bytes, the replica as slave. */
   @Override
-  public String format(OutputBufferLimit value) {
-    return group("normal", OutputBufferLimit.NORMAL_DEFAULT, false)
-        + " "
-        + group("slave", OutputBufferLimit.REPLICA_DEFAULT, false)
-        + " "
-        + group("pubsub", value, false);
+  public String format(OutputBufferLimits value) {
+    return groups(value, "slave", false);
   }
 
-  /** Returns the pubsub class only, with units: the other classes hold Redis's defaults. */
+  /** Returns the three classes with units, as a config file line holds them. */
   @Override
-  public String rewrite(OutputBufferLimit value) {
-    return group("pubsub", value, true);
+  public String rewrite(OutputBufferLimits value) {
+    return groups(value, "replica", true);
+  }
+
+  private static String groups(OutputBufferLimits value, String replicaName, boolean units) {
+    return group("normal", value.normal(), units)
+        + " "
+        + group(replicaName, value.replica(), units)
+        + " "
+        + group("pubsub", value.pubsub(), units);
   }
 
   private static String group(String name, OutputBufferLimit limit, boolean units) {

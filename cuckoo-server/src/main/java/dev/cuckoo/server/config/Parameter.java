@@ -176,7 +176,7 @@ public final class Parameter<T> {
   public T parse(String text, View others) {
     T value;
     try {
-      value = type.parse(text);
+      value = type.parse(text, others == null ? defaultValue() : others.get(this));
     } catch (InvalidValueException e) {
       throw refused(text, e);
     }

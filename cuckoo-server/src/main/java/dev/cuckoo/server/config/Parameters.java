@@ -166,15 +166,29 @@ public final class Parameters {
               "N  most arguments per request (default 1048576)")
           .mutability(Mutability.IMMUTABLE);
 
-  /** {@code client-output-buffer-limit}: when a subscriber that falls behind is closed. */
-  public static final Parameter<OutputBufferLimit> CLIENT_OUTPUT_BUFFER_LIMIT =
+  /**
+   * {@code client-output-buffer-limit}: when a client whose replies and messages pile up unread is
+   * closed, per class (normal, replica, pubsub).
+   */
+  public static final Parameter<OutputBufferLimits> CLIENT_OUTPUT_BUFFER_LIMIT =
       add(
           "client-output-buffer-limit",
           OutputLimitType.INSTANCE,
-          OutputBufferLimit.PUBSUB_DEFAULT,
-          "\"pubsub HARD SOFT SECONDS\"  close a subscriber that falls behind"
-              + " (default pubsub 32mb 8mb 60; the normal and replica classes keep Redis's"
-              + " defaults)");
+          OutputBufferLimits.DEFAULT,
+          "\"CLASS HARD SOFT SECONDS ...\"  close a client whose output waits past HARD bytes, or"
+              + " past SOFT for SECONDS; classes normal, replica, pubsub (default normal 0 0 0"
+              + " replica 256mb 64mb 60 pubsub 32mb 8mb 60)");
+
+  /**
+   * {@code client-query-buffer-limit}: the most bytes a client's unprocessed input (and its queued
+   * MULTI commands) may hold before the client is closed.
+   */
+  public static final Parameter<Long> CLIENT_QUERY_BUFFER_LIMIT =
+      add(
+          "client-query-buffer-limit",
+          Types.memory(1 << 20, Long.MAX_VALUE),
+          1L << 30,
+          "BYTES  close a client whose unprocessed input passes this (default 1gb)");
 
   // TLS (Redis's tls-* parameters; every one is applied by rebuilding the TLS contexts)
 

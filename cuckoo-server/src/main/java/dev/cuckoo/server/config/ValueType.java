@@ -16,6 +16,19 @@ public interface ValueType<T> {
    */
   T parse(String text);
 
+  /**
+   * Reads a value from its text given the value it replaces: a type whose text may set only part of
+   * the value (Redis's {@code client-output-buffer-limit}, one class at a time) keeps the rest of
+   * {@code current}; the others ignore it.
+   *
+   * @param text the value's text
+   * @param current the value it replaces
+   * @throws InvalidValueException with Redis's reason if the text is not a value of this type
+   */
+  default T parse(String text, T current) {
+    return parse(text);
+  }
+
   /** Returns the value as CONFIG GET shows it. */
   String format(T value);
 

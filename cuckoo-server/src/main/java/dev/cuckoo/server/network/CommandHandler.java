@@ -4,7 +4,6 @@ import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.command.Session;
 import dev.cuckoo.server.command.WritePath;
-import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
@@ -44,6 +43,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final Commands commands;
   private final WritePath writePath;
   private Session session;
+  private ConnectionBuffers buffers;
   // the connection's decoder, which counts the bytes received
   private RespDecoder decoder;
   private boolean counted;
@@ -72,18 +72,21 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             false);
     session.reply().countErrorsIn(context.errorStats());
     session.user(context.acl().defaultUser());
+    buffers =
+        new ConnectionBuffers(
+            ctx.channel(), ctx.pipeline().get(RespDecoder.class), session.reply());
+    session.buffers(buffers);
     session.subscriber(
         new Subscriber(
             new SubscriberOutbox(
                 ctx.channel(),
                 session,
-                context.config().get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT),
+                () -> context.bufferLimits().outputExceeded(session, true),
                 () -> {
                   if (!waiting) {
                     writeReplies(ctx);
                   }
-                },
-                System::currentTimeMillis)));
+                })));
     session.allowRetries();
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.maxClients()) {
@@ -115,6 +118,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     if (waiting) {
       // a deferred reply (SAVE) is outstanding: later requests wait their turn
       queued.add(msg);
+      buffers.held(heldBytes(msg));
       return;
     }
     handle(ctx, msg);
@@ -127,6 +131,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     if (msg instanceof byte[][]) {
       int replyStart = session.reply().pendingBytes();
       long lastBefore = session.lastLogged();
+      buffers.running((byte[][]) msg);
       commands.execute(session, (byte[][]) msg);
       if (session.lastLogged() != lastBefore) {
         noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
@@ -155,6 +160,8 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         retry.whenComplete(
             (ready, error) -> ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
+      } else {
+        buffers.running(null);
       }
     } else if (msg instanceof RespDecoder.ProtocolError) {
       session.reply().error(((RespDecoder.ProtocolError) msg).message());
@@ -176,14 +183,22 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     }
     waiting = false;
     session.unblock();
+    buffers.running(null);
     next.run();
     while (!waiting && !queued.isEmpty()) {
-      handle(ctx, queued.poll());
+      Object msg = queued.poll();
+      buffers.held(-heldBytes(msg));
+      handle(ctx, msg);
     }
     writeReplies(ctx);
     if (!waiting && ctx.channel().isWritable()) {
       ctx.channel().config().setAutoRead(true);
     }
+  }
+
+  /** Returns the argument bytes of a request held back while the connection waits. */
+  private static long heldBytes(Object msg) {
+    return msg instanceof byte[][] args ? ConnectionBuffers.argumentBytes(args) : 0;
   }
 
   private void noteWrite(int replyStart, int replyEnd, long lsn) {
@@ -225,6 +240,14 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (session != null
+        && context
+            .bufferLimits()
+            .queryExceeded(session, Authentication.of(ctx.channel()).authenticated())) {
+      // as Redis's freeClientAsync: what it sent and what waits for it are dropped
+      ctx.close();
+      return;
+    }
     if (writePath.awaitsLog(session) && !session.closeRequested()) {
       // replies that acknowledge writes wait for the end of this event-loop iteration: one log
       // write then covers every connection the iteration served
@@ -292,7 +315,13 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (out != null) {
-      ctx.writeAndFlush(out, ctx.voidPromise());
+      ctx.write(out, ctx.voidPromise());
+      // as Redis, the replies count against the limit before the socket takes any of them
+      if (context.bufferLimits().outputExceeded(session, true)) {
+        ctx.close();
+        return;
+      }
+      ctx.flush();
       if (!ctx.channel().isWritable()) {
         ctx.channel().config().setAutoRead(false);
       }
@@ -315,6 +344,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       counted = false;
     }
     if (session != null) {
+      context.clientMemory().forget(session);
       session.reply().discard();
       context.watches().unwatchAll(session);
       context.pubSub().leave(session.subscriber());

@@ -139,6 +139,57 @@ public final class RespDecoder extends ByteToMessageDecoder {
     return actualReadableBytes();
   }
 
+  /**
+   * Returns the received bytes held and not yet turned into arguments (CLIENT LIST's {@code qbuf}):
+   * the unparsed bytes of the cumulation buffer plus the part of a bulk string being copied out
+   * read by read, as Redis's query buffer holds a big argument until it is whole.
+   */
+  public long heldBytes() {
+    return actualReadableBytes() + (long) bodyFilled;
+  }
+
+  /**
+   * Returns the room left in what holds those bytes (CLIENT LIST's {@code qbuf-free}): the
+   * cumulation buffer's writable bytes plus the unfilled part of the bulk string's array.
+   */
+  public long freeBytes() {
+    ByteBuf cumulation = internalBuffer();
+    long free = cumulation.isReadable() ? cumulation.writableBytes() : 0;
+    return free + (body == null ? 0 : body.length - bodyFilled);
+  }
+
+  /**
+   * Returns the bytes of the arguments of the request being received that are already whole
+   * (Redis's {@code argv_len_sum} while a request is incomplete), 0 between requests.
+   */
+  public long partialArgumentBytes() {
+    return state == State.BULK_HEADER || state == State.BULK_BODY ? requestBytes : 0;
+  }
+
+  /**
+   * Returns the bytes the decoder has allocated for input: the cumulation buffer's capacity (0 once
+   * it is released between reads) and the array of a bulk string being copied out.
+   */
+  public long allocatedBytes() {
+    ByteBuf cumulation = internalBuffer();
+    return (cumulation.isReadable() ? cumulation.capacity() : 0) + (body == null ? 0 : body.length);
+  }
+
+  /**
+   * Returns up to {@code max} of the held bytes from their start (the head of Redis's query buffer,
+   * which its query buffer limit log line shows).
+   */
+  public byte[] heldHead(int max) {
+    ByteBuf cumulation = internalBuffer();
+    int readable = actualReadableBytes();
+    if (readable > 0) {
+      byte[] head = new byte[Math.min(max, readable)];
+      cumulation.getBytes(cumulation.readerIndex(), head);
+      return head;
+    }
+    return body == null ? new byte[0] : Arrays.copyOf(body, Math.min(max, bodyFilled));
+  }
+
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
     try {

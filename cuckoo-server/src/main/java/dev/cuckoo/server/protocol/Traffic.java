@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The bytes the server received and sent, as INFO stats counts them: clients' requests and replies
  * ({@code total_net_input_bytes}, {@code total_net_output_bytes}) apart from replication's stream
  * (the bytes a replica reads from its master, {@code total_net_repl_input_bytes}, and those a
- * master sends its replicas, {@code total_net_repl_output_bytes}). Added to by every network
- * thread, read by any.
+ * master sends its replicas, {@code total_net_repl_output_bytes}); and the clients closed for
+ * passing a buffer limit ({@code client_query_buffer_limit_disconnections}, {@code
+ * client_output_buffer_limit_disconnections}). Added to by every network thread, read by any.
  */
 public final class Traffic {
   private final LongAdder input = new LongAdder();
@@ -16,6 +17,26 @@ public final class Traffic {
   private final LongAdder replOutput = new LongAdder();
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
+  private final LongAdder queryLimitClosed = new LongAdder();
+  private final LongAdder outputLimitClosed = new LongAdder();
+
+  /** Counts a client closed for passing client-query-buffer-limit. */
+  public void queryLimitClosed() {
+    queryLimitClosed.increment();
+  }
+
+  /** Counts a client (or replica) closed for passing client-output-buffer-limit. */
+  public void outputLimitClosed() {
+    outputLimitClosed.increment();
+  }
+
+  /**
+   * Returns the clients closed for passing client-query-buffer-limit and those closed for passing
+   * client-output-buffer-limit.
+   */
+  public long[] limitDisconnections() {
+    return new long[] {queryLimitClosed.sum(), outputLimitClosed.sum()};
+  }
 
   /** Counts bytes read from a client, in one read of its connection. */
   public void received(long bytes) {
@@ -60,5 +81,7 @@ public final class Traffic {
     replOutput.reset();
     reads.reset();
     writes.reset();
+    queryLimitClosed.reset();
+    outputLimitClosed.reset();
   }
 }

@@ -33,9 +33,6 @@ final class Peer {
 
   private static final System.Logger LOGGER = System.getLogger(Peer.class.getName());
 
-  /** The most stream bytes queued for a replica and not yet written to its socket (256 MiB). */
-  static final long OUTPUT_LIMIT = 256L << 20;
-
   private final java.util.concurrent.atomic.AtomicLong unsent =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -70,12 +67,30 @@ final class Peer {
   private long queuedBytes;
 
   private final dev.cuckoo.server.protocol.Traffic traffic;
+  private final java.util.function.Supplier<dev.cuckoo.server.config.OutputBufferLimit> limit;
+  private final dev.cuckoo.server.protocol.OutputLimitCheck limitCheck =
+      new dev.cuckoo.server.protocol.OutputLimitCheck();
 
-  Peer(long clientId, Channel channel, String peerIp, dev.cuckoo.server.protocol.Traffic traffic) {
+  /**
+   * Creates a replica's state.
+   *
+   * @param clientId the client id of its connection
+   * @param channel its connection
+   * @param peerIp the connection's peer address
+   * @param traffic where the stream's bytes and limit disconnections are counted
+   * @param limit the output buffer limit of replicas, read at each check
+   */
+  Peer(
+      long clientId,
+      Channel channel,
+      String peerIp,
+      dev.cuckoo.server.protocol.Traffic traffic,
+      java.util.function.Supplier<dev.cuckoo.server.config.OutputBufferLimit> limit) {
     this.clientId = clientId;
     this.channel = channel;
     this.peerIp = peerIp;
     this.traffic = traffic;
+    this.limit = limit;
   }
 
   /** Returns the address INFO and ROLE print: the announced one, else the connection's peer. */
@@ -91,21 +106,13 @@ final class Peer {
 
   /**
    * Queues stream bytes (the caller's reference passes to this replica): sent now if the replica is
-   * live, else after its transfer. A replica that lets more than {@link #OUTPUT_LIMIT} bytes pile
-   * up (not reading, or a transfer slower than the writes) is disconnected, as Redis's
-   * client-output-buffer-limit for replicas does; it then resyncs.
+   * live, else after its transfer. A replica whose unwritten stream passes
+   * client-output-buffer-limit replica (not reading, or a transfer slower than the writes) is
+   * disconnected, as Redis does; it then resyncs.
    */
   synchronized void stream(ByteBuf buf) {
-    if (unsent.get() > OUTPUT_LIMIT) {
+    if (closedOverLimit()) {
       buf.release();
-      if (channel.isOpen()) {
-        LOGGER.log(
-            System.Logger.Level.WARNING,
-            "Client replica {0} scheduled to be closed ASAP for overcoming of output buffer"
-                + " limits.",
-            name());
-        channel.close();
-      }
       return;
     }
     int length = buf.readableBytes();
@@ -127,6 +134,32 @@ final class Peer {
     } else {
       pending.add(buf);
     }
+  }
+
+  /** Returns the stream bytes queued for the replica and not yet written to its socket. */
+  long unsentBytes() {
+    return unsent.get();
+  }
+
+  /**
+   * Closes the connection if the unwritten stream passed the replicas' output buffer limit (hard,
+   * or soft for longer than its seconds), logging Redis's line and counting it; returns true if the
+   * connection is closed or closing for that. Also run once a second, so that a replica held above
+   * the soft limit is closed while no new write comes.
+   */
+  synchronized boolean closedOverLimit() {
+    if (!limitCheck.exceeded(limit.get(), unsent.get(), System.currentTimeMillis())) {
+      return false;
+    }
+    if (channel.isOpen()) {
+      LOGGER.log(
+          System.Logger.Level.WARNING,
+          "Client replica {0} scheduled to be closed ASAP for overcoming of output buffer limits.",
+          name());
+      traffic.outputLimitClosed();
+      channel.close();
+    }
+    return true;
   }
 
   /** Queues a line or a transfer ahead of the pending stream (replies to PSYNC, the bulk). */

@@ -619,7 +619,7 @@ public final class Replication implements WriteStream {
               channel.remoteAddress() instanceof InetSocketAddress address
                   ? address.getAddress().getHostAddress()
                   : "?";
-          Peer peer = new Peer(id, channel, ip, parts.traffic());
+          Peer peer = new Peer(id, channel, ip, parts.traffic(), settings::replicaOutputLimit);
           channel.closeFuture().addListener(closed -> forget(peer));
           return peer;
         });
@@ -645,6 +645,15 @@ public final class Replication implements WriteStream {
   /** Returns the bytes the backlog's ring takes (INFO's mem_replication_backlog), 0 without one. */
   public synchronized long backlogMemoryBytes() {
     return backlog == null ? 0 : backlog.size();
+  }
+
+  /**
+   * Returns the replication stream bytes queued for the replica on this connection and not yet
+   * written to its socket (its CLIENT LIST omem), 0 if the connection is no replica.
+   */
+  public long replicaOutputBytes(long clientId) {
+    Peer peer = peers.get(clientId);
+    return peer == null ? 0 : peer.unsentBytes();
   }
 
   /** Returns INFO's sync_full, sync_partial_ok and sync_partial_err. */
@@ -1083,6 +1092,9 @@ public final class Replication implements WriteStream {
   private void everySecond() {
     try {
       seconds++;
+      for (Peer peer : peers.values()) {
+        peer.closedOverLimit();
+      }
       MasterLink current = link;
       if (current != null) {
         current.checkTimeout(System.currentTimeMillis());

@@ -23,6 +23,22 @@ final class ReplicationSettings {
     return integer(Parameters.REPL_BACKLOG_SIZE);
   }
 
+  /**
+   * client-output-buffer-limit's replica class, its hard limit raised to repl-backlog-size when it
+   * is lower, as Redis's checkClientOutputBufferLimits (a replica cut below the backlog's size
+   * would resync partially and be cut again).
+   */
+  dev.cuckoo.server.config.OutputBufferLimit replicaOutputLimit() {
+    dev.cuckoo.server.config.OutputBufferLimit limit =
+        config.get(Parameters.CLIENT_OUTPUT_BUFFER_LIMIT).replica();
+    long backlog = backlogSize();
+    if (limit.hardBytes() > 0 && limit.hardBytes() < backlog) {
+      return new dev.cuckoo.server.config.OutputBufferLimit(
+          backlog, limit.softBytes(), limit.softSeconds());
+    }
+    return limit;
+  }
+
   /** repl-ping-replica-period: seconds between the PINGs a master sends its replicas. */
   int pingReplicaPeriod() {
     return integer(Parameters.REPL_PING_REPLICA_PERIOD);

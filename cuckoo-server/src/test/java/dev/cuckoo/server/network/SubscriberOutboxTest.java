@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.command.Session;
-import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Message;
@@ -14,20 +13,20 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The output limits of a subscriber: past the hard limit at once, above the soft limit only after
- * its seconds (a fake clock), and a soft excursion forgotten once the backlog falls below it.
+ * A subscriber's outbox: messages join the reply stream and one flush task per loop turn writes
+ * them; the output buffer limit is asked after every message, and a connection past it closes at
+ * once (the limit's arithmetic is OutputLimitCheckTest's).
  */
 class SubscriberOutboxTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final Session session =
       new Session(1, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
-  private final AtomicLong nowMillis = new AtomicLong(1_000_000);
   private final AtomicInteger flushes = new AtomicInteger();
+  private final AtomicInteger checks = new AtomicInteger();
 
   /** A message of about {@code bytes} bytes on the wire. */
   private static Message message(int bytes) {
@@ -35,19 +34,22 @@ class SubscriberOutboxTest {
         "message", null, "c".getBytes(StandardCharsets.UTF_8), new byte[Math.max(0, bytes - 30)]);
   }
 
-  private SubscriberOutbox outbox(OutputBufferLimit limit) {
+  /** An outbox whose limit is passed once the reply stream holds {@code limitBytes} or more. */
+  private SubscriberOutbox outbox(int limitBytes) {
     return new SubscriberOutbox(
         channel,
         session,
-        limit,
+        () -> {
+          checks.incrementAndGet();
+          return session.reply().pendingBytes() >= limitBytes;
+        },
         () -> {
           flushes.incrementAndGet();
           ByteBuf out = session.reply().take();
           if (out != null) {
             out.release();
           }
-        },
-        nowMillis::get);
+        });
   }
 
   @AfterEach
@@ -57,40 +59,27 @@ class SubscriberOutboxTest {
   }
 
   @Test
-  void deliver_pastTheHardLimit_closesAtOnce() {
-    SubscriberOutbox outbox = outbox(new OutputBufferLimit(1000, 0, 0));
+  void deliver_pastTheLimit_closesAtOnce() {
+    SubscriberOutbox outbox = outbox(1000);
     outbox.deliver(message(600));
     assertTrue(channel.isActive());
     outbox.deliver(message(600));
     assertFalse(channel.isActive());
-    assertTrue(session.closeRequested());
+    assertEquals(2, checks.get(), "asked after each message");
+    outbox.deliver(message(10));
+    assertEquals(2, checks.get(), "nothing more is added once closed");
   }
 
   @Test
-  void deliver_aboveTheSoftLimit_closesOnlyAfterItsSeconds() {
-    SubscriberOutbox outbox = outbox(new OutputBufferLimit(0, 1000, 60));
-    outbox.deliver(message(1200));
-    nowMillis.addAndGet(60_000);
+  void deliver_messagesOfOneLoopTurn_oneFlush() {
+    SubscriberOutbox outbox = outbox(Integer.MAX_VALUE);
     outbox.deliver(message(100));
-    assertTrue(channel.isActive(), "60 s above the soft limit is still allowed");
-    nowMillis.addAndGet(1);
     outbox.deliver(message(100));
-    assertFalse(channel.isActive());
-  }
-
-  @Test
-  void deliver_backBelowTheSoftLimit_startsTheClockAgain() {
-    SubscriberOutbox outbox = outbox(new OutputBufferLimit(0, 1000, 60));
-    outbox.deliver(message(1200));
     channel.runPendingTasks();
     assertEquals(1, flushes.get(), "one flush task for the messages of one loop turn");
-    nowMillis.addAndGet(59_000);
     outbox.deliver(message(100));
     channel.runPendingTasks();
-    nowMillis.addAndGet(59_000);
-    outbox.deliver(message(1200));
-    nowMillis.addAndGet(59_000);
-    outbox.deliver(message(100));
-    assertTrue(channel.isActive(), "above the soft limit for 59 s since it was drained");
+    assertEquals(2, flushes.get());
+    assertTrue(channel.isActive());
   }
 }

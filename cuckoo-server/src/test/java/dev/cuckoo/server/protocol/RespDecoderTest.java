@@ -423,4 +423,35 @@ class RespDecoderTest {
     Runtime runtime = Runtime.getRuntime();
     return runtime.totalMemory() - runtime.freeMemory();
   }
+
+  /**
+   * What CLIENT LIST reads of the decoder: an incomplete header waits in the cumulation buffer
+   * (qbuf), a big bulk still arriving is held in its own array (qbuf, the rest of the array
+   * qbuf-free), the arguments already whole count as argv-mem, and all of it is gone once the
+   * request is out.
+   */
+  @Test
+  void heldBytes_whileARequestArrives_countWhatWaits() {
+    EmbeddedChannel channel = channel();
+    RespDecoder decoder = channel.pipeline().get(RespDecoder.class);
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$6\r\nCF.ADD\r\n$3\r\nke")));
+    assertEquals(2, decoder.heldBytes(), "the start of the second bulk waits");
+    assertEquals(6, decoder.partialArgumentBytes());
+    assertArrayEquals(bytes("ke"), decoder.heldHead(64));
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("y\r\n$100000\r\n")));
+    channel.writeInbound(Unpooled.wrappedBuffer(new byte[60_000]));
+    assertEquals(60_000, decoder.heldBytes());
+    assertEquals(100_000 - 60_000, decoder.freeBytes(), "the bulk's array holds all of it");
+    assertEquals(9, decoder.partialArgumentBytes());
+    assertEquals(100_000, decoder.allocatedBytes());
+    assertEquals(64, decoder.heldHead(64).length);
+    channel.writeInbound(Unpooled.wrappedBuffer(new byte[40_000]));
+    channel.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
+    assertEquals(3, ((byte[][]) channel.readInbound()).length);
+    assertEquals(0, decoder.heldBytes());
+    assertEquals(0, decoder.freeBytes());
+    assertEquals(0, decoder.partialArgumentBytes());
+    assertEquals(0, decoder.allocatedBytes());
+    assertFalse(channel.finish());
+  }
 }
