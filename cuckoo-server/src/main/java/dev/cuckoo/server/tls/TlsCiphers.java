@@ -263,7 +263,7 @@ final class TlsCiphers {
   }
 
   /** Returns the first word of a cipher string that is not a cipher name, or null. */
-  private static String firstNonName(String spec) {
+  static String firstNonName(String spec) {
     for (String word : names(spec)) {
       if (!word.startsWith("TLS_")
           && !word.startsWith("SSL_")
