@@ -7,6 +7,7 @@ import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.config.OutputBufferLimits;
 import dev.cuckoo.server.config.Parameter;
 import dev.cuckoo.server.config.Parameters;
+import dev.cuckoo.server.config.SplitArgs;
 import dev.cuckoo.server.persist.SavePoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -653,7 +654,7 @@ public final class ServerConfig {
         return readFile(Paths.get(value));
       }
       if (name.equalsIgnoreCase("user")) {
-        values.addUser("--user", Arrays.asList(value.trim().split("\\s+")));
+        values.addUser("--user", userWords(value, "--user: "));
         return this;
       }
       values.set(name, value);
@@ -682,8 +683,14 @@ public final class ServerConfig {
         if (line.isEmpty() || line.startsWith("#")) {
           continue;
         }
-        String[] parts = line.split("\\s+", 2);
         String where = file + ":" + (n + 1) + ": ";
+        if (line.regionMatches(true, 0, "user", 0, 4)
+            && (line.length() == 4 || Character.isWhitespace(line.charAt(4)))) {
+          // ACL users, loaded once the command table exists (Redis's UsersToLoad)
+          values.addUser(file + ":" + (n + 1), userWords(line.substring(4), where));
+          continue;
+        }
+        String[] parts = line.split("\\s+", 2);
         if (parts.length != 2) {
           throw new IllegalArgumentException(where + "expected 'name value', got '" + line + "'");
         }
@@ -692,11 +699,6 @@ public final class ServerConfig {
           value = value.substring(1, value.length() - 1);
         }
         String name = parts[0].startsWith("--") ? parts[0].substring(2) : parts[0];
-        if (name.equalsIgnoreCase("user")) {
-          // ACL users, loaded once the command table exists (Redis's UsersToLoad)
-          values.addUser(file + ":" + (n + 1), Arrays.asList(parts[1].trim().split("\\s+")));
-          continue;
-        }
         if (name.equalsIgnoreCase("save")) {
           saves = saves == null || value.isBlank() ? value : saves + " " + value;
           value = saves;
@@ -708,6 +710,23 @@ public final class ServerConfig {
         }
       }
       return this;
+    }
+
+    /**
+     * Returns the words of a {@code user} directive after {@code user}, split as Redis splits a
+     * config line (quotes and escapes: {@link SplitArgs}), each as the Latin-1 text of its UTF-8
+     * bytes, as ACL rules given over the protocol are.
+     *
+     * @param where the file and line (or option), for the error
+     * @throws IllegalArgumentException naming {@code where} if a quote is not balanced
+     */
+    private static List<String> userWords(String text, String where) {
+      String bytes = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+      try {
+        return SplitArgs.split(bytes);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + "Unbalanced quotes in configuration line", e);
+      }
     }
 
     /** Sets the save points (save; {@link SavePoints#NONE}: none). */

@@ -123,6 +123,12 @@ record TestCertificates(Path dir) {
         file(name + ".key"),
         "-out",
         file(name + ".csr"));
+    sign(openssl, name, ca, extensions);
+  }
+
+  /** Signs {@code name.csr} with the CA {@code ca}, adding {@code extensions}: {@code name.crt}. */
+  private void sign(String openssl, String name, String ca, String extensions)
+      throws IOException, InterruptedException {
     run(
         openssl,
         "x509",
@@ -141,6 +147,38 @@ record TestCertificates(Path dir) {
         file(extensions),
         "-out",
         file(name + ".crt"));
+  }
+
+  /** Runs the openssl command with {@code args} in the certificates' directory. */
+  void openssl(String... args) throws IOException, InterruptedException {
+    String[] command = new String[args.length + 1];
+    command[0] = onPath("openssl");
+    System.arraycopy(args, 0, command, 1, args.length);
+    run(command);
+  }
+
+  /**
+   * Makes {@code name.crt}, a server certificate for localhost signed by the test CA, for the key
+   * in {@code keyFile} (any form openssl reads; {@code passphrase} if it is encrypted, else null).
+   */
+  void signServerKey(String name, String keyFile, String passphrase)
+      throws IOException, InterruptedException {
+    List<String> request =
+        new ArrayList<>(
+            List.of(
+                "req",
+                "-new",
+                "-key",
+                file(keyFile),
+                "-subj",
+                "/CN=localhost",
+                "-out",
+                file(name + ".csr")));
+    if (passphrase != null) {
+      request.addAll(List.of("-passin", "pass:" + passphrase));
+    }
+    openssl(request.toArray(new String[0]));
+    sign(onPath("openssl"), name, "ca", "server.ext");
   }
 
   private void run(String... command) throws IOException, InterruptedException {

@@ -22,6 +22,7 @@ public final class Acl {
   private final BiPredicate<byte[], byte[]> glob;
   private final ConcurrentSkipListMap<String, User> users = new ConcurrentSkipListMap<>();
   private final User defaultUser;
+  private volatile boolean allChannelsByDefault;
 
   /**
    * Creates the table with the default user (on, nopass, every command, key and channel).
@@ -40,6 +41,15 @@ public final class Acl {
   /** Returns the commands and categories rules name. */
   public CommandCatalog catalog() {
     return catalog;
+  }
+
+  /**
+   * Sets acl-pubsub-default: whether users and selectors created from now on, and users reset,
+   * start with every channel (allchannels) or none (resetchannels, Redis 7's default). Existing
+   * users keep their channels.
+   */
+  public void allChannelsByDefault(boolean allChannels) {
+    this.allChannelsByDefault = allChannels;
   }
 
   /** Returns the default user. */
@@ -71,7 +81,7 @@ public final class Acl {
    * nopass for none.
    */
   public synchronized void defaultPassword(byte[] password) {
-    Rules draft = defaultUser.rules().draft();
+    Rules draft = defaultUser.rules().draft(allChannelsByDefault);
     try {
       draft.apply("resetpass", catalog);
       draft.apply(password == null ? "nopass" : ">" + Latin1.text(password), catalog);
@@ -87,13 +97,26 @@ public final class Acl {
    *
    * @return null if done, else Redis's error text without "ERR "
    */
-  public synchronized String setUser(String name, List<String> ops) {
+  public String setUser(String name, List<String> ops) {
+    return setUser(name, ops, new ArrayList<>());
+  }
+
+  /**
+   * Creates or changes a user, all rules or none (ACL SETUSER), and tells which channels the change
+   * took away from the user's subscribed clients.
+   *
+   * @param revoked receives what the change took away, if it took any channel away
+   * @return null if done, else Redis's error text without "ERR "
+   */
+  public synchronized String setUser(
+      String name, List<String> ops, List<ChannelRevocation> revoked) {
     List<String> merged = mergeSelectors(ops);
     if (merged == null) {
       return "Unmatched parenthesis in acl selector starting at '" + unmatched(ops) + "'.";
     }
     User user = users.get(name);
-    Rules draft = user == null ? new Rules() : user.rules().draft();
+    Rules draft =
+        user == null ? new Rules(allChannelsByDefault) : user.rules().draft(allChannelsByDefault);
     for (String op : merged) {
       try {
         draft.apply(op, catalog);
@@ -105,6 +128,7 @@ public final class Acl {
     if (user == null) {
       users.put(name, new User(name, draft));
     } else {
+      addRevocation(user, draft, revoked);
       user.rules(draft);
     }
     return null;
@@ -269,7 +293,18 @@ public final class Acl {
    * @param removed receives the users removed, whose connections the caller closes
    * @return null if loaded, else Redis's text of every error (without "ERR ")
    */
-  public synchronized String load(String fileName, List<String> lines, List<User> removed) {
+  public String load(String fileName, List<String> lines, List<User> removed) {
+    return load(fileName, lines, removed, new ArrayList<>());
+  }
+
+  /**
+   * Replaces every user as {@link #load(String, List, List)} does, and tells which channels the
+   * users kept lost.
+   *
+   * @param revoked receives, for each user kept, what its new rules took away from it
+   */
+  public synchronized String load(
+      String fileName, List<String> lines, List<User> removed, List<ChannelRevocation> revoked) {
     StringBuilder errors = new StringBuilder();
     Map<String, Rules> loaded = new LinkedHashMap<>();
     for (int i = 0; i < lines.size(); i++) {
@@ -300,7 +335,7 @@ public final class Acl {
             .append(". ");
         continue;
       }
-      Rules rules = new Rules();
+      Rules rules = new Rules(allChannelsByDefault);
       loaded.put(name, rules);
       List<String> ops = mergeSelectors(argv.subList(2, argv.size()));
       if (ops == null) {
@@ -346,7 +381,7 @@ public final class Acl {
                   + " performed")
           .toString();
     }
-    replaceAll(loaded, removed);
+    replaceAll(loaded, removed, revoked);
     return null;
   }
 
@@ -381,7 +416,10 @@ public final class Acl {
             + "': "
             + AclRuleException.SYNTAX;
       }
-      Rules rules = name.equals(DEFAULT) ? defaultUser.rules().draft() : new Rules();
+      Rules rules =
+          name.equals(DEFAULT)
+              ? defaultUser.rules().draft(allChannelsByDefault)
+              : new Rules(allChannelsByDefault);
       try {
         if (name.equals(DEFAULT)) {
           rules.apply("reset", catalog);
@@ -407,17 +445,34 @@ public final class Acl {
     }
   }
 
-  private void replaceAll(Map<String, Rules> loaded, List<User> removed) {
+  private void replaceAll(
+      Map<String, Rules> loaded, List<User> removed, List<ChannelRevocation> revoked) {
     Rules defaults = loaded.remove(DEFAULT);
-    defaultUser.rules(defaults != null ? defaults.seal() : Rules.defaultUser(catalog));
+    Rules newDefaults = defaults != null ? defaults.seal() : Rules.defaultUser(catalog);
+    addRevocation(defaultUser, newDefaults, revoked);
+    defaultUser.rules(newDefaults);
     for (User user : List.copyOf(users.values())) {
-      if (user != defaultUser && !loaded.containsKey(user.name())) {
+      if (user == defaultUser) {
+        continue;
+      }
+      Rules rules = loaded.get(user.name());
+      if (rules == null) {
         users.remove(user.name());
         user.remove();
         removed.add(user);
+      } else {
+        addRevocation(user, rules, revoked);
       }
     }
     publish(loaded);
+  }
+
+  /** Adds what replacing a user's rules by {@code updated} takes away, if anything. */
+  private void addRevocation(User user, Rules updated, List<ChannelRevocation> revoked) {
+    ChannelRevocation revocation = ChannelRevocation.between(user, user.rules(), updated, glob);
+    if (revocation != null) {
+      revoked.add(revocation);
+    }
   }
 
   /** Gives each user its loaded rules, creating the users that do not exist yet. */

@@ -19,14 +19,25 @@ final class Rules {
   private boolean unrestricted;
   private String description;
 
-  /** Creates the rules of a new user: off, no passwords, no permissions. */
-  Rules() {
+  /**
+   * Whether a selector made by these rules ({@code (...)}, {@code reset}) starts with every
+   * channel: acl-pubsub-default when the draft was made.
+   */
+  private final boolean allChannelsByDefault;
+
+  /**
+   * Creates the rules of a new user: off, no passwords, no commands or keys, and every channel or
+   * none as {@code allChannelsByDefault} (acl-pubsub-default) says.
+   */
+  Rules(boolean allChannelsByDefault) {
+    this.allChannelsByDefault = allChannelsByDefault;
     passwords = new ArrayList<>();
     selectors = new ArrayList<>();
-    selectors.add(new Selector(true));
+    selectors.add(new Selector(true, allChannelsByDefault));
   }
 
-  private Rules(Rules other) {
+  private Rules(Rules other, boolean allChannelsByDefault) {
+    this.allChannelsByDefault = allChannelsByDefault;
     enabled = other.enabled;
     noPass = other.noPass;
     skipSanitizePayload = other.skipSanitizePayload;
@@ -39,7 +50,7 @@ final class Rules {
 
   /** Returns the rules of Redis's default user: on, nopass, every key, channel and command. */
   static Rules defaultUser(CommandCatalog catalog) {
-    Rules rules = new Rules();
+    Rules rules = new Rules(false);
     try {
       for (String op : List.of("+@all", "~*", "&*", "on", "nopass")) {
         rules.apply(op, catalog);
@@ -50,9 +61,14 @@ final class Rules {
     return rules.seal();
   }
 
-  /** Returns a draft copy to change. */
-  Rules draft() {
-    return new Rules(this);
+  /**
+   * Returns a draft copy to change.
+   *
+   * @param allChannelsByDefault acl-pubsub-default now: whether selectors the draft makes start
+   *     with every channel
+   */
+  Rules draft(boolean allChannelsByDefault) {
+    return new Rules(this, allChannelsByDefault);
   }
 
   /** Finishes a draft: computes what the check's fast path reads. */
@@ -115,6 +131,7 @@ final class Rules {
                 "resetpass",
                 "resetkeys",
                 "resetchannels",
+                allChannelsByDefault ? "allchannels" : "",
                 "off",
                 "sanitize-payload",
                 "clearselectors",
@@ -140,7 +157,7 @@ final class Rules {
         throw new AclRuleException(AclRuleException.NO_SUCH_PASSWORD);
       }
     } else if (first == '(' && op.charAt(op.length() - 1) == ')') {
-      Selector selector = new Selector(false);
+      Selector selector = new Selector(false, allChannelsByDefault);
       for (String inner : op.substring(1, op.length() - 1).trim().split("\\s+")) {
         if (!inner.isEmpty()) {
           selector.apply(inner, catalog);

@@ -51,9 +51,16 @@ final class Selector {
   private final List<byte[]> channelBytes;
   private final List<String> commandRules;
 
-  /** Creates a selector with no permissions (Redis 7's default: no channels either). */
-  Selector(boolean root) {
+  /**
+   * Creates a selector with no permissions, as Redis's ACLCreateSelector: no commands, no keys, and
+   * every channel or none as acl-pubsub-default says.
+   *
+   * @param root true for a user's root selector
+   * @param allChannels true if it starts with every channel (acl-pubsub-default allchannels)
+   */
+  Selector(boolean root, boolean allChannels) {
     this.root = root;
+    this.allChannels = allChannels;
     this.allowed = new BitSet();
     this.firstArgs = new HashMap<>();
     this.patterns = new ArrayList<>();
@@ -87,6 +94,16 @@ final class Selector {
   /** Returns true for the user's root selector (the rules outside parentheses). */
   boolean root() {
     return root;
+  }
+
+  /** Returns true if the selector allows every channel (allchannels, {@code &*}). */
+  boolean allChannels() {
+    return allChannels;
+  }
+
+  /** Returns the channel patterns the selector allows (none if it allows every channel). */
+  List<String> channelPatterns() {
+    return channels;
   }
 
   /** Returns true if the selector allows every command, key and channel (the check's fast path). */
@@ -335,10 +352,17 @@ final class Selector {
    * matched against the patterns; a PSUBSCRIBE pattern must equal one of them literally.
    */
   boolean channelAllowed(byte[] channel, boolean isPattern, BiPredicate<byte[], byte[]> glob) {
-    if (allChannels) {
-      return true;
-    }
-    for (byte[] pattern : channelBytes) {
+    return allChannels || matchesAny(channelBytes, channel, isPattern, glob);
+  }
+
+  /**
+   * Returns true if a channel passes a list of channel patterns (Redis's
+   * ACLCheckChannelAgainstList): a channel name if a pattern matches it, a PSUBSCRIBE pattern if it
+   * equals one of them.
+   */
+  static boolean matchesAny(
+      List<byte[]> patterns, byte[] channel, boolean isPattern, BiPredicate<byte[], byte[]> glob) {
+    for (byte[] pattern : patterns) {
       if (isPattern ? java.util.Arrays.equals(pattern, channel) : glob.test(pattern, channel)) {
         return true;
       }

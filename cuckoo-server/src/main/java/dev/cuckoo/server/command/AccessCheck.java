@@ -59,6 +59,7 @@ final class AccessCheck {
       }
     }
     context.acl(new Acl(catalog, Glob::matches));
+    context.acl().allChannelsByDefault(context.allChannelsByDefault());
     String password = context.requirePass();
     if (password != null) {
       context.acl().defaultPassword(password.getBytes(java.nio.charset.StandardCharsets.UTF_8));

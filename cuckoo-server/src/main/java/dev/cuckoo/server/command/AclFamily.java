@@ -9,6 +9,7 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 
 import dev.cuckoo.server.acl.Acl;
 import dev.cuckoo.server.acl.AclLog;
+import dev.cuckoo.server.acl.ChannelRevocation;
 import dev.cuckoo.server.acl.Denial;
 import dev.cuckoo.server.acl.Latin1;
 import dev.cuckoo.server.acl.Passwords;
@@ -17,6 +18,8 @@ import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.pubsub.Kind;
+import dev.cuckoo.server.pubsub.Subscriber;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +27,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The ACL command and its subcommands (SETUSER, GETUSER, DELUSER, LIST, USERS, WHOAMI, CAT, DRYRUN,
@@ -92,9 +96,11 @@ final class AclFamily {
     for (int i = 3; i < request.argCount(); i++) {
       ops.add(Latin1.text(request.arg(i)));
     }
-    String error = acl().setUser(name, ops);
+    List<ChannelRevocation> revoked = new ArrayList<>();
+    String error = acl().setUser(name, ops, revoked);
     if (error == null) {
       reply.ok();
+      closeSubscribers(session, revoked);
     } else {
       reply.error("ERR " + error.replace('\r', ' ').replace('\n', ' '));
     }
@@ -136,6 +142,56 @@ final class AclFamily {
         clients.kill(client);
       }
     }
+  }
+
+  /**
+   * Closes the clients subscribed to a channel or pattern their user's new rules no longer allow,
+   * as Redis's ACLKillPubsubClientsIfNeeded: the caller's after this reply, others on their own
+   * thread (only it may read their subscriptions).
+   */
+  private void closeSubscribers(Session session, List<ChannelRevocation> revoked) {
+    if (revoked.isEmpty()) {
+      return;
+    }
+    ClientRegistry clients = context.clients();
+    for (ClientRegistry.Client client : clients.all()) {
+      User user = client.session().user();
+      for (ChannelRevocation revocation : revoked) {
+        if (user != revocation.user()) {
+          continue;
+        }
+        if (client.id() == session.id()) {
+          if (!keeps(session.subscriber(), revocation)) {
+            session.requestClose();
+          }
+          continue;
+        }
+        try {
+          client
+              .endpoint()
+              .execute(
+                  () -> {
+                    if (!keeps(client.session().subscriber(), revocation)) {
+                      clients.kill(client);
+                    }
+                  });
+        } catch (RejectedExecutionException closing) {
+          // the connection is closing already
+        }
+      }
+    }
+  }
+
+  /** Returns true if every subscription of a client is still allowed after a revocation. */
+  private static boolean keeps(Subscriber subscriber, ChannelRevocation revocation) {
+    for (Kind kind : Kind.values()) {
+      for (byte[] name : subscriber.subscribed(kind)) {
+        if (!revocation.allows(name, kind == Kind.PATTERN)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** ACL GETUSER username: the user's flags, passwords, root selector and other selectors. */
@@ -392,20 +448,23 @@ final class AclFamily {
       return;
     }
     List<User> removed = new ArrayList<>();
-    String errors = loadFile(context, file, removed);
+    List<ChannelRevocation> revoked = new ArrayList<>();
+    String errors = loadFile(context, file, removed, revoked);
     if (errors != null) {
       session.reply().error("ERR " + errors);
       return;
     }
     session.reply().ok();
     closeConnections(session, removed);
+    closeSubscribers(session, revoked);
   }
 
   /**
    * Loads the ACL file into the server's users (ACL LOAD, and the start): returns null, or Redis's
    * errors, each naming the file (as configured) and line.
    */
-  static String loadFile(ServerContext context, Path file, List<User> removed) {
+  static String loadFile(
+      ServerContext context, Path file, List<User> removed, List<ChannelRevocation> revoked) {
     String name = context.config().get(Parameters.ACLFILE);
     List<String> lines;
     try {
@@ -416,7 +475,7 @@ final class AclFamily {
     } catch (IOException e) {
       return "Error loading ACLs, opening file '" + name + "': " + e.getMessage();
     }
-    return context.acl().load(name, lines, removed);
+    return context.acl().load(name, lines, removed, revoked);
   }
 
   /**

@@ -121,7 +121,9 @@ public final class Commands {
     if (aclFile != null) {
       java.nio.file.Path file =
           context.config().get(dev.cuckoo.server.config.Parameters.DIR).resolve(aclFile);
-      String errors = AclFamily.loadFile(context, file, new java.util.ArrayList<>());
+      String errors =
+          AclFamily.loadFile(
+              context, file, new java.util.ArrayList<>(), new java.util.ArrayList<>());
       if (errors != null) {
         throw new IllegalArgumentException(
             "Aborting Redis startup because of ACL errors: " + errors);

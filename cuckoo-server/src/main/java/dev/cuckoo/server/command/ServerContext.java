@@ -156,6 +156,12 @@ public final class ServerContext implements PersistenceContext {
         Parameters.ACLLOG_MAX_LEN);
     config.onChange(
         () -> {
+          acl.allChannelsByDefault(allChannelsByDefault());
+          return null;
+        },
+        Parameters.ACL_PUBSUB_DEFAULT);
+    config.onChange(
+        () -> {
           String password = requirePass();
           acl.defaultPassword(
               password == null ? null : password.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -209,6 +215,11 @@ public final class ServerContext implements PersistenceContext {
   /** Returns the password new connections must give (requirepass), or null for none. */
   public String requirePass() {
     return config.get(Parameters.REQUIREPASS);
+  }
+
+  /** Returns true if acl-pubsub-default is allchannels: new ACL users get every channel. */
+  public boolean allChannelsByDefault() {
+    return config.get(Parameters.ACL_PUBSUB_DEFAULT).equals("allchannels");
   }
 
   /** Returns protected-mode: without a password, refuse new clients not on the loopback. */

@@ -113,6 +113,19 @@ public final class Parameters {
               "N  most entries ACL LOG keeps (default 128)")
           .applied();
 
+  /**
+   * {@code acl-pubsub-default}: the channels a new ACL user or selector starts with, and a user
+   * gets back by {@code reset}: all (allchannels) or none (resetchannels, Redis 7's default).
+   */
+  public static final Parameter<String> ACL_PUBSUB_DEFAULT =
+      add(
+              "acl-pubsub-default",
+              Types.words("allchannels", "resetchannels"),
+              "resetchannels",
+              "allchannels|resetchannels  channels a new ACL user starts with: all or none"
+                  + " (default resetchannels)")
+          .applied();
+
   /** {@code maxclients}: the most simultaneous clients. */
   public static final Parameter<Long> MAXCLIENTS =
       integer(
@@ -231,6 +244,16 @@ public final class Parameters {
   public static final Parameter<String> TLS_CA_CERT_DIR =
       tlsFile("tls-ca-cert-dir", "a directory of CA certificates (PEM files), as OpenSSL's");
 
+  /**
+   * {@code tls-dh-params-file}: DH parameters (PEM) for DHE key exchange, read and checked as Redis
+   * checks them; neither engine uses them (see the TLS section of the README).
+   */
+  public static final Parameter<String> TLS_DH_PARAMS_FILE =
+      tlsFile(
+          "tls-dh-params-file",
+          "DH parameters (PEM, openssl dhparam), checked as Redis does; BoringSSL has no DHE"
+              + " and the JDK's DHE groups are its own, so they go unused");
+
   /** {@code tls-auth-clients}: whether TLS clients must present a certificate. */
   public static final Parameter<String> TLS_AUTH_CLIENTS =
       add(
@@ -251,7 +274,9 @@ public final class Parameters {
   /** {@code tls-ciphers}: the TLSv1.2 cipher list, OpenSSL's names separated by colons. */
   public static final Parameter<String> TLS_CIPHERS =
       tlsText(
-          "tls-ciphers", "LIST  TLSv1.2 ciphers, names separated by ':' (default: the engine's)");
+          "tls-ciphers",
+          "CIPHERS  TLSv1.2 ciphers as an OpenSSL cipher string, e.g. HIGH:!aNULL or names"
+              + " separated by ':' (default: the engine's)");
 
   /** {@code tls-ciphersuites}: the TLSv1.3 cipher suites, separated by colons. */
   public static final Parameter<String> TLS_CIPHERSUITES =

@@ -1,35 +1,58 @@
 package dev.cuckoo.server.tls;
 
 import io.netty.handler.ssl.SslContext;
-import java.io.File;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.util.Base64;
 
 /**
- * Reads a PEM private key as Netty's contexts read it and checks that it belongs to a certificate
- * (OpenSSL's {@code SSL_CTX_check_private_key}): a key that does not match would otherwise be taken
- * and fail every handshake. An abstract subclass only to reach {@link SslContext}'s key reader.
+ * Reads a PEM private key ({@link PemKeys}) and checks that it belongs to a certificate (OpenSSL's
+ * {@code SSL_CTX_check_private_key}): a key that does not match would otherwise be taken and fail
+ * every handshake. An abstract subclass only to reach {@link SslContext}'s reader of encrypted
+ * PKCS#8 keys.
  */
 abstract class KeyCheck extends SslContext {
   private KeyCheck() {}
 
   /**
-   * Checks that {@code keyFile} (decrypted with {@code password}, null if plain) is the private key
-   * of {@code certificate}.
+   * Reads an encrypted PKCS#8 key (the DER of an {@code ENCRYPTED PRIVATE KEY} block) with its
+   * passphrase, as Netty's contexts read one (PBES1 and PBES2).
+   */
+  static PrivateKey encryptedPkcs8(byte[] der, String password) throws GeneralSecurityException {
+    String pem =
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder().encodeToString(der)
+            + "\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    try {
+      return toPrivateKey(
+          new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)), password);
+    } catch (IOException e) {
+      throw new GeneralSecurityException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads {@code keyFile} (decrypted with {@code password}, null if plain) and checks that it is
+   * the private key of {@code certificate}.
    *
+   * @return the key
    * @throws TlsConfigException naming {@code keyParameter} and the file if the key cannot be read
    *     or does not match
    */
-  static void matches(
-      File keyFile, String password, X509Certificate certificate, String keyParameter)
+  static PrivateKey matches(
+      Path keyFile, String password, X509Certificate certificate, String keyParameter)
       throws TlsConfigException {
     PrivateKey key;
     try {
-      key = toPrivateKey(keyFile, password);
+      key = PemKeys.read(keyFile, password);
     } catch (Exception e) {
       throw new TlsConfigException(
           keyParameter
@@ -49,6 +72,7 @@ abstract class KeyCheck extends SslContext {
               + ": the private key does not match the certificate "
               + certificate.getSubjectX500Principal());
     }
+    return key;
   }
 
   /** Returns true if what {@code key} signs verifies with {@code publicKey}. */

@@ -46,6 +46,7 @@ public final class Tls {
           Parameters.TLS_PROTOCOLS,
           Parameters.TLS_CIPHERS,
           Parameters.TLS_CIPHERSUITES,
+          Parameters.TLS_DH_PARAMS_FILE,
           Parameters.TLS_PREFER_SERVER_CIPHERS,
           Parameters.TLS_SESSION_CACHING,
           Parameters.TLS_SESSION_CACHE_SIZE,
@@ -118,7 +119,7 @@ public final class Tls {
    */
   public void acceptInto(ChannelPipeline pipeline, ByteBufAllocator allocator) {
     TlsContexts current = contexts;
-    SslHandler handler = current.server().newHandler(allocator);
+    SslHandler handler = current.newHandler(current.server(), allocator, null, 0);
     handler.setHandshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MILLIS);
     if (current.preferServerCiphers()) {
       SSLEngine engine = handler.engine();
@@ -134,7 +135,8 @@ public final class Tls {
   /** Puts a client-side TLS handler at the head of an outgoing link to {@code host:port}. */
   public void connectInto(
       ChannelPipeline pipeline, ByteBufAllocator allocator, String host, int port) {
-    SslHandler handler = contexts.client().newHandler(allocator, host, port);
+    TlsContexts current = contexts;
+    SslHandler handler = current.newHandler(current.client(), allocator, host, port);
     handler.setHandshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MILLIS);
     pipeline.addFirst(handler);
   }

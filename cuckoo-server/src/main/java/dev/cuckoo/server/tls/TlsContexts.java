@@ -3,13 +3,13 @@ package dev.cuckoo.server.tls;
 import dev.cuckoo.server.config.Parameter;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.config.TlsProtocols;
-import io.netty.handler.ssl.CipherSuiteConverter;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.JdkSslContext;
-import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.io.IOException;
@@ -18,13 +18,12 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSessionContext;
@@ -38,20 +37,6 @@ import javax.net.ssl.SSLSessionContext;
  * peer's chain against the CA certificates only (no host name check), as Redis does.
  */
 final class TlsContexts {
-  /** TLSv1.2 ciphers used when only tls-ciphersuites is set (OpenSSL's names). */
-  private static final List<String> DEFAULT_TLS12_CIPHERS =
-      List.of(
-          "ECDHE-ECDSA-AES128-GCM-SHA256",
-          "ECDHE-RSA-AES128-GCM-SHA256",
-          "ECDHE-ECDSA-AES256-GCM-SHA384",
-          "ECDHE-RSA-AES256-GCM-SHA384",
-          "ECDHE-ECDSA-CHACHA20-POLY1305",
-          "ECDHE-RSA-CHACHA20-POLY1305");
-
-  /** TLSv1.3 suites used when only tls-ciphers is set. */
-  private static final List<String> DEFAULT_TLS13_SUITES =
-      List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256");
-
   private final SslProvider provider;
   private final SslContext server;
   private final SslContext client;
@@ -59,6 +44,7 @@ final class TlsContexts {
   private final List<String> protocols;
   private final List<String> jdkClientCiphers;
   private final boolean preferServerCiphers;
+  private final TlsCiphers ciphers;
 
   private TlsContexts(
       SslProvider provider,
@@ -66,8 +52,10 @@ final class TlsContexts {
       SslContext client,
       JdkSslContext jdkClient,
       List<String> protocols,
-      boolean preferServerCiphers) {
+      boolean preferServerCiphers,
+      TlsCiphers ciphers) {
     this.provider = provider;
+    this.ciphers = ciphers;
     this.server = server;
     this.client = client;
     this.jdkClient = jdkClient.context();
@@ -82,7 +70,8 @@ final class TlsContexts {
    * @throws TlsConfigException naming the parameter (and file) at fault
    */
   static TlsContexts build(Parameter.View config) throws TlsConfigException {
-    SslProvider provider = provider(config.get(Parameters.TLS_PROVIDER));
+    TlsCiphers ciphers = TlsCiphers.of(config);
+    SslProvider provider = ciphers.engine(config.get(Parameters.TLS_PROVIDER));
     Path certFile = readable(config, Parameters.TLS_CERT_FILE, true);
     Path keyFile = readable(config, Parameters.TLS_KEY_FILE, true);
     Path caFile = readable(config, Parameters.TLS_CA_CERT_FILE, false);
@@ -107,14 +96,18 @@ final class TlsContexts {
       authorities.addAll(directory(caDir));
     }
     String keyPass = config.get(Parameters.TLS_KEY_FILE_PASS);
-    checkPair(certFile, "tls-cert-file", keyFile, keyPass, "tls-key-file");
+    Identity identity = identity(certFile, "tls-cert-file", keyFile, keyPass, "tls-key-file");
+    Path dhParams = readable(config, Parameters.TLS_DH_PARAMS_FILE, false);
+    if (dhParams != null) {
+      DhParams.check(dhParams);
+    }
     List<String> protocols = TlsProtocols.parse(config.get(Parameters.TLS_PROTOCOLS));
-    List<String> ciphers = ciphers(config, provider);
+    List<String> jdkCiphers = ciphers.forJdk();
     boolean preferServer = config.get(Parameters.TLS_PREFER_SERVER_CIPHERS);
 
     SslContextBuilder serverBuilder;
     try {
-      serverBuilder = SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile(), keyPass);
+      serverBuilder = SslContextBuilder.forServer(identity.key(), identity.chain());
     } catch (IllegalArgumentException e) {
       throw new TlsConfigException(
           "tls-cert-file " + certFile + ", tls-key-file " + keyFile + ": " + rootMessage(e), e);
@@ -127,60 +120,86 @@ final class TlsContexts {
       serverBuilder.trustManager(authorities);
     }
     SslContext server =
-        finish(serverBuilder, provider, protocols, ciphers, "tls-cert-file", certFile, keyFile);
+        finish(
+            serverBuilder,
+            provider,
+            protocols,
+            ciphers,
+            jdkCiphers,
+            "tls-cert-file",
+            certFile,
+            keyFile);
     sessionCaching(server, config.get(Parameters.TLS_SESSION_CACHING));
 
     Path clientCert = readable(config, Parameters.TLS_CLIENT_CERT_FILE, false);
     Path clientKey = readable(config, Parameters.TLS_CLIENT_KEY_FILE, false);
-    String clientPass = config.get(Parameters.TLS_CLIENT_KEY_FILE_PASS);
     String certName = "tls-client-cert-file";
+    Identity clientIdentity = identity;
     if (clientCert == null || clientKey == null) {
       clientCert = certFile;
       clientKey = keyFile;
-      clientPass = keyPass;
       certName = "tls-cert-file";
     } else {
-      checkPair(clientCert, certName, clientKey, clientPass, "tls-client-key-file");
+      clientIdentity =
+          identity(
+              clientCert,
+              certName,
+              clientKey,
+              config.get(Parameters.TLS_CLIENT_KEY_FILE_PASS),
+              "tls-client-key-file");
     }
     SslContext client =
         finish(
-            clientBuilder(clientCert, clientKey, clientPass, authorities),
+            clientBuilder(clientIdentity, authorities),
             provider,
             protocols,
             ciphers,
+            jdkCiphers,
             certName,
             clientCert,
             clientKey);
     SslContext jdkClient =
         finish(
-            clientBuilder(clientCert, clientKey, clientPass, authorities),
+            clientBuilder(clientIdentity, authorities),
             SslProvider.JDK,
             protocols,
-            ciphers(config, SslProvider.JDK),
+            ciphers,
+            jdkCiphers,
             certName,
             clientCert,
             clientKey);
     return new TlsContexts(
-        provider, server, client, (JdkSslContext) jdkClient, protocols, preferServer);
+        provider, server, client, (JdkSslContext) jdkClient, protocols, preferServer, ciphers);
   }
 
-  /** Checks that a certificate file holds a certificate and its key file the matching key. */
-  private static void checkPair(
+  /**
+   * A certificate chain and its private key, read from their files.
+   *
+   * @param key the private key
+   * @param chain the certificate first, then the certificates that signed it
+   */
+  private record Identity(PrivateKey key, X509Certificate[] chain) {}
+
+  /**
+   * Reads a certificate file and its key file, checking that the key is the certificate's (any of
+   * the PEM key forms OpenSSL reads: {@link PemKeys}).
+   */
+  private static Identity identity(
       Path certFile, String certParameter, Path keyFile, String keyPass, String keyParameter)
       throws TlsConfigException {
     List<X509Certificate> chain = certificates(certFile, certParameter);
     if (chain.isEmpty()) {
       throw new TlsConfigException(certParameter + " " + certFile + ": no certificate in the file");
     }
-    KeyCheck.matches(keyFile.toFile(), keyPass, chain.get(0), keyParameter);
+    PrivateKey key = KeyCheck.matches(keyFile, keyPass, chain.get(0), keyParameter);
+    return new Identity(key, chain.toArray(new X509Certificate[0]));
   }
 
   private static SslContextBuilder clientBuilder(
-      Path cert, Path key, String pass, List<X509Certificate> authorities) {
-    // the pair was checked: the key manager reads it without surprise
+      Identity identity, List<X509Certificate> authorities) {
     SslContextBuilder builder =
         SslContextBuilder.forClient()
-            .keyManager(cert.toFile(), key.toFile(), pass)
+            .keyManager(identity.key(), identity.chain())
             // Redis checks the peer's chain, not its name (servers are often reached by address)
             .endpointIdentificationAlgorithm(null);
     if (!authorities.isEmpty()) {
@@ -189,19 +208,26 @@ final class TlsContexts {
     return builder;
   }
 
+  /**
+   * Builds a context: the JDK engine with the cipher suites in Java's names, the OpenSSL engine
+   * with Netty's defaults (its engines are then given tls-ciphers as written: {@link #newHandler}),
+   * checking that OpenSSL takes the string.
+   */
   private static SslContext finish(
       SslContextBuilder builder,
       SslProvider provider,
       List<String> protocols,
-      List<String> ciphers,
+      TlsCiphers ciphers,
+      List<String> jdkCiphers,
       String certName,
       Path cert,
       Path key)
       throws TlsConfigException {
+    boolean jdk = provider == SslProvider.JDK;
     builder
         .sslProvider(provider)
         .protocols(protocols)
-        .ciphers(ciphers, SupportedCipherSuiteFilter.INSTANCE);
+        .ciphers(jdk ? jdkCiphers : null, SupportedCipherSuiteFilter.INSTANCE);
     SslContext context;
     try {
       context = builder.build();
@@ -217,10 +243,14 @@ final class TlsContexts {
               + " (a wrong key, or a wrong passphrase?)",
           e);
     }
-    if (context.cipherSuites().isEmpty()) {
+    if (!jdk) {
+      if (ciphers.forOpenSsl()) {
+        ciphers.check(context);
+      }
+    } else if (context.cipherSuites().isEmpty()) {
       throw new TlsConfigException(
           "tls-ciphers/tls-ciphersuites: none of "
-              + ciphers
+              + jdkCiphers
               + " is supported by the "
               + provider
               + " engine");
@@ -240,57 +270,6 @@ final class TlsContexts {
       sessions.setSessionCacheSize(1);
       sessions.setSessionTimeout(1);
     }
-  }
-
-  private static SslProvider provider(String wanted) throws TlsConfigException {
-    if (wanted.equals("jdk")) {
-      return SslProvider.JDK;
-    }
-    if (OpenSsl.isAvailable()) {
-      return SslProvider.OPENSSL;
-    }
-    if (wanted.equals("openssl")) {
-      throw new TlsConfigException(
-          "tls-provider openssl: OpenSSL is not available here ("
-              + OpenSsl.unavailabilityCause()
-              + "); use tls-provider jdk or auto");
-    }
-    return SslProvider.JDK;
-  }
-
-  /**
-   * Returns the cipher names tls-ciphers and tls-ciphersuites give (null: the engine's defaults),
-   * in the spelling the engine reads: OpenSSL's names pass as they are to OpenSSL and are turned
-   * into Java's for the JDK.
-   */
-  private static List<String> ciphers(Parameter.View config, SslProvider provider) {
-    String tls12 = config.get(Parameters.TLS_CIPHERS);
-    String tls13 = config.get(Parameters.TLS_CIPHERSUITES);
-    if (tls12 == null && tls13 == null) {
-      return null;
-    }
-    Set<String> names = new LinkedHashSet<>();
-    names.addAll(tls12 == null ? DEFAULT_TLS12_CIPHERS : split(tls12));
-    names.addAll(tls13 == null ? DEFAULT_TLS13_SUITES : split(tls13));
-    if (provider != SslProvider.JDK) {
-      return List.copyOf(names);
-    }
-    List<String> java = new ArrayList<>();
-    for (String name : names) {
-      String converted = name.startsWith("TLS_") ? name : CipherSuiteConverter.toJava(name, "TLS");
-      java.add(converted != null ? converted : name);
-    }
-    return java;
-  }
-
-  private static List<String> split(String list) {
-    List<String> names = new ArrayList<>();
-    for (String name : list.split("[:,\\s]+")) {
-      if (!name.isEmpty()) {
-        names.add(name);
-      }
-    }
-    return names;
   }
 
   /**
@@ -368,6 +347,19 @@ final class TlsContexts {
   /** Returns the engine the contexts use. */
   SslProvider provider() {
     return provider;
+  }
+
+  /**
+   * Returns a TLS handler of {@code context} (the server's or the outgoing links'), its OpenSSL
+   * engine given tls-ciphers as written.
+   */
+  SslHandler newHandler(SslContext context, ByteBufAllocator allocator, String host, int port) {
+    SslHandler handler =
+        host == null ? context.newHandler(allocator) : context.newHandler(allocator, host, port);
+    if (provider != SslProvider.JDK && ciphers.forOpenSsl()) {
+      ciphers.applyTo(handler.engine());
+    }
+    return handler;
   }
 
   /** Returns the server's context. */
