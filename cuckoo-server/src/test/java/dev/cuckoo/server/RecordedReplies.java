@@ -55,7 +55,9 @@ final class RecordedReplies {
       }
       String save = null;
       int size = all.size();
-      if (size >= 2 && !all.get(size - 2).quoted() && ascii(all.get(size - 2).bytes()).equals("->")) {
+      if (size >= 2
+          && !all.get(size - 2).quoted()
+          && ascii(all.get(size - 2).bytes()).equals("->")) {
         save = ascii(all.get(size - 1).bytes());
         all = all.subList(0, size - 2);
       }
@@ -111,8 +113,7 @@ final class RecordedReplies {
           file.norms.put(
               parts[1],
               new Norm(
-                  Pattern.compile(parts[2], Pattern.UNIX_LINES),
-                  parts.length > 3 ? parts[3] : ""));
+                  Pattern.compile(parts[2], Pattern.UNIX_LINES), parts.length > 3 ? parts[3] : ""));
         } else if (line.startsWith("=== ")) {
           file.groups.add(new Group(line.substring(4), new ArrayList<>()));
         } else if (line.startsWith("> ")) {
@@ -286,9 +287,9 @@ final class RecordedReplies {
   // ------------------------------------------------------------------------------- RESP
 
   /**
-   * A reply as read: its type byte, its text (simple, error, integer, double, big number,
-   * boolean, bulk, verbatim; null for a null bulk or array) and its children (aggregates; for an
-   * attribute, its pairs followed by the reply it annotates).
+   * A reply as read: its type byte, its text (simple, error, integer, double, big number, boolean,
+   * bulk, verbatim; null for a null bulk or array) and its children (aggregates; for an attribute,
+   * its pairs followed by the reply it annotates).
    */
   record Node(char type, byte[] text, List<Node> children) {
     Node withText(byte[] newText) {
@@ -379,8 +380,8 @@ final class RecordedReplies {
     }
 
     /**
-     * Sends QUIT and waits until the server has closed the connection, so that the next group
-     * does not see this connection in CLIENT LIST or CLIENT KILL.
+     * Sends QUIT and waits until the server has closed the connection, so that the next group does
+     * not see this connection in CLIENT LIST or CLIENT KILL.
      */
     @Override
     public void close() throws IOException {
@@ -509,8 +510,7 @@ final class RecordedReplies {
   /** Applies {@code change} to every string of a reply, its bytes read as ISO-8859-1 text. */
   private static Node mapStrings(Node node, java.util.function.UnaryOperator<String> change) {
     if (isString(node.type()) && node.text() != null) {
-      return node.withText(
-          change.apply(ascii(node.text())).getBytes(StandardCharsets.ISO_8859_1));
+      return node.withText(change.apply(ascii(node.text())).getBytes(StandardCharsets.ISO_8859_1));
     }
     if (node.children() == null) {
       return node;
@@ -592,8 +592,7 @@ final class RecordedReplies {
     for (Node child : node.children()) {
       children.add(zeroValue(child, key));
     }
-    boolean pairs =
-        node.type() == '%' || (node.type() == '*' && children.size() % 2 == 0);
+    boolean pairs = node.type() == '%' || (node.type() == '*' && children.size() % 2 == 0);
     if (pairs) {
       for (int k = 0; k + 1 < children.size(); k += 2) {
         Node name = children.get(k);

@@ -103,8 +103,7 @@ class Redis8RepliesTest {
                   + " | sort",
               "CLIENT CACHING, REPLY, TRACKING, TRACKINGINFO and UNBLOCK are not implemented"),
           whole(
-              "CLIENT subcommands: CLIENT TRACKINGINFO",
-              "no client-side caching (tracking) here"),
+              "CLIENT subcommands: CLIENT TRACKINGINFO", "no client-side caching (tracking) here"),
           whole("CLIENT subcommands: CLIENT CACHING yes", "no client-side caching (tracking) here"),
           whole("CLIENT subcommands: CLIENT REPLY ON", "CLIENT REPLY is not implemented yet"),
           whole("CLIENT subcommands: CLIENT REPLY FOO", "CLIENT REPLY is not implemented yet"),
@@ -154,15 +153,11 @@ class Redis8RepliesTest {
           fields("INFO sections (field names): INFO stats | infonames", INFO_FIELDS, C_BUILD),
           fields("INFO sections (field names): INFO cpu | infonames", INFO_FIELDS, C_BUILD),
           fields(
-              "INFO sections (field names): INFO server clients | infonames",
-              INFO_FIELDS,
-              C_BUILD),
+              "INFO sections (field names): INFO server clients | infonames", INFO_FIELDS, C_BUILD),
           fields("INFO sections (field names): INFO SERVER | infonames", INFO_FIELDS, C_BUILD),
           fields("INFO sections (field names): INFO default | infonames", INFO_FIELDS, C_BUILD),
           fields(
-              "INFO sections (field names): INFO all | infonames sortlines",
-              INFO_FIELDS,
-              C_BUILD),
+              "INFO sections (field names): INFO all | infonames sortlines", INFO_FIELDS, C_BUILD),
           fields(
               "INFO sections (field names): INFO everything | infonames sortlines",
               INFO_FIELDS,

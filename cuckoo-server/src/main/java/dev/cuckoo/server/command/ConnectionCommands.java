@@ -262,8 +262,8 @@ public final class ConnectionCommands {
   }
 
   /**
-   * CLIENT GETREDIR: -1, Redis's answer for a connection without client-side caching tracking
-   * (this server has no tracking, so no connection redirects its notifications).
+   * CLIENT GETREDIR: -1, Redis's answer for a connection without client-side caching tracking (this
+   * server has no tracking, so no connection redirects its notifications).
    */
   void clientGetRedir(Session session, Request request) {
     session.reply().integer(-1);

@@ -4,10 +4,10 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
-import dev.cuckoo.server.rdb.DumpPayload;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.rdb.DumpPayload;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -223,8 +223,8 @@ final class DebugCommands {
 
   /**
    * Redis's serializedlength: the length of the value's RDB encoding (rdbSavedObjectLen), which is
-   * the DUMP payload without its type byte, RDB version (2 bytes) and CRC64 (8 bytes); for a
-   * filter too large for one payload, the length of its own serialized form.
+   * the DUMP payload without its type byte, RDB version (2 bytes) and CRC64 (8 bytes); for a filter
+   * too large for one payload, the length of its own serialized form.
    */
   private static long serializedLength(RedisCuckooFilter<byte[]> filter) {
     try {
