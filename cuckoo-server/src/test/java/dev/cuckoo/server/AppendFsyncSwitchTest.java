@@ -71,7 +71,7 @@ class AppendFsyncSwitchTest {
       assertEquals(
           new RespClient.Err(
               "ERR CONFIG SET failed (possibly related to argument 'appendfsync') - argument(s)"
-                  + " must be one of the following: always, everysec, no"),
+                  + " must be one of the following: everysec, always, no"),
           client.call("CONFIG", "SET", "appendfsync", "sometimes"));
       assertEquals(new RespClient.Simple("OK"), client.call("CONFIG", "SET", "appendfsync", "no"));
     }

@@ -132,7 +132,7 @@ class ConfigRoundTripTest {
           refused("daemonize", "can't set immutable config"),
           client.call("CONFIG", "SET", "daemonize", "yes"));
       assertEquals(
-          refused("appendfsync", "argument(s) must be one of the following: always, everysec, no"),
+          refused("appendfsync", "argument(s) must be one of the following: everysec, always, no"),
           client.call("CONFIG", "SET", "appendfsync", "sometimes"));
       assertEquals(OK, client.call("CONFIG", "SET", "maxmemory-policy", "noeviction"));
       assertEquals(

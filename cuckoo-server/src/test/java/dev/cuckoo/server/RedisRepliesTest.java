@@ -400,7 +400,7 @@ class RedisRepliesTest {
           new Err("ERR syntax error"), client.call("CONFIG", "SET", "timeout", "1", "maxclients"));
       assertEquals(
           configFailed(
-              "appendfsync", "argument(s) must be one of the following: always, everysec, no"),
+              "appendfsync", "argument(s) must be one of the following: everysec, always, no"),
           client.call("CONFIG", "SET", "appendfsync", "sometimes"));
       assertEquals(
           configFailed("maxclients", "argument must be between 1 and 4294967295 inclusive"),

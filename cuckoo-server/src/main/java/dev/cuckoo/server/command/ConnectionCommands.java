@@ -261,6 +261,14 @@ public final class ConnectionCommands {
     session.reply().integer(session.id());
   }
 
+  /**
+   * CLIENT GETREDIR: -1, Redis's answer for a connection without client-side caching tracking (this
+   * server has no tracking, so no connection redirects its notifications).
+   */
+  void clientGetRedir(Session session, Request request) {
+    session.reply().integer(-1);
+  }
+
   /** SELECT index: one of the {@code --databases} databases (16 by default). */
   void select(Session session, Request request) {
     byte[][] args = request.args();

@@ -183,6 +183,17 @@ final class ConnectionFamily {
                     .since("5.0.0")
                     .complexity("O(1)")
                     .handler(connection::clientId),
+                command("client|getredir")
+                    .arity(2)
+                    .flags("noscript", "loading", "stale")
+                    .categories("slow", "connection")
+                    .summary(
+                        "Returns the client ID to which the connection's tracking notifications"
+                            + " are redirected.")
+                    .group("connection")
+                    .since("6.0.0")
+                    .complexity("O(1)")
+                    .handler(connection::clientGetRedir),
                 command("client|info")
                     .arity(2)
                     .flags("noscript", "loading", "stale")

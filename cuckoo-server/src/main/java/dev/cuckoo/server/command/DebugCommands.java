@@ -7,6 +7,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.rdb.DumpPayload;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -220,25 +221,34 @@ final class DebugCommands {
     }
   }
 
+  /**
+   * Redis's serializedlength: the length of the value's RDB encoding (rdbSavedObjectLen), which is
+   * the DUMP payload without its type byte, RDB version (2 bytes) and CRC64 (8 bytes); for a filter
+   * too large for one payload, the length of its own serialized form.
+   */
   private static long serializedLength(RedisCuckooFilter<byte[]> filter) {
-    long[] count = new long[1];
     try {
-      filter.writeTo(
-          new OutputStream() {
-            @Override
-            public void write(int b) {
-              count[0]++;
-            }
+      return DumpPayload.encode(filter).length - 11L;
+    } catch (IllegalStateException tooLarge) {
+      long[] count = new long[1];
+      try {
+        filter.writeTo(
+            new OutputStream() {
+              @Override
+              public void write(int b) {
+                count[0]++;
+              }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-              count[0] += len;
-            }
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+              @Override
+              public void write(byte[] b, int off, int len) {
+                count[0] += len;
+              }
+            });
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return count[0];
     }
-    return count[0];
   }
 
   /** The digest of every key and value, each key under its stripe's read lock. */

@@ -196,6 +196,7 @@ public final class InfoCommands {
     field(out, "redis_mode", "standalone");
     field(out, "os", System.getProperty("os.name") + ' ' + System.getProperty("os.arch"));
     field(out, "arch_bits", 64);
+    field(out, "monotonic_clock", "JVM System.nanoTime");
     field(out, "multiplexing_api", "netty");
     field(out, "process_id", ProcessHandle.current().pid());
     field(out, "process_supervised", "no");
@@ -208,14 +209,13 @@ public final class InfoCommands {
     field(out, "uptime_in_days", uptime / 86400);
     field(out, "hz", context.config().get(Parameters.HZ));
     field(out, "configured_hz", context.config().get(Parameters.HZ));
+    // Redis's LRU clock: Unix seconds in 24 bits (OBJECT IDLETIME and DEBUG OBJECT's lru)
+    field(out, "lru_clock", (System.currentTimeMillis() / 1000) & ((1 << 24) - 1));
     field(out, "executable", "cuckoo-server");
     java.nio.file.Path configFile = context.config().file();
     field(out, "config_file", configFile == null ? "" : configFile.toString());
     field(out, "io_threads_active", 0);
     field(out, "java_version", System.getProperty("java.version"));
-    // Redis's LRU clock: Unix seconds in 24 bits (OBJECT IDLETIME and DEBUG OBJECT's lru)
-    field(out, "lru_clock", (System.currentTimeMillis() / 1000) & ((1 << 24) - 1));
-    field(out, "monotonic_clock", "JVM System.nanoTime");
     // Redis's listeners by connection type: 0 plaintext TCP, 2 TLS (1 is the Unix socket)
     if (context.port() != 0) {
       field(out, "listener0", listener("tcp", context.port()));
@@ -442,9 +442,9 @@ public final class InfoCommands {
     field(out, "sync_full", syncs[0]);
     field(out, "sync_partial_ok", syncs[1]);
     field(out, "sync_partial_err", syncs[2]);
-    field(out, "expired_keys", context.expiredKeys().get());
     // no type here has fields that expire on their own (Redis's hash fields)
     field(out, "expired_subkeys", 0);
+    field(out, "expired_keys", context.expiredKeys().get());
     ExpiryStats expiry = context.expiryStats();
     field(out, "expired_stale_perc", expiry.stalePercent());
     field(out, "expired_time_cap_reached_count", expiry.timeCapReached());

@@ -365,7 +365,7 @@ public final class Parameters {
       add(
               "appendfsync",
               Types.oneOf(
-                  List.of("always", "everysec", "no"),
+                  List.of("everysec", "always", "no"),
                   name -> Fsync.valueOf(name.toUpperCase(Locale.ROOT)),
                   fsync -> fsync.name().toLowerCase(Locale.ROOT)),
               Fsync.EVERYSEC,
@@ -744,9 +744,12 @@ public final class Parameters {
             "N  RedisBloom module parameter (default " + value + ")")
         .constraint(
             (wanted, others) -> {
+              if (wanted == null) {
+                return "Invalid value for `" + name + "`";
+              }
               long low = min.of(others);
               long high = max.of(others);
-              return wanted != null && wanted >= low && wanted <= high
+              return wanted >= low && wanted <= high
                   ? null
                   : "Value for `" + name + "` must be in the range [" + low + ", " + high + "]";
             });
