@@ -89,12 +89,13 @@ public final class ClientRegistry {
 
     @Override
     public void close(Session session) {
+      // at once, as Redis's CLIENT KILL: a request the connection reads from now on is not run
+      session.requestClose();
       try {
         channel
             .eventLoop()
             .execute(
                 () -> {
-                  session.requestClose();
                   channel
                       .writeAndFlush(Unpooled.EMPTY_BUFFER)
                       .addListener(ChannelFutureListener.CLOSE);

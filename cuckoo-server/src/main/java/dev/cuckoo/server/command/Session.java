@@ -20,7 +20,8 @@ public final class Session implements Watches.Watcher, Retrier {
   private final boolean replaying;
   private final Authentication authentication;
   private volatile dev.cuckoo.server.acl.User user;
-  private boolean closeRequested;
+  // volatile: CLIENT KILL sets it from another connection's thread
+  private volatile boolean closeRequested;
   private java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> deferred;
   private boolean retries;
   private java.util.concurrent.CompletableFuture<Void> retry;
@@ -156,7 +157,10 @@ public final class Session implements Watches.Watcher, Retrier {
     return closeRequested;
   }
 
-  /** Asks for the connection to be closed after the pending replies are written. */
+  /**
+   * Asks for the connection to be closed after the pending replies are written; from any thread
+   * (a request the connection reads after this is not run).
+   */
   public void requestClose() {
     closeRequested = true;
   }
