@@ -115,7 +115,8 @@ final class ClusterClientWriters implements AutoCloseable {
                 seeds.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 String.join(",", keys),
                 pythonStop.toString())
-            .redirectErrorStream(true)
+            // redis-py's own complaints (tracebacks it ignores) apart from the writer's lines
+            .redirectError(dir.resolve("redis-py-writer.err").toFile())
             .redirectOutput(pythonOutput.toFile())
             .start();
     try {
@@ -257,7 +258,7 @@ final class ClusterClientWriters implements AutoCloseable {
         case "acked" -> acked.add(Long.parseLong(fields[1]));
         case "confirmed" -> confirmed.add(new ConfirmedWriter.Item(fields[1], fields[2]));
         case "failed", "" -> {}
-        default -> throw new AssertionError("the redis-py writer said: " + output);
+        default -> throw new AssertionError("the redis-py writer printed: " + line);
       }
     }
     return new Outcome("redis-py", acked, confirmed);
