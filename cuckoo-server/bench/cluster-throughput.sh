@@ -14,19 +14,14 @@ cd "$(dirname "$0")/../.."
 . cuckoo-server/bench/lib.sh
 N=${1:-200000}
 ROUNDS=${2:-3}
-JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+pinned_setup
 PP=$(free_port); CP=$(free_port); BUS=$(free_port)
 mkdir -p "$WORK/plain" "$WORK/cluster"
-taskset -c 0 java -jar "$JAR" --port "$PP" --dir "$WORK/plain" > "$WORK/plain.log" 2>&1 &
-PIDS+=($!); PPID_=$!
-taskset -c 0 java -jar "$JAR" --port "$CP" --dir "$WORK/cluster" --cluster-enabled yes \
-  --cluster-port "$BUS" > "$WORK/cluster.log" 2>&1 &
-PIDS+=($!); CPID=$!
+pinned_server "$PP" "$WORK/plain.log" --dir "$WORK/plain"
+PPID_=$SERVER_PID
+pinned_server "$CP" "$WORK/cluster.log" --dir "$WORK/cluster" --cluster-enabled yes \
+  --cluster-port "$BUS"
+CPID=$SERVER_PID
 wait_ready "$PP" "$PPID_" "$WORK/plain.log"
 wait_ready "$CP" "$CPID" "$WORK/cluster.log"
 redis-cli -p "$CP" CLUSTER ADDSLOTSRANGE 0 16383 > /dev/null
@@ -35,18 +30,17 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 for port in "$PP" "$CP"; do redis-cli -p "$port" CF.RESERVE k 10000000 > /dev/null; done
-bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r 100000000 -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
 # warm-up (the JVM compiles the hot paths of both servers)
 for port in "$PP" "$CP"; do
-  bench "$port" 16 CF.ADD k __rand_int__ > /dev/null
-  bench "$port" 1 CF.EXISTS k __rand_int__ > /dev/null
+  pinned_bench "$port" 16 CF.ADD k __rand_int__ > /dev/null
+  pinned_bench "$port" 1 CF.EXISTS k __rand_int__ > /dev/null
 done
 RATIOS="$WORK/ratios"
 for r in $(seq "$ROUNDS"); do
   for p in 1 16; do
     for cmd in CF.ADD CF.EXISTS; do
-      p0=$(cpu "$PPID_"); plain=$(bench "$PP" "$p" "$cmd" k __rand_int__); p1=$(cpu "$PPID_")
-      c0=$(cpu "$CPID"); cluster=$(bench "$CP" "$p" "$cmd" k __rand_int__); c1=$(cpu "$CPID")
+      p0=$(pinned_cpu "$PPID_"); plain=$(pinned_bench "$PP" "$p" "$cmd" k __rand_int__); p1=$(pinned_cpu "$PPID_")
+      c0=$(pinned_cpu "$CPID"); cluster=$(pinned_bench "$CP" "$p" "$cmd" k __rand_int__); c1=$(pinned_cpu "$CPID")
       ratio=$(python3 -c "print(round($cluster/$plain,3))")
       cpu_ratio=$(python3 -c "print(round(($c1-$c0)/max($p1-$p0,0.01),3))")
       echo "round=$r pipeline=$p command=$cmd plain=$plain cluster=$cluster cluster_over_plain=$ratio cpu_per_request_cluster_over_plain=$cpu_ratio"

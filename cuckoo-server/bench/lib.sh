@@ -26,3 +26,38 @@ sys.exit(0 if s.recv(7)==b"+PONG\r\n" else 1)' "$port" 2> /dev/null && return
   if [ -n "$log" ]; then cat "$log" >&2; fi
   exit 1
 }
+
+# The setup of the benchmarks that pin the servers to core 0 and redis-benchmark to core 1
+# (pinned-throughput.sh, cluster-throughput.sh): JAR (default: the jar the build makes), a fresh
+# WORK directory and PIDS, the processes killed (and WORK removed) when the script exits.
+pinned_setup() {
+  JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
+  WORK=$(mktemp -d)
+  PIDS=()
+  trap pinned_cleanup EXIT
+}
+
+pinned_cleanup() {
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
+  rm -rf "$WORK"
+}
+
+# pinned_cpu PID: prints the CPU seconds (user + system, all threads) the process has used.
+pinned_cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+
+# pinned_server PORT LOG [OPTION...]: starts the JAR on core 0 in the background (with JAVA_OPTS
+# before -jar and the options after --port), adds it to PIDS and sets SERVER_PID.
+pinned_server() {
+  local port=$1 log=$2
+  # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+  taskset -c 0 java ${JAVA_OPTS:-} -jar "$JAR" --port "$port" "${@:3}" > "$log" 2>&1 &
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+}
+
+# pinned_bench PORT PIPELINE COMMAND...: N requests from redis-benchmark on core 1, 50
+# connections, random arguments drawn from R (default 10^8); prints the requests per second.
+pinned_bench() {
+  taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r "${R:-100000000}" -q "${@:3}" \
+    | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'
+}

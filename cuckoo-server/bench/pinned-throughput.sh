@@ -18,16 +18,10 @@ cd "$(dirname "$0")/../.."
 . cuckoo-server/bench/lib.sh
 N=${1:-200000}
 ROUNDS=${2:-3}
-JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+pinned_setup
 CP=$(free_port); RP=$(free_port)
-# shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-taskset -c 0 java ${JAVA_OPTS:-} -jar "$JAR" --port "$CP" --dir "$WORK/cuckoo" > "$WORK/cuckoo.log" 2>&1 &
-PIDS+=($!); CPID=$!
+pinned_server "$CP" "$WORK/cuckoo.log" --dir "$WORK/cuckoo"
+CPID=$SERVER_PID
 taskset -c 0 redis-server --port "$RP" --dir "$WORK" --save '' > "$WORK/redis.log" 2>&1 &
 PIDS+=($!); RPID=$!
 wait_ready "$CP" "$CPID" "$WORK/cuckoo.log"
@@ -40,17 +34,16 @@ if [ "${PEER:-}" = hits ]; then
   taskset -c 1 redis-benchmark -p "$RP" -c 50 -n 3000000 -P 64 -r "$RANGE" -q SET key:__rand_int__ x > /dev/null
   echo "redis-server holds $(redis-cli -p "$RP" DBSIZE) keys; SET / GET draw from $RANGE"
 fi
-bench() { taskset -c 1 redis-benchmark -p "$1" -c 50 -n "$N" -P "$2" -r "${R:-100000000}" -q "${@:3}" | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'; }
 # warm-up (the JVM compiles the hot paths, those of pipeline 1 included)
-bench "$CP" 16 CF.ADD k __rand_int__ > /dev/null
-bench "$CP" 1 CF.ADD k __rand_int__ > /dev/null
-bench "$CP" 1 CF.EXISTS k __rand_int__ > /dev/null
+pinned_bench "$CP" 16 CF.ADD k __rand_int__ > /dev/null
+pinned_bench "$CP" 1 CF.ADD k __rand_int__ > /dev/null
+pinned_bench "$CP" 1 CF.EXISTS k __rand_int__ > /dev/null
 for r in $(seq "$ROUNDS"); do
   for p in 1 16; do
-    c0=$(cpu "$CPID"); a=$(bench "$CP" "$p" CF.ADD k __rand_int__); c1=$(cpu "$CPID")
-    r0=$(cpu "$RPID"); s=$(R=$RANGE bench "$RP" "$p" "${WRITE[@]}"); r1=$(cpu "$RPID")
-    c2=$(cpu "$CPID"); e=$(bench "$CP" "$p" CF.EXISTS k __rand_int__); c3=$(cpu "$CPID")
-    r2=$(cpu "$RPID"); g=$(R=$RANGE bench "$RP" "$p" "${READ[@]}"); r3=$(cpu "$RPID")
+    c0=$(pinned_cpu "$CPID"); a=$(pinned_bench "$CP" "$p" CF.ADD k __rand_int__); c1=$(pinned_cpu "$CPID")
+    r0=$(pinned_cpu "$RPID"); s=$(R=$RANGE pinned_bench "$RP" "$p" "${WRITE[@]}"); r1=$(pinned_cpu "$RPID")
+    c2=$(pinned_cpu "$CPID"); e=$(pinned_bench "$CP" "$p" CF.EXISTS k __rand_int__); c3=$(pinned_cpu "$CPID")
+    r2=$(pinned_cpu "$RPID"); g=$(R=$RANGE pinned_bench "$RP" "$p" "${READ[@]}"); r3=$(pinned_cpu "$RPID")
     echo "round=$r pipeline=$p cf_add=$a set=$s add_over_set=$(python3 -c "print(round($a/$s,2))") cf_exists=$e get=$g exists_over_get=$(python3 -c "print(round($e/$g,2))") cpu_s_per_Mreq_cuckoo_add=$(python3 -c "print(round(($c1-$c0)/$N*1e6,2))") cpu_s_per_Mreq_redis_set=$(python3 -c "print(round(($r1-$r0)/$N*1e6,2))") cpu_s_per_Mreq_cuckoo_exists=$(python3 -c "print(round(($c3-$c2)/$N*1e6,2))") cpu_s_per_Mreq_redis_get=$(python3 -c "print(round(($r3-$r2)/$N*1e6,2))")"
   done
 done

@@ -19,6 +19,9 @@
 #          the same key count and request count with plain strings, `SET user:I <128 bytes>` (the
 #          size of such a filter's slots) and 5 `SETRANGE user:I OFFSET item:I:J` writing into it;
 #          its live heap column is empty
+# CLUSTER=yes starts the server (either kind) as a cluster node serving all 16384 slots alone
+# (cluster-enabled yes, CLUSTER ADDSLOTSRANGE 0 16383): the keys then are also in the slot index,
+# so the live heap against a run without CLUSTER gives the index's cost per key.
 # JAVA_OPTS adds JVM options for both (jar: before -jar; serve: through CUCKOO_JAVA_OPTS), and
 # SERVER_OPTS adds server options, e.g. SERVER_OPTS="--maxmemory 2gb". HISTO=N prints the N
 # largest classes of the heap histogram after the load (GC.class_histogram) to standard error.
@@ -26,7 +29,7 @@
 # temporary directory, on a free loopback port.
 # Needs: java 17, python3, redis-cli, and the jars:
 #   mvn -B -ntp -pl cuckoo-cli,cuckoo-server -am package -DskipTests
-# Usage: [MODE=jar|serve|redis] [QUIET=60] [ROUNDS=1] [STREAM_DIR=dir]
+# Usage: [MODE=jar|serve|redis] [CLUSTER=yes] [QUIET=60] [ROUNDS=1] [STREAM_DIR=dir]
 #   cuckoo-server/bench/small-keys-bench.sh [keys]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -100,27 +103,39 @@ print(sum(int(n) * unit[u] for n, u in gens))'
 }
 
 start_server() {
-  local port=$1 dir=$2
+  local port=$1 dir=$2 cluster=()
   mkdir -p "$dir"
+  if [ "${CLUSTER:-}" = yes ]; then
+    cluster=(--cluster-enabled yes --cluster-port "$(free_port)")
+  fi
   case $MODE in
     jar)
       # shellcheck disable=SC2086 # JAVA_OPTS and SERVER_OPTS are lists of options
       java ${JAVA_OPTS:-} -jar "${JAR:-cuckoo-server/target/cuckoo-server.jar}" --port "$port" \
-        --dir "$dir" ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
+        --dir "$dir" "${cluster[@]}" ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
       ;;
     serve)
       # shellcheck disable=SC2086
       CUCKOO_JAVA_OPTS="${JAVA_OPTS:-}" "${CUCKOO:-./cuckoo}" serve --port "$port" --dir "$dir" \
-        ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
+        "${cluster[@]}" ${SERVER_OPTS:-} > "$dir.log" 2>&1 &
       ;;
     redis)
       redis-server --port "$port" --dir "$dir" --appendonly yes --appendfsync everysec --save '' \
-        > "$dir.log" 2>&1 &
+        "${cluster[@]}" > "$dir.log" 2>&1 &
       ;;
     *) echo "MODE must be jar, serve or redis, not $MODE" >&2; exit 2 ;;
   esac
   SERVER_PID=$!
   wait_ready "$port" "$SERVER_PID" "$dir.log"
+  if [ ${#cluster[@]} -gt 0 ]; then
+    redis-cli -p "$port" CLUSTER ADDSLOTSRANGE 0 16383 > /dev/null
+    for _ in $(seq 300); do
+      redis-cli -p "$port" CLUSTER INFO | grep -q cluster_state:ok && return
+      sleep 0.1
+    done
+    echo "the cluster node on port $port did not reach cluster_state:ok" >&2
+    exit 1
+  fi
 }
 
 echo "| keys | start | load time (s) | server CPU during the load (s) | with the snapshots the load started (s) | live heap after full GC (MB) | RSS after load (MB) |" \

@@ -2,6 +2,7 @@ package dev.cuckoo.server;
 
 import dev.cuckoo.server.cluster.BusSecurity;
 import dev.cuckoo.server.cluster.Cluster;
+import dev.cuckoo.server.cluster.HashSlots;
 import dev.cuckoo.server.command.ClientsCron;
 import dev.cuckoo.server.command.CommandThreads;
 import dev.cuckoo.server.command.Commands;
@@ -124,7 +125,13 @@ public final class CuckooServer implements AutoCloseable {
               + " tls-cert-file and tls-key-file)");
     }
     Tls tls = Tls.start(live);
-    ServerContext context = new ServerContext(live, new Keyspace(config.databases()));
+    ServerContext context =
+        new ServerContext(
+            live,
+            config.cluster().enabled()
+                // a cluster node indexes its keys by hash slot (database 0 is its only one)
+                ? new Keyspace(config.databases(), HashSlots.SLOTS, HashSlots::slot)
+                : new Keyspace(config.databases()));
     context.applyChanges();
     if (!live.get(Parameters.LOGLEVEL).equals(Parameters.LOGLEVEL.defaultValue())) {
       applyLogLevel(live);
@@ -240,7 +247,7 @@ public final class CuckooServer implements AutoCloseable {
     server.applyChanges(files, replayers, commands);
     context.shutdown(server::close);
     if (config.cluster().enabled()) {
-      server.startCluster(config);
+      server.startCluster(config, commands);
     }
     replication.start();
     if (server.cluster != null) {
@@ -537,7 +544,7 @@ public final class CuckooServer implements AutoCloseable {
    * Starts this server's cluster node: loads (or creates) its nodes.conf in dir and listens on the
    * cluster bus port (cluster-port, or the client port + 10000).
    */
-  private void startCluster(ServerConfig config) throws IOException {
+  private void startCluster(ServerConfig config, Commands commands) throws IOException {
     ServerConfig.ClusterMode mode = config.cluster();
     boolean tlsBus = context.config().get(Parameters.TLS_CLUSTER);
     // as Redis: with tls-cluster the node's client port is its TLS port
@@ -561,7 +568,7 @@ public final class CuckooServer implements AutoCloseable {
                   busPort,
                   mode.nodeTimeoutMillis(),
                   config.dir().resolve(mode.configFile())),
-              new ClusterKeys(context.keyspace()),
+              new ClusterKeys(context.keyspace(), commands.writePath()),
               tlsBus ? busSecurity(tls) : null);
     } catch (IOException | RuntimeException e) {
       close(false);

@@ -105,6 +105,9 @@ public final class ServerConfig {
         value.append(' ').append(args[++i]);
       }
       builder.set(arg.substring(2), value.toString());
+      if (Parameters.find(arg.substring(2)) == Parameters.REPLICAOF) {
+        builder.replicaOfSource = arg + ": ";
+      }
     }
     return builder.build();
   }
@@ -442,6 +445,9 @@ public final class ServerConfig {
     public static final int MAX_DATABASES = 1 << 16;
 
     private final Config values;
+    // where the replicaof option was last set ("FILE:LINE: " or "--replicaof: "), for the error
+    // that refuses it in cluster mode
+    private String replicaOfSource = "";
 
     private Builder(Config values) {
       this.values = values;
@@ -708,6 +714,9 @@ public final class ServerConfig {
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(where + e.getMessage(), e);
         }
+        if (Parameters.find(name) == Parameters.REPLICAOF) {
+          replicaOfSource = where;
+        }
       }
       return this;
     }
@@ -775,8 +784,18 @@ public final class ServerConfig {
       return this;
     }
 
-    /** Returns the settings. */
+    /**
+     * Returns the settings.
+     *
+     * @throws IllegalArgumentException if cluster-enabled is yes and replicaof is set (Redis's
+     *     "replicaof directive not allowed in cluster mode", after the file and line that set it)
+     */
     public ServerConfig build() {
+      if (values.get(Parameters.CLUSTER_ENABLED) && values.get(Parameters.REPLICAOF) != null) {
+        // Redis's text; a cluster node follows a master by CLUSTER REPLICATE (kept in nodes.conf)
+        throw new IllegalArgumentException(
+            replicaOfSource + "replicaof directive not allowed in cluster mode");
+      }
       return new ServerConfig(values.copy());
     }
   }

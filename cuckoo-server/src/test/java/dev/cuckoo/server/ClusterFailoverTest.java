@@ -21,11 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster_state:ok again, no confirmed item is missing on the new master; the old master, restarted
  * from its files, learns it lost its slots and becomes the new master's replica; CLUSTER FAILOVER
  * sent to it then swaps the roles back without losing a confirmed item. {@code redis-cli --cluster
- * check} is clean after each phase. Skips without redis-cli, except under {@code CI=true}.
+ * check} is clean after each phase. Beside that writer, the cluster clients users run (Jedis's and
+ * Lettuce's RedisClusterClient, redis-py's RedisCluster) write through the SIGKILL: each succeeds
+ * again within {@link #CLIENT_RECOVERY_MILLIS} of it and loses no item its WAIT 1 confirmed. Skips
+ * without redis-cli (or python3-redis), except under {@code CI=true}.
  */
 class ClusterFailoverTest {
   private static final long NODE_TIMEOUT_MILLIS = 2000;
   private static final long CONVERGE_MILLIS = 30_000;
+  // the election (at most 3 node timeouts) and the clients' own retries and topology refresh
+  private static final long CLIENT_RECOVERY_MILLIS = 3 * NODE_TIMEOUT_MILLIS + 9_000;
 
   @TempDir Path dir;
 
@@ -60,16 +65,27 @@ class ClusterFailoverTest {
       ConfirmedWriter writer = new ConfirmedWriter(cluster, keys, slot);
       Thread writing = new Thread(writer, "confirmed-writer");
       writing.start();
+      List<Integer> seeds = cluster.nodes().stream().map(ClusterNodes.Node::port).toList();
+      long killedAtMillis = 0;
+      long electedAtMillis = 0;
+      ClusterClientWriters clients = null;
       try {
+        clients = new ClusterClientWriters(seeds, keys, dir);
         awaitConfirmed(writer, 100);
+        ClusterClientWriters started = clients;
+        await(
+            "each cluster client confirmed writes",
+            () -> quietly(() -> started.fewestConfirmed() >= 20));
 
         // SIGKILL of the master: its replica is elected, every node is ok again
         long killed = System.nanoTime();
+        killedAtMillis = System.currentTimeMillis();
         cluster.kill(victim);
         ClusterNodes.Node promoted = replica;
         await(
             "the replica is a master",
             () -> quietly(() -> ClusterNodes.myLine(promoted)[2].equals("myself,master")));
+        electedAtMillis = System.currentTimeMillis();
         long electedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
         await("every running node ok after the failover", cluster::allOk);
         long okMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
@@ -125,9 +141,31 @@ class ClusterFailoverTest {
       } finally {
         writer.stop();
         writing.join(10_000);
+        if (clients != null) {
+          clients.close();
+        }
       }
       assertFalse(writing.isAlive(), "the writer stopped");
       assertAllPresent(victim, writer.confirmed());
+      for (ClusterClientWriters.Outcome outcome : clients.outcomes()) {
+        long firstAck = outcome.firstAckAtOrAfter(electedAtMillis);
+        System.out.printf(
+            "%s: %d writes acknowledged, %d confirmed; first acknowledged %d ms after the kill%n",
+            outcome.client(),
+            outcome.ackedMillis().size(),
+            outcome.confirmed().size(),
+            firstAck - killedAtMillis);
+        assertTrue(firstAck >= 0, outcome.client() + " never succeeded after the failover");
+        assertTrue(
+            firstAck - killedAtMillis <= CLIENT_RECOVERY_MILLIS,
+            outcome.client()
+                + " succeeded again "
+                + (firstAck - killedAtMillis)
+                + " ms after the kill (expected: <= "
+                + CLIENT_RECOVERY_MILLIS
+                + ")");
+        assertAllPresent(victim, outcome.confirmed());
+      }
       assertClean(victim);
       assertEquals(
           "-ERR You should send CLUSTER FAILOVER to a replica",

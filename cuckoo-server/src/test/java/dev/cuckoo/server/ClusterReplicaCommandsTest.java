@@ -3,7 +3,9 @@ package dev.cuckoo.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.server.cluster.HashSlots;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,13 +23,37 @@ class ClusterReplicaCommandsTest {
   @TempDir Path dir;
 
   private CuckooServer node(String name) throws Exception {
+    return startNode(dir.resolve(name));
+  }
+
+  /** Starts a cluster node in memory only, with a node timeout of 1 s, in {@code nodeDir}. */
+  static CuckooServer startNode(Path nodeDir) throws Exception {
     return CuckooServer.start(
         TestServers.memoryOnly()
-            .dir(Files.createDirectories(dir.resolve(name)))
+            .dir(Files.createDirectories(nodeDir))
             .clusterEnabled(true)
             .clusterPort(SentinelCluster.freePort())
             .clusterNodeTimeout(1000)
             .build());
+  }
+
+  /** A node started from a config file (CONFIG REWRITE has a file to write). */
+  private CuckooServer nodeFromFile(String name) throws Exception {
+    Path nodeDir = Files.createDirectories(dir.resolve(name));
+    Path file = nodeDir.resolve("cuckoo.conf");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "port " + TestServers.freePort(),
+            "dir " + nodeDir,
+            "appendonly no",
+            "save \"\"",
+            "cluster-enabled yes",
+            "cluster-port " + SentinelCluster.freePort(),
+            "cluster-node-timeout 1000",
+            ""));
+    return CuckooServer.start(ServerConfig.parse(file.toString()));
   }
 
   private static Object error(String text) {
@@ -39,7 +65,7 @@ class ClusterReplicaCommandsTest {
     return reply instanceof RespClient.Simple simple ? simple.text() : RespClient.text(reply);
   }
 
-  private static int busPort(RespClient client) throws IOException {
+  static int busPort(RespClient client) throws IOException {
     for (String line : text(client, "CLUSTER", "NODES").split("\n")) {
       if (line.contains("myself")) {
         String address = line.split(" ")[1];
@@ -63,7 +89,7 @@ class ClusterReplicaCommandsTest {
   @Test
   void replicate_thenFailover_rolesAndDataAsRedis() throws Exception {
     try (CuckooServer master = node("master");
-        CuckooServer replica = node("replica");
+        CuckooServer replica = nodeFromFile("replica");
         RespClient m = new RespClient(master.port());
         RespClient r = new RespClient(replica.port())) {
       String masterId = text(m, "CLUSTER", "MYID");
@@ -105,7 +131,24 @@ class ClusterReplicaCommandsTest {
           error("ERR I can only replicate a master, not a replica."),
           m.call("CLUSTER", "REPLICATE", replicaId));
       assertEquals(1L, m.call("CF.ADD", "f", "after"));
+      assertEquals(1L, m.call("CF.ADD", "g", "after"));
       assertEquals(1L, m.call("WAIT", "1", "5000"));
+      // the replica's slot index holds the key of the full copy and the key of the stream
+      for (String key : List.of("f", "g")) {
+        String slot = Integer.toString(HashSlots.slot(key.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(1L, r.call("CLUSTER", "COUNTKEYSINSLOT", slot), key);
+        assertEquals(1, ((List<?>) r.call("CLUSTER", "GETKEYSINSLOT", slot, "10")).size(), key);
+      }
+      // a cluster replica follows by nodes.conf: CONFIG REWRITE writes no replicaof line, so the
+      // node starts again from its file
+      assertEquals("OK", text(r, "CONFIG", "REWRITE"));
+      Path conf = dir.resolve("replica").resolve("cuckoo.conf");
+      String rewritten = Files.readString(conf);
+      assertTrue(rewritten.contains("cluster-enabled yes"), rewritten);
+      assertTrue(
+          rewritten.lines().noneMatch(line -> line.matches("(?i)\\s*(replicaof|slaveof)\\b.*")),
+          rewritten);
+      assertTrue(ServerConfig.parse(conf.toString()).cluster().enabled());
       await(
           "CLUSTER SLOTS names the replica beside the master",
           () -> ((List<?>) ((List<?>) m.call("CLUSTER", "SLOTS")).get(0)).size() == 4);

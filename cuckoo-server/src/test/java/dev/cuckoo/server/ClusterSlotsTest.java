@@ -237,7 +237,7 @@ class ClusterSlotsTest {
   }
 
   /** A RedisBloom command name for Lettuce's dispatch. */
-  private record Cf(String text) implements ProtocolKeyword {
+  record Cf(String text) implements ProtocolKeyword {
     static final Cf RESERVE = new Cf("CF.RESERVE");
     static final Cf ADD = new Cf("CF.ADD");
     static final Cf EXISTS = new Cf("CF.EXISTS");
@@ -251,6 +251,36 @@ class ClusterSlotsTest {
     public String toString() {
       return text;
     }
+  }
+
+  /**
+   * redis-py's RedisCluster (Debian's python3-redis) with a slot map that names one node for every
+   * slot: it follows each MOVED, which that node counts, and every filter ends on its owner.
+   */
+  @Test
+  void redisPyClusterClient_thousandsOfFilters_followMoved() throws Exception {
+    int filters = 3000;
+    long movedBefore = movedErrors(ports[0]);
+    String output =
+        RedisPyTest.runScript(
+            dir, "redis_py_cluster.py", 120, Integer.toString(ports[0]), Integer.toString(filters));
+    assertEquals("PASS", output.strip(), output);
+    long moved = movedErrors(ports[0]) - movedBefore;
+    // about two thirds of the filters' slots are the other nodes'; each is redirected once
+    assertTrue(moved >= filters / 2, "MOVED answered by the seed node: " + moved);
+    for (int port : ports) {
+      assertTrue(Long.parseLong(reply(port, "DBSIZE")) > filters / 4, "node " + port);
+    }
+  }
+
+  /** Returns how many MOVED errors a node has answered (INFO errorstats). */
+  private static long movedErrors(int port) throws IOException {
+    for (String line : reply(port, "INFO", "errorstats").split("\r\n")) {
+      if (line.startsWith("errorstat_MOVED:count=")) {
+        return Long.parseLong(line.substring("errorstat_MOVED:count=".length()));
+      }
+    }
+    return 0;
   }
 
   @Test

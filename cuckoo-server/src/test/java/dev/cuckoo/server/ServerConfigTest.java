@@ -77,6 +77,27 @@ class ServerConfigTest {
   }
 
   @Test
+  void parse_replicaofInClusterMode_refusedWithRedisText() throws IOException {
+    Path file = dir.resolve("node.conf");
+    Files.writeString(
+        file, "cluster-enabled yes\n# a master\nslaveof 127.0.0.1 6380\n", StandardCharsets.UTF_8);
+    IllegalArgumentException inFile =
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(file.toString()));
+    assertEquals(file + ":3: replicaof directive not allowed in cluster mode", inFile.getMessage());
+    IllegalArgumentException onCommandLine =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ServerConfig.parse("--replicaof", "127.0.0.1", "6380", "--cluster-enabled", "yes"));
+    assertEquals(
+        "--replicaof: replicaof directive not allowed in cluster mode", onCommandLine.getMessage());
+    // either alone starts
+    assertEquals(
+        "127.0.0.1 6380", ServerConfig.parse("--replicaof", "127.0.0.1", "6380").replicaOf());
+    assertTrue(ServerConfig.parse("--cluster-enabled", "yes").cluster().enabled());
+  }
+
+  @Test
   void parse_redisAliasesAndOlderNames_setTheSameParameter() throws IOException {
     ServerConfig config =
         ServerConfig.parse(
@@ -216,7 +237,6 @@ class ServerConfigTest {
             "--repl-timeout", "30",
             "--min-replicas-to-write", "1",
             "--min-replicas-max-lag", "5",
-            "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes-6390.conf",
             "--cluster-node-timeout", "5000",
             "--cluster-port", "16390",
@@ -280,12 +300,20 @@ class ServerConfigTest {
             "hz",
             "daemonize");
     for (String name : expected) {
-      if ((!name.startsWith("cf-") || name.equals("cf-initial-size")) && !fixed.contains(name)) {
+      // cluster-enabled yes refuses replicaof (Redis's rule): its round trip is checked below
+      if ((!name.startsWith("cf-") || name.equals("cf-initial-size"))
+          && !fixed.contains(name)
+          && !name.equals("cluster-enabled")) {
         assertTrue(
             !defaults.get(name).equals(changed.optionValues().get(name)),
             name + " differs from its default in this test");
       }
     }
+    ServerConfig cluster = ServerConfig.parse("--cluster-enabled", "yes");
+    assertEquals("yes", cluster.optionValues().get("cluster-enabled"));
+    assertEquals(
+        cluster.optionValues(),
+        ServerConfig.builder().set("cluster-enabled", "yes").build().optionValues());
     assertEquals("1536kb", changed.optionValues().get("maxmemory"));
     assertEquals(
         "normal 0 0 0 replica 256mb 64mb 60 pubsub 1mb 0 0",

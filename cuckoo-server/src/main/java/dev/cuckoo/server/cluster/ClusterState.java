@@ -1089,7 +1089,9 @@ public final class ClusterState {
       return;
     }
     ClusterNode current = myself.isMaster() ? myself : myself.slaveOf;
-    int lostWithKeys = 0;
+    // slots this node loses while it still holds keys in them (Redis's dirty slots)
+    int[] lostWithKeys = null;
+    int lostCount = 0;
     boolean tookOurs = false;
     int senderSlots = 0;
     int migratedOurSlots = 0;
@@ -1104,7 +1106,10 @@ public final class ClusterState {
       }
       if (owner == null || Long.compareUnsigned(owner.configEpoch, senderConfigEpoch) < 0) {
         if (owner == myself && keys.countKeysInSlot(slot) > 0) {
-          lostWithKeys++;
+          if (lostWithKeys == null) {
+            lostWithKeys = new int[HashSlots.SLOTS];
+          }
+          lostWithKeys[lostCount++] = slot;
         }
         if (owner == current && current != null) {
           tookOurs = true;
@@ -1133,12 +1138,20 @@ public final class ClusterState {
           myself.slaveOf.slaveOf.name);
       setMaster(myself.slaveOf.slaveOf);
       todo(true, true);
-    } else if (lostWithKeys > 0) {
+    } else if (lostCount > 0) {
+      // still a master: the keys of the slots it lost go, so its keys match its slots again;
+      // routed to their new owner first, so no command meets a slot's keys half deleted
+      publish();
+      long deleted = 0;
+      for (int i = 0; i < lostCount; i++) {
+        deleted += keys.deleteKeysInSlot(lostWithKeys[i]);
+      }
       LOGGER.log(
           Level.WARNING,
-          "{0} slots this node lost to {1} still hold keys; they are kept",
-          lostWithKeys,
-          sender.name);
+          "{0} slots this node lost to {1} still held keys: deleted {2} keys",
+          lostCount,
+          sender.name,
+          deleted);
     }
   }
 

@@ -13,6 +13,12 @@ public interface SlotKeys {
   /** Returns how many keys the keyspace holds (CLUSTER FLUSHSLOTS and RESET need it empty). */
   long keyCount();
 
+  /**
+   * Deletes every key of {@code slot}, each a write recorded as DEL (the keys of a slot this node
+   * lost while it still held them); returns how many it deleted.
+   */
+  long deleteKeysInSlot(int slot);
+
   /** No keys at all (a node without a keyspace, tests). */
   SlotKeys NONE =
       new SlotKeys() {
@@ -28,6 +34,11 @@ public interface SlotKeys {
 
         @Override
         public long keyCount() {
+          return 0;
+        }
+
+        @Override
+        public long deleteKeysInSlot(int slot) {
           return 0;
         }
       };

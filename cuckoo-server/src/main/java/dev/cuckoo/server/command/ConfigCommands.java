@@ -110,10 +110,17 @@ public final class ConfigCommands {
       session.reply().error("ERR The server is running without a config file");
       return;
     }
+    java.util.Map<String, String> current =
+        new java.util.LinkedHashMap<>(context.config().fileValues());
+    if (context.cluster() != null) {
+      // as Redis: a cluster replica follows its master by nodes.conf (CLUSTER REPLICATE), and a
+      // replicaof line would stop the node from starting
+      current.put(Parameters.REPLICAOF.name(), null);
+    }
     try {
       ConfigRewrite.rewriteFile(
           file,
-          context.config().fileValues(),
+          current,
           new Config().fileValues(),
           // as Redis: with an aclfile the users live there and the file's user lines go
           context.config().get(Parameters.ACLFILE) == null ? context.acl().lines() : List.of());

@@ -64,7 +64,8 @@ final class ConfigRewrite {
    * Returns the rewritten lines of a config file.
    *
    * @param old the file's lines (empty for a file that does not exist)
-   * @param current every rewritable option's current value, in the order new lines are appended
+   * @param current every rewritable option's current value, in the order new lines are appended; a
+   *     null value removes the option's lines and writes none
    * @param defaults the same options' default values
    */
   static List<String> rewrite(
@@ -102,7 +103,12 @@ final class ConfigRewrite {
       String name = option.getKey();
       String value = option.getValue();
       Deque<Integer> used = linesOfOption.remove(name);
-      if (used != null) {
+      if (value == null) {
+        // an option the file must not hold (Redis's rewriteConfigMarkAsProcessed)
+        if (used != null) {
+          used.forEach(orphan -> lines.set(orphan, ""));
+        }
+      } else if (used != null) {
         lines.set(used.poll(), line(name, value));
         for (int orphan : used) {
           lines.set(orphan, "");

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
@@ -460,6 +461,34 @@ public final class WritePath {
     touched(key.db(), del);
     announce(null, key.db(), del, null);
     return true;
+  }
+
+  /**
+   * Deletes a key of a hash slot this cluster node no longer serves and records a DEL, as Redis's
+   * delKeysInSlot does: nobody's command, so nothing waits for it. Locks the key itself; returns
+   * true if it deleted the key (false if it was not stored, or the log refuses writes).
+   */
+  public boolean deleteUnservedKey(Key key) {
+    Keyspace keyspace = context.keyspace();
+    if (log().refusal() != null) {
+      return false;
+    }
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    CommandClock.enter();
+    try {
+      if (!keyspace.remove(key)) {
+        return false;
+      }
+      byte[][] del = {DEL, key.bytes()};
+      touched(key.db(), del);
+      context.keyspaceEvents().notify(KeyspaceEvents.GENERIC, "del", key.bytes(), key.db());
+      announce(null, key.db(), del, null);
+      return true;
+    } finally {
+      CommandClock.exit();
+      lock.unlock();
+    }
   }
 
   /**

@@ -50,9 +50,10 @@ public final class Keyspace {
    * Heap bytes of the keyspace's own objects per key, from the object layout of a 64-bit JVM with
    * compressed references and 12-byte object headers (the default below 32 GiB of heap), checked
    * against a heap walk in KeyspaceMemoryTest: the Entry (Key's database, name and hash, the filter
-   * reference, the access time and the next entry of its bucket: 36, padded to 40; it is its own
-   * map node) and a share of its segment's table (one 4-byte slot per key at load 0.375 to 0.75: 5
-   * to 11 bytes, counted as 8). The name's array is counted by its length.
+   * reference, the access time, the next entry of its bucket and its slot index position: 40; it
+   * is its own map node) and a share of its segment's table (one 4-byte slot per key at load 0.375
+   * to 0.75: 5 to 11 bytes, counted as 8). The name's array is counted by its length. A cluster
+   * node's slot index adds about 5 bytes a key (SlotIndex), not counted here.
    */
   private static final long ENTRY_BYTES = 40 + 8;
 
@@ -64,7 +65,7 @@ public final class Keyspace {
    * the map's key, value and node at once, so a stored key costs one object besides its name's
    * array.
    */
-  private static final class Entry extends Key {
+  static final class Entry extends Key {
     /** Replaced only under the key's exclusive lock (a new filter stored under the same key). */
     RedisCuckooFilter<byte[]> filter;
 
@@ -72,6 +73,12 @@ public final class Keyspace {
 
     /** The next entry of its segment's bucket (guarded by the segment). */
     Entry next;
+
+    /**
+     * Its position in its slot's array of the {@link SlotIndex} (cluster mode, database 0; guarded
+     * by the index). Costs no heap: it fills the entry's padding.
+     */
+    int slotPosition;
 
     Entry(Key key, RedisCuckooFilter<byte[]> filter, int accessed) {
       super(key);
@@ -108,6 +115,8 @@ public final class Keyspace {
   private volatile java.util.Set<Key> removedKeys;
   // test seam: runs in remove() after the removal is recorded, before the key leaves the map
   private volatile java.util.function.Consumer<Key> removing = key -> {};
+  // the keys of database 0 by hash slot, in cluster mode only (null otherwise)
+  private final SlotIndex slotIndex;
 
   /** Creates an empty keyspace of {@link #DEFAULT_DATABASES} databases. */
   public Keyspace() {
@@ -116,6 +125,23 @@ public final class Keyspace {
 
   /** Creates an empty keyspace of {@code databases} databases. */
   public Keyspace(int databases) {
+    this(databases, null);
+  }
+
+  /**
+   * Creates an empty keyspace of {@code databases} databases that indexes the keys of database 0 by
+   * hash slot (a cluster node's keyspace), for {@link #countKeysInSlot} and {@link #keysInSlot}.
+   *
+   * @param databases the number of databases
+   * @param slots the number of hash slots
+   * @param slotOf the slot (0 to {@code slots} - 1) of a key's name
+   */
+  public Keyspace(int databases, int slots, java.util.function.ToIntFunction<byte[]> slotOf) {
+    this(databases, new SlotIndex(slots, slotOf));
+  }
+
+  private Keyspace(int databases, SlotIndex slotIndex) {
+    this.slotIndex = slotIndex;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantReadWriteLock();
     }
@@ -395,6 +421,7 @@ public final class Keyspace {
     }
     entry = new Entry(key, filter, clockSeconds);
     filters.put(entry);
+    indexAdd(entry);
     keyCounts[key.db()].incrementAndGet();
     keyOverheads[key.db()].addAndGet(entryBytes(key));
     persist(key);
@@ -446,6 +473,7 @@ public final class Keyspace {
     if (removed == null) {
       return false;
     }
+    indexRemove(removed);
     RedisCuckooFilter<byte[]> old = removed.filter;
     keyCounts[key.db()].decrementAndGet();
     keyOverheads[key.db()].addAndGet(-entryBytes(key));
@@ -474,6 +502,9 @@ public final class Keyspace {
       filters.forEachKey(this::noteRemoved);
     }
     filters.clear();
+    if (slotIndex != null) {
+      slotIndex.clear();
+    }
     expires.clear();
     for (int i = 0; i < keyCounts.length; i++) {
       keyCounts[i].set(0);
@@ -508,7 +539,9 @@ public final class Keyspace {
     List<Long> times = new ArrayList<>(moving.size());
     for (Key key : moving) {
       noteRemoved(key);
-      values.add(filters.remove(key));
+      Entry removed = filters.remove(key);
+      indexRemove(removed);
+      values.add(removed);
       Long at = expires.remove(key);
       times.add(at);
     }
@@ -518,6 +551,7 @@ public final class Keyspace {
       Entry moved = values.get(i);
       Entry entry = new Entry(swapped, moved.filter, moved.accessed);
       filters.put(entry);
+      indexAdd(entry);
       if (times.get(i) != null) {
         expires.put(entry, times.get(i));
       }
@@ -528,6 +562,63 @@ public final class Keyspace {
     keyOverheads[a].set(keyOverheads[b].get());
     keyOverheads[b].set(overhead);
     ttlAverages.swap(a, b);
+  }
+
+  private void indexAdd(Entry entry) {
+    if (slotIndex != null && entry.db() == 0) {
+      slotIndex.add(entry);
+    }
+  }
+
+  private void indexRemove(Entry entry) {
+    if (slotIndex != null && entry.db() == 0) {
+      slotIndex.remove(entry);
+    }
+  }
+
+  /** Returns true if this keyspace indexes the keys of database 0 by hash slot. */
+  public boolean indexesSlots() {
+    return slotIndex != null;
+  }
+
+  /**
+   * Returns how many keys of database 0 are stored in the hash slot (expired ones not yet deleted
+   * included, as Redis counts them), from the slot index: O(1).
+   *
+   * @throws IllegalStateException if the keyspace does not index slots
+   */
+  public int countKeysInSlot(int slot) {
+    return slotIndex().count(checkedSlot(slot));
+  }
+
+  /**
+   * Returns at most {@code max} keys of database 0 stored in the hash slot (expired ones not yet
+   * deleted included, as Redis lists them), from the slot index: O(returned keys).
+   *
+   * @throws IllegalStateException if the keyspace does not index slots
+   */
+  public List<Key> keysInSlot(int slot, int max) {
+    return slotIndex().keys(checkedSlot(slot), max);
+  }
+
+  /** Returns the heap bytes of the slot index's own arrays (0 if there is no index). */
+  public long slotIndexBytes() {
+    return slotIndex == null ? 0 : slotIndex.bytes();
+  }
+
+  private SlotIndex slotIndex() {
+    if (slotIndex == null) {
+      throw new IllegalStateException("this keyspace does not index keys by hash slot");
+    }
+    return slotIndex;
+  }
+
+  private int checkedSlot(int slot) {
+    if (slot < 0 || slot >= slotIndex().slots()) {
+      throw new IllegalArgumentException(
+          "slot: " + slot + " (expected: 0 to " + (slotIndex().slots() - 1) + ")");
+    }
+    return slot;
   }
 
   private static void swapCounts(AtomicInteger[] counts, int a, int b) {

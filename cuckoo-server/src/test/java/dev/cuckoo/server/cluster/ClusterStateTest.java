@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,64 +20,6 @@ class ClusterStateTest {
   private static final String Y = "5".repeat(40);
   private static final String Z = "7".repeat(40);
 
-  /** A link that keeps what is sent on it. */
-  private static final class RecordingLink implements Link {
-    final List<ClusterMessage> sent = new ArrayList<>();
-    final boolean inbound;
-    ClusterNode node;
-    boolean closed;
-
-    RecordingLink(ClusterNode node, boolean inbound) {
-      this.node = node;
-      this.inbound = inbound;
-    }
-
-    @Override
-    public void send(ClusterMessage message) {
-      sent.add(message);
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
-
-    @Override
-    public boolean inbound() {
-      return inbound;
-    }
-
-    @Override
-    public long createdMillis() {
-      return 0;
-    }
-
-    @Override
-    public ClusterNode node() {
-      return node;
-    }
-
-    @Override
-    public void node(ClusterNode node) {
-      this.node = node;
-    }
-
-    @Override
-    public String localIp() {
-      return "127.0.0.1";
-    }
-
-    @Override
-    public String remoteIp() {
-      return "127.0.0.1";
-    }
-
-    @Override
-    public long pendingBytes() {
-      return 0;
-    }
-  }
-
   private final Map<String, RecordingLink> outbound = new HashMap<>();
   private final long[] now = {1_000_000};
   private ClusterState state;
@@ -89,7 +30,7 @@ class ClusterStateTest {
         new ClusterState(
             new ClusterState.Settings(30001, 40001, 1000, true),
             node -> {
-              RecordingLink link = new RecordingLink(node, false);
+              RecordingLink link = new RecordingLink(node, false, 0);
               outbound.put(node.name(), link);
               return link;
             },
@@ -152,7 +93,7 @@ class ClusterStateTest {
   @Test
   void ping_olderConfigEpochClaim_answeredWithUpdate() {
     // Y (epoch 2) claims slot 35, which Z serves at epoch 4
-    RecordingLink fromY = new RecordingLink(null, true);
+    RecordingLink fromY = new RecordingLink(null, true, 0);
     state.process(fromY, ping(ClusterMessage.PING, Y, 2, 20, 35));
     assertEquals(Z, state.slotOwner(35).name());
     ClusterMessage update =

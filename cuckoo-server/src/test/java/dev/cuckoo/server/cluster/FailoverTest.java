@@ -28,64 +28,6 @@ class FailoverTest {
   private static final String R2 = "2".repeat(40);
   private static final List<String> ORDER = List.of(ME, X, Y, Z, R, R2);
 
-  /** A link that keeps what is sent on it. */
-  private static final class RecordingLink implements Link {
-    final List<ClusterMessage> sent = new ArrayList<>();
-    ClusterNode node;
-
-    RecordingLink(ClusterNode node) {
-      this.node = node;
-    }
-
-    @Override
-    public void send(ClusterMessage message) {
-      sent.add(message);
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public boolean inbound() {
-      return false;
-    }
-
-    @Override
-    public long createdMillis() {
-      // never old enough to be dropped for unanswered pings: these tests answer none
-      return Long.MAX_VALUE / 2;
-    }
-
-    @Override
-    public ClusterNode node() {
-      return node;
-    }
-
-    @Override
-    public void node(ClusterNode node) {
-      this.node = node;
-    }
-
-    @Override
-    public String localIp() {
-      return "127.0.0.1";
-    }
-
-    @Override
-    public String remoteIp() {
-      return "127.0.0.1";
-    }
-
-    @Override
-    public long pendingBytes() {
-      return 0;
-    }
-
-    long count(int type) {
-      return sent.stream().filter(m -> m.type == type).count();
-    }
-  }
-
   /** A replication that records what the cluster asks of it. */
   private static final class RecordingReplication implements NodeReplication {
     final List<String> calls = new ArrayList<>();
@@ -157,7 +99,7 @@ class FailoverTest {
             // not full coverage: the cluster is ok with the few slots these tests assign
             new ClusterState.Settings(30001, 40001, 1000, false),
             node -> {
-              RecordingLink link = new RecordingLink(node);
+              RecordingLink link = new RecordingLink(node, false, RecordingLink.NEVER_OLD);
               outbound.put(node.name(), link);
               return link;
             },
@@ -270,7 +212,7 @@ class FailoverTest {
     state.process(outbound.get(R2), authRequest(R2, 8, new int[] {10, 39}));
     assertEquals(0, outbound.get(R2).count(ClusterMessage.FAILOVER_AUTH_ACK));
     // a request from a node nobody knows changes nothing
-    RecordingLink stranger = new RecordingLink(null);
+    RecordingLink stranger = new RecordingLink(null, false, RecordingLink.NEVER_OLD);
     ClusterMessage unknown = authRequest("8".repeat(40), 9, X_SLOTS);
     state.process(stranger, unknown);
     assertTrue(stranger.sent.isEmpty());
@@ -394,7 +336,7 @@ class FailoverTest {
     assertEquals("ERR You should send CLUSTER FAILOVER to a replica", state.failover(false, false));
     // R becomes our replica
     state.process(outbound.get(R), message(ClusterMessage.PING, R, ME, 4, 3, NONE));
-    RecordingLink fromR = new RecordingLink(null);
+    RecordingLink fromR = new RecordingLink(null, false, RecordingLink.NEVER_OLD);
     state.process(fromR, message(ClusterMessage.MFSTART, R, ME, 4, 3, NONE));
     assertTrue(replication.calls.contains("pause"));
     assertEquals(now[0] + 2 * Failover.MF_TIMEOUT_MILLIS, replication.pausedUntil);

@@ -51,6 +51,21 @@ class ConfigRewriteTest {
   }
 
   @Test
+  void rewrite_optionWithoutValue_itsLinesRemovedAndNoneAppended() {
+    // a cluster node's replicaof (Redis's rewriteConfigMarkAsProcessed)
+    Map<String, String> current = map("port", "6380", "replicaof", null);
+    assertEquals(
+        List.of("port 6380", "", "# kept", ""),
+        ConfigRewrite.rewrite(
+            List.of("port 6380", "slaveof 127.0.0.1 7000", "# kept", "replicaof 127.0.0.1 7001"),
+            current,
+            map("port", "6379", "replicaof", "")));
+    assertEquals(
+        List.of("port 6380"),
+        ConfigRewrite.rewrite(List.of("port 6380"), current, map("port", "6379", "replicaof", "")));
+  }
+
+  @Test
   void rewrite_changedOptionsMissingFromTheFile_appendedAfterOneSignature() {
     Map<String, String> current =
         map(

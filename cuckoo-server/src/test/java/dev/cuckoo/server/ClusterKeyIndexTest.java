@@ -1,0 +1,224 @@
+package dev.cuckoo.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.cluster.HashSlots;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The slot index of a cluster node over TCP: CLUSTER COUNTKEYSINSLOT and GETKEYSINSLOT answer
+ * exactly the keys a model holds, whatever added or removed them (writes, DEL, UNLINK, RENAME,
+ * RESTORE, expiry, FLUSHALL/FLUSHDB, the log's replay at a restart), and a master that loses a slot
+ * it still holds keys in deletes them.
+ */
+class ClusterKeyIndexTest {
+  @TempDir Path dir;
+
+  private static final int TAGS = 6;
+
+  private static String name(int tag, int key) {
+    return "{t" + tag + "}k" + key;
+  }
+
+  private static int slot(String key) {
+    return HashSlots.slot(key.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String text(Object reply) {
+    return reply instanceof RespClient.Simple simple ? simple.text() : RespClient.text(reply);
+  }
+
+  private static void awaitOk(RespClient client) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!text(client.call("CLUSTER", "INFO")).contains("cluster_state:ok")) {
+      assertTrue(System.nanoTime() < deadline, "cluster_state:ok not within 20 s");
+      Thread.sleep(20);
+    }
+  }
+
+  /** The slot's keys as CLUSTER GETKEYSINSLOT lists them. */
+  private static Set<String> keysInSlot(RespClient client, int slot) throws IOException {
+    Set<String> keys = new HashSet<>();
+    for (Object key : (List<?>) client.call("CLUSTER", "GETKEYSINSLOT", slot, 1000)) {
+      keys.add(RespClient.text(key));
+    }
+    return keys;
+  }
+
+  /**
+   * Checks every tag's slot against the model, by GETKEYSINSLOT and COUNTKEYSINSLOT; keys whose
+   * expiry passed may still be there until the active expiry deletes them, so this waits up to 5 s
+   * for those.
+   */
+  private static void assertIndexMatches(RespClient client, Set<String> model, String at)
+      throws Exception {
+    Map<Integer, Set<String>> expected = new TreeMap<>();
+    for (int tag = 0; tag < TAGS; tag++) {
+      expected.put(slot(name(tag, 0)), new HashSet<>());
+    }
+    for (String key : model) {
+      expected.get(slot(key)).add(key);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    for (Map.Entry<Integer, Set<String>> slot : expected.entrySet()) {
+      Set<String> listed = keysInSlot(client, slot.getKey());
+      Object counted = client.call("CLUSTER", "COUNTKEYSINSLOT", slot.getKey());
+      while (!(listed.equals(slot.getValue()) && Long.valueOf(listed.size()).equals(counted))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+        listed = keysInSlot(client, slot.getKey());
+        counted = client.call("CLUSTER", "COUNTKEYSINSLOT", slot.getKey());
+      }
+      assertEquals(slot.getValue(), listed, at + ": GETKEYSINSLOT " + slot.getKey());
+      assertEquals(
+          (long) slot.getValue().size(), counted, at + ": COUNTKEYSINSLOT " + slot.getKey());
+    }
+  }
+
+  @Test
+  void keyIndex_randomWritesDeletesRenamesRestoresExpiriesAndFlushes_matchModel() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("ClusterKeyIndexTest seed " + seed);
+    Random random = new Random(seed);
+    ServerConfig config =
+        TestServers.memoryOnly()
+            .dir(Files.createDirectories(dir.resolve("node")))
+            .appendOnly(true)
+            .clusterEnabled(true)
+            .clusterPort(SentinelCluster.freePort())
+            .build();
+    Set<String> model = new HashSet<>();
+    try (CuckooServer server = CuckooServer.start(config);
+        RespClient client = new RespClient(server.port())) {
+      assertEquals("OK", text(client.call("CLUSTER", "ADDSLOTSRANGE", 0, 16383)));
+      awaitOk(client);
+      Map<String, byte[]> dumps = new HashMap<>();
+      for (int step = 0; step < 1500; step++) {
+        int tag = random.nextInt(TAGS);
+        String key = name(tag, random.nextInt(12));
+        String other = name(tag, random.nextInt(12));
+        String at = "seed " + seed + ", step " + step;
+        int op = random.nextInt(100);
+        if (op < 35) {
+          client.call("CF.ADD", key, "item" + step);
+          model.add(key);
+        } else if (op < 50) {
+          assertEquals(
+              model.remove(key) ? 1L : 0L,
+              client.call(random.nextBoolean() ? "DEL" : "UNLINK", key),
+              at + ": DEL " + key);
+        } else if (op < 60) {
+          Object reply = client.call("RENAME", key, other);
+          if (model.remove(key)) {
+            assertEquals("OK", text(reply), at + ": RENAME " + key + " " + other);
+            model.add(other);
+          }
+        } else if (op < 67) {
+          // two keys of one slot at once
+          long expected = (model.remove(key) ? 1 : 0) + (model.remove(other) ? 1 : 0);
+          assertEquals(expected, client.call("DEL", key, other), at + ": DEL " + key + " " + other);
+        } else if (op < 75) {
+          if (model.contains(key)) {
+            dumps.put(key, (byte[]) client.call("DUMP", key));
+          } else if (!dumps.isEmpty()) {
+            List<byte[]> payloads = new ArrayList<>(dumps.values());
+            Object reply =
+                client.call(
+                    "RESTORE", key, 0, payloads.get(random.nextInt(payloads.size())), "REPLACE");
+            assertEquals("OK", text(reply), at + ": RESTORE " + key);
+            model.add(key);
+          }
+        } else if (op < 85) {
+          if (model.remove(key)) {
+            // gone for every command at once; the active expiry deletes it soon
+            assertEquals(1L, client.call("PEXPIRE", key, 1), at + ": PEXPIRE " + key);
+            Thread.sleep(2);
+          }
+        } else if (op < 87) {
+          String flush = random.nextBoolean() ? "FLUSHALL" : "FLUSHDB";
+          assertEquals("OK", text(client.call(flush)), at + ": " + flush);
+          model.clear();
+        } else if (op < 90) {
+          assertIndexMatches(client, model, at);
+        } else {
+          client.call("CF.RESERVE", key, 100);
+          model.add(key);
+        }
+      }
+      assertIndexMatches(client, model, "seed " + seed + ", at the end");
+      assertEquals((long) model.size(), client.call("DBSIZE"));
+    }
+    // the log's replay at a restart builds the same index
+    try (CuckooServer server = CuckooServer.start(config);
+        RespClient client = new RespClient(server.port())) {
+      assertIndexMatches(client, model, "seed " + seed + ", after a restart");
+    }
+  }
+
+  @Test
+  void lostSlot_stillHoldingKeys_itsKeysDeletedAndTheOthersKept() throws Exception {
+    try (CuckooServer first = ClusterReplicaCommandsTest.startNode(dir.resolve("a"));
+        CuckooServer second = ClusterReplicaCommandsTest.startNode(dir.resolve("b"));
+        RespClient a = new RespClient(first.port());
+        RespClient b = new RespClient(second.port())) {
+      String idA = text(a.call("CLUSTER", "MYID"));
+      String idB = text(b.call("CLUSTER", "MYID"));
+      assertEquals("OK", text(a.call("CLUSTER", "ADDSLOTSRANGE", 0, 8191)));
+      assertEquals("OK", text(b.call("CLUSTER", "ADDSLOTSRANGE", 8192, 16383)));
+      assertEquals(
+          "OK",
+          text(
+              b.call(
+                  "CLUSTER",
+                  "MEET",
+                  "127.0.0.1",
+                  first.port(),
+                  ClusterReplicaCommandsTest.busPort(a))));
+      awaitOk(a);
+      awaitOk(b);
+      // two tags whose slots are a's
+      List<Integer> tags = new ArrayList<>();
+      for (int tag = 0; tags.size() < 2; tag++) {
+        if (slot(name(tag, 0)) < 8192) {
+          tags.add(tag);
+        }
+      }
+      int lost = slot(name(tags.get(0), 0));
+      int kept = slot(name(tags.get(1), 0));
+      for (int key = 0; key < 50; key++) {
+        assertEquals(1L, a.call("CF.ADD", name(tags.get(0), key), "x"));
+        assertEquals(1L, a.call("CF.ADD", name(tags.get(1), key), "x"));
+      }
+      assertEquals(50L, a.call("CLUSTER", "COUNTKEYSINSLOT", lost));
+      // b takes the slot without its keys (a reshard that moved none): a newer configEpoch
+      assertEquals("OK", text(b.call("CLUSTER", "SETSLOT", lost, "IMPORTING", idA)));
+      assertEquals("OK", text(b.call("CLUSTER", "SETSLOT", lost, "NODE", idB)));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!Long.valueOf(0).equals(a.call("CLUSTER", "COUNTKEYSINSLOT", lost))) {
+        assertTrue(System.nanoTime() < deadline, "a kept the keys of the slot it lost");
+        Thread.sleep(20);
+      }
+      assertEquals(50L, a.call("DBSIZE"));
+      assertEquals(50L, a.call("CLUSTER", "COUNTKEYSINSLOT", kept));
+      Object moved = a.call("CF.EXISTS", name(tags.get(0), 1), "x");
+      assertTrue(
+          moved instanceof RespClient.Err err && err.text().startsWith("MOVED " + lost + " "),
+          "the lost slot is redirected: " + moved);
+    }
+  }
+}
