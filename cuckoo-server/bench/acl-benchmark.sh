@@ -16,27 +16,21 @@ cd "$(dirname "$0")/../.."
 . cuckoo-server/bench/lib.sh
 N=${1:-200000}
 ROUNDS=${2:-5}
-JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+pinned_setup
 PORT=$(free_port)
-taskset -c 0 java -jar "$JAR" --port "$PORT" --dir "$WORK" --appendonly no --save "" \
-  > "$WORK/server.log" 2>&1 &
-PIDS+=($!); PID=$!
+pinned_server "$PORT" "$WORK/server.log" --dir "$WORK" --appendonly no --save ""
+PID=$SERVER_PID
 wait_ready "$PORT" "$PID" "$WORK/server.log"
 redis-cli -p "$PORT" CF.RESERVE k 100000000 > /dev/null
 redis-cli -p "$PORT" ACL SETUSER bench on '>bench-pass' resetchannels '%R~k*' '%W~k*' \
   -@all +@cuckoo +ping > /dev/null
 # bench USER PIPELINE COMMAND... -> requests per second
 bench() {
-  local auth=()
-  if [ "$1" = bench ]; then auth=(--user bench -a bench-pass); fi
-  taskset -c 1 redis-benchmark -p "$PORT" "${auth[@]}" -c 50 -n "$N" -P "$2" -r 100000000 -q \
-    "${@:3}" 2> /dev/null | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 \
-    | awk '{print $1}'
+  if [ "$1" = bench ]; then
+    pinned_bench "$PORT" "$2" --user bench -a bench-pass "${@:3}" 2> /dev/null
+  else
+    pinned_bench "$PORT" "$2" "${@:3}"
+  fi
 }
 # JIT warm-up of both paths
 for user in default bench; do
@@ -48,8 +42,8 @@ for r in $(seq "$ROUNDS"); do
   for p in 1 16; do
     line="round=$r pipeline=$p"
     for cmd in CF.ADD CF.EXISTS; do
-      c0=$(cpu "$PID"); d=$(bench default "$p" "$cmd" k __rand_int__); c1=$(cpu "$PID")
-      b=$(bench bench "$p" "$cmd" k __rand_int__); c2=$(cpu "$PID")
+      c0=$(pinned_cpu "$PID"); d=$(bench default "$p" "$cmd" k __rand_int__); c1=$(pinned_cpu "$PID")
+      b=$(bench bench "$p" "$cmd" k __rand_int__); c2=$(pinned_cpu "$PID")
       rr=$(python3 -c "print(round($b/$d,3))")
       cr=$(python3 -c "print(round(($c2-$c1)/($c1-$c0),3) if $c1>$c0 else 'nan')")
       line+=" ${cmd}_default=$d ${cmd}_restricted=$b ${cmd}_rps_ratio=$rr ${cmd}_cpu_ratio=$cr"
