@@ -103,7 +103,7 @@ public final class ClientCommands {
       ClientRegistry.Client client, ClientRegistry.Role role, boolean self, long nowMillis) {
     Session session = client.session();
     Subscriber subscriber = session.subscriber();
-    CommandSpec last = session.lastExecuted();
+    String last = session.lastExecuted();
     return "id="
         + client.id()
         + " addr="
@@ -135,7 +135,7 @@ public final class ClientCommands {
         + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0"
         + " events=r"
         + " cmd="
-        + (last == null ? "NULL" : last.name())
+        + (last == null ? "NULL" : last)
         // Redis's master client has no ACL user: catClientInfoString prints "(superuser)"
         + " user="
         + (role == ClientRegistry.Role.MASTER || session.user() == null

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * PAUSE_DURING_FAILOVER: CLIENT UNPAUSE does not end it, and the commands wait until both purposes
  * have ended.
  */
-final class ClientPause {
+public final class ClientPause {
   private long endMillis;
   private boolean all;
   private boolean byClient;
@@ -28,7 +28,7 @@ final class ClientPause {
    * Pauses until {@code endMillis} (Unix milliseconds; a pause in force keeps its later end), every
    * command if {@code all}, else those that may change data (an ALL pause in force stays ALL).
    */
-  synchronized void pause(long endMillis, boolean all) {
+  public synchronized void pause(long endMillis, boolean all) {
     begin();
     if (!byClient) {
       byClient = true;
@@ -55,7 +55,7 @@ final class ClientPause {
    * Holds writes back for a coordinated failover ({@code on}: until it is ended), or ends that
    * hold; a CLIENT PAUSE in force meanwhile keeps its own end.
    */
-  void failover(boolean on) {
+  public void failover(boolean on) {
     if (on) {
       failoverUntil(Long.MAX_VALUE);
       return;
@@ -71,7 +71,7 @@ final class ClientPause {
    * Long#MAX_VALUE}: until {@link #failover failover(false)}), as a cluster's manual failover
    * pauses its master for a bounded time. CLIENT UNPAUSE does not end it.
    */
-  void failoverUntil(long endMillis) {
+  public void failoverUntil(long endMillis) {
     synchronized (this) {
       begin();
       byFailover = true;
@@ -94,7 +94,7 @@ final class ClientPause {
   }
 
   /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run unless a failover holds them. */
-  void unpause() {
+  public void unpause() {
     synchronized (this) {
       byClient = false;
       all = false;
@@ -125,7 +125,7 @@ final class ClientPause {
   }
 
   /** Returns true while a pause is in force: expired keys are not deleted. */
-  boolean active() {
+  public boolean active() {
     return active;
   }
 
@@ -134,7 +134,7 @@ final class ClientPause {
    *
    * @param mayChangeData whether the command may change data or be sent to replicas
    */
-  CompletableFuture<Void> holds(boolean mayChangeData) {
+  public CompletableFuture<Void> holds(boolean mayChangeData) {
     if (!active) {
       return null;
     }

@@ -426,7 +426,7 @@ final class ReplicationFamily {
               replication == null ? null : replication.masterAddress();
           return master == null ? "" : ClientRegistry.address(master);
         });
-    MasterClient master = new MasterClient(context, session);
+    MasterClient master = new MasterClient(context::nextClientId, context.clients(), session);
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args, StreamMark mark) {

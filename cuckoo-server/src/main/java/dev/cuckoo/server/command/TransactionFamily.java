@@ -128,7 +128,7 @@ final class TransactionFamily {
       reply.nullArray();
       return;
     }
-    List<Request> queued = session.queued();
+    List<Request> queued = Request.queuedIn(session);
     end(session);
     run(session, queued);
   }

@@ -219,7 +219,7 @@ public final class WritePath {
   }
 
   private static boolean queueMovesData(Session session) {
-    for (Request queued : session.queued()) {
+    for (Request queued : Request.queuedIn(session)) {
       Writes writes = queued.spec().writes();
       if (writes != null && writes.movesData()) {
         return true;
@@ -232,7 +232,7 @@ public final class WritePath {
   private String transactionRefusal(Session session) {
     boolean anyWrite = false;
     boolean denyOom = false;
-    for (Request queued : session.queued()) {
+    for (Request queued : Request.queuedIn(session)) {
       CommandSpec spec = queued.spec();
       if (spec.writes() != null) {
         anyWrite = true;

@@ -21,7 +21,9 @@ class MasterClientTest {
       new ServerContext(TestServers.memoryOnly().build().parameters(), new Keyspace());
   private final MasterClient client =
       new MasterClient(
-          context, new Session(0, Reply.discarding(), new Authentication(true), false));
+          context::nextClientId,
+          context.clients(),
+          new Session(0, Reply.discarding(), new Authentication(true), false));
   private final InetSocketAddress master = new InetSocketAddress("127.0.0.1", 6379);
   private final InetSocketAddress local = new InetSocketAddress("127.0.0.1", 40000);
 
