@@ -17,6 +17,8 @@ import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.session.CommandRef;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -9,6 +9,7 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.List;

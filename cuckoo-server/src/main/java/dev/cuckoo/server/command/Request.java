@@ -4,6 +4,7 @@ import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.session.CommandRef;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 

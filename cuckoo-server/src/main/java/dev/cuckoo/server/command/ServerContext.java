@@ -16,6 +16,8 @@ import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.replication.Replication;
 import dev.cuckoo.server.replication.WriteStream;
+import dev.cuckoo.server.session.ClientPause;
+import dev.cuckoo.server.session.ClientRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;

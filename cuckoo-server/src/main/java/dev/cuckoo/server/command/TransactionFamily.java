@@ -7,6 +7,7 @@ import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.util.List;
 import java.util.Map;
 

@@ -10,6 +10,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.WriteLog;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

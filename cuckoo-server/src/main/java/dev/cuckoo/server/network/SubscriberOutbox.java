@@ -1,9 +1,9 @@
 package dev.cuckoo.server.network;
 
-import dev.cuckoo.server.command.Session;
 import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.Session;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.lang.System.Logger.Level;

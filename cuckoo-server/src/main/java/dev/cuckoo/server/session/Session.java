@@ -1,4 +1,4 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
@@ -9,7 +9,6 @@ import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
-import dev.cuckoo.server.session.CommandRef;
 
 /**
  * The state of one client connection: its reply stream, protocol version, authentication and name.

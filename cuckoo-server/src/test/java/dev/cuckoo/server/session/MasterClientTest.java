@@ -1,10 +1,11 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.cuckoo.server.TestServers;
+import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;

@@ -1,4 +1,4 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.PubSub;

@@ -1,4 +1,4 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import java.net.SocketAddress;
 import java.util.concurrent.LinkedBlockingQueue;
