@@ -439,13 +439,18 @@ public final class ClientCommands {
       reply.error("ERR timeout is out of range");
       return;
     }
-    context.clientPause().pause(timeout == 0 ? 0 : now + timeout, all);
+    context
+        .clientPause()
+        .pause(
+            ClientPause.Purpose.CLIENT_COMMAND,
+            timeout == 0 ? 0 : now + timeout,
+            all ? ClientPause.Mode.ALL : ClientPause.Mode.WRITE);
     reply.ok();
   }
 
-  /** CLIENT UNPAUSE: the held commands run. */
+  /** CLIENT UNPAUSE: the held commands run, unless a failover holds them. */
   void unpause(Session session, Request request) {
-    context.clientPause().unpause();
+    context.clientPause().unpause(ClientPause.Purpose.CLIENT_COMMAND);
     session.reply().ok();
   }
 

@@ -16,6 +16,7 @@ import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.ClientPause;
 import dev.cuckoo.server.session.ClientRegistry;
 import dev.cuckoo.server.session.MasterClient;
 import dev.cuckoo.server.session.Session;
@@ -493,7 +494,13 @@ final class ReplicationFamily {
 
       @Override
       public void pauseWrites(boolean on) {
-        context.clientPause().failover(on);
+        if (on) {
+          context
+              .clientPause()
+              .pause(ClientPause.Purpose.FAILOVER, Long.MAX_VALUE, ClientPause.Mode.WRITE);
+        } else {
+          context.clientPause().unpause(ClientPause.Purpose.FAILOVER);
+        }
       }
 
       @Override

@@ -1,127 +1,111 @@
 package dev.cuckoo.server.session;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * CLIENT PAUSE and UNPAUSE, as Redis's pauseActions: until the pause ends, the commands of clients
- * (not of replicas, the master's link or monitors) that may change data (WRITE mode: writes,
- * PUBLISH, an EXEC of such commands) or every command (ALL mode) wait, unanswered, and run once it
- * ends; expired keys are not deleted meanwhile (reads see them gone). A new pause keeps the later
- * end of the two and ALL over WRITE; UNPAUSE ends it at once. The waiting commands resume through
- * the connection's retry ({@link Session#retryAfter}).
+ * The one pause of clients' commands, as Redis's pauseActions: each purpose that asks for a pause
+ * (CLIENT PAUSE, a failover) holds commands back until its own end, and the commands wait until
+ * every purpose has ended. While any pause is in force the commands of clients (not of replicas,
+ * the master's link or monitors) that may change data (WRITE mode: writes, PUBLISH, an EXEC of such
+ * commands) or every command (ALL mode, when some purpose asked for it) wait, unanswered, and run
+ * once it ends; expired keys are not deleted meanwhile (reads see them gone), and a master sends
+ * its replicas no PING, so its offset stands still. The waiting commands resume through the
+ * connection's retry ({@link Session#retryAfter}).
  *
- * <p>A coordinated failover (FAILOVER) holds writes back for a purpose of its own, as Redis's
- * PAUSE_DURING_FAILOVER: CLIENT UNPAUSE does not end it, and the commands wait until both purposes
- * have ended.
+ * <p>A purpose that asks again keeps the later end of the two and ALL over WRITE; {@link #unpause}
+ * ends one purpose's pause at once (CLIENT UNPAUSE ends the client's, never a failover's).
  */
 public final class ClientPause {
-  private long endMillis;
-  private boolean all;
-  private boolean byClient;
-  private boolean byFailover;
-  private long failoverEndMillis;
+  /** Why commands are held back, as Redis's pause_purpose. */
+  public enum Purpose {
+    /** CLIENT PAUSE (PAUSE_BY_CLIENT_COMMAND): its timeout or CLIENT UNPAUSE ends it. */
+    CLIENT_COMMAND,
+    /**
+     * A failover (PAUSE_DURING_FAILOVER): FAILOVER while its replica catches up, a cluster master
+     * while its replica takes over (CLUSTER FAILOVER); CLIENT UNPAUSE does not end it.
+     */
+    FAILOVER
+  }
+
+  /** What a pause holds back, as CLIENT PAUSE's mode. */
+  public enum Mode {
+    /** The commands that may change data or be sent to replicas. */
+    WRITE,
+    /** Every command. */
+    ALL
+  }
+
+  /** One purpose's pause: when it ends and whether it holds every command. */
+  private record Hold(long endMillis, boolean all) {}
+
+  // guarded by this
+  private final Map<Purpose, Hold> holds = new EnumMap<>(Purpose.class);
   private CompletableFuture<Void> ended = CompletableFuture.completedFuture(null);
+  private boolean all;
   private volatile boolean active;
 
   /**
-   * Pauses until {@code endMillis} (Unix milliseconds; a pause in force keeps its later end), every
-   * command if {@code all}, else those that may change data (an ALL pause in force stays ALL).
+   * Pauses for {@code purpose} until {@code endMillis} (Unix milliseconds; {@link Long#MAX_VALUE}:
+   * until {@link #unpause}). A pause of the same purpose in force keeps the later end and an ALL
+   * mode.
    */
-  public synchronized void pause(long endMillis, boolean all) {
-    begin();
-    if (!byClient) {
-      byClient = true;
-      this.endMillis = endMillis;
-      this.all = all;
-    } else {
-      this.endMillis = Math.max(this.endMillis, endMillis);
-      this.all |= all;
-    }
-    long delay = Math.max(0, this.endMillis - System.currentTimeMillis());
-    CompletableFuture.runAsync(
-        this::endIfDue, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
-  }
-
-  /** Starts holding commands back if nothing held them yet (guarded by this). */
-  private void begin() {
-    if (!active) {
-      ended = new CompletableFuture<>();
-      active = true;
-    }
-  }
-
-  /**
-   * Holds writes back for a coordinated failover ({@code on}: until it is ended), or ends that
-   * hold; a CLIENT PAUSE in force meanwhile keeps its own end.
-   */
-  public void failover(boolean on) {
-    if (on) {
-      failoverUntil(Long.MAX_VALUE);
-      return;
-    }
+  public void pause(Purpose purpose, long endMillis, Mode mode) {
+    long end;
     synchronized (this) {
-      byFailover = false;
-    }
-    release();
-  }
-
-  /**
-   * Holds writes back for a failover until {@code endMillis} (Unix milliseconds; {@link
-   * Long#MAX_VALUE}: until {@link #failover failover(false)}), as a cluster's manual failover
-   * pauses its master for a bounded time. CLIENT UNPAUSE does not end it.
-   */
-  public void failoverUntil(long endMillis) {
-    synchronized (this) {
-      begin();
-      byFailover = true;
-      failoverEndMillis = endMillis;
-    }
-    if (endMillis != Long.MAX_VALUE) {
-      long delay = Math.max(0, endMillis - System.currentTimeMillis());
-      CompletableFuture.runAsync(
-          this::endFailoverIfDue, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
-    }
-  }
-
-  private void endFailoverIfDue() {
-    synchronized (this) {
-      if (!byFailover || System.currentTimeMillis() < failoverEndMillis) {
-        return;
+      if (!active) {
+        ended = new CompletableFuture<>();
+        active = true;
       }
+      Hold before = holds.get(purpose);
+      Hold hold =
+          before == null
+              ? new Hold(endMillis, mode == Mode.ALL)
+              : new Hold(Math.max(before.endMillis(), endMillis), before.all() || mode == Mode.ALL);
+      holds.put(purpose, hold);
+      all |= hold.all();
+      end = hold.endMillis();
     }
-    failover(false);
+    if (end != Long.MAX_VALUE) {
+      long delay = Math.max(0, end - System.currentTimeMillis());
+      CompletableFuture.runAsync(
+          () -> endIfDue(purpose), CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
+    }
   }
 
-  /** Ends the pause now (CLIENT UNPAUSE); the waiting commands run unless a failover holds them. */
-  public void unpause() {
-    synchronized (this) {
-      byClient = false;
-      all = false;
-    }
-    release();
+  /**
+   * Ends {@code purpose}'s pause now; the waiting commands run unless another purpose holds them.
+   */
+  public void unpause(Purpose purpose) {
+    end(purpose, false);
   }
 
-  /** Lets the waiting commands run once no purpose holds them. */
-  private void release() {
+  private void endIfDue(Purpose purpose) {
+    end(purpose, true);
+  }
+
+  /** Ends a purpose's pause (if {@code onlyIfDue}, only once its end has come). */
+  private void end(Purpose purpose, boolean onlyIfDue) {
     CompletableFuture<Void> resumed;
     synchronized (this) {
-      if (!active || byClient || byFailover) {
+      Hold hold = holds.get(purpose);
+      if (hold == null || onlyIfDue && System.currentTimeMillis() < hold.endMillis()) {
+        return;
+      }
+      holds.remove(purpose);
+      all = false;
+      for (Hold other : holds.values()) {
+        all |= other.all();
+      }
+      if (!holds.isEmpty()) {
         return;
       }
       active = false;
       resumed = ended;
     }
     resumed.complete(null);
-  }
-
-  private void endIfDue() {
-    synchronized (this) {
-      if (!byClient || System.currentTimeMillis() < endMillis) {
-        return;
-      }
-    }
-    unpause();
   }
 
   /** Returns true while a pause is in force: expired keys are not deleted. */
