@@ -5,6 +5,7 @@ import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.config.Config;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.ClientPause;
 
 /**
  * The server's replication and client pause as a cluster node drives them: CLUSTER REPLICATE and a
@@ -49,12 +50,12 @@ final class ClusterReplication implements NodeReplication {
 
   @Override
   public void pauseWrites(long untilMillis) {
-    context.pauseWrites(untilMillis);
+    context.clientPause().pause(ClientPause.Purpose.FAILOVER, untilMillis, ClientPause.Mode.WRITE);
   }
 
   @Override
   public void unpauseWrites() {
-    context.endFailoverPause();
+    context.clientPause().unpause(ClientPause.Purpose.FAILOVER);
   }
 
   @Override

@@ -9,18 +9,22 @@ import dev.cuckoo.server.config.Mutability;
 import dev.cuckoo.server.config.Parameter;
 import dev.cuckoo.server.config.Parameters;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The parameter table seen from a client: every parameter CONFIG GET * lists takes its own value
- * back through CONFIG SET (or is refused with Redis's immutable or protected text), CONFIG REWRITE
- * then writes a file, and a server started from that file lists the same values.
+ * The parameter table seen from a client: CONFIG GET * lists every parameter, each takes its own
+ * value back through CONFIG SET (or is refused with Redis's immutable or protected text), CONFIG
+ * REWRITE then writes a file, and a server started from that file lists the same values; with the
+ * defaults, and with the TLS, cluster and ACL parameters set.
  */
 @ExtendWith(LeakCheck.class)
 class ConfigRoundTripTest {
@@ -40,6 +44,39 @@ class ConfigRoundTripTest {
         "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
   }
 
+  /**
+   * Sets every parameter CONFIG GET * lists back to its value (or sees it refused with Redis's
+   * immutable or protected text), checks that nothing changed and that CONFIG REWRITE succeeds, and
+   * returns the values.
+   */
+  private static Map<String, String> everyValueSetBack(RespClient client) throws IOException {
+    Map<String, String> before = configGetAll(client);
+    Set<String> names = new HashSet<>();
+    for (Parameter<?> parameter : Parameters.all()) {
+      names.add(parameter.name());
+      names.addAll(parameter.aliases());
+    }
+    assertEquals(names, before.keySet(), "CONFIG GET * lists every parameter and alias");
+    int set = 0;
+    for (Map.Entry<String, String> entry : before.entrySet()) {
+      String name = entry.getKey();
+      Parameter<?> parameter = Parameters.find(name);
+      Object reply = client.call("CONFIG", "SET", name, entry.getValue());
+      if (parameter.mutability() == Mutability.IMMUTABLE) {
+        assertEquals(refused(name, "can't set immutable config"), reply, name);
+      } else if (parameter.mutability() == Mutability.PROTECTED) {
+        assertEquals(refused(name, "can't set protected config"), reply, name);
+      } else {
+        assertEquals(OK, reply, name + " " + entry.getValue());
+        set++;
+      }
+    }
+    assertTrue(set > 30, "parameters set back: " + set);
+    assertEquals(before, configGetAll(client), "setting the values back changed nothing");
+    assertEquals(OK, client.call("CONFIG", "REWRITE"));
+    return before;
+  }
+
   @Test
   void configGetAll_everyValueSetBack_rewriteSucceeds_restartListsTheSame(@TempDir Path dir)
       throws IOException {
@@ -48,25 +85,55 @@ class ConfigRoundTripTest {
     try (CuckooServer server =
             TestServers.startFromConfigFile(file, "dir " + dir, "maxclients 2000000");
         RespClient client = new RespClient(server.port())) {
-      before = configGetAll(client);
-      assertTrue(before.size() >= Parameters.all().size(), before.keySet().toString());
-      int set = 0;
-      for (Map.Entry<String, String> entry : before.entrySet()) {
-        String name = entry.getKey();
-        Parameter<?> parameter = Parameters.find(name);
-        Object reply = client.call("CONFIG", "SET", name, entry.getValue());
-        if (parameter.mutability() == Mutability.IMMUTABLE) {
-          assertEquals(refused(name, "can't set immutable config"), reply, name);
-        } else if (parameter.mutability() == Mutability.PROTECTED) {
-          assertEquals(refused(name, "can't set protected config"), reply, name);
-        } else {
-          assertEquals(OK, reply, name + " " + entry.getValue());
-          set++;
-        }
-      }
-      assertTrue(set > 30, "parameters set back: " + set);
-      assertEquals(before, configGetAll(client), "setting the values back changed nothing");
-      assertEquals(OK, client.call("CONFIG", "REWRITE"));
+      before = everyValueSetBack(client);
+    }
+    try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
+        RespClient client = new RespClient(server.port())) {
+      assertEquals(before, configGetAll(client));
+    }
+  }
+
+  /*
+   * The same round trip with the later families away from their defaults: TLS on clients,
+   * replication and the bus, a cluster node, users in an aclfile.
+   */
+  @Test
+  void configGetAll_tlsClusterAclSet_everyValueSetBack_restartListsTheSame(@TempDir Path dir)
+      throws Exception {
+    TestCertificates certificates = TestCertificates.get();
+    Path acl = dir.resolve("users.acl");
+    Files.writeString(
+        acl, "user default on nopass ~* &* +@all\nuser alice on >secret ~cf:* +@read\n");
+    Path file = dir.resolve("cuckoo.conf");
+    Map<String, String> before;
+    try (CuckooServer server =
+            TestServers.startFromConfigFile(
+                file,
+                "dir " + dir,
+                "tls-port " + TestServers.freePort(),
+                "tls-cert-file " + certificates.file("server.crt"),
+                "tls-key-file " + certificates.file("server.key"),
+                "tls-ca-cert-file " + certificates.file("ca.crt"),
+                "tls-auth-clients optional",
+                "tls-protocols \"TLSv1.2 TLSv1.3\"",
+                "tls-replication yes",
+                "tls-cluster yes",
+                "tls-session-cache-size 100",
+                "cluster-enabled yes",
+                "cluster-port " + TestServers.freePort(),
+                "cluster-config-file nodes-roundtrip.conf",
+                "cluster-node-timeout 3000",
+                "cluster-require-full-coverage no",
+                "cluster-allow-reads-when-down yes",
+                "cluster-replica-validity-factor 5",
+                "cluster-migration-barrier 2",
+                "aclfile " + acl,
+                "acllog-max-len 64");
+        RespClient client = new RespClient(server.port())) {
+      before = everyValueSetBack(client);
+      assertEquals("yes", before.get("cluster-enabled"));
+      assertEquals("optional", before.get("tls-auth-clients"));
+      assertEquals(acl.toString(), before.get("aclfile"));
     }
     try (CuckooServer server = CuckooServer.start(ServerConfig.parse(file.toString()));
         RespClient client = new RespClient(server.port())) {

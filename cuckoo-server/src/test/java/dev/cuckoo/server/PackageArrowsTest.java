@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * nothing, {@code protocol}, {@code keyspace}, {@code cluster}, {@code tls} and {@code rdb} (the
  * DUMP payload) on config only, {@code acl} (the users) on config only, {@code migrate} (MIGRATE's
  * connections) on nothing, {@code persist} on those but cluster, tls, acl and migrate, {@code
- * replication} on those too, {@code command} on the others, {@code network} on them; the top
- * package wires them all and no other package reads it.
+ * replication} on those too, {@code session} (the client connections) on persist and those below
+ * it, pubsub and acl, {@code command} on the others, {@code network} on them; the top package wires
+ * them all and no other package reads it.
  */
 class PackageArrowsTest {
   private static final Path SOURCES = Path.of("src/main/java/dev/cuckoo/server");
@@ -41,8 +42,11 @@ class PackageArrowsTest {
           Map.entry("persist", Set.of("keyspace", "protocol", "rdb", "config")),
           Map.entry("replication", Set.of("persist", "keyspace", "protocol", "rdb", "config")),
           Map.entry(
+              "session", Set.of("persist", "keyspace", "protocol", "pubsub", "acl", "config")),
+          Map.entry(
               "command",
               Set.of(
+                  "session",
                   "replication",
                   "persist",
                   "keyspace",
@@ -56,7 +60,14 @@ class PackageArrowsTest {
           Map.entry(
               "network",
               Set.of(
-                  "command", "replication", "persist", "keyspace", "protocol", "pubsub", "config")),
+                  "command",
+                  "session",
+                  "replication",
+                  "persist",
+                  "keyspace",
+                  "protocol",
+                  "pubsub",
+                  "config")),
           Map.entry("pubsub", Set.of("protocol", "config")));
 
   /** Returns every reference from {@code file} to another server package, as "package.Class". */

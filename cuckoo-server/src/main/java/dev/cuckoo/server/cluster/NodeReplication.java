@@ -26,7 +26,11 @@ public interface NodeReplication {
    */
   long masterDataAgeMillis();
 
-  /** Pauses clients' writes until {@code untilMillis} (Unix milliseconds). */
+  /**
+   * Pauses clients' writes until {@code untilMillis} (Unix milliseconds), as the failover purpose
+   * of the server's one client pause (Redis's PAUSE_DURING_FAILOVER: CLIENT UNPAUSE does not end
+   * it).
+   */
   void pauseWrites(long untilMillis);
 
   /** Ends a pause of writes started by {@link #pauseWrites}. */

@@ -8,6 +8,7 @@ import dev.cuckoo.server.acl.Denial;
 import dev.cuckoo.server.acl.Latin1;
 import dev.cuckoo.server.acl.User;
 import dev.cuckoo.server.config.Parameters;
+import dev.cuckoo.server.session.Session;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;

@@ -20,6 +20,8 @@ import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

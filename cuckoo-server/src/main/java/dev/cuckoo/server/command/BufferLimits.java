@@ -5,6 +5,9 @@ import dev.cuckoo.server.config.OutputBufferLimit;
 import dev.cuckoo.server.config.OutputBufferLimits;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.protocol.Traffic;
+import dev.cuckoo.server.session.ClientBuffers;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.lang.System.Logger.Level;
 
 /**

@@ -7,6 +7,10 @@ import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.ClientBuffers;
+import dev.cuckoo.server.session.ClientPause;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -112,7 +116,7 @@ public final class ClientCommands {
     Session session = client.session();
     ClientBuffers buffers = session.buffers();
     Subscriber subscriber = session.subscriber();
-    CommandSpec last = session.lastExecuted();
+    String last = session.lastExecuted();
     return "id="
         + client.id()
         + " addr="
@@ -159,7 +163,7 @@ public final class ClientCommands {
         + buffers.totalBytes(session, outputBytes)
         + " events=r"
         + " cmd="
-        + (last == null ? "NULL" : last.name())
+        + (last == null ? "NULL" : last)
         // Redis's master client has no ACL user: catClientInfoString prints "(superuser)"
         + " user="
         + (role == ClientRegistry.Role.MASTER || session.user() == null
@@ -465,13 +469,18 @@ public final class ClientCommands {
       reply.error("ERR timeout is out of range");
       return;
     }
-    context.clientPause().pause(timeout == 0 ? 0 : now + timeout, all);
+    context
+        .clientPause()
+        .pause(
+            ClientPause.Purpose.CLIENT_COMMAND,
+            timeout == 0 ? 0 : now + timeout,
+            all ? ClientPause.Mode.ALL : ClientPause.Mode.WRITE);
     reply.ok();
   }
 
-  /** CLIENT UNPAUSE: the held commands run. */
+  /** CLIENT UNPAUSE: the held commands run, unless a failover holds them. */
   void unpause(Session session, Request request) {
-    context.clientPause().unpause();
+    context.clientPause().unpause(ClientPause.Purpose.CLIENT_COMMAND);
     session.reply().ok();
   }
 

@@ -1,6 +1,9 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.ClientBuffers;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 

@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.session.ClientRegistry;
 import java.util.concurrent.RejectedExecutionException;
 
 /**

@@ -14,6 +14,7 @@ import dev.cuckoo.server.cluster.HashSlots;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.util.List;
 import java.util.function.Supplier;
 

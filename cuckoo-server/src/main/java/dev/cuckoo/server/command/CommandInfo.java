@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;

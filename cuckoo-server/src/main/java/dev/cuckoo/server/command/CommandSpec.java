@@ -1,5 +1,7 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.session.CommandRef;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +17,7 @@ import java.util.Map;
  * <p>Built with {@link #command}, e.g. {@code command("dbsize").arity(1).flags("readonly",
  * "fast").categories("keyspace", "read", "fast").summary(...).handler(database::dbsize)}.
  */
-public final class CommandSpec {
+public final class CommandSpec implements CommandRef {
   /** The code of a command: reads the request, writes the reply. */
   @FunctionalInterface
   public interface Handler {

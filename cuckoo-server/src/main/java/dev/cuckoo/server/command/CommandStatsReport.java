@@ -3,6 +3,7 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.config.LatencyPercentiles;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

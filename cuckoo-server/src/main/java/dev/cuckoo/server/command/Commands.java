@@ -9,6 +9,7 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.List;
@@ -229,7 +230,7 @@ public final class Commands {
     CommandClock.enter();
     session.enterCommand();
     try {
-      session.executing(request.spec(), CommandClock.now());
+      session.executing(request.spec().name(), CommandClock.now());
       run(session, request, true);
     } finally {
       session.exitCommand();
@@ -252,6 +253,19 @@ public final class Commands {
     }
   }
 
+  /** Feeds a command that ran to every monitor (MONITOR's line, passwords redacted). */
+  private void feedMonitors(Session session, byte[][] args) {
+    java.time.Instant now = java.time.Instant.now();
+    context
+        .clients()
+        .feedMonitors(
+            MonitorLine.of(
+                now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000,
+                session.db(),
+                context.clients().addressOf(session),
+                SlowLog.redact(args)));
+  }
+
   /**
    * Resolves a line into a request in the session's database: finds its command (or subcommand) and
    * checks its arity, or answers Redis's error and returns null. As in Redis's processCommand,
@@ -261,7 +275,7 @@ public final class Commands {
    */
   Request lookUp(Session session, byte[][] args) {
     Reply reply = session.reply();
-    CommandSpec spec = session.lastCommand(args[0]);
+    CommandSpec spec = (CommandSpec) session.lastCommand(args[0]);
     String name = spec != null ? spec.name() : Args.lower(args[0]);
     if (spec == null) {
       spec = table.find(name);
@@ -277,14 +291,14 @@ public final class Commands {
       return null;
     }
     if (!spec.arityAccepts(args.length)) {
-      session.executing(spec, now);
+      session.executing(spec.name(), now);
       reject(session, spec, CfFamily.arityError(spec.name()));
       return null;
     }
     if (!spec.subcommands().isEmpty() && (spec.handler() == null || args.length > 1)) {
       String subName = Args.lower(args[1]);
       CommandSpec sub = spec.subcommands().get(subName);
-      session.executing(sub, now);
+      session.executing(sub == null ? null : sub.name(), now);
       if (sub == null) {
         reply.error(unknownSubcommand(spec.name(), args[1]));
         session.failQueue();
@@ -298,7 +312,7 @@ public final class Commands {
       }
       spec = sub;
     } else {
-      session.executing(spec, now);
+      session.executing(spec.name(), now);
     }
     return new Request(spec, session.db(), args);
   }
@@ -378,7 +392,7 @@ public final class Commands {
       slowLog.ran(session, request, micros);
       if (context.clients().monitored() && !spec.flags().contains("admin")) {
         // as Redis's call(): after the command ran, in the database it left selected
-        context.clients().feedMonitors(session, request.args());
+        feedMonitors(session, request.args());
       }
     }
     session.errorsCounted(errors);
@@ -411,7 +425,7 @@ public final class Commands {
     if (exec) {
       List<Key[]> keySets = new java.util.ArrayList<>();
       boolean write = false;
-      for (Request queued : session.queued()) {
+      for (Request queued : Request.queuedIn(session)) {
         keySets.add(queued.keys());
         write |= queued.spec().write();
       }
@@ -457,7 +471,7 @@ public final class Commands {
   }
 
   private static boolean queuesChanges(Session session) {
-    for (Request queued : session.queued()) {
+    for (Request queued : Request.queuedIn(session)) {
       if (queued.spec().write() || queued.spec().flags().contains("may_replicate")) {
         return true;
       }

@@ -5,6 +5,7 @@ import dev.cuckoo.server.config.Parameter;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

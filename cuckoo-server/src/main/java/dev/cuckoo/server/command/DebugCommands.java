@@ -8,6 +8,7 @@ import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.rdb.DumpPayload;
+import dev.cuckoo.server.session.Session;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -10,6 +10,7 @@ import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.rdb.DumpPayload;
 import dev.cuckoo.server.rdb.DumpPayloadException;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 
 /**
  * The HELP subcommands of OBJECT, MEMORY, CLIENT, CONFIG, COMMAND and LATENCY, answering Redis 8's

@@ -8,6 +8,8 @@ import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.Session;
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.util.HashSet;

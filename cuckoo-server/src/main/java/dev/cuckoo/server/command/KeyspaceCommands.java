@@ -6,6 +6,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 
 /**
  * Read-only commands about keys that clients and tools use beside CF.*: RANDOMKEY, TOUCH, MEMORY

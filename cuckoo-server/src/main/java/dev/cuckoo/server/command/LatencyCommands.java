@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.session.Session;
 
 /**
  * LATENCY LATEST, HISTORY, RESET, GRAPH and DOCTOR, answered as Redis answers them with latency

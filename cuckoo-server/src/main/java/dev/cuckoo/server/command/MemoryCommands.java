@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 
 /**
  * MEMORY STATS, DOCTOR, MALLOC-STATS and PURGE, answered in the shape of Redis's object.c {@code

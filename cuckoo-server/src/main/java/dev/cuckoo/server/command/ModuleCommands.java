@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 
 /**
  * MODULE LIST, LOAD, LOADEX, UNLOAD and HELP, answered as Redis with RedisBloom loaded answers

@@ -3,6 +3,7 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.session.Session;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -11,6 +11,7 @@ import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.Session;
 import java.util.List;
 
 /**

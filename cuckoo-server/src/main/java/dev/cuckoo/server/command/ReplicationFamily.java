@@ -16,6 +16,10 @@ import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.ClientPause;
+import dev.cuckoo.server.session.ClientRegistry;
+import dev.cuckoo.server.session.MasterClient;
+import dev.cuckoo.server.session.Session;
 import io.netty.channel.Channel;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
@@ -431,7 +435,7 @@ final class ReplicationFamily {
               replication == null ? null : replication.masterAddress();
           return master == null ? "" : ClientRegistry.address(master);
         });
-    MasterClient master = new MasterClient(context, session);
+    MasterClient master = new MasterClient(context::nextClientId, context.clients(), session);
     return new Replication.Applier() {
       @Override
       public void apply(int db, byte[][] args, StreamMark mark) {
@@ -495,7 +499,13 @@ final class ReplicationFamily {
 
       @Override
       public void pauseWrites(boolean on) {
-        context.clientPause().failover(on);
+        if (on) {
+          context
+              .clientPause()
+              .pause(ClientPause.Purpose.FAILOVER, Long.MAX_VALUE, ClientPause.Mode.WRITE);
+        } else {
+          context.clientPause().unpause(ClientPause.Purpose.FAILOVER);
+        }
       }
 
       @Override

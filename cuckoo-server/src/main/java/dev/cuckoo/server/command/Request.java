@@ -3,6 +3,10 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.session.CommandRef;
+import dev.cuckoo.server.session.Session;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One request resolved against the command table: the command (or subcommand) its name found, the
@@ -13,7 +17,7 @@ import dev.cuckoo.server.protocol.Numbers;
  * <p>The arguments are not copied (the array is the decoder's). The keys are found from the entry's
  * key specs and its {@link Writes#reach()} the first time they are asked for, into one small array.
  */
-public final class Request {
+public final class Request implements CommandRef {
   private static final Key[] NO_KEYS = {};
 
   private final CommandSpec spec;
@@ -33,6 +37,19 @@ public final class Request {
     this.spec = spec;
     this.db = db;
     this.args = args;
+  }
+
+  /**
+   * Returns the requests the session's transaction queued (MULTI), in order: the requests the
+   * dispatcher queued there, as this layer's type.
+   */
+  static List<Request> queuedIn(Session session) {
+    List<CommandRef> refs = session.queued();
+    List<Request> requests = new ArrayList<>(refs.size());
+    for (CommandRef ref : refs) {
+      requests.add((Request) ref);
+    }
+    return requests;
   }
 
   /** Returns the command or subcommand the request runs. */

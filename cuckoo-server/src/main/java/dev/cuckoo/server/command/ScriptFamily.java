@@ -8,6 +8,7 @@ import static dev.cuckoo.server.command.CommandSpec.command;
 
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.util.List;
 
 /**

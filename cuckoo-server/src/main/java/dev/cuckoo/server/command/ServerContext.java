@@ -16,6 +16,8 @@ import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.pubsub.PubSub;
 import dev.cuckoo.server.replication.Replication;
 import dev.cuckoo.server.replication.WriteStream;
+import dev.cuckoo.server.session.ClientPause;
+import dev.cuckoo.server.session.ClientRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -238,21 +240,10 @@ public final class ServerContext implements PersistenceContext {
   }
 
   /**
-   * Holds clients' writes back until {@code endMillis} (Unix milliseconds) for a failover (a
-   * cluster's manual failover on its master): CLIENT UNPAUSE does not end it, {@link
-   * #endFailoverPause} or the end does.
+   * Returns the pause of clients' commands, the one for every purpose: CLIENT PAUSE, FAILOVER and a
+   * cluster master's manual failover.
    */
-  public void pauseWrites(long endMillis) {
-    clientPause.failoverUntil(endMillis);
-  }
-
-  /** Ends a failover's hold on writes now ({@link #pauseWrites}). */
-  public void endFailoverPause() {
-    clientPause.failover(false);
-  }
-
-  /** Returns the pause of clients' commands (CLIENT PAUSE). */
-  ClientPause clientPause() {
+  public ClientPause clientPause() {
     return clientPause;
   }
 

@@ -2,6 +2,7 @@ package dev.cuckoo.server.command;
 
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
+import dev.cuckoo.server.session.Session;
 
 /**
  * SLOWLOG GET, LEN and RESET over the server's {@link SlowLog}, answered as Redis's slowlog.c, and

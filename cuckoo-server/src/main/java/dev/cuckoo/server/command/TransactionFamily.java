@@ -7,6 +7,7 @@ import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.util.List;
 import java.util.Map;
 
@@ -128,7 +129,7 @@ final class TransactionFamily {
       reply.nullArray();
       return;
     }
-    List<Request> queued = session.queued();
+    List<Request> queued = Request.queuedIn(session);
     end(session);
     run(session, queued);
   }

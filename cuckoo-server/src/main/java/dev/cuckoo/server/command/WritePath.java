@@ -11,6 +11,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.WriteLog;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,7 +221,7 @@ public final class WritePath {
   }
 
   private static boolean queueMovesData(Session session) {
-    for (Request queued : session.queued()) {
+    for (Request queued : Request.queuedIn(session)) {
       Writes writes = queued.spec().writes();
       if (writes != null && writes.movesData()) {
         return true;
@@ -233,7 +234,7 @@ public final class WritePath {
   private String transactionRefusal(Session session) {
     boolean anyWrite = false;
     boolean denyOom = false;
-    for (Request queued : session.queued()) {
+    for (Request queued : Request.queuedIn(session)) {
       CommandSpec spec = queued.spec();
       if (spec.writes() != null) {
         anyWrite = true;

@@ -4,6 +4,7 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.keyspace.Watches;
+import dev.cuckoo.server.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,13 +2,13 @@ package dev.cuckoo.server.network;
 
 import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.ServerContext;
-import dev.cuckoo.server.command.Session;
 import dev.cuckoo.server.command.WritePath;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.protocol.RespDecoder;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.Session;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

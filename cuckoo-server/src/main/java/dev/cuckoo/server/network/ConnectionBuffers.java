@@ -1,8 +1,8 @@
 package dev.cuckoo.server.network;
 
-import dev.cuckoo.server.command.ClientBuffers;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.protocol.RespDecoder;
+import dev.cuckoo.server.session.ClientBuffers;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 

@@ -1,8 +1,8 @@
 package dev.cuckoo.server.network;
 
-import dev.cuckoo.server.command.Session;
 import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
+import dev.cuckoo.server.session.Session;
 import io.netty.channel.Channel;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;

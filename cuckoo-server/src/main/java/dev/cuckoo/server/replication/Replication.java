@@ -129,7 +129,8 @@ public final class Replication implements WriteStream {
 
     /**
      * Holds clients' writes back ({@code on}) while a coordinated failover waits for its replica,
-     * or lets them run again (Redis's PAUSE_DURING_FAILOVER; CLIENT UNPAUSE does not end it).
+     * or lets them run again: the failover purpose of the server's one client pause (Redis's
+     * PAUSE_DURING_FAILOVER; CLIENT UNPAUSE does not end it).
      */
     void pauseWrites(boolean on);
   }

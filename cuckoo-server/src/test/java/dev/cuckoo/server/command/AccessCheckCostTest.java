@@ -6,6 +6,7 @@ import dev.cuckoo.server.TestServers;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;

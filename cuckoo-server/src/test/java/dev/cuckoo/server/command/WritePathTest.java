@@ -13,6 +13,7 @@ import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.replication.WriteStream;
+import dev.cuckoo.server.session.Session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;

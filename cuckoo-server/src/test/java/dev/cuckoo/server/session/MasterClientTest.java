@@ -1,10 +1,11 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.cuckoo.server.TestServers;
+import dev.cuckoo.server.command.ServerContext;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
@@ -21,7 +22,9 @@ class MasterClientTest {
       new ServerContext(TestServers.memoryOnly().build().parameters(), new Keyspace());
   private final MasterClient client =
       new MasterClient(
-          context, new Session(0, Reply.discarding(), new Authentication(true), false));
+          context::nextClientId,
+          context.clients(),
+          new Session(0, Reply.discarding(), new Authentication(true), false));
   private final InetSocketAddress master = new InetSocketAddress("127.0.0.1", 6379);
   private final InetSocketAddress local = new InetSocketAddress("127.0.0.1", 40000);
 

@@ -1,5 +1,6 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
+import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.PubSub;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -39,7 +40,7 @@ public final class ClientRegistry {
    * @param fd the socket's file descriptor (with the epoll transport; else a stand-in)
    * @param createdMillis when the connection was accepted
    */
-  record Client(
+  public record Client(
       long id,
       Session session,
       Endpoint endpoint,
@@ -48,7 +49,7 @@ public final class ClientRegistry {
       int fd,
       long createdMillis) {
     /** Returns the client's Netty channel, or null for a client without one (the master link). */
-    Channel channel() {
+    public Channel channel() {
       return endpoint instanceof ChannelEndpoint connection ? connection.channel() : null;
     }
   }
@@ -128,7 +129,7 @@ public final class ClientRegistry {
   private final PubSub pubSub;
 
   /** Creates an empty registry; a connection with subscriptions in {@code pubSub} is pubsub. */
-  ClientRegistry(PubSub pubSub) {
+  public ClientRegistry(PubSub pubSub) {
     this.pubSub = pubSub;
   }
 
@@ -144,7 +145,7 @@ public final class ClientRegistry {
    * Returns the connection's type as Redis's {@code getClientType} names it, from any thread:
    * "master", "slave" (a replica), "pubsub" (any subscription) or "normal".
    */
-  String type(Client client) {
+  public String type(Client client) {
     Role role = roles.get(client.id());
     if (role == Role.MASTER) {
       return "master";
@@ -156,7 +157,7 @@ public final class ClientRegistry {
   }
 
   /** Returns the role a connection was marked with, or null. */
-  Role role(long id) {
+  public Role role(long id) {
     return roles.get(id);
   }
 
@@ -185,7 +186,7 @@ public final class ClientRegistry {
    * @param local this end of the link
    * @param createdMillis when the client was first created
    */
-  void addMaster(
+  public void addMaster(
       long id,
       Session session,
       Endpoint endpoint,
@@ -200,13 +201,13 @@ public final class ClientRegistry {
   }
 
   /** Removes the master link's client; nothing happens if it is not registered. */
-  void removeMaster(long id) {
+  public void removeMaster(long id) {
     clients.remove(id);
     roles.remove(id, Role.MASTER);
   }
 
   /** Returns how many registered clients carry the role. */
-  int countOf(Role role) {
+  public int countOf(Role role) {
     int count = 0;
     for (Role each : roles.values()) {
       if (each == role) {
@@ -230,7 +231,7 @@ public final class ClientRegistry {
    * Puts a registered connection in MONITOR mode; returns false if it is a replica's link, the
    * master's or already a monitor (Redis ignores MONITOR then).
    */
-  boolean monitor(Session session) {
+  public boolean monitor(Session session) {
     Client client = clients.get(session.id());
     if (client == null || roles.putIfAbsent(session.id(), Role.MONITOR) != null) {
       return false;
@@ -240,31 +241,19 @@ public final class ClientRegistry {
   }
 
   /** Takes a connection out of MONITOR mode (RESET); nothing happens if it was not in it. */
-  void unmonitor(Session session) {
+  public void unmonitor(Session session) {
     if (roles.remove(session.id(), Role.MONITOR)) {
       monitors.removeIf(client -> client.id() == session.id());
     }
   }
 
   /** Returns true while some connection is in MONITOR mode (a cheap check per command). */
-  boolean monitored() {
+  public boolean monitored() {
     return !monitors.isEmpty();
   }
 
-  /**
-   * Feeds a command that ran to every monitor, as Redis's replicationFeedMonitors.
-   *
-   * @param session the connection that ran it
-   * @param args its arguments
-   */
-  void feedMonitors(Session session, byte[][] args) {
-    java.time.Instant now = java.time.Instant.now();
-    MonitorLine line =
-        MonitorLine.of(
-            now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000,
-            session.db(),
-            addressOf(session),
-            SlowLog.redact(args));
+  /** Feeds the line of a command that ran to every monitor, as Redis's replicationFeedMonitors. */
+  public void feedMonitors(Frame line) {
     for (Client monitor : monitors) {
       monitor.session().subscriber().deliver(line);
     }
@@ -275,18 +264,18 @@ public final class ClientRegistry {
    * getClientPeerId: its connection's peer (ip:port); for the replica's link, which is no
    * registered connection, its master's; else "".
    */
-  String addressOf(Session session) {
+  public String addressOf(Session session) {
     Client client = clients.get(session.id());
     return client != null ? client.addr() : session.linkAddress();
   }
 
   /** Returns the connection with this id, or null. */
-  Client get(long id) {
+  public Client get(long id) {
     return clients.get(id);
   }
 
   /** Returns how many connections wait in a command that blocks them (INFO blocked_clients). */
-  int blockedCount() {
+  public int blockedCount() {
     return count(Session::blocked);
   }
 
@@ -294,7 +283,7 @@ public final class ClientRegistry {
    * Returns how many connections wait in a blocking command with a timeout (INFO
    * clients_in_timeout_table: WAIT and WAITAOF with a timeout other than 0).
    */
-  int inTimeoutTable() {
+  public int inTimeoutTable() {
     return count(Session::blockedWithTimeout);
   }
 
@@ -309,7 +298,7 @@ public final class ClientRegistry {
   }
 
   /** Returns the live connections in id order (a weakly consistent view). */
-  Collection<Client> all() {
+  public Collection<Client> all() {
     return clients.values();
   }
 
@@ -333,7 +322,7 @@ public final class ClientRegistry {
    * Formats an address as Redis's {@code formatPeer}: {@code ip:port}, IPv6 addresses in brackets;
    * other address kinds (in-memory channels) as their text.
    */
-  static String address(SocketAddress address) {
+  public static String address(SocketAddress address) {
     if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
       String ip = inet.getAddress().getHostAddress();
       int scope = ip.indexOf('%');
@@ -349,7 +338,7 @@ public final class ClientRegistry {
    * Describes each given connection on its own event loop and completes with the descriptions in
    * the given order; a connection closed meanwhile is left out.
    */
-  static CompletableFuture<List<String>> describeAll(
+  public static CompletableFuture<List<String>> describeAll(
       List<Client> targets, Function<Client, String> describe) {
     List<CompletableFuture<String>> lines = new ArrayList<>();
     for (Client client : targets) {
@@ -390,7 +379,7 @@ public final class ClientRegistry {
    * on the connection's event loop); the master link's socket closes, and the link reconnects. The
    * connection leaves the registry at once.
    */
-  void kill(Client client) {
+  public void kill(Client client) {
     clients.remove(client.id());
     client.endpoint().close(client.session());
   }

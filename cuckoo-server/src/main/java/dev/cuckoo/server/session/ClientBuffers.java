@@ -1,4 +1,4 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import dev.cuckoo.server.protocol.OutputLimitCheck;
 import java.util.List;
@@ -63,7 +63,7 @@ public abstract class ClientBuffers {
   private static final int QUEUED_ARGUMENT_OVERHEAD = 8;
 
   private final OutputLimitCheck outputLimit = new OutputLimitCheck();
-  private List<Request> countedQueue;
+  private List<CommandRef> countedQueue;
   private int countedCommands;
   private long countedMultiBytes;
   private long countedTotalBytes;
@@ -119,8 +119,8 @@ public abstract class ClientBuffers {
    * and a pointer's 8 bytes per argument as Redis counts them (queueMultiCommand); 0 outside one.
    * Counted incrementally, as commands only join the queue until it is taken.
    */
-  final long multiBytes(Session session) {
-    List<Request> queue = session.queued();
+  public final long multiBytes(Session session) {
+    List<CommandRef> queue = session.queued();
     if (queue != countedQueue || queue == null || queue.size() < countedCommands) {
       countedQueue = queue;
       countedCommands = 0;
@@ -142,7 +142,7 @@ public abstract class ClientBuffers {
    * handed to the connection ({@code omem}). What the output buffer limit and INFO's
    * client_recent_max_output_buffer measure.
    */
-  final long waitingOutputBytes() {
+  public final long waitingOutputBytes() {
     return replyBytes() + outputBytes();
   }
 
@@ -150,7 +150,7 @@ public abstract class ClientBuffers {
    * Returns the input the client holds, as Redis's clientsCronTrackExpansiveClients measures it for
    * client_recent_max_input_buffer: the query buffer with its free room, and the arguments.
    */
-  final long inputBytes() {
+  public final long inputBytes() {
     return queryBytes() + queryFreeBytes() + argumentBytes();
   }
 
@@ -159,12 +159,12 @@ public abstract class ClientBuffers {
    * queued MULTI commands, reply bytes built and output not yet written ({@code output}, which for
    * a replica includes its stream).
    */
-  final long totalBytes(Session session, long output) {
+  public final long totalBytes(Session session, long output) {
     return allocatedBytes() + argumentBytes() + multiBytes(session) + output;
   }
 
   /** Returns the check of the output buffer limit's soft timer for this client. */
-  final OutputLimitCheck outputLimit() {
+  public final OutputLimitCheck outputLimit() {
     return outputLimit;
   }
 
@@ -172,7 +172,7 @@ public abstract class ClientBuffers {
    * Records the total counted in INFO for this client and returns what it replaces: {@code
    * [previous bytes, 1 if they were a replica's]}.
    */
-  final long[] recount(long totalBytes, boolean replica) {
+  public final long[] recount(long totalBytes, boolean replica) {
     long[] previous = {countedTotalBytes, countedAsReplica ? 1 : 0};
     countedTotalBytes = totalBytes;
     countedAsReplica = replica;

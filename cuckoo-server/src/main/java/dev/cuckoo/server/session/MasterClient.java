@@ -1,9 +1,10 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import java.net.SocketAddress;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * A replica's link to its master as a client of this server, as Redis's master client ({@code
@@ -17,11 +18,12 @@ import java.util.concurrent.TimeUnit;
  * not wait for it). Killing the link only closes its socket: the command being applied completes,
  * and the link asks the master to continue after the last command it applied.
  */
-final class MasterClient implements ClientRegistry.Endpoint {
+public final class MasterClient implements ClientRegistry.Endpoint {
   /** Held while a command of the stream runs and while CLIENT LIST reads the session. */
-  final Object lock = new Object();
+  public final Object lock = new Object();
 
-  private final ServerContext context;
+  private final LongSupplier clientIds;
+  private final ClientRegistry clients;
   private final Session session;
   private final ThreadPoolExecutor reader =
       new ThreadPoolExecutor(
@@ -44,11 +46,13 @@ final class MasterClient implements ClientRegistry.Endpoint {
   /**
    * Creates the client of the master link that runs the stream in {@code session}.
    *
-   * @param context gives client ids and the registry
+   * @param clientIds gives the id of each new client
+   * @param clients the registry the link is listed in while it is up
    * @param session the session the stream runs in
    */
-  MasterClient(ServerContext context, Session session) {
-    this.context = context;
+  public MasterClient(LongSupplier clientIds, ClientRegistry clients, Session session) {
+    this.clientIds = clientIds;
+    this.clients = clients;
     this.session = session;
     reader.allowCoreThreadTimeOut(true);
   }
@@ -64,13 +68,13 @@ final class MasterClient implements ClientRegistry.Endpoint {
    * @param close closes the link's connection
    * @return the client's id
    */
-  long up(SocketAddress master, SocketAddress local, boolean resumed, Runnable close) {
+  public long up(SocketAddress master, SocketAddress local, boolean resumed, Runnable close) {
     long now = System.currentTimeMillis();
     long current;
     long created;
     synchronized (lock) {
       if (id == 0 || !resumed) {
-        id = context.nextClientId();
+        id = clientIds.getAsLong();
         createdMillis = now;
         session.startHistory(now);
       } else {
@@ -81,7 +85,7 @@ final class MasterClient implements ClientRegistry.Endpoint {
       closer = close;
       up = true;
     }
-    context.clients().addMaster(current, session, this, master, local, created);
+    clients.addMaster(current, session, this, master, local, created);
     return current;
   }
 
@@ -89,14 +93,14 @@ final class MasterClient implements ClientRegistry.Endpoint {
    * Takes the link out of the registry when the connection of client {@code ended} ended; nothing
    * happens if a newer connection registered since (an old link stopped late).
    */
-  void down(long ended) {
+  public void down(long ended) {
     synchronized (lock) {
       if (!up || ended != id) {
         return;
       }
       up = false;
     }
-    context.clients().removeMaster(ended);
+    clients.removeMaster(ended);
   }
 
   @Override

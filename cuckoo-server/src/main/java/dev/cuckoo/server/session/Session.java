@@ -1,4 +1,4 @@
-package dev.cuckoo.server.command;
+package dev.cuckoo.server.session;
 
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
@@ -33,12 +33,12 @@ public final class Session implements Watches.Watcher, Retrier {
   private long lastLsn;
   private long lastWriteLsn;
   private byte[] lastCommandName;
-  private CommandSpec lastCommand;
+  private CommandRef lastCommand;
   private String name;
   private String libName;
   private String libVersion;
   private int db;
-  private java.util.List<Request> queue;
+  private java.util.List<CommandRef> queue;
   private boolean queueFailed;
   private Transaction transaction;
   private java.util.Map<Key, Boolean> watched;
@@ -66,7 +66,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns the client id. */
-  long id() {
+  public long id() {
     return id;
   }
 
@@ -76,7 +76,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns true while the append-only log is replayed at startup (no limits, no logging). */
-  boolean replaying() {
+  public boolean replaying() {
     return replaying;
   }
 
@@ -84,27 +84,27 @@ public final class Session implements Watches.Watcher, Retrier {
    * Returns true for the replica's link to its master: its writes are the master's, never refused
    * and never expiring keys of their own.
    */
-  boolean fromMaster() {
+  public boolean fromMaster() {
     return fromMaster;
   }
 
   /** Returns the replication stream's offset after this session's last write (WAIT). */
-  long streamOffset() {
+  public long streamOffset() {
     return streamOffset;
   }
 
   /** Notes the replication stream's offset after a write of this session. */
-  void streamOffset(long offset) {
+  public void streamOffset(long offset) {
     streamOffset = offset;
   }
 
   /** Sets the stream mark to log before this session's next record (the master link). */
-  void streamMark(dev.cuckoo.server.persist.StreamMark mark) {
+  public void streamMark(dev.cuckoo.server.persist.StreamMark mark) {
     streamMark = mark;
   }
 
   /** Returns and forgets the stream mark to log before this session's next record, or null. */
-  dev.cuckoo.server.persist.StreamMark takeStreamMark() {
+  public dev.cuckoo.server.persist.StreamMark takeStreamMark() {
     dev.cuckoo.server.persist.StreamMark mark = streamMark;
     streamMark = null;
     return mark;
@@ -124,7 +124,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns the address set by {@link #linkAddress}, or "" when none is set. */
-  String linkAddress() {
+  public String linkAddress() {
     return linkAddress == null ? "" : linkAddress.get();
   }
 
@@ -142,12 +142,12 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns true once the client has authenticated (or no password is set). */
-  boolean authenticated() {
+  public boolean authenticated() {
     return authentication.authenticated();
   }
 
   /** Marks the client authenticated as {@code user}. */
-  void authenticate(dev.cuckoo.server.acl.User user) {
+  public void authenticate(dev.cuckoo.server.acl.User user) {
     this.user = user;
     authentication.authenticate();
   }
@@ -158,8 +158,8 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /**
-   * Asks for the connection to be closed after the pending replies are written; from any thread
-   * (a request the connection reads after this is not run).
+   * Asks for the connection to be closed after the pending replies are written; from any thread (a
+   * request the connection reads after this is not run).
    */
   public void requestClose() {
     closeRequested = true;
@@ -169,20 +169,20 @@ public final class Session implements Watches.Watcher, Retrier {
    * Returns the command last looked up under exactly this name (same bytes), or null: a connection
    * usually repeats the same few commands, so this skips the name lookup.
    */
-  CommandSpec lastCommand(byte[] name) {
+  public CommandRef lastCommand(byte[] name) {
     return lastCommandName != null && java.util.Arrays.equals(lastCommandName, name)
         ? lastCommand
         : null;
   }
 
   /** Remembers the command found for a name. */
-  void lastCommand(byte[] name, CommandSpec spec) {
+  public void lastCommand(byte[] name, CommandRef spec) {
     lastCommandName = name;
     lastCommand = spec;
   }
 
   /** Notes that this session appended record {@code lsn} to the write log. */
-  void logged(long lsn) {
+  public void logged(long lsn) {
     if (firstLsn == 0) {
       firstLsn = lsn;
     }
@@ -194,7 +194,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * Returns the record number of this session's last write, kept after it is committed (WAITAOF's
    * local fsync); 0 if it wrote nothing logged.
    */
-  long lastWriteLsn() {
+  public long lastWriteLsn() {
     return lastWriteLsn;
   }
 
@@ -218,7 +218,8 @@ public final class Session implements Watches.Watcher, Retrier {
    * Defers this command's reply: the connection runs nothing else (and reads nothing more) until
    * {@code reply} completes; then the reply is written with what it completed with.
    */
-  void defer(java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> reply) {
+  public void defer(
+      java.util.concurrent.CompletableFuture<java.util.function.Consumer<Reply>> reply) {
     deferred = reply;
   }
 
@@ -248,7 +249,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns true if the last command asked for a retry not yet taken (it did not finish). */
-  boolean retryAsked() {
+  public boolean retryAsked() {
     return retry != null;
   }
 
@@ -258,7 +259,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * (BLOCKED_POSTPONE): INFO counts the client in blocked_clients and CLIENT LIST flags it 'b'
    * until the connection resumes ({@link #unblock}).
    */
-  void block() {
+  public void block() {
     blocked = true;
   }
 
@@ -266,7 +267,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * Blocks as {@link #block} for a wait that ends at a timeout (WAIT, WAITAOF with a timeout): the
    * client is also in Redis's timeout table (INFO clients_in_timeout_table).
    */
-  void blockWithTimeout() {
+  public void blockWithTimeout() {
     blockedWithTimeout = true;
     blocked = true;
   }
@@ -278,7 +279,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns true while the client waits in a blocking command that has a timeout. */
-  boolean blockedWithTimeout() {
+  public boolean blockedWithTimeout() {
     return blockedWithTimeout;
   }
 
@@ -344,7 +345,7 @@ public final class Session implements Watches.Watcher, Retrier {
   private java.util.List<Frame> heldMessages;
 
   /** Notes that a request starts running (EXEC's commands nest inside EXEC). */
-  void enterCommand() {
+  public void enterCommand() {
     commandDepth++;
   }
 
@@ -352,7 +353,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * Notes that a request finished; after the outermost one, the messages held for this connection
    * while it ran follow its reply.
    */
-  void exitCommand() {
+  public void exitCommand() {
     if (--commandDepth == 0 && heldMessages != null) {
       for (Frame message : heldMessages) {
         message.writeTo(reply);
@@ -379,110 +380,110 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns the client name, or null. */
-  String name() {
+  public String name() {
     return name;
   }
 
   /** Sets the client name (null clears it). */
-  void name(String name) {
+  public void name(String name) {
     this.name = name;
   }
 
   /** Returns the library name from CLIENT SETINFO, or null. */
-  String libName() {
+  public String libName() {
     return libName;
   }
 
   /** Sets the library name. */
-  void libName(String libName) {
+  public void libName(String libName) {
     this.libName = libName;
   }
 
   /** Returns the library version from CLIENT SETINFO, or null. */
-  String libVersion() {
+  public String libVersion() {
     return libVersion;
   }
 
   /** Sets the library version. */
-  void libVersion(String libVersion) {
+  public void libVersion(String libVersion) {
     this.libVersion = libVersion;
   }
 
   /** Returns the selected database index (SELECT). */
-  int db() {
+  public int db() {
     return db;
   }
 
   /** Selects a database (the caller checked the index). */
-  void db(int db) {
+  public void db(int db) {
     this.db = db;
   }
 
   /** Starts a transaction (MULTI): commands are queued until EXEC or DISCARD. */
-  void beginMulti() {
+  public void beginMulti() {
     queue = new java.util.ArrayList<>();
     queueFailed = false;
   }
 
   /** Returns true between MULTI and EXEC/DISCARD. */
-  boolean inMulti() {
+  public boolean inMulti() {
     return queue != null;
   }
 
   /**
    * Queues a request of the transaction (EXEC runs it in the database selected when it reaches it).
    */
-  void queue(Request request) {
+  public void queue(CommandRef request) {
     queue.add(request);
   }
 
   /** Notes that a command could not be queued: EXEC will abort the transaction. */
-  void failQueue() {
+  public void failQueue() {
     if (queue != null) {
       queueFailed = true;
     }
   }
 
   /** Returns true if a command could not be queued since MULTI. */
-  boolean queueFailed() {
+  public boolean queueFailed() {
     return queueFailed;
   }
 
   /** Returns the queued commands and ends the transaction's queueing. */
-  java.util.List<Request> takeQueue() {
-    java.util.List<Request> taken = queue;
+  public java.util.List<CommandRef> takeQueue() {
+    java.util.List<CommandRef> taken = queue;
     queue = null;
     queueFailed = false;
     return taken;
   }
 
   /** Returns the queued commands without ending the transaction, or null outside one. */
-  java.util.List<Request> queued() {
+  public java.util.List<CommandRef> queued() {
     return queue;
   }
 
   /** Returns the number of commands queued in MULTI, or -1 outside a transaction. */
-  int queuedCommands() {
+  public int queuedCommands() {
     return queue == null ? -1 : queue.size();
   }
 
   /** Returns the transaction whose commands are running (EXEC), or null. */
-  Transaction transaction() {
+  public Transaction transaction() {
     return transaction;
   }
 
   /** Sets (or with null clears) the transaction whose commands are running. */
-  void transaction(Transaction transaction) {
+  public void transaction(Transaction transaction) {
     this.transaction = transaction;
   }
 
   /** Returns true if commands may ask for a retry ({@link #retryAfter}). */
-  boolean retriesAllowed() {
+  public boolean retriesAllowed() {
     return retries;
   }
 
   /** Allows or forbids retries (forbidden while a transaction's commands run). */
-  void retriesAllowed(boolean allowed) {
+  public void retriesAllowed(boolean allowed) {
     retries = allowed;
   }
 
@@ -501,7 +502,7 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns the watched keys, each with whether it had expired when watched. */
-  java.util.Map<Key, Boolean> watched() {
+  public java.util.Map<Key, Boolean> watched() {
     return watched == null ? java.util.Map.of() : watched;
   }
 
@@ -521,16 +522,16 @@ public final class Session implements Watches.Watcher, Retrier {
   }
 
   /** Returns true if a watched key changed since it was watched. */
-  boolean watchTouched() {
+  public boolean watchTouched() {
     return watchTouched;
   }
 
   /** Returns the number of keys this connection WATCHes. */
-  int watchedKeys() {
+  public int watchedKeys() {
     return watched == null ? 0 : watched.size();
   }
 
-  private CommandSpec lastExecuted;
+  private String lastExecuted;
   private long lastInteractionMillis = System.currentTimeMillis();
   private boolean noEvict;
   private boolean noTouch;
@@ -540,18 +541,18 @@ public final class Session implements Watches.Watcher, Retrier {
   private long errorsCounted;
 
   /**
-   * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the command or subcommand
-   * its name found, null for none), {@code idle} and {@code tot-cmds}. The commands EXEC runs were
-   * counted when they were queued and leave these alone, as in Redis (where {@code cmd} then stays
-   * {@code exec}).
+   * Notes a request about to run, or refused: CLIENT LIST's {@code cmd} (the name of the command or
+   * subcommand its name found, null for none), {@code idle} and {@code tot-cmds}. The commands EXEC
+   * runs were counted when they were queued and leave these alone, as in Redis (where {@code cmd}
+   * then stays {@code exec}).
    *
    * @param nowMillis the command's time ({@link CommandClock#now})
    */
-  void executing(CommandSpec spec, long nowMillis) {
+  public void executing(String commandName, long nowMillis) {
     if (transaction != null) {
       return;
     }
-    lastExecuted = spec;
+    lastExecuted = commandName;
     lastInteractionMillis = nowMillis;
     commandsProcessed++;
   }
@@ -560,7 +561,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * Notes data received from the connection when it differs from the command's time: the master
    * link's commands run at a fixed time of their own ({@link CommandClock#enterAt}).
    */
-  void interacted(long nowMillis) {
+  public void interacted(long nowMillis) {
     lastInteractionMillis = nowMillis;
   }
 
@@ -568,44 +569,47 @@ public final class Session implements Watches.Watcher, Retrier {
    * Starts the session's CLIENT LIST history afresh ({@code cmd=NULL}, no commands, idle from now),
    * for the master link's session when it becomes a new client.
    */
-  void startHistory(long nowMillis) {
+  public void startHistory(long nowMillis) {
     lastExecuted = null;
     commandsProcessed = 0;
     lastInteractionMillis = nowMillis;
   }
 
   /** Returns the number of commands this connection has run, the current one included. */
-  long commandsProcessed() {
+  public long commandsProcessed() {
     return commandsProcessed;
   }
 
-  /** Returns the command this connection ran last, or null (before its first, or unknown). */
-  CommandSpec lastExecuted() {
+  /**
+   * Returns the name of the command this connection ran last, or null (before its first, or
+   * unknown).
+   */
+  public String lastExecuted() {
     return lastExecuted;
   }
 
   /** Returns when this connection last ran a command (its creation time before the first). */
-  long lastInteractionMillis() {
+  public long lastInteractionMillis() {
     return lastInteractionMillis;
   }
 
   /** Returns true after CLIENT NO-EVICT on. */
-  boolean noEvict() {
+  public boolean noEvict() {
     return noEvict;
   }
 
   /** Sets CLIENT NO-EVICT (no effect here but the 'e' flag of CLIENT LIST). */
-  void noEvict(boolean on) {
+  public void noEvict(boolean on) {
     noEvict = on;
   }
 
   /** Returns true after CLIENT NO-TOUCH on. */
-  boolean noTouch() {
+  public boolean noTouch() {
     return noTouch;
   }
 
   /** Sets CLIENT NO-TOUCH (no effect here but the 'T' flag of CLIENT LIST). */
-  void noTouch(boolean on) {
+  public void noTouch(boolean on) {
     noTouch = on;
   }
 
@@ -618,7 +622,7 @@ public final class Session implements Watches.Watcher, Retrier {
    * @param noPassword true if the server requires no password
    * @param defaultUser the user the connection runs as again
    */
-  void resetConnection(boolean noPassword, dev.cuckoo.server.acl.User defaultUser) {
+  public void resetConnection(boolean noPassword, dev.cuckoo.server.acl.User defaultUser) {
     user = defaultUser;
     db = 0;
     reply.protocol(2);
@@ -634,34 +638,34 @@ public final class Session implements Watches.Watcher, Retrier {
   private boolean readOnly;
 
   /** Returns true if ASKING was sent for the next command (or the transaction being queued). */
-  boolean asking() {
+  public boolean asking() {
     return asking;
   }
 
   /** Sets or clears the ASKING flag. */
-  void asking(boolean on) {
+  public void asking(boolean on) {
     asking = on;
   }
 
   /**
    * Returns true after READONLY: a replica serves this connection's reads of its master's slots.
    */
-  boolean readOnly() {
+  public boolean readOnly() {
     return readOnly;
   }
 
   /** Sets (READONLY) or clears (READWRITE) the read-only flag. */
-  void readOnly(boolean on) {
+  public void readOnly(boolean on) {
     readOnly = on;
   }
 
   /** Returns the reply's error count when the last command finished. */
-  long errorsCounted() {
+  public long errorsCounted() {
     return errorsCounted;
   }
 
   /** Notes the reply's error count when a command finished. */
-  void errorsCounted(long errors) {
+  public void errorsCounted(long errors) {
     this.errorsCounted = errors;
   }
 }
