@@ -79,6 +79,33 @@ class ReplicationSyncTest {
   }
 
   @Test
+  void fullSync_withoutPersistence_writesItsTransferInDir_andLeavesTheTempDirAlone()
+      throws Exception {
+    // a server without persistence once wrote its transfer in the shared temp dir, and every such
+    // server's start deleted the transfer-* files there: another server's transfer in flight
+    Path shared = Path.of(System.getProperty("java.io.tmpdir"));
+    Path other = java.nio.file.Files.createTempFile(shared, "transfer-", ".cuckoo");
+    try (CuckooServer master =
+            CuckooServer.start(TestServers.memoryOnly().dir(dir.resolve("master")).build());
+        CuckooServer replica = CuckooServer.start(TestServers.memoryOnly().build())) {
+      assertTrue(java.nio.file.Files.exists(other), "another server's transfer was deleted");
+      ReplicaState.fill(master.port(), "k", 20, 50);
+      replicaOf(replica.port(), master.port());
+      ReplicaState.awaitInSync(master.port(), replica.port(), 10_000);
+      assertEquals(ReplicaState.of(master.port(), 1), ReplicaState.of(replica.port(), 1));
+      assertTrue(java.nio.file.Files.exists(other), "another server's transfer was deleted");
+      try (var left = java.nio.file.Files.list(dir.resolve("master"))) {
+        assertEquals(
+            List.of(),
+            left.filter(f -> f.getFileName().toString().startsWith("transfer-")).toList(),
+            "the transfer is removed once sent");
+      }
+    } finally {
+      java.nio.file.Files.deleteIfExists(other);
+    }
+  }
+
+  @Test
   void droppedLink_reconnects_continuesFromBacklogWithoutFullCopy() throws Exception {
     try (CuckooServer master = TestServers.start();
         LinkProxy proxy = new LinkProxy(master.port());

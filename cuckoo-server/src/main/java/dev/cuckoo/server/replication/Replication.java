@@ -880,15 +880,15 @@ public final class Replication implements WriteStream {
     return offset;
   }
 
-  /** Where transfers are written: the data directory with persistence on, else the temp dir. */
+  /**
+   * Where transfers are written: the data directory, as Redis writes its temp-PID.rdb in its
+   * working directory, with or without persistence (never the shared temporary directory, where
+   * another server's start would take this one's transfer for a crash's leftover and delete it).
+   */
   Path transferDirectory() throws IOException {
-    Config config = parts.config();
-    if (config.get(Parameters.APPENDONLY)) {
-      Path dir = config.get(Parameters.DIR);
-      Files.createDirectories(dir);
-      return dir;
-    }
-    return Path.of(System.getProperty("java.io.tmpdir"));
+    Path dir = parts.config().get(Parameters.DIR);
+    Files.createDirectories(dir);
+    return dir;
   }
 
   /** Deletes the transfer files a crash left behind (they are never read again). */
