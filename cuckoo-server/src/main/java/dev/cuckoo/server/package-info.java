@@ -9,12 +9,14 @@
  * replication} (the write stream to replicas and a replica's link to its master) → {@code persist}
  * (the append-only log, snapshots and recovery) → {@code keyspace} (databases, keys, expiry, locks,
  * watches) and {@code protocol} (the RESP decoder and the reply encoder); {@code pubsub} (channels
- * and subscribers) depends on {@code protocol} alone, {@code rdb} (the DUMP payload) and {@code
- * cluster} (the cluster bus and state) on no other package. A write goes one way: the dispatcher's
- * write path locks its keys, decides its refusal, runs the handler and hands what it changed to the
- * log and the replication stream. Under all of them, {@code config} holds the parameter table,
- * which every other package reads and which imports none of them. {@code CuckooServer} wires them;
- * no package below reads this one, so the packages have no cycle. {@code ServerConfig} is the
- * settings a server starts with, a view of the table's values.
+ * and subscribers) depends on {@code protocol} alone; {@code rdb} (the DUMP payload and RDB files),
+ * {@code cluster} (the cluster bus and state), {@code acl} (users and rules) and {@code tls} (TLS
+ * contexts) on {@code config} alone, {@code migrate} (MIGRATE's connections) on none. {@code
+ * PackageArrowsTest} holds the arrows. A write goes one way: the dispatcher's write path locks its
+ * keys, decides its refusal, runs the handler and hands what it changed to the log and the
+ * replication stream. Under all of them, {@code config} holds the parameter table, which every
+ * other package reads and which imports none of them. {@code CuckooServer} wires them; no package
+ * below reads this one, so the packages have no cycle. {@code ServerConfig} is the settings a
+ * server starts with, a view of the table's values.
  */
 package dev.cuckoo.server;
