@@ -99,12 +99,10 @@ class Redis8RepliesTest {
           whole(
               "COMMAND: COUNT, INFO, DOCS, GETKEYS, LIST: COMMAND LIST FILTERBY ACLCAT connection"
                   + " | sort",
-              "CLIENT CACHING, REPLY, TRACKING, TRACKINGINFO and UNBLOCK are not implemented"),
+              "CLIENT CACHING, TRACKING, TRACKINGINFO and UNBLOCK are not implemented"),
           whole(
               "CLIENT subcommands: CLIENT TRACKINGINFO", "no client-side caching (tracking) here"),
           whole("CLIENT subcommands: CLIENT CACHING yes", "no client-side caching (tracking) here"),
-          whole("CLIENT subcommands: CLIENT REPLY ON", "CLIENT REPLY is not implemented yet"),
-          whole("CLIENT subcommands: CLIENT REPLY FOO", "CLIENT REPLY is not implemented yet"),
           whole(
               "CLIENT subcommands: CLIENT UNBLOCK 999999999", "CLIENT UNBLOCK is not implemented"),
           whole("CLIENT subcommands: CLIENT UNBLOCK abc", "CLIENT UNBLOCK is not implemented"),

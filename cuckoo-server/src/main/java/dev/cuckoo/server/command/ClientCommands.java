@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH and RESET, answered as Redis 8
- * does (Redis's {@code src/networking.c}: {@code clientCommand}, {@code catClientInfoString},
- * {@code clientKillCommand}, {@code resetCommand}).
+ * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH, CLIENT REPLY and RESET,
+ * answered as Redis 8 does (Redis's {@code src/networking.c}: {@code clientCommand}, {@code
+ * catClientInfoString}, {@code clientKillCommand}, {@code resetCommand}).
  */
 public final class ClientCommands {
   private static final String SYNTAX_ERROR = "ERR syntax error";
@@ -430,6 +430,22 @@ public final class ClientCommands {
       session.noTouch(value.equals("on"));
     }
     session.reply().ok();
+  }
+
+  /**
+   * CLIENT REPLY ON|OFF|SKIP ({@link Reply#clientReply}): only ON is answered, as in Redis (OFF and
+   * SKIP silence their own reply too).
+   */
+  void reply(Session session, Request request) {
+    String mode = Args.lower(request.args()[2]);
+    if (!mode.equals("on") && !mode.equals("off") && !mode.equals("skip")) {
+      session.reply().error(SYNTAX_ERROR);
+      return;
+    }
+    session.reply().clientReply(mode);
+    if (mode.equals("on")) {
+      session.reply().ok();
+    }
   }
 
   /**

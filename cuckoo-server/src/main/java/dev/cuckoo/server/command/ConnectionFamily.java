@@ -330,6 +330,21 @@ final class ConnectionFamily {
                     .complexity("O(1)")
                     .arguments(oneOf("enabled", token("on", "ON"), token("off", "OFF")))
                     .handler(clients::flag),
+                command("client|reply")
+                    .arity(3)
+                    .flags("noscript", "loading", "stale", "sentinel")
+                    .categories("slow", "connection")
+                    .summary("Instructs the server whether to reply to commands.")
+                    .group("connection")
+                    .since("3.2.0")
+                    .complexity("O(1)")
+                    .arguments(
+                        oneOf(
+                            "action",
+                            token("on", "ON"),
+                            token("off", "OFF"),
+                            token("skip", "SKIP")))
+                    .handler(clients::reply),
                 command("client|no-touch")
                     .arity(3)
                     .flags("noscript", "loading", "stale")
