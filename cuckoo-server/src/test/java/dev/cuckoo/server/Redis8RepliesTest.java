@@ -99,14 +99,10 @@ class Redis8RepliesTest {
           whole(
               "COMMAND: COUNT, INFO, DOCS, GETKEYS, LIST: COMMAND LIST FILTERBY ACLCAT connection"
                   + " | sort",
-              "CLIENT CACHING, TRACKING, TRACKINGINFO and UNBLOCK are not implemented"),
+              "CLIENT CACHING, TRACKING and TRACKINGINFO are not implemented"),
           whole(
               "CLIENT subcommands: CLIENT TRACKINGINFO", "no client-side caching (tracking) here"),
           whole("CLIENT subcommands: CLIENT CACHING yes", "no client-side caching (tracking) here"),
-          whole(
-              "CLIENT subcommands: CLIENT UNBLOCK 999999999", "CLIENT UNBLOCK is not implemented"),
-          whole("CLIENT subcommands: CLIENT UNBLOCK abc", "CLIENT UNBLOCK is not implemented"),
-          whole("CLIENT subcommands: CLIENT UNBLOCK 1 FOO", "CLIENT UNBLOCK is not implemented"),
           whole(
               "CONFIG GET and SET: CONFIG GET dbfilename",
               "the snapshot is this server's own format, dump.cuckoo, not an RDB file"),

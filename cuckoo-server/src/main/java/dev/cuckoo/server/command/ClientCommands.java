@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH, CLIENT REPLY and RESET,
- * answered as Redis 8 does (Redis's {@code src/networking.c}: {@code clientCommand}, {@code
- * catClientInfoString}, {@code clientKillCommand}, {@code resetCommand}).
+ * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH, CLIENT REPLY, CLIENT UNBLOCK
+ * and RESET, answered as Redis 8 does (Redis's {@code src/networking.c}: {@code clientCommand},
+ * {@code catClientInfoString}, {@code clientKillCommand}, {@code resetCommand}).
  */
 public final class ClientCommands {
   private static final String SYNTAX_ERROR = "ERR syntax error";
@@ -446,6 +446,47 @@ public final class ClientCommands {
     if (mode.equals("on")) {
       session.reply().ok();
     }
+  }
+
+  /**
+   * CLIENT UNBLOCK client-id [TIMEOUT|ERROR], as Redis's clientCommand: ends the WAIT or WAITAOF
+   * the client is blocked in, answered as at its timeout (TIMEOUT, the default) or with Redis's
+   * -UNBLOCKED error (ERROR); answers 1, or 0 if that client is not blocked in one (a command held
+   * back by CLIENT PAUSE is not: it has no timeout reply).
+   */
+  void unblock(Session session, Request request) {
+    byte[][] args = request.args();
+    Reply reply = session.reply();
+    if (args.length > 4) {
+      reply.error(
+          "ERR unknown subcommand or wrong number of arguments for '"
+              + Args.text(args[1])
+              + "'. Try CLIENT HELP.");
+      return;
+    }
+    boolean error = false;
+    if (args.length == 4) {
+      String reason = Args.lower(args[3]);
+      if (reason.equals("error")) {
+        error = true;
+      } else if (!reason.equals("timeout")) {
+        reply.error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        return;
+      }
+    }
+    Long id = Numbers.parseLong(args[2]);
+    if (id == null) {
+      reply.error("ERR value is not an integer or out of range");
+      return;
+    }
+    ClientRegistry.Client target = clients.get(id);
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    boolean unblocked =
+        target != null
+            && target.session().blocked()
+            && replication != null
+            && replication.unblock(id, error);
+    reply.integer(unblocked ? 1 : 0);
   }
 
   /**

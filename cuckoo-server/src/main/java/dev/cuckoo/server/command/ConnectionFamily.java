@@ -345,6 +345,21 @@ final class ConnectionFamily {
                             token("off", "OFF"),
                             token("skip", "SKIP")))
                     .handler(clients::reply),
+                command("client|unblock")
+                    .arity(-3)
+                    .flags("admin", "noscript", "loading", "stale", "sentinel")
+                    .categories("admin", "slow", "dangerous", "connection")
+                    .summary(
+                        "Unblocks a client blocked by a blocking command from a different"
+                            + " connection.")
+                    .group("connection")
+                    .since("5.0.0")
+                    .complexity("O(log N) where N is the number of client connections")
+                    .arguments(
+                        arg("client-id", INTEGER),
+                        oneOf("unblock-type", token("timeout", "TIMEOUT"), token("error", "ERROR"))
+                            .optional())
+                    .handler(clients::unblock),
                 command("client|no-touch")
                     .arity(3)
                     .flags("noscript", "loading", "stale")
