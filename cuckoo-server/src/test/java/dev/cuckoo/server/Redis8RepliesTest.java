@@ -127,8 +127,6 @@ class Redis8RepliesTest {
           whole(
               "DEBUG subcommands: DEBUG DIGEST-VALUE k",
               "the digest of a CF value is this server's own (RedisBloom gives none)"),
-          whole(
-              "DEBUG subcommands: DEBUG CHANGE-REPL-ID", "DEBUG CHANGE-REPL-ID is not implemented"),
           whole("DEBUG subcommands: DEBUG QUICKLIST-PACKED-THRESHOLD 100", TYPES),
           clientFields("CLIENT subcommands: CLIENT INFO | clientfields"),
           clientFields("CLIENT subcommands: CLIENT LIST | clientfields"),

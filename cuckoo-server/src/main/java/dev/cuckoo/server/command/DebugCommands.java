@@ -23,9 +23,9 @@ import java.util.Locale;
 /**
  * DEBUG, Redis's command for testing the server itself, refused unless {@code
  * --enable-debug-command yes} (Redis's {@code enable-debug-command}, off by default): HELP, OOM,
- * SLEEP, LOG, ERROR, OBJECT, DIGEST, DIGEST-VALUE, SET-ACTIVE-EXPIRE, PROTOCOL and RELOAD, with
- * Redis's replies; other subcommands answer Redis's "unknown subcommand or wrong number of
- * arguments".
+ * SLEEP, LOG, ERROR, OBJECT, DIGEST, DIGEST-VALUE, SET-ACTIVE-EXPIRE, PROTOCOL, RELOAD and
+ * CHANGE-REPL-ID, with Redis's replies; other subcommands answer Redis's "unknown subcommand or
+ * wrong number of arguments".
  */
 final class DebugCommands {
   /*
@@ -52,6 +52,9 @@ final class DebugCommands {
 
   /** The subcommands this server has, from Redis's DEBUG HELP, with their lines of it. */
   private static final String[] HELP = {
+    "CHANGE-REPL-ID",
+    "    Change the replication IDs of the instance.",
+    "    Dangerous: should be used only for testing the replication subsystem.",
     "DIGEST",
     "    Output a hex signature representing the current DB content.",
     "DIGEST-VALUE <key> [<key> ...]",
@@ -171,6 +174,13 @@ final class DebugCommands {
       case "protocol" -> {
         if (args.length == 3) {
           protocol(reply, Args.lower(args[2]));
+          return;
+        }
+      }
+      case "change-repl-id" -> {
+        if (args.length == 2 && context.replication() != null) {
+          context.replication().changeReplicationId();
+          reply.ok();
           return;
         }
       }

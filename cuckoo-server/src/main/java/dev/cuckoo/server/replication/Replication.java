@@ -1470,6 +1470,19 @@ public final class Replication implements WriteStream {
         replid);
   }
 
+  /**
+   * DEBUG CHANGE-REPL-ID, as Redis's changeReplicationId and clearReplicationId2: a new random
+   * replication id, no secondary one; replicas that ask to continue the old one get a full copy.
+   */
+  public void changeReplicationId() {
+    synchronized (this) {
+      replid = newId();
+      replid2 = NO_ID;
+      secondReplOffset = -1;
+    }
+    LOGGER.log(Level.INFO, "Changing replication IDs after receiving DEBUG change-repl-id");
+  }
+
   /** Returns the id and next offset this server asks its master to continue from. */
   synchronized String[] psyncRequest() {
     if (backlog == null) {
