@@ -448,6 +448,14 @@ public final class ClientCommands {
     }
   }
 
+  /** Redis's answer to a CLIENT subcommand given too many arguments. */
+  private static void wrongArguments(Reply reply, byte[][] args) {
+    reply.error(
+        "ERR unknown subcommand or wrong number of arguments for '"
+            + Args.text(args[1])
+            + "'. Try CLIENT HELP.");
+  }
+
   /**
    * CLIENT UNBLOCK client-id [TIMEOUT|ERROR], as Redis's clientCommand: ends the WAIT or WAITAOF
    * the client is blocked in, answered as at its timeout (TIMEOUT, the default) or with Redis's
@@ -458,10 +466,7 @@ public final class ClientCommands {
     byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length > 4) {
-      reply.error(
-          "ERR unknown subcommand or wrong number of arguments for '"
-              + Args.text(args[1])
-              + "'. Try CLIENT HELP.");
+      wrongArguments(reply, args);
       return;
     }
     boolean error = false;
@@ -497,10 +502,7 @@ public final class ClientCommands {
     byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length > 4) {
-      reply.error(
-          "ERR unknown subcommand or wrong number of arguments for '"
-              + Args.text(args[1])
-              + "'. Try CLIENT HELP.");
+      wrongArguments(reply, args);
       return;
     }
     boolean all = true;
