@@ -143,7 +143,7 @@ class BlockedClientsTest {
   }
 
   /** Polls INFO until blocked_clients reads {@code expected}, failing after {@link #PATIENCE}. */
-  private static void awaitBlockedClients(RespClient admin, String expected) throws IOException {
+  static void awaitBlockedClients(RespClient admin, String expected) throws IOException {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     String actual = admin.infoField("blocked_clients");
     while (!actual.equals(expected) && System.nanoTime() < deadline) {

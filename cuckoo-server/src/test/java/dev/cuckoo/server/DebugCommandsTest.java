@@ -174,4 +174,34 @@ class DebugCommandsTest {
           ((Err) wrong).text().startsWith("ERR Wrong protocol type name."), wrong.toString());
     }
   }
+
+  /* debug.c: changeReplicationId() then clearReplicationId2(). */
+  @Test
+  void debugChangeReplId_newIdAndNoSecondId() throws Exception {
+    try (CuckooServer master = TestServers.start();
+        CuckooServer server =
+            CuckooServer.start(
+                TestServers.memoryOnly()
+                    .enableDebugCommand(true)
+                    .set("replicaof", "127.0.0.1 " + master.port())
+                    .build());
+        RespClient client = new RespClient(server.port())) {
+      ReplicaState.awaitInSync(master.port(), server.port(), 10_000);
+      assertEquals(OK, client.call("REPLICAOF", "NO", "ONE"));
+      String before = client.infoField("master_replid");
+      // promoted: the master's id is kept as the second one
+      assertNotEquals(ZEROS, client.infoField("master_replid2"));
+      assertEquals(OK, client.call("DEBUG", "CHANGE-REPL-ID"));
+      String after = client.infoField("master_replid");
+      assertTrue(Pattern.matches("[0-9a-f]{40}", after), after);
+      assertNotEquals(before, after);
+      assertEquals(ZEROS, client.infoField("master_replid2"));
+      assertEquals("-1", client.infoField("second_repl_offset"));
+      assertEquals(
+          new Err(
+              "ERR unknown subcommand or wrong number of arguments for 'CHANGE-REPL-ID'. Try"
+                  + " DEBUG HELP."),
+          client.call("DEBUG", "CHANGE-REPL-ID", "x"));
+    }
+  }
 }

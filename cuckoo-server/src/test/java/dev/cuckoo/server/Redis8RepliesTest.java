@@ -99,16 +99,10 @@ class Redis8RepliesTest {
           whole(
               "COMMAND: COUNT, INFO, DOCS, GETKEYS, LIST: COMMAND LIST FILTERBY ACLCAT connection"
                   + " | sort",
-              "CLIENT CACHING, REPLY, TRACKING, TRACKINGINFO and UNBLOCK are not implemented"),
+              "CLIENT CACHING, TRACKING and TRACKINGINFO are not implemented"),
           whole(
               "CLIENT subcommands: CLIENT TRACKINGINFO", "no client-side caching (tracking) here"),
           whole("CLIENT subcommands: CLIENT CACHING yes", "no client-side caching (tracking) here"),
-          whole("CLIENT subcommands: CLIENT REPLY ON", "CLIENT REPLY is not implemented yet"),
-          whole("CLIENT subcommands: CLIENT REPLY FOO", "CLIENT REPLY is not implemented yet"),
-          whole(
-              "CLIENT subcommands: CLIENT UNBLOCK 999999999", "CLIENT UNBLOCK is not implemented"),
-          whole("CLIENT subcommands: CLIENT UNBLOCK abc", "CLIENT UNBLOCK is not implemented"),
-          whole("CLIENT subcommands: CLIENT UNBLOCK 1 FOO", "CLIENT UNBLOCK is not implemented"),
           whole(
               "CONFIG GET and SET: CONFIG GET dbfilename",
               "the snapshot is this server's own format, dump.cuckoo, not an RDB file"),
@@ -133,9 +127,6 @@ class Redis8RepliesTest {
           whole(
               "DEBUG subcommands: DEBUG DIGEST-VALUE k",
               "the digest of a CF value is this server's own (RedisBloom gives none)"),
-          whole("DEBUG subcommands: DEBUG RELOAD", "DEBUG RELOAD is not implemented yet"),
-          whole(
-              "DEBUG subcommands: DEBUG CHANGE-REPL-ID", "DEBUG CHANGE-REPL-ID is not implemented"),
           whole("DEBUG subcommands: DEBUG QUICKLIST-PACKED-THRESHOLD 100", TYPES),
           clientFields("CLIENT subcommands: CLIENT INFO | clientfields"),
           clientFields("CLIENT subcommands: CLIENT LIST | clientfields"),

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH and RESET, answered as Redis 8
- * does (Redis's {@code src/networking.c}: {@code clientCommand}, {@code catClientInfoString},
- * {@code clientKillCommand}, {@code resetCommand}).
+ * CLIENT LIST, CLIENT INFO, CLIENT KILL, CLIENT NO-EVICT / NO-TOUCH, CLIENT REPLY, CLIENT UNBLOCK
+ * and RESET, answered as Redis 8 does (Redis's {@code src/networking.c}: {@code clientCommand},
+ * {@code catClientInfoString}, {@code clientKillCommand}, {@code resetCommand}).
  */
 public final class ClientCommands {
   private static final String SYNTAX_ERROR = "ERR syntax error";
@@ -437,6 +437,68 @@ public final class ClientCommands {
   }
 
   /**
+   * CLIENT REPLY ON|OFF|SKIP ({@link Reply#clientReply}): only ON is answered, as in Redis (OFF and
+   * SKIP silence their own reply too).
+   */
+  void reply(Session session, Request request) {
+    String mode = Args.lower(request.args()[2]);
+    if (!mode.equals("on") && !mode.equals("off") && !mode.equals("skip")) {
+      session.reply().error(SYNTAX_ERROR);
+      return;
+    }
+    session.reply().clientReply(mode);
+    if (mode.equals("on")) {
+      session.reply().ok();
+    }
+  }
+
+  /** Redis's answer to a CLIENT subcommand given too many arguments. */
+  private static void wrongArguments(Reply reply, byte[][] args) {
+    reply.error(
+        "ERR unknown subcommand or wrong number of arguments for '"
+            + Args.text(args[1])
+            + "'. Try CLIENT HELP.");
+  }
+
+  /**
+   * CLIENT UNBLOCK client-id [TIMEOUT|ERROR], as Redis's clientCommand: ends the WAIT or WAITAOF
+   * the client is blocked in, answered as at its timeout (TIMEOUT, the default) or with Redis's
+   * -UNBLOCKED error (ERROR); answers 1, or 0 if that client is not blocked in one (a command held
+   * back by CLIENT PAUSE is not: it has no timeout reply).
+   */
+  void unblock(Session session, Request request) {
+    byte[][] args = request.args();
+    Reply reply = session.reply();
+    if (args.length > 4) {
+      wrongArguments(reply, args);
+      return;
+    }
+    boolean error = false;
+    if (args.length == 4) {
+      String reason = Args.lower(args[3]);
+      if (reason.equals("error")) {
+        error = true;
+      } else if (!reason.equals("timeout")) {
+        reply.error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        return;
+      }
+    }
+    Long id = Numbers.parseLong(args[2]);
+    if (id == null) {
+      reply.error("ERR value is not an integer or out of range");
+      return;
+    }
+    ClientRegistry.Client target = clients.get(id);
+    dev.cuckoo.server.replication.Replication replication = context.replication();
+    boolean unblocked =
+        target != null
+            && target.session().blocked()
+            && replication != null
+            && replication.unblock(id, error);
+    reply.integer(unblocked ? 1 : 0);
+  }
+
+  /**
    * CLIENT PAUSE timeout [WRITE|ALL]: holds clients' commands back ({@link ClientPause}) for {@code
    * timeout} milliseconds, as Redis parses it (the mode first, then the timeout).
    */
@@ -444,10 +506,7 @@ public final class ClientCommands {
     byte[][] args = request.args();
     Reply reply = session.reply();
     if (args.length > 4) {
-      reply.error(
-          "ERR unknown subcommand or wrong number of arguments for '"
-              + Args.text(args[1])
-              + "'. Try CLIENT HELP.");
+      wrongArguments(reply, args);
       return;
     }
     boolean all = true;

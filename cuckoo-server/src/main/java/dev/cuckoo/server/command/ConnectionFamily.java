@@ -330,6 +330,36 @@ final class ConnectionFamily {
                     .complexity("O(1)")
                     .arguments(oneOf("enabled", token("on", "ON"), token("off", "OFF")))
                     .handler(clients::flag),
+                command("client|reply")
+                    .arity(3)
+                    .flags("noscript", "loading", "stale", "sentinel")
+                    .categories("slow", "connection")
+                    .summary("Instructs the server whether to reply to commands.")
+                    .group("connection")
+                    .since("3.2.0")
+                    .complexity("O(1)")
+                    .arguments(
+                        oneOf(
+                            "action",
+                            token("on", "ON"),
+                            token("off", "OFF"),
+                            token("skip", "SKIP")))
+                    .handler(clients::reply),
+                command("client|unblock")
+                    .arity(-3)
+                    .flags("admin", "noscript", "loading", "stale", "sentinel")
+                    .categories("admin", "slow", "dangerous", "connection")
+                    .summary(
+                        "Unblocks a client blocked by a blocking command from a different"
+                            + " connection.")
+                    .group("connection")
+                    .since("5.0.0")
+                    .complexity("O(log N) where N is the number of client connections")
+                    .arguments(
+                        arg("client-id", INTEGER),
+                        oneOf("unblock-type", token("timeout", "TIMEOUT"), token("error", "ERROR"))
+                            .optional())
+                    .handler(clients::unblock),
                 command("client|no-touch")
                     .arity(3)
                     .flags("noscript", "loading", "stale")

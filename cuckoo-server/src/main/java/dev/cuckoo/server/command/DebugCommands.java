@@ -4,6 +4,7 @@ import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.persist.Snapshots;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
 import dev.cuckoo.server.protocol.Reply;
@@ -23,8 +24,9 @@ import java.util.Locale;
 /**
  * DEBUG, Redis's command for testing the server itself, refused unless {@code
  * --enable-debug-command yes} (Redis's {@code enable-debug-command}, off by default): HELP, OOM,
- * SLEEP, LOG, ERROR, OBJECT, DIGEST, DIGEST-VALUE, SET-ACTIVE-EXPIRE and PROTOCOL, with Redis's
- * replies; other subcommands answer Redis's "unknown subcommand or wrong number of arguments".
+ * SLEEP, LOG, ERROR, OBJECT, DIGEST, DIGEST-VALUE, SET-ACTIVE-EXPIRE, PROTOCOL, RELOAD and
+ * CHANGE-REPL-ID, with Redis's replies; other subcommands answer Redis's "unknown subcommand or
+ * wrong number of arguments".
  */
 final class DebugCommands {
   /*
@@ -51,6 +53,9 @@ final class DebugCommands {
 
   /** The subcommands this server has, from Redis's DEBUG HELP, with their lines of it. */
   private static final String[] HELP = {
+    "CHANGE-REPL-ID",
+    "    Change the replication IDs of the instance.",
+    "    Dangerous: should be used only for testing the replication subsystem.",
     "DIGEST",
     "    Output a hex signature representing the current DB content.",
     "DIGEST-VALUE <key> [<key> ...]",
@@ -68,6 +73,19 @@ final class DebugCommands {
     "    Reply with a test value of the specified type. <type> can be: string,",
     "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
     "    true, false.",
+    "RELOAD [option ...]",
+    "    Save the RDB on disk and reload it back to memory. Valid <option> values:",
+    "    * MERGE: conflicting keys will be loaded from RDB.",
+    "    * NOFLUSH: the existing database will not be removed before load, but",
+    "      conflicting keys will generate an exception and kill the server.",
+    "    * NOSAVE: the database will be loaded from an existing RDB file.",
+    "    Examples:",
+    "    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
+    "      the database.",
+    "    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
+    "      existing RDB file.",
+    "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
+    "      file to the database.",
     "SET-ACTIVE-EXPIRE <0|1>",
     "    Setting it to 0 disables expiring keys (and hash-fields) in background ",
     "    when they are not accessed (otherwise the Redis behavior). Setting it",
@@ -160,6 +178,17 @@ final class DebugCommands {
           return;
         }
       }
+      case "change-repl-id" -> {
+        if (args.length == 2 && context.replication() != null) {
+          context.replication().changeReplicationId();
+          reply.ok();
+          return;
+        }
+      }
+      case "reload" -> {
+        reload(reply, args);
+        return;
+      }
       default -> {
         // below: Redis's answer to an unknown subcommand
       }
@@ -168,6 +197,39 @@ final class DebugCommands {
         "ERR unknown subcommand or wrong number of arguments for '"
             + Args.text(args[1])
             + "'. Try DEBUG HELP.");
+  }
+
+  /**
+   * DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE], as Redis's debugCommand parses it: saves the snapshot
+   * (not with NOSAVE), empties the keyspace (not with NOFLUSH) and loads the data files back
+   * ({@link Snapshots#reload}); the log, if any, is left as it was, so a restart restores the same
+   * data.
+   */
+  private void reload(Reply reply, byte[][] args) {
+    boolean save = true;
+    boolean flush = true;
+    boolean merge = false;
+    for (int i = 2; i < args.length; i++) {
+      switch (Args.lower(args[i])) {
+        case "merge" -> merge = true;
+        case "noflush" -> flush = false;
+        case "nosave" -> save = false;
+        default -> {
+          reply.error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+          return;
+        }
+      }
+    }
+    Snapshots snapshots = context.snapshots();
+    String error =
+        snapshots == null
+            ? "ERR Error trying to save the DB: this server keeps no data files"
+            : snapshots.reload(save, flush, merge);
+    if (error == null) {
+      reply.ok();
+    } else {
+      reply.error(error);
+    }
   }
 
   /** DEBUG SLEEP seconds: stops this connection's thread (Redis stops the whole server). */

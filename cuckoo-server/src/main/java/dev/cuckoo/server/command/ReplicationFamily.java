@@ -320,7 +320,7 @@ final class ReplicationFamily {
     // inside MULTI WAIT does not block: asking for nothing, it answers how many have acknowledged
     boolean blocks = session.transaction() == null;
     java.util.concurrent.CompletableFuture<Integer> done =
-        replication.waitFor(session.streamOffset(), blocks ? wanted : 0, timeout);
+        replication.waitFor(session.id(), session.streamOffset(), blocks ? wanted : 0, timeout);
     answerOrBlock(session, done, timeout, (out, count) -> out.integer(count));
   }
 
@@ -360,6 +360,7 @@ final class ReplicationFamily {
     boolean blocks = session.transaction() == null;
     java.util.concurrent.CompletableFuture<Replication.Acks> done =
         replication.waitForFsync(
+            session.id(),
             session.streamOffset(),
             session.lastWriteLsn(),
             blocks ? (int) (long) local : 0,
@@ -385,7 +386,7 @@ final class ReplicationFamily {
     session.defer(
         done.handle(
             (value, error) ->
-                error == null ? out -> write.accept(out, value) : unblocked(session)));
+                error == null ? out -> write.accept(out, value) : unblocked(session, error)));
     if (timeoutMillis > 0) {
       session.blockWithTimeout();
     } else {
@@ -394,10 +395,17 @@ final class ReplicationFamily {
   }
 
   /**
-   * The reply of a WAIT or WAITAOF whose server became a replica while it waited (the only way
-   * their futures fail): Redis's -UNBLOCKED error, then the connection is closed.
+   * The reply of a WAIT or WAITAOF whose future failed: CLIENT UNBLOCK ERROR ended it (Redis's
+   * -UNBLOCKED error), or its server became a replica while it waited (Redis's other -UNBLOCKED
+   * error, then the connection is closed).
    */
-  private static java.util.function.Consumer<Reply> unblocked(Session session) {
+  private static java.util.function.Consumer<Reply> unblocked(Session session, Throwable error) {
+    Throwable cause =
+        error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+    if (cause instanceof Replication.Unblocked unblocked && unblocked.byClient()) {
+      // CLIENT UNBLOCK ERROR: Redis's unblockClientOnError, the connection stays
+      return out -> out.error(Replication.Unblocked.BY_CLIENT);
+    }
     return out -> {
       out.error(Replication.Unblocked.MESSAGE);
       session.requestClose();

@@ -121,20 +121,32 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
       buffers.held(heldBytes(msg));
       return;
     }
-    handle(ctx, msg);
+    handle(ctx, msg, false);
   }
 
-  private void handle(ChannelHandlerContext ctx, Object msg) {
+  /**
+   * Runs one request; {@code again} when it runs once more after a wait (it keeps the CLIENT REPLY
+   * SKIP state it started with).
+   */
+  private void handle(ChannelHandlerContext ctx, Object msg, boolean again) {
     if (session.closeRequested()) {
       return;
     }
     if (msg instanceof byte[][]) {
-      int replyStart = session.reply().pendingBytes();
+      Reply reply = session.reply();
+      if (!again) {
+        reply.commandStarts();
+      }
+      int replyStart = reply.pendingBytes();
       long lastBefore = session.lastLogged();
       buffers.running((byte[][]) msg);
       commands.execute(session, (byte[][]) msg);
-      if (session.lastLogged() != lastBefore) {
-        noteWrite(replyStart, session.reply().pendingBytes(), session.lastLogged());
+      if (reply.silenced()) {
+        // CLIENT REPLY OFF or SKIP: nobody reads this reply; a write is still logged and its
+        // acknowledgement still waits for the log, with no reply to replace if it was undone
+        reply.dropFrom(replyStart);
+      } else if (session.lastLogged() != lastBefore) {
+        noteWrite(replyStart, reply.pendingBytes(), session.lastLogged());
       }
       CompletableFuture<Consumer<Reply>> deferred = session.takeDeferred();
       CompletableFuture<Void> retry = session.takeRetry();
@@ -149,17 +161,22 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
                             resume(
                                 ctx,
                                 () -> {
+                                  int start = session.reply().pendingBytes();
                                   if (fill != null) {
                                     fill.accept(session.reply());
                                   } else {
                                     session.reply().error("ERR " + error);
+                                  }
+                                  if (session.reply().silenced()) {
+                                    session.reply().dropFrom(start);
                                   }
                                 })));
       } else if (retry != null) {
         waiting = true;
         ctx.channel().config().setAutoRead(false);
         retry.whenComplete(
-            (ready, error) -> ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg))));
+            (ready, error) ->
+                ctx.executor().execute(() -> resume(ctx, () -> handle(ctx, msg, true))));
       } else {
         buffers.running(null);
       }
@@ -188,7 +205,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     while (!waiting && !queued.isEmpty()) {
       Object msg = queued.poll();
       buffers.held(-heldBytes(msg));
-      handle(ctx, msg);
+      handle(ctx, msg, false);
     }
     writeReplies(ctx);
     if (!waiting && ctx.channel().isWritable()) {

@@ -843,29 +843,65 @@ public final class Persistence implements Snapshots, WriteLog {
         false,
         false);
     if (keys == null) {
-      keyspace.clear();
-      for (Map.Entry<Key, RedisCuckooFilter<byte[]>> entry : rebuilt.entries().entrySet()) {
-        copy(rebuilt, entry.getKey());
-      }
+      Reload.into(keyspace, rebuilt, true);
       return;
     }
     for (Key key : keys) {
-      copy(rebuilt, key);
+      Reload.copy(keyspace, rebuilt, key);
     }
   }
 
-  private void copy(Keyspace rebuilt, Key key) {
-    RedisCuckooFilter<byte[]> filter = rebuilt.stored(key);
-    if (filter == null) {
-      keyspace.remove(key);
-      return;
-    }
-    keyspace.put(key, filter);
-    long expireAt = rebuilt.expireAt(key);
-    if (expireAt == Keyspace.NO_EXPIRY) {
-      keyspace.persist(key);
-    } else {
-      keyspace.expireAt(key, expireAt);
+  /**
+   * DEBUG RELOAD: takes a snapshot (unless {@code save} is false), then, with every key locked,
+   * writes out the log's buffered records and loads what the snapshot and the log hold into a new
+   * keyspace, which then replaces the live one ({@code flush}) or is copied over it. The files are
+   * left as they are, so a restart restores exactly what the reload loaded. Nothing changes in
+   * memory if the files cannot be read.
+   */
+  @Override
+  public String reload(boolean save, boolean flush, boolean merge) {
+    saveLock.lock();
+    try {
+      if (save) {
+        try {
+          save(false);
+        } catch (IOException | RuntimeException e) {
+          LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not save: " + describe(e));
+          return Reload.SAVE_ERROR;
+        }
+      }
+      keyspace.moveGate().closeForSnapshot();
+      keyspace.lockAll();
+      try {
+        try {
+          log.flush(false);
+        } catch (IOException e) {
+          failed(e);
+          return Reload.LOAD_ERROR;
+        }
+        Keyspace rebuilt = new Keyspace(keyspace.databases());
+        rebuilt.loading(true);
+        try {
+          recover(
+              names,
+              rebuilt,
+              commandsFor.apply(rebuilt),
+              rules,
+              key -> true,
+              log.writtenBytes(),
+              false,
+              false);
+        } catch (IOException | RuntimeException e) {
+          LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not load: " + describe(e));
+          return Reload.LOAD_ERROR;
+        }
+        return Reload.apply(keyspace, rebuilt, flush, merge);
+      } finally {
+        keyspace.unlockAll();
+        keyspace.moveGate().open();
+      }
+    } finally {
+      saveLock.unlock();
     }
   }
 

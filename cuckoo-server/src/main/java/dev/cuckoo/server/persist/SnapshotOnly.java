@@ -121,18 +121,65 @@ public final class SnapshotOnly implements Snapshots, WriteLog {
     boolean saved = false;
     keyspace.moveGate().closeForSnapshot();
     try {
-      long next = retireLog() + 1;
-      List<Key> keys = keyspace.keysAcross(() -> {});
-      try (SnapshotFile.Writer writer = SnapshotFile.open(names.snapshot(), files, next, 0)) {
-        Checkpoint.writeKeys(writer, keys, keyspace, () -> 0);
-        writer.commit();
-      }
-      generation = next;
-      names.deleteRetiredBefore(next);
+      writeSnapshot();
       saved = true;
-      LOGGER.log(Level.INFO, "DB saved on disk ({0} keys)", keys.size());
     } finally {
       stats.ended(saved, background);
+      keyspace.moveGate().open();
+      saveLock.unlock();
+    }
+  }
+
+  /** Writes the snapshot; the caller holds the save lock and has closed the move gate. */
+  private void writeSnapshot() throws IOException {
+    long next = retireLog() + 1;
+    List<Key> keys = keyspace.keysAcross(() -> {});
+    try (SnapshotFile.Writer writer = SnapshotFile.open(names.snapshot(), files, next, 0)) {
+      Checkpoint.writeKeys(writer, keys, keyspace, () -> 0);
+      writer.commit();
+    }
+    generation = next;
+    names.deleteRetiredBefore(next);
+    LOGGER.log(Level.INFO, "DB saved on disk ({0} keys)", keys.size());
+  }
+
+  /**
+   * DEBUG RELOAD: with every key locked (no write comes between), writes the snapshot (unless
+   * {@code save} is false) and loads it into a new keyspace, which then replaces the live one
+   * ({@code flush}) or is copied over it. Nothing changes in memory if the snapshot cannot be read
+   * (Redis empties the database first).
+   */
+  @Override
+  public String reload(boolean save, boolean flush, boolean merge) {
+    saveLock.lock();
+    SaveStats stats = context.saveStats();
+    keyspace.moveGate().closeForSnapshot();
+    keyspace.lockAll();
+    try {
+      if (save) {
+        stats.started(false);
+        boolean saved = false;
+        try {
+          writeSnapshot();
+          saved = true;
+        } catch (IOException | RuntimeException e) {
+          LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not save: " + e);
+          return Reload.SAVE_ERROR;
+        } finally {
+          stats.ended(saved, false);
+        }
+      }
+      Keyspace loaded = new Keyspace(keyspace.databases());
+      loaded.loading(true);
+      try {
+        SnapshotFile.read(names.snapshot(), loaded, key -> true);
+      } catch (IOException | RuntimeException e) {
+        LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not load " + names.snapshot() + ": " + e);
+        return Reload.LOAD_ERROR;
+      }
+      return Reload.apply(keyspace, loaded, flush, merge);
+    } finally {
+      keyspace.unlockAll();
       keyspace.moveGate().open();
       saveLock.unlock();
     }

@@ -37,6 +37,16 @@ public interface Snapshots extends Closeable {
     return saveAsync(true) != null;
   }
 
+  /**
+   * DEBUG RELOAD: saves a snapshot (unless {@code save} is false), then reads back what the data
+   * files hold and puts it in the keyspace: in place of every key ({@code flush}), or over the keys
+   * there ({@code merge}: a key read back replaces one of the same name; without it a key both hold
+   * refuses the load). Runs on the calling thread while every key is locked.
+   *
+   * @return null when done, otherwise the error reply (without the dash)
+   */
+  String reload(boolean save, boolean flush, boolean merge);
+
   /** Returns true while a snapshot runs. */
   boolean saving();
 

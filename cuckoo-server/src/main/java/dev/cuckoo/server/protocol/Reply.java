@@ -35,6 +35,10 @@ public final class Reply {
   private String errorReply;
   private ByteBuf buffer;
   private int protocol = 2;
+  // CLIENT REPLY: replies off until ON; the next command's reply skipped; this command's skipped
+  private boolean off;
+  private boolean skipNext;
+  private boolean skipping;
   private long errors;
   private ErrorStats errorStats;
 
@@ -68,6 +72,58 @@ public final class Reply {
     errorReply = null;
     appended = false;
     return taken;
+  }
+
+  /**
+   * CLIENT REPLY ON|OFF|SKIP, as Redis's flags {@code CLIENT_REPLY_OFF} and {@code
+   * CLIENT_REPLY_SKIP_NEXT}: OFF silences every reply until ON; SKIP (ignored while OFF) silences
+   * the reply to the next command; ON ends both. The connection drops what a silenced command
+   * appended ({@link #silenced}); errors are counted all the same.
+   *
+   * @param mode "on", "off" or "skip" (lower case)
+   */
+  public void clientReply(String mode) {
+    switch (mode) {
+      case "on" -> {
+        off = false;
+        skipping = false;
+      }
+      case "off" -> off = true;
+      case "skip" -> skipNext = !off;
+      default -> throw new IllegalArgumentException("mode: " + mode + " (allowed: on, off, skip)");
+    }
+  }
+
+  /**
+   * Starts the next command: its reply is skipped if CLIENT REPLY SKIP preceded it (Redis's {@code
+   * resetClient} turns SKIP_NEXT into SKIP after each command).
+   */
+  public void commandStarts() {
+    skipping = skipNext;
+    skipNext = false;
+  }
+
+  /**
+   * Returns true if the reply of the command running (or just run) goes to nobody: replies are off,
+   * or the command follows CLIENT REPLY SKIP.
+   */
+  public boolean silenced() {
+    return off || skipping;
+  }
+
+  /**
+   * Drops the buffered replies from byte {@code start} on (what a silenced command appended).
+   *
+   * @param start a length {@link #pendingBytes} returned earlier, 0..pendingBytes()
+   */
+  public void dropFrom(int start) {
+    if (start < 0 || start > pendingBytes()) {
+      throw new IllegalArgumentException(
+          "start: " + start + " (allowed: 0.." + pendingBytes() + ")");
+    }
+    if (buffer != null) {
+      buffer.writerIndex(buffer.readerIndex() + start);
+    }
   }
 
   /** Returns the protocol version of this connection (2 or 3). */

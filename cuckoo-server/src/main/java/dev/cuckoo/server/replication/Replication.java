@@ -193,10 +193,12 @@ public final class Replication implements WriteStream {
   private java.util.concurrent.ScheduledFuture<?> failoverChecks;
 
   /**
-   * A WAIT or WAITAOF that is not satisfied yet: the stream offset after the client's last write
-   * and, for WAITAOF ({@code fsynced}), the number of its log record and the local fsyncs wanted.
+   * A WAIT or WAITAOF that is not satisfied yet: the client's id (CLIENT UNBLOCK), the stream
+   * offset after the client's last write and, for WAITAOF ({@code fsynced}), the number of its log
+   * record and the local fsyncs wanted.
    */
   private record Waiter(
+      long clientId,
       long offset,
       long lsn,
       int local,
@@ -917,10 +919,11 @@ public final class Replication implements WriteStream {
    * WAIT: completes with the number of replicas that acknowledged {@code target} once {@code
    * replicas} have, or when {@code timeoutMillis} passes (0: no limit).
    */
-  public CompletableFuture<Integer> waitFor(long target, int replicas, long timeoutMillis) {
+  public CompletableFuture<Integer> waitFor(
+      long clientId, long target, int replicas, long timeoutMillis) {
     // a connection that wrote nothing waits too (target 0), as Redis's waitCommand: for that many
     // replicas to be attached and acknowledging
-    Waiter waiter = new Waiter(target, 0, 0, replicas, false, new CompletableFuture<>());
+    Waiter waiter = new Waiter(clientId, target, 0, 0, replicas, false, new CompletableFuture<>());
     return await(waiter, timeoutMillis).thenApply(Acks::replicas);
   }
 
@@ -930,9 +933,29 @@ public final class Replication implements WriteStream {
    * {@code target}, or when {@code timeoutMillis} passes (0: no limit), with what was reached.
    */
   public CompletableFuture<Acks> waitForFsync(
-      long target, long lsn, int local, int replicas, long timeoutMillis) {
+      long clientId, long target, long lsn, int local, int replicas, long timeoutMillis) {
     return await(
-        new Waiter(target, lsn, local, replicas, true, new CompletableFuture<>()), timeoutMillis);
+        new Waiter(clientId, target, lsn, local, replicas, true, new CompletableFuture<>()),
+        timeoutMillis);
+  }
+
+  /**
+   * CLIENT UNBLOCK: ends the WAIT or WAITAOF client {@code clientId} waits in, as its timeout would
+   * (with what it reached now), or with {@code error} ({@link Unblocked#BY_CLIENT}, the connection
+   * staying open). Returns false if that client waits in none.
+   */
+  public boolean unblock(long clientId, boolean error) {
+    for (Waiter waiter : waiters) {
+      if (waiter.clientId == clientId && waiters.remove(waiter)) {
+        if (error) {
+          waiter.done.completeExceptionally(new Unblocked(Unblocked.BY_CLIENT));
+        } else {
+          waiter.done.complete(acks(waiter));
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -1114,7 +1137,8 @@ public final class Replication implements WriteStream {
   /**
    * How a WAIT or WAITAOF ends when its server becomes a replica while it waits: the client gets
    * Redis's {@link #MESSAGE} and its connection is closed, as Redis's disconnectAllBlockedClients
-   * does.
+   * does; or when CLIENT UNBLOCK ERROR ends it: the client gets {@link #BY_CLIENT} and stays
+   * connected.
    */
   public static final class Unblocked extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -1123,8 +1147,20 @@ public final class Replication implements WriteStream {
     public static final String MESSAGE =
         "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
 
+    /** The error Redis answers a client CLIENT UNBLOCK ERROR unblocked. */
+    public static final String BY_CLIENT = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+
     Unblocked() {
-      super(MESSAGE, null, false, false);
+      this(MESSAGE);
+    }
+
+    Unblocked(String message) {
+      super(message, null, false, false);
+    }
+
+    /** Returns true if CLIENT UNBLOCK ended the wait (the connection stays open). */
+    public boolean byClient() {
+      return BY_CLIENT.equals(getMessage());
     }
   }
 
@@ -1433,6 +1469,19 @@ public final class Replication implements WriteStream {
         replid2,
         Long.toString(secondReplOffset),
         replid);
+  }
+
+  /**
+   * DEBUG CHANGE-REPL-ID, as Redis's changeReplicationId and clearReplicationId2: a new random
+   * replication id, no secondary one; replicas that ask to continue the old one get a full copy.
+   */
+  public void changeReplicationId() {
+    synchronized (this) {
+      replid = newId();
+      replid2 = NO_ID;
+      secondReplOffset = -1;
+    }
+    LOGGER.log(Level.INFO, "Changing replication IDs after receiving DEBUG change-repl-id");
   }
 
   /** Returns the id and next offset this server asks its master to continue from. */
