@@ -228,8 +228,10 @@ public final class Acl {
       return null;
     }
     Denial relevant = null;
-    for (Selector selector : rules.selectors()) {
-      Denial denial = selector.check(request, glob);
+    List<Selector> selectors = rules.selectors();
+    // indexed: no iterator per request
+    for (int i = 0, n = selectors.size(); i < n; i++) {
+      Denial denial = selectors.get(i).check(request, glob);
       if (denial == null) {
         return null;
       }
