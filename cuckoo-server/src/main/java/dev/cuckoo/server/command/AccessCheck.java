@@ -191,7 +191,7 @@ final class AccessCheck {
       KeySpec[] specs = entry.keySpecs();
       int count = 0;
       for (KeySpec spec : specs) {
-        count += found(spec, argc);
+        count += spec.count(argc);
       }
       if (count == 0) {
         keyPositions = NONE;
@@ -201,7 +201,7 @@ final class AccessCheck {
         keyAccess = new int[count];
         int k = 0;
         for (int s = 0; s < specs.length; s++) {
-          int n = found(specs[s], argc);
+          int n = specs[s].count(argc);
           for (int j = 0, i = specs[s].index(); j < n; j++, i += specs[s].keyStep()) {
             keyPositions[k] = i;
             keyAccess[k++] = entry.keyAccess()[s];
@@ -215,16 +215,6 @@ final class AccessCheck {
         int stop = channel.count() < 0 ? argc : channel.first() + channel.count();
         channelCount = Math.max(0, Math.min(stop, argc) - channel.first());
       }
-    }
-
-    /** Returns how many keys an index spec finds in a line of argc arguments (as KeySpecs.find). */
-    private static int found(KeySpec spec, int argc) {
-      int first = spec.index();
-      if (first >= argc) {
-        return 0;
-      }
-      int last = Math.min(spec.last(argc), argc - 1);
-      return last < first ? 0 : (last - first) / spec.keyStep() + 1;
     }
 
     @Override

@@ -45,6 +45,19 @@ public record KeySpec(
   }
 
   /**
+   * Returns how many keys this spec finds in a line of {@code argc} arguments: those from {@code
+   * index} up to {@link #last} every {@code keyStep}, positions past the end left out; 0 for a
+   * keyword spec (its command finds its keys itself).
+   */
+  int count(int argc) {
+    if (!byIndex() || index >= argc) {
+      return 0;
+    }
+    int lastFound = Math.min(last(argc), argc - 1);
+    return lastFound < index ? 0 : (lastFound - index) / keyStep + 1;
+  }
+
+  /**
    * Returns the position of the last key this spec finds in a line of {@code argc} arguments, as
    * Redis's {@code getKeysUsingKeySpecs} computes it (positions past the end are skipped by the
    * caller).

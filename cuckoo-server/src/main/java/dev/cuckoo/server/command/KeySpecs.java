@@ -22,12 +22,7 @@ final class KeySpecs {
   static List<KeyPosition> find(List<KeySpec> specs, int argc) {
     List<KeyPosition> keys = new ArrayList<>();
     for (KeySpec spec : specs) {
-      int first = spec.index();
-      if (!spec.byIndex() || first >= argc) {
-        continue;
-      }
-      int last = spec.last(argc);
-      for (int i = first; i <= last && i < argc; i += spec.keyStep()) {
+      for (int j = 0, i = spec.index(), n = spec.count(argc); j < n; j++, i += spec.keyStep()) {
         keys.add(new KeyPosition(i, spec.flags()));
       }
     }

@@ -158,10 +158,7 @@ public final class Request implements CommandRef {
     }
     int count = 0;
     for (KeySpec keySpec : spec.keySpecs()) {
-      int last = keySpec.byIndex() ? keySpec.last(args.length) : -1;
-      for (int i = keySpec.index(); i <= last && i < args.length; i += keySpec.keyStep()) {
-        count++;
-      }
+      count += keySpec.count(args.length);
     }
     if (count == 0) {
       return NO_KEYS;
@@ -169,8 +166,8 @@ public final class Request implements CommandRef {
     Key[] found = new Key[count];
     int n = 0;
     for (KeySpec keySpec : spec.keySpecs()) {
-      int last = keySpec.byIndex() ? keySpec.last(args.length) : -1;
-      for (int i = keySpec.index(); i <= last && i < args.length; i += keySpec.keyStep()) {
+      int keys = keySpec.count(args.length);
+      for (int j = 0, i = keySpec.index(); j < keys; j++, i += keySpec.keyStep()) {
         found[n++] = new Key(db, args[i]);
       }
     }
