@@ -273,19 +273,30 @@ final class SentinelCluster implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code condition} holds, checking every 100 ms; fails with {@code what} and every
-   * sentinel's log if it does not within {@code timeout}.
+   * Waits until {@code condition} holds, checking every 100 ms; a check that fails with an {@link
+   * IOException} counts as not yet holding. Fails with {@code what} and every sentinel's log if it
+   * does not within {@code timeout}.
    */
   void await(Duration timeout, String what, Check condition)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
+    IOException lastError = null;
     while (System.nanoTime() < deadline) {
-      if (condition.holds()) {
-        return;
+      try {
+        if (condition.holds()) {
+          return;
+        }
+      } catch (IOException e) {
+        // a sentinel that reconfigures a server closes its normal clients (CLIENT KILL TYPE
+        // normal), which may be the connection this check asked on: ask again
+        lastError = e;
       }
       Thread.sleep(100);
     }
     StringBuilder logs = new StringBuilder();
+    if (lastError != null) {
+      logs.append("last error: ").append(lastError).append('\n');
+    }
     for (Sentinel sentinel : sentinels) {
       logs.append("--- sentinel on port ").append(sentinel.port()).append('\n');
       logs.append(sentinel.log());
