@@ -21,6 +21,11 @@ N=${1:-500000}
 ROUNDS=${2:-3}
 CLIENTS=50
 PIPELINE=16
+# values drawn from RANGE: large enough that a run adds each item about once, as a filter in use
+# does (a cuckoo filter holds at most 2 x bucket size copies of one item; with 10^6 values every
+# value would be added ~40 times over the script, the filter would overflow into dozens of
+# sub-filters, and CF.ADD would measure that overflow, not an insert)
+RANGE=${RANGE:-100000000}
 JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
 WORK=$(mktemp -d)
 PIDS=()
@@ -61,7 +66,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 redis-cli -p "$CP" CF.RESERVE cf 100000000 > /dev/null
-redis-cli -p "$CP" CF.RESERVE warm 10000000 > /dev/null
+redis-cli -p "$CP" CF.RESERVE warm 100000000 > /dev/null
 grep -q 'TLS with the OPENSSL engine' "$WORK/cuckoo.log" || {
   echo "cuckoo-server did not start with OpenSSL:" >&2
   cat "$WORK/cuckoo.log" >&2
@@ -76,7 +81,7 @@ run() { # key pid port tls? command... -> appends req/s to R[key], server CPU µ
   if [ "$tls" = tls ]; then options=("${TLS_CLIENT[@]}"); fi
   before=$(cpu_ticks "$pid")
   rps=$("${CLIENT_CPU[@]}" redis-benchmark -p "$port" "${options[@]}" -c "$CLIENTS" -n "$N" \
-    -P "$PIPELINE" -r 1000000 --csv "$@" | tail -1 | cut -d, -f2 | tr -d '"')
+    -P "$PIPELINE" -r "$RANGE" --csv "$@" | tail -1 | cut -d, -f2 | tr -d '"')
   after=$(cpu_ticks "$pid")
   R[$key]+=" $rps"
   U[$key]+=" $(python3 -c "print(round(($after - $before) * 1e6 / $(getconf CLK_TCK) / $N, 3))")"
@@ -130,7 +135,7 @@ row "GET (redis-server, TLS)" redis_GET redis_GET
 row "CF.EXISTS (cuckoo-server, TLS, OpenSSL) vs Redis GET over TLS" openssl_GET_PEER redis_GET
 echo
 echo "Each cell: median of $ROUNDS interleaved runs of $N requests, $CLIENTS clients, pipeline"
-echo "$PIPELINE, values drawn from 10^6 (-r 1000000); ${SERVER_CPU[*]:-no pinning} for the servers,"
+echo "$PIPELINE, values drawn from $RANGE (-r $RANGE); ${SERVER_CPU[*]:-no pinning} for the servers,"
 echo "${CLIENT_CPU[*]:-no pinning} for redis-benchmark. Ratios: row / reference (throughput: higher"
 echo "is better; CPU: lower is better)."
 echo "Raw req/s: $(for k in "${!R[@]}"; do [ "$k" = warmup ] || printf '%s=[%s] ' "$k" "${R[$k]# }"; done)"

@@ -61,7 +61,9 @@ final class ReplicaState {
   }
 
   /**
-   * Waits until the replica's link is up and it has applied everything the master streamed.
+   * Waits until the replica's link is up and it has applied everything the master streamed. A
+   * question whose connection is closed (a sentinel reconfiguring the server closes its normal
+   * clients) is asked again.
    *
    * @throws AssertionError naming both offsets if it does not within {@code millis}
    */
@@ -70,9 +72,19 @@ final class ReplicaState {
     long deadline = System.currentTimeMillis() + millis;
     String last = "";
     while (System.currentTimeMillis() < deadline) {
-      String masterOffset = info(master, "master_repl_offset");
-      String link = info(replica, "master_link_status");
-      String replicaOffset = info(replica, "slave_repl_offset");
+      String masterOffset;
+      String link;
+      String replicaOffset;
+      try {
+        masterOffset = info(master, "master_repl_offset");
+        link = info(replica, "master_link_status");
+        replicaOffset = info(replica, "slave_repl_offset");
+      } catch (IOException e) {
+        // a sentinel that reconfigures a server closes its normal clients: ask again
+        last = e.toString();
+        Thread.sleep(20);
+        continue;
+      }
       last = "master at " + masterOffset + ", replica link " + link + " at " + replicaOffset;
       if ("up".equals(link) && masterOffset.equals(replicaOffset)) {
         return;
