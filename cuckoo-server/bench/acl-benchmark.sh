@@ -4,13 +4,13 @@
 # a restricted user whose every request goes through the whole check — a command allowed by
 # category (+@cuckoo), a key matched against read and write patterns (%R~k* %W~k*), channels
 # reset. CF.ADD and CF.EXISTS on one filter, pipeline 1 and 16, ROUNDS interleaved rounds so that
-# load from other processes hits both users alike. Prints one line per round and pipeline with the
-# requests per second of each user and the ratio restricted / default, and the same ratio of the
+# load from other processes hits both users alike (which user goes first alternates). Prints one
+# line per round and pipeline with the requests per second of each user and the ratio restricted / default, and the same ratio of the
 # server's CPU seconds per request (utime+stime of the process, all threads, from /proc); the last
 # lines give the median ratios.
 # Needs: redis-benchmark, redis-cli (redis-tools), taskset, python3, 2 or more cores, and the jar:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
-# Usage: [JAR=path] cuckoo-server/bench/acl-benchmark.sh [requests] [rounds]
+# Usage: [JAR=path] [PIPELINES="1 16"] cuckoo-server/bench/acl-benchmark.sh [requests] [rounds]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . cuckoo-server/bench/lib.sh
@@ -39,13 +39,22 @@ for user in default bench; do
 done
 RATIOS=()
 for r in $(seq "$ROUNDS"); do
-  for p in 1 16; do
+  for p in ${PIPELINES:-1 16}; do
     line="round=$r pipeline=$p"
     for cmd in CF.ADD CF.EXISTS; do
-      c0=$(pinned_cpu "$PID"); d=$(bench default "$p" "$cmd" k __rand_int__); c1=$(pinned_cpu "$PID")
-      b=$(bench bench "$p" "$cmd" k __rand_int__); c2=$(pinned_cpu "$PID")
+      # the order of the two users alternates from round to round, so a drift in the host's load
+      # does not favour one of them
+      if [ $((r % 2)) = 1 ]; then
+        c0=$(pinned_cpu "$PID"); d=$(bench default "$p" "$cmd" k __rand_int__); c1=$(pinned_cpu "$PID")
+        b=$(bench bench "$p" "$cmd" k __rand_int__); c2=$(pinned_cpu "$PID")
+        cd_=$(python3 -c "print($c1 - $c0)") cb=$(python3 -c "print($c2 - $c1)")
+      else
+        c0=$(pinned_cpu "$PID"); b=$(bench bench "$p" "$cmd" k __rand_int__); c1=$(pinned_cpu "$PID")
+        d=$(bench default "$p" "$cmd" k __rand_int__); c2=$(pinned_cpu "$PID")
+        cb=$(python3 -c "print($c1 - $c0)") cd_=$(python3 -c "print($c2 - $c1)")
+      fi
       rr=$(python3 -c "print(round($b/$d,3))")
-      cr=$(python3 -c "print(round(($c2-$c1)/($c1-$c0),3) if $c1>$c0 else 'nan')")
+      cr=$(python3 -c "print(round($cb / $cd_, 3) if $cd_ > 0 else 'nan')")
       line+=" ${cmd}_default=$d ${cmd}_restricted=$b ${cmd}_rps_ratio=$rr ${cmd}_cpu_ratio=$cr"
       RATIOS+=("$cmd/P$p rps $rr" "$cmd/P$p cpu $cr")
     done

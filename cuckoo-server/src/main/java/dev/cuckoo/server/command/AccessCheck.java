@@ -9,7 +9,6 @@ import dev.cuckoo.server.acl.Latin1;
 import dev.cuckoo.server.acl.User;
 import dev.cuckoo.server.config.Parameters;
 import dev.cuckoo.server.session.Session;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +26,7 @@ final class AccessCheck {
    * The commands whose arguments are channels, as Redis's {@code commands_with_channels} (the
    * unsubscribing ones are never checked): name, first channel, count (-1: to the end), pattern.
    */
-  private record ChannelSpec(int first, int count, boolean pattern) {}
+  record ChannelSpec(int first, int count, boolean pattern) {}
 
   private static final Map<String, ChannelSpec> CHANNELS =
       Map.of(
@@ -43,11 +42,9 @@ final class AccessCheck {
    * (the specs' flags are strings; reading them on every request cost a tenth of a restricted
    * user's throughput at pipeline 16).
    */
-  private record Entry(
-      AclCommand command, ChannelSpec channel, KeySpec[] keySpecs, int[] keyAccess) {}
+  record Entry(AclCommand command, ChannelSpec channel, KeySpec[] keySpecs, int[] keyAccess) {}
 
   private final ServerContext context;
-  private final Map<CommandSpec, Entry> entries = new IdentityHashMap<>();
 
   /** Builds the ACL's catalog from the table and the server's ACL users over it. */
   AccessCheck(ServerContext context, CommandTable table) {
@@ -74,8 +71,8 @@ final class AccessCheck {
     for (int i = 0; i < keyAccess.length; i++) {
       keyAccess[i] = access(byIndex.get(i).flags());
     }
-    entries.put(
-        spec,
+    // kept on the spec itself: the check reads it with one field load, no map lookup
+    spec.accessEntry(
         new Entry(
             catalog.add(spec.name(), spec.categories(), spec.noAuth()),
             CHANNELS.get(spec.name()),
@@ -85,7 +82,7 @@ final class AccessCheck {
 
   /** Returns the ACL's entry for a command or subcommand of the table. */
   AclCommand command(CommandSpec spec) {
-    return entries.get(spec).command();
+    return spec.accessEntry().command();
   }
 
   /**
@@ -145,7 +142,7 @@ final class AccessCheck {
 
   /** Returns the denial of a line for a user (ACL DRYRUN), or null if it is allowed. */
   Denial denial(User user, CommandSpec spec, byte[][] args) {
-    return context.acl().check(user, new LineAccess(entries.get(spec), args));
+    return context.acl().check(user, new LineAccess(spec.accessEntry(), args));
   }
 
   private static String object(Denial denial, Request request) {
@@ -176,38 +173,27 @@ final class AccessCheck {
    * its commands' keys: RO read, RW read and write, OW and RM write), and its channels.
    */
   private static final class LineAccess implements AccessRequest {
-    private static final int[] NONE = new int[0];
     private final AclCommand command;
     private final byte[][] args;
-    private final int[] keyPositions;
-    private final int[] keyAccess;
+    private final KeySpec[] specs;
+    private final int[] specAccess;
+    private final int keyCount;
     private final ChannelSpec channel;
     private final int channelCount;
 
+    // nothing but this object is allocated per request: a key's position and access are worked
+    // out from the specs when asked (almost every command has one spec)
     LineAccess(Entry entry, byte[][] args) {
       this.command = entry.command();
       this.args = args;
+      this.specs = entry.keySpecs();
+      this.specAccess = entry.keyAccess();
       int argc = args.length;
-      KeySpec[] specs = entry.keySpecs();
       int count = 0;
       for (KeySpec spec : specs) {
         count += spec.count(argc);
       }
-      if (count == 0) {
-        keyPositions = NONE;
-        keyAccess = NONE;
-      } else {
-        keyPositions = new int[count];
-        keyAccess = new int[count];
-        int k = 0;
-        for (int s = 0; s < specs.length; s++) {
-          int n = specs[s].count(argc);
-          for (int j = 0, i = specs[s].index(); j < n; j++, i += specs[s].keyStep()) {
-            keyPositions[k] = i;
-            keyAccess[k++] = entry.keyAccess()[s];
-          }
-        }
-      }
+      this.keyCount = count;
       this.channel = entry.channel();
       if (channel == null) {
         channelCount = 0;
@@ -234,17 +220,38 @@ final class AccessCheck {
 
     @Override
     public int keyCount() {
-      return keyPositions.length;
+      return keyCount;
     }
 
     @Override
     public int keyPosition(int index) {
-      return keyPositions[index];
+      int s = spec(index);
+      return specs[s].index() + (index - before(s)) * specs[s].keyStep();
     }
 
     @Override
     public int keyAccess(int index) {
-      return keyAccess[index];
+      return specAccess[spec(index)];
+    }
+
+    /** Returns which spec finds key {@code index} of the line. */
+    private int spec(int index) {
+      int argc = args.length;
+      for (int s = 0, seen = 0; ; s++) {
+        seen += specs[s].count(argc);
+        if (index < seen) {
+          return s;
+        }
+      }
+    }
+
+    /** Returns how many keys the specs before spec {@code s} find. */
+    private int before(int s) {
+      int count = 0;
+      for (int i = 0; i < s; i++) {
+        count += specs[i].count(args.length);
+      }
+      return count;
     }
 
     @Override

@@ -67,6 +67,9 @@ public final class CommandSpec implements CommandRef {
   private final int lastKey;
   private final int keyStep;
   private final CommandStats stats = new CommandStats();
+  // what the ACL check needs of this command, set once when the server's check is built from the
+  // table (before any request); read on every request of a restricted user
+  private AccessCheck.Entry accessEntry;
 
   private CommandSpec(Builder b) {
     this.name = b.name;
@@ -504,5 +507,15 @@ public final class CommandSpec implements CommandRef {
       }
       return new CommandSpec(this);
     }
+  }
+
+  /** Returns what the ACL check needs of this command (set when the server's check is built). */
+  AccessCheck.Entry accessEntry() {
+    return accessEntry;
+  }
+
+  /** Sets what the ACL check needs of this command; called once, before any request. */
+  void accessEntry(AccessCheck.Entry entry) {
+    this.accessEntry = entry;
   }
 }

@@ -103,6 +103,36 @@ class AclRulesTest {
   }
 
   @Test
+  void check_literalThenStarPatterns_matchByPrefixWithoutTheGlob_othersAskTheGlob() {
+    int[] globCalls = {0};
+    Acl acl =
+        new Acl(
+            CATALOG,
+            (pattern, text) -> {
+              globCalls[0]++;
+              return literalOrStar(pattern, text);
+            });
+    assertNull(acl.setUser("u", List.of("on", "nopass", "+get", "%R~ab*", "%R~x?*", "%R~y\\*")));
+    User user = acl.user("u");
+    for (String key : List.of("ab", "abc", "ab*", "ab\u00ff")) {
+      assertNull(acl.check(user, request("get", Selector.READ, "get", key)), key);
+    }
+    assertEquals(0, globCalls[0], "a literal-then-star pattern asked the glob");
+    for (String key : List.of("a", "", "xab", "Ab", "ba")) {
+      assertEquals(
+          new Denial(Denial.Reason.KEY, 1),
+          acl.check(user, request("get", Selector.READ, "get", key)),
+          key);
+    }
+    // "x?*" and "y\\*" are not plain prefixes: the glob decides (here: literally equal only)
+    assertEquals(5 * 2, globCalls[0]);
+    assertNull(acl.check(user, request("get", Selector.READ, "get", "x?*")));
+    assertEquals(
+        new Denial(Denial.Reason.KEY, 1),
+        acl.check(user, request("get", Selector.READ, "get", "y*z")));
+  }
+
+  @Test
   void passwords_storedAsSha256_checkedWhateverTheirBytes() {
     Acl acl = new Acl(CATALOG, AclRulesTest::literalOrStar);
     assertNull(acl.setUser("u", List.of("on", ">pass\u00e9")));
