@@ -344,4 +344,33 @@ class PubSubTest {
       }
     }
   }
+
+  @Test
+  void publishedFromOtherConnections_precedeTheSubscribersNextReply_everyTime() throws IOException {
+    // publishers on several connections (so on other event loops than the subscriber's): each
+    // message was acknowledged to its publisher before the subscriber sent PING, so, as in Redis,
+    // it must reach the subscriber before PING's reply
+    int rounds = 2000;
+    try (CuckooServer server = TestServers.start();
+        RespClient subscriber = new RespClient(server.port())) {
+      subscriber.send("SUBSCRIBE", "c");
+      subscriber.read();
+      List<RespClient> publishers = new ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          publishers.add(new RespClient(server.port()));
+        }
+        for (int i = 0; i < rounds; i++) {
+          assertEquals(1L, publishers.get(i % 4).call("PUBLISH", "c", "m" + i));
+          subscriber.send("PING");
+          assertEquals(frame("message", "c", "m" + i), texts(subscriber.read()), "round " + i);
+          assertEquals(frame("pong", ""), texts(subscriber.read()), "round " + i);
+        }
+      } finally {
+        for (RespClient publisher : publishers) {
+          publisher.close();
+        }
+      }
+    }
+  }
 }

@@ -44,6 +44,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   private final WritePath writePath;
   private Session session;
   private ConnectionBuffers buffers;
+  private SubscriberOutbox outbox;
   // the connection's decoder, which counts the bytes received
   private RespDecoder decoder;
   private boolean counted;
@@ -76,17 +77,17 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
         new ConnectionBuffers(
             ctx.channel(), ctx.pipeline().get(RespDecoder.class), session.reply());
     session.buffers(buffers);
-    session.subscriber(
-        new Subscriber(
-            new SubscriberOutbox(
-                ctx.channel(),
-                session,
-                () -> context.bufferLimits().outputExceeded(session, true),
-                () -> {
-                  if (!waiting) {
-                    writeReplies(ctx);
-                  }
-                })));
+    outbox =
+        new SubscriberOutbox(
+            ctx.channel(),
+            session,
+            () -> context.bufferLimits().outputExceeded(session, true),
+            () -> {
+              if (!waiting) {
+                writeReplies(ctx);
+              }
+            });
+    session.subscriber(new Subscriber(outbox));
     session.allowRetries();
     counted = true;
     if (context.connectedClients().incrementAndGet() > context.maxClients()) {
@@ -115,6 +116,8 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     // the decoder counted the read before it decoded this request
     countInput();
+    // messages published before this request arrived go out before its reply
+    outbox.takeWaiting();
     if (waiting) {
       // a deferred reply (SAVE) is outstanding: later requests wait their turn
       queued.add(msg);

@@ -4,7 +4,10 @@ import dev.cuckoo.server.pubsub.Frame;
 import dev.cuckoo.server.pubsub.Subscriber;
 import dev.cuckoo.server.session.Session;
 import io.netty.channel.Channel;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -16,6 +19,12 @@ import java.util.function.BooleanSupplier;
  * them all; as Redis's {@code client-output-buffer-limit} (pubsub class: default 32mb 8mb 60; a
  * MONITOR is of the normal class), the connection is closed when what waits for it (reply stream
  * and socket queue) passes its class's limit, checked at every message.
+ *
+ * <p>A message published on another event loop waits in a queue until this connection's loop takes
+ * it: by a task, or earlier, before the loop reads the connection's next request ({@link
+ * #takeWaiting}). So, as in Redis, a message published before a request of this connection ran
+ * precedes that request's reply: a PUBLISH acknowledged to its client is in the queue before the
+ * client can send this connection anything more.
  */
 final class SubscriberOutbox implements Subscriber.Outbox {
   private final Channel channel;
@@ -23,6 +32,9 @@ final class SubscriberOutbox implements Subscriber.Outbox {
   private final BooleanSupplier overLimit;
   private final Runnable flush;
   private boolean flushScheduled;
+  // messages from other event loops, in the order they were published
+  private final Queue<Frame> waiting = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean takeScheduled = new AtomicBoolean();
 
   /**
    * Creates the outbox of a connection.
@@ -43,13 +55,34 @@ final class SubscriberOutbox implements Subscriber.Outbox {
   @Override
   public void deliver(Frame message) {
     if (channel.eventLoop().inEventLoop()) {
+      takeWaiting();
       append(message);
       return;
     }
-    try {
-      channel.eventLoop().execute(() -> append(message));
-    } catch (RejectedExecutionException e) {
-      // the server is stopping: the connection closes with it
+    waiting.add(message);
+    if (takeScheduled.compareAndSet(false, true)) {
+      try {
+        channel
+            .eventLoop()
+            .execute(
+                () -> {
+                  takeScheduled.set(false);
+                  takeWaiting();
+                });
+      } catch (RejectedExecutionException e) {
+        // the server is stopping: the connection closes with it
+      }
+    }
+  }
+
+  /**
+   * Appends the messages published on other event loops that wait for this connection, oldest
+   * first. Called on the connection's event loop, before it reads a request.
+   */
+  void takeWaiting() {
+    Frame message;
+    while ((message = waiting.poll()) != null) {
+      append(message);
     }
   }
 
