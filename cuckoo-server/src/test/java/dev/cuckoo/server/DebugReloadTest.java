@@ -101,4 +101,32 @@ class DebugReloadTest {
           client.call("DEBUG", "RELOAD", "FOO"));
     }
   }
+
+  @Test
+  void reload_marksTheWatchersOfKeysItFlushes_notOfAbsentKeys_norWithNoflush() throws IOException {
+    // as Redis's emptyData: a flush marks the watchers of every key it removes, even if the reload
+    // brings the same value back; a watched key that did not exist is not marked
+    try (CuckooServer server = CuckooServer.start(config(TestServers.freshDataDir(), false));
+        RespClient watcher = new RespClient(server.port());
+        RespClient other = new RespClient(server.port())) {
+      assertEquals(1L, other.call("CF.ADD", "present", "x"));
+      assertEquals(OK, watcher.call("WATCH", "present"));
+      assertEquals(OK, other.call("DEBUG", "RELOAD"));
+      assertEquals(OK, watcher.call("MULTI"));
+      assertEquals(new Simple("QUEUED"), watcher.call("CF.ADD", "present", "y"));
+      assertEquals(null, watcher.call("EXEC"));
+
+      assertEquals(OK, watcher.call("WATCH", "absent"));
+      assertEquals(OK, other.call("DEBUG", "RELOAD"));
+      assertEquals(OK, watcher.call("MULTI"));
+      assertEquals(new Simple("QUEUED"), watcher.call("CF.ADD", "absent", "y"));
+      assertEquals(java.util.List.of(1L), watcher.call("EXEC"));
+
+      assertEquals(OK, watcher.call("WATCH", "present"));
+      assertEquals(OK, other.call("DEBUG", "RELOAD", "NOFLUSH", "MERGE"));
+      assertEquals(OK, watcher.call("MULTI"));
+      assertEquals(new Simple("QUEUED"), watcher.call("CF.ADD", "present", "z"));
+      assertEquals(java.util.List.of(1L), watcher.call("EXEC"));
+    }
+  }
 }

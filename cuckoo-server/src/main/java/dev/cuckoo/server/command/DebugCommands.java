@@ -224,7 +224,8 @@ final class DebugCommands {
     String error =
         snapshots == null
             ? "ERR Error trying to save the DB: this server keeps no data files"
-            : snapshots.reload(save, flush, merge);
+            : snapshots.reload(
+                save, flush, merge, () -> context.watches().touchDatabase(-1, context.keyspace()));
     if (error == null) {
       reply.ok();
     } else {

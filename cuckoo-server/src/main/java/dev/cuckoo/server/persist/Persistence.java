@@ -859,7 +859,7 @@ public final class Persistence implements Snapshots, WriteLog {
    * memory if the files cannot be read.
    */
   @Override
-  public String reload(boolean save, boolean flush, boolean merge) {
+  public String reload(boolean save, boolean flush, boolean merge, Runnable flushing) {
     saveLock.lock();
     try {
       if (save) {
@@ -895,7 +895,7 @@ public final class Persistence implements Snapshots, WriteLog {
           LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not load: " + describe(e));
           return Reload.LOAD_ERROR;
         }
-        return Reload.apply(keyspace, rebuilt, flush, merge);
+        return Reload.apply(keyspace, rebuilt, flush, merge, flushing);
       } finally {
         keyspace.unlockAll();
         keyspace.moveGate().open();

@@ -22,9 +22,11 @@ final class Reload {
   /**
    * Ends DEBUG RELOAD once the files were read into {@code loaded}: puts its keys into {@code
    * target} ({@link #into}), unless NOFLUSH without MERGE finds a key both hold; returns the error
-   * reply then, otherwise null.
+   * reply then, otherwise null. {@code flushing} runs just before a flush empties {@code target}
+   * (the caller marks the watchers of the keys about to go).
    */
-  static String apply(Keyspace target, Keyspace loaded, boolean flush, boolean merge) {
+  static String apply(
+      Keyspace target, Keyspace loaded, boolean flush, boolean merge, Runnable flushing) {
     if (!flush && !merge) {
       Key conflict = conflict(target, loaded);
       if (conflict != null) {
@@ -35,6 +37,9 @@ final class Reload {
             conflict.db());
         return LOAD_ERROR;
       }
+    }
+    if (flush) {
+      flushing.run();
     }
     into(target, loaded, flush);
     LOGGER.log(System.Logger.Level.INFO, "DB reloaded by DEBUG RELOAD");

@@ -150,7 +150,7 @@ public final class SnapshotOnly implements Snapshots, WriteLog {
    * (Redis empties the database first).
    */
   @Override
-  public String reload(boolean save, boolean flush, boolean merge) {
+  public String reload(boolean save, boolean flush, boolean merge, Runnable flushing) {
     saveLock.lock();
     SaveStats stats = context.saveStats();
     keyspace.moveGate().closeForSnapshot();
@@ -177,7 +177,7 @@ public final class SnapshotOnly implements Snapshots, WriteLog {
         LOGGER.log(Level.WARNING, "DEBUG RELOAD: could not load " + names.snapshot() + ": " + e);
         return Reload.LOAD_ERROR;
       }
-      return Reload.apply(keyspace, loaded, flush, merge);
+      return Reload.apply(keyspace, loaded, flush, merge, flushing);
     } finally {
       keyspace.unlockAll();
       keyspace.moveGate().open();

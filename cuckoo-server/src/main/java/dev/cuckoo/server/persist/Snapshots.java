@@ -43,9 +43,11 @@ public interface Snapshots extends Closeable {
    * there ({@code merge}: a key read back replaces one of the same name; without it a key both hold
    * refuses the load). Runs on the calling thread while every key is locked.
    *
+   * @param flushing runs, with every key locked, just before a flush empties the keyspace (as
+   *     Redis's emptyData marks the watchers of the keys it removes)
    * @return null when done, otherwise the error reply (without the dash)
    */
-  String reload(boolean save, boolean flush, boolean merge);
+  String reload(boolean save, boolean flush, boolean merge, Runnable flushing);
 
   /** Returns true while a snapshot runs. */
   boolean saving();
