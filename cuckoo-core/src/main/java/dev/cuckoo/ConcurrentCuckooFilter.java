@@ -586,23 +586,15 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
    * @param hasher the hasher the filter was written with
    * @param <T> the item type
    * @return the filter
-   * @throws FilterFormatException if the bytes are corrupt (see {@link
-   *     CuckooFilter#readFrom(InputStream, ItemHasher)}) or hold a {@link Scheme#REDISBLOOM} filter
-   *     or a semi-sorted one ({@link CuckooFilter.Builder#semiSorted}), which this class does not
-   *     support
+   * @throws FilterFormatException if the bytes are corrupt or hold a {@link Scheme#REDISBLOOM}
+   *     filter (see {@link CuckooFilter#readFrom(InputStream, ItemHasher)}) or a semi-sorted one
+   *     ({@link CuckooFilter.Builder#semiSorted}), which this class does not support
    * @throws IOException if {@code in} fails
    */
   public static <T> ConcurrentCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
+    // a REDISBLOOM filter is refused by CuckooFilter.readFrom, before its table is allocated
     CuckooFilter<T> filter = CuckooFilter.readFrom(in, hasher);
-    if (!filter.scheme().isStandard()) {
-      throw new FilterFormatException(
-          "scheme",
-          FilterHeader.OFFSET_SCHEME,
-          "scheme: "
-              + filter.scheme()
-              + " (expected: STANDARD or STANDARD_FAST for a ConcurrentCuckooFilter)");
-    }
     if (filter.isSemiSorted()) {
       throw new FilterFormatException(
           "scheme",
@@ -815,8 +807,8 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
 
   /**
    * Configures and creates a {@link ConcurrentCuckooFilter}: the options of {@link
-   * CuckooFilter.Builder}, with the same meaning and defaults, but {@link Scheme#REDISBLOOM} and
-   * semi-sorted buckets, plus {@link #stripes(int)}. {@link #expectedItems} is required.
+   * CuckooFilter.Builder}, with the same meaning and defaults, but semi-sorted buckets, plus {@link
+   * #stripes(int)}. {@link #expectedItems} is required.
    *
    * @param <T> the item type
    */
@@ -861,14 +853,7 @@ public final class ConcurrentCuckooFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if {@link Scheme#REDISBLOOM}
      */
     public Builder<T> scheme(Scheme scheme) {
-      Checks.requireNonNull(scheme, "scheme");
-      Checks.requireArgument(
-          scheme.isStandard(),
-          "scheme: %s (expected: STANDARD or STANDARD_FAST; ConcurrentCuckooFilter does not"
-              + " support %s)",
-          scheme,
-          scheme);
-      this.scheme = scheme;
+      this.scheme = CuckooFilter.requireStandard(scheme, "ConcurrentCuckooFilter");
       return this;
     }
 

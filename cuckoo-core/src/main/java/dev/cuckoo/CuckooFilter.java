@@ -80,9 +80,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   /** Default maximum number of kicks per insert. */
   public static final int DEFAULT_MAX_KICKS = 500;
 
-  /** Default maximum number of kicks for {@link Scheme#REDISBLOOM} (RedisBloom's default). */
-  public static final int DEFAULT_REDISBLOOM_MAX_KICKS = 20;
-
   /** Default target false-positive rate. */
   public static final double DEFAULT_FALSE_POSITIVE_RATE = 0.01;
 
@@ -403,7 +400,6 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
   /**
    * Returns the number of items the filter is rated for: inserting this many distinct items always
    * succeeds, and the false-positive rate is then at most {@link #falsePositiveRateAtCapacity()}.
-   * For {@link Scheme#REDISBLOOM} filters it is the number of slots, as in RedisBloom.
    *
    * @return the rated capacity
    */
@@ -602,8 +598,12 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
    * @param <T> the item type
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, were
-   *     written with a different built-in hasher, or need more memory than the maximum heap
-   *     (refused before allocating) or than the heap has even after a full garbage collection
+   *     written with a different built-in hasher, hold a {@link Scheme#REDISBLOOM} filter (refused
+   *     as a {@code scheme} error before allocating: read it with {@link
+   *     RedisCuckooFilter#readFrom} or {@link FilterFile#read(InputStream,
+   *     java.util.function.IntFunction)}, which give a {@link RedisCuckooFilter}), or need more
+   *     memory than the maximum heap (refused before allocating) or than the heap has even after a
+   *     full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> CuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
@@ -630,6 +630,25 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
 
   // ---------------------------------------------------------------------------------------------
   // Internals shared with the package (chains, serialization, concurrency)
+
+  /**
+   * Returns {@code scheme} if it is a STANDARD scheme; refuses {@link Scheme#REDISBLOOM}, whose
+   * only filter is {@link RedisCuckooFilter}, naming the builder's class and what to use instead.
+   *
+   * @throws NullPointerException if {@code scheme} is null
+   */
+  static Scheme requireStandard(Scheme scheme, String className) {
+    Checks.requireNonNull(scheme, "scheme");
+    Checks.requireArgument(
+        scheme.isStandard(),
+        "scheme: %s (expected: STANDARD or STANDARD_FAST; a %s does not take %s: use"
+            + " RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations, expansion),"
+            + " expansion 0 for a filter that never grows)",
+        scheme,
+        className,
+        scheme);
+    return scheme;
+  }
 
   BucketTable table() {
     return table;
@@ -684,16 +703,20 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
       return this;
     }
 
-    /** Any size RedisBloom takes: the scheme, which may be set later, decides in build(). */
+    /** 2, 4 or 8; any size RedisBloom takes once the package's REDISBLOOM scheme is set. */
     @Override
     void checkBucketSize(int bucketSize) {
-      Checks.requireRange("bucketSize", bucketSize, 1, RedisCuckooFilter.MAX_BUCKET_SIZE);
+      if (scheme == Scheme.REDISBLOOM) {
+        Checks.requireRange("bucketSize", bucketSize, 1, RedisCuckooFilter.MAX_BUCKET_SIZE);
+      } else {
+        super.checkBucketSize(bucketSize);
+      }
     }
 
     /**
      * Sets the fingerprint width directly, overriding {@link #falsePositiveRate}.
      *
-     * @param fingerprintBits 4 to 32 ({@link Scheme#REDISBLOOM}: 8)
+     * @param fingerprintBits 4 to 32
      * @return this builder
      * @throws IllegalArgumentException if out of range
      */
@@ -707,15 +730,28 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
     /**
      * Sets the scheme (default {@link Scheme#STANDARD_FAST}; {@link Scheme#STANDARD}, the same
      * tables with a costlier alternate bucket, for filters that must merge with filters built with
-     * it; {@link Scheme#REDISBLOOM} to answer as RedisBloom does). With {@link #semiSorted
-     * semiSorted(true)} either STANDARD scheme works (scheme ids 5 and 3 in the format).
+     * it). With {@link #semiSorted semiSorted(true)} either works (scheme ids 5 and 3 in the
+     * format). {@link Scheme#REDISBLOOM} is refused: a filter that answers as RedisBloom does is a
+     * {@link RedisCuckooFilter} ({@link RedisCuckooFilter#reserve(long, int, int, int)}, expansion
+     * 0 for one that never grows).
      *
-     * @param scheme the scheme
+     * @param scheme {@link Scheme#STANDARD_FAST} or {@link Scheme#STANDARD}
      * @return this builder
      * @throws NullPointerException if null
+     * @throws IllegalArgumentException if {@link Scheme#REDISBLOOM}
      */
     public Builder<T> scheme(Scheme scheme) {
-      this.scheme = Checks.requireNonNull(scheme, "scheme");
+      this.scheme = requireStandard(scheme, "CuckooFilter");
+      return this;
+    }
+
+    /**
+     * Sets the {@link Scheme#REDISBLOOM} scheme that {@link #scheme} refuses: the single RedisBloom
+     * table the package reads from a single-filter file and converts to a {@link
+     * RedisCuckooFilter}, and whose insert the tests compare with RedisBloom's.
+     */
+    Builder<T> redisBloomScheme() {
+      this.scheme = Scheme.REDISBLOOM;
       return this;
     }
 
@@ -861,7 +897,7 @@ public final class CuckooFilter<T> implements MembershipFilter<T> {
           seed == 0, "seed: %s (expected: 0, the REDISBLOOM scheme has no seed)", seed);
       long buckets = Sizing.nextPowerOfTwo(Math.max(1, expectedItems / size));
       Checks.requireRange("bucketCount", buckets, 1, BucketTable.maxBucketCount(size));
-      int kicks = maxKicksOr(DEFAULT_REDISBLOOM_MAX_KICKS);
+      int kicks = maxKicksOr(RedisCuckooFilter.DEFAULT_MAX_ITERATIONS);
       return new Shape(Scheme.REDISBLOOM, false, buckets, size, 8, kicks, buckets * size);
     }
 

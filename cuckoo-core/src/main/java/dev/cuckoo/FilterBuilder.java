@@ -32,9 +32,7 @@ abstract class FilterBuilder<T, B extends FilterBuilder<T, B>> {
   /**
    * Sets the number of distinct items the filter must hold (required): of a {@link
    * ShardedCuckooFilter}, all its shards together; of a {@link ScalableCuckooFilter}, its first
-   * link, which grows from there. For a {@link CuckooFilter} of {@link Scheme#REDISBLOOM} this is
-   * RedisBloom's {@code capacity}: the bucket count is {@code nextPowerOfTwo(capacity /
-   * bucketSize)}.
+   * link, which grows from there.
    *
    * @param expectedItems 1 to 2^36
    * @return this builder
@@ -50,8 +48,7 @@ abstract class FilterBuilder<T, B extends FilterBuilder<T, B>> {
    * Sets the target false-positive rate (default 0.01): at {@code expectedItems} items for a single
    * or sharded filter, whose fingerprint width is derived from it; for the whole chain of a {@link
    * ScalableCuckooFilter}, however many links it grows to. {@link CuckooFilter.Builder} ignores it
-   * if {@code fingerprintBits} is set and rejects it in {@code build()} for {@link
-   * Scheme#REDISBLOOM}, whose fingerprints are 8 bits.
+   * if {@code fingerprintBits} is set.
    *
    * @param falsePositiveRate in (0, 1)
    * @return this builder
@@ -71,8 +68,7 @@ abstract class FilterBuilder<T, B extends FilterBuilder<T, B>> {
    * for 84%, 94.5% and 97.5%; smaller tables for less (their failure load varies much more), so
    * that {@code expectedItems} always fit.
    *
-   * @param bucketSize 2, 4 or 8 ({@link CuckooFilter.Builder} with {@link Scheme#REDISBLOOM}: 1 to
-   *     255, default 2)
+   * @param bucketSize 2, 4 or 8
    * @return this builder
    * @throws IllegalArgumentException if out of range
    */
@@ -93,11 +89,9 @@ abstract class FilterBuilder<T, B extends FilterBuilder<T, B>> {
 
   /**
    * Sets the most relocations ("kicks") one insert may make before it gives up (default {@value
-   * CuckooFilter#DEFAULT_MAX_KICKS}; {@link Scheme#REDISBLOOM}: {@value
-   * CuckooFilter#DEFAULT_REDISBLOOM_MAX_KICKS}, RedisBloom's default). A {@link
-   * ConcurrentCuckooFilter} examines at most {@code 4 × maxKicks} buckets in its breadth-first
-   * search for room; a {@link ScalableCuckooFilter} relocates in its newest link only. 0 disables
-   * relocation.
+   * CuckooFilter#DEFAULT_MAX_KICKS}). A {@link ConcurrentCuckooFilter} examines at most {@code 4 ×
+   * maxKicks} buckets in its breadth-first search for room; a {@link ScalableCuckooFilter}
+   * relocates in its newest link only. 0 disables relocation.
    *
    * @param maxKicks 0 to {@value CuckooFilter#MAX_KICKS_LIMIT}
    * @return this builder
@@ -118,8 +112,7 @@ abstract class FilterBuilder<T, B extends FilterBuilder<T, B>> {
    * Sets the seed mixed into every item hash (default {@value CuckooFilter#DEFAULT_SEED}: the hash
    * is used as it is; {@link ShardedCuckooFilter.Builder}: {@link
    * ShardedCuckooFilter#DEFAULT_SHARD_SEED}, and never 0). Filters with different seeds have
-   * independent false positives; filters must have equal seeds to be merged. {@link
-   * Scheme#REDISBLOOM} filters have no seed.
+   * independent false positives; filters must have equal seeds to be merged.
    *
    * @param seed any value (a sharded filter's: any but 0)
    * @return this builder

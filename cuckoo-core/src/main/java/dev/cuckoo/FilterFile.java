@@ -13,9 +13,12 @@ import java.util.function.IntFunction;
 /**
  * A filter read from the project's binary format, whichever filter it holds, with what the file
  * said about it: a single filter ({@link CuckooFilter#writeTo(OutputStream)}, also written by
- * {@link ConcurrentCuckooFilter}) or a chain ({@link ScalableCuckooFilter#writeTo} for the {@link
+ * {@link ConcurrentCuckooFilter}; {@link RedisCuckooFilter#writeSingleTo} for {@link
+ * Scheme#REDISBLOOM}) or a chain ({@link ScalableCuckooFilter#writeTo} for the {@link
  * Scheme#STANDARD} scheme, {@link RedisCuckooFilter#writeTo} for {@link Scheme#REDISBLOOM}), its
- * {@link Scheme} and the id of the {@link ItemHasher} it was written with.
+ * {@link Scheme} and the id of the {@link ItemHasher} it was written with. Every {@link
+ * Scheme#REDISBLOOM} filter is read as a {@link RedisCuckooFilter}: a single one as a filter of one
+ * link that never grows (expansion 0).
  *
  * <p>The hasher is chosen from the id the file names, so a tool can open any file:
  *
@@ -32,10 +35,12 @@ public final class FilterFile<T> {
   private static final int PEEK_BYTES = 20;
 
   private final MembershipFilter<T> filter;
+  private final boolean chain;
   private final int hasherId;
 
-  private FilterFile(MembershipFilter<T> filter, int hasherId) {
+  private FilterFile(MembershipFilter<T> filter, boolean chain, int hasherId) {
     this.filter = filter;
+    this.chain = chain;
     this.hasherId = hasherId;
   }
 
@@ -72,7 +77,8 @@ public final class FilterFile<T> {
       }
     }
     int id = hasherId(head);
-    return new FilterFile<>(FilterFormat.read(path, hasherForId.apply(id)), id);
+    return new FilterFile<>(
+        FilterFormat.read(path, hasherForId.apply(id), FilterFormat.Reader.ANY), false, id);
   }
 
   /**
@@ -98,13 +104,14 @@ public final class FilterFile<T> {
       return readChain(marked, hasherId(head), hasherForId);
     }
     int id = hasherId(head);
-    return new FilterFile<>(FilterFormat.read(marked, hasherForId.apply(id)), id);
+    return new FilterFile<>(
+        FilterFormat.read(marked, hasherForId.apply(id), FilterFormat.Reader.ANY), false, id);
   }
 
   private static <T> FilterFile<T> readChain(
       InputStream in, int id, IntFunction<? extends ItemHasher<? super T>> hasherForId)
       throws IOException {
-    return new FilterFile<>(ChainFormat.read(in, hasherForId.apply(id)), id);
+    return new FilterFile<>(ChainFormat.read(in, hasherForId.apply(id)), true, id);
   }
 
   private static boolean isChain(byte[] head) {
@@ -147,30 +154,38 @@ public final class FilterFile<T> {
    * Returns the filter.
    *
    * @return a {@link CuckooFilter}, a {@link ScalableCuckooFilter} or a {@link RedisCuckooFilter}
+   *     (every {@link Scheme#REDISBLOOM} filter, single or chained)
    */
   public MembershipFilter<T> filter() {
     return filter;
   }
 
   /**
-   * Returns true if the file holds a chain ({@link ScalableCuckooFilter} or {@link
-   * RedisCuckooFilter}), false if a single filter ({@link CuckooFilter}).
+   * Returns true if the file holds a chain (read as a {@link ScalableCuckooFilter} or a {@link
+   * RedisCuckooFilter}), false if a single filter (read as a {@link CuckooFilter}, or for {@link
+   * Scheme#REDISBLOOM} as a {@link RedisCuckooFilter} of one link).
    *
    * @return whether the file holds a chain
    */
   public boolean isChain() {
-    return filter instanceof ScalableCuckooFilter || filter instanceof RedisCuckooFilter;
+    return chain;
   }
 
   /**
-   * Returns the single filter.
+   * Returns the single filter of a scheme other than {@link Scheme#REDISBLOOM}.
    *
    * @return the filter
-   * @throws IllegalStateException if the file holds a chain
+   * @throws IllegalStateException if the file holds a chain, or a single {@link Scheme#REDISBLOOM}
+   *     filter (which {@link #filter()} returns as a {@link RedisCuckooFilter})
    */
   public CuckooFilter<T> single() {
-    if (isChain()) {
+    if (chain) {
       throw new IllegalStateException("the file holds a chained filter, not a single one");
+    }
+    if (!(filter instanceof CuckooFilter)) {
+      throw new IllegalStateException(
+          "the file holds a single REDISBLOOM filter, which filter() returns as a"
+              + " RedisCuckooFilter");
     }
     return (CuckooFilter<T>) filter;
   }
@@ -183,7 +198,7 @@ public final class FilterFile<T> {
    *     chain (which {@link #filter()} returns as a {@link RedisCuckooFilter})
    */
   public ScalableCuckooFilter<T> chain() {
-    if (!isChain()) {
+    if (!chain) {
       throw new IllegalStateException("the file holds a single filter, not a chained one");
     }
     if (!(filter instanceof ScalableCuckooFilter)) {

@@ -52,17 +52,46 @@ final class FilterFormat {
     }
   }
 
-  /** Reads one filter (header, payload, CRC32C) from {@code in}, leaving it just after the CRC. */
-  static <T> CuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher) throws IOException {
-    return read(FormatInput.of(in), hasher);
+  /**
+   * Which class a single filter is read into: a {@link CuckooFilter} ({@link Scheme#REDISBLOOM}
+   * refused), a {@link RedisCuckooFilter} (only {@link Scheme#REDISBLOOM}), or whichever the scheme
+   * asks for.
+   */
+  enum Reader {
+    CUCKOO_FILTER,
+    REDIS_CUCKOO_FILTER,
+    ANY
   }
 
-  /** Reads the file {@code path}, which must hold exactly one filter. */
+  /**
+   * Reads one {@link CuckooFilter} (header, payload, CRC32C) from {@code in}, leaving it just after
+   * the CRC; a {@link Scheme#REDISBLOOM} filter is refused before its table is allocated.
+   */
+  static <T> CuckooFilter<T> read(InputStream in, ItemHasher<? super T> hasher) throws IOException {
+    return (CuckooFilter<T>) FilterFormat.<T>read(FormatInput.of(in), hasher, Reader.CUCKOO_FILTER);
+  }
+
+  /** Reads the file {@code path}, which must hold exactly one {@link CuckooFilter}. */
   static <T> CuckooFilter<T> read(Path path, ItemHasher<? super T> hasher) throws IOException {
+    return (CuckooFilter<T>) FilterFormat.<T>read(path, hasher, Reader.CUCKOO_FILTER);
+  }
+
+  /**
+   * Reads one single filter from {@code in} as {@code reader} says: a {@link Scheme#REDISBLOOM}
+   * filter becomes a one-link {@link RedisCuckooFilter} that never grows (expansion 0).
+   */
+  static <T> MembershipFilter<T> read(InputStream in, ItemHasher<? super T> hasher, Reader reader)
+      throws IOException {
+    return read(FormatInput.of(in), hasher, reader);
+  }
+
+  /** Reads the file {@code path}, which must hold exactly one single filter, as {@code reader}. */
+  static <T> MembershipFilter<T> read(Path path, ItemHasher<? super T> hasher, Reader reader)
+      throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       long length = Files.isRegularFile(path) ? channel.size() : -1;
       FormatInput input = new FormatInput(Channels.newInputStream(channel), length);
-      CuckooFilter<T> filter = read(input, hasher);
+      MembershipFilter<T> filter = read(input, hasher, reader);
       if (input.remaining() > 0) {
         throw new FilterFormatException(
             "end",
@@ -73,11 +102,12 @@ final class FilterFormat {
     }
   }
 
-  private static <T> CuckooFilter<T> read(FormatInput input, ItemHasher<? super T> hasher)
-      throws IOException {
+  private static <T> MembershipFilter<T> read(
+      FormatInput input, ItemHasher<? super T> hasher, Reader reader) throws IOException {
     Checks.requireNonNull(hasher, "hasher");
     input.resetCrc();
-    return readLink(input, hasher, true);
+    CuckooFilter<T> filter = readLink(input, hasher, true, reader);
+    return filter.scheme() == Scheme.REDISBLOOM ? RedisCuckooFilter.ofSingle(filter) : filter;
   }
 
   /**
@@ -101,11 +131,22 @@ final class FilterFormat {
    */
   static <T> CuckooFilter<T> readLink(
       FormatInput input, ItemHasher<? super T> hasher, boolean checkCrc) throws IOException {
+    return readLink(input, hasher, checkCrc, null);
+  }
+
+  /**
+   * {@link #readLink(FormatInput, ItemHasher, boolean)} refusing what {@code reader} cannot hold
+   * (null: a link of a chain, which the chain checks).
+   */
+  private static <T> CuckooFilter<T> readLink(
+      FormatInput input, ItemHasher<? super T> hasher, boolean checkCrc, Reader reader)
+      throws IOException {
     long base = input.offset();
     byte[] bytes = new byte[FilterHeader.BYTES];
     input.readFully(bytes, 0, bytes.length, "header");
     FilterHeader header = FilterHeader.decode(bytes, base);
     header.checkHasher(hasher, base);
+    checkReader(header, reader, base);
     long payloadOffset = base + FilterHeader.BYTES;
     input.requireAvailable(
         "payloadLength",
@@ -130,6 +171,47 @@ final class FilterFormat {
     }
     filter.setSize(occupied);
     return filter;
+  }
+
+  /**
+   * Refuses, before anything is allocated, a filter that {@code reader} cannot hold: a {@link
+   * Scheme#REDISBLOOM} filter as a {@link CuckooFilter}, any other as a {@link RedisCuckooFilter},
+   * and a {@link Scheme#REDISBLOOM} filter whose max kicks are outside RedisBloom's MAXITERATIONS.
+   */
+  private static void checkReader(FilterHeader header, Reader reader, long base) {
+    if (reader == null) {
+      return;
+    }
+    boolean redis = header.scheme == Scheme.REDISBLOOM;
+    int schemeByte = FilterHeader.schemeByte(header.scheme, header.semiSorted);
+    if (redis && reader == Reader.CUCKOO_FILTER) {
+      throw new FilterFormatException(
+          "scheme",
+          base + FilterHeader.OFFSET_SCHEME,
+          schemeByte
+              + ", a REDISBLOOM filter (expected: 1, 3, 4 or 5 for a CuckooFilter; a REDISBLOOM"
+              + " filter is a RedisCuckooFilter: read it with RedisCuckooFilter.readFrom or"
+              + " FilterFile.read)");
+    }
+    if (!redis && reader == Reader.REDIS_CUCKOO_FILTER) {
+      throw new FilterFormatException(
+          "scheme",
+          base + FilterHeader.OFFSET_SCHEME,
+          schemeByte
+              + ", a "
+              + header.scheme
+              + " filter (expected: 2, a REDISBLOOM filter, for a RedisCuckooFilter; read it with"
+              + " CuckooFilter.readFrom or FilterFile.read)");
+    }
+    if (redis && (header.maxKicks < 1 || header.maxKicks > RedisCuckooFilter.MAX_ITERATIONS)) {
+      throw new FilterFormatException(
+          "maxKicks",
+          base + FilterHeader.OFFSET_MAX_KICKS,
+          header.maxKicks
+              + " (expected: 1 to "
+              + RedisCuckooFilter.MAX_ITERATIONS
+              + " for a REDISBLOOM filter, RedisBloom's MAXITERATIONS)");
+    }
   }
 
   /** Fails if bits after the last slot in the last payload byte are set. */

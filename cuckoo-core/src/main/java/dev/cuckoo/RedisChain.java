@@ -295,6 +295,14 @@ final class RedisChain extends Chain {
     }
   }
 
+  /** Records that {@code moved} fingerprints were written into the one link (a merge). */
+  void merged(long moved) {
+    RedisLink link = links.get(0);
+    link.occupied += moved;
+    occupancyChanged(0);
+    items += moved;
+  }
+
   /** Records that the occupancy of link {@code index} changed. */
   void occupancyChanged(int index) {
     hasRoom.set(index, !links.get(index).isFull());

@@ -1,8 +1,12 @@
 package dev.cuckoo;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A growing cuckoo filter that behaves bit for bit like a RedisBloom cuckoo filter ({@code
@@ -16,10 +20,11 @@ import java.io.OutputStream;
  * or {@link ItemHashers#redisUtf8()}), 8-bit fingerprints, link {@code k} has {@code base ×
  * expansion^k} buckets, lookups and inserts go from the newest link to the oldest, only the newest
  * link relocates fingerprints, deletes go newest first and compact the chain when deletes exceed
- * 10% of the items. It is the one filter of the RedisBloom scheme that grows ({@link
- * ScalableCuckooFilter} is the {@link Scheme#STANDARD} one); {@link CuckooFilter} with {@link
- * Scheme#REDISBLOOM} is a single link that never grows, which {@link #of(CuckooFilter, int)} and
- * {@link #singleFilter} convert to and from.
+ * 10% of the items. It is the one filter of the {@link Scheme#REDISBLOOM} scheme: {@link
+ * ScalableCuckooFilter} is the {@link Scheme#STANDARD} chain, and {@link CuckooFilter} refuses the
+ * scheme. A filter that never grows is one reserved with expansion 0, which is also what a single
+ * {@link Scheme#REDISBLOOM} filter file reads as ({@link #readFrom}, {@link FilterFile#read});
+ * {@link #writeSingleTo} writes a one-link filter in that single-filter form.
  *
  * <pre>{@code
  * RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 1);
@@ -64,7 +69,7 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   public static final int DEFAULT_BUCKET_SIZE = 2;
 
   /** {@code CF.RESERVE}'s default MAXITERATIONS. */
-  public static final int DEFAULT_MAX_ITERATIONS = CuckooFilter.DEFAULT_REDISBLOOM_MAX_KICKS;
+  public static final int DEFAULT_MAX_ITERATIONS = 20;
 
   /** {@code CF.RESERVE}'s default EXPANSION. */
   public static final int DEFAULT_EXPANSION = 1;
@@ -80,6 +85,11 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
 
   /** Largest capacity accepted: 2^62. */
   public static final long MAX_CAPACITY = 1L << 62;
+
+  /**
+   * What two filters must have in common for {@link #addAll}, in the order the check names them.
+   */
+  private static final String[] MERGE_PARAMETERS = {"bucketCount", "bucketSize", "hasher id"};
 
   /** Heap bytes of this object: a 12-byte header and two compressed references, padded. */
   private static final long OBJECT_BYTES = 24;
@@ -205,34 +215,6 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns a one-link filter over the table of {@code filter}: what RedisBloom holds after {@code
-   * CF.RESERVE} with the filter's geometry, {@code MAXITERATIONS filter.maxKicks()} and {@code
-   * EXPANSION expansion}, and the same adds; so that a single filter can be dumped ({@link
-   * #scanDump}) into Redis. The new filter shares the single filter's table, not a copy: a change
-   * to either shows in the other. The expansion is recorded as given.
-   *
-   * @param filter a {@link Scheme#REDISBLOOM} filter whose max kicks are 1 to 65535
-   * @param expansion the expansion to record, 0 to 32768
-   * @param <T> the item type
-   * @return the filter, with the single filter's hasher and item count
-   * @throws IllegalArgumentException if the filter is not {@link Scheme#REDISBLOOM}, or its max
-   *     kicks or {@code expansion} are outside RedisBloom's ranges (the message names them)
-   * @throws NullPointerException if {@code filter} is null
-   */
-  public static <T> RedisCuckooFilter<T> of(CuckooFilter<T> filter, int expansion) {
-    Checks.requireNonNull(filter, "filter");
-    Checks.requireArgument(
-        filter.scheme() == Scheme.REDISBLOOM,
-        "filter: scheme %s (expected: REDISBLOOM)",
-        filter.scheme());
-    Checks.requireRange("maxKicks", filter.maxKicks(), 1, MAX_ITERATIONS);
-    Checks.requireRange("expansion", expansion, 0, MAX_EXPANSION);
-    return new RedisCuckooFilter<>(
-        filter.hasher(),
-        RedisChain.over(filter.table(), filter.maxKicks(), expansion, filter.size()));
-  }
-
-  /**
    * Creates an empty filter from the header of a RedisBloom dump ({@code CF.LOADCHUNK key 1
    * header}), validating it as RedisBloom does: bucket size 1 to 255, 1 to 65535 links (RedisBloom
    * also takes 65536, which it truncates to 0 links), max iterations 1 to 65535, expansion 0 to
@@ -252,22 +234,53 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Reads a filter written by {@link #writeTo(OutputStream)}: any chain file of the {@link
-   * Scheme#REDISBLOOM} scheme, leaving {@code in} just after it.
+   * Reads a filter written by {@link #writeTo(OutputStream)} (any chain file of the {@link
+   * Scheme#REDISBLOOM} scheme) or by {@link #writeSingleTo} (a single {@link Scheme#REDISBLOOM}
+   * filter, also as written before {@link CuckooFilter} refused the scheme), leaving {@code in}
+   * just after it. A single filter becomes a one-link filter that never grows (expansion 0, as the
+   * single filter never grew) with no deletes counted; its max kicks must be 1 to 65535.
    *
    * @param in the stream to read from
    * @param hasher the hasher the filter was written with
    * @param <T> the item type
    * @return the filter
    * @throws FilterFormatException if the bytes are corrupt, truncated, of an unknown version, of a
-   *     {@link Scheme#STANDARD} chain, written with a different built-in hasher, or its links are
-   *     larger than the maximum heap (refused before allocating) or do not fit in the heap even
-   *     after a full garbage collection
+   *     {@link Scheme#STANDARD} chain or another scheme's single filter, written with a different
+   *     built-in hasher, or its links are larger than the maximum heap (refused before allocating)
+   *     or do not fit in the heap even after a full garbage collection
    * @throws IOException if {@code in} fails
    */
   public static <T> RedisCuckooFilter<T> readFrom(InputStream in, ItemHasher<? super T> hasher)
       throws IOException {
-    return ChainFormat.readRedis(in, hasher);
+    Checks.requireNonNull(in, "in");
+    // the first 8 bytes tell the two forms apart; they are read again as part of the header, from
+    // the stream itself where it can go back (so a byte array's known length is still used)
+    InputStream whole;
+    byte[] magic;
+    if (in.markSupported()) {
+      in.mark(Long.BYTES);
+      magic = in.readNBytes(Long.BYTES);
+      in.reset();
+      whole = in;
+    } else {
+      magic = in.readNBytes(Long.BYTES);
+      whole = new SequenceInputStream(new ByteArrayInputStream(magic), in);
+    }
+    if (magic.length == Long.BYTES
+        && ByteBuffer.wrap(magic).order(ByteOrder.LITTLE_ENDIAN).getLong() == FilterHeader.MAGIC) {
+      return (RedisCuckooFilter<T>)
+          FilterFormat.<T>read(whole, hasher, FilterFormat.Reader.REDIS_CUCKOO_FILTER);
+    }
+    return ChainFormat.readRedis(whole, hasher);
+  }
+
+  /**
+   * Returns a one-link filter that never grows (expansion 0) over the table of a single {@link
+   * Scheme#REDISBLOOM} filter read from a file, whose max kicks the reader checked.
+   */
+  static <T> RedisCuckooFilter<T> ofSingle(CuckooFilter<T> single) {
+    return wrap(
+        single.hasher(), RedisChain.over(single.table(), single.maxKicks(), 0, single.size()));
   }
 
   /**
@@ -707,42 +720,82 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   }
 
   /**
-   * Returns the single {@link Scheme#REDISBLOOM} {@link CuckooFilter} holding this one-link
-   * filter's slots, items hashed by {@code hasher}: the other direction of {@link #of(CuckooFilter,
-   * int)}, for a dump of a filter that never grew. The single filter shares this one's table, not a
-   * copy, unless this one is small enough to be held compactly (at most 65536 slots): then it holds
-   * a copy.
+   * Returns a one-link filter over this one-link filter's slots and counters that records {@code
+   * expansion}: what RedisBloom holds after {@code CF.RESERVE} with this geometry, {@code
+   * MAXITERATIONS maxKicks()} and {@code EXPANSION expansion}, and the same adds. For dumping a
+   * filter that never grows (one read from a single-filter file has expansion 0) into a Redis key
+   * that grows ({@link #scanDump} and {@link #dumpHeader} of the new filter carry {@code
+   * expansion}). The expansion is recorded as given. The new filter shares this one's table when it
+   * has more than 65536 slots and holds a copy otherwise: write to at most one of the two.
    *
-   * @param hasher the hasher of the filter's items (its id is what the filter's file records)
-   * @param <U> the item type
-   * @return the filter, with this one's max kicks and item count
-   * @throws IllegalStateException if the chain has more than one link
-   * @throws FilterFormatException if the item count is not the number of occupied slots (a dump
-   *     whose counters disagree with its data)
-   * @throws NullPointerException if {@code hasher} is null
+   * @param expansion the expansion to record, 0 to 32768
+   * @return the filter, with this one's hasher, item and delete counts
+   * @throws IllegalArgumentException if {@code expansion} is out of range (the message names it)
+   * @throws IllegalStateException if this filter has more than one link
    */
-  public <U> CuckooFilter<U> singleFilter(ItemHasher<? super U> hasher) {
-    Checks.requireNonNull(hasher, "hasher");
+  public RedisCuckooFilter<T> withExpansion(int expansion) {
+    Checks.requireRange("expansion", expansion, 0, MAX_EXPANSION);
     RedisChain redis = redisChain();
+    RedisLink link = onlyLink(redis);
+    return wrap(
+        hasher,
+        RedisChain.over(
+            link.table, redis.maxIterations(), expansion, redis.items(), redis.deletes()));
+  }
+
+  /**
+   * Adds every fingerprint of {@code other} to this filter (the union of the two multisets of
+   * fingerprints), all or nothing, for filters of one link each: a fingerprint in bucket {@code i}
+   * of {@code other} goes into bucket {@code i} or its alternate here, relocating others along a
+   * random walk of at most {@link #maxKicks()} steps when both are full (not RedisBloom's kick-out:
+   * the result answers as the union, but its slots are not what {@code CF.ADD} of both filters'
+   * items would give). Afterwards {@link #count} of any item is the sum of its counts in both
+   * filters. {@code other} is not changed; the delete counts are kept as they are.
+   *
+   * @param other a one-link filter of the same bucket count, bucket size and hasher
+   * @return true if every fingerprint fit; false if not, in which case this filter is exactly as it
+   *     was
+   * @throws IllegalArgumentException if a parameter differs (the message names it) or {@code other}
+   *     is this filter
+   * @throws IllegalStateException if either filter has more than one link
+   * @throws NullPointerException if {@code other} is null
+   */
+  public boolean addAll(RedisCuckooFilter<T> other) {
+    Checks.requireNonNull(other, "other");
+    Checks.requireArgument(
+        other != this, "other: the filter itself (expected: a different filter)");
+    RedisChain theirs = other.redisChain();
+    RedisLink source = onlyLink(theirs);
+    if (chain instanceof CompactRedisChain compact) {
+      chain = compact.expand();
+    }
+    RedisChain mine = (RedisChain) chain;
+    RedisLink target = onlyLink(mine);
+    FilterMerge.requireCompatible(
+        MERGE_PARAMETERS,
+        new Object[] {target.bucketCount, mine.bucketSize(), hasher.id()},
+        new Object[] {source.bucketCount, theirs.bucketSize(), other.hasher.id()});
+    if (source.occupied > target.slots - target.occupied) {
+      return false;
+    }
+    // the walk's seed is the item count, as a single filter's merge seeds it (seed 0 XOR size)
+    long moved =
+        FilterMerge.addAll(
+            target.indexer, target.table, mine.maxIterations(), mine.items(), source.table);
+    if (moved < 0) {
+      return false;
+    }
+    mine.merged(moved);
+    return true;
+  }
+
+  /** Returns the one link of {@code redis}, or fails naming the link count. */
+  private static RedisLink onlyLink(RedisChain redis) {
     if (redis.linkCount() != 1) {
       throw new IllegalStateException(
-          "linkCount: " + redis.linkCount() + " (expected: 1 for a single filter)");
+          "linkCount: " + redis.linkCount() + " (expected: 1, a filter that never grew)");
     }
-    RedisLink link = redis.links().get(0);
-    if (redis.items() != link.occupied) {
-      throw new FilterFormatException(
-          "numItems",
-          RedisDump.OFFSET_ITEMS,
-          Long.toUnsignedString(redis.items())
-              + " (expected: "
-              + link.occupied
-              + ", the occupied slots)");
-    }
-    CuckooFilter<U> filter =
-        new CuckooFilter<>(
-            hasher, Scheme.REDISBLOOM, link.table, redis.maxIterations(), 0, link.slots);
-    filter.setSize(redis.items());
-    return filter;
+    return redis.links().get(0);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -764,6 +817,64 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
     } else {
       ChainFormat.writeRedis((RedisChain) chain, hasher, out);
     }
+  }
+
+  /**
+   * Writes this one-link filter as a single {@link Scheme#REDISBLOOM} filter (docs/FORMAT.md, the
+   * single-filter format, scheme 2: a 64-byte header, the slots, a CRC32C), the form of a filter
+   * that never grows; does not close {@code out}. The expansion and the delete count are not part
+   * of that form: {@link #readFrom} and {@link FilterFile#read} read it back as a one-link filter
+   * of expansion 0 and no deletes.
+   *
+   * @param out the stream to write to
+   * @param hasher the hasher whose id the file records: this filter's, or one that gives the same
+   *     hashes for the items the file will be queried with (as {@link ItemHashers#redisUtf8()} for
+   *     text does for a filter hashing its UTF-8 bytes with {@link ItemHashers#redisBytes()})
+   * @throws IOException if {@code out} fails
+   * @throws IllegalStateException if the filter has more than one link
+   * @throws FilterFormatException if the item count is not the number of occupied slots (a dump
+   *     whose counters disagree with its data)
+   * @throws NullPointerException if {@code out} or {@code hasher} is null
+   */
+  public void writeSingleTo(OutputStream out, ItemHasher<?> hasher) throws IOException {
+    Checks.requireNonNull(out, "out");
+    Checks.requireNonNull(hasher, "hasher");
+    RedisChain redis = redisChain();
+    RedisLink link = onlyLink(redis);
+    if (redis.items() != link.occupied) {
+      throw new FilterFormatException(
+          "numItems",
+          RedisDump.OFFSET_ITEMS,
+          Long.toUnsignedString(redis.items())
+              + " (expected: "
+              + link.occupied
+              + ", the occupied slots)");
+    }
+    FilterFormat.write(single(hasher, link, redis.maxIterations(), redis.items()), out);
+  }
+
+  /**
+   * Returns the number of bytes {@link #writeSingleTo} writes for a filter that {@link
+   * #reserve(long, int, int, int) reserve(capacity, bucketSize, …)} makes, whatever it holds,
+   * without allocating it: the 64-byte header, one byte per slot and the 4-byte CRC32C.
+   *
+   * @param capacity the number of items, 1 to 2^62
+   * @param bucketSize slots per bucket, 1 to 255
+   * @return the size of the single-filter form in bytes
+   * @throws IllegalArgumentException if a parameter is out of range
+   */
+  public static long singleSerializedSizeInBytes(long capacity, int bucketSize) {
+    long buckets = baseBuckets(capacity, bucketSize);
+    return FilterFormat.serializedBytes(BucketTable.payloadBytes(buckets, bucketSize, 8));
+  }
+
+  /** The single REDISBLOOM filter over {@code link}'s table, as the single-filter form holds it. */
+  private static <U> CuckooFilter<U> single(
+      ItemHasher<U> hasher, RedisLink link, int maxIterations, long items) {
+    CuckooFilter<U> filter =
+        new CuckooFilter<>(hasher, Scheme.REDISBLOOM, link.table, maxIterations, 0, link.slots);
+    filter.setSize(items);
+    return filter;
   }
 
   /**

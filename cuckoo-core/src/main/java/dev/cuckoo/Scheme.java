@@ -19,8 +19,14 @@ public enum Scheme {
    * Bit-exact with RedisBloom's cuckoo filter (Redis 8 {@code CF.*} commands): 8-bit fingerprints
    * {@code hash mod 255 + 1}, bucket index {@code hash mod m}, alternate bucket {@code (i XOR
    * fp·0x5bd1e995) mod m}, a power-of-two bucket count, bucket sizes 1 to 255, and RedisBloom's
-   * deterministic kick-out with rollback. Use it with {@link ItemHashers#redisUtf8()} or {@link
-   * ItemHashers#redisBytes()} (MurmurHash64A, seed 0).
+   * deterministic kick-out with rollback, with items hashed by {@link ItemHashers#redisUtf8()} or
+   * {@link ItemHashers#redisBytes()} (MurmurHash64A, seed 0). The scheme of {@link
+   * RedisCuckooFilter} only, the one way to build such a filter ({@link
+   * RedisCuckooFilter#reserve(long, int, int, int)}; expansion 0 for one that never grows): {@link
+   * CuckooFilter.Builder#scheme} and {@link ConcurrentCuckooFilter.Builder#scheme} refuse it. A
+   * file of a single filter of this scheme (written by {@link RedisCuckooFilter#writeSingleTo}, or
+   * by a {@link CuckooFilter} before it refused the scheme) reads as a one-link {@link
+   * RedisCuckooFilter}.
    */
   REDISBLOOM(2),
   /**

@@ -34,7 +34,7 @@ class BatchLookupTest {
             .build(),
         CuckooFilter.builder(ItemHashers.redisUtf8())
             .expectedItems(3000)
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .build());
   }
 

@@ -45,12 +45,10 @@ class CuckooFilterTest {
   @CsvSource({"STANDARD, 2", "STANDARD, 4", "STANDARD, 8", "REDISBLOOM, 2", "REDISBLOOM, 4"})
   void add_untilFirstFailure_filterUnchangedAndNothingLost(Scheme scheme, int bucketSize) {
     for (long seed = 1; seed <= 5; seed++) {
-      CuckooFilter<Long> filter =
-          CuckooFilter.builder(ItemHashers.longs())
-              .scheme(scheme)
-              .expectedItems(5000)
-              .bucketSize(bucketSize)
-              .build();
+      CuckooFilter.Builder<Long> builder = CuckooFilter.builder(ItemHashers.longs());
+      // the package's own REDISBLOOM table, which the public scheme(...) refuses
+      builder = scheme == Scheme.REDISBLOOM ? builder.redisBloomScheme() : builder.scheme(scheme);
+      CuckooFilter<Long> filter = builder.expectedItems(5000).bucketSize(bucketSize).build();
       SplittableRandom random = new SplittableRandom(seed);
       List<Long> added = new ArrayList<>();
       while (true) {
@@ -274,7 +272,7 @@ class CuckooFilterTest {
         IllegalArgumentException.class,
         () ->
             CuckooFilter.builder(ItemHashers.longs())
-                .scheme(Scheme.REDISBLOOM)
+                .redisBloomScheme()
                 .expectedItems(10)
                 .fingerprintBits(12)
                 .build(),
@@ -306,10 +304,34 @@ class CuckooFilterTest {
   }
 
   @Test
+  void builderScheme_redisBloom_refusedNamingRedisCuckooFilterReserve() {
+    CuckooFilter.Builder<CharSequence> builder =
+        CuckooFilter.builder(ItemHashers.redisUtf8()).expectedItems(1000);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> builder.scheme(Scheme.REDISBLOOM));
+    assertEquals(
+        "scheme: REDISBLOOM (expected: STANDARD or STANDARD_FAST; a CuckooFilter does not take"
+            + " REDISBLOOM: use RedisCuckooFilter.reserve(capacity, bucketSize, maxIterations,"
+            + " expansion), expansion 0 for a filter that never grows)",
+        e.getMessage());
+    // the refused call left the builder as it was: a STANDARD_FAST filter
+    assertEquals(Scheme.STANDARD_FAST, builder.build().scheme());
+    assertEquals(Scheme.STANDARD, builder.scheme(Scheme.STANDARD).build().scheme());
+  }
+
+  @Test
+  void builderBucketSize_redisBloomSizes_refusedWhenSet() {
+    CuckooFilter.Builder<CharSequence> builder = CuckooFilter.builder(ItemHashers.utf8());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> builder.bucketSize(3));
+    assertEquals("bucketSize: 3 (expected: 2, 4 or 8)", e.getMessage());
+  }
+
+  @Test
   void redisBloom_geometry_likeRedisBloom() {
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(1000)
             .build();
     assertEquals(512, filter.bucketCount());
@@ -319,7 +341,7 @@ class CuckooFilterTest {
     assertEquals(1024, filter.capacity());
     CuckooFilter<CharSequence> wide =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(200)
             .bucketSize(10)
             .build();

@@ -20,10 +20,7 @@ class FilterFileTest {
   @Test
   void read_singleFilterFile_reportsSingleSchemeAndHasher() throws IOException {
     CuckooFilter<CharSequence> filter =
-        CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(100)
-            .build();
+        CuckooFilter.builder(ItemHashers.utf8()).scheme(Scheme.STANDARD).expectedItems(100).build();
     filter.add("a");
     Path path = dir.resolve("single.cuckoo");
     filter.writeTo(path);
@@ -33,11 +30,11 @@ class FilterFileTest {
             path,
             id -> {
               asked[0] = id;
-              return ItemHashers.redisUtf8();
+              return ItemHashers.utf8();
             });
     assertFalse(file.isChain());
-    assertEquals(Scheme.REDISBLOOM, file.scheme());
-    assertEquals(ItemHashers.redisUtf8().id(), file.hasherId());
+    assertEquals(Scheme.STANDARD, file.scheme());
+    assertEquals(ItemHashers.utf8().id(), file.hasherId());
     assertEquals(file.hasherId(), asked[0]);
     assertTrue(file.single().mightContain("a"));
     assertThrows(IllegalStateException.class, file::chain);

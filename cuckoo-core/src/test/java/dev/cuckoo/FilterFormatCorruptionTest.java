@@ -62,7 +62,7 @@ class FilterFormatCorruptionTest {
   private static CuckooFilter<CharSequence> redis() {
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(64)
             .bucketSize(2)
             .build();

@@ -84,7 +84,7 @@ class FilterFormatTest {
   void writeTo_redisBloomScheme_roundTripsAnswersAndBytes() throws IOException {
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(1000)
             .bucketSize(3)
             .maxKicks(50)

@@ -20,7 +20,7 @@ class FilterMergeTest {
   private static CuckooFilter<CharSequence> filter(Scheme scheme, int maxKicks) {
     if (scheme == Scheme.REDISBLOOM) {
       return CuckooFilter.builder(ItemHashers.redisUtf8())
-          .scheme(Scheme.REDISBLOOM)
+          .redisBloomScheme()
           .expectedItems(2048)
           .bucketSize(4)
           .maxKicks(maxKicks)
@@ -205,7 +205,7 @@ class FilterMergeTest {
         "scheme",
         base,
         CuckooFilter.builder(ItemHashers.utf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(2048)
             .bucketSize(4)
             .build());

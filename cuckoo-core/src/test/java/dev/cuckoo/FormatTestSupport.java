@@ -3,6 +3,7 @@ package dev.cuckoo;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -23,15 +24,35 @@ final class FormatTestSupport {
     return out.toByteArray();
   }
 
-  /** Reads a filter from {@code bytes} through a plain ByteArrayInputStream (length known). */
+  /**
+   * Reads a filter from {@code bytes} through a plain ByteArrayInputStream (length known): with
+   * {@link CuckooFilter#readFrom(InputStream, ItemHasher)}, or for bytes of the REDISBLOOM scheme
+   * (which that refuses) as the single RedisBloom table the package reads before it converts it to
+   * a {@link RedisCuckooFilter}, checked alike.
+   */
   static <T> CuckooFilter<T> read(byte[] bytes, ItemHasher<? super T> hasher) throws IOException {
-    return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), hasher);
+    return read(new ByteArrayInputStream(bytes), isRedisBloom(bytes), hasher);
   }
 
   /** Reads a filter from {@code bytes} through a stream whose length the reader cannot know. */
   static <T> CuckooFilter<T> readUnknownLength(byte[] bytes, ItemHasher<? super T> hasher)
       throws IOException {
-    return CuckooFilter.readFrom(new OneByteAtATimeInputStream(bytes), hasher);
+    return read(new OneByteAtATimeInputStream(bytes), isRedisBloom(bytes), hasher);
+  }
+
+  private static boolean isRedisBloom(byte[] bytes) {
+    return bytes.length > FilterHeader.OFFSET_SCHEME
+        && bytes[FilterHeader.OFFSET_SCHEME] == Scheme.REDISBLOOM.id();
+  }
+
+  private static <T> CuckooFilter<T> read(
+      InputStream in, boolean redisBloom, ItemHasher<? super T> hasher) throws IOException {
+    if (!redisBloom) {
+      return CuckooFilter.readFrom(in, hasher);
+    }
+    FormatInput input = FormatInput.of(in);
+    input.resetCrc();
+    return FilterFormat.readLink(input, hasher, true);
   }
 
   /** Returns a copy of {@code bytes} with the little-endian long at {@code offset} replaced. */

@@ -4,13 +4,18 @@ import static dev.cuckoo.FormatTestSupport.bytesOf;
 import static dev.cuckoo.FormatTestSupport.read;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -81,6 +86,42 @@ class GoldenFileTest {
     }
     assertEquals(golden.removedFalsePositives(), removedHits);
     assertEquals(golden.probeFalsePositives(), GoldenFilters.falsePositives(filter));
+  }
+
+  @Test
+  void redisCuckooFilterReadFrom_redisBloomGoldenFile_answersAsPinnedAndWritesItBack()
+      throws IOException {
+    byte[] bytes = resource(GoldenFilters.REDISBLOOM_RESOURCE);
+    RedisCuckooFilter<CharSequence> filter =
+        RedisCuckooFilter.readFrom(new ByteArrayInputStream(bytes), ItemHashers.redisUtf8());
+    assertEquals(1, filter.linkCount());
+    assertEquals(0, filter.expansion());
+    int kept = GoldenFilters.ADDED - GoldenFilters.REMOVED;
+    assertEquals(kept, filter.size());
+    for (int i = 0; i < kept; i++) {
+      assertTrue(filter.mightContain(GoldenFilters.item(i)), GoldenFilters.item(i));
+    }
+    int removedHits = 0;
+    for (int i = kept; i < GoldenFilters.ADDED; i++) {
+      removedHits += filter.mightContain(GoldenFilters.item(i)) ? 1 : 0;
+    }
+    assertEquals(0, removedHits);
+    assertEquals(89, GoldenFilters.falsePositives(filter));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    filter.writeSingleTo(out, ItemHashers.redisUtf8());
+    assertArrayEquals(bytes, out.toByteArray());
+
+    FilterFile<CharSequence> file =
+        FilterFile.read(new ByteArrayInputStream(bytes), id -> ItemHashers.redisUtf8());
+    assertFalse(file.isChain());
+    assertEquals(89, GoldenFilters.falsePositives(file.filter()));
+    assertEquals(
+        "scheme",
+        assertThrows(
+                FilterFormatException.class,
+                () ->
+                    CuckooFilter.readFrom(new ByteArrayInputStream(bytes), ItemHashers.redisUtf8()))
+            .field());
   }
 
   @ParameterizedTest(name = "{0}")

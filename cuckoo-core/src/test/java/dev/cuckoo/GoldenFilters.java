@@ -68,7 +68,7 @@ final class GoldenFilters {
   }
 
   /** Returns how many probes the filter answers "might contain" for (its false positives). */
-  static int falsePositives(CuckooFilter<CharSequence> filter) {
+  static int falsePositives(MembershipFilter<CharSequence> filter) {
     int hits = 0;
     for (int i = 0; i < PROBES; i++) {
       if (filter.mightContain(probe(i))) {

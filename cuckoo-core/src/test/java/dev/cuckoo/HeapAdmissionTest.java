@@ -133,7 +133,7 @@ class HeapAdmissionTest {
           fail("read " + i, e);
         }
         try {
-          CuckooFilter.readFrom(singleFile, ItemHashers.redisBytes());
+          FilterFile.read(singleFile, id -> ItemHashers.redisBytes());
           RedisCuckooFilter.loadDumpHeader(header).add(item);
         } catch (FilterFormatException e) {
           fail("load " + i, e);

@@ -32,7 +32,7 @@ class ItemHashersTest {
     assertEquals(expected, ItemHashers.redisBytes().hash(item.getBytes(StandardCharsets.UTF_8)));
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(1024)
             .build();
     assertEquals(fingerprint, filter.indexer().fingerprint(expected));

@@ -274,10 +274,7 @@ class MembershipFilterTest {
   @Test
   void concurrentReadFrom_redisBloomFilter_throws() throws IOException {
     CuckooFilter<CharSequence> redis =
-        CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(64)
-            .build();
+        CuckooFilter.builder(ItemHashers.redisUtf8()).redisBloomScheme().expectedItems(64).build();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     redis.writeTo(out);
     FilterFormatException e =
@@ -317,10 +314,10 @@ class MembershipFilterTest {
         "bucketSize: 3 (expected: 2, 4 or 8)",
         () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).bucketSize(3));
     assertRejected(
-        "seed: 0 (expected: not 0", () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).seed(0));
+        "bucketSize: 3 (expected: 2, 4 or 8)",
+        () -> CuckooFilter.builder(ItemHashers.utf8()).bucketSize(3));
     assertRejected(
-        "bucketSize: 3 (expected: 2, 4 or 8 for the STANDARD scheme)",
-        () -> CuckooFilter.builder(ItemHashers.utf8()).expectedItems(100).bucketSize(3).build());
+        "seed: 0 (expected: not 0", () -> ShardedCuckooFilter.builder(ItemHashers.utf8()).seed(0));
   }
 
   @Test
@@ -359,7 +356,7 @@ class MembershipFilterTest {
         "falsePositiveRate: 0.001",
         () ->
             CuckooFilter.builder(ItemHashers.redisUtf8())
-                .scheme(Scheme.REDISBLOOM)
+                .redisBloomScheme()
                 .expectedItems(100)
                 .falsePositiveRate(0.001)
                 .build());

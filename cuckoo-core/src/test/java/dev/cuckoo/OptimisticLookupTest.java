@@ -22,10 +22,7 @@ class OptimisticLookupTest {
         lookupOf(
             CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).fingerprintBits(17)));
     assertNull(
-        lookupOf(
-            CuckooFilter.builder(ItemHashers.longs())
-                .expectedItems(1000)
-                .scheme(Scheme.REDISBLOOM)));
+        lookupOf(CuckooFilter.builder(ItemHashers.longs()).expectedItems(1000).redisBloomScheme()));
   }
 
   @ParameterizedTest

@@ -165,48 +165,24 @@ class RedisCuckooFilterTest {
   }
 
   @Test
-  void of_singleFilter_sharesTableAndRoundTripsThroughSingleFilter() throws IOException {
-    CuckooFilter<byte[]> single =
-        CuckooFilter.builder(ItemHashers.redisBytes())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(1000)
-            .build();
+  void withExpansion_oneLinkFilter_recordsExpansionOverTheSameSlots() throws IOException {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1000, 2, 20, 0);
     for (int i = 0; i < 300; i++) {
-      single.add(bytes("s" + i));
+      filter.add(bytes("s" + i));
     }
-    RedisCuckooFilter<byte[]> view = RedisCuckooFilter.of(single, 1);
+    RedisCuckooFilter<byte[]> view = filter.withExpansion(1);
     assertEquals(300, view.size());
     assertEquals(
         "bktsize:2 buckets:512 items:300 deletes:0 filters:1 max_iterations:20 expansion:1",
         view.redisDebug());
-
-    CuckooFilter<byte[]> back = view.singleFilter(ItemHashers.redisBytes());
+    assertEquals(
+        "bktsize:2 buckets:512 items:300 deletes:0 filters:1 max_iterations:20 expansion:0",
+        filter.redisDebug());
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
-    single.writeTo(expected);
+    filter.writeSingleTo(expected, ItemHashers.redisBytes());
     ByteArrayOutputStream actual = new ByteArrayOutputStream();
-    back.writeTo(actual);
+    view.writeSingleTo(actual, ItemHashers.redisBytes());
     assertArrayEquals(expected.toByteArray(), actual.toByteArray());
-
-    single.add(bytes("later"));
-    assertTrue(view.mightContain(bytes("later")), "the view shares the single filter's table");
-  }
-
-  @Test
-  void of_standardSingleFilter_throwsNamingScheme() {
-    CuckooFilter<byte[]> standard =
-        CuckooFilter.builder(ItemHashers.bytes()).expectedItems(100).build();
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> RedisCuckooFilter.of(standard, 1));
-    assertTrue(e.getMessage().startsWith("filter: scheme"), e.getMessage());
-  }
-
-  @Test
-  void singleFilter_grownFilter_throwsIllegalState() {
-    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(4, 2, 20, 1);
-    for (int i = 0; filter.linkCount() < 2; i++) {
-      filter.add(bytes("g" + i));
-    }
-    assertThrows(IllegalStateException.class, () -> filter.singleFilter(ItemHashers.redisBytes()));
   }
 
   @Test

@@ -130,7 +130,7 @@ class SchemeTest {
   void redisBloom_indexes_matchSpecFormulas() {
     CuckooFilter<CharSequence> filter =
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(8)
             .bucketSize(2)
             .build();
@@ -156,10 +156,7 @@ class SchemeTest {
   @Test
   void redisBloom_addItem1_storesFingerprint7InSlotOfBucket2() {
     CuckooFilter<CharSequence> filter =
-        CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
-            .expectedItems(8)
-            .build();
+        CuckooFilter.builder(ItemHashers.redisUtf8()).redisBloomScheme().expectedItems(8).build();
     assertTrue(filter.add("item1"));
     byte[] payload = new byte[8];
     filter.table().readPayload(0, payload, 0, 8);

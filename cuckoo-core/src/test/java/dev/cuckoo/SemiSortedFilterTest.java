@@ -105,7 +105,7 @@ class SemiSortedFilterTest {
     assertMessage(
         "semiSorted: true (expected: false for the REDISBLOOM scheme)",
         CuckooFilter.builder(ItemHashers.redisUtf8())
-            .scheme(Scheme.REDISBLOOM)
+            .redisBloomScheme()
             .expectedItems(100)
             .semiSorted(true));
     IllegalArgumentException e =

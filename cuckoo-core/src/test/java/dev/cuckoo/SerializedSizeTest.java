@@ -82,7 +82,7 @@ class SerializedSizeTest {
     for (int bucketSize : new int[] {1, 2, 3, 4, 7}) {
       builders.add(
           CuckooFilter.builder(ItemHashers.redisUtf8())
-              .scheme(Scheme.REDISBLOOM)
+              .redisBloomScheme()
               .expectedItems(items)
               .bucketSize(bucketSize));
     }

@@ -260,9 +260,13 @@ final class BuildCommand implements Callable<Integer> {
     if (failed > 0) {
       throw new CliException(fullMessage(filter, read, failed, fullAt));
     }
-    long fileBytes = FilterFiles.write(filter, output);
+    // a filter that never grows is written in the single-filter form, as it always was
+    long fileBytes =
+        filter instanceof RedisCuckooFilter<byte[]> redis && !scalable
+            ? FilterFiles.writeSingle(redis, redis.hasher(), output)
+            : FilterFiles.write(filter, output);
     long nanos = System.nanoTime() - start;
-    int links = FilterSummary.linkCount(filter);
+    int links = FilterSummary.linkCount(filter, scalable);
     out.printf(
         "wrote %s: %s items from %s lines (%s not stored: repeated, or false positives) in %s%n",
         output,
@@ -272,7 +276,8 @@ final class BuildCommand implements Callable<Integer> {
         Text.seconds(nanos));
     if (skipped > 0) {
       // the rate grew with the load as the lines went in: about half its final value on average
-      long expectedFalsePositives = Math.round(FilterSummary.reportedRate(filter) / 2 * read);
+      long expectedFalsePositives =
+          Math.round(FilterSummary.reportedRate(filter, scalable) / 2 * read);
       out.printf(
           "  %s lines were not stored because the filter already answered \"might contain\" for"
               + " them: lines seen before, or false positives of the filter being built (about %s"
@@ -283,22 +288,22 @@ final class BuildCommand implements Callable<Integer> {
     out.printf(
         "  %sload %s of capacity %s, %s bits/item, %s %s, file %s%n",
         links > 0 ? Text.count(links) + " links, " : "",
-        Text.percent(FilterSummary.loadFactor(filter)),
+        Text.percent(FilterSummary.loadFactor(filter, scalable)),
         Text.count(filter.capacity()),
         Text.decimal(FilterSummary.bitsPerStoredItem(filter), 2),
-        FilterSummary.rateLabel(filter),
-        Text.percent(FilterSummary.reportedRate(filter)),
+        FilterSummary.rateLabel(scalable),
+        Text.percent(FilterSummary.reportedRate(filter, scalable)),
         Text.bytes(fileBytes));
     out.flush();
     return ExitCode.OK;
   }
 
   private String fullMessage(MembershipFilter<byte[]> filter, long read, long failed, long fullAt) {
-    if (FilterSummary.isChain(filter)) {
+    if (scalable) {
       return "the scalable filter could not grow: item "
           + Text.count(fullAt)
           + " did not fit and no link could be added after "
-          + Text.count(FilterSummary.linkCount(filter))
+          + Text.count(FilterSummary.linkCount(filter, true))
           + " links (capacity "
           + Text.count(filter.capacity())
           + ": the link limit, the heap, or fingerprints wider than 32 bits), and "
@@ -312,7 +317,7 @@ final class BuildCommand implements Callable<Integer> {
     return "the filter is full: item "
         + Text.count(fullAt)
         + " did not fit at "
-        + Text.percent(FilterSummary.loadFactor(filter))
+        + Text.percent(FilterSummary.loadFactor(filter, false))
         + " load (capacity "
         + Text.count(filter.capacity())
         + "), and "
@@ -339,9 +344,9 @@ final class BuildCommand implements Callable<Integer> {
    */
   private void validate() {
     boolean redis = scheme == SchemeOption.REDISBLOOM;
-    Scheme coreScheme = redis ? Scheme.REDISBLOOM : Scheme.STANDARD;
+    // the STANDARD probe; redisbloom's ranges are RedisCuckooFilter.reserve's
     CuckooFilter.Builder<byte[]> single =
-        CuckooFilter.builder(ItemHashers.bytes()).scheme(coreScheme);
+        CuckooFilter.builder(ItemHashers.bytes()).scheme(Scheme.STANDARD);
     ScalableCuckooFilter.Builder<byte[]> chain = ScalableCuckooFilter.builder(ItemHashers.bytes());
     if (rate.fpp != null) {
       check(
@@ -372,7 +377,9 @@ final class BuildCommand implements Callable<Integer> {
           () -> {
             if (redis) {
               // any size RedisBloom takes, for a single filter and a chain alike
-              single.bucketSize(bucketSize);
+              if (bucketSize < 1 || bucketSize > RedisCuckooFilter.MAX_BUCKET_SIZE) {
+                throw new IllegalArgumentException("bucketSize: " + bucketSize);
+              }
             } else {
               chain.bucketSize(bucketSize);
             }
@@ -410,16 +417,16 @@ final class BuildCommand implements Callable<Integer> {
               + RedisCuckooFilter.MAX_EXPANSION
               + "; without --scalable the filter never grows)");
     }
-    if (scalable
-        && redis
+    if (redis
         && maxKicks != null
         && (maxKicks < 1 || maxKicks > RedisCuckooFilter.MAX_ITERATIONS)) {
+      // CF.RESERVE's MAXITERATIONS, for a filter that grows or not
       fail(
           "--max-kicks: "
               + maxKicks
               + " (expected: 1 to "
               + RedisCuckooFilter.MAX_ITERATIONS
-              + " for --scalable redisbloom)");
+              + (scalable ? " for --scalable redisbloom)" : " for redisbloom)"));
     }
     if (expected != null && expected < 1) {
       fail("--expected: " + expected + " (expected: at least 1)");
@@ -430,6 +437,9 @@ final class BuildCommand implements Callable<Integer> {
         if (scalable && redis) {
           // CF.RESERVE's capacity, checked by RedisCuckooFilter.reserve before anything is sized
           requireAtMost("expectedItems", expected, RedisCuckooFilter.MAX_CAPACITY);
+        } else if (redis) {
+          // a filter that never grows: the bound of the single filters this command has built
+          requireAtMost("expectedItems", expected, CuckooFilter.MAX_EXPECTED_ITEMS);
         } else if (scalable) {
           chain.expectedItems(expected);
         } else {
@@ -498,17 +508,15 @@ final class BuildCommand implements Callable<Integer> {
 
   private MembershipFilter<byte[]> newFilter(long size) {
     if (scheme == SchemeOption.REDISBLOOM) {
+      // CF.RESERVE ... EXPANSION 0: one link that never grows, written as a single filter
       int id = format == ItemFormat.LINES ? ID_REDIS_UTF8 : ID_REDIS_BYTES;
       CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());
-      CuckooFilter.Builder<byte[]> builder =
-          CuckooFilter.builder(hasher).scheme(Scheme.REDISBLOOM).expectedItems(size);
-      if (bucketSize != null) {
-        builder.bucketSize(bucketSize);
-      }
-      if (maxKicks != null) {
-        builder.maxKicks(maxKicks);
-      }
-      return builder.build();
+      return RedisCuckooFilter.reserve(
+          hasher,
+          size,
+          bucketSize != null ? bucketSize : RedisCuckooFilter.DEFAULT_BUCKET_SIZE,
+          maxKicks != null ? maxKicks : RedisCuckooFilter.DEFAULT_MAX_ITERATIONS,
+          0);
     }
     int id = format == ItemFormat.LINES ? ID_UTF8 : ID_BYTES;
     CompatibleHasher hasher = CompatibleHasher.forId(id, output.toString());

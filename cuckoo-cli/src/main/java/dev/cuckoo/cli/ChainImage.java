@@ -2,7 +2,6 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
-import dev.cuckoo.MembershipFilter;
 import dev.cuckoo.RedisCuckooFilter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +11,7 @@ import java.io.IOException;
  * allocates the links (after checking the header as {@code CF.LOADCHUNK} does, and the heap),
  * {@link RedisCuckooFilter#loadDumpChunk} fills them; a filter that grew into several sub-filters
  * is written in the chain format, one that never grew as a single {@code REDISBLOOM} filter ({@link
- * RedisCuckooFilter#singleFilter}) hashing lines as {@code redisUtf8}.
+ * RedisCuckooFilter#writeSingleTo}) hashing lines as {@code redisUtf8}.
  */
 final class ChainImage implements DumpAssembly {
   private final RedisCuckooFilter<byte[]> chain;
@@ -62,17 +61,15 @@ final class ChainImage implements DumpAssembly {
               + chain.capacity()
               + " bytes");
     }
-    MembershipFilter<byte[]> filter = chain;
-    if (chain.linkCount() == 1) {
-      try {
-        filter = chain.singleFilter(CompatibleHasher.forId(ItemHashers.redisUtf8().id(), key));
-      } catch (FilterFormatException e) {
-        throw new CliException("key '" + key + "': the dump is inconsistent: " + e.getMessage(), e);
-      }
-    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
-      filter.writeTo(out);
+      if (chain.linkCount() == 1) {
+        chain.writeSingleTo(out, CompatibleHasher.forId(ItemHashers.redisUtf8().id(), key));
+      } else {
+        chain.writeTo(out);
+      }
+    } catch (FilterFormatException e) {
+      throw new CliException("key '" + key + "': the dump is inconsistent: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new IllegalStateException("writing to memory failed", e);
     }

@@ -1,6 +1,6 @@
 package dev.cuckoo.cli;
 
-import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.FilterFile;
 import dev.cuckoo.RedisCuckooFilter;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
@@ -135,7 +135,7 @@ final class ExportCommand implements Callable<Integer> {
     if (cluster != null) {
       return loadIntoCluster();
     }
-    MembershipFilter<byte[]> filter = FilterFiles.read(file);
+    FilterFile<byte[]> filter = FilterFiles.readFile(file);
     long[] counts = new long[2];
     if ("-".equals(output)) {
       OutputStream out = new BufferedOutputStream(cli.stdout(), 1 << 16);
@@ -166,7 +166,7 @@ final class ExportCommand implements Callable<Integer> {
    * Writes the dump; {@code counts} receives the chunks written (the header included) and the bytes
    * of the data chunks.
    */
-  private void write(MembershipFilter<byte[]> filter, OutputStream out, long[] counts)
+  private void write(FilterFile<byte[]> filter, OutputStream out, long[] counts)
       throws IOException {
     if (format == Format.REDISBLOOM) {
       RespWriter resp = new RespWriter(out);
@@ -217,7 +217,7 @@ final class ExportCommand implements Callable<Integer> {
     }
     HostPort address = HostPort.parse(spec, "--cluster", cluster);
     ClusterLoad.Node seed = new ClusterLoad.Node(address.host(), address.port());
-    MembershipFilter<byte[]> filter = FilterFiles.read(file);
+    FilterFile<byte[]> filter = FilterFiles.readFile(file);
     byte[] name = RespWriter.text(key);
     byte[] command = RespWriter.text("CF.LOADCHUNK");
     long[] counts = new long[2];

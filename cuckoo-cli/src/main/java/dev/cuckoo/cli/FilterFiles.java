@@ -2,7 +2,9 @@ package dev.cuckoo.cli;
 
 import dev.cuckoo.FilterFile;
 import dev.cuckoo.FilterFormatException;
+import dev.cuckoo.ItemHasher;
 import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.persist.AppendLog;
 import dev.cuckoo.server.persist.SnapshotFile;
 import java.io.IOException;
@@ -28,9 +30,20 @@ final class FilterFiles {
    * @throws CliException if the file is missing, unreadable, not a filter file, or corrupt
    */
   static MembershipFilter<byte[]> read(Path path) {
+    return readFile(path).filter();
+  }
+
+  /**
+   * Reads the file {@code path}, saying whether it holds a chain or a single filter (a single
+   * {@code REDISBLOOM} filter is read as a {@link RedisCuckooFilter} of one link).
+   *
+   * @param path a filter file
+   * @return the file, its filter's items hashed by a {@link CompatibleHasher}
+   * @throws CliException if the file is missing, unreadable, not a filter file, or corrupt
+   */
+  static FilterFile<byte[]> readFile(Path path) {
     try {
-      return FilterFile.<byte[]>read(path, id -> CompatibleHasher.forId(id, path.toString()))
-          .filter();
+      return FilterFile.<byte[]>read(path, id -> CompatibleHasher.forId(id, path.toString()));
     } catch (FilterFormatException e) {
       if (e.field().equals("magic") && e.offset() == 0) {
         String serverFile = serverFile(path);
@@ -89,5 +102,19 @@ final class FilterFiles {
    */
   static long write(MembershipFilter<byte[]> filter, Path path) {
     return AtomicFile.write(path, filter::writeTo);
+  }
+
+  /**
+   * Writes a one-link {@code filter} to {@code path} atomically in the single-filter form (a {@code
+   * REDISBLOOM} filter that never grows), recording {@code hasher}'s id.
+   *
+   * @param filter the filter, of one link
+   * @param hasher the hasher whose id the file records
+   * @param path the file to create or replace
+   * @return the size of the file in bytes
+   * @throws CliException if the file cannot be written
+   */
+  static long writeSingle(RedisCuckooFilter<byte[]> filter, ItemHasher<?> hasher, Path path) {
+    return AtomicFile.write(path, out -> filter.writeSingleTo(out, hasher));
   }
 }

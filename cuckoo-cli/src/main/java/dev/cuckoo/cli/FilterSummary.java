@@ -10,46 +10,40 @@ import java.util.List;
 /**
  * What the commands report about a filter: the properties {@code cuckoo info} prints and the
  * figures of {@code build}'s and {@code import}'s summary lines. A chain's load and rate are
- * reported against its rated capacity (the rate as the bound with every link full).
+ * reported against its rated capacity (the rate as the bound with every link full). A single filter
+ * is reported as its file's form holds it: a {@link CuckooFilter}, or a {@link RedisCuckooFilter}
+ * of one link that never grows (a single {@code REDISBLOOM} file, which the library reads as one),
+ * with the same properties.
  */
 final class FilterSummary {
   private FilterSummary() {}
 
   /**
-   * Returns true if the filter is a chain: a {@link ScalableCuckooFilter} or a {@link
-   * RedisCuckooFilter}.
-   *
-   * @param filter a filter read or built by the command line
-   * @return whether it grows by links
-   */
-  static boolean isChain(MembershipFilter<byte[]> filter) {
-    return filter instanceof ScalableCuckooFilter || filter instanceof RedisCuckooFilter;
-  }
-
-  /**
    * Returns the number of links of a chain, or 0 for a single filter.
    *
    * @param filter a filter read or built by the command line
+   * @param chain whether it is (or is written as) a chain
    * @return the link count
    */
-  static int linkCount(MembershipFilter<byte[]> filter) {
-    if (filter instanceof ScalableCuckooFilter<byte[]> chain) {
-      return chain.linkCount();
+  static int linkCount(MembershipFilter<byte[]> filter, boolean chain) {
+    if (!chain) {
+      return 0;
     }
-    if (filter instanceof RedisCuckooFilter<byte[]> chain) {
-      return chain.linkCount();
+    if (filter instanceof ScalableCuckooFilter<byte[]> scalable) {
+      return scalable.linkCount();
     }
-    return 0;
+    return ((RedisCuckooFilter<byte[]>) filter).linkCount();
   }
 
   /**
    * Returns the load: the fraction of slots in use, or for a chain the items per rated item.
    *
    * @param filter the filter
+   * @param chain whether it is a chain
    * @return the load
    */
-  static double loadFactor(MembershipFilter<byte[]> filter) {
-    if (isChain(filter)) {
+  static double loadFactor(MembershipFilter<byte[]> filter, boolean chain) {
+    if (chain) {
       return filter.capacity() == 0 ? 0 : (double) filter.size() / filter.capacity();
     }
     return filter.loadFactor();
@@ -60,22 +54,21 @@ final class FilterSummary {
    * bound once every current link is full.
    *
    * @param filter the filter
+   * @param chain whether it is a chain
    * @return the rate
    */
-  static double reportedRate(MembershipFilter<byte[]> filter) {
-    return isChain(filter)
-        ? filter.falsePositiveRateAtCapacity()
-        : filter.expectedFalsePositiveRate();
+  static double reportedRate(MembershipFilter<byte[]> filter, boolean chain) {
+    return chain ? filter.falsePositiveRateAtCapacity() : filter.expectedFalsePositiveRate();
   }
 
   /**
    * Returns how {@link #reportedRate} is worded.
    *
-   * @param filter the filter
+   * @param chain whether the filter is a chain
    * @return the label
    */
-  static String rateLabel(MembershipFilter<byte[]> filter) {
-    return isChain(filter) ? "false-positive rate at most" : "expected false-positive rate";
+  static String rateLabel(boolean chain) {
+    return chain ? "false-positive rate at most" : "expected false-positive rate";
   }
 
   /**
@@ -92,11 +85,16 @@ final class FilterSummary {
    * Returns the parameters and state for {@code cuckoo info}, in display order.
    *
    * @param filter the filter
+   * @param chain whether it is a chain
    * @return the properties
    */
-  static List<Property> describe(MembershipFilter<byte[]> filter) {
+  static List<Property> describe(MembershipFilter<byte[]> filter, boolean chain) {
     List<Property> properties =
-        isChain(filter) ? describeChain(filter) : describeSingle((CuckooFilter<byte[]>) filter);
+        chain
+            ? describeChain(filter)
+            : filter instanceof RedisCuckooFilter<byte[]> redis
+                ? describeSingle(redis)
+                : describeSingle((CuckooFilter<byte[]>) filter);
     properties.add(Property.of("maxKicks", "max kicks", filter.maxKicks()));
     properties.add(
         new Property(
@@ -124,15 +122,35 @@ final class FilterSummary {
   }
 
   private static List<Property> describeSingle(CuckooFilter<byte[]> filter) {
+    return describeSingle(
+        filter,
+        filter.fingerprintBits(),
+        filter.bucketCount(),
+        filter.bitsPerItem(),
+        filter.seed());
+  }
+
+  /** A single REDISBLOOM file: 8-bit fingerprints, no seed, as its single-filter header says. */
+  private static List<Property> describeSingle(RedisCuckooFilter<byte[]> filter) {
+    return describeSingle(filter, Byte.SIZE, filter.baseBucketCount(), filter.bitsPerItem(), 0);
+  }
+
+  private static List<Property> describeSingle(
+      MembershipFilter<byte[]> filter,
+      int fingerprintBits,
+      long buckets,
+      double bitsPerItem,
+      long seed) {
+    // the type names the single-filter form of the file (docs/FORMAT.md), whichever class reads it
     List<Property> properties = head(filter, "CuckooFilter");
-    properties.add(Property.of("fingerprintBits", "fingerprint bits", filter.fingerprintBits()));
+    properties.add(Property.of("fingerprintBits", "fingerprint bits", fingerprintBits));
     properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
-    properties.add(Property.of("buckets", "buckets", filter.bucketCount()));
+    properties.add(Property.of("buckets", "buckets", buckets));
     properties.add(Property.of("capacity", "capacity", filter.capacity()));
     properties.add(Property.of("items", "items", filter.size()));
     properties.add(
         new Property("load", "load", filter.loadFactor(), Text.percent(filter.loadFactor())));
-    properties.add(bitsPerItemAtCapacity(filter.bitsPerItem()));
+    properties.add(bitsPerItemAtCapacity(bitsPerItem));
     properties.add(
         new Property(
             "expectedFalsePositiveRate",
@@ -145,7 +163,7 @@ final class FilterSummary {
             "expected false-positive rate at capacity",
             filter.falsePositiveRateAtCapacity(),
             Text.percent(filter.falsePositiveRateAtCapacity())));
-    properties.add(Property.of("seed", "seed", filter.seed()));
+    properties.add(Property.of("seed", "seed", seed));
     return properties;
   }
 
@@ -187,7 +205,7 @@ final class FilterSummary {
     properties.add(Property.of("capacity", "capacity of the current links", filter.capacity()));
     properties.add(Property.of("items", "items", filter.size()));
     properties.add(Property.of("deletes", "deletes", links.deletes()));
-    double load = loadFactor(filter);
+    double load = loadFactor(filter, true);
     properties.add(new Property("load", "load", load, Text.percent(load)));
     properties.add(bitsPerItemAtCapacity(links.bitsPerItem()));
     double stored = bitsPerStoredItem(filter);

@@ -1,5 +1,6 @@
 package dev.cuckoo.cli;
 
+import dev.cuckoo.FilterFile;
 import dev.cuckoo.MembershipFilter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,9 +24,10 @@ import picocli.CommandLine.Spec;
       "Read a cuckoo filter from a running Redis 8 or cuckoo-server with CF.SCANDUMP and write"
           + " it as a filter file (REDISBLOOM scheme), for 'query', 'info', 'export' or the"
           + " library.",
-      "A key with one sub-filter becomes a single-filter file (CuckooFilter, hasher"
-          + " redisUtf8); a key that grew into several sub-filters becomes a chain file"
-          + " (RedisCuckooFilter, hasher redisBytes, docs/FORMAT.md \"Chained filters\")."
+      "A key with one sub-filter becomes a single-filter file (a RedisCuckooFilter of one"
+          + " link to the library, hasher redisUtf8); a key that grew into several sub-filters"
+          + " becomes a chain file (RedisCuckooFilter, hasher redisBytes, docs/FORMAT.md"
+          + " \"Chained filters\")."
           + " RedisBloom returns nothing for an empty filter, so an empty key cannot be"
           + " imported."
     },
@@ -114,7 +116,8 @@ final class ImportCommand implements Callable<Integer> {
       throw new CliException("talking to " + from + " failed: " + ErrorHandler.describe(e), e);
     }
     long fileBytes = AtomicFile.write(output, out -> out.write(image));
-    MembershipFilter<byte[]> filter = FilterFiles.read(output);
+    FilterFile<byte[]> written = FilterFiles.readFile(output);
+    MembershipFilter<byte[]> filter = written.filter();
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         "wrote %s: key '%s' from %s, %s%s items, %s data chunks, load %s, file %s%n",
@@ -124,7 +127,7 @@ final class ImportCommand implements Callable<Integer> {
         links > 1 ? Text.count(links) + " sub-filters, " : "",
         Text.count(filter.size()),
         Text.count(chunks),
-        Text.percent(FilterSummary.loadFactor(filter)),
+        Text.percent(FilterSummary.loadFactor(filter, written.isChain())),
         Text.bytes(fileBytes));
     out.flush();
     return ExitCode.OK;

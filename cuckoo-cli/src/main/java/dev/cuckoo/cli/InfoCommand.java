@@ -1,6 +1,6 @@
 package dev.cuckoo.cli;
 
-import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.FilterFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,12 +38,12 @@ final class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    MembershipFilter<byte[]> filter = FilterFiles.read(file);
+    FilterFile<byte[]> filterFile = FilterFiles.readFile(file);
     List<Property> properties = new ArrayList<>();
     properties.add(Property.of("file", "file", file.toString()));
     long fileBytes = Files.size(file);
     properties.add(new Property("fileBytes", "file size", fileBytes, Text.bytes(fileBytes)));
-    properties.addAll(FilterSummary.describe(filter));
+    properties.addAll(FilterSummary.describe(filterFile.filter(), filterFile.isChain()));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.object(properties));

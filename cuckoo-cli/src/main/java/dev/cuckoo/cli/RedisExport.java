@@ -1,45 +1,36 @@
 package dev.cuckoo.cli;
 
-import dev.cuckoo.CuckooFilter;
-import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.FilterFile;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.ScanDumpChunk;
 import dev.cuckoo.Scheme;
 import java.io.IOException;
 
 /**
- * Writes a filter as RedisBloom's SCANDUMP stream (the header, then the data chunks), all bytes
- * coming from the core: a chain's own {@link RedisCuckooFilter#scanDump}, a single filter's through
- * {@link RedisCuckooFilter#of(CuckooFilter, int)} (which shares its table, so nothing is copied but
- * the chunks).
+ * Writes a filter file as RedisBloom's SCANDUMP stream (the header, then the data chunks), all
+ * bytes coming from the core's {@link RedisCuckooFilter#scanDump}: a chain file's filter as it is,
+ * a single file's one-link filter through {@link RedisCuckooFilter#withExpansion} with the
+ * expansion asked for (which shares its slots when they are large, so nothing is copied but the
+ * chunks).
  */
 final class RedisExport {
   private RedisExport() {}
 
   /**
-   * Writes the dump of {@code filter} to {@code sink}. An empty filter, for which SCANDUMP sends
-   * nothing, is written as its header alone, which {@code CF.LOADCHUNK} turns into an empty filter.
+   * Writes the dump of the filter in {@code file} to {@code sink}. An empty filter, for which
+   * SCANDUMP sends nothing, is written as its header alone, which {@code CF.LOADCHUNK} turns into
+   * an empty filter.
    *
-   * @param filter a {@code REDISBLOOM} filter
+   * @param file a file of a {@code REDISBLOOM} filter, single or chained
    * @param sink receives the chunks
    * @param expansion the expansion to record for a single filter (a chain records its own)
    * @throws IOException if the sink fails
-   * @throws CliException if the filter is not a {@code REDISBLOOM} filter or does not fit
-   *     RedisBloom's limits
+   * @throws CliException if the filter is not a {@code REDISBLOOM} filter
    */
-  static void scanDump(MembershipFilter<byte[]> filter, DumpSink sink, int expansion)
-      throws IOException {
-    requireRedisBloom(filter.scheme());
-    RedisCuckooFilter<byte[]> chain;
-    if (filter instanceof RedisCuckooFilter) {
-      chain = (RedisCuckooFilter<byte[]>) filter;
-    } else {
-      try {
-        chain = RedisCuckooFilter.of((CuckooFilter<byte[]>) filter, expansion);
-      } catch (IllegalArgumentException e) {
-        throw new CliException("the filter cannot be loaded into Redis: " + e.getMessage(), e);
-      }
-    }
+  static void scanDump(FilterFile<byte[]> file, DumpSink sink, int expansion) throws IOException {
+    requireRedisBloom(file.scheme());
+    RedisCuckooFilter<byte[]> filter = (RedisCuckooFilter<byte[]>) file.filter();
+    RedisCuckooFilter<byte[]> chain = file.isChain() ? filter : filter.withExpansion(expansion);
     if (chain.isEmpty()) {
       sink.chunk(1, chain.dumpHeader());
       return;

@@ -3,11 +3,13 @@ package dev.cuckoo.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -237,14 +239,31 @@ class BuildCommandTest {
         CliRun.run(
             "build", "--input", input.toString(), "--scheme", "redisbloom", "--output", path("r"));
     assertEquals(0, run.exitCode, run.toString());
-    CuckooFilter<CharSequence> filter =
-        CuckooFilter.readFrom(dir.resolve("r"), ItemHashers.redisUtf8());
+    RedisCuckooFilter<CharSequence> filter =
+        TestFilters.readSingleRedis(dir.resolve("r"), ItemHashers.redisUtf8());
     assertEquals(Scheme.REDISBLOOM, filter.scheme());
     assertEquals(2, filter.bucketSize());
-    assertEquals(8, filter.fingerprintBits());
+    assertEquals(8.0, filter.bitsPerItem());
     assertEquals(20, filter.maxKicks());
-    assertEquals(1024, filter.bucketCount(), "nextPowerOfTwo(2 × 1000 / 2), as CF.RESERVE 2000");
+    assertEquals(
+        1024, filter.baseBucketCount(), "nextPowerOfTwo(2 × 1000 / 2), as CF.RESERVE 2000");
     assertTrue(filter.mightContain("r999"));
+    // the library reads the file as a RedisCuckooFilter, never as a CuckooFilter
+    FilterFormatException e =
+        assertThrows(
+            FilterFormatException.class,
+            () -> CuckooFilter.readFrom(dir.resolve("r"), ItemHashers.redisUtf8()));
+    assertTrue(e.getMessage().contains("RedisCuckooFilter.readFrom"), e.getMessage());
+    // reported as the single filter it is written as: no links, a single filter's properties
+    assertFalse(run.out.contains("links"), run.out);
+    assertTrue(run.out.contains("expected false-positive rate"), run.out);
+    CliRun info = CliRun.run("info", path("r"));
+    assertEquals(0, info.exitCode, info.toString());
+    assertTrue(info.out.matches("(?s).*\ntype: +CuckooFilter\n.*"), info.out);
+    assertTrue(info.out.matches("(?s).*\nfingerprint bits: +8\n.*"), info.out);
+    assertTrue(info.out.matches("(?s).*\nbuckets: +1,?024\n.*"), info.out);
+    assertTrue(info.out.matches("(?s).*\nseed: +0\n.*"), info.out);
+    assertFalse(info.out.contains("links"), info.out);
   }
 
   @Test
@@ -290,6 +309,13 @@ class BuildCommandTest {
       {"--fpp does not apply to --scheme redisbloom", "--scheme", "redisbloom", "--fpp", "0.01"},
       {"--seed does not apply to --scheme redisbloom", "--scheme", "redisbloom", "--seed", "1"},
       {"(expected: 1 to 255 for redisbloom)", "--scheme", "redisbloom", "--bucket-size", "256"},
+      {
+        "--max-kicks: 0 (expected: 1 to 65535 for redisbloom)",
+        "--scheme",
+        "redisbloom",
+        "--max-kicks",
+        "0"
+      },
     };
     for (String[] c : cases) {
       List<String> args =

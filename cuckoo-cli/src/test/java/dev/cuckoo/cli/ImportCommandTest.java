@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
@@ -64,10 +63,11 @@ class ImportCommandTest {
     CliRun run = CliRun.run("import", "--key", "k", "--from", from, "--output", output.toString());
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.out.contains("999 items"), run.out);
-    CuckooFilter<CharSequence> filter = CuckooFilter.readFrom(output, ItemHashers.redisUtf8());
+    RedisCuckooFilter<CharSequence> filter =
+        TestFilters.readSingleRedis(output, ItemHashers.redisUtf8());
     assertEquals(Scheme.REDISBLOOM, filter.scheme());
     assertEquals(4, filter.bucketSize());
-    assertEquals(1024, filter.bucketCount());
+    assertEquals(1024, filter.baseBucketCount());
     assertEquals(50, filter.maxKicks());
     assertEquals(999, filter.size());
     for (int i = 0; i < 3000; i++) {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.CuckooServer;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -52,7 +52,8 @@ class ServerEndToEndTest {
   void export_loadedIntoServer_existsAnswersMatchTheFile() throws IOException {
     List<String> words = BuildCommandTest.words(20_000, "e2e-");
     Path filterPath = buildRedisFilter(words);
-    CuckooFilter<CharSequence> filter = CuckooFilter.readFrom(filterPath, ItemHashers.redisUtf8());
+    RedisCuckooFilter<CharSequence> filter =
+        TestFilters.readSingleRedis(filterPath, ItemHashers.redisUtf8());
     CliRun export = CliRun.run("export", "--key", "seen", filterPath.toString());
     assertEquals(0, export.exitCode, export.toString());
     load(export.binary);
@@ -60,7 +61,7 @@ class ServerEndToEndTest {
     List<?> info = (List<?>) client.call("CF.INFO", "seen");
     assertEquals("Number of items inserted", info.get(6));
     assertEquals(filter.size(), info.get(7));
-    assertEquals(filter.bucketCount(), info.get(3));
+    assertEquals(filter.baseBucketCount(), info.get(3));
 
     // present items: all 1; absent items: exactly the filter's own answers (bit-exact layout)
     int absentCount = 20_000;

@@ -2,6 +2,9 @@ package dev.cuckoo.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cuckoo.FilterFile;
+import dev.cuckoo.ItemHasher;
+import dev.cuckoo.RedisCuckooFilter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,5 +33,19 @@ final class TestFilters {
     CliRun run = CliRun.run(args.toArray(new String[0]));
     assertEquals(0, run.exitCode, run.toString());
     return output;
+  }
+
+  /**
+   * Reads the single {@code REDISBLOOM} filter of {@code path} as the library reads it: a {@link
+   * RedisCuckooFilter} of one link that never grows, from a file still in the single-filter form.
+   */
+  static <T> RedisCuckooFilter<T> readSingleRedis(Path path, ItemHasher<? super T> hasher)
+      throws IOException {
+    FilterFile<T> file = FilterFile.read(path, id -> hasher);
+    assertEquals(false, file.isChain(), path + " is a single-filter file");
+    RedisCuckooFilter<T> filter = (RedisCuckooFilter<T>) file.filter();
+    assertEquals(1, filter.linkCount());
+    assertEquals(0, filter.expansion());
+    return filter;
   }
 }

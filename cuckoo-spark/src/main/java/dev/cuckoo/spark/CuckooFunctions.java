@@ -3,6 +3,7 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHasher;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.ShardedCuckooFilter;
 import java.io.ByteArrayInputStream;
@@ -48,7 +49,8 @@ import scala.collection.immutable.Seq;
  * ItemHashers.bytes()} for {@code binary} columns, and answer the same in a plain JVM, the CLI and
  * the server. Nulls are skipped. {@value #REDISBLOOM_AGG} builds filters of the RedisBloom scheme
  * instead (MurmurHash64A; integers hashed as their decimal text, as Redis receives them), which
- * {@code cuckoo export --format redisbloom} loads into Redis 8 or cuckoo-server.
+ * {@link #readRedisBloomFilter} reads as a {@link RedisCuckooFilter} and {@code cuckoo export
+ * --format redisbloom} loads into Redis 8 or cuckoo-server.
  *
  * <h2>Contract</h2>
  *
@@ -266,25 +268,52 @@ public final class CuckooFunctions {
   }
 
   /**
-   * Reads a filter that {@value #FILTER_AGG} or {@value #REDISBLOOM_AGG} returned.
+   * Reads a filter that {@value #FILTER_AGG} returned.
    *
    * @param bytes the aggregate's value
    * @param hasher the hasher of the column's type (see the class comment)
    * @param <T> the item type of the filter
    * @return the filter
-   * @throws FilterFormatException if the bytes are not a filter or {@code hasher} is not the
+   * @throws FilterFormatException if the bytes are not a filter, are a filter of {@value
+   *     #REDISBLOOM_AGG} (read it with {@link #readRedisBloomFilter}), or {@code hasher} is not the
    *     filter's
    * @throws NullPointerException if {@code bytes} is null
    */
   public static <T> CuckooFilter<T> readFilter(byte[] bytes, ItemHasher<? super T> hasher) {
-    if (bytes == null) {
-      throw new NullPointerException("bytes must not be null");
-    }
     try {
-      return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), hasher);
+      return CuckooFilter.readFrom(new ByteArrayInputStream(nonNull(bytes)), hasher);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Reads a filter that {@value #REDISBLOOM_AGG} returned: a {@link RedisCuckooFilter} of one link
+   * that never grows, as {@code CF.RESERVE key capacity EXPANSION 0} and the same adds make it.
+   *
+   * @param bytes the aggregate's value
+   * @param hasher {@code ItemHashers.redisUtf8()} for {@code string} and integral columns, {@code
+   *     ItemHashers.redisBytes()} for {@code binary} columns
+   * @param <T> the item type of the filter
+   * @return the filter
+   * @throws FilterFormatException if the bytes are not a RedisBloom filter or {@code hasher} is not
+   *     the filter's
+   * @throws NullPointerException if {@code bytes} is null
+   */
+  public static <T> RedisCuckooFilter<T> readRedisBloomFilter(
+      byte[] bytes, ItemHasher<? super T> hasher) {
+    try {
+      return RedisCuckooFilter.readFrom(new ByteArrayInputStream(nonNull(bytes)), hasher);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] nonNull(byte[] bytes) {
+    if (bytes == null) {
+      throw new NullPointerException("bytes must not be null");
+    }
+    return bytes;
   }
 
   private static void registerInActiveSession() {

@@ -3,8 +3,13 @@ package dev.cuckoo.spark;
 import dev.cuckoo.CuckooFilter;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
 import dev.cuckoo.ShardedCuckooFilter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
@@ -12,13 +17,19 @@ import java.util.function.LongUnaryOperator;
 /**
  * What filter an aggregation builds: the scheme, the kind of column, the size and the rate. It
  * decides how a column value becomes the 64-bit hash the core's hasher would compute for the same
- * item, so that a filter built in Spark answers the same in a plain JVM, the CLI and the server.
+ * item, so that a filter built in Spark answers the same in a plain JVM, the CLI and the server,
+ * and which core class holds the filter: a {@link CuckooFilter}, or for {@link Scheme#REDISBLOOM} a
+ * {@link RedisCuckooFilter} that never grows ({@code CF.RESERVE key capacity EXPANSION 0}), written
+ * in the single-filter form.
  */
 final class FilterSpec implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Largest serialized filter: it must fit in one Spark {@code BINARY} value (a Java array). */
   static final long MAX_FILTER_BYTES = Integer.MAX_VALUE - 1024;
+
+  /** The bucket size of a RedisBloom filter, {@code CF.RESERVE}'s default. */
+  static final int REDIS_BUCKET_SIZE = RedisCuckooFilter.DEFAULT_BUCKET_SIZE;
 
   final Scheme scheme;
   final ColumnKind kind;
@@ -44,12 +55,19 @@ final class FilterSpec implements Serializable {
   /**
    * Returns the largest {@code expectedItems} whose filter of {@code scheme} at {@code
    * falsePositiveRate} serializes to at most {@link #MAX_FILTER_BYTES}, as the core sizes it
-   * ({@link CuckooFilter.Builder#serializedSizeInBytes()}).
+   * ({@link CuckooFilter.Builder#serializedSizeInBytes()}, {@link
+   * RedisCuckooFilter#singleSerializedSizeInBytes}).
    */
   static long maxExpectedItems(Scheme scheme, double falsePositiveRate) {
-    return largestFitting(
-        n -> builder(ItemHashers.bytes(), scheme, n, falsePositiveRate).serializedSizeInBytes(),
-        MAX_FILTER_BYTES);
+    return largestFitting(n -> serializedSize(scheme, n, falsePositiveRate), MAX_FILTER_BYTES);
+  }
+
+  /** Returns the bytes of the serialized filter of {@code scheme} for {@code expectedItems}. */
+  static long serializedSize(Scheme scheme, long expectedItems, double falsePositiveRate) {
+    return scheme == Scheme.REDISBLOOM
+        ? RedisCuckooFilter.singleSerializedSizeInBytes(expectedItems, REDIS_BUCKET_SIZE)
+        : builder(ItemHashers.bytes(), scheme, expectedItems, falsePositiveRate)
+            .serializedSizeInBytes();
   }
 
   /**
@@ -86,18 +104,15 @@ final class FilterSpec implements Serializable {
   }
 
   /**
-   * Returns the core builder of a filter of {@code scheme} for {@code expectedItems} items at
-   * {@code falsePositiveRate} (ignored for {@link Scheme#REDISBLOOM}, whose rate follows from its
-   * 8-bit fingerprints).
+   * Returns the core builder of a filter of {@code scheme} ({@link Scheme#STANDARD_FAST} or {@link
+   * Scheme#STANDARD}) for {@code expectedItems} items at {@code falsePositiveRate}.
    */
   static <T> CuckooFilter.Builder<T> builder(
       ItemHasher<? super T> hasher, Scheme scheme, long expectedItems, double falsePositiveRate) {
-    CuckooFilter.Builder<T> builder =
-        CuckooFilter.<T>builder(hasher).expectedItems(expectedItems).scheme(scheme);
-    if (scheme == Scheme.STANDARD_FAST) {
-      builder.falsePositiveRate(falsePositiveRate);
-    }
-    return builder;
+    return CuckooFilter.<T>builder(hasher)
+        .expectedItems(expectedItems)
+        .scheme(scheme)
+        .falsePositiveRate(falsePositiveRate);
   }
 
   /**
@@ -136,9 +151,67 @@ final class FilterSpec implements Serializable {
     }
   }
 
-  /** Returns a new, empty filter of this specification. */
-  CuckooFilter<Object> newFilter() {
+  /**
+   * Returns a new, empty filter of this specification: for {@link Scheme#REDISBLOOM}, {@code
+   * CF.RESERVE key expectedItems} of a filter that never grows (bucket size 2, 20 max iterations,
+   * expansion 0), whose rate follows from its 8-bit fingerprints.
+   */
+  MembershipFilter<Object> newFilter() {
+    if (scheme == Scheme.REDISBLOOM) {
+      return RedisCuckooFilter.reserve(
+          hasher(), expectedItems, REDIS_BUCKET_SIZE, RedisCuckooFilter.DEFAULT_MAX_ITERATIONS, 0);
+    }
     return builder(hasher(), scheme, expectedItems, falsePositiveRate).build();
+  }
+
+  /**
+   * Adds every fingerprint of {@code from} to {@code into}, two filters of this specification, all
+   * or nothing ({@link CuckooFilter#addAll}, {@link RedisCuckooFilter#addAll}).
+   *
+   * @return true if every fingerprint fit; false if not, {@code into} unchanged
+   */
+  @SuppressWarnings("unchecked")
+  static boolean addAll(MembershipFilter<Object> into, MembershipFilter<Object> from) {
+    if (into instanceof RedisCuckooFilter) {
+      return ((RedisCuckooFilter<Object>) into).addAll((RedisCuckooFilter<Object>) from);
+    }
+    return ((CuckooFilter<Object>) into).addAll((CuckooFilter<Object>) from);
+  }
+
+  /** Returns the number of slots of a filter of this specification. */
+  static long slots(MembershipFilter<?> filter) {
+    if (filter instanceof CuckooFilter<?> single) {
+      return single.bucketCount() * single.bucketSize();
+    }
+    // a RedisBloom filter's capacity is its slot count
+    return filter.capacity();
+  }
+
+  /** Returns the length of what {@link #writeTo} writes for {@code filter}. */
+  long serializedSizeInBytes(MembershipFilter<?> filter) {
+    return scheme == Scheme.REDISBLOOM
+        ? RedisCuckooFilter.singleSerializedSizeInBytes(filter.capacity(), filter.bucketSize())
+        : filter.serializedSizeInBytes();
+  }
+
+  /**
+   * Writes a filter of this specification in the core's format: a single filter either way (a
+   * {@link RedisCuckooFilter} of one link in the single-filter form, hasher {@link #hasher()}).
+   */
+  void writeTo(MembershipFilter<?> filter, OutputStream out) throws IOException {
+    if (filter instanceof RedisCuckooFilter<?> redis) {
+      redis.writeSingleTo(out, hasher());
+    } else {
+      filter.writeTo(out);
+    }
+  }
+
+  /** Reads a filter of this specification that {@link #writeTo} wrote. */
+  MembershipFilter<Object> read(byte[] bytes) throws IOException {
+    ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+    return scheme == Scheme.REDISBLOOM
+        ? RedisCuckooFilter.readFrom(in, hasher())
+        : CuckooFilter.readFrom(in, hasher());
   }
 
   /**

@@ -1,9 +1,10 @@
 package dev.cuckoo.spark;
 
-import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterFile;
 import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHasher;
 import dev.cuckoo.ItemHashers;
+import dev.cuckoo.MembershipFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Arrays;
@@ -40,7 +41,7 @@ final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
     return loaded.filter.mightContainHash(FilterSpec.hash(loaded.filter.scheme(), value));
   }
 
-  private static CuckooFilter<?> read(byte[] bytes, Object value) throws IOException {
+  private static MembershipFilter<?> read(byte[] bytes, Object value) throws IOException {
     boolean binary = value instanceof byte[];
     if (!binary && !(value instanceof CharSequence) && !isIntegral(value)) {
       throw new IllegalArgumentException(
@@ -66,7 +67,7 @@ final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
     FilterFormatException first = null;
     for (ItemHasher<?> hasher : candidates) {
       try {
-        return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), hasher);
+        return readAs(bytes, hasher);
       } catch (FilterFormatException e) {
         if (!"hasherId".equals(e.field())) {
           throw e;
@@ -84,6 +85,15 @@ final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
         first);
   }
 
+  /**
+   * Reads the filter of {@code bytes} with {@code hasher}: a {@code CuckooFilter}, or a {@code
+   * RedisCuckooFilter} for the RedisBloom scheme.
+   */
+  private static <T> MembershipFilter<T> readAs(byte[] bytes, ItemHasher<T> hasher)
+      throws IOException {
+    return FilterFile.<T>read(new ByteArrayInputStream(bytes), id -> hasher).filter();
+  }
+
   private static boolean isIntegral(Object value) {
     return value instanceof Long
         || value instanceof Integer
@@ -94,9 +104,9 @@ final class MightContainFunction implements UDF2<byte[], Object, Boolean> {
   /** A filter and the bytes it was read from. */
   private static final class Loaded {
     final byte[] bytes;
-    final CuckooFilter<?> filter;
+    final MembershipFilter<?> filter;
 
-    Loaded(byte[] bytes, CuckooFilter<?> filter) {
+    Loaded(byte[] bytes, MembershipFilter<?> filter) {
       this.bytes = bytes;
       this.filter = filter;
     }

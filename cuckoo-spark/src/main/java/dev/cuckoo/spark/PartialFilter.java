@@ -2,13 +2,15 @@ package dev.cuckoo.spark;
 
 import dev.cuckoo.AddOutcome;
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.MembershipFilter;
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Externalizable;
 import java.io.IOException;
 import java.io.ObjectInput;
 import java.io.ObjectOutput;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 
@@ -19,8 +21,8 @@ import java.util.Arrays;
  * large as the filter ({@link FilterSpec#hashLimit}): Spark serializes every partial buffer between
  * the partial and the final aggregation, and a partition holding few items ships its hashes, not a
  * whole, mostly empty table. Two filters merge with the core's all-or-nothing {@link
- * CuckooFilter#addAll}; hashes go into a filter with {@code addIfAbsentWithOutcomeHash}, so a value
- * repeated within a partition is stored once.
+ * CuckooFilter#addAll} (or {@link RedisCuckooFilter#addAll}); hashes go into a filter with {@code
+ * addIfAbsentWithOutcomeHash}, so a value repeated within a partition is stored once.
  *
  * <p>Not thread-safe; Spark gives each buffer to one task. Not part of the API: the class is public
  * only because Spark's Java-serialization encoder ({@code Encoders.javaSerialization}) accepts
@@ -34,7 +36,7 @@ public final class PartialFilter implements Externalizable {
   private FilterSpec spec;
   private long[] hashes = NO_HASHES;
   private int hashCount;
-  private CuckooFilter<Object> filter;
+  private MembershipFilter<Object> filter;
 
   /** Creates an empty buffer; for Java deserialization only. */
   public PartialFilter() {}
@@ -85,7 +87,7 @@ public final class PartialFilter implements Externalizable {
     if (filter == null) {
       becomeFilter();
     }
-    return serialize(filter);
+    return serialized();
   }
 
   /** Returns how many 8-byte hashes are buffered (0 once this is a filter). */
@@ -99,7 +101,7 @@ public final class PartialFilter implements Externalizable {
   }
 
   private void becomeFilter() {
-    CuckooFilter<Object> created = spec.newFilter();
+    MembershipFilter<Object> created = spec.newFilter();
     for (int i = 0; i < hashCount; i++) {
       insert(created, hashes[i]);
     }
@@ -108,7 +110,7 @@ public final class PartialFilter implements Externalizable {
     hashCount = 0;
   }
 
-  private void insert(CuckooFilter<Object> target, long hash) {
+  private void insert(MembershipFilter<Object> target, long hash) {
     if (target.addIfAbsentWithOutcomeHash(hash) == AddOutcome.FULL) {
       throw new IllegalStateException(
           spec.functionName()
@@ -122,12 +124,12 @@ public final class PartialFilter implements Externalizable {
     }
   }
 
-  private void mergeFilter(CuckooFilter<Object> other) {
+  private void mergeFilter(MembershipFilter<Object> other) {
     if (filter == null) {
       becomeFilter();
     }
     long mine = filter.size();
-    if (!filter.addAll(other)) {
+    if (!FilterSpec.addAll(filter, other)) {
       throw new IllegalStateException(
           spec.functionName()
               + ": cannot merge two partial filters of the "
@@ -137,7 +139,7 @@ public final class PartialFilter implements Externalizable {
               + " + "
               + other.size()
               + " fingerprints do not fit in "
-              + filter.bucketCount() * filter.bucketSize()
+              + FilterSpec.slots(filter)
               + " slots (capacity "
               + filter.capacity()
               + "); nothing was merged (expected: expectedItems at least the number of distinct"
@@ -147,9 +149,23 @@ public final class PartialFilter implements Externalizable {
 
   /** Returns the filter in the core's binary format, written into an array of exactly its size. */
   static byte[] serialize(CuckooFilter<?> filter) {
-    ExactBytes out = new ExactBytes(filter.serializedSizeInBytes());
+    return exactly(filter.serializedSizeInBytes(), filter::writeTo);
+  }
+
+  /** Returns this buffer's filter as {@link FilterSpec#writeTo} writes it, in an exact array. */
+  private byte[] serialized() {
+    return exactly(spec.serializedSizeInBytes(filter), out -> spec.writeTo(filter, out));
+  }
+
+  /** Writes bytes to a stream. */
+  private interface Writer {
+    void write(OutputStream out) throws IOException;
+  }
+
+  private static byte[] exactly(long size, Writer writer) {
+    ExactBytes out = new ExactBytes(size);
     try {
-      filter.writeTo(out);
+      writer.write(out);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -177,7 +193,7 @@ public final class PartialFilter implements Externalizable {
       }
     } else {
       out.writeBoolean(true);
-      byte[] bytes = serialize(filter);
+      byte[] bytes = serialized();
       out.writeInt(bytes.length);
       out.write(bytes);
     }
@@ -197,7 +213,7 @@ public final class PartialFilter implements Externalizable {
     if (in.readBoolean()) {
       byte[] bytes = new byte[in.readInt()];
       in.readFully(bytes);
-      filter = CuckooFilter.readFrom(new ByteArrayInputStream(bytes), spec.hasher());
+      filter = spec.read(bytes);
     } else {
       hashCount = in.readInt();
       hashes = new long[hashCount];

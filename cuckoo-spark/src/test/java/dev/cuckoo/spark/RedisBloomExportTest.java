@@ -2,9 +2,10 @@ package dev.cuckoo.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterFormatException;
 import dev.cuckoo.ItemHashers;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.Scheme;
@@ -37,11 +38,18 @@ class RedisBloomExportTest {
     byte[] bytes = spark.sql("SELECT cuckoo_redisbloom_agg(v, 4000) FROM users").first().getAs(0);
 
     // the same filter as CF.RESERVE seen 4000 and CF.ADDNX of every item: bucket size 2, 20 kicks
-    CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
+    RedisCuckooFilter<CharSequence> filter =
+        CuckooFunctions.readRedisBloomFilter(bytes, ItemHashers.redisUtf8());
     assertEquals(Scheme.REDISBLOOM, filter.scheme());
     assertEquals(2, filter.bucketSize());
-    assertEquals(2048, filter.bucketCount());
-    assertEquals(CuckooFilter.DEFAULT_REDISBLOOM_MAX_KICKS, filter.maxKicks());
+    assertEquals(2048, filter.baseBucketCount());
+    assertEquals(RedisCuckooFilter.DEFAULT_MAX_ITERATIONS, filter.maxKicks());
+    assertEquals(1, filter.linkCount());
+    assertEquals(0, filter.expansion(), "a filter that never grows, as the aggregate built it");
+    // the aggregate's value is a single filter, which CuckooFilter no longer reads
+    assertThrows(
+        FilterFormatException.class,
+        () -> CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8()));
 
     Path file = dir.resolve("users.cuckoo");
     Files.write(file, bytes);
@@ -79,8 +87,8 @@ class RedisBloomExportTest {
               .sql("SELECT cuckoo_redisbloom_agg(id, 8000) FROM range(0, 4000, 1, 4)")
               .first()
               .getAs(0);
-      CuckooFilter<CharSequence> filter =
-          CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
+      RedisCuckooFilter<CharSequence> filter =
+          CuckooFunctions.readRedisBloomFilter(bytes, ItemHashers.redisUtf8());
       for (int i = 0; i < 4000; i++) {
         assertTrue(filter.mightContain(Integer.toString(i)), Integer.toString(i));
       }
@@ -108,7 +116,8 @@ class RedisBloomExportTest {
             .sql("SELECT cuckoo_redisbloom_agg(CAST(id AS INT), 2000) FROM range(-500, 500)")
             .first()
             .getAs(0);
-    CuckooFilter<CharSequence> filter = CuckooFunctions.readFilter(bytes, ItemHashers.redisUtf8());
+    RedisCuckooFilter<CharSequence> filter =
+        CuckooFunctions.readRedisBloomFilter(bytes, ItemHashers.redisUtf8());
     for (int i = -500; i < 500; i++) {
       assertTrue(filter.mightContain(Integer.toString(i)), Integer.toString(i));
     }
