@@ -23,7 +23,7 @@ import javax.management.remote.JMXServiceURL;
  * <p>Phases, each sent pipelined on one connection and waited for to the last reply: a warm-up of
  * {@code KEYS} keys ({@code CF.RESERVE warm:I 100} and five {@code CF.ADD}s each, so the JIT has
  * compiled the path), then {@code CF.RESERVE user:I 100} for {@code KEYS} new keys, then five
- * {@code CF.ADD user:I item:I:J} per key. Every phase is measured twice over the same kind of
+ * {@code CF.ADD user:I item:I:J} per key, then the same five as {@code CF.EXISTS} (a read). Every phase is measured twice over the same kind of
  * requests on fresh keys (the second time is printed; the first absorbs the last compilations).
  * An idle phase of the same length without requests is measured too and printed, so that what
  * the server allocates by itself (timers, the management agent's answers) can be told apart.
@@ -59,11 +59,13 @@ public final class AllocationPerRequest {
       for (int round = 0; round < 2; round++) {
         String prefix = "user" + round;
         long[] reserves = measure(threads, connection, reserves(prefix, keys), keys);
-        long[] adds = measure(threads, connection, adds(prefix, keys), keys * 5L);
+        long[] adds = measure(threads, connection, items("CF.ADD", prefix, keys), keys * 5L);
+        long[] exists = measure(threads, connection, items("CF.EXISTS", prefix, keys), keys * 5L);
         long[] idle = measure(threads, null, null, 0);
         if (round == 1) {
           print("CF.RESERVE", keys, reserves);
           print("CF.ADD", keys * 5L, adds);
+          print("CF.EXISTS", keys * 5L, exists);
           print("idle", 0, idle);
         }
       }
@@ -136,11 +138,12 @@ public final class AllocationPerRequest {
     return out.toByteArray();
   }
 
-  private static byte[] adds(String prefix, int keys) {
+  /** Returns {@code command key item} for five items of each key (CF.ADD, CF.EXISTS). */
+  private static byte[] items(String command, String prefix, int keys) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < keys; i++) {
       for (int j = 0; j < 5; j++) {
-        command(out, "CF.ADD", prefix + ":" + i, "item:" + i + ":" + j);
+        command(out, command, prefix + ":" + i, "item:" + i + ":" + j);
       }
     }
     return out.toByteArray();

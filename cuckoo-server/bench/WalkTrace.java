@@ -54,7 +54,7 @@ public class WalkTrace {
           "Session", "ServerContext", "Request", "CommandSpec", "Key", "KeySpec", "Writes", "Reply",
           "CommandClock", "CfConfig", "Traffic", "Authentication", "ClientPause", "Subscriber",
           "Args", "Checks", "ItemHashers", "HeapGuard", "CommandStats", "Transaction",
-          "RespDecoder");
+          "RespDecoder", "StreamPosition");
 
   /** The core's internals of a filter, shown as the filter. */
   private static final Set<String> FILTER =

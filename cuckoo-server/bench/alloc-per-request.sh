@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Heap bytes allocated per request by the server, for the two commands of the many-small-filters
-# load (small-keys-bench.sh): CF.RESERVE of a new key and CF.ADD to a small key. The exact figure
+# load (small-keys-bench.sh): CF.RESERVE of a new key and CF.ADD to a small key, and CF.EXISTS of
+# the items added (a read). The exact figure
 # comes from the JVM's per-thread allocation counters (AllocationPerRequest.java); with JFR=1 the
 # server also runs under Flight Recorder and the largest allocation sites are printed (JFR's
 # jdk.ObjectAllocationSample events, weighted by the bytes each sample stands for, grouped by the

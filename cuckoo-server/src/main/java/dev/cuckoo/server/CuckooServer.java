@@ -181,7 +181,8 @@ public final class CuckooServer implements AutoCloseable {
                 context::persistence,
                 () -> replicationPort(live),
                 context.traffic(),
-                context::clientsPaused));
+                context::clientsPaused,
+                context.writeRefusals()));
     replication.applier(commands.masterStreamApplier());
     replication.linkSecurity(tls::replicationSocket);
     if (context.persistence() != null) {

@@ -484,37 +484,36 @@ final class CfFamily {
     return filter;
   }
 
-  /** CF.ADD key item and CF.ADDNX key item. */
+  /**
+   * CF.ADD key item and CF.ADDNX key item. Written without a {@link FilterAction}: its lambda
+   * escaped, 40 of the 280 bytes alloc-per-request.sh counted per CF.ADD.
+   */
   void add(Session session, Request request, boolean ifAbsent) {
     byte[][] args = request.args();
     Reply reply = session.reply();
-    writing(
-        request,
-        (key, existing) -> {
-          RedisCuckooFilter<byte[]> filter =
-              forWrite(session, request, key, existing, config.initialSize(), false);
-          if (filter == null) {
-            return;
-          }
-          AddOutcome result =
-              ifAbsent ? filter.addIfAbsentWithOutcome(args[2]) : filter.tryAdd(args[2]);
-          switch (result) {
-            case ADDED:
-              request.write().changed();
-              reply.bool(true);
-              break;
-            case ALREADY_PRESENT:
-              reply.bool(false);
-              break;
-            case FULL:
-              reply.error(FULL);
-              break;
-            case NO_MEMORY:
-            default:
-              reply.error(ERR_NO_MEMORY);
-              break;
-          }
-        });
+    Key key = request.key(0);
+    RedisCuckooFilter<byte[]> filter =
+        forWrite(session, request, key, request.write().open(key), config.initialSize(), false);
+    if (filter == null) {
+      return;
+    }
+    AddOutcome result = ifAbsent ? filter.addIfAbsentWithOutcome(args[2]) : filter.tryAdd(args[2]);
+    switch (result) {
+      case ADDED:
+        request.write().changed();
+        reply.bool(true);
+        break;
+      case ALREADY_PRESENT:
+        reply.bool(false);
+        break;
+      case FULL:
+        reply.error(FULL);
+        break;
+      case NO_MEMORY:
+      default:
+        reply.error(ERR_NO_MEMORY);
+        break;
+    }
   }
 
   /** CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...]. */

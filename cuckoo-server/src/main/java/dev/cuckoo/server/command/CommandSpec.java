@@ -63,6 +63,7 @@ public final class CommandSpec implements CommandRef {
   private final boolean denyOom;
   private final boolean noAuth;
   private final boolean noMulti;
+  private final boolean propagated;
   private final int firstKey;
   private final int lastKey;
   private final int keyStep;
@@ -94,6 +95,7 @@ public final class CommandSpec implements CommandRef {
     this.writes = b.writes;
     this.runsInsideMulti = b.runsInsideMulti;
     this.allowedWhileSubscribed = b.allowedWhileSubscribed;
+    this.propagated = b.propagated;
     this.handler = b.handler;
     Map<String, CommandSpec> subs = new LinkedHashMap<>();
     for (CommandSpec sub : b.subcommands) {
@@ -298,6 +300,15 @@ public final class CommandSpec implements CommandRef {
     return allowedWhileSubscribed;
   }
 
+  /**
+   * Returns true if the dispatcher sends the command itself to the replicas once it ran, without
+   * logging it: a message published (PUBLISH, SPUBLISH), as Redis's {@code call()} propagates what
+   * {@code forceCommandPropagation} asked for.
+   */
+  public boolean propagated() {
+    return propagated;
+  }
+
   /** Returns true if the command may run before AUTH. */
   public boolean noAuth() {
     return noAuth;
@@ -355,6 +366,7 @@ public final class CommandSpec implements CommandRef {
     private Writes writes;
     private boolean runsInsideMulti;
     private boolean allowedWhileSubscribed;
+    private boolean propagated;
     private Handler handler;
     private List<CommandSpec> subcommands = List.of();
 
@@ -479,6 +491,12 @@ public final class CommandSpec implements CommandRef {
     /** Lets a RESP2 connection with subscriptions run the command (see the getter). */
     public Builder allowedWhileSubscribed() {
       this.allowedWhileSubscribed = true;
+      return this;
+    }
+
+    /** Has the dispatcher send the command to the replicas once it ran (see the getter). */
+    public Builder propagated() {
+      this.propagated = true;
       return this;
     }
 

@@ -371,7 +371,7 @@ public final class Commands {
     // a write's MASTERDOWN is decided with its other refusals, by the write path
     if (!write && !spec.flags().contains("stale") && writes.masterDown(session)) {
       countRejected(session, spec);
-      reply.error(dev.cuckoo.server.replication.Replication.MASTERDOWN);
+      reply.error(dev.cuckoo.server.persist.WriteRefusals.MASTERDOWN);
       return;
     }
     if (session.replaying()) {
@@ -488,7 +488,8 @@ public final class Commands {
 
   /**
    * Runs the command's handler: a write through the write path, anything else after the deletion of
-   * its expired keys (where the keyspace holds expiring keys). Returns false if the write path
+   * its expired keys (where the keyspace holds expiring keys), then a propagated command (a message
+   * published) is sent to the replicas through the write path. Returns false if the write path
    * refused the write (answered here, as Redis's rejectCommand).
    */
   private boolean runHandler(Session session, Request request) {
@@ -503,6 +504,9 @@ public final class Commands {
         }
       } else {
         runRead(session, request);
+        if (spec.propagated()) {
+          writes.propagate(session, request.args());
+        }
       }
     } catch (RuntimeException e) {
       LOGGER.log(Level.ERROR, "command " + spec.name() + " failed", e);

@@ -5,7 +5,6 @@ import static dev.cuckoo.server.command.Argument.STRING;
 import static dev.cuckoo.server.command.Argument.arg;
 import static dev.cuckoo.server.command.CommandSpec.command;
 
-import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.Kind;
@@ -23,15 +22,13 @@ import java.util.List;
  */
 final class PubSubFamily {
   private final PubSub pubSub;
-  private final ServerContext context;
 
   /**
-   * Creates the commands over the server's subscription registry; messages published go to the
-   * replicas through {@code context}'s write stream.
+   * Creates the commands over the server's subscription registry; the dispatcher sends the messages
+   * published to the replicas.
    */
-  PubSubFamily(PubSub pubSub, ServerContext context) {
+  PubSubFamily(PubSub pubSub) {
     this.pubSub = pubSub;
-    this.context = context;
   }
 
   private static void confirm(Session session, String word, byte[] name, int count) {
@@ -79,31 +76,22 @@ final class PubSubFamily {
     }
   }
 
-  /** PUBLISH channel message: the number of receivers (channel and pattern subscriptions). */
+  /**
+   * PUBLISH channel message: the number of receivers (channel and pattern subscriptions). The
+   * dispatcher sends the message to the replicas (the entry is {@code propagated}).
+   */
   void publish(Session session, Request request) {
     byte[][] args = request.args();
     session.reply().integer(pubSub.publish(args[1], args[2], false));
-    propagate(session, args);
-  }
-
-  /** SPUBLISH shardchannel message: the number of shard-channel subscribers that received it. */
-  void spublish(Session session, Request request) {
-    byte[][] args = request.args();
-    session.reply().integer(pubSub.publish(args[1], args[2], true));
-    propagate(session, args);
   }
 
   /**
-   * Sends a published message to the replicas: at once, or inside EXEC in its place among the
-   * transaction's writes (as Redis propagates it within the MULTI … EXEC block).
+   * SPUBLISH shardchannel message: the number of shard-channel subscribers that received it; sent
+   * to the replicas by the dispatcher, as PUBLISH.
    */
-  private void propagate(Session session, byte[][] args) {
-    Transaction transaction = session.transaction();
-    if (transaction != null) {
-      transaction.addMessage(session.db(), args);
-    } else {
-      context.writeStream().propagate(args);
-    }
+  void spublish(Session session, Request request) {
+    byte[][] args = request.args();
+    session.reply().integer(pubSub.publish(args[1], args[2], true));
   }
 
   private static void syntaxError(Session session, byte[][] args) {
@@ -173,7 +161,7 @@ final class PubSubFamily {
    * @param parts what the handlers are built from
    */
   static List<CommandSpec.Builder> entries(Families.Parts parts) {
-    PubSubFamily pubsub = new PubSubFamily(parts.context().pubSub(), parts.context());
+    PubSubFamily pubsub = new PubSubFamily(parts.context().pubSub());
     return List.of(
         subscribing(
                 "subscribe",
@@ -237,6 +225,7 @@ final class PubSubFamily {
                 "O(N+M) where N is the number of clients subscribed to the receiving channel and M"
                     + " is the total number of subscribed patterns (by any client).")
             .arguments(arg("channel", STRING), arg("message", STRING))
+            .propagated()
             .handler(pubsub::publish),
         command("spublish")
             .arity(3)
@@ -249,6 +238,7 @@ final class PubSubFamily {
             .complexity(
                 "O(N) where N is the number of clients subscribed to the receiving shard channel.")
             .arguments(arg("shardchannel", STRING), arg("message", STRING))
+            .propagated()
             .handler(pubsub::spublish),
         command("pubsub")
             .arity(-2)

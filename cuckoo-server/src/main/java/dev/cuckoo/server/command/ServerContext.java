@@ -11,6 +11,7 @@ import dev.cuckoo.server.persist.SavePoints;
 import dev.cuckoo.server.persist.SaveStats;
 import dev.cuckoo.server.persist.SnapshotOnly;
 import dev.cuckoo.server.persist.Snapshots;
+import dev.cuckoo.server.persist.WriteRefusals;
 import dev.cuckoo.server.protocol.ErrorStats;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.pubsub.PubSub;
@@ -41,7 +42,8 @@ public final class ServerContext implements PersistenceContext {
   private volatile dev.cuckoo.server.persist.RedisRdbImport.Imported rdbImport;
   // asked at every write (the bgsave-error refusal): parsed once per value of save, not per write
   private volatile ParsedSave parsedSave;
-  private final SaveStats saveStats = new SaveStats();
+  private final WriteRefusals writeRefusals = new WriteRefusals();
+  private final SaveStats saveStats = new SaveStats(writeRefusals);
   private volatile WriteStream writeStream = WriteStream.NONE;
   private final HeapGuard heapGuard = new HeapGuard();
   private volatile Consumer<Boolean> shutdown = save -> {};
@@ -69,6 +71,26 @@ public final class ServerContext implements PersistenceContext {
     this.keyspace = keyspace;
     this.bufferLimits = new BufferLimits(config, clients, clientMemory, traffic);
     this.clientsCron = new ClientsCron(clients, clientMemory, bufferLimits);
+    pushRefusalSettings();
+  }
+
+  /** Returns what the write path decides refusals from (pushed by their owners). */
+  @Override
+  public WriteRefusals writeRefusals() {
+    return writeRefusals;
+  }
+
+  /**
+   * Pushes the parameters the refusals of writes depend on to {@link #writeRefusals}: at the start
+   * and at each CONFIG SET of one of them.
+   */
+  private void pushRefusalSettings() {
+    writeRefusals.saveSettings(stopWritesOnBgsaveError(), !savePoints().isEmpty());
+    writeRefusals.replicationSettings(
+        config.get(Parameters.REPLICA_READ_ONLY),
+        config.get(Parameters.REPLICA_SERVE_STALE_DATA),
+        (int) (long) config.get(Parameters.MIN_REPLICAS_TO_WRITE),
+        (int) (long) config.get(Parameters.MIN_REPLICAS_MAX_LAG));
   }
 
   @Override
@@ -179,12 +201,19 @@ public final class ServerContext implements PersistenceContext {
           return null;
         },
         Parameters.APPENDFSYNC);
-    // read where they are used (the save points each second, the refusal at each write)
+    // the save points are read each second where they are used, and rdbcompression at each save
+    config.onChange(() -> null, Parameters.RDBCOMPRESSION);
     config.onChange(
-        () -> null,
+        () -> {
+          pushRefusalSettings();
+          return null;
+        },
         Parameters.SAVE,
         Parameters.STOP_WRITES_ON_BGSAVE_ERROR,
-        Parameters.RDBCOMPRESSION);
+        Parameters.REPLICA_READ_ONLY,
+        Parameters.REPLICA_SERVE_STALE_DATA,
+        Parameters.MIN_REPLICAS_TO_WRITE,
+        Parameters.MIN_REPLICAS_MAX_LAG);
     keyspaceEvents.flags(KeyspaceEvents.parse(config.get(Parameters.NOTIFY_KEYSPACE_EVENTS)));
     config.onChange(
         () -> {
@@ -376,6 +405,7 @@ public final class ServerContext implements PersistenceContext {
   /** Sets the append-only log (null: off). */
   public void persistence(Persistence persistence) {
     this.persistence = persistence;
+    logInForce();
   }
 
   /** Returns what saves snapshots while the log is off ({@code appendonly no}), or null. */
@@ -386,6 +416,19 @@ public final class ServerContext implements PersistenceContext {
   /** Sets what saves snapshots while the log is off ({@code appendonly no}). */
   public void snapshotOnly(SnapshotOnly snapshotOnly) {
     this.snapshotOnly = snapshotOnly;
+    logInForce();
+  }
+
+  /**
+   * Tells {@link #writeRefusals} which log refuses writes now: the append-only log if on, else the
+   * snapshots, else none; the append-only log then pushes its failure if it has one.
+   */
+  private synchronized void logInForce() {
+    Persistence log = persistence;
+    writeRefusals.logInForce(log != null ? log : snapshotOnly);
+    if (log != null) {
+      log.pushFailure();
+    }
   }
 
   /** Returns the Redis RDB loaded at this server's first start, or null. */

@@ -9,8 +9,9 @@ import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.WriteLog;
+import dev.cuckoo.server.persist.WriteRefusals;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
-import dev.cuckoo.server.replication.Replication;
+import dev.cuckoo.server.replication.StreamPosition;
 import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,11 +30,13 @@ import java.util.function.Supplier;
  *
  * <p>Refusals are decided in Redis's order: a log that cannot be written (MISCONF), too few good
  * replicas (NOREPLICAS), a read-only replica (READONLY); then, for commands that may grow memory,
- * maxmemory (OOM); then a replica whose link to its master is down (MASTERDOWN). Neither the
- * recovery session nor the replica's link to its master is ever refused, and a command that EXEC
- * runs is not refused again: EXEC's refusal covered the transaction. Announcing holds one lock
- * across the log append and the stream, so replicas get exactly the records the log gets, in the
- * same order, with persistence on or off.
+ * maxmemory (OOM); then a replica whose link to its master is down (MASTERDOWN). They are read from
+ * {@link WriteRefusals}, which the log, replication and CONFIG SET keep up to date, so that a write
+ * enters replication and the log once each, to record itself. Neither the recovery session nor the
+ * replica's link to its master is ever refused, and a command that EXEC runs is not refused again:
+ * EXEC's refusal covered the transaction. Announcing holds one lock across the log append and the
+ * stream, so replicas get exactly the records the log gets, in the same order, with persistence on
+ * or off.
  *
  * <p>A reply that acknowledges a write goes out only after its record is written: the network layer
  * asks {@link #acknowledge} before it sends a batch of replies, and replaces the reply of a write
@@ -45,6 +48,10 @@ public final class WritePath {
   private final ServerContext context;
   private final Supplier<CommandTable> table;
   private final KeyHolds holds = new KeyHolds();
+  // what refusals are decided from: pushed there by the log, replication and CONFIG SET
+  private final WriteRefusals refusals;
+  // where the stream stands after the record being announced (guarded by this)
+  private final StreamPosition position = new StreamPosition();
   // where the logged records leave the stream (settled; guarded by this); see StreamMark
   private StreamMark lastMark;
   // true after a position alone was logged (or set): the next record logs its own mark, since a
@@ -58,12 +65,12 @@ public final class WritePath {
   WritePath(ServerContext context, Supplier<CommandTable> table) {
     this.context = context;
     this.table = table;
+    this.refusals = context.writeRefusals();
   }
 
   /**
    * Returns the log writes go to now: persistence; with snapshots only, what counts the changes for
-   * the save points and refuses writes after a failed background save; else a log that records
-   * nothing.
+   * the save points; else a log that records nothing.
    */
   private WriteLog log() {
     Persistence persistence = context.persistence();
@@ -244,13 +251,19 @@ public final class WritePath {
     return anyWrite ? refusal(session, true, denyOom) : null;
   }
 
-  /** Returns the refusal of a write command under its locks, MASTERDOWN included, or null. */
+  /**
+   * Returns the refusal of a write command under its locks, MASTERDOWN included (unless the command
+   * is flagged {@code stale}), or null.
+   */
   private String refusal(Session session, CommandSpec spec) {
-    String refusal = refusal(session, true, spec.denyOom());
-    if (refusal == null && !spec.flags().contains("stale") && masterDown(session)) {
-      refusal = Replication.MASTERDOWN;
+    if (session.replaying() || session.fromMaster()) {
+      return null;
     }
-    return refusal;
+    String refusal = refusals.refusal(true, spec.denyOom() && !fits(0) ? Commands.OOM : null, true);
+    // MASTERDOWN comes last: the flags are looked at only when it is the answer
+    return WriteRefusals.MASTERDOWN.equals(refusal) && spec.flags().contains("stale")
+        ? null
+        : refusal;
   }
 
   /**
@@ -262,17 +275,7 @@ public final class WritePath {
     if (session.replaying() || session.fromMaster()) {
       return null;
     }
-    String refusal = null;
-    if (write) {
-      refusal = log().refusal();
-      if (refusal == null) {
-        refusal = context.writeStream().refusal();
-      }
-    }
-    if (refusal == null && denyOom && !fits(0)) {
-      refusal = Commands.OOM;
-    }
-    return refusal;
+    return refusals.refusal(write, denyOom && !fits(0) ? Commands.OOM : null, false);
   }
 
   /**
@@ -294,11 +297,7 @@ public final class WritePath {
    * session: a replica whose link is down with replica-serve-stale-data no.
    */
   boolean masterDown(Session session) {
-    Replication replication = context.replication();
-    return replication != null
-        && !session.replaying()
-        && !session.fromMaster()
-        && replication.masterDown();
+    return !session.replaying() && !session.fromMaster() && refusals.masterDown();
   }
 
   /**
@@ -315,7 +314,7 @@ public final class WritePath {
     }
     Watches watches = context.watches();
     WriteScope scope =
-        new WriteScope(
+        WriteScope.begin(
             this,
             session,
             request,
@@ -338,9 +337,13 @@ public final class WritePath {
       request.spec().handler().run(session, request);
     } finally {
       request.write(null);
-      finish(session, request, scope);
-      if (!session.replaying()) {
-        publish(events, scope, absent);
+      try {
+        finish(session, request, scope);
+        if (!session.replaying()) {
+          publish(events, scope, absent);
+        }
+      } finally {
+        scope.end();
       }
     }
   }
@@ -471,7 +474,7 @@ public final class WritePath {
    */
   public boolean deleteUnservedKey(Key key) {
     Keyspace keyspace = context.keyspace();
-    if (log().refusal() != null) {
+    if (refusals.logRefusal() != null) {
       return false;
     }
     Lock lock = keyspace.lockFor(key);
@@ -522,7 +525,7 @@ public final class WritePath {
 
   /** Returns the error that replaces the reply of a write whose record was undone. */
   public String undoneError() {
-    String refusal = log().refusal();
+    String refusal = refusals.logRefusal();
     return refusal != null
         ? refusal
         : "MISCONF Errors writing to the AOF file: the write was undone";
@@ -534,9 +537,7 @@ public final class WritePath {
    * master sends those deletions).
    */
   boolean accepting() {
-    return log().refusal() == null
-        && context.writeStream().deletesExpired()
-        && !context.clientPause().active();
+    return refusals.deletesExpired() && !context.clientPause().active();
   }
 
   /** Invalidates the WATCHes of the keys a write touches (its keys still locked). */
@@ -575,12 +576,26 @@ public final class WritePath {
     if (logged.isEmpty()) {
       synchronized (this) {
         // nothing to log; the stream moves without a record, so the next record logs its mark
-        context.writeStream().record(db, null, transaction.writes());
+        context.writeStream().record(db, null, transaction.writes(), position);
       }
     } else if (logged.size() == 1) {
       announce(session, logged.get(0).db, logged.get(0).args, transaction.writes());
     } else {
       announce(session, db, transaction.encode(), transaction.writes());
+    }
+  }
+
+  /**
+   * Sends a command that changes no data to the replicas once it ran, unlogged (a message
+   * published: PUBLISH, SPUBLISH): at once, or into the transaction EXEC is running, in its place
+   * among the transaction's writes (as Redis propagates it within the MULTI … EXEC block).
+   */
+  void propagate(Session session, byte[][] args) {
+    Transaction transaction = session.transaction();
+    if (transaction != null) {
+      transaction.addMessage(session.db(), args);
+    } else {
+      context.writeStream().propagate(args);
     }
   }
 
@@ -633,26 +648,29 @@ public final class WritePath {
     WriteLog log = log();
     synchronized (this) {
       StreamMark mark = session != null ? session.takeStreamMark() : null;
-      offset =
-          stream == null
-              ? context.writeStream().record(db, args)
-              : context.writeStream().record(db, args, stream);
+      if (stream == null) {
+        context.writeStream().record(db, args, position);
+      } else {
+        context.writeStream().record(db, args, stream, position);
+      }
+      offset = position.offset();
       if (mark == null) {
-        mark = context.writeStream().takeRecordMark();
+        mark = position.mark();
       }
       if (mark == null && lastMark != null && lastMark.continuable()) {
         // a write that is not in the stream (a writable replica's own) moves it by nothing
         mark = lastMark;
       }
+      StreamMark logged = null;
       if (mark != null) {
         if (markNext || lastMark == null || !lastMark.continuedBy(mark, db, args)) {
           // in the same log write as the record: a restarted server continues from it
-          log.append(0, mark.args());
+          logged = mark;
         }
         lastMark = mark.settled();
         markNext = false;
       }
-      lsn = log.append(db, args);
+      lsn = log.append(db, args, logged);
     }
     if (session != null) {
       session.logged(lsn);

@@ -594,6 +594,18 @@ public final class Persistence implements Snapshots, WriteLog {
     }
   }
 
+  /**
+   * Appends the stream mark (if not null) and then one record of a write run in database {@code
+   * db}; returns the record's sequence number.
+   */
+  @Override
+  public long append(int db, byte[][] args, StreamMark mark) {
+    if (mark != null) {
+      append(0, mark.args());
+    }
+    return append(db, args);
+  }
+
   /** Appends one record of a write run in database {@code db}; returns its sequence number. */
   @Override
   public long append(int db, byte[][] args) {
@@ -630,6 +642,16 @@ public final class Persistence implements Snapshots, WriteLog {
     return failed != null
         ? failed
         : saveStats.refusal(context.stopWritesOnBgsaveError(), context.savePoints());
+  }
+
+  /**
+   * Pushes this log's failure, if it has one, to the write path's refusals (once it is the log in
+   * force: a failure of a log not yet in force is not taken).
+   */
+  public synchronized void pushFailure() {
+    if (refusal != null) {
+      context.writeRefusals().logFailure(this, refusal);
+    }
   }
 
   /** Returns true if the log failed and no new generation could be started since. */
@@ -767,6 +789,7 @@ public final class Persistence implements Snapshots, WriteLog {
       }
       handledFailure = cause;
       refusal = "MISCONF Errors writing to the AOF file: " + describe(cause);
+      context.writeRefusals().logFailure(this, refusal);
     }
     LOGGER.log(
         Level.ERROR,
@@ -1007,6 +1030,7 @@ public final class Persistence implements Snapshots, WriteLog {
       synchronized (this) {
         refusal = null;
         handledFailure = null;
+        context.writeRefusals().logFailure(this, null);
       }
       rewriteBaseBytes = Files.size(names.snapshot());
       saved = true;

@@ -26,6 +26,9 @@ public interface PersistenceContext {
   /** Returns {@code stop-writes-on-bgsave-error}; CONFIG SET changes it. */
   boolean stopWritesOnBgsaveError();
 
+  /** Returns where the log pushes its failure for the write path's refusals. */
+  WriteRefusals writeRefusals();
+
   /**
    * Called after the log forced more records to disk, on the forcing thread (possibly with the
    * log's locks held): what waits for an fsync (WAITAOF) is woken from here; nothing else must be

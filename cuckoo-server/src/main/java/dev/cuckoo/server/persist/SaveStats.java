@@ -34,6 +34,15 @@ public final class SaveStats {
   private volatile long lastSeconds = -1;
   private volatile long startedMillis = -1;
   private volatile long consecutiveFailures;
+  private final WriteRefusals refusals;
+
+  /**
+   * Creates the statistics of a server whose failed background saves refuse writes through {@code
+   * refusals}.
+   */
+  public SaveStats(WriteRefusals refusals) {
+    this.refusals = refusals;
+  }
 
   /** Counts one write (rdb_changes_since_last_save). */
   public void changed() {
@@ -67,6 +76,7 @@ public final class SaveStats {
       lastSucceeded &= !background;
       consecutiveFailures++;
     }
+    refusals.saveFailed(!lastSucceeded);
   }
 
   /** Returns the number of writes since the last successful save (rdb_changes_since_last_save). */

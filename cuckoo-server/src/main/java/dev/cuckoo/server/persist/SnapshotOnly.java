@@ -221,6 +221,18 @@ public final class SnapshotOnly implements Snapshots, WriteLog {
     return context.saveStats().refusal(context.stopWritesOnBgsaveError(), context.savePoints());
   }
 
+  /**
+   * Appends the stream mark (if not null) and then one record of a write run in database {@code
+   * db}; returns the record's sequence number.
+   */
+  @Override
+  public long append(int db, byte[][] args, StreamMark mark) {
+    if (mark != null) {
+      append(0, mark.args());
+    }
+    return append(db, args);
+  }
+
   /** Counts a write for the save points; records nothing (there is no log): returns 0. */
   @Override
   public long append(int db, byte[][] args) {

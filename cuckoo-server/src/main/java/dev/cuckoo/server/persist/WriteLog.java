@@ -15,6 +15,11 @@ public interface WriteLog {
         }
 
         @Override
+        public long append(int db, byte[][] args, StreamMark mark) {
+          return 0;
+        }
+
+        @Override
         public String refusal() {
           return null;
         }
@@ -36,6 +41,13 @@ public interface WriteLog {
    * in the order the writes were applied.
    */
   long append(int db, byte[][] args);
+
+  /**
+   * Records the stream mark {@code mark} (if not null: where the record stands in the replication
+   * stream, see {@link StreamMark}) and then one write command run in database {@code db}, in the
+   * same log write, as {@link #append(int, byte[][])} does; returns the record's sequence number.
+   */
+  long append(int db, byte[][] args, StreamMark mark);
 
   /**
    * Returns the error that write commands get instead of running (without the leading dash), or

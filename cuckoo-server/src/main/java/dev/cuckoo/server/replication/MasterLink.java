@@ -88,6 +88,12 @@ final class MasterLink {
   /** True once a connection of this link was a client: a +CONTINUE then resumes that client. */
   private boolean wasClient;
 
+  /** Moves the link to {@code next} and tells replication, which pushes the role it implies. */
+  private void state(State next) {
+    state = next;
+    replication.pushRole();
+  }
+
   /**
    * The client id of this link's connection while it is a client of this server (its stream is up:
    * CLIENT LIST flag M), else 0.
@@ -185,7 +191,7 @@ final class MasterLink {
         if (wasUp) {
           downSinceMillis = System.currentTimeMillis();
         }
-        state = State.CONNECT;
+        state(State.CONNECT);
         reconnectNow = wasUp && !stopped;
       }
       if (reconnectNow) {
@@ -210,7 +216,7 @@ final class MasterLink {
 
   /** One connection: handshake, sync, then the stream until it breaks. */
   private void follow() throws IOException {
-    state = State.CONNECTING;
+    state(State.CONNECTING);
     LOGGER.log(Level.INFO, "Connecting to MASTER {0}:{1}", host, Integer.toString(port));
     Socket connection = new Socket();
     socket = connection;
@@ -241,7 +247,7 @@ final class MasterLink {
               + " ONE, or name another server)");
     }
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync started");
-    state = State.HANDSHAKE;
+    state(State.HANDSHAKE);
     // the reader's buffer is the only one: the socket's bytes land in it with one read each
     Resp.Reader in =
         new Resp.Reader(connection.getInputStream(), replication.traffic()::receivedFromMaster);
@@ -342,7 +348,7 @@ final class MasterLink {
   }
 
   private void connected() {
-    state = State.CONNECTED;
+    state(State.CONNECTED);
     downSinceMillis = 0;
     LOGGER.log(Level.INFO, "MASTER <-> REPLICA sync: Finished with success");
   }
@@ -412,7 +418,7 @@ final class MasterLink {
 
   /** Receives the transfer, brings it up to date in a fresh keyspace, swaps it in, follows on. */
   private void fullSync(Resp.Reader in, String masterId, long masterOffset) throws IOException {
-    state = State.TRANSFER;
+    state(State.TRANSFER);
     String header = in.nonEmptyLine();
     if (header.startsWith("$EOF:")) {
       // a diskless transfer: an RDB of unknown length, then the 40-byte mark the header names

@@ -141,6 +141,8 @@ public final class Replication implements WriteStream {
    * @param traffic where the bytes of the replication stream are counted (INFO stats)
    * @param paused true while CLIENT PAUSE holds clients back: the master then sends its replicas no
    *     PING or GETACK, so that its offset stands still (Redis's PAUSE_ACTION_REPLICA)
+   * @param refusals where the role, the link's state and the replicas' acknowledgements are pushed
+   *     for the write path's refusals (READONLY, NOREPLICAS, MASTERDOWN)
    */
   public record Parts(
       Config config,
@@ -151,7 +153,8 @@ public final class Replication implements WriteStream {
       Supplier<Persistence> persistence,
       IntSupplier port,
       dev.cuckoo.server.protocol.Traffic traffic,
-      java.util.function.BooleanSupplier paused) {}
+      java.util.function.BooleanSupplier paused,
+      dev.cuckoo.server.persist.WriteRefusals refusals) {}
 
   private final Parts parts;
   private final ReplicationSettings settings;
@@ -182,8 +185,8 @@ public final class Replication implements WriteStream {
   private final Resp.Output unsent = new Resp.Output(1 << 16);
   private Peer[] receivers = {};
   private boolean flushScheduled;
-  // where the last record stands in this master's stream, until the write path logs it
-  private StreamMark recordMark;
+  // serializes the pushes to the write path's refusals: each reads the state after its change
+  private final Object refusalsLock = new Object();
 
   // how far the replica's own log is on disk, in its master's stream (the FACK of its ACKs)
   private final FsyncedOffset fsyncedOffset = new FsyncedOffset();
@@ -221,6 +224,40 @@ public final class Replication implements WriteStream {
     this.settings = new ReplicationSettings(parts.config());
     this.cron = Executors.newSingleThreadScheduledExecutor(daemons("replication-cron"));
     this.transfers = Executors.newCachedThreadPool(daemons("replication-transfer"));
+    pushRole();
+  }
+
+  /**
+   * Pushes the role to the write path's refusals: a master, or a replica whose link to its master
+   * is connected or not (after the link or its state changed).
+   */
+  void pushRole() {
+    synchronized (refusalsLock) {
+      MasterLink current = link;
+      parts
+          .refusals()
+          .role(current != null, current != null && current.state == MasterLink.State.CONNECTED);
+    }
+  }
+
+  /**
+   * Pushes the last acknowledgement time of each replica online now to the write path's refusals
+   * (min-replicas-to-write), after a replica came online, acknowledged or went.
+   */
+  private void pushAcks() {
+    synchronized (refusalsLock) {
+      long[] acks = new long[peers.size()];
+      int online = 0;
+      for (Peer peer : peers.values()) {
+        if (peer.state == Peer.State.ONLINE) {
+          if (online == acks.length) {
+            acks = java.util.Arrays.copyOf(acks, online + 1);
+          }
+          acks[online++] = peer.ackMillis;
+        }
+      }
+      parts.refusals().onlineAcks(java.util.Arrays.copyOf(acks, online));
+    }
   }
 
   private static java.util.concurrent.ThreadFactory daemons(String name) {
@@ -344,6 +381,7 @@ public final class Replication implements WriteStream {
       current = link;
       link = null;
     }
+    pushRole();
     if (current != null) {
       current.stop();
     }
@@ -357,12 +395,13 @@ public final class Replication implements WriteStream {
   // ---------------------------------------------------------------- the stream (master)
 
   @Override
-  public long record(int db, byte[][] args) {
+  public void record(int db, byte[][] args, StreamPosition position) {
     synchronized (this) {
       if (link != null || backlog == null) {
         // a replica sends what it applies as its master sent it; a master without replicas
         // ever attached keeps no stream (Redis creates the backlog with the first replica)
-        return offset;
+        position.set(offset, null);
+        return;
       }
       int start = unsent.length();
       long before = offset;
@@ -373,17 +412,18 @@ public final class Replication implements WriteStream {
         unsent.command(args);
       }
       fed(start);
-      recordMark = new StreamMark(replid, before, offset, streamDb);
-      return offset;
+      position.set(offset, new StreamMark(replid, before, offset, streamDb));
     }
   }
 
   @Override
-  public long record(int db, byte[][] record, List<Transaction.Write> stream) {
+  public void record(
+      int db, byte[][] record, List<Transaction.Write> stream, StreamPosition position) {
     synchronized (this) {
       if (link != null || backlog == null || record == null && receivers.length == 0) {
         // as record and propagate: messages alone no replica receives now are for nobody
-        return offset;
+        position.set(offset, null);
+        return;
       }
       int start = unsent.length();
       long before = offset;
@@ -397,11 +437,9 @@ public final class Replication implements WriteStream {
         encodeTransaction(db, stream);
       }
       fed(start);
-      if (record != null) {
-        // the log's record leaves the messages out: its mark says where the stream really stands
-        recordMark = new StreamMark(replid, before, offset, streamDb);
-      }
-      return offset;
+      // the log's record leaves the messages out: its mark says where the stream really stands
+      position.set(
+          offset, record != null ? new StreamMark(replid, before, offset, streamDb) : null);
     }
   }
 
@@ -443,13 +481,6 @@ public final class Replication implements WriteStream {
       unsent.command(args);
       fed(start);
     }
-  }
-
-  @Override
-  public synchronized StreamMark takeRecordMark() {
-    StreamMark mark = recordMark;
-    recordMark = null;
-    return mark;
   }
 
   private void select(int db) {
@@ -554,50 +585,8 @@ public final class Replication implements WriteStream {
     }
   }
 
-  @Override
-  public boolean deletesExpired() {
-    return link == null;
-  }
-
-  @Override
-  public String refusal() {
-    if (link == null) {
-      int min = settings.minReplicasToWrite();
-      if (min > 0 && settings.minReplicasMaxLag() > 0 && goodReplicas() < min) {
-        return "NOREPLICAS Not enough good replicas to write.";
-      }
-      return null;
-    }
-    return settings.replicaReadOnly()
-        ? "READONLY You can't write against a read only replica."
-        : null;
-  }
-
-  /**
-   * Returns true if commands without the {@code stale} flag are refused with MASTERDOWN: a replica
-   * whose link is down with replica-serve-stale-data no.
-   */
-  public boolean masterDown() {
-    MasterLink current = link;
-    return current != null
-        && !settings.replicaServeStaleData()
-        && current.state != MasterLink.State.CONNECTED;
-  }
-
-  /** Redis's MASTERDOWN error (without the dash). */
-  public static final String MASTERDOWN =
-      "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
-
   private int goodReplicas() {
-    long now = System.currentTimeMillis();
-    int good = 0;
-    for (Peer peer : peers.values()) {
-      if (peer.state == Peer.State.ONLINE
-          && (now - peer.ackMillis) / 1000 <= settings.minReplicasMaxLag()) {
-        good++;
-      }
-    }
-    return good;
+    return parts.refusals().goodReplicas(settings.minReplicasMaxLag());
   }
 
   // ---------------------------------------------------------------- replicas (master side)
@@ -638,6 +627,7 @@ public final class Replication implements WriteStream {
       }
     }
     if (peers.remove(peer.clientId, peer)) {
+      pushAcks();
       peer.discard();
       if (peer.state != null) {
         LOGGER.log(Level.INFO, "Connection with replica {0} lost.", peer.name());
@@ -691,6 +681,7 @@ public final class Replication implements WriteStream {
       peer.fackOffset = fsyncedOffset;
     }
     peer.ackMillis = System.currentTimeMillis();
+    pushAcks();
     checkWaiters();
     if (failover.state == Failover.State.WAITING_FOR_SYNC) {
       checkFailover();
@@ -722,6 +713,7 @@ public final class Replication implements WriteStream {
         peer.state = Peer.State.ONLINE;
         startReceiving(peer);
         peer.ackMillis = System.currentTimeMillis();
+        pushAcks();
         peer.line("+CONTINUE " + replid);
         if (missing.length > 0) {
           peer.direct(io.netty.buffer.Unpooled.wrappedBuffer(missing));
@@ -754,6 +746,7 @@ public final class Replication implements WriteStream {
       }
       LOGGER.log(Level.INFO, "Full resync requested by replica {0}", peer.name());
       peer.state = Peer.State.WAIT_BGSAVE;
+      pushAcks();
     }
     boolean psync = replicationId != null;
     transfers.execute(() -> fullSync(peer, psync));
@@ -823,6 +816,7 @@ public final class Replication implements WriteStream {
       long sendFrom = System.nanoTime();
       synchronized (this) {
         peer.state = Peer.State.SEND_BULK;
+        pushAcks();
         peer.line("$" + length);
         if (length != rawLength) {
           LOGGER.log(
@@ -864,6 +858,7 @@ public final class Replication implements WriteStream {
       }
       peer.state = Peer.State.ONLINE;
       peer.ackMillis = System.currentTimeMillis();
+      pushAcks();
     }
     LOGGER.log(
         Level.INFO,
@@ -1395,6 +1390,7 @@ public final class Replication implements WriteStream {
       }
       old = link;
       link = new MasterLink(this, host, port, restoredDb);
+      pushRole();
       parts.config().put(Parameters.REPLICAOF, host + " " + port);
       // another master's stream: what its offsets on disk are is sampled anew
       fsyncedOffset.resume(0);
@@ -1452,6 +1448,7 @@ public final class Replication implements WriteStream {
         return;
       }
       link = null;
+      pushRole();
       parts.config().put(Parameters.REPLICAOF, null);
       replid2 = replid;
       secondReplOffset = offset + 1;

@@ -12,6 +12,7 @@ import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.protocol.Authentication;
 import dev.cuckoo.server.protocol.Reply;
+import dev.cuckoo.server.replication.StreamPosition;
 import dev.cuckoo.server.replication.WriteStream;
 import dev.cuckoo.server.session.Session;
 import io.netty.buffer.ByteBuf;
@@ -46,28 +47,33 @@ class WritePathTest {
   private static final class RecordingStream implements WriteStream {
     final List<byte[][]> records = new ArrayList<>();
     final List<List<String>> stacks = new ArrayList<>();
-    String refusal;
+    final List<byte[][]> messages = new ArrayList<>();
+    final List<List<String>> messageStacks = new ArrayList<>();
 
     @Override
-    public long record(int db, byte[][] args) {
+    public void record(int db, byte[][] args, StreamPosition position) {
       records.add(args);
-      stacks.add(
-          StackWalker.getInstance()
-              .walk(
-                  frames ->
-                      frames
-                          .map(StackWalker.StackFrame::getClassName)
-                          // the server's own frames (not this test's, nor JUnit's)
-                          .filter(name -> name.startsWith("dev.cuckoo.server."))
-                          .filter(name -> !name.startsWith(WritePathTest.class.getName()))
-                          .map(WritePathTest::outerSimpleName)
-                          .collect(java.util.stream.Collectors.toList())));
-      return 0;
+      stacks.add(stackHere());
+      position.set(0, null);
     }
 
     @Override
-    public String refusal() {
-      return refusal;
+    public void propagate(byte[][] args) {
+      messages.add(args);
+      messageStacks.add(stackHere());
+    }
+
+    /** Returns the server's own frames of the caller's stack (not this test's, nor JUnit's). */
+    private static List<String> stackHere() {
+      return StackWalker.getInstance()
+          .walk(
+              frames ->
+                  frames
+                      .map(StackWalker.StackFrame::getClassName)
+                      .filter(name -> name.startsWith("dev.cuckoo.server."))
+                      .filter(name -> !name.startsWith(WritePathTest.class.getName()))
+                      .map(WritePathTest::outerSimpleName)
+                      .collect(java.util.stream.Collectors.toList()));
     }
   }
 
@@ -134,11 +140,23 @@ class WritePathTest {
   @Test
   void refusedWrite_handlerNeverRuns_nothingRecorded() {
     context.writeStream(stream);
-    stream.refusal = "READONLY You can't write against a read only replica.";
-    assertEquals("-" + stream.refusal + "\r\n", run("CF.ADD", "k", "a"));
+    // replication pushes the role: a read-only replica whose link is up
+    context.writeRefusals().role(true, true);
+    assertEquals(
+        "-READONLY You can't write against a read only replica.\r\n", run("CF.ADD", "k", "a"));
     assertNull(keyspace.get(new Key(0, "k".getBytes(StandardCharsets.UTF_8))));
     assertEquals(List.of(), stream.records);
     assertEquals(1, commands.find("cf.add").stats().rejectedCalls(), "counted as rejected");
+  }
+
+  @Test
+  void publish_sentToReplicasByTheDispatcher_notByItsHandler() {
+    context.writeStream(stream);
+    assertEquals(":0\r\n", run("PUBLISH", "news", "hello"));
+    assertEquals(1, stream.messages.size());
+    assertEquals("PUBLISH news hello", text(stream.messages.get(0)));
+    assertEquals(List.of("WritePath", "Commands"), files(stream.messageStacks.get(0)));
+    assertEquals(List.of(), stream.records, "a message is not a record of the log");
   }
 
   @Test
@@ -163,13 +181,17 @@ class WritePathTest {
     Pattern forbidden =
         Pattern.compile(
             "lockFor\\(|readLockFor\\(|lockKeys\\(|readLockKeys\\(|lockAll\\(|unlockAll\\("
-                + "|refuses\\(|writes\\.refusal\\(|\\.record\\(|recordAll\\(|moveGate\\(\\)");
+                + "|refuses\\(|writes\\.refusal\\(|\\.record\\(|recordAll\\(|moveGate\\(\\)"
+                + "|propagate\\(");
     List<String> found = new ArrayList<>();
     int handlers = 0;
     try (Stream<Path> files = Files.list(SOURCES)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
-        if (!name.endsWith("Commands.java") || name.equals("Commands.java")) {
+        boolean handler =
+            name.endsWith("Commands.java") && !name.equals("Commands.java")
+                || name.endsWith("Family.java");
+        if (!handler) {
           continue;
         }
         handlers++;
@@ -179,7 +201,7 @@ class WritePathTest {
         }
       }
     }
-    assertTrue(handlers > 15, "found the handlers: " + handlers);
+    assertTrue(handlers > 25, "found the handlers and families: " + handlers);
     assertEquals(List.of(), found);
   }
 
