@@ -427,10 +427,9 @@ public final class ClusterState {
       updateNeeded = false;
       updateState();
     }
-    if (saveNeeded) {
-      saveOrDie();
-    }
-    if (changed) {
+    // a save that worked has published the table already
+    boolean published = saveNeeded && saveOrDie();
+    if (changed && !published) {
       publish();
     }
   }
@@ -487,21 +486,22 @@ public final class ClusterState {
    * Writes nodes.conf now; if it cannot be written, stops this node (Redis's
    * clusterSaveConfigOrDie): it must not go on with an epoch or a vote it could not make durable.
    */
-  void saveOrDie() {
+  boolean saveOrDie() {
     if (stopped) {
-      return;
+      return false;
     }
     if (saveNow()) {
       // what was saved is a change of configuration (a failover's slots, a new master): the
       // dispatcher routes by it from now on
       publish();
-      return;
+      return true;
     }
     stopped = true;
     String reason = "Fatal: can't update cluster config file: " + saveError;
     LOGGER.log(Level.ERROR, reason);
     closeAll();
     fatalHandler.accept(reason);
+    return false;
   }
 
   private boolean saveNow() {
@@ -1492,6 +1492,9 @@ public final class ClusterState {
   /** Returns a node's slots as ranges {start, end}, in order. */
   static List<int[]> slotRanges(ClusterNode n) {
     List<int[]> ranges = new ArrayList<>();
+    if (n.numSlots == 0) {
+      return ranges;
+    }
     int start = -1;
     for (int slot = 0; slot <= HashSlots.SLOTS; slot++) {
       boolean owned = slot < HashSlots.SLOTS && n.ownsSlot(slot);
