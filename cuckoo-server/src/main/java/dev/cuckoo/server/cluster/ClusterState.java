@@ -28,8 +28,8 @@ public final class ClusterState {
   @FunctionalInterface
   public interface Saver {
     /**
-     * Writes {@code content}, replacing the file atomically; forced to disk (file and directory)
-     * if {@code fsync}, else left to the operating system, as Redis's {@code
+     * Writes {@code content}, replacing the file atomically; forced to disk (file and directory) if
+     * {@code fsync}, else left to the operating system, as Redis's {@code
      * clusterSaveConfig(do_fsync)}.
      */
     void save(String content, boolean fsync) throws IOException;

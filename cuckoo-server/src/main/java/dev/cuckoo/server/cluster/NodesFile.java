@@ -18,9 +18,8 @@ import java.util.Map;
  * The cluster configuration file ({@code nodes.conf}) in Redis's format: one CLUSTER NODES line per
  * node, then {@code vars currentEpoch N lastVoteEpoch N}. Written atomically (a temporary file,
  * fsync, rename, fsync of the directory; the fsyncs left out for the changes Redis does not force);
- * read strictly: a line that does not parse, or a file that
- * does not end with the vars line Redis writes last, is an error that names the line, never a
- * partial slot map.
+ * read strictly: a line that does not parse, or a file that does not end with the vars line Redis
+ * writes last, is an error that names the line, never a partial slot map.
  */
 public final class NodesFile {
   private NodesFile() {}
