@@ -27,8 +27,12 @@ public final class ClusterState {
   /** Writes the node configuration file (nodes.conf) with this content. */
   @FunctionalInterface
   public interface Saver {
-    /** Writes {@code content} durably, replacing the file atomically. */
-    void save(String content) throws IOException;
+    /**
+     * Writes {@code content}, replacing the file atomically; forced to disk (file and directory) if
+     * {@code fsync}, else left to the operating system, as Redis's {@code
+     * clusterSaveConfig(do_fsync)}.
+     */
+    void save(String content, boolean fsync) throws IOException;
   }
 
   /**
@@ -82,6 +86,8 @@ public final class ClusterState {
   private long firstUpdateMillis;
   private long amongMinorityMillis;
   private boolean saveNeeded;
+  // the pending save must reach the disk (Redis's CLUSTER_TODO_FSYNC_CONFIG)
+  private boolean fsyncNeeded;
   private boolean updateNeeded;
   private String saveError;
   private boolean requireFullCoverage;
@@ -113,6 +119,7 @@ public final class ClusterState {
     myself.cport = settings.busPort();
     nodes.put(myself.name, myself);
     saveNeeded = true;
+    fsyncNeeded = true;
     requireFullCoverage = settings.requireFullCoverage();
     publish();
     failover = new Failover(this, settings.nodeTimeoutMillis());
@@ -215,6 +222,7 @@ public final class ClusterState {
     currentEpoch = Math.max(content.currentEpoch(), maxEpoch());
     lastVoteEpoch = content.lastVoteEpoch();
     saveNeeded = false;
+    fsyncNeeded = false;
     publish();
     LOGGER.log(Level.INFO, "Node configuration loaded, I''m {0}", myself.name);
   }
@@ -383,8 +391,19 @@ public final class ClusterState {
     return max;
   }
 
+  /** Notes that nodes.conf must be written durably ({@code save}) and the state updated. */
   void todo(boolean save, boolean update) {
+    todo(save, update, save);
+  }
+
+  /**
+   * Notes that nodes.conf must be written ({@code save}), forced to disk ({@code fsync}), and the
+   * state updated ({@code update}), before the current call returns. Pending needs add up: one
+   * write serves them all, forced if any asked for it.
+   */
+  void todo(boolean save, boolean update, boolean fsync) {
     saveNeeded |= save;
+    fsyncNeeded |= fsync;
     updateNeeded |= update;
   }
 
@@ -408,10 +427,9 @@ public final class ClusterState {
       updateNeeded = false;
       updateState();
     }
-    if (saveNeeded) {
-      saveOrDie();
-    }
-    if (changed) {
+    // a save that worked has published the table already
+    boolean published = saveNeeded && saveOrDie();
+    if (changed && !published) {
       publish();
     }
   }
@@ -468,31 +486,35 @@ public final class ClusterState {
    * Writes nodes.conf now; if it cannot be written, stops this node (Redis's
    * clusterSaveConfigOrDie): it must not go on with an epoch or a vote it could not make durable.
    */
-  void saveOrDie() {
+  boolean saveOrDie() {
     if (stopped) {
-      return;
+      return false;
     }
     if (saveNow()) {
       // what was saved is a change of configuration (a failover's slots, a new master): the
       // dispatcher routes by it from now on
       publish();
-      return;
+      return true;
     }
     stopped = true;
     String reason = "Fatal: can't update cluster config file: " + saveError;
     LOGGER.log(Level.ERROR, reason);
     closeAll();
     fatalHandler.accept(reason);
+    return false;
   }
 
   private boolean saveNow() {
+    boolean fsync = fsyncNeeded;
     saveNeeded = false;
+    fsyncNeeded = false;
     try {
-      saver.save(configText());
+      saver.save(configText(), fsync);
       saveError = null;
       return true;
     } catch (IOException e) {
       saveNeeded = true;
+      fsyncNeeded = fsync;
       saveError = e.getMessage() == null ? e.toString() : e.getMessage();
       LOGGER.log(Level.ERROR, "can't update cluster config file: " + saveError, e);
       return false;
@@ -1470,6 +1492,9 @@ public final class ClusterState {
   /** Returns a node's slots as ranges {start, end}, in order. */
   static List<int[]> slotRanges(ClusterNode n) {
     List<int[]> ranges = new ArrayList<>();
+    if (n.numSlots == 0) {
+      return ranges;
+    }
     int start = -1;
     for (int slot = 0; slot <= HashSlots.SLOTS; slot++) {
       boolean owned = slot < HashSlots.SLOTS && n.ownsSlot(slot);
@@ -1583,7 +1608,7 @@ public final class ClusterState {
         }
       }
     }
-    todo(true, true);
+    todo(true, true, false);
     return afterCommand();
   }
 
@@ -1593,7 +1618,7 @@ public final class ClusterState {
       return "ERR DB must be empty to perform CLUSTER FLUSHSLOTS.";
     }
     deleteNodeSlots(myself);
-    todo(true, true);
+    todo(true, true, false);
     return afterCommand();
   }
 
@@ -1645,7 +1670,9 @@ public final class ClusterState {
         return "ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP";
       }
     }
-    todo(true, true);
+    // as Redis: written but not forced, unless the slot's move bumped the epoch or made this node a
+    // replica (setSlotNode asks for that); a reshard sends several SETSLOTs per slot
+    todo(true, true, false);
     return afterCommand();
   }
 
@@ -1677,6 +1704,7 @@ public final class ClusterState {
           "Configuration change detected. Reconfiguring myself as a replica of {0}",
           n.name);
       setMaster(n);
+      todo(true, true, true);
     }
     if (n == myself && importingFrom[slot] != null) {
       if (bumpEpochWithoutConsensus()) {
@@ -1903,6 +1931,7 @@ public final class ClusterState {
 
   /** CLUSTER SAVECONFIG: writes nodes.conf now; returns Redis's error or null. */
   public synchronized String saveConfig() {
+    fsyncNeeded = true;
     return saveNow() ? null : "ERR error saving the cluster node config: " + saveError;
   }
 

@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The cluster configuration file ({@code nodes.conf}) in Redis's format: one CLUSTER NODES line per
  * node, then {@code vars currentEpoch N lastVoteEpoch N}. Written atomically (a temporary file,
- * fsync, rename, fsync of the directory); read strictly: a line that does not parse, or a file that
- * does not end with the vars line Redis writes last, is an error that names the line, never a
- * partial slot map.
+ * fsync, rename, fsync of the directory; the fsyncs left out for the changes Redis does not force);
+ * read strictly: a line that does not parse, or a file that does not end with the vars line Redis
+ * writes last, is an error that names the line, never a partial slot map.
  */
 public final class NodesFile {
   private NodesFile() {}
@@ -257,6 +257,15 @@ public final class NodesFile {
    * forces it to disk, renames it over the file and forces the directory.
    */
   public static void write(Path file, String content) throws IOException {
+    write(file, content, true);
+  }
+
+  /**
+   * Replaces {@code file} with {@code content} atomically, as {@link #write(Path, String)}; forces
+   * the file and the directory to disk only if {@code fsync} (Redis writes most changes, a slot
+   * assigned by CLUSTER SETSLOT among them, without forcing them; epochs and votes are forced).
+   */
+  public static void write(Path file, String content, boolean fsync) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Path temp = dir.resolve(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
     try (FileChannel channel =
@@ -269,7 +278,9 @@ public final class NodesFile {
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
-      channel.force(true);
+      if (fsync) {
+        channel.force(true);
+      }
     } catch (IOException e) {
       // a full disk or an I/O error: the old nodes.conf stands, and no temp is left beside it
       Files.deleteIfExists(temp);
@@ -285,6 +296,9 @@ public final class NodesFile {
       // the file could not be replaced (e.g. a directory stands in its place): no temp is left
       Files.deleteIfExists(temp);
       throw e;
+    }
+    if (!fsync) {
+      return;
     }
     try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
       directory.force(true);

@@ -77,12 +77,20 @@ public final class SlotTable {
   /** Returns the routes of {@code nodes}, or null if every entry is null. */
   private static Route[] routes(java.util.Map<ClusterNode, Route> routes, ClusterNode[] nodes) {
     Route[] table = null;
+    // slots come in long runs of one node: its route is looked up once a run, not once a slot
+    ClusterNode previous = null;
+    Route route = null;
     for (int slot = 0; slot < nodes.length; slot++) {
-      if (nodes[slot] != null) {
+      ClusterNode node = nodes[slot];
+      if (node != null) {
         if (table == null) {
           table = new Route[nodes.length];
         }
-        table[slot] = route(routes, nodes[slot]);
+        if (node != previous) {
+          route = route(routes, node);
+          previous = node;
+        }
+        table[slot] = route;
       }
     }
     return table;

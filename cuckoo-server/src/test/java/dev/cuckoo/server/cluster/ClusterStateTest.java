@@ -36,7 +36,7 @@ class ClusterStateTest {
             },
             SlotKeys.NONE,
             () -> now[0],
-            content -> {});
+            (content, fsync) -> {});
     String text =
         ME
             + " 127.0.0.1:30001@40001 myself,master - 0 0 3 connected 0-9\n"

@@ -105,7 +105,7 @@ class FailoverTest {
             },
             SlotKeys.NONE,
             () -> now[0],
-            content -> {
+            (content, fsync) -> {
               if (saveFails) {
                 throw new IOException("No space left on device");
               }

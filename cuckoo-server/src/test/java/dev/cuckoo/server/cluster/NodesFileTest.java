@@ -31,6 +31,10 @@ class NodesFileTest {
   @TempDir Path dir;
 
   private ClusterState state(List<String> saved) {
+    return state((content, fsync) -> saved.add(content));
+  }
+
+  private static ClusterState state(ClusterState.Saver saver) {
     return new ClusterState(
         new ClusterState.Settings(30001, 40001, 15000, true),
         node -> {
@@ -38,7 +42,34 @@ class NodesFileTest {
         },
         SlotKeys.NONE,
         System::currentTimeMillis,
-        saved::add);
+        saver);
+  }
+
+  @Test
+  void save_slotChangesUnforced_epochsAndSaveConfigForced() {
+    // Redis's clusterSaveConfig(do_fsync): SETSLOT and ADDSLOTS write nodes.conf without an
+    // fsync, a new configEpoch and CLUSTER SAVECONFIG force it
+    List<String> saves = new ArrayList<>();
+    ClusterState state = state((content, fsync) -> saves.add(fsync ? "forced" : "written"));
+    assertNull(state.saveConfig()); // as a node's first start does
+    boolean[] slots = new boolean[HashSlots.SLOTS];
+    slots[7] = true;
+    assertNull(state.changeSlots(slots, false));
+    assertNull(state.setSlot(7, "stable", null));
+    assertEquals("BUMPED 1", state.bumpEpoch());
+    assertNull(state.saveConfig());
+    assertEquals(List.of("forced", "written", "written", "forced", "forced"), saves);
+  }
+
+  @Test
+  void write_unforced_replacesTheFileAtomically() throws Exception {
+    Path file = dir.resolve("nodes.conf");
+    NodesFile.write(file, "old\n");
+    NodesFile.write(file, REDIS_FILE, false);
+    assertEquals(REDIS_FILE, Files.readString(file, StandardCharsets.UTF_8));
+    try (var files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file is left");
+    }
   }
 
   @Test
