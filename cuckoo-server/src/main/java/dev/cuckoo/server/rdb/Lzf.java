@@ -48,6 +48,35 @@ public final class Lzf {
   /** Most plain bytes one compressed byte can give: a 3-byte reference of 264 bytes. */
   static final int MAX_RATIO = MAX_REFERENCE / 3;
 
+  /**
+   * One thread's hash table, reused from call to call: allocating and clearing 256 KiB for every
+   * value cost more than compressing a small one. A call stores {@code base + position} and sees
+   * only values above its {@code base}, so what earlier calls stored reads as empty, as a fresh
+   * table would (position 0, stored as {@code base}, reads as empty too, as liblzf's 0 does).
+   */
+  private static final class Table {
+    final int[] slots = new int[HASH_SLOTS];
+    int next; // the base of the next call
+
+    /** Returns the base of a call over {@code length} bytes, clearing the table when it wraps. */
+    int begin(int length) {
+      if (next > Integer.MAX_VALUE - length - 1) {
+        Arrays.fill(slots, 0);
+        next = 0;
+      }
+      int base = next;
+      next = base + length + 1;
+      return base;
+    }
+  }
+
+  private static final ThreadLocal<Table> TABLES = ThreadLocal.withInitial(Table::new);
+
+  /** Moves this thread's table to the base {@code next} (tests reach the wrap with it). */
+  static void tableBaseForTests(int next) {
+    TABLES.get().next = next;
+  }
+
   private Lzf() {}
 
   /**
@@ -64,7 +93,9 @@ public final class Lzf {
       return null;
     }
     byte[] out = new byte[maxOutputBytes + 1];
-    int[] lastSeen = new int[HASH_SLOTS];
+    Table table = TABLES.get();
+    int[] lastSeen = table.slots;
+    int base = table.begin(inputEnd);
     int in = 0;
     int op = 1; // a literal run's control byte is reserved at op - lit - 1
     int lit = 0;
@@ -74,8 +105,8 @@ public final class Lzf {
       if (in < inputEnd - 2) {
         hash = (hash << 8) | u(input[in + 2]);
         int slot = slotOf(hash);
-        int candidate = lastSeen[slot];
-        lastSeen[slot] = in;
+        int candidate = lastSeen[slot] - base;
+        lastSeen[slot] = base + in;
         int offset = in - candidate - 1;
         if (candidate > 0
             && offset < MAX_OFFSET
@@ -106,7 +137,7 @@ public final class Lzf {
             hash = (u(input[in]) << 8) | u(input[in + 1]);
             for (int k = 0; k < 2; k++) {
               hash = (hash << 8) | u(input[in + 2]);
-              lastSeen[slotOf(hash)] = in;
+              lastSeen[slotOf(hash)] = base + in;
               in++;
             }
           }

@@ -109,4 +109,39 @@ class LzfTest {
     }
     assertTrue(decoded < 20000, "seed " + seed);
   }
+
+  /** Compresses on a new thread, whose table is fresh. */
+  private static byte[] compressFresh(byte[] input, int max) throws InterruptedException {
+    byte[][] result = new byte[1][];
+    Thread thread = new Thread(() -> result[0] = Lzf.compress(input, max));
+    thread.start();
+    thread.join();
+    return result[0];
+  }
+
+  @Test
+  void compress_reusedTable_sameBytesAsAFreshTable_alsoAcrossTheWrap() throws Exception {
+    long seed = System.nanoTime();
+    java.util.Random random = new java.util.Random(seed);
+    for (int round = 0; round < 300; round++) {
+      if (round == 150) {
+        // the next calls' bases pass Integer.MAX_VALUE: the table is cleared and starts over
+        Lzf.tableBaseForTests(Integer.MAX_VALUE - 5000);
+      }
+      // small alphabets and repeats, so that matches (and stale candidates) are common
+      byte[] input = new byte[1 + random.nextInt(3000)];
+      int alphabet = 1 + random.nextInt(4);
+      for (int i = 0; i < input.length; i++) {
+        input[i] =
+            random.nextInt(8) == 0 && i > 10
+                ? input[i - 1 - random.nextInt(10)]
+                : (byte) random.nextInt(alphabet);
+      }
+      int max = input.length + random.nextInt(16);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          compressFresh(input, max),
+          Lzf.compress(input, max),
+          "seed " + seed + ", round " + round + ", " + input.length + " bytes");
+    }
+  }
 }
