@@ -3,7 +3,8 @@
 argv: the seed nodes' client ports (comma-separated), the keys (comma-separated), a stop file.
 Adds new items with CF.ADD, then asks WAIT 1 of the key's master on the connection that wrote
 (one thread: its pool hands back the same connection). Prints one line per event, flushed:
-"acked MILLIS" when an add was acknowledged, "confirmed KEY ITEM" when its WAIT answered 1,
+"acked MILLIS" when an add was acknowledged, "waited MILLIS MICROS ANSWER" when its WAIT answered
+(when, after how long, what), "confirmed KEY ITEM" when it answered 1,
 "failed MILLIS ERROR" when a command failed (retried after 50 ms). Stops when the stop file
 exists, or after 10 minutes.
 """
@@ -48,7 +49,11 @@ while not os.path.exists(stop) and time.time() - began < 600:
         cluster.execute_command("CF.ADD", key, item)
         print("acked %d" % millis(), flush=True)
         master = cluster.get_node_from_key(key)
-        if cluster.execute_command("WAIT", 1, 300, target_nodes=master) == 1:
+        started = time.monotonic()
+        answer = cluster.execute_command("WAIT", 1, 300, target_nodes=master)
+        print("waited %d %d %d" % (millis(), int((time.monotonic() - started) * 1e6), answer),
+              flush=True)
+        if answer == 1:
             print("confirmed %s %s" % (key, item), flush=True)
         time.sleep(0.005)
     except Exception as e:  # redis-py's cluster errors are not all RedisErrors

@@ -52,6 +52,12 @@ final class ClusterKeys implements SlotKeys {
 
   @Override
   public long deleteKeysInSlot(int slot) {
+    // a write that passed its slot check before the slot was lost (the new table is published
+    // before this call) ends under its key's lock: once every lock has been free, the keys such
+    // writes made are listed below, and a later write meets the new table under its lock (the
+    // write path checks again there) and is redirected
+    keyspace.lockAll();
+    keyspace.unlockAll();
     long deleted = 0;
     while (true) {
       List<Key> keys = keyspace.keysInSlot(slot, DELETE_BATCH);

@@ -541,6 +541,11 @@ public final class CuckooServer implements AutoCloseable {
     return context.persistence();
   }
 
+  /** Returns the server's state (tests that reach past the protocol). */
+  ServerContext context() {
+    return context;
+  }
+
   /**
    * Starts this server's cluster node: loads (or creates) its nodes.conf in dir and listens on the
    * cluster bus port (cluster-port, or the client port + 10000).

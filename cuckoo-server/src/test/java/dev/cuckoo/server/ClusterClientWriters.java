@@ -31,14 +31,61 @@ import redis.clients.jedis.RedisClusterClient;
  * redis-py's {@code RedisCluster} (a child process running {@code redis_py_cluster_writer.py}).
  * Each adds new items with CF.ADD through its client, notes when each add was acknowledged, and
  * asks WAIT 1 of the key's master on the connection that wrote: an item whose WAIT answered 1 is
- * confirmed. Failures (a killed master, a stale slot map) are noted and retried after a pause.
+ * confirmed. Each WAIT's end, duration and answer are noted. Failures (a killed master, a stale
+ * slot map) are noted and retried after a pause. Jedis sends WAIT to every master (Redis's command
+ * tips for WAIT: all shards, smallest answer), the others to the key's master only.
  */
 final class ClusterClientWriters implements AutoCloseable {
-  /** What a writer saw: when its adds were acknowledged and which items were confirmed. */
-  record Outcome(String client, List<Long> ackedMillis, List<ConfirmedWriter.Item> confirmed) {
+  /** One WAIT: when it was answered (epoch millis), how long it took and what it answered. */
+  record Wait(long atMillis, long micros, long answer) {}
+
+  /**
+   * What WAITs answered between two instants: how many, how many answered 1, the median and the
+   * longest duration in milliseconds (0 if none).
+   */
+  record WaitFigures(int count, int answeredOne, double medianMillis, double maxMillis) {
+    @Override
+    public String toString() {
+      return String.format(
+          "%d WAITs, %d answered 1, median %.2f ms, max %.2f ms",
+          count, answeredOne, medianMillis, maxMillis);
+    }
+  }
+
+  /**
+   * What a writer saw: when its adds were acknowledged, which items were confirmed and each WAIT.
+   */
+  record Outcome(
+      String client,
+      List<Long> ackedMillis,
+      List<ConfirmedWriter.Item> confirmed,
+      List<Wait> waits) {
     /** Returns the first acknowledgement at or after {@code millis}, or -1 if there is none. */
     long firstAckAtOrAfter(long millis) {
       return ackedMillis.stream().filter(at -> at >= millis).min(Long::compare).orElse(-1L);
+    }
+
+    /** Returns the figures of the WAITs answered from {@code fromMillis} until {@code toMillis}. */
+    WaitFigures waits(long fromMillis, long toMillis) {
+      List<Long> micros = new ArrayList<>();
+      int answeredOne = 0;
+      for (Wait wait : waits) {
+        if (wait.atMillis() >= fromMillis && wait.atMillis() < toMillis) {
+          micros.add(wait.micros());
+          if (wait.answer() == 1) {
+            answeredOne++;
+          }
+        }
+      }
+      if (micros.isEmpty()) {
+        return new WaitFigures(0, 0, 0, 0);
+      }
+      java.util.Collections.sort(micros);
+      return new WaitFigures(
+          micros.size(),
+          answeredOne,
+          micros.get(micros.size() / 2) / 1000.0,
+          micros.get(micros.size() - 1) / 1000.0);
     }
   }
 
@@ -59,6 +106,7 @@ final class ClusterClientWriters implements AutoCloseable {
     final List<String> keys;
     final ConcurrentLinkedQueue<Long> acked = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<ConfirmedWriter.Item> confirmed = new ConcurrentLinkedQueue<>();
+    final ConcurrentLinkedQueue<Wait> waits = new ConcurrentLinkedQueue<>();
     volatile boolean stopped;
 
     Writer(String name, Client client, List<String> keys) {
@@ -75,7 +123,14 @@ final class ClusterClientWriters implements AutoCloseable {
         try {
           client.add(key, item);
           acked.add(System.currentTimeMillis());
-          if (client.waitOne(key) == 1) {
+          long started = System.nanoTime();
+          long answer = client.waitOne(key);
+          waits.add(
+              new Wait(
+                  System.currentTimeMillis(),
+                  TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started),
+                  answer));
+          if (answer == 1) {
             confirmed.add(new ConfirmedWriter.Item(key, item));
           }
           pause(5);
@@ -86,7 +141,8 @@ final class ClusterClientWriters implements AutoCloseable {
     }
 
     Outcome outcome() {
-      return new Outcome(name, new ArrayList<>(acked), new ArrayList<>(confirmed));
+      return new Outcome(
+          name, new ArrayList<>(acked), new ArrayList<>(confirmed), new ArrayList<>(waits));
     }
   }
 
@@ -245,10 +301,14 @@ final class ClusterClientWriters implements AutoCloseable {
     return outcomes;
   }
 
-  /** redis-py's lines: "acked MILLIS", "confirmed KEY ITEM", "failed MILLIS ERROR". */
+  /**
+   * redis-py's lines: "acked MILLIS", "waited MILLIS MICROS ANSWER", "confirmed KEY ITEM", "failed
+   * MILLIS ERROR".
+   */
   private Outcome pythonOutcome() throws IOException {
     List<Long> acked = new ArrayList<>();
     List<ConfirmedWriter.Item> confirmed = new ArrayList<>();
+    List<Wait> waits = new ArrayList<>();
     String output = Files.readString(pythonOutput, StandardCharsets.UTF_8);
     // the last line may be still being written
     String complete = output.substring(0, output.lastIndexOf('\n') + 1);
@@ -256,12 +316,18 @@ final class ClusterClientWriters implements AutoCloseable {
       String[] fields = line.split(" ");
       switch (fields[0]) {
         case "acked" -> acked.add(Long.parseLong(fields[1]));
+        case "waited" ->
+            waits.add(
+                new Wait(
+                    Long.parseLong(fields[1]),
+                    Long.parseLong(fields[2]),
+                    Long.parseLong(fields[3])));
         case "confirmed" -> confirmed.add(new ConfirmedWriter.Item(fields[1], fields[2]));
         case "failed", "" -> {}
         default -> throw new AssertionError("the redis-py writer printed: " + line);
       }
     }
-    return new Outcome("redis-py", acked, confirmed);
+    return new Outcome("redis-py", acked, confirmed, waits);
   }
 
   /** Stops every writer: the Java writers after their current write, redis-py by its stop file. */

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.cluster.HashSlots;
+import dev.cuckoo.server.command.WritePath;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +20,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -178,19 +182,7 @@ class ClusterKeyIndexTest {
         RespClient b = new RespClient(second.port())) {
       String idA = text(a.call("CLUSTER", "MYID"));
       String idB = text(b.call("CLUSTER", "MYID"));
-      assertEquals("OK", text(a.call("CLUSTER", "ADDSLOTSRANGE", 0, 8191)));
-      assertEquals("OK", text(b.call("CLUSTER", "ADDSLOTSRANGE", 8192, 16383)));
-      assertEquals(
-          "OK",
-          text(
-              b.call(
-                  "CLUSTER",
-                  "MEET",
-                  "127.0.0.1",
-                  first.port(),
-                  ClusterReplicaCommandsTest.busPort(a))));
-      awaitOk(a);
-      awaitOk(b);
+      halves(a, b, first.port());
       // two tags whose slots are a's
       List<Integer> tags = new ArrayList<>();
       for (int tag = 0; tags.size() < 2; tag++) {
@@ -219,6 +211,114 @@ class ClusterKeyIndexTest {
       assertTrue(
           moved instanceof RespClient.Err err && err.text().startsWith("MOVED " + lost + " "),
           "the lost slot is redirected: " + moved);
+    }
+  }
+
+  /**
+   * A write that passed the slot check just before its slot was lost, and reaches the key's lock
+   * only while the lost slot's keys are being deleted, is redirected rather than left as a key of a
+   * slot this node no longer serves.
+   */
+  @Test
+  void lostSlot_writeInFlightAtTheLoss_redirectedAndLeavesNoKey() throws Exception {
+    try (CuckooServer first = ClusterReplicaCommandsTest.startNode(dir.resolve("a"));
+        CuckooServer second = ClusterReplicaCommandsTest.startNode(dir.resolve("b"));
+        RespClient a = new RespClient(first.port());
+        RespClient b = new RespClient(second.port());
+        RespClient writer = new RespClient(first.port())) {
+      String idA = text(a.call("CLUSTER", "MYID"));
+      String idB = text(b.call("CLUSTER", "MYID"));
+      halves(a, b, first.port());
+      int tag = 0;
+      while (slot(name(tag, 0)) >= 8192) {
+        tag++;
+      }
+      int lost = slot(name(tag, 0));
+      Set<Integer> stripes = new HashSet<>();
+      for (int key = 0; key < 10; key++) {
+        assertEquals(1L, a.call("CF.ADD", name(tag, key), "x"));
+        stripes.add(Keyspace.stripeOf(new Key(bytes(name(tag, key)))));
+      }
+      // a new key of the slot in a lock stripe of its own: deleting the others never waits for it
+      int late = 10;
+      while (stripes.contains(Keyspace.stripeOf(new Key(bytes(name(tag, late)))))) {
+        late++;
+      }
+      Keyspace keyspace = first.context().keyspace();
+      Lock lock = keyspace.lockFor(new Key(bytes(name(tag, late))));
+      lock.lock();
+      try {
+        writer.send("CF.ADD", name(tag, late), "x");
+        // past the slot check, it waits for the key's lock
+        awaitTrue("the write waits for its key's lock", () -> parkedIn(WritePath.class, "run"));
+        // b takes the slot without its keys: a newer configEpoch
+        assertEquals("OK", text(b.call("CLUSTER", "SETSLOT", lost, "IMPORTING", idA)));
+        assertEquals("OK", text(b.call("CLUSTER", "SETSLOT", lost, "NODE", idB)));
+        awaitTrue(
+            "a routes the slot to b",
+            () -> !first.context().cluster().slotTable().owner(lost).myself());
+        // the deletion of the slot's keys is over, or waits for the write in flight
+        awaitTrue(
+            "the lost slot's keys deleted, or their deletion waiting",
+            () ->
+                keyspace.countKeysInSlot(lost) == 0
+                    || parkedIn(ClusterKeys.class, "deleteKeysInSlot"));
+      } finally {
+        lock.unlock();
+      }
+      Object reply = writer.read();
+      assertTrue(
+          reply instanceof RespClient.Err err && err.text().startsWith("MOVED " + lost + " "),
+          "the write in flight is redirected: " + reply);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!Long.valueOf(0).equals(a.call("CLUSTER", "COUNTKEYSINSLOT", lost))) {
+        assertTrue(System.nanoTime() < deadline, "a kept keys of the slot it lost");
+        Thread.sleep(20);
+      }
+      assertEquals(0L, a.call("DBSIZE"));
+    }
+  }
+
+  /**
+   * Gives the first half of the slots to {@code a}'s node and the second to {@code b}'s, makes
+   * {@code b}'s node meet {@code a}'s (listening on {@code portA}) and waits until both are ok.
+   */
+  private static void halves(RespClient a, RespClient b, int portA) throws Exception {
+    assertEquals("OK", text(a.call("CLUSTER", "ADDSLOTSRANGE", 0, 8191)));
+    assertEquals("OK", text(b.call("CLUSTER", "ADDSLOTSRANGE", 8192, 16383)));
+    assertEquals(
+        "OK",
+        text(b.call("CLUSTER", "MEET", "127.0.0.1", portA, ClusterReplicaCommandsTest.busPort(a))));
+    awaitOk(a);
+    awaitOk(b);
+  }
+
+  private static byte[] bytes(String key) {
+    return key.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Returns true if a thread of this process is parked inside {@code type}'s {@code method}. */
+  private static boolean parkedIn(Class<?> type, String method) {
+    for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
+      Thread.State state = thread.getKey().getState();
+      if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+        continue;
+      }
+      for (StackTraceElement frame : thread.getValue()) {
+        if (frame.getClassName().equals(type.getName()) && frame.getMethodName().equals(method)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void awaitTrue(String what, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "not within 20 s: " + what);
+      Thread.sleep(10);
     }
   }
 }

@@ -405,39 +405,15 @@ public final class Commands {
    * log's replay are never checked.
    */
   private boolean refusedBySlot(Session session, Request request) {
-    CommandSpec spec = request.spec();
-    if (session.fromMaster() || session.replaying() || session.inMulti() && spec.noMulti()) {
-      return false;
-    }
-    boolean exec = spec.writes() == Writes.TRANSACTION;
-    if (!exec && request.keyCount() == 0 || exec && !session.inMulti()) {
-      return false;
-    }
-    SlotCheck.Context flags =
-        new SlotCheck.Context(
-            session.asking(),
-            session.readOnly(),
-            context.clusterAllowReadsWhenDown(),
-            name -> context.keyspace().peek(new Key(name)) != null);
-    boolean asking = spec.flags().contains("asking");
     dev.cuckoo.server.cluster.SlotTable table = context.cluster().slotTable();
-    String refusal;
-    if (exec) {
-      List<Key[]> keySets = new java.util.ArrayList<>();
-      boolean write = false;
-      for (Request queued : Request.queuedIn(session)) {
-        keySets.add(queued.keys());
-        write |= queued.spec().write();
-      }
-      refusal = SlotCheck.refusal(table, keySets, write, asking, flags);
-    } else {
-      refusal = SlotCheck.refusal(table, request.keys(), spec.write(), asking, flags);
-    }
+    String refusal = SlotCheck.refusal(context, session, request, table);
     if (refusal == null) {
+      // the write path checks again under the keys' locks if the table changes meanwhile
+      request.slotsChecked(table);
       return false;
     }
-    countRejected(session, spec);
-    if (exec) {
+    countRejected(session, request.spec());
+    if (request.spec().writes() == Writes.TRANSACTION) {
       TransactionFamily.discard(session, context.watches());
     } else {
       session.failQueue();
@@ -529,6 +505,12 @@ public final class Commands {
    */
   private void reject(Session session, CommandSpec spec, String error) {
     countRejected(session, spec);
+    if (spec.name().equals("exec") && SlotCheck.isSlotRefusal(error)) {
+      // the write path's second slot check: answered as the dispatcher's (refusedBySlot)
+      TransactionFamily.discard(session, context.watches());
+      session.reply().error(error);
+      return;
+    }
     if (spec.name().equals("exec")) {
       TransactionFamily.reject(session, context.watches(), error);
       return;

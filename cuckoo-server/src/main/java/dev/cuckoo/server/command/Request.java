@@ -25,6 +25,8 @@ public final class Request implements CommandRef {
   private final byte[][] args;
   private Key[] keys;
   private WriteScope write;
+  // the slot table the cluster's slot check passed this request against, null if never checked
+  private dev.cuckoo.server.cluster.SlotTable slotsChecked;
 
   /**
    * Creates the request for a line its command accepts.
@@ -50,6 +52,19 @@ public final class Request implements CommandRef {
       requests.add((Request) ref);
     }
     return requests;
+  }
+
+  /** Notes that the cluster's slot check passed this request against {@code table}. */
+  void slotsChecked(dev.cuckoo.server.cluster.SlotTable table) {
+    slotsChecked = table;
+  }
+
+  /**
+   * Returns the slot table the cluster's slot check passed this request against, or null if it was
+   * not checked (no cluster, or a request EXEC runs).
+   */
+  dev.cuckoo.server.cluster.SlotTable slotsChecked() {
+    return slotsChecked;
   }
 
   /** Returns the command or subcommand the request runs. */

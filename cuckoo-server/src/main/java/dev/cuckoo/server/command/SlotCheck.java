@@ -4,6 +4,8 @@ import dev.cuckoo.server.cluster.HashSlots;
 import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.cluster.SlotTable.Route;
 import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.session.Session;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
@@ -34,6 +36,54 @@ final class SlotCheck {
    */
   record Context(
       boolean asking, boolean readOnly, boolean allowReadsWhenDown, Predicate<byte[]> exists) {}
+
+  /**
+   * Returns the refusal or redirect for a request of {@code session} against {@code table}, or null
+   * if this node serves it: for EXEC, from the keys of every queued request together. Requests from
+   * the master, the log's replay, keyless requests and commands MULTI refuses anyway are not
+   * checked.
+   *
+   * @param context the server (cluster-allow-reads-when-down, the keyspace)
+   * @param session the connection (ASKING, READONLY, its transaction)
+   * @param request the request
+   * @param table the slot table to check against
+   */
+  static String refusal(ServerContext context, Session session, Request request, SlotTable table) {
+    CommandSpec spec = request.spec();
+    if (session.fromMaster() || session.replaying() || session.inMulti() && spec.noMulti()) {
+      return null;
+    }
+    boolean exec = spec.writes() == Writes.TRANSACTION;
+    if (!exec && request.keyCount() == 0 || exec && !session.inMulti()) {
+      return null;
+    }
+    Context flags =
+        new Context(
+            session.asking(),
+            session.readOnly(),
+            context.clusterAllowReadsWhenDown(),
+            name -> context.keyspace().peek(new Key(name)) != null);
+    boolean asking = spec.flags().contains("asking");
+    if (!exec) {
+      return refusal(table, request.keys(), spec.write(), asking, flags);
+    }
+    List<Key[]> keySets = new ArrayList<>();
+    boolean write = false;
+    for (Request queued : Request.queuedIn(session)) {
+      keySets.add(queued.keys());
+      write |= queued.spec().write();
+    }
+    return refusal(table, keySets, write, asking, flags);
+  }
+
+  /** Returns true if {@code error} (without the dash) is one the slot check answers. */
+  static boolean isSlotRefusal(String error) {
+    return error.startsWith("MOVED ")
+        || error.startsWith("ASK ")
+        || error.startsWith("TRYAGAIN ")
+        || error.startsWith("CROSSSLOT ")
+        || error.startsWith("CLUSTERDOWN ");
+  }
 
   /**
    * Returns the refusal or redirect for one request's keys, or null if this node serves it.

@@ -124,6 +124,10 @@ public final class WritePath {
         if (waitsForHold(session, all ? null : keys)) {
           return null;
         }
+        String moved = slotsMoved(session, request);
+        if (moved != null) {
+          return moved;
+        }
         String refusal = transaction ? transactionRefusal(session) : refusal(session, spec);
         if (refusal != null) {
           return refusal;
@@ -148,6 +152,21 @@ public final class WritePath {
         keyspace.moveGate().leave();
       }
     }
+  }
+
+  /**
+   * Checks the request's slots again, under its keys' locks, if the cluster published a new slot
+   * table since the dispatcher checked them: returns the redirect or refusal it gets now, or null.
+   * A slot this node lost in between is being emptied (its keys deleted once every write that holds
+   * a key lock has finished, see ClusterKeys): a write let through would leave a key behind there.
+   */
+  private String slotsMoved(Session session, Request request) {
+    dev.cuckoo.server.cluster.SlotTable checked = request.slotsChecked();
+    if (checked == null) {
+      return null;
+    }
+    dev.cuckoo.server.cluster.SlotTable now = context.cluster().slotTable();
+    return now == checked ? null : SlotCheck.refusal(context, session, request, now);
   }
 
   /**
