@@ -236,8 +236,11 @@ final class ClusterClientWriters implements AutoCloseable {
         ClusterClientOptions.builder()
             .topologyRefreshOptions(
                 // every adaptive trigger (MOVED, ASK, persistent reconnects, uncovered slot,
-                // unknown node) is on by default since Lettuce 7
+                // unknown node) is on by default since Lettuce 7; a periodic refresh as well, as
+                // Lettuce's docs advise for failover, so a refresh that ran while the cluster
+                // had not yet promoted the replica is followed by another
                 ClusterTopologyRefreshOptions.builder()
+                    .enablePeriodicRefresh(Duration.ofSeconds(1))
                     .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
                     .refreshTriggersReconnectAttempts(2)
                     .build())
