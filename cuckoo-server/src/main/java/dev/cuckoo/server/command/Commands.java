@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.HeapGuard;
 import dev.cuckoo.server.keyspace.Key;
@@ -405,7 +406,7 @@ public final class Commands {
    * log's replay are never checked.
    */
   private boolean refusedBySlot(Session session, Request request) {
-    dev.cuckoo.server.cluster.SlotTable table = context.cluster().slotTable();
+    SlotTable table = context.cluster().slotTable();
     String refusal = SlotCheck.refusal(context, session, request, table);
     if (refusal == null) {
       // the write path checks again under the keys' locks if the table changes meanwhile

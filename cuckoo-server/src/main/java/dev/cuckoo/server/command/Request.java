@@ -1,5 +1,6 @@
 package dev.cuckoo.server.command;
 
+import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.protocol.Args;
 import dev.cuckoo.server.protocol.Numbers;
@@ -26,7 +27,7 @@ public final class Request implements CommandRef {
   private Key[] keys;
   private WriteScope write;
   // the slot table the cluster's slot check passed this request against, null if never checked
-  private dev.cuckoo.server.cluster.SlotTable slotsChecked;
+  private SlotTable slotsChecked;
 
   /**
    * Creates the request for a line its command accepts.
@@ -55,7 +56,7 @@ public final class Request implements CommandRef {
   }
 
   /** Notes that the cluster's slot check passed this request against {@code table}. */
-  void slotsChecked(dev.cuckoo.server.cluster.SlotTable table) {
+  void slotsChecked(SlotTable table) {
     slotsChecked = table;
   }
 
@@ -63,7 +64,7 @@ public final class Request implements CommandRef {
    * Returns the slot table the cluster's slot check passed this request against, or null if it was
    * not checked (no cluster, or a request EXEC runs).
    */
-  dev.cuckoo.server.cluster.SlotTable slotsChecked() {
+  SlotTable slotsChecked() {
     return slotsChecked;
   }
 

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.command;
 
 import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -161,11 +162,11 @@ public final class WritePath {
    * a key lock has finished, see ClusterKeys): a write let through would leave a key behind there.
    */
   private String slotsMoved(Session session, Request request) {
-    dev.cuckoo.server.cluster.SlotTable checked = request.slotsChecked();
+    SlotTable checked = request.slotsChecked();
     if (checked == null) {
       return null;
     }
-    dev.cuckoo.server.cluster.SlotTable now = context.cluster().slotTable();
+    SlotTable now = context.cluster().slotTable();
     return now == checked ? null : SlotCheck.refusal(context, session, request, now);
   }
 
