@@ -41,20 +41,28 @@ import java.util.Set;
  * a server with the log on (appendfsync everysec), warms {@code CF.ADD} up, and sends one more.
  * Around that request every method entry and exit of a {@code dev.cuckoo} class is recorded, and the
  * events of the network thread that ran it are printed as a tree of "stations": files with
- * behaviour, the classes that only carry data (the session, the request, the entry, the reply...)
- * being transparent, and the core's filter internals shown as the filter. It ends with how many
+ * behaviour, the classes that only carry data or settings (the session, the request, the write
+ * scope, the parameters, the reply...) being transparent, as is a call to an accessor (a method
+ * that only returns a field of its object: reading data, wherever it is declared), and the core's
+ * filter internals shown as the filter. A call that a transparent frame makes into a station counts
+ * as a call of the station below it, so nothing a data class does is hidden. It ends with how many
  * calls entered each station, and every call into a file that was already on the call stack (a
  * callback: the walk going back to a file it left other than by returning a value). Tasks of the
  * thread that do not serve the connection (the expiry cycle's timer) are left out.
  */
 public class WalkTrace {
-  /** Classes that carry data or settings; calls into them are not steps of the walk. */
+  /**
+   * Classes that carry data or settings; calls into them are not steps of the walk. WriteScope
+   * holds what a write's handler and the write path tell each other (the change, its records, the
+   * key opened); Config and Parameter are the parameters' values, which CfConfig and
+   * ServerContext read.
+   */
   private static final Set<String> DATA =
       Set.of(
           "Session", "ServerContext", "Request", "CommandSpec", "Key", "KeySpec", "Writes", "Reply",
           "CommandClock", "CfConfig", "Traffic", "Authentication", "ClientPause", "Subscriber",
           "Args", "Checks", "ItemHashers", "HeapGuard", "CommandStats", "Transaction",
-          "RespDecoder", "StreamPosition");
+          "RespDecoder", "StreamPosition", "WriteScope", "Config", "Parameter");
 
   /** The core's internals of a filter, shown as the filter. */
   private static final Set<String> FILTER =
@@ -76,8 +84,16 @@ public class WalkTrace {
     try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
       port = probe.getLocalPort();
     }
+    // under the debugger every call is slow: a minute's threshold keeps the traced CF.ADD out of
+    // the slow log, as a real one is
     ServerConfig config =
-        ServerConfig.builder().port(port).threads(1).dir(dir).appendOnly(true).build();
+        ServerConfig.builder()
+            .port(port)
+            .threads(1)
+            .dir(dir)
+            .appendOnly(true)
+            .slowlogLogSlowerThan(60_000_000L)
+            .build();
     try (CuckooServer server = CuckooServer.start(config);
         Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
@@ -112,8 +128,24 @@ public class WalkTrace {
     return line.toString().trim();
   }
 
-  /** One method entry (true) or exit of a thread. */
-  private record Step(String thread, boolean entry, String file, String method) {}
+  /**
+   * One method entry (true) or exit of a thread; {@code accessor}: the method only returns a field.
+   */
+  private record Step(String thread, boolean entry, String file, String method, boolean accessor) {}
+
+  /**
+   * Returns true if the method's code only returns a field: {@code aload_0, getfield, return} or
+   * {@code getstatic, return} (the value-returning return opcodes are 0xac to 0xb0).
+   */
+  private static boolean accessor(Method method) {
+    byte[] code = method.bytecodes();
+    boolean returns = code.length > 0 && (code[code.length - 1] & 0xff) >= 0xac;
+    returns &= code.length > 0 && (code[code.length - 1] & 0xff) <= 0xb0;
+    if (code.length == 5) {
+      return returns && (code[0] & 0xff) == 0x2a && (code[1] & 0xff) == 0xb4;
+    }
+    return code.length == 4 && returns && (code[0] & 0xff) == 0xb2;
+  }
 
   private static void trace(String classpath) throws Exception {
     LaunchingConnector connector = Bootstrap.virtualMachineManager().defaultConnector();
@@ -135,6 +167,7 @@ public class WalkTrace {
     exits.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
     List<Step> steps = new ArrayList<>();
     Map<Long, String> threadNames = new LinkedHashMap<>();
+    Map<Method, Boolean> accessors = new java.util.HashMap<>();
     try {
       while (true) {
         EventSet set = vm.eventQueue().remove();
@@ -161,7 +194,8 @@ public class WalkTrace {
                     thread,
                     event instanceof MethodEntryEvent,
                     file(method.declaringType().name()),
-                    method.name()));
+                    method.name(),
+                    accessors.computeIfAbsent(method, WalkTrace::accessor)));
           } else if (event instanceof VMDeathEvent || event instanceof VMDisconnectEvent) {
             print(steps);
             return;
@@ -192,6 +226,9 @@ public class WalkTrace {
     // per frame: its station, or null for a data class's frame
     List<String> stack = new ArrayList<>();
     Map<String, Integer> entered = new LinkedHashMap<>();
+    // per task of the thread (the network layer's entry point), the calls entering each file
+    Map<String, Map<String, Integer>> enteredByTask = new LinkedHashMap<>();
+    Map<String, Integer> taskEntered = null;
     List<String> callbacks = new ArrayList<>();
     // whether the current task of the thread serves the connection (not a timer such as expiry)
     boolean counting = false;
@@ -207,6 +244,14 @@ public class WalkTrace {
       }
       if (stack.isEmpty()) {
         counting = step.file().equals("RespDecoder") || step.file().equals("CommandHandler");
+        if (counting) {
+          taskEntered = new LinkedHashMap<>();
+          String task = step.file() + "." + step.method();
+          while (enteredByTask.containsKey(task)) {
+            task += "'";
+          }
+          enteredByTask.put(task, taskEntered);
+        }
       }
       if (!counting) {
         stack.add(null);
@@ -219,9 +264,10 @@ public class WalkTrace {
         }
       }
       String caller = below.isEmpty() ? null : below.get(below.size() - 1);
-      boolean station = !DATA.contains(step.file());
+      boolean station = !DATA.contains(step.file()) && !step.accessor();
       if (station && !step.file().equals(caller)) {
         entered.merge(step.file(), 1, Integer::sum);
+        taskEntered.merge(step.file(), 1, Integer::sum);
         System.out.println("  ".repeat(below.size()) + step.file() + "." + step.method());
         if (below.contains(step.file())) {
           callbacks.add(String.join(" > ", below) + " > " + step.file() + "." + step.method());
@@ -231,6 +277,17 @@ public class WalkTrace {
     }
     System.out.println();
     System.out.println("calls entering each file: " + entered);
+    enteredByTask.forEach(
+        (task, counts) -> {
+          List<String> more = new ArrayList<>();
+          counts.forEach(
+              (file, count) -> {
+                if (count > 1) {
+                  more.add(file + "=" + count);
+                }
+              });
+          System.out.println("  in " + task + ", files entered more than once: " + more);
+        });
     System.out.println("calls into a file already on the call stack: " + callbacks.size());
     callbacks.forEach(callback -> System.out.println("  " + callback));
   }

@@ -1,10 +1,10 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.KeyspaceWrite;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.persist.Persistence;
 import dev.cuckoo.server.persist.StreamMark;
@@ -104,51 +104,46 @@ public final class WritePath {
     if (gated && !keyspace.moveGate().enter(session::retryAfter)) {
       return null;
     }
+    WriteScope scope = WriteScope.begin(this, session, request, keyspace);
+    KeyspaceWrite held = scope.keyspaceWrite();
     try {
-      if (!alone) {
-        runScoped(session, request);
-        return null;
-      }
       boolean all = how.locksEverything();
       Key[] keys = request.keys();
-      // most writes name one key: its stripe's lock alone, no array
-      Lock one = !all && keys.length == 1 ? keyspace.lockFor(keys[0]) : null;
-      Lock[] locks = null;
-      if (all) {
-        keyspace.lockAll();
-      } else if (one != null) {
-        one.lock();
-      } else {
-        locks = keyspace.lockKeys(keys);
-      }
+      // the one call into the keyspace: the locks (none inside EXEC, which holds them all), the
+      // filter of the key a module write opens, the memory in use
+      keyspace.beginWrite(
+          held,
+          alone ? keys : null,
+          alone && all,
+          how.touchesWatchAlways() && keys.length > 0 ? keys[0] : null);
       try {
-        if (waitsForHold(session, all ? null : keys)) {
-          return null;
-        }
-        String moved = slotsMoved(session, request);
-        if (moved != null) {
-          return moved;
-        }
-        String refusal = transaction ? transactionRefusal(session) : refusal(session, spec);
-        if (refusal != null) {
-          return refusal;
+        if (alone) {
+          if (waitsForHold(session, all ? null : keys)) {
+            return null;
+          }
+          String moved = slotsMoved(session, request);
+          if (moved != null) {
+            return moved;
+          }
+          String refusal =
+              transaction
+                  ? transactionRefusal(session, held.usedBytes())
+                  : refusal(session, spec, held.usedBytes());
+          if (refusal != null) {
+            return refusal;
+          }
         }
         if (transaction) {
           runTransaction(session, request);
         } else {
-          runScoped(session, request);
+          runScoped(session, request, scope);
         }
         return null;
       } finally {
-        if (all) {
-          keyspace.unlockAll();
-        } else if (one != null) {
-          one.unlock();
-        } else {
-          Keyspace.unlock(locks);
-        }
+        held.end(scope.opened() != null);
       }
     } finally {
+      scope.end();
       if (gated) {
         keyspace.moveGate().leave();
       }
@@ -257,8 +252,11 @@ public final class WritePath {
     return false;
   }
 
-  /** Returns the refusal of an EXEC: that of its queued writes taken together, or null. */
-  private String transactionRefusal(Session session) {
+  /**
+   * Returns the refusal of an EXEC: that of its queued writes taken together, or null; {@code
+   * usedBytes} is the memory in use (for OOM).
+   */
+  private String transactionRefusal(Session session, long usedBytes) {
     boolean anyWrite = false;
     boolean denyOom = false;
     for (Request queued : Request.queuedIn(session)) {
@@ -268,18 +266,22 @@ public final class WritePath {
         denyOom |= spec.denyOom();
       }
     }
-    return anyWrite ? refusal(session, true, denyOom) : null;
+    if (!anyWrite || session.replaying() || session.fromMaster()) {
+      return null;
+    }
+    return refusals.refusal(true, denyOom && !fits(usedBytes, 0) ? Commands.OOM : null, false);
   }
 
   /**
    * Returns the refusal of a write command under its locks, MASTERDOWN included (unless the command
-   * is flagged {@code stale}), or null.
+   * is flagged {@code stale}), or null; {@code usedBytes} is the memory in use (for OOM).
    */
-  private String refusal(Session session, CommandSpec spec) {
+  private String refusal(Session session, CommandSpec spec, long usedBytes) {
     if (session.replaying() || session.fromMaster()) {
       return null;
     }
-    String refusal = refusals.refusal(true, spec.denyOom() && !fits(0) ? Commands.OOM : null, true);
+    String refusal =
+        refusals.refusal(true, spec.denyOom() && !fits(usedBytes, 0) ? Commands.OOM : null, true);
     // MASTERDOWN comes last: the flags are looked at only when it is the answer
     return WriteRefusals.MASTERDOWN.equals(refusal) && spec.flags().contains("stale")
         ? null
@@ -295,7 +297,8 @@ public final class WritePath {
     if (session.replaying() || session.fromMaster()) {
       return null;
     }
-    return refusals.refusal(write, denyOom && !fits(0) ? Commands.OOM : null, false);
+    return refusals.refusal(
+        write, denyOom && !fits(context.keyspace().usedBytes(), 0) ? Commands.OOM : null, false);
   }
 
   /**
@@ -304,12 +307,13 @@ public final class WritePath {
    * only).
    */
   boolean admits(Session session, Key key, long bytes) {
-    return session.replaying() || fits(bytes + Keyspace.entryBytes(key));
+    return session.replaying()
+        || fits(context.keyspace().usedBytes(), bytes + Keyspace.entryBytes(key));
   }
 
-  /** Returns true if memory in use plus {@code moreBytes} stays within maxmemory. */
-  private boolean fits(long moreBytes) {
-    return context.keyspace().usedBytes() + moreBytes <= context.memoryLimit();
+  /** Returns true if {@code usedBytes} in use plus {@code moreBytes} stay within maxmemory. */
+  private boolean fits(long usedBytes, long moreBytes) {
+    return usedBytes + moreBytes <= context.memoryLimit();
   }
 
   /**
@@ -325,23 +329,17 @@ public final class WritePath {
    * expired keys first (each logged as DEL before the write's own record, so the write meets the
    * keys a replay of the log will meet), then records what the handler changed.
    */
-  private void runScoped(Session session, Request request) {
+  private void runScoped(Session session, Request request, WriteScope scope) {
     Keyspace keyspace = context.keyspace();
-    if (!session.replaying() && keyspace.hasExpiries() && accepting()) {
+    if (!session.replaying() && scope.keyspaceWrite().hadExpiries() && accepting()) {
       for (Key key : request.keys()) {
         deleteIfExpired(key);
       }
     }
-    Watches watches = context.watches();
-    WriteScope scope =
-        WriteScope.begin(
-            this,
-            session,
-            request,
-            keyspace,
-            request.spec().writes().locksEverything() && !session.replaying() && watches.size() > 0
-                ? watches
-                : null);
+    if (request.spec().writes().locksEverything() && !session.replaying()) {
+      Watches watches = context.watches();
+      scope.touching(watches.size() > 0 ? watches : null);
+    }
     request.write(scope);
     KeyspaceEvents events = context.keyspaceEvents();
     List<Key> absent = null;
@@ -357,13 +355,9 @@ public final class WritePath {
       request.spec().handler().run(session, request);
     } finally {
       request.write(null);
-      try {
-        finish(session, request, scope);
-        if (!session.replaying()) {
-          publish(events, scope, absent);
-        }
-      } finally {
-        scope.end();
+      finish(session, request, scope);
+      if (!session.replaying()) {
+        publish(events, scope, absent);
       }
     }
   }
@@ -386,16 +380,12 @@ public final class WritePath {
   }
 
   /**
-   * After a write's handler: counts the size change of the filter it opened, records what it
-   * changed (into the running transaction, if any) and touches WATCH.
+   * After a write's handler: records what it changed (into the running transaction, if any) and
+   * touches WATCH. The size change of the filter it opened is counted when the keyspace's part of
+   * the write ends.
    */
   private void finish(Session session, Request request, WriteScope scope) {
-    Keyspace keyspace = context.keyspace();
     Key opened = scope.opened();
-    RedisCuckooFilter<byte[]> filter = scope.openedFilter();
-    if (filter != null && keyspace.get(opened) == filter) {
-      keyspace.adjustUsed(filter.sizeInBytes() - scope.openedBytes());
-    }
     if (session.replaying()) {
       return;
     }

@@ -3,6 +3,7 @@ package dev.cuckoo.server.command;
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.keyspace.KeyspaceWrite;
 import dev.cuckoo.server.keyspace.Watches;
 import dev.cuckoo.server.session.Session;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -10,17 +11,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a write handler tells the write path while it runs: whether it changed anything, and the
- * record of the change when that is not the request itself. The write path begins the scope after
- * taking the request's locks and deciding its refusal, and reads it when the handler returns: it
- * then records the change (log and replication stream), counts memory and touches WATCH, and ends
- * the scope (the thread's scope is reused by its next write: a handler never keeps it). A handler
- * only parses, changes and replies.
+ * What a write handler and the write path tell each other while the write runs: the keyspace's part
+ * of the write ({@link KeyspaceWrite}: its locks and the filter its key held), whether the handler
+ * changed anything, and the record of the change when that is not the request itself. The write
+ * path begins the scope before it takes the request's locks, and reads it when the handler returns:
+ * it then records the change (log and replication stream), touches WATCH, ends the keyspace's part
+ * (the filter's size change is counted, the locks released) and ends the scope (the thread's scope
+ * is reused by its next write: a handler never keeps it). A handler only parses, changes and
+ * replies.
  *
- * <p>A handler that changes a filter in place opens it here ({@link #open}), so the write path
- * counts the filter's size change and, for a module write, touches WATCH whatever the handler
- * answers (Redis's module key opened for writing). A handler about to create a value asks {@link
- * #admits} first: maxmemory is decided by the write path, never while replaying.
+ * <p>It only holds what is said: on a module write of an existing key none of its methods calls
+ * further. A handler that changes a filter in place opens it here ({@link #open}: the filter the
+ * keyspace found when the write began), so the write path counts the filter's size change and, for
+ * a module write, touches WATCH whatever the handler answers (Redis's module key opened for
+ * writing). A handler about to create a value asks {@link #admits} first: maxmemory is decided by
+ * the write path, never while replaying.
  */
 public final class WriteScope {
   // one scope per thread, reused write after write (a write is on one thread from start to end):
@@ -34,8 +39,12 @@ public final class WriteScope {
         }
       };
 
-  // true from begin() to end(): a write that runs inside another on the same thread gets its own
+  // true from begin() to end(): a write that runs inside another on the same thread (a command
+  // EXEC runs) uses the scope of the next depth
   private boolean inUse;
+  private WriteScope inner;
+  // the keyspace's part of the write, filled by the keyspace when the write begins
+  private final KeyspaceWrite keyspaceWrite = new KeyspaceWrite();
   private WritePath path;
   private Session session;
   private Request request;
@@ -45,10 +54,8 @@ public final class WriteScope {
   // the records of the change, in order (the first kept apart: most writes have one)
   private byte[][] first;
   private List<byte[][]> more;
-  // the filter opened for writing and its size then; opened is null until open() is called
+  // the key opened for writing; null until open() is called
   private Key opened;
-  private RedisCuckooFilter<byte[]> openedFilter;
-  private long openedBytes;
   // the keyspace notifications the change raises, published once it is recorded; null: none
   private List<Event> events;
 
@@ -58,21 +65,22 @@ public final class WriteScope {
   private WriteScope() {}
 
   /**
-   * Begins the scope of a write on this thread: the thread's scope, or a new one while that one is
-   * in use; {@link #end} ends it.
+   * Begins the scope of a write on this thread: the thread's scope, or while that one is in use the
+   * scope of the next depth (each made once per thread); {@link #end} ends it.
    */
-  static WriteScope begin(
-      WritePath path, Session session, Request request, Keyspace keyspace, Watches watches) {
+  static WriteScope begin(WritePath path, Session session, Request request, Keyspace keyspace) {
     WriteScope scope = SCOPES.get();
-    if (scope.inUse) {
-      scope = new WriteScope();
+    while (scope.inUse) {
+      if (scope.inner == null) {
+        scope.inner = new WriteScope();
+      }
+      scope = scope.inner;
     }
     scope.inUse = true;
     scope.path = path;
     scope.session = session;
     scope.request = request;
     scope.keyspace = keyspace;
-    scope.watches = watches;
     return scope;
   }
 
@@ -86,10 +94,25 @@ public final class WriteScope {
     first = null;
     more = null;
     opened = null;
-    openedFilter = null;
-    openedBytes = 0;
     events = null;
     inUse = false;
+  }
+
+  private static String name(Key key) {
+    return new String(key.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** Returns the keyspace's part of the write, for the keyspace to fill when the write begins. */
+  KeyspaceWrite keyspaceWrite() {
+    return keyspaceWrite;
+  }
+
+  /**
+   * Sets the WATCHes a write of whole databases touches before it changes them (its locks held);
+   * null: none to touch.
+   */
+  void touching(Watches watches) {
+    this.watches = watches;
   }
 
   /** Notes that the request changed data and is its own record. */
@@ -139,14 +162,23 @@ public final class WriteScope {
   /**
    * Opens a key for writing and returns its filter, or null if the key does not exist: its size
    * change is counted and, for a module write, its WATCHes are touched whatever the handler
-   * answers.
+   * answers. The key is the write's own, its first (the one the keyspace looked up when the write
+   * began).
+   *
+   * @throws IllegalArgumentException if {@code key} is not the write's first key of a module write
    */
   public RedisCuckooFilter<byte[]> open(Key key) {
-    RedisCuckooFilter<byte[]> filter = keyspace.get(key);
+    Key openable = keyspaceWrite.openable();
+    if (key != openable && !key.equals(openable)) {
+      throw new IllegalArgumentException(
+          "key: "
+              + name(key)
+              + " (expected: the module write's first key, "
+              + (openable == null ? "none" : name(openable))
+              + ")");
+    }
     opened = key;
-    openedFilter = filter;
-    openedBytes = filter == null ? 0 : filter.sizeInBytes();
-    return filter;
+    return keyspaceWrite.filter();
   }
 
   /**
@@ -201,15 +233,5 @@ public final class WriteScope {
   /** Returns the key opened for writing, or null. */
   Key opened() {
     return opened;
-  }
-
-  /** Returns the filter the opened key held when it was opened (null: none). */
-  RedisCuckooFilter<byte[]> openedFilter() {
-    return openedFilter;
-  }
-
-  /** Returns the size of the opened filter when it was opened. */
-  long openedBytes() {
-    return openedBytes;
   }
 }

@@ -108,9 +108,10 @@ public final class Keyspace {
       new java.util.concurrent.atomic.LongAdder();
   private volatile boolean loading;
   private final ReentrantReadWriteLock[] stripes = new ReentrantReadWriteLock[STRIPES];
-  private final AtomicLong usedBytes = new AtomicLong();
+  // every stripe's exclusive lock, in ascending order (what a write of everything holds)
+  private final Lock[] allWriteLocks = new Lock[STRIPES];
+  private final MemoryCount memory = new MemoryCount();
   private final MoveGate moveGate = new MoveGate();
-  private final AtomicLong peakUsedBytes = new AtomicLong();
   // keys removed while a snapshot lists the keys (null when no snapshot is listing them)
   private volatile java.util.Set<Key> removedKeys;
   // test seam: runs in remove() after the removal is recorded, before the key leaves the map
@@ -144,6 +145,7 @@ public final class Keyspace {
     this.slotIndex = slotIndex;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantReadWriteLock();
+      allWriteLocks[i] = stripes[i].writeLock();
     }
     keyCounts = new AtomicInteger[databases];
     expiryCounts = new AtomicInteger[databases];
@@ -187,16 +189,14 @@ public final class Keyspace {
 
   /** Locks every stripe, in ascending order. */
   public void lockAll() {
-    for (ReentrantReadWriteLock lock : stripes) {
-      lock.writeLock().lock();
+    for (Lock lock : allWriteLocks) {
+      lock.lock();
     }
   }
 
   /** Unlocks every stripe. */
   public void unlockAll() {
-    for (int i = STRIPES - 1; i >= 0; i--) {
-      stripes[i].writeLock().unlock();
-    }
+    unlock(allWriteLocks);
   }
 
   private static final Lock[] NO_LOCKS = {};
@@ -250,6 +250,41 @@ public final class Keyspace {
   public static void unlock(Lock[] locked) {
     for (int i = locked.length - 1; i >= 0; i--) {
       locked[i].unlock();
+    }
+  }
+
+  /**
+   * Begins a write's part in the keyspace, filling {@code write} (ended by {@link
+   * KeyspaceWrite#end}): takes the exclusive locks of the stripes of {@code keys} (every stripe if
+   * {@code everything}; none if {@code keys} is null, the write being part of a transaction that
+   * holds them), then, under them, finds the filter of {@code openable} (the key the write may open
+   * for writing; null: none) with its size, and notes the memory in use and whether some key has an
+   * expiry time. One call for all the write needs of the keyspace.
+   */
+  public void beginWrite(KeyspaceWrite write, Key[] keys, boolean everything, Key openable) {
+    if (everything) {
+      lockAll();
+      write.several = allWriteLocks;
+    } else if (keys != null && keys.length == 1) {
+      // most writes name one key: its stripe's lock alone, no array
+      Lock lock = lockFor(keys[0]);
+      lock.lock();
+      write.one = lock;
+    } else if (keys != null) {
+      write.several = lockKeys(keys);
+    }
+    write.memory = memory;
+    write.usedBytes = memory.get();
+    write.hadExpiries = expiringKeys.get() != 0;
+    write.openable = openable;
+    if (openable != null) {
+      Entry entry = filters.get(openable);
+      if (entry != null && !(write.hadExpiries && isExpired(openable))) {
+        write.entry = entry;
+        write.filter = entry.filter;
+        write.filterBytes = entry.filter.sizeInBytes();
+        write.clock = clockSeconds;
+      }
     }
   }
 
@@ -373,7 +408,7 @@ public final class Keyspace {
     if (entry != null && expires.put(entry, unixMillis) == null) {
       expiryCounts[key.db()].incrementAndGet();
       expiringKeys.incrementAndGet();
-      notePeak(usedBytes.addAndGet(EXPIRY_BYTES));
+      memory.add(EXPIRY_BYTES);
     }
   }
 
@@ -382,7 +417,7 @@ public final class Keyspace {
     if (expires.remove(key) != null) {
       expiryCounts[key.db()].decrementAndGet();
       expiringKeys.decrementAndGet();
-      usedBytes.addAndGet(-EXPIRY_BYTES);
+      memory.add(-EXPIRY_BYTES);
       return true;
     }
     return false;
@@ -416,7 +451,7 @@ public final class Keyspace {
       long oldBytes = entry.filter.sizeInBytes();
       entry.filter = filter;
       entry.accessed = clockSeconds;
-      notePeak(usedBytes.addAndGet(filter.sizeInBytes() - oldBytes));
+      memory.add(filter.sizeInBytes() - oldBytes);
       return;
     }
     entry = new Entry(key, filter, clockSeconds);
@@ -425,13 +460,7 @@ public final class Keyspace {
     keyCounts[key.db()].incrementAndGet();
     keyOverheads[key.db()].addAndGet(entryBytes(key));
     persist(key);
-    notePeak(usedBytes.addAndGet(filter.sizeInBytes() + entryBytes(key)));
-  }
-
-  private void notePeak(long used) {
-    if (used > peakUsedBytes.get()) {
-      peakUsedBytes.accumulateAndGet(used, Math::max);
-    }
+    memory.add(filter.sizeInBytes() + entryBytes(key));
   }
 
   /**
@@ -458,7 +487,7 @@ public final class Keyspace {
 
   /** Returns the most bytes {@link #usedBytes} has counted since the keyspace was created. */
   public long peakUsedBytes() {
-    return Math.max(peakUsedBytes.get(), usedBytes.get());
+    return memory.peak();
   }
 
   /** Removes the key; returns true if it existed (caller holds the key's lock). */
@@ -478,7 +507,7 @@ public final class Keyspace {
     keyCounts[key.db()].decrementAndGet();
     keyOverheads[key.db()].addAndGet(-entryBytes(key));
     persist(key);
-    usedBytes.addAndGet(-old.sizeInBytes() - entryBytes(key));
+    memory.add(-old.sizeInBytes() - entryBytes(key));
     return true;
   }
 
@@ -512,7 +541,7 @@ public final class Keyspace {
       keyOverheads[i].set(0);
     }
     expiringKeys.set(0);
-    usedBytes.set(0);
+    memory.set(0);
   }
 
   /** Removes every key of the database (caller holds every lock). */
@@ -784,14 +813,7 @@ public final class Keyspace {
    * compared with; garbage is not counted).
    */
   public long usedBytes() {
-    return usedBytes.get();
-  }
-
-  /** Adds a change in a stored filter's size (caller holds the key's lock). */
-  public void adjustUsed(long delta) {
-    if (delta != 0) {
-      notePeak(usedBytes.addAndGet(delta));
-    }
+    return memory.get();
   }
 
   /** Recounts the bytes of every filter (after filters were stored through {@link #entries}). */
@@ -800,8 +822,7 @@ public final class Keyspace {
     for (Entry entry : filters.entries()) {
       total += entry.filter.sizeInBytes() + entryBytes(entry);
     }
-    usedBytes.set(total);
-    notePeak(total);
+    memory.set(total);
   }
 
   /**

@@ -320,6 +320,20 @@ public final class AppendLog implements Closeable {
     return forced ? syncedLsn : writtenLsn;
   }
 
+  /**
+   * Makes the records through {@code lsn} durable, written to the file and, if {@code forced},
+   * forced to disk, unless another connection's flush (group commit) already covered them; returns
+   * {@link #durableLsn} then.
+   *
+   * @throws IOException if the write or fsync fails (now or before)
+   */
+  long durableThrough(long lsn, boolean forced) throws IOException {
+    if (durableLsn(forced) < lsn) {
+      flush(forced);
+    }
+    return durableLsn(forced);
+  }
+
   /** Returns the file's size as far as records were written to it. */
   long writtenBytes() {
     return writtenPosition;

@@ -668,14 +668,14 @@ public final class Persistence implements Snapshots, WriteLog {
   @Override
   public boolean commit(long firstLsn, long lastLsn) {
     Fsync policy = fsync;
-    makeDurable(lastLsn, policy == Fsync.ALWAYS);
+    long durable = makeDurable(lastLsn, policy == Fsync.ALWAYS);
     Fsync now = fsync;
-    if (now != policy && now == Fsync.ALWAYS) {
-      // switched to always meanwhile: the switch forced what was written before it, not a batch
-      // written after it
-      makeDurable(lastLsn, true);
+    if (now != policy) {
+      // switched meanwhile: to always, the switch forced what was written before it, not a batch
+      // written after it; from always, what was forced is written
+      durable = makeDurable(lastLsn, now == Fsync.ALWAYS);
     }
-    if (!acknowledged(lastLsn, now == Fsync.ALWAYS)) {
+    if (!acknowledgedBy(lastLsn, durable)) {
       return false;
     }
     for (long[] range : discarded) {
@@ -693,8 +693,7 @@ public final class Persistence implements Snapshots, WriteLog {
    * @return true if it is on disk and not undone after a log failure
    */
   public boolean force(long lsn) {
-    makeDurable(lsn, true);
-    return acknowledged(lsn, true);
+    return acknowledgedBy(lsn, makeDurable(lsn, true));
   }
 
   /**
@@ -727,7 +726,15 @@ public final class Persistence implements Snapshots, WriteLog {
   }
 
   private boolean acknowledged(long lsn, boolean forced) {
-    if (log.durableLsn(forced) < lsn) {
+    return acknowledgedBy(lsn, log.durableLsn(forced));
+  }
+
+  /**
+   * Returns true if record {@code lsn} is acknowledged when the log is durable through {@code
+   * durableLsn}: not past it, and not undone after a log failure.
+   */
+  private boolean acknowledgedBy(long lsn, long durableLsn) {
+    if (durableLsn < lsn) {
       return false;
     }
     for (long[] range : discarded) {
@@ -738,14 +745,16 @@ public final class Persistence implements Snapshots, WriteLog {
     return true;
   }
 
-  private void makeDurable(long lsn, boolean forced) {
-    // another connection's flush (group commit) may already have covered the record
-    if (log.durableLsn(forced) < lsn) {
-      try {
-        log.flush(forced);
-      } catch (IOException e) {
-        failed(e);
-      }
+  /**
+   * Makes record {@code lsn} durable (written; forced too if {@code forced}), unless another
+   * connection's flush (group commit) already covered it; returns the log's durable number then.
+   */
+  private long makeDurable(long lsn, boolean forced) {
+    try {
+      return log.durableThrough(lsn, forced);
+    } catch (IOException e) {
+      failed(e);
+      return log.durableLsn(forced);
     }
   }
 

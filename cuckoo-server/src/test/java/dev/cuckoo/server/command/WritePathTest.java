@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.TestServers;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -123,6 +124,75 @@ class WritePathTest {
     assertEquals(
         List.of("WritePath", "Commands"), files, "the write path called by the dispatcher");
     assertEquals("CF.ADD k b", text(stream.records.get(1)));
+  }
+
+  @Test
+  void memoryCount_afterWritesThatGrowMoveAndDropFilters_equalsARecount() {
+    assertEquals("+OK\r\n", run("CF.RESERVE", "grown", "4", "BUCKETSIZE", "2", "EXPANSION", "1"));
+    for (int i = 0; i < 64; i++) {
+      run("CF.ADD", "grown", "item" + i);
+    }
+    // a command EXEC runs changes its filter in place too
+    run("CF.RESERVE", "queued", "4", "BUCKETSIZE", "2", "EXPANSION", "1");
+    run("MULTI");
+    for (int i = 0; i < 16; i++) {
+      run("CF.ADDNX", "queued", "item" + i);
+    }
+    run("EXEC");
+    assertEquals(":1\r\n", run("CF.DEL", "grown", "item0"));
+    run("CF.ADD", "gone", "x");
+    assertEquals(":1\r\n", run("DEL", "gone"));
+    byte[] payload = dump("grown");
+    assertEquals("+OK\r\n", restore("copy", payload));
+    assertEquals(":1\r\n", run("PEXPIRE", "copy", "100000"));
+    RedisCuckooFilter<byte[]> grown = keyspace.get(key("grown"));
+    assertTrue(grown.linkCount() > 2, "the filter grew in place: " + grown.linkCount());
+    assertTrue(keyspace.get(key("queued")).linkCount() > 1, "grew inside EXEC");
+
+    long counted = keyspace.usedBytes();
+    long recounted = 0;
+    for (Key key : keyspace.keys()) {
+      recounted += keyspace.usageBytes(key);
+    }
+    assertEquals(recounted, counted, "counted as keys changed vs. summed over the keys now");
+    keyspace.recountUsed();
+    assertEquals(counted, keyspace.usedBytes(), "the keyspace's own recount");
+  }
+
+  private static Key key(String name) {
+    return new Key(0, name.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Returns DUMP's payload of the key. */
+  private byte[] dump(String name) {
+    commands.execute(session, new byte[][] {bytes("DUMP"), bytes(name)});
+    ByteBuf out = session.reply().take();
+    try {
+      byte[] reply = new byte[out.readableBytes()];
+      out.readBytes(reply);
+      int start = 0;
+      while (reply[start] != '\n') {
+        start++;
+      }
+      // $<length>\r\n<payload>\r\n
+      return java.util.Arrays.copyOfRange(reply, start + 1, reply.length - 2);
+    } finally {
+      out.release();
+    }
+  }
+
+  private String restore(String name, byte[] payload) {
+    commands.execute(session, new byte[][] {bytes("RESTORE"), bytes(name), bytes("0"), payload});
+    ByteBuf out = session.reply().take();
+    try {
+      return out.toString(StandardCharsets.UTF_8);
+    } finally {
+      out.release();
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   @Test
