@@ -352,7 +352,7 @@ final class CfFamily {
       session.reply().error(ERR_CREATE);
       return null;
     }
-    keyspace.put(key, filter);
+    request.write().create(key, filter);
     request
         .write()
         .changed(

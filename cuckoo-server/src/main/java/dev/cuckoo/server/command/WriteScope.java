@@ -182,6 +182,15 @@ public final class WriteScope {
   }
 
   /**
+   * Stores the filter the handler created under the key it opened (absent then): counted at its
+   * size now, and its size change until the write ends as an opened filter's (CF.INSERT may grow
+   * the filter it created).
+   */
+  public void create(Key key, RedisCuckooFilter<byte[]> filter) {
+    keyspace.putOpened(keyspaceWrite, key, filter);
+  }
+
+  /**
    * Returns true if a value of {@code bytes} may be created under {@code key} now; false if it
    * would pass maxmemory (the handler answers {@link Commands#OOM}). Never false while replaying.
    */

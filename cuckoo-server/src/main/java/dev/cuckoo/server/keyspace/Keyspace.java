@@ -443,6 +443,19 @@ public final class Keyspace {
     return expiryCounts[db].get();
   }
 
+  /**
+   * Stores a filter a write created under the key it opened (caller holds the key's lock), as
+   * {@link #put}, and makes it the write's opened filter: its size change until the write ends is
+   * counted then, as that of a filter the write found.
+   */
+  public void putOpened(KeyspaceWrite write, Key key, RedisCuckooFilter<byte[]> filter) {
+    put(key, filter);
+    write.entry = filters.get(key);
+    write.filter = filter;
+    write.filterBytes = filter.sizeInBytes();
+    write.clock = clockSeconds;
+  }
+
   /** Stores a filter under the key (caller holds the key's lock); a new key has no expiry. */
   public void put(Key key, RedisCuckooFilter<byte[]> filter) {
     Entry entry = filters.get(key);

@@ -139,6 +139,9 @@ class WritePathTest {
       run("CF.ADDNX", "queued", "item" + i);
     }
     run("EXEC");
+    // a filter created by the command that grows it
+    run("CF.INSERT", "inserted", "CAPACITY", "4", "ITEMS", "a", "b", "c", "d", "e", "f", "g");
+    assertTrue(keyspace.get(key("inserted")).linkCount() > 1, "grew as it was created");
     assertEquals(":1\r\n", run("CF.DEL", "grown", "item0"));
     run("CF.ADD", "gone", "x");
     assertEquals(":1\r\n", run("DEL", "gone"));
