@@ -413,14 +413,23 @@ public final class Commands {
       request.slotsChecked(table);
       return false;
     }
-    countRejected(session, request.spec());
-    if (request.spec().writes() == Writes.TRANSACTION) {
+    answerSlotRefusal(session, request.spec(), refusal);
+    return true;
+  }
+
+  /**
+   * Answers a request the cluster's slot check refused or redirected (here, or in the write path
+   * under the keys' locks): a refused command dooms the transaction being queued; a refused EXEC
+   * discards the transaction and answers the redirect itself.
+   */
+  private void answerSlotRefusal(Session session, CommandSpec spec, String refusal) {
+    countRejected(session, spec);
+    if (spec.writes() == Writes.TRANSACTION) {
       TransactionFamily.discard(session, context.watches());
     } else {
       session.failQueue();
     }
     session.reply().error(refusal);
-    return true;
   }
 
   /**
@@ -474,9 +483,13 @@ public final class Commands {
     CommandSpec spec = request.spec();
     try {
       if (spec.writes() != null) {
-        String refusal = writes.run(session, request);
+        WritePath.Refusal refusal = writes.run(session, request);
         if (refusal != null) {
-          reject(session, spec, refusal);
+          if (refusal.bySlot()) {
+            answerSlotRefusal(session, spec, refusal.error());
+          } else {
+            reject(session, spec, refusal.error());
+          }
           return false;
         }
       } else {
@@ -506,12 +519,6 @@ public final class Commands {
    */
   private void reject(Session session, CommandSpec spec, String error) {
     countRejected(session, spec);
-    if (spec.name().equals("exec") && SlotCheck.isSlotRefusal(error)) {
-      // the write path's second slot check: answered as the dispatcher's (refusedBySlot)
-      TransactionFamily.discard(session, context.watches());
-      session.reply().error(error);
-      return;
-    }
     if (spec.name().equals("exec")) {
       TransactionFamily.reject(session, context.watches(), error);
       return;

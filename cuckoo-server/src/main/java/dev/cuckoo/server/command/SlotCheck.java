@@ -76,15 +76,6 @@ final class SlotCheck {
     return refusal(table, keySets, write, asking, flags);
   }
 
-  /** Returns true if {@code error} (without the dash) is one the slot check answers. */
-  static boolean isSlotRefusal(String error) {
-    return error.startsWith("MOVED ")
-        || error.startsWith("ASK ")
-        || error.startsWith("TRYAGAIN ")
-        || error.startsWith("CROSSSLOT ")
-        || error.startsWith("CLUSTERDOWN ");
-  }
-
   /**
    * Returns the refusal or redirect for one request's keys, or null if this node serves it.
    *

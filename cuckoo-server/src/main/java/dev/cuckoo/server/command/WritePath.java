@@ -83,11 +83,21 @@ public final class WritePath {
   }
 
   /**
-   * Runs a write command: returns the refusal (without the dash) if it was refused and nothing ran,
-   * else null (the handler ran and wrote its reply, or the session will run the command again once
-   * the snapshot in progress is done).
+   * Why a write was refused before anything ran.
+   *
+   * @param error the error, without the dash
+   * @param bySlot true if the cluster's slot check gave it (a redirect or refusal, checked again
+   *     under the keys' locks because the slot table changed): the dispatcher answers it as its own
+   *     slot check's
    */
-  String run(Session session, Request request) {
+  record Refusal(String error, boolean bySlot) {}
+
+  /**
+   * Runs a write command: returns the refusal if it was refused and nothing ran, else null (the
+   * handler ran and wrote its reply, or the session will run the command again once the snapshot in
+   * progress is done).
+   */
+  Refusal run(Session session, Request request) {
     CommandSpec spec = request.spec();
     Writes how = spec.writes();
     boolean transaction = how.reach() == Writes.Reach.QUEUED;
@@ -123,14 +133,14 @@ public final class WritePath {
           }
           String moved = slotsMoved(session, request);
           if (moved != null) {
-            return moved;
+            return new Refusal(moved, true);
           }
           String refusal =
               transaction
                   ? transactionRefusal(session, held.usedBytes())
                   : refusal(session, spec, held.usedBytes());
           if (refusal != null) {
-            return refusal;
+            return new Refusal(refusal, false);
           }
         }
         if (transaction) {
@@ -230,8 +240,9 @@ public final class WritePath {
           new Request(table.get().find(dev.cuckoo.server.protocol.Args.lower(args[0])), db, args);
       dev.cuckoo.server.keyspace.CommandClock.enter();
       try {
-        String refusal = run(session, request);
-        return new Detached(refusal, session.lastLogged(), session.streamOffset());
+        Refusal refusal = run(session, request);
+        return new Detached(
+            refusal == null ? null : refusal.error(), session.lastLogged(), session.streamOffset());
       } finally {
         dev.cuckoo.server.keyspace.CommandClock.exit();
       }

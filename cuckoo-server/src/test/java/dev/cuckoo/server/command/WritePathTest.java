@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.RedisCuckooFilter;
 import dev.cuckoo.server.TestServers;
+import dev.cuckoo.server.cluster.ClusterState;
+import dev.cuckoo.server.cluster.SlotKeys;
+import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
 import dev.cuckoo.server.persist.Transaction;
@@ -162,6 +165,17 @@ class WritePathTest {
     assertEquals(counted, keyspace.usedBytes(), "the keyspace's own recount");
   }
 
+  private static ClusterState nodeServingNoSlot() {
+    return new ClusterState(
+        new ClusterState.Settings(7000, 17000, 1000, true),
+        node -> {
+          throw new AssertionError("no link is opened");
+        },
+        SlotKeys.NONE,
+        System::currentTimeMillis,
+        (content, fsync) -> {});
+  }
+
   private static Key key(String name) {
     return new Key(0, name.getBytes(StandardCharsets.UTF_8));
   }
@@ -196,6 +210,31 @@ class WritePathTest {
 
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void run_slotTableChangedSinceTheDispatchersCheck_refusedBySlotTyped() {
+    run("MULTI");
+    assertEquals("+QUEUED\r\n", run("CF.ADD", "k", "a"));
+    // a cluster node that serves no slot, whose table is not the one the requests were checked
+    // with (the table of another node, as if the table had changed since)
+    SlotTable checked = nodeServingNoSlot().slotTable();
+    context.cluster(nodeServingNoSlot());
+    WritePath writes = commands.writePath();
+    Request add =
+        new Request(
+            commands.find("cf.add"), 0, new byte[][] {bytes("CF.ADD"), bytes("k"), bytes("b")});
+    add.slotsChecked(checked);
+    Session alone =
+        new Session(
+            2, new Reply(UnpooledByteBufAllocator.DEFAULT), new Authentication(true), false);
+    assertEquals(
+        new WritePath.Refusal(SlotCheck.UNBOUND, true), writes.run(alone, add), "a plain write");
+    Request exec = new Request(commands.find("exec"), 0, new byte[][] {bytes("EXEC")});
+    exec.slotsChecked(checked);
+    assertEquals(
+        new WritePath.Refusal(SlotCheck.UNBOUND, true), writes.run(session, exec), "a transaction");
+    assertNull(keyspace.get(key("k")), "nothing ran");
   }
 
   @Test
