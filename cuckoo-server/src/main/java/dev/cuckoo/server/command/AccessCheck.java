@@ -178,11 +178,13 @@ final class AccessCheck {
     private final KeySpec[] specs;
     private final int[] specAccess;
     private final int keyCount;
+    // per spec, the keys the specs before it find; null for a line of one spec (none before it)
+    private final int[] keysBefore;
     private final ChannelSpec channel;
     private final int channelCount;
 
-    // nothing but this object is allocated per request: a key's position and access are worked
-    // out from the specs when asked (almost every command has one spec)
+    // the specs' key counts are worked out once, here; nothing but this object is allocated per
+    // request unless the command has several specs (almost every command has one)
     LineAccess(Entry entry, byte[][] args) {
       this.command = entry.command();
       this.args = args;
@@ -190,10 +192,15 @@ final class AccessCheck {
       this.specAccess = entry.keyAccess();
       int argc = args.length;
       int count = 0;
-      for (KeySpec spec : specs) {
-        count += spec.count(argc);
+      int[] before = specs.length > 1 ? new int[specs.length] : null;
+      for (int s = 0; s < specs.length; s++) {
+        if (before != null) {
+          before[s] = count;
+        }
+        count += specs[s].count(argc);
       }
       this.keyCount = count;
+      this.keysBefore = before;
       this.channel = entry.channel();
       if (channel == null) {
         channelCount = 0;
@@ -234,24 +241,24 @@ final class AccessCheck {
       return specAccess[spec(index)];
     }
 
-    /** Returns which spec finds key {@code index} of the line. */
+    /**
+     * Returns which spec finds key {@code index} of the line: the last whose keys begin at or
+     * before it (a spec that finds no key begins where the next one does).
+     */
     private int spec(int index) {
-      int argc = args.length;
-      for (int s = 0, seen = 0; ; s++) {
-        seen += specs[s].count(argc);
-        if (index < seen) {
-          return s;
-        }
+      if (keysBefore == null) {
+        return 0;
       }
+      int s = keysBefore.length - 1;
+      while (keysBefore[s] > index) {
+        s--;
+      }
+      return s;
     }
 
     /** Returns how many keys the specs before spec {@code s} find. */
     private int before(int s) {
-      int count = 0;
-      for (int i = 0; i < s; i++) {
-        count += specs[i].count(args.length);
-      }
-      return count;
+      return keysBefore == null ? 0 : keysBefore[s];
     }
 
     @Override
