@@ -11,9 +11,9 @@ import java.util.List;
  * What the commands report about a filter: the properties {@code cuckoo info} prints and the
  * figures of {@code build}'s and {@code import}'s summary lines. A chain's load and rate are
  * reported against its rated capacity (the rate as the bound with every link full). A single filter
- * is reported as its file's form holds it: a {@link CuckooFilter}, or a {@link RedisCuckooFilter}
- * of one link that never grows (a single {@code REDISBLOOM} file, which the library reads as one),
- * with the same properties.
+ * is reported with a single filter's properties, its type the class the library reads it as: a
+ * {@link CuckooFilter}, or a {@link RedisCuckooFilter} of one link that never grows (a single
+ * {@code REDISBLOOM} file).
  */
 final class FilterSummary {
   private FilterSummary() {}
@@ -124,6 +124,7 @@ final class FilterSummary {
   private static List<Property> describeSingle(CuckooFilter<byte[]> filter) {
     return describeSingle(
         filter,
+        "CuckooFilter",
         filter.fingerprintBits(),
         filter.bucketCount(),
         filter.bitsPerItem(),
@@ -132,17 +133,18 @@ final class FilterSummary {
 
   /** A single REDISBLOOM file: 8-bit fingerprints, no seed, as its single-filter header says. */
   private static List<Property> describeSingle(RedisCuckooFilter<byte[]> filter) {
-    return describeSingle(filter, Byte.SIZE, filter.baseBucketCount(), filter.bitsPerItem(), 0);
+    return describeSingle(
+        filter, "RedisCuckooFilter", Byte.SIZE, filter.baseBucketCount(), filter.bitsPerItem(), 0);
   }
 
   private static List<Property> describeSingle(
       MembershipFilter<byte[]> filter,
+      String type,
       int fingerprintBits,
       long buckets,
       double bitsPerItem,
       long seed) {
-    // the type names the single-filter form of the file (docs/FORMAT.md), whichever class reads it
-    List<Property> properties = head(filter, "CuckooFilter");
+    List<Property> properties = head(filter, type);
     properties.add(Property.of("fingerprintBits", "fingerprint bits", fingerprintBits));
     properties.add(Property.of("bucketSize", "bucket size", filter.bucketSize()));
     properties.add(Property.of("buckets", "buckets", buckets));

@@ -259,7 +259,7 @@ class BuildCommandTest {
     assertTrue(run.out.contains("expected false-positive rate"), run.out);
     CliRun info = CliRun.run("info", path("r"));
     assertEquals(0, info.exitCode, info.toString());
-    assertTrue(info.out.matches("(?s).*\ntype: +CuckooFilter\n.*"), info.out);
+    assertTrue(info.out.matches("(?s).*\ntype: +RedisCuckooFilter\n.*"), info.out);
     assertTrue(info.out.matches("(?s).*\nfingerprint bits: +8\n.*"), info.out);
     assertTrue(info.out.matches("(?s).*\nbuckets: +1,?024\n.*"), info.out);
     assertTrue(info.out.matches("(?s).*\nseed: +0\n.*"), info.out);

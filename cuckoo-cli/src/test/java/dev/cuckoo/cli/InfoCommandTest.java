@@ -1,13 +1,17 @@
 package dev.cuckoo.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.CuckooFilter;
+import dev.cuckoo.FilterFile;
 import dev.cuckoo.ItemHashers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -63,6 +67,29 @@ class InfoCommandTest {
     assertEquals(
         filter.expectedFalsePositiveRate(), number(json, "expectedFalsePositiveRate"), 1e-15);
     assertTrue(json.contains("\"scheme\": \"STANDARD_FAST\""), json);
+  }
+
+  @Test
+  void info_singleRedisBloomFile_typeIsTheClassItLoadsAs() throws IOException {
+    List<String> items = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      items.add("r" + i);
+    }
+    Path path = TestFilters.build(dir, "single-redis", items, "--scheme", "redisbloom");
+    FilterFile<byte[]> file = FilterFiles.readFile(path);
+    assertFalse(file.isChain(), "a single-filter file");
+    String loadsAs = file.filter().getClass().getSimpleName();
+    assertEquals("RedisCuckooFilter", loadsAs);
+    CliRun text = CliRun.run("info", path.toString());
+    assertEquals(0, text.exitCode, text.toString());
+    assertTrue(text.out.matches("(?s)(.*\n)?type: +" + loadsAs + "\n.*"), text.out);
+    CliRun json = CliRun.run("info", path.toString(), "--json");
+    assertEquals(0, json.exitCode, json.toString());
+    assertTrue(json.out.contains("\"type\": \"" + loadsAs + "\""), json.out);
+    assertTrue(json.out.contains("\"scheme\": \"REDISBLOOM\""), json.out);
+    // and a library file's single filter is what it loads as, too
+    CliRun library = CliRun.run("info", libraryFilter().toString());
+    assertTrue(library.out.matches("(?s)(.*\n)?type: +CuckooFilter\n.*"), library.out);
   }
 
   private static double number(String json, String key) {
