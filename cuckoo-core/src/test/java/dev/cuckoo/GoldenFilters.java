@@ -7,7 +7,6 @@ package dev.cuckoo;
  * bytes depend only on hashing, the fingerprint and bucket mapping and the slot order; the
  * REDISBLOOM one uses RedisBloom's deterministic kick-out.
  */
-@SuppressWarnings("deprecation") // also the tests of the deprecated redisBloom factory
 final class GoldenFilters {
   /** Items "golden-0" to "golden-319" are added, then the last {@link #REMOVED} removed. */
   static final int ADDED = 320;
