@@ -293,6 +293,7 @@ class WritePathTest {
     Pattern forbidden =
         Pattern.compile(
             "lockFor\\(|readLockFor\\(|lockKeys\\(|readLockKeys\\(|lockAll\\(|unlockAll\\("
+                + "|beginWrite\\(|putOpened\\("
                 + "|refuses\\(|writes\\.refusal\\(|\\.record\\(|recordAll\\(|moveGate\\(\\)"
                 + "|propagate\\(");
     List<String> found = new ArrayList<>();
