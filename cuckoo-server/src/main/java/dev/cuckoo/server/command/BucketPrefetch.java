@@ -1,0 +1,137 @@
+package dev.cuckoo.server.command;
+
+import dev.cuckoo.RedisCuckooFilter;
+import dev.cuckoo.server.keyspace.Key;
+import dev.cuckoo.server.keyspace.Keyspace;
+import dev.cuckoo.server.protocol.RequestLookahead;
+import dev.cuckoo.server.session.Session;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Loads into the caches the buckets that a connection's buffered CF.EXISTS and CF.MEXISTS requests
+ * will read, before they run: the requests of a pipeline then wait for memory about once together
+ * instead of once each (Redis 8 prefetches the keys of a batch of commands the same way).
+ *
+ * <p>Only a hint. The items of consecutive requests on one key are gathered; when the key changes
+ * or the buffered requests end, the filter stored under it in the connection's database is looked
+ * up without counting as a lookup (no keyspace hit, no access time) under the key's shared lock,
+ * taken only if free, and {@link RedisCuckooFilter#prefetchHashes} loads their buckets. The
+ * requests then run as they would have anyway, with every check, lock and rule; whatever happens to
+ * the key in between (deleted, replaced, expired, written, another database selected) only wastes
+ * the loads. Nothing is done for a connection that has not authenticated, nor for fewer than two
+ * items on a key (one lookup gains nothing from a load just before its own).
+ */
+final class BucketPrefetch implements RequestLookahead {
+  private static final byte[] EXISTS = "cf.exists".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MEXISTS = "cf.mexists".getBytes(StandardCharsets.US_ASCII);
+
+  /** Most items gathered before their buckets are loaded. */
+  static final int MAX_ITEMS = 64;
+
+  private final Keyspace keyspace;
+  private final Session session;
+  private final byte[][] items = new byte[MAX_ITEMS][];
+  private final long[] hashes = new long[MAX_ITEMS];
+  private int itemCount;
+
+  /** The key of the items gathered, or null. */
+  private byte[] key;
+
+  /**
+   * The loaded slots folded together: kept in a field, so the JIT compiler cannot find the loads
+   * unused and remove them.
+   */
+  private long loaded;
+
+  /** Batches that loaded buckets (for tests). */
+  private long prefetches;
+
+  BucketPrefetch(Keyspace keyspace, Session session) {
+    this.keyspace = keyspace;
+    this.session = session;
+  }
+
+  @Override
+  public void request(byte[] in, int[] starts, int[] lengths, int count) {
+    if (count < 3
+        || !(count == 3 && named(in, starts[0], lengths[0], EXISTS)
+            || named(in, starts[0], lengths[0], MEXISTS))) {
+      return;
+    }
+    if (key == null || !equal(in, starts[1], lengths[1], key)) {
+      load();
+      key = copy(in, starts[1], lengths[1]);
+    }
+    for (int i = 2; i < count; i++) {
+      if (itemCount == MAX_ITEMS) {
+        load();
+      }
+      items[itemCount++] = copy(in, starts[i], lengths[i]);
+    }
+  }
+
+  @Override
+  public void end() {
+    load();
+    key = null;
+  }
+
+  /** Returns the number of batches whose buckets were loaded. */
+  long prefetches() {
+    return prefetches;
+  }
+
+  /**
+   * Loads the buckets of the items gathered (two or more, on an existing filter) and forgets them.
+   */
+  private void load() {
+    int count = itemCount;
+    if (count == 0) {
+      return;
+    }
+    itemCount = 0;
+    if (count > 1 && session.authenticated()) {
+      Key stored = new Key(session.db(), key);
+      Lock lock = keyspace.readLockFor(stored);
+      if (lock.tryLock()) {
+        try {
+          RedisCuckooFilter<byte[]> filter = keyspace.peek(stored);
+          if (filter != null) {
+            for (int i = 0; i < count; i++) {
+              hashes[i] = filter.hasher().hash(items[i]);
+            }
+            loaded ^= filter.prefetchHashes(hashes, 0, count);
+            prefetches++;
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+    Arrays.fill(items, 0, count, null);
+  }
+
+  /** Returns true if the bytes are {@code lowerName} in any case. */
+  private static boolean named(byte[] in, int start, int length, byte[] lowerName) {
+    if (length != lowerName.length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      int b = in[start + i];
+      if ((b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b) != lowerName[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean equal(byte[] in, int start, int length, byte[] bytes) {
+    return Arrays.equals(in, start, start + length, bytes, 0, bytes.length);
+  }
+
+  private static byte[] copy(byte[] in, int start, int length) {
+    return Arrays.copyOfRange(in, start, start + length);
+  }
+}
