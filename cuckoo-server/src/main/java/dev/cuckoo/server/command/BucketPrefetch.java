@@ -14,14 +14,18 @@ import java.util.concurrent.locks.Lock;
  * will read, before they run: the requests of a pipeline then wait for memory about once together
  * instead of once each (Redis 8 prefetches the keys of a batch of commands the same way).
  *
- * <p>Only a hint. The items of consecutive requests on one key are gathered; when the key changes
- * or the buffered requests end, the filter stored under it in the connection's database is looked
- * up without counting as a lookup (no keyspace hit, no access time) under the key's shared lock,
- * taken only if free, and {@link RedisCuckooFilter#prefetchHashes} loads their buckets. The
- * requests then run as they would have anyway, with every check, lock and rule; whatever happens to
- * the key in between (deleted, replaced, expired, written, another database selected) only wastes
- * the loads. Nothing is done for a connection that has not authenticated, nor for fewer than two
- * items on a key (one lookup gains nothing from a load just before its own).
+ * <p>Only a hint. The items of consecutive requests on one key are gathered (other requests in
+ * between do not separate them); when the key changes or the look ends, the filter stored under it
+ * in the connection's database is looked up without counting as a lookup (no keyspace hit, no
+ * access time) under the key's shared lock, taken only if free, and {@link
+ * RedisCuckooFilter#prefetchHashes} loads their buckets. The requests then run as they would have
+ * anyway, with every check, lock and rule; whatever happens to the key in between (deleted,
+ * replaced, expired, written, another database selected) only wastes the loads.
+ *
+ * <p>Cheap when it cannot help: nothing is copied or looked up for fewer than two items on a key
+ * (one lookup gains nothing from a load just before its own), nor for a connection that has not
+ * authenticated, and after two requests in a row that are neither command the look ends (a pipeline
+ * of other commands is not read to its end).
  */
 final class BucketPrefetch implements RequestLookahead {
   private static final byte[] EXISTS = "cf.exists".getBytes(StandardCharsets.US_ASCII);
@@ -30,14 +34,22 @@ final class BucketPrefetch implements RequestLookahead {
   /** Most items gathered before their buckets are loaded. */
   static final int MAX_ITEMS = 64;
 
+  /** Requests in a row that are not CF.EXISTS or CF.MEXISTS after which the look ends. */
+  static final int MAX_DECLINED = 2;
+
   private final Keyspace keyspace;
   private final Session session;
-  private final byte[][] items = new byte[MAX_ITEMS][];
-  private final long[] hashes = new long[MAX_ITEMS];
-  private int itemCount;
 
-  /** The key of the items gathered, or null. */
-  private byte[] key;
+  /** The look's bytes, which hold the key and the items gathered; null between looks. */
+  private byte[] bytes;
+
+  private int keyStart;
+  private int keyLength = -1;
+  private final int[] itemStarts = new int[MAX_ITEMS];
+  private final int[] itemLengths = new int[MAX_ITEMS];
+  private int itemCount;
+  private int declined;
+  private final long[] hashes = new long[MAX_ITEMS];
 
   /**
    * The loaded slots folded together: kept in a field, so the JIT compiler cannot find the loads
@@ -54,28 +66,39 @@ final class BucketPrefetch implements RequestLookahead {
   }
 
   @Override
-  public void request(byte[] in, int[] starts, int[] lengths, int count) {
+  public boolean request(byte[] in, int[] starts, int[] lengths, int count) {
     if (count < 3
         || !(count == 3 && named(in, starts[0], lengths[0], EXISTS)
             || named(in, starts[0], lengths[0], MEXISTS))) {
-      return;
+      return ++declined < MAX_DECLINED;
     }
-    if (key == null || !equal(in, starts[1], lengths[1], key)) {
+    declined = 0;
+    if (bytes != in
+        || keyLength < 0
+        || !Arrays.equals(
+            in, starts[1], starts[1] + lengths[1], in, keyStart, keyStart + keyLength)) {
       load();
-      key = copy(in, starts[1], lengths[1]);
+      bytes = in;
+      keyStart = starts[1];
+      keyLength = lengths[1];
     }
     for (int i = 2; i < count; i++) {
       if (itemCount == MAX_ITEMS) {
         load();
       }
-      items[itemCount++] = copy(in, starts[i], lengths[i]);
+      itemStarts[itemCount] = starts[i];
+      itemLengths[itemCount] = lengths[i];
+      itemCount++;
     }
+    return true;
   }
 
   @Override
   public void end() {
     load();
-    key = null;
+    bytes = null;
+    keyLength = -1;
+    declined = 0;
   }
 
   /** Returns the number of batches whose buckets were loaded. */
@@ -88,29 +111,28 @@ final class BucketPrefetch implements RequestLookahead {
    */
   private void load() {
     int count = itemCount;
-    if (count == 0) {
+    itemCount = 0;
+    if (count < 2 || !session.authenticated()) {
       return;
     }
-    itemCount = 0;
-    if (count > 1 && session.authenticated()) {
-      Key stored = new Key(session.db(), key);
-      Lock lock = keyspace.readLockFor(stored);
-      if (lock.tryLock()) {
-        try {
-          RedisCuckooFilter<byte[]> filter = keyspace.peek(stored);
-          if (filter != null) {
-            for (int i = 0; i < count; i++) {
-              hashes[i] = filter.hasher().hash(items[i]);
-            }
-            loaded ^= filter.prefetchHashes(hashes, 0, count);
-            prefetches++;
-          }
-        } finally {
-          lock.unlock();
-        }
-      }
+    Key stored = new Key(session.db(), Arrays.copyOfRange(bytes, keyStart, keyStart + keyLength));
+    Lock lock = keyspace.readLockFor(stored);
+    if (!lock.tryLock()) {
+      return;
     }
-    Arrays.fill(items, 0, count, null);
+    try {
+      RedisCuckooFilter<byte[]> filter = keyspace.peek(stored);
+      if (filter != null) {
+        for (int i = 0; i < count; i++) {
+          byte[] item = Arrays.copyOfRange(bytes, itemStarts[i], itemStarts[i] + itemLengths[i]);
+          hashes[i] = filter.hasher().hash(item);
+        }
+        loaded ^= filter.prefetchHashes(hashes, 0, count);
+        prefetches++;
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Returns true if the bytes are {@code lowerName} in any case. */
@@ -125,13 +147,5 @@ final class BucketPrefetch implements RequestLookahead {
       }
     }
     return true;
-  }
-
-  private static boolean equal(byte[] in, int start, int length, byte[] bytes) {
-    return Arrays.equals(in, start, start + length, bytes, 0, bytes.length);
-  }
-
-  private static byte[] copy(byte[] in, int start, int length) {
-    return Arrays.copyOfRange(in, start, start + length);
   }
 }

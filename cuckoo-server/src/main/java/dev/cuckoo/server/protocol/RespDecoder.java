@@ -167,8 +167,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
   /**
    * Shows the complete requests buffered from the reader index (stream offset {@code position}).
    * The bytes are copied once into a per-thread array and scanned there. Bytes passed over (an
-   * incomplete request, or one of a shape not shown) are not looked at again, so a request arriving
-   * in many reads costs one look, not one per read.
+   * incomplete request, one of a shape not shown, those after a request the look ahead declined)
+   * are not looked at again, so a request arriving in many reads costs one look, not one per read.
    */
   private void lookAhead(ByteBuf in, long position) {
     Scratch scratch = SCRATCH.get();
@@ -183,8 +183,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
         index = length;
         break;
       }
-      lookahead.request(bytes, scratch.starts, scratch.lengths, scratch.count);
       shown++;
+      if (!lookahead.request(bytes, scratch.starts, scratch.lengths, scratch.count)) {
+        index = length;
+        break;
+      }
       index = next;
     }
     lookedAheadTo = position + index;

@@ -177,4 +177,19 @@ class BucketPrefetchTest {
     assertEquals(true, filter.mightContain(name("a")));
     assertEquals(0, keyspace.hits() + keyspace.misses());
   }
+
+  @Test
+  void twoOtherRequestsInARow_endTheLook() {
+    store("big", 1_000_000);
+    Object[][] requests = new Object[7][];
+    requests[0] = new Object[] {"CF.ADD", "big", "x"};
+    requests[1] = new Object[] {"PING"};
+    System.arraycopy(exists("big", 5), 0, requests, 2, 5);
+    feed(requests);
+    // the reads after two other requests were not looked at
+    assertEquals(0, prefetch.prefetches());
+    requests[1] = new Object[] {"CF.EXISTS", "big", "y"};
+    feed(requests);
+    assertEquals(1, prefetch.prefetches());
+  }
 }

@@ -29,7 +29,7 @@ class RespDecoderLookaheadTest {
     int ends;
 
     @Override
-    public void request(byte[] bytes, int[] starts, int[] lengths, int count) {
+    public boolean request(byte[] bytes, int[] starts, int[] lengths, int count) {
       StringBuilder joined = new StringBuilder();
       for (int i = 0; i < count; i++) {
         joined
@@ -38,6 +38,7 @@ class RespDecoderLookaheadTest {
             .append(']');
       }
       shown.add(joined.toString());
+      return !joined.toString().startsWith("[STOP]");
     }
 
     @Override
@@ -195,5 +196,27 @@ class RespDecoderLookaheadTest {
     assertEquals(List.of("[CF.EXISTS][k][a]"), recording.shown);
     with.finishAndReleaseAll();
     without.finishAndReleaseAll();
+  }
+
+  @Test
+  void lookahead_declined_passesOverTheRestOfTheBufferedRequests() {
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    data.writeBytes(RespClient.encode("A", "1"));
+    data.writeBytes(RespClient.encode("STOP"));
+    data.writeBytes(RespClient.encode("B", "2"));
+    RespDecoder decoder = decoder();
+    Recording recording = new Recording();
+    decoder.lookahead(recording);
+    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    assertEquals(
+        List.of("[A][1]", "[STOP]", "[B][2]"),
+        feed(channel, data.toByteArray(), new int[] {data.size()}));
+    assertEquals(List.of("[A][1]", "[STOP]"), recording.shown);
+    assertEquals(1, recording.ends);
+    // the next request that arrives is shown
+    byte[] next = RespClient.encode("C");
+    assertEquals(List.of("[C]"), feed(channel, next, new int[] {next.length}));
+    assertEquals(List.of("[A][1]", "[STOP]", "[C]"), recording.shown);
+    channel.finishAndReleaseAll();
   }
 }
