@@ -58,8 +58,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
   /** Most arguments of a request a look ahead shows; a longer one ends the look. */
   static final int LOOKAHEAD_ARGS = 64;
 
-  /** Most buffered bytes one look ahead reads: requests past them wait for the next look. */
-  static final int LOOKAHEAD_BYTES = 16 * 1024;
+  /**
+   * Most buffered bytes one look ahead copies and reads: requests past them wait for the next look.
+   * 64 pipelined CF.EXISTS of short items take about 3 KiB; a look before a request too big to be
+   * shown copies no more than this.
+   */
+  static final int LOOKAHEAD_BYTES = 4 * 1024;
 
   /** Longest command name handed out again by {@link #lastName} (Redis's longest is 26 bytes). */
   private static final int MAX_REUSED_NAME = 32;

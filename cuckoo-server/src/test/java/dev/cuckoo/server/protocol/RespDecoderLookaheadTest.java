@@ -99,7 +99,7 @@ class RespDecoderLookaheadTest {
     // the first argument makes every request distinct, so a request shown twice would show
     args[0] = "cmd" + index;
     for (int i = 1; i < count; i++) {
-      int length = random.nextInt(100) == 0 ? 17_000 + random.nextInt(3000) : random.nextInt(20);
+      int length = random.nextInt(100) == 0 ? 5_000 + random.nextInt(3000) : random.nextInt(20);
       byte[] arg = new byte[length];
       random.nextBytes(arg);
       args[i] = arg;
