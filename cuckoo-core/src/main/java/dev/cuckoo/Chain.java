@@ -12,6 +12,17 @@ abstract class Chain {
   /** Returns true if the item of {@code hash} might be in a link. */
   abstract boolean mightContain(long hash);
 
+  /**
+   * Loads the first slot of both buckets of each hash in {@code hashes[from, to)} in the links a
+   * lookup reads first, and returns the loaded values folded into one (see {@link
+   * RedisCuckooFilter#prefetchHashes}); {@code buckets} holds at least {@code 2 · (to − from)}
+   * longs of scratch space. This default loads nothing and returns 0: a chain that is not a {@link
+   * RedisChain} is small enough to stay in cache.
+   */
+  long prefetch(long[] hashes, int from, int to, long[] buckets) {
+    return 0;
+  }
+
   /** Returns the number of copies of the item's fingerprint in its buckets of every link. */
   abstract long count(long hash);
 

@@ -44,6 +44,9 @@ final class RedisChain extends Chain {
    */
   static final long MAX_LINK_SLOTS = 1L << 32;
 
+  /** Most links {@link #prefetch} loads from, newest first. */
+  static final int PREFETCH_LINKS = 4;
+
   /** Largest bucket size. */
   static final int MAX_BUCKET_SIZE = 255;
 
@@ -389,6 +392,30 @@ final class RedisChain extends Chain {
       }
     }
     return false;
+  }
+
+  /**
+   * Loads the first slot of both buckets of every hash in the newest {@link #PREFETCH_LINKS} links
+   * (the links a lookup of an absent item reads first): per link, the indexes of all the hashes
+   * first (arithmetic only), then a tight loop of independent loads whose cache misses overlap.
+   */
+  @Override
+  long prefetch(long[] hashes, int from, int to, long[] buckets) {
+    int count = to - from;
+    long folded = 0;
+    for (int i = links.size() - 1; i >= Math.max(0, links.size() - PREFETCH_LINKS); i--) {
+      RedisLink link = links.get(i);
+      for (int k = 0; k < count; k++) {
+        long h = hashes[from + k];
+        buckets[2 * k] = link.index(h);
+        buckets[2 * k + 1] = link.index(Indexer.redisAlternateHash(h, Indexer.redisFingerprint(h)));
+      }
+      BucketTable table = link.table;
+      for (int j = 0; j < 2 * count; j++) {
+        folded ^= table.get(buckets[j], 0);
+      }
+    }
+    return folded;
   }
 
   /** CF.COUNT: both buckets of every link, the same bucket twice if both indexes coincide. */

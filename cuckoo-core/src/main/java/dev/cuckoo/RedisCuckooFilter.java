@@ -91,6 +91,12 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
    */
   private static final String[] MERGE_PARAMETERS = {"bucketCount", "bucketSize", "hasher id"};
 
+  /** Hashes per pass of {@link #prefetchHashes}: its scratch space holds two buckets each. */
+  private static final int PREFETCH_BLOCK = 64;
+
+  private static final ThreadLocal<long[]> PREFETCH_SCRATCH =
+      ThreadLocal.withInitial(() -> new long[2 * PREFETCH_BLOCK]);
+
   /** Heap bytes of this object: a 12-byte header and two compressed references, padded. */
   private static final long OBJECT_BYTES = 24;
 
@@ -372,6 +378,36 @@ public final class RedisCuckooFilter<T> implements MembershipFilter<T> {
   @Override
   public boolean mightContainHash(long hash) {
     return chain.mightContain(hash);
+  }
+
+  /**
+   * Loads into the CPU's caches the table memory that {@link #mightContainHash} reads first for
+   * each hash in {@code hashes[from, to)}, so that the lookups that follow find it there. A lookup
+   * in a filter far larger than the caches waits for a memory load (and often a page walk) of its
+   * own; the loads issued here for a whole batch are independent, so they are in flight together
+   * and the batch waits about once. Nothing changes and nothing is answered: a lookup after this
+   * call returns what it would have returned without it, whatever happened to the filter in between
+   * (a hash whose item was added or removed meanwhile only wastes its loads). Thread-safety as
+   * {@link #mightContainHash}'s: the caller holds whatever guards the filter against writers.
+   *
+   * @param hashes the items' hashes (as {@link ItemHasher#hash} computes them)
+   * @param from the first index to prefetch
+   * @param to the index after the last one
+   * @return a value folded from the loaded slots, meaningless except that a caller that keeps it
+   *     (in a field, say) stops the JIT compiler from removing the loads as unused
+   * @throws IndexOutOfBoundsException if not {@code 0 <= from <= to <= hashes.length}
+   */
+  public long prefetchHashes(long[] hashes, int from, int to) {
+    if (from < 0 || from > to || to > hashes.length) {
+      throw new IndexOutOfBoundsException(
+          "range [" + from + ", " + to + ") (expected: 0 <= from <= to <= " + hashes.length + ")");
+    }
+    long[] buckets = PREFETCH_SCRATCH.get();
+    long folded = 0;
+    for (int start = from; start < to; start += PREFETCH_BLOCK) {
+      folded ^= chain.prefetch(hashes, start, Math.min(to, start + PREFETCH_BLOCK), buckets);
+    }
+    return folded;
   }
 
   /**

@@ -202,4 +202,62 @@ class RedisCuckooFilterTest {
     RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
     assertEquals("RedisCuckooFilter{" + filter.redisDebug() + "}", filter.toString());
   }
+
+  @Test
+  void prefetchHashes_afterOneAdd_foldsTheItemsFirstSlots() {
+    // one item in an empty filter: its fingerprint sits in slot 0 of its first bucket, every other
+    // slot is empty, so the fold is that fingerprint (0 if both buckets are the same bucket)
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1_000_000, 2, 20, 1);
+    for (int i = 0; i < 50; i++) {
+      filter.clear();
+      byte[] item = bytes("item" + i);
+      filter.add(item);
+      long h = filter.hasher().hash(item);
+      long fp = Indexer.redisFingerprint(h);
+      long buckets = filter.capacity() / 2;
+      boolean same =
+          Long.remainderUnsigned(h, buckets)
+              == Long.remainderUnsigned(Indexer.redisAlternateHash(h, fp), buckets);
+      long[] hashes = {12345, h, 67890};
+      assertEquals(same ? 0 : fp, filter.prefetchHashes(hashes, 1, 2), "item" + i);
+      // the empty buckets of other hashes add nothing; an empty range folds to 0
+      assertEquals(same ? 0 : fp, filter.prefetchHashes(hashes, 0, 3) & 0xFF, "item" + i);
+      assertEquals(0, filter.prefetchHashes(hashes, 2, 2));
+    }
+  }
+
+  @Test
+  void prefetchHashes_changesNothing() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1_000_000, 2, 20, 1);
+    long[] hashes = new long[200];
+    for (int i = 0; i < hashes.length; i++) {
+      filter.add(bytes("item" + i));
+      hashes[i] = filter.hasher().hash(bytes("item" + i));
+    }
+    String before = filter.redisDebug();
+    filter.prefetchHashes(hashes, 0, hashes.length);
+    assertEquals(before, filter.redisDebug());
+    for (int i = 0; i < hashes.length; i++) {
+      assertTrue(filter.mightContainHash(hashes[i]));
+    }
+  }
+
+  @Test
+  void prefetchHashes_smallFilter_loadsNothing() {
+    // a filter small enough for the compact form stays in cache: nothing to load
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(100, 2, 20, 1);
+    filter.add(bytes("a"));
+    long h = filter.hasher().hash(bytes("a"));
+    assertEquals(0, filter.prefetchHashes(new long[] {h}, 0, 1));
+  }
+
+  @Test
+  void prefetchHashes_badRange_throwsNamingIt() {
+    RedisCuckooFilter<byte[]> filter = RedisCuckooFilter.reserve(1_000_000, 2, 20, 1);
+    IndexOutOfBoundsException thrown =
+        assertThrows(
+            IndexOutOfBoundsException.class, () -> filter.prefetchHashes(new long[3], 2, 4));
+    assertEquals("range [2, 4) (expected: 0 <= from <= to <= 3)", thrown.getMessage());
+    assertThrows(IndexOutOfBoundsException.class, () -> filter.prefetchHashes(new long[3], 2, 1));
+  }
 }

@@ -172,8 +172,16 @@ public final class Request implements CommandRef {
       }
       return found;
     }
+    List<KeySpec> keySpecs = spec.keySpecs();
+    if (keySpecs.size() == 1) {
+      // most commands name one key at a fixed position: what the loops below find, without them
+      KeySpec only = keySpecs.get(0);
+      if (only.byIndex() && only.lastKey() == 0 && only.index() < args.length) {
+        return new Key[] {new Key(db, args[only.index()])};
+      }
+    }
     int count = 0;
-    for (KeySpec keySpec : spec.keySpecs()) {
+    for (KeySpec keySpec : keySpecs) {
       count += keySpec.count(args.length);
     }
     if (count == 0) {
@@ -181,7 +189,7 @@ public final class Request implements CommandRef {
     }
     Key[] found = new Key[count];
     int n = 0;
-    for (KeySpec keySpec : spec.keySpecs()) {
+    for (KeySpec keySpec : keySpecs) {
       int keys = keySpec.count(args.length);
       for (int j = 0, i = keySpec.index(); j < keys; j++, i += keySpec.keyStep()) {
         found[n++] = new Key(db, args[i]);

@@ -98,6 +98,9 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     }
     context.clients().add(session, ctx.channel());
     decoder = ctx.pipeline().get(RespDecoder.class);
+    if (decoder != null) {
+      decoder.lookahead(commands.lookahead(session));
+    }
     ctx.fireChannelActive();
   }
 

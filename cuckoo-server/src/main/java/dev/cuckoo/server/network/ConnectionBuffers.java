@@ -30,7 +30,7 @@ final class ConnectionBuffers extends ClientBuffers {
   private final Channel channel;
   private final RespDecoder decoder;
   private final Reply reply;
-  private long runningArgumentBytes;
+  private byte[][] runningArgs;
   private long heldRequestBytes;
 
   /**
@@ -55,9 +55,12 @@ final class ConnectionBuffers extends ClientBuffers {
     return bytes;
   }
 
-  /** Notes the arguments of the command starting to run (null: none runs now). */
+  /**
+   * Notes the arguments of the command starting to run (null: none runs now). Their bytes are added
+   * up only when asked for (CLIENT LIST, the buffer limits), not for every request.
+   */
   void running(byte[][] args) {
-    runningArgumentBytes = args == null ? 0 : argumentBytes(args);
+    runningArgs = args;
   }
 
   /** Adds to (or with a negative count, takes from) the bytes of requests held back. */
@@ -77,7 +80,8 @@ final class ConnectionBuffers extends ClientBuffers {
 
   @Override
   public long argumentBytes() {
-    return runningArgumentBytes + (decoder == null ? 0 : decoder.partialArgumentBytes());
+    long running = runningArgs == null ? 0 : argumentBytes(runningArgs);
+    return running + (decoder == null ? 0 : decoder.partialArgumentBytes());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ByteProcessor;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.Arrays;
 import java.util.List;
 
@@ -50,6 +51,19 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
   private static final byte[][] NO_ARGS = new byte[0][];
   private static final byte[] NO_NAME = new byte[0];
+
+  /** Most requests one look ahead shows: a long pipeline is shown in parts of this many. */
+  static final int LOOKAHEAD_REQUESTS = 64;
+
+  /** Most arguments of a request a look ahead shows; a longer one ends the look. */
+  static final int LOOKAHEAD_ARGS = 64;
+
+  /**
+   * Most buffered bytes one look ahead copies and reads: requests past them wait for the next look.
+   * 64 pipelined CF.EXISTS of short items take about 3 KiB; a look before a request too big to be
+   * shown copies no more than this.
+   */
+  static final int LOOKAHEAD_BYTES = 4 * 1024;
 
   /** Longest command name handed out again by {@link #lastName} (Redis's longest is 26 bytes). */
   private static final int MAX_REUSED_NAME = 32;
@@ -102,6 +116,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private ProtocolError failure;
   private long receivedBytes;
 
+  /** Shown the complete requests buffered ahead, or null. */
+  private RequestLookahead lookahead;
+
+  /** The stream offset up to which buffered requests were shown (or passed over) already. */
+  private long lookedAheadTo;
+
   /**
    * Creates a decoder with the given limits.
    *
@@ -132,6 +152,124 @@ public final class RespDecoder extends ByteToMessageDecoder {
       receivedBytes += bytes.readableBytes();
     }
     super.channelRead(ctx, msg);
+  }
+
+  /**
+   * Shows the complete requests buffered ahead to {@code lookahead} before they are decoded: each
+   * time the decoder starts a request at or past the bytes it showed last, it shows the complete
+   * requests from there (at most {@link #LOOKAHEAD_REQUESTS} in the first {@link #LOOKAHEAD_BYTES}
+   * bytes, arrays of bulk strings of at most {@link #LOOKAHEAD_ARGS} arguments; an inline command
+   * or a longer array ends the look), then {@link RequestLookahead#end}. Decoding is unchanged: the
+   * requests are decoded, checked against the limits and emitted one at a time as before.
+   *
+   * @param lookahead what to show the requests to, or null for nothing
+   */
+  public void lookahead(RequestLookahead lookahead) {
+    this.lookahead = lookahead;
+  }
+
+  /**
+   * Shows the complete requests buffered from the reader index (stream offset {@code position}).
+   * The bytes are copied once into a per-thread array and scanned there. Bytes passed over (an
+   * incomplete request, one of a shape not shown, those after a request the look ahead declined)
+   * are not looked at again, so a request arriving in many reads costs one look, not one per read.
+   */
+  private void lookAhead(ByteBuf in, long position) {
+    Scratch scratch = SCRATCH.get();
+    int length = Math.min(in.readableBytes(), LOOKAHEAD_BYTES);
+    byte[] bytes = scratch.bytes;
+    in.getBytes(in.readerIndex(), bytes, 0, length);
+    int index = 0;
+    int shown = 0;
+    while (shown < LOOKAHEAD_REQUESTS) {
+      int next = scanRequest(scratch, index, length);
+      if (next < 0) {
+        index = length;
+        break;
+      }
+      shown++;
+      if (!lookahead.request(bytes, scratch.starts, scratch.lengths, scratch.count)) {
+        index = length;
+        break;
+      }
+      index = next;
+    }
+    lookedAheadTo = position + index;
+    if (shown > 0) {
+      lookahead.end();
+    }
+  }
+
+  /** A thread's space for looking ahead: the bytes copied and the arguments found in them. */
+  private static final class Scratch {
+    final byte[] bytes = new byte[LOOKAHEAD_BYTES];
+    final int[] starts = new int[LOOKAHEAD_ARGS];
+    final int[] lengths = new int[LOOKAHEAD_ARGS];
+    int count;
+  }
+
+  private static final FastThreadLocal<Scratch> SCRATCH =
+      new FastThreadLocal<>() {
+        @Override
+        protected Scratch initialValue() {
+          return new Scratch();
+        }
+      };
+
+  /**
+   * Finds the arguments of the array of bulk strings at {@code index} of the scratch bytes; returns
+   * the index after it, or -1 if it is not complete before {@code end} or not of that shape. Only a
+   * look: the bytes are decoded and checked again.
+   */
+  private static int scanRequest(Scratch scratch, int index, int end) {
+    byte[] bytes = scratch.bytes;
+    long header = scanHeader(bytes, index, end, (byte) '*');
+    int count = (int) (header >> 32);
+    if (header < 0 || count == 0 || count > LOOKAHEAD_ARGS) {
+      return -1;
+    }
+    int at = (int) header;
+    for (int i = 0; i < count; i++) {
+      header = scanHeader(bytes, at, end, (byte) '$');
+      if (header < 0) {
+        return -1;
+      }
+      int length = (int) (header >> 32);
+      int start = (int) header;
+      if (end - start < length + 2L) {
+        return -1;
+      }
+      scratch.starts[i] = start;
+      scratch.lengths[i] = length;
+      at = start + length + 2;
+    }
+    scratch.count = count;
+    return at;
+  }
+
+  /**
+   * Reads a header line at {@code index}: the {@code type} byte, 1 to 9 digits, CRLF. Returns the
+   * number in the high 32 bits and the index after the LF in the low ones, or -1 for anything else
+   * (which the look ahead passes over).
+   */
+  private static long scanHeader(byte[] bytes, int index, int end, byte type) {
+    if (end - index < 4 || bytes[index] != type) {
+      return -1;
+    }
+    long value = 0;
+    int i = index + 1;
+    int last = Math.min(end, index + 10);
+    for (; i < last; i++) {
+      int digit = bytes[i] - '0';
+      if (digit < 0 || digit > 9) {
+        break;
+      }
+      value = value * 10 + digit;
+    }
+    if (i == index + 1 || end - i < 2 || bytes[i] != '\r' || bytes[i + 1] != '\n') {
+      return -1;
+    }
+    return value << 32 | (i + 2);
   }
 
   /** Returns how many received bytes wait in the cumulation buffer (for tests). */
@@ -192,6 +330,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    if (lookahead != null && state == State.START) {
+      long position = receivedBytes - in.readableBytes();
+      if (position >= lookedAheadTo) {
+        lookAhead(in, position);
+      }
+    }
     try {
       decodeAvailable(in, out);
     } finally {

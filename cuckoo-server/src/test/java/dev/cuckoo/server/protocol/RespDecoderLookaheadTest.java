@@ -1,0 +1,222 @@
+package dev.cuckoo.server.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoo.server.LeakCheck;
+import dev.cuckoo.server.RespClient;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoder's look ahead: it shows each complete buffered request once, in order, before decoding
+ * it, and decoding is the same with it as without it.
+ */
+@org.junit.jupiter.api.extension.ExtendWith(LeakCheck.class)
+class RespDecoderLookaheadTest {
+  private static final long MAX_BULK = 512L * 1024 * 1024;
+
+  /** Records what it is shown, as the decoded requests are joined, and how many looks ended. */
+  private static final class Recording implements RequestLookahead {
+    final List<String> shown = new ArrayList<>();
+    int ends;
+
+    @Override
+    public boolean request(byte[] bytes, int[] starts, int[] lengths, int count) {
+      StringBuilder joined = new StringBuilder();
+      for (int i = 0; i < count; i++) {
+        joined
+            .append('[')
+            .append(new String(bytes, starts[i], lengths[i], StandardCharsets.ISO_8859_1))
+            .append(']');
+      }
+      shown.add(joined.toString());
+      return !joined.toString().startsWith("[STOP]");
+    }
+
+    @Override
+    public void end() {
+      ends++;
+    }
+  }
+
+  private static RespDecoder decoder() {
+    return new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, new Authentication(true));
+  }
+
+  private static String join(Object message) {
+    if (message instanceof RespDecoder.ProtocolError error) {
+      return "error:" + error.message();
+    }
+    StringBuilder out = new StringBuilder();
+    for (byte[] arg : (byte[][]) message) {
+      out.append('[').append(new String(arg, StandardCharsets.ISO_8859_1)).append(']');
+    }
+    return out.toString();
+  }
+
+  /** Feeds the bytes in slices of the given lengths (cycled) and returns what was decoded. */
+  private static List<String> feed(EmbeddedChannel channel, byte[] data, int[] slices) {
+    List<String> out = new ArrayList<>();
+    int at = 0;
+    for (int i = 0; at < data.length; i++) {
+      int length = Math.min(data.length - at, slices[i % slices.length]);
+      channel.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(data, at, at + length)));
+      at += length;
+      Object message;
+      while ((message = channel.readInbound()) != null) {
+        out.add(join(message));
+      }
+    }
+    return out;
+  }
+
+  /** Returns true if every element of {@code part} appears in {@code whole}, in the same order. */
+  private static boolean isSubsequence(List<String> part, List<String> whole) {
+    int next = 0;
+    for (String element : part) {
+      while (next < whole.size() && !whole.get(next).equals(element)) {
+        next++;
+      }
+      if (next == whole.size()) {
+        return false;
+      }
+      next++;
+    }
+    return true;
+  }
+
+  private static Object[] randomRequest(Random random, int index) {
+    int count = random.nextInt(10) == 0 ? 1 + random.nextInt(80) : 1 + random.nextInt(4);
+    Object[] args = new Object[count];
+    // the first argument makes every request distinct, so a request shown twice would show
+    args[0] = "cmd" + index;
+    for (int i = 1; i < count; i++) {
+      int length = random.nextInt(100) == 0 ? 5_000 + random.nextInt(3000) : random.nextInt(20);
+      byte[] arg = new byte[length];
+      random.nextBytes(arg);
+      args[i] = arg;
+    }
+    return args;
+  }
+
+  @Test
+  void lookahead_randomPipelinesInRandomSlices_showsDecodedRequestsOnceInOrder() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 40; round++) {
+      ByteArrayOutputStream data = new ByteArrayOutputStream();
+      int requests = 1 + random.nextInt(200);
+      for (int i = 0; i < requests; i++) {
+        if (random.nextInt(30) == 0) {
+          data.writeBytes(("inline" + i + " a b\r\n").getBytes(StandardCharsets.US_ASCII));
+        } else {
+          data.writeBytes(RespClient.encode(randomRequest(random, i)));
+        }
+      }
+      int[] slices = new int[1 + random.nextInt(5)];
+      for (int i = 0; i < slices.length; i++) {
+        slices[i] = 1 + random.nextInt(random.nextBoolean() ? 64 : 40_000);
+      }
+      RespDecoder looking = decoder();
+      Recording recording = new Recording();
+      looking.lookahead(recording);
+      EmbeddedChannel withLookahead = new EmbeddedChannel(looking);
+      EmbeddedChannel without = new EmbeddedChannel(decoder());
+      List<String> decoded = feed(withLookahead, data.toByteArray(), slices);
+      String context = "seed " + seed + ", round " + round + ", slices " + Arrays.toString(slices);
+      assertEquals(feed(without, data.toByteArray(), slices), decoded, context);
+      assertEquals(requests, decoded.size(), context);
+      assertTrue(isSubsequence(recording.shown, decoded), context);
+      withLookahead.finishAndReleaseAll();
+      without.finishAndReleaseAll();
+    }
+  }
+
+  @Test
+  void lookahead_pipelineInOneRead_showsEveryRequestBeforeDecodingIt() {
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      data.writeBytes(RespClient.encode("CF.EXISTS", "key", "item" + i));
+      expected.add("[CF.EXISTS][key][item" + i + "]");
+    }
+    RespDecoder decoder = decoder();
+    Recording recording = new Recording();
+    decoder.lookahead(recording);
+    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    assertEquals(expected, feed(channel, data.toByteArray(), new int[] {data.size()}));
+    // shown in looks of at most LOOKAHEAD_REQUESTS: 64 + 64 + 22
+    assertEquals(expected, recording.shown);
+    assertEquals(3, recording.ends);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void lookahead_oneRequestAtATime_showsEachOnce() {
+    RespDecoder decoder = decoder();
+    Recording recording = new Recording();
+    decoder.lookahead(recording);
+    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    for (int i = 0; i < 5; i++) {
+      byte[] request = RespClient.encode("CF.EXISTS", "key", "item" + i);
+      assertEquals(
+          List.of("[CF.EXISTS][key][item" + i + "]"),
+          feed(channel, request, new int[] {request.length}));
+    }
+    assertEquals(5, recording.shown.size());
+    assertEquals(5, recording.ends);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void lookahead_garbageAfterRequests_decodesAsWithout() {
+    byte[] data =
+        (new String(RespClient.encode("CF.EXISTS", "k", "a"), StandardCharsets.ISO_8859_1)
+                + "*2\r\n$1\r\nx\r\n+oops\r\n"
+                + new String(RespClient.encode("PING"), StandardCharsets.ISO_8859_1))
+            .getBytes(StandardCharsets.ISO_8859_1);
+    RespDecoder decoder = decoder();
+    Recording recording = new Recording();
+    decoder.lookahead(recording);
+    EmbeddedChannel with = new EmbeddedChannel(decoder);
+    EmbeddedChannel without = new EmbeddedChannel(decoder());
+    List<String> decoded = feed(with, data, new int[] {data.length});
+    assertEquals(feed(without, data, new int[] {data.length}), decoded);
+    assertEquals("[CF.EXISTS][k][a]", decoded.get(0));
+    assertTrue(decoded.get(1).startsWith("error:ERR Protocol error"), decoded.get(1));
+    // the malformed request ends the look: only the first was shown
+    assertEquals(List.of("[CF.EXISTS][k][a]"), recording.shown);
+    with.finishAndReleaseAll();
+    without.finishAndReleaseAll();
+  }
+
+  @Test
+  void lookahead_declined_passesOverTheRestOfTheBufferedRequests() {
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    data.writeBytes(RespClient.encode("A", "1"));
+    data.writeBytes(RespClient.encode("STOP"));
+    data.writeBytes(RespClient.encode("B", "2"));
+    RespDecoder decoder = decoder();
+    Recording recording = new Recording();
+    decoder.lookahead(recording);
+    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    assertEquals(
+        List.of("[A][1]", "[STOP]", "[B][2]"),
+        feed(channel, data.toByteArray(), new int[] {data.size()}));
+    assertEquals(List.of("[A][1]", "[STOP]"), recording.shown);
+    assertEquals(1, recording.ends);
+    // the next request that arrives is shown
+    byte[] next = RespClient.encode("C");
+    assertEquals(List.of("[C]"), feed(channel, next, new int[] {next.length}));
+    assertEquals(List.of("[A][1]", "[STOP]", "[C]"), recording.shown);
+    channel.finishAndReleaseAll();
+  }
+}
