@@ -73,6 +73,9 @@ public final class ClusterState {
   private final ClusterNode[] slotOwners = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] migratingTo = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] importingFrom = new ClusterNode[HashSlots.SLOTS];
+  // told of every change of the three maps above (slotChanged, allChanged)
+  private final SlotTableUpdater tableUpdater =
+      new SlotTableUpdater(slotOwners, migratingTo, importingFrom);
   private final long[] sent = new long[ClusterMessage.TYPE_COUNT];
   private final long[] received = new long[ClusterMessage.TYPE_COUNT];
   private ClusterNode myself;
@@ -174,6 +177,7 @@ public final class ClusterState {
   public synchronized void load(NodesFile.Content content) throws CorruptNodesFile {
     nodes.clear();
     java.util.Arrays.fill(slotOwners, null);
+    tableUpdater.allChanged();
     myself = null;
     for (NodesFile.NodeLine line : content.nodes()) {
       ClusterNode n = nodeOrPlaceholder(line.name());
@@ -209,10 +213,10 @@ public final class ClusterState {
         }
       }
       for (Map.Entry<Integer, String> e : line.migrating().entrySet()) {
-        migratingTo[e.getKey()] = nodeOrPlaceholder(e.getValue());
+        setMigrating(e.getKey(), nodeOrPlaceholder(e.getValue()));
       }
       for (Map.Entry<Integer, String> e : line.importing().entrySet()) {
-        importingFrom[e.getKey()] = nodeOrPlaceholder(e.getValue());
+        setImporting(e.getKey(), nodeOrPlaceholder(e.getValue()));
       }
     }
     if (myself == null) {
@@ -296,10 +300,10 @@ public final class ClusterState {
   private void deleteNode(ClusterNode node) {
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       if (importingFrom[slot] == node) {
-        importingFrom[slot] = null;
+        setImporting(slot, null);
       }
       if (migratingTo[slot] == node) {
-        migratingTo[slot] = null;
+        setMigrating(slot, null);
       }
       if (slotOwners[slot] == node) {
         deleteSlot(slot);
@@ -359,6 +363,7 @@ public final class ClusterState {
     }
     node.setSlot(slot);
     slotOwners[slot] = node;
+    tableUpdater.slotChanged(slot);
     return true;
   }
 
@@ -369,7 +374,27 @@ public final class ClusterState {
     }
     owner.clearSlot(slot);
     slotOwners[slot] = null;
+    tableUpdater.slotChanged(slot);
     return true;
+  }
+
+  /** Sets the node this node migrates {@code slot} to (null: none). */
+  private void setMigrating(int slot, ClusterNode target) {
+    migratingTo[slot] = target;
+    tableUpdater.slotChanged(slot);
+  }
+
+  /** Sets the node this node imports {@code slot} from (null: none). */
+  private void setImporting(int slot, ClusterNode source) {
+    importingFrom[slot] = source;
+    tableUpdater.slotChanged(slot);
+  }
+
+  /** Stops migrating and importing every slot. */
+  private void clearMigrations() {
+    java.util.Arrays.fill(migratingTo, null);
+    java.util.Arrays.fill(importingFrom, null);
+    tableUpdater.allChanged();
   }
 
   private int deleteNodeSlots(ClusterNode node) {
@@ -436,7 +461,14 @@ public final class ClusterState {
 
   /** Publishes the slot table the dispatcher routes by (after any change of configuration). */
   private void publish() {
-    published = SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
+    published = tableUpdater.next(state == STATE_OK, myself);
+    assert published.routesEqual(slotTableFromScratch())
+        : "the slot table made from the changes differs from the one built from scratch";
+  }
+
+  /** Returns the slot table of the state as it is now, built from scratch (for tests). */
+  synchronized SlotTable slotTableFromScratch() {
+    return SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
   }
 
   /**
@@ -1398,13 +1430,8 @@ public final class ClusterState {
       return;
     }
     int newState = STATE_OK;
-    if (requireFullCoverage) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-        if (slotOwners[slot] == null || slotOwners[slot].has(ClusterNode.FAIL)) {
-          newState = STATE_FAIL;
-          break;
-        }
-      }
+    if (requireFullCoverage && !everySlotServed()) {
+      newState = STATE_FAIL;
     }
     int reachable = 0;
     size = 0;
@@ -1434,6 +1461,34 @@ public final class ClusterState {
     }
   }
 
+  /**
+   * Returns true if every slot has an owner that is not failing. The owners' slot counts add up to
+   * the slots assigned (a slot's bit is set in its owner's bitmap only, by addSlot and deleteSlot),
+   * so this looks at the nodes, not at the 16,384 slots.
+   */
+  private boolean everySlotServed() {
+    int served = 0;
+    boolean ok = true;
+    for (ClusterNode n : nodes.values()) {
+      if (n.numSlots > 0) {
+        served += n.numSlots;
+        ok &= !n.has(ClusterNode.FAIL);
+      }
+    }
+    ok &= served == HashSlots.SLOTS;
+    assert ok == everySlotServedByScan() : "the nodes' slot counts disagree with the slot map";
+    return ok;
+  }
+
+  private boolean everySlotServedByScan() {
+    for (ClusterNode owner : slotOwners) {
+      if (owner == null || owner.has(ClusterNode.FAIL)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // ---------------------------------------------------------------- CLUSTER NODES
 
   /**
@@ -1441,19 +1496,85 @@ public final class ClusterState {
    * each ending in a newline, in Redis's format.
    */
   public synchronized String nodesDescription(int excludeFlags) {
+    Map<ClusterNode, StringBuilder> slotsText = slotsTextOfEveryNode();
     StringBuilder text = new StringBuilder();
     for (ClusterNode n : nodes.values()) {
       if ((n.flags & excludeFlags) != 0) {
         continue;
       }
-      text.append(describe(n)).append('\n');
+      describe(text, n, slotsText.get(n));
+      text.append('\n');
     }
     return text.toString();
   }
 
+  /**
+   * Returns the slots part of every node's CLUSTER NODES line (" 0-5460 5462", with this node's
+   * migrating and importing slots after its own), made in one pass over the slot map; a node without
+   * slots has no entry.
+   */
+  private Map<ClusterNode, StringBuilder> slotsTextOfEveryNode() {
+    Map<ClusterNode, StringBuilder> texts = new java.util.IdentityHashMap<>();
+    ClusterNode owner = null;
+    int start = 0;
+    for (int slot = 0; slot <= HashSlots.SLOTS; slot++) {
+      ClusterNode here = slot < HashSlots.SLOTS ? slotOwners[slot] : null;
+      if (here == owner) {
+        continue;
+      }
+      if (owner != null) {
+        appendRange(texts.computeIfAbsent(owner, n -> new StringBuilder()), start, slot - 1);
+      }
+      owner = here;
+      start = slot;
+    }
+    StringBuilder mine = null;
+    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+      if (migratingTo[slot] == null && importingFrom[slot] == null) {
+        continue;
+      }
+      if (mine == null) {
+        mine = texts.computeIfAbsent(myself, n -> new StringBuilder());
+      }
+      appendMigration(mine, slot);
+    }
+    return texts;
+  }
+
+  private static void appendRange(StringBuilder text, int start, int end) {
+    text.append(' ').append(start);
+    if (end != start) {
+      text.append('-').append(end);
+    }
+  }
+
+  /** Appends this node's migrating or importing state of {@code slot} ("[5->-id]", "[5-<-id]"). */
+  private void appendMigration(StringBuilder text, int slot) {
+    if (migratingTo[slot] != null) {
+      text.append(" [").append(slot).append("->-").append(migratingTo[slot].name).append(']');
+    } else if (importingFrom[slot] != null) {
+      text.append(" [").append(slot).append("-<-").append(importingFrom[slot].name).append(']');
+    }
+  }
+
   /** Returns a node's CLUSTER NODES line (without the newline). */
   public synchronized String describe(ClusterNode n) {
-    StringBuilder line = new StringBuilder(128);
+    StringBuilder slotsText = new StringBuilder();
+    for (int[] range : slotRanges(n)) {
+      appendRange(slotsText, range[0], range[1]);
+    }
+    if (n == myself) {
+      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+        appendMigration(slotsText, slot);
+      }
+    }
+    StringBuilder line = new StringBuilder(128 + slotsText.length());
+    describe(line, n, slotsText);
+    return line.toString();
+  }
+
+  /** Appends a node's CLUSTER NODES line (without the newline) with its slots part, or null. */
+  private void describe(StringBuilder line, ClusterNode n, CharSequence slotsText) {
     line.append(n.name)
         .append(' ')
         .append(n.ip)
@@ -1471,22 +1592,9 @@ public final class ClusterState {
     line.append(' ').append(Long.toUnsignedString(epoch));
     line.append(' ')
         .append(n.link != null || n.has(ClusterNode.MYSELF) ? "connected" : "disconnected");
-    for (int[] range : slotRanges(n)) {
-      line.append(' ').append(range[0]);
-      if (range[1] != range[0]) {
-        line.append('-').append(range[1]);
-      }
+    if (slotsText != null) {
+      line.append(slotsText);
     }
-    if (n == myself) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-        if (migratingTo[slot] != null) {
-          line.append(" [").append(slot).append("->-").append(migratingTo[slot].name).append(']');
-        } else if (importingFrom[slot] != null) {
-          line.append(" [").append(slot).append("-<-").append(importingFrom[slot].name).append(']');
-        }
-      }
-    }
-    return line.toString();
   }
 
   /** Returns a node's slots as ranges {start, end}, in order. */
@@ -1600,7 +1708,7 @@ public final class ClusterState {
     }
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       if (wanted[slot]) {
-        importingFrom[slot] = null;
+        setImporting(slot, null);
         if (delete) {
           deleteSlot(slot);
         } else {
@@ -1642,7 +1750,7 @@ public final class ClusterState {
         if (n.isSlave()) {
           return "ERR Target node is not a master";
         }
-        migratingTo[slot] = n;
+        setMigrating(slot, n);
       }
       case "importing" -> {
         if (slotOwners[slot] == myself) {
@@ -1654,11 +1762,11 @@ public final class ClusterState {
         if (n.isSlave()) {
           return "ERR Target node is not a master";
         }
-        importingFrom[slot] = n;
+        setImporting(slot, n);
       }
       case "stable" -> {
-        importingFrom[slot] = null;
-        migratingTo[slot] = null;
+        setImporting(slot, null);
+        setMigrating(slot, null);
       }
       case "node" -> {
         String error = setSlotNode(slot, n, nodeName);
@@ -1690,7 +1798,7 @@ public final class ClusterState {
           + " to a different node while I still hold keys for this hash slot.";
     }
     if (keysInSlot == 0 && migratingTo[slot] != null) {
-      migratingTo[slot] = null;
+      setMigrating(slot, null);
     }
     boolean wasMine = slotOwners[slot] == myself;
     deleteSlot(slot);
@@ -1710,7 +1818,7 @@ public final class ClusterState {
       if (bumpEpochWithoutConsensus()) {
         LOGGER.log(Level.WARNING, "configEpoch updated after importing slot {0}", slot);
       }
-      importingFrom[slot] = null;
+      setImporting(slot, null);
       broadcastPong(false);
     }
     return null;
@@ -1777,8 +1885,7 @@ public final class ClusterState {
     if (myself.isMaster()) {
       myself.flags &= ~(ClusterNode.MASTER | ClusterNode.MIGRATE_TO);
       myself.flags |= ClusterNode.SLAVE;
-      java.util.Arrays.fill(migratingTo, null);
-      java.util.Arrays.fill(importingFrom, null);
+      clearMigrations();
     } else if (myself.slaveOf != null) {
       myself.slaveOf.replicas.remove(myself);
     }
@@ -1907,8 +2014,7 @@ public final class ClusterState {
       replication.promote();
     }
     failover.reset();
-    java.util.Arrays.fill(migratingTo, null);
-    java.util.Arrays.fill(importingFrom, null);
+    clearMigrations();
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       deleteSlot(slot);
     }
