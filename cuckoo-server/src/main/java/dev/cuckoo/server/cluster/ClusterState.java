@@ -19,7 +19,10 @@ import java.util.function.LongSupplier;
  * migrating and importing slots, the epochs, the failure detector, and what every bus message
  * changes. Every public method is synchronized on this object; the bus, the cron and the commands
  * call in from their own threads. After each call that changed the configuration the state writes
- * {@code nodes.conf} through its {@link Saver}.
+ * {@code nodes.conf} through its {@link Saver}: a command before it returns (so before its reply),
+ * under the monitor; a bus message or the cron after releasing the monitor, so that a command that
+ * comes meanwhile waits neither for that write nor for its fsync (its own write holds both
+ * changes; the bus's forced write is made again if a newer, unforced one took its place).
  */
 public final class ClusterState {
   private static final System.Logger LOGGER = System.getLogger(ClusterState.class.getName());
@@ -33,7 +36,49 @@ public final class ClusterState {
      * clusterSaveConfig(do_fsync)}.
      */
     void save(String content, boolean fsync) throws IOException;
+
+    /**
+     * Does the part of a save that can run beside other saves (writing {@code content} to a
+     * temporary place, forced to disk if {@code fsync}) and returns what puts it in place. By
+     * default nothing is done before: the whole {@link #save} runs when it is put in place.
+     *
+     * @throws IOException if the content cannot be written
+     */
+    default StagedSave stage(String content, boolean fsync) throws IOException {
+      return () -> save(content, fsync);
+    }
   }
+
+  /** A save made ready by {@link Saver#stage}, to be put in place or dropped. */
+  @FunctionalInterface
+  public interface StagedSave {
+    /**
+     * Replaces nodes.conf with the staged content (in the order of the contents, which the caller
+     * keeps).
+     *
+     * @throws IOException if the file cannot be replaced
+     */
+    void replace() throws IOException;
+
+    /** Finishes a save after {@link #replace} (forces the directory, if the save was forced). */
+    default void afterReplace() {}
+
+    /**
+     * Drops the staged content: a newer one took its place first.
+     *
+     * @throws IOException if what was staged cannot be removed
+     */
+    default void discard() throws IOException {}
+  }
+
+  /**
+   * A write of nodes.conf made ready under the monitor and done outside it.
+   *
+   * @param sequence the content's number
+   * @param content the content
+   * @param fsync whether it must be forced to disk
+   */
+  private record PendingSave(long sequence, String content, boolean fsync) {}
 
   /**
    * What the state needs from the server's settings.
@@ -67,7 +112,7 @@ public final class ClusterState {
   private final Transport transport;
   private final SlotKeys keys;
   private final LongSupplier clock;
-  private final Saver saver;
+  private final ConfigWriter writer;
   private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
   private final Map<String, Long> blacklist = new HashMap<>();
   private final ClusterNode[] slotOwners = new ClusterNode[HashSlots.SLOTS];
@@ -115,7 +160,7 @@ public final class ClusterState {
     this.transport = transport;
     this.keys = keys;
     this.clock = clock;
-    this.saver = saver;
+    this.writer = new ConfigWriter(saver);
     myself =
         new ClusterNode(randomName(), ClusterNode.MYSELF | ClusterNode.MASTER, clock.getAsLong());
     myself.port = settings.port();
@@ -528,12 +573,17 @@ public final class ClusterState {
       publish();
       return true;
     }
+    die();
+    return false;
+  }
+
+  /** Stops this node: nodes.conf could not be written. */
+  private void die() {
     stopped = true;
     String reason = "Fatal: can't update cluster config file: " + saveError;
     LOGGER.log(Level.ERROR, reason);
     closeAll();
     fatalHandler.accept(reason);
-    return false;
   }
 
   private boolean saveNow() {
@@ -541,15 +591,76 @@ public final class ClusterState {
     saveNeeded = false;
     fsyncNeeded = false;
     try {
-      saver.save(configText(), fsync);
+      // the newest content, made under the monitor: it always takes its place
+      writer.write(writer.nextSequence(), configText(), fsync);
       saveError = null;
       return true;
     } catch (IOException e) {
-      saveNeeded = true;
-      fsyncNeeded = fsync;
-      saveError = e.getMessage() == null ? e.toString() : e.getMessage();
-      LOGGER.log(Level.ERROR, "can't update cluster config file: " + saveError, e);
+      saveFailed(e, fsync);
       return false;
+    }
+  }
+
+  private void saveFailed(IOException e, boolean fsync) {
+    saveNeeded = true;
+    fsyncNeeded |= fsync;
+    saveError = e.getMessage() == null ? e.toString() : e.getMessage();
+    LOGGER.log(Level.ERROR, "can't update cluster config file: " + saveError, e);
+  }
+
+  /**
+   * What Redis does before sleeping, for the bus's thread (a message, the cron): updates the state
+   * and publishes the slot table now, and returns the write of nodes.conf to do once the monitor
+   * is released (null if none), so that a command that changes the configuration meanwhile neither
+   * waits for this write nor for its fsync: its own write, made under the monitor, holds this
+   * change too.
+   */
+  private PendingSave afterBusEvent() {
+    boolean changed = updateNeeded || saveNeeded;
+    if (updateNeeded) {
+      updateNeeded = false;
+      updateState();
+    }
+    PendingSave save = null;
+    if (saveNeeded && !stopped) {
+      save = new PendingSave(writer.nextSequence(), configText(), fsyncNeeded);
+      saveNeeded = false;
+      fsyncNeeded = false;
+    }
+    if (changed) {
+      publish();
+    }
+    return save;
+  }
+
+  /**
+   * Does a write that {@link #afterBusEvent} made ready, without the monitor. If a newer content
+   * took its place first and this one had to be forced, the newest is written forced in its turn;
+   * if the file cannot be written, the node stops, as {@link #saveOrDie}.
+   */
+  private void saveOutside(PendingSave save) {
+    PendingSave next = save;
+    while (next != null) {
+      try {
+        if (writer.write(next.sequence(), next.content(), next.fsync()) || !next.fsync()) {
+          return;
+        }
+        synchronized (this) {
+          if (stopped) {
+            return;
+          }
+          todo(true, false, true);
+          next = afterBusEvent();
+        }
+      } catch (IOException e) {
+        synchronized (this) {
+          if (!stopped) {
+            saveFailed(e, next.fsync());
+            die();
+          }
+        }
+        return;
+      }
     }
   }
 
@@ -762,16 +873,23 @@ public final class ClusterState {
 
   // ---------------------------------------------------------------- messages in
 
-  /** Processes one message that arrived on {@code link} (Redis's clusterProcessPacket). */
-  public synchronized void process(Link link, ClusterMessage m) {
-    if (stopped) {
-      return;
+  /**
+   * Processes one message that arrived on {@code link} (Redis's clusterProcessPacket), then writes
+   * nodes.conf if the message changed the configuration (after releasing the monitor).
+   */
+  public void process(Link link, ClusterMessage m) {
+    PendingSave save;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      try {
+        processMessage(link, m);
+      } finally {
+        save = afterBusEvent();
+      }
     }
-    try {
-      processMessage(link, m);
-    } finally {
-      afterEvent();
-    }
+    saveOutside(save);
   }
 
   private ClusterNode senderOf(Link link, ClusterMessage m) {
@@ -1287,10 +1405,19 @@ public final class ClusterState {
    * Runs one round of Redis's clusterCron (every 100 ms): connects links, pings, expires
    * handshakes, flags nodes that do not answer.
    */
-  public synchronized void cron() {
-    if (stopped) {
-      return;
+  public void cron() {
+    PendingSave save;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      tick();
+      save = afterBusEvent();
     }
+    saveOutside(save);
+  }
+
+  private void tick() {
     iteration++;
     long now = clock.getAsLong();
     long timeout = settings.nodeTimeoutMillis();
@@ -1381,7 +1508,6 @@ public final class ClusterState {
     if (update || state == STATE_FAIL) {
       updateNeeded = true;
     }
-    afterEvent();
   }
 
   /**
