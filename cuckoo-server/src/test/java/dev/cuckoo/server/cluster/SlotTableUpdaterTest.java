@@ -2,6 +2,7 @@ package dev.cuckoo.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,8 @@ class SlotTableUpdaterTest {
                 + Z
                 + " 127.0.0.1:30004@40004 master - 0 0 4 connected 12001-16000\n"
                 + "vars currentEpoch 4 lastVoteEpoch 0\n"));
+    // written once, as a node's first start does: a command refused later leaves it as it is
+    assertNull(state.saveConfig());
     state.cron();
     for (RecordingLink link : outbound.values()) {
       state.linkConnected(link);
