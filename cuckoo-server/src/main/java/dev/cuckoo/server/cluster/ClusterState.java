@@ -21,8 +21,8 @@ import java.util.function.LongSupplier;
  * call in from their own threads. After each call that changed the configuration the state writes
  * {@code nodes.conf} through its {@link Saver}: a command before it returns (so before its reply),
  * under the monitor; a bus message or the cron after releasing the monitor, so that a command that
- * comes meanwhile waits neither for that write nor for its fsync (its own write holds both
- * changes; the bus's forced write is made again if a newer, unforced one took its place).
+ * comes meanwhile waits neither for that write nor for its fsync (its own write holds both changes;
+ * the bus's forced write is made again if a newer, unforced one took its place).
  */
 public final class ClusterState {
   private static final System.Logger LOGGER = System.getLogger(ClusterState.class.getName());
@@ -610,8 +610,8 @@ public final class ClusterState {
 
   /**
    * What Redis does before sleeping, for the bus's thread (a message, the cron): updates the state
-   * and publishes the slot table now, and returns the write of nodes.conf to do once the monitor
-   * is released (null if none), so that a command that changes the configuration meanwhile neither
+   * and publishes the slot table now, and returns the write of nodes.conf to do once the monitor is
+   * released (null if none), so that a command that changes the configuration meanwhile neither
    * waits for this write nor for its fsync: its own write, made under the monitor, holds this
    * change too.
    */
@@ -1636,8 +1636,8 @@ public final class ClusterState {
 
   /**
    * Returns the slots part of every node's CLUSTER NODES line (" 0-5460 5462", with this node's
-   * migrating and importing slots after its own), made in one pass over the slot map; a node without
-   * slots has no entry.
+   * migrating and importing slots after its own), made in one pass over the slot map; a node
+   * without slots has no entry.
    */
   private Map<ClusterNode, StringBuilder> slotsTextOfEveryNode() {
     Map<ClusterNode, StringBuilder> texts = new java.util.IdentityHashMap<>();

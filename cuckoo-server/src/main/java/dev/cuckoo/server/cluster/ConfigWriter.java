@@ -3,14 +3,14 @@ package dev.cuckoo.server.cluster;
 import java.io.IOException;
 
 /**
- * Puts the contents of nodes.conf in place in the order the cluster state made them, while the
- * slow part of each write (the temporary file and its fsync) may run outside the state's monitor
- * and beside other writes: a content is renamed over the file only if no newer one is there
- * already. The state numbers each content it makes ({@link #nextSequence}, under its monitor), so
- * a newer content holds every change an older one holds.
+ * Puts the contents of nodes.conf in place in the order the cluster state made them, while the slow
+ * part of each write (the temporary file and its fsync) may run outside the state's monitor and
+ * beside other writes: a content is renamed over the file only if no newer one is there already.
+ * The state numbers each content it makes ({@link #nextSequence}, under its monitor), so a newer
+ * content holds every change an older one holds.
  *
- * <p>A write made under the state's monitor holds the newest content and always takes its place.
- * A write made outside it (the bus's, see ClusterState) may find a newer content there first; that
+ * <p>A write made under the state's monitor holds the newest content and always takes its place. A
+ * write made outside it (the bus's, see ClusterState) may find a newer content there first; that
  * one holds its changes, but perhaps not forced to disk: the caller writes again if it needed that.
  */
 final class ConfigWriter {
@@ -30,8 +30,8 @@ final class ConfigWriter {
   }
 
   /**
-   * Writes content number {@code sequence} and puts it in place, unless a newer content is in
-   * place already (then nothing changes and the temporary file is removed).
+   * Writes content number {@code sequence} and puts it in place, unless a newer content is in place
+   * already (then nothing changes and the temporary file is removed).
    *
    * @param sequence the content's number from {@link #nextSequence}
    * @param content the content of nodes.conf

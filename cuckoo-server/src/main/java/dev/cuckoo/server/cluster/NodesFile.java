@@ -272,8 +272,8 @@ public final class NodesFile {
   }
 
   /**
-   * Returns the saver of a cluster state whose configuration is {@code file}: each save staged in
-   * a temporary file of its own (see {@link #stage}), then renamed over the file.
+   * Returns the saver of a cluster state whose configuration is {@code file}: each save staged in a
+   * temporary file of its own (see {@link #stage}), then renamed over the file.
    */
   public static ClusterState.Saver saver(Path file) {
     return new ClusterState.Saver() {

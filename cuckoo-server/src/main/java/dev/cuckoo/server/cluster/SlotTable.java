@@ -61,7 +61,11 @@ public final class SlotTable {
 
   /** Creates a table of pages; the directories and the pages are taken over, not copied. */
   private SlotTable(
-      Route[][] owners, Route[][] migratingTo, Route[][] importingFrom, boolean ok, Route myMaster) {
+      Route[][] owners,
+      Route[][] migratingTo,
+      Route[][] importingFrom,
+      boolean ok,
+      Route myMaster) {
     this.owners = owners;
     this.migratingTo = migratingTo;
     this.importingFrom = importingFrom;
@@ -71,11 +75,15 @@ public final class SlotTable {
 
   /**
    * Returns a table made of page directories ({@link #PAGES} pages of {@link #PAGE_SIZE} routes, a
-   * null page for one without entries); they are taken over, and the pages may be shared with
-   * other tables, so neither may change afterwards.
+   * null page for one without entries); they are taken over, and the pages may be shared with other
+   * tables, so neither may change afterwards.
    */
   static SlotTable ofPages(
-      Route[][] owners, Route[][] migratingTo, Route[][] importingFrom, boolean ok, Route myMaster) {
+      Route[][] owners,
+      Route[][] migratingTo,
+      Route[][] importingFrom,
+      boolean ok,
+      Route myMaster) {
     return new SlotTable(owners, migratingTo, importingFrom, ok, myMaster);
   }
 

@@ -10,10 +10,10 @@ import java.util.Map;
  * tells it of every slot it changes ({@link #slotChanged}) or of a change of many ({@link
  * #allChanged}), under the state's monitor, and asks for the table to publish ({@link #next}).
  *
- * <p>A route names a node as it was when the route was made (id, address, whether it is this
- * node). Every table shares the routes of the one before it, so {@link #next} first checks that
- * each node it made a route for still has that id and address; if one changed (a renamed node, an
- * address learnt from the bus), the whole table is built again with new routes.
+ * <p>A route names a node as it was when the route was made (id, address, whether it is this node).
+ * Every table shares the routes of the one before it, so {@link #next} first checks that each node
+ * it made a route for still has that id and address; if one changed (a renamed node, an address
+ * learnt from the bus), the whole table is built again with new routes.
  */
 final class SlotTableUpdater {
   /** A route and the node's fields it was made from. */
@@ -153,7 +153,11 @@ final class SlotTableUpdater {
     if (made == null) {
       made =
           new Made(
-              SlotTable.newRoute(node), node.name, node.ip, node.port, node.has(ClusterNode.MYSELF));
+              SlotTable.newRoute(node),
+              node.name,
+              node.ip,
+              node.port,
+              node.has(ClusterNode.MYSELF));
       routes.put(node, made);
     }
     return made.route();

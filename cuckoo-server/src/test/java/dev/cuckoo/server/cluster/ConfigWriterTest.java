@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * nodes.conf's writes: contents take their place in the order they were made, and a command's
- * write neither waits for a bus message's forced write nor is undone by it.
+ * nodes.conf's writes: contents take their place in the order they were made, and a command's write
+ * neither waits for a bus message's forced write nor is undone by it.
  */
 class ConfigWriterTest {
   private static final String ME = "1".repeat(40);

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The slot table published after each change, made from the last one and the slots that changed,
- * against a table built from scratch; and nodes.conf, written before a command returns, against
- * the state: random sequences of SETSLOT, ADDSLOTS, DELSLOTS, claims and UPDATEs from the bus and
+ * against a table built from scratch; and nodes.conf, written before a command returns, against the
+ * state: random sequences of SETSLOT, ADDSLOTS, DELSLOTS, claims and UPDATEs from the bus and
  * address changes (the seed is printed with a failure).
  */
 class SlotTableUpdaterTest {
@@ -99,14 +99,16 @@ class SlotTableUpdaterTest {
     SlotTable after = state.slotTable();
     assertNotSame(before, after);
     assertEquals(X, after.migratingTo(5).name());
-    assertSame(before.ownerPages()[100], after.ownerPages()[100], "a page without change is shared");
+    assertSame(
+        before.ownerPages()[100], after.ownerPages()[100], "a page without change is shared");
     assertSame(before.owner(4000), after.owner(4000), "routes are kept from one table to the next");
   }
 
   @Test
   void addressChange_everyRouteMadeAgain() {
     SlotTable before = state.slotTable();
-    state.process(new RecordingLink(null, true, 0), claim(ClusterMessage.PING, 1, 4001, 8000, 30012));
+    state.process(
+        new RecordingLink(null, true, 0), claim(ClusterMessage.PING, 1, 4001, 8000, 30012));
     SlotTable after = state.slotTable();
     assertEquals("127.0.0.1:30012", after.owner(4001).endpoint());
     assertEquals("127.0.0.1:30001", after.owner(0).endpoint());
@@ -192,8 +194,7 @@ class SlotTableUpdaterTest {
       default -> {
         // a node seen at another client port: its routes change
         ports[other] = 31000 + random.nextInt(1000);
-        ClusterMessage ping =
-            claim(ClusterMessage.PING, other, 0, -1, ports[other]);
+        ClusterMessage ping = claim(ClusterMessage.PING, other, 0, -1, ports[other]);
         state.process(new RecordingLink(null, true, 0), ping);
         return "address of " + other + " now port " + ports[other];
       }
