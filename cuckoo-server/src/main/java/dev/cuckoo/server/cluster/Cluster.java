@@ -61,7 +61,7 @@ public final class Cluster implements AutoCloseable {
             bus,
             keys,
             System::currentTimeMillis,
-            (content, fsync) -> NodesFile.write(options.configFile(), content, fsync));
+            NodesFile.saver(options.configFile()));
     NodesFile.Content content = NodesFile.read(options.configFile());
     if (content != null) {
       state.load(content);

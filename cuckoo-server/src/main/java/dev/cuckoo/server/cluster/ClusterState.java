@@ -19,7 +19,10 @@ import java.util.function.LongSupplier;
  * migrating and importing slots, the epochs, the failure detector, and what every bus message
  * changes. Every public method is synchronized on this object; the bus, the cron and the commands
  * call in from their own threads. After each call that changed the configuration the state writes
- * {@code nodes.conf} through its {@link Saver}.
+ * {@code nodes.conf} through its {@link Saver}: a command before it returns (so before its reply),
+ * under the monitor; a bus message or the cron after releasing the monitor, so that a command that
+ * comes meanwhile waits neither for that write nor for its fsync (its own write holds both changes;
+ * the bus's forced write is made again if a newer, unforced one took its place).
  */
 public final class ClusterState {
   private static final System.Logger LOGGER = System.getLogger(ClusterState.class.getName());
@@ -33,7 +36,49 @@ public final class ClusterState {
      * clusterSaveConfig(do_fsync)}.
      */
     void save(String content, boolean fsync) throws IOException;
+
+    /**
+     * Does the part of a save that can run beside other saves (writing {@code content} to a
+     * temporary place, forced to disk if {@code fsync}) and returns what puts it in place. By
+     * default nothing is done before: the whole {@link #save} runs when it is put in place.
+     *
+     * @throws IOException if the content cannot be written
+     */
+    default StagedSave stage(String content, boolean fsync) throws IOException {
+      return () -> save(content, fsync);
+    }
   }
+
+  /** A save made ready by {@link Saver#stage}, to be put in place or dropped. */
+  @FunctionalInterface
+  public interface StagedSave {
+    /**
+     * Replaces nodes.conf with the staged content (in the order of the contents, which the caller
+     * keeps).
+     *
+     * @throws IOException if the file cannot be replaced
+     */
+    void replace() throws IOException;
+
+    /** Finishes a save after {@link #replace} (forces the directory, if the save was forced). */
+    default void afterReplace() {}
+
+    /**
+     * Drops the staged content: a newer one took its place first.
+     *
+     * @throws IOException if what was staged cannot be removed
+     */
+    default void discard() throws IOException {}
+  }
+
+  /**
+   * A write of nodes.conf made ready under the monitor and done outside it.
+   *
+   * @param sequence the content's number
+   * @param content the content
+   * @param fsync whether it must be forced to disk
+   */
+  private record PendingSave(long sequence, String content, boolean fsync) {}
 
   /**
    * What the state needs from the server's settings.
@@ -67,12 +112,15 @@ public final class ClusterState {
   private final Transport transport;
   private final SlotKeys keys;
   private final LongSupplier clock;
-  private final Saver saver;
+  private final ConfigWriter writer;
   private final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
   private final Map<String, Long> blacklist = new HashMap<>();
   private final ClusterNode[] slotOwners = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] migratingTo = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] importingFrom = new ClusterNode[HashSlots.SLOTS];
+  // told of every change of the three maps above (slotChanged, allChanged)
+  private final SlotTableUpdater tableUpdater =
+      new SlotTableUpdater(slotOwners, migratingTo, importingFrom);
   private final long[] sent = new long[ClusterMessage.TYPE_COUNT];
   private final long[] received = new long[ClusterMessage.TYPE_COUNT];
   private ClusterNode myself;
@@ -112,7 +160,7 @@ public final class ClusterState {
     this.transport = transport;
     this.keys = keys;
     this.clock = clock;
-    this.saver = saver;
+    this.writer = new ConfigWriter(saver);
     myself =
         new ClusterNode(randomName(), ClusterNode.MYSELF | ClusterNode.MASTER, clock.getAsLong());
     myself.port = settings.port();
@@ -174,6 +222,7 @@ public final class ClusterState {
   public synchronized void load(NodesFile.Content content) throws CorruptNodesFile {
     nodes.clear();
     java.util.Arrays.fill(slotOwners, null);
+    tableUpdater.allChanged();
     myself = null;
     for (NodesFile.NodeLine line : content.nodes()) {
       ClusterNode n = nodeOrPlaceholder(line.name());
@@ -209,10 +258,10 @@ public final class ClusterState {
         }
       }
       for (Map.Entry<Integer, String> e : line.migrating().entrySet()) {
-        migratingTo[e.getKey()] = nodeOrPlaceholder(e.getValue());
+        setMigrating(e.getKey(), nodeOrPlaceholder(e.getValue()));
       }
       for (Map.Entry<Integer, String> e : line.importing().entrySet()) {
-        importingFrom[e.getKey()] = nodeOrPlaceholder(e.getValue());
+        setImporting(e.getKey(), nodeOrPlaceholder(e.getValue()));
       }
     }
     if (myself == null) {
@@ -296,10 +345,10 @@ public final class ClusterState {
   private void deleteNode(ClusterNode node) {
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       if (importingFrom[slot] == node) {
-        importingFrom[slot] = null;
+        setImporting(slot, null);
       }
       if (migratingTo[slot] == node) {
-        migratingTo[slot] = null;
+        setMigrating(slot, null);
       }
       if (slotOwners[slot] == node) {
         deleteSlot(slot);
@@ -359,6 +408,7 @@ public final class ClusterState {
     }
     node.setSlot(slot);
     slotOwners[slot] = node;
+    tableUpdater.slotChanged(slot);
     return true;
   }
 
@@ -369,7 +419,27 @@ public final class ClusterState {
     }
     owner.clearSlot(slot);
     slotOwners[slot] = null;
+    tableUpdater.slotChanged(slot);
     return true;
+  }
+
+  /** Sets the node this node migrates {@code slot} to (null: none). */
+  private void setMigrating(int slot, ClusterNode target) {
+    migratingTo[slot] = target;
+    tableUpdater.slotChanged(slot);
+  }
+
+  /** Sets the node this node imports {@code slot} from (null: none). */
+  private void setImporting(int slot, ClusterNode source) {
+    importingFrom[slot] = source;
+    tableUpdater.slotChanged(slot);
+  }
+
+  /** Stops migrating and importing every slot. */
+  private void clearMigrations() {
+    java.util.Arrays.fill(migratingTo, null);
+    java.util.Arrays.fill(importingFrom, null);
+    tableUpdater.allChanged();
   }
 
   private int deleteNodeSlots(ClusterNode node) {
@@ -436,7 +506,14 @@ public final class ClusterState {
 
   /** Publishes the slot table the dispatcher routes by (after any change of configuration). */
   private void publish() {
-    published = SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
+    published = tableUpdater.next(state == STATE_OK, myself);
+    assert published.routesEqual(slotTableFromScratch())
+        : "the slot table made from the changes differs from the one built from scratch";
+  }
+
+  /** Returns the slot table of the state as it is now, built from scratch (for tests). */
+  synchronized SlotTable slotTableFromScratch() {
+    return SlotTable.of(slotOwners, migratingTo, importingFrom, state == STATE_OK, myself);
   }
 
   /**
@@ -496,12 +573,17 @@ public final class ClusterState {
       publish();
       return true;
     }
+    die();
+    return false;
+  }
+
+  /** Stops this node: nodes.conf could not be written. */
+  private void die() {
     stopped = true;
     String reason = "Fatal: can't update cluster config file: " + saveError;
     LOGGER.log(Level.ERROR, reason);
     closeAll();
     fatalHandler.accept(reason);
-    return false;
   }
 
   private boolean saveNow() {
@@ -509,15 +591,76 @@ public final class ClusterState {
     saveNeeded = false;
     fsyncNeeded = false;
     try {
-      saver.save(configText(), fsync);
+      // the newest content, made under the monitor: it always takes its place
+      writer.write(writer.nextSequence(), configText(), fsync);
       saveError = null;
       return true;
     } catch (IOException e) {
-      saveNeeded = true;
-      fsyncNeeded = fsync;
-      saveError = e.getMessage() == null ? e.toString() : e.getMessage();
-      LOGGER.log(Level.ERROR, "can't update cluster config file: " + saveError, e);
+      saveFailed(e, fsync);
       return false;
+    }
+  }
+
+  private void saveFailed(IOException e, boolean fsync) {
+    saveNeeded = true;
+    fsyncNeeded |= fsync;
+    saveError = e.getMessage() == null ? e.toString() : e.getMessage();
+    LOGGER.log(Level.ERROR, "can't update cluster config file: " + saveError, e);
+  }
+
+  /**
+   * What Redis does before sleeping, for the bus's thread (a message, the cron): updates the state
+   * and publishes the slot table now, and returns the write of nodes.conf to do once the monitor is
+   * released (null if none), so that a command that changes the configuration meanwhile neither
+   * waits for this write nor for its fsync: its own write, made under the monitor, holds this
+   * change too.
+   */
+  private PendingSave afterBusEvent() {
+    boolean changed = updateNeeded || saveNeeded;
+    if (updateNeeded) {
+      updateNeeded = false;
+      updateState();
+    }
+    PendingSave save = null;
+    if (saveNeeded && !stopped) {
+      save = new PendingSave(writer.nextSequence(), configText(), fsyncNeeded);
+      saveNeeded = false;
+      fsyncNeeded = false;
+    }
+    if (changed) {
+      publish();
+    }
+    return save;
+  }
+
+  /**
+   * Does a write that {@link #afterBusEvent} made ready, without the monitor. If a newer content
+   * took its place first and this one had to be forced, the newest is written forced in its turn;
+   * if the file cannot be written, the node stops, as {@link #saveOrDie}.
+   */
+  private void saveOutside(PendingSave save) {
+    PendingSave next = save;
+    while (next != null) {
+      try {
+        if (writer.write(next.sequence(), next.content(), next.fsync()) || !next.fsync()) {
+          return;
+        }
+        synchronized (this) {
+          if (stopped) {
+            return;
+          }
+          todo(true, false, true);
+          next = afterBusEvent();
+        }
+      } catch (IOException e) {
+        synchronized (this) {
+          if (!stopped) {
+            saveFailed(e, next.fsync());
+            die();
+          }
+        }
+        return;
+      }
     }
   }
 
@@ -730,16 +873,23 @@ public final class ClusterState {
 
   // ---------------------------------------------------------------- messages in
 
-  /** Processes one message that arrived on {@code link} (Redis's clusterProcessPacket). */
-  public synchronized void process(Link link, ClusterMessage m) {
-    if (stopped) {
-      return;
+  /**
+   * Processes one message that arrived on {@code link} (Redis's clusterProcessPacket), then writes
+   * nodes.conf if the message changed the configuration (after releasing the monitor).
+   */
+  public void process(Link link, ClusterMessage m) {
+    PendingSave save;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      try {
+        processMessage(link, m);
+      } finally {
+        save = afterBusEvent();
+      }
     }
-    try {
-      processMessage(link, m);
-    } finally {
-      afterEvent();
-    }
+    saveOutside(save);
   }
 
   private ClusterNode senderOf(Link link, ClusterMessage m) {
@@ -1255,10 +1405,19 @@ public final class ClusterState {
    * Runs one round of Redis's clusterCron (every 100 ms): connects links, pings, expires
    * handshakes, flags nodes that do not answer.
    */
-  public synchronized void cron() {
-    if (stopped) {
-      return;
+  public void cron() {
+    PendingSave save;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      tick();
+      save = afterBusEvent();
     }
+    saveOutside(save);
+  }
+
+  private void tick() {
     iteration++;
     long now = clock.getAsLong();
     long timeout = settings.nodeTimeoutMillis();
@@ -1349,7 +1508,6 @@ public final class ClusterState {
     if (update || state == STATE_FAIL) {
       updateNeeded = true;
     }
-    afterEvent();
   }
 
   /**
@@ -1398,13 +1556,8 @@ public final class ClusterState {
       return;
     }
     int newState = STATE_OK;
-    if (requireFullCoverage) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-        if (slotOwners[slot] == null || slotOwners[slot].has(ClusterNode.FAIL)) {
-          newState = STATE_FAIL;
-          break;
-        }
-      }
+    if (requireFullCoverage && !everySlotServed()) {
+      newState = STATE_FAIL;
     }
     int reachable = 0;
     size = 0;
@@ -1434,6 +1587,34 @@ public final class ClusterState {
     }
   }
 
+  /**
+   * Returns true if every slot has an owner that is not failing. The owners' slot counts add up to
+   * the slots assigned (a slot's bit is set in its owner's bitmap only, by addSlot and deleteSlot),
+   * so this looks at the nodes, not at the 16,384 slots.
+   */
+  private boolean everySlotServed() {
+    int served = 0;
+    boolean ok = true;
+    for (ClusterNode n : nodes.values()) {
+      if (n.numSlots > 0) {
+        served += n.numSlots;
+        ok &= !n.has(ClusterNode.FAIL);
+      }
+    }
+    ok &= served == HashSlots.SLOTS;
+    assert ok == everySlotServedByScan() : "the nodes' slot counts disagree with the slot map";
+    return ok;
+  }
+
+  private boolean everySlotServedByScan() {
+    for (ClusterNode owner : slotOwners) {
+      if (owner == null || owner.has(ClusterNode.FAIL)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // ---------------------------------------------------------------- CLUSTER NODES
 
   /**
@@ -1441,19 +1622,85 @@ public final class ClusterState {
    * each ending in a newline, in Redis's format.
    */
   public synchronized String nodesDescription(int excludeFlags) {
+    Map<ClusterNode, StringBuilder> slotsText = slotsTextOfEveryNode();
     StringBuilder text = new StringBuilder();
     for (ClusterNode n : nodes.values()) {
       if ((n.flags & excludeFlags) != 0) {
         continue;
       }
-      text.append(describe(n)).append('\n');
+      describe(text, n, slotsText.get(n));
+      text.append('\n');
     }
     return text.toString();
   }
 
+  /**
+   * Returns the slots part of every node's CLUSTER NODES line (" 0-5460 5462", with this node's
+   * migrating and importing slots after its own), made in one pass over the slot map; a node
+   * without slots has no entry.
+   */
+  private Map<ClusterNode, StringBuilder> slotsTextOfEveryNode() {
+    Map<ClusterNode, StringBuilder> texts = new java.util.IdentityHashMap<>();
+    ClusterNode owner = null;
+    int start = 0;
+    for (int slot = 0; slot <= HashSlots.SLOTS; slot++) {
+      ClusterNode here = slot < HashSlots.SLOTS ? slotOwners[slot] : null;
+      if (here == owner) {
+        continue;
+      }
+      if (owner != null) {
+        appendRange(texts.computeIfAbsent(owner, n -> new StringBuilder()), start, slot - 1);
+      }
+      owner = here;
+      start = slot;
+    }
+    StringBuilder mine = null;
+    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+      if (migratingTo[slot] == null && importingFrom[slot] == null) {
+        continue;
+      }
+      if (mine == null) {
+        mine = texts.computeIfAbsent(myself, n -> new StringBuilder());
+      }
+      appendMigration(mine, slot);
+    }
+    return texts;
+  }
+
+  private static void appendRange(StringBuilder text, int start, int end) {
+    text.append(' ').append(start);
+    if (end != start) {
+      text.append('-').append(end);
+    }
+  }
+
+  /** Appends this node's migrating or importing state of {@code slot} ("[5->-id]", "[5-<-id]"). */
+  private void appendMigration(StringBuilder text, int slot) {
+    if (migratingTo[slot] != null) {
+      text.append(" [").append(slot).append("->-").append(migratingTo[slot].name).append(']');
+    } else if (importingFrom[slot] != null) {
+      text.append(" [").append(slot).append("-<-").append(importingFrom[slot].name).append(']');
+    }
+  }
+
   /** Returns a node's CLUSTER NODES line (without the newline). */
   public synchronized String describe(ClusterNode n) {
-    StringBuilder line = new StringBuilder(128);
+    StringBuilder slotsText = new StringBuilder();
+    for (int[] range : slotRanges(n)) {
+      appendRange(slotsText, range[0], range[1]);
+    }
+    if (n == myself) {
+      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+        appendMigration(slotsText, slot);
+      }
+    }
+    StringBuilder line = new StringBuilder(128 + slotsText.length());
+    describe(line, n, slotsText);
+    return line.toString();
+  }
+
+  /** Appends a node's CLUSTER NODES line (without the newline) with its slots part, or null. */
+  private void describe(StringBuilder line, ClusterNode n, CharSequence slotsText) {
     line.append(n.name)
         .append(' ')
         .append(n.ip)
@@ -1471,22 +1718,9 @@ public final class ClusterState {
     line.append(' ').append(Long.toUnsignedString(epoch));
     line.append(' ')
         .append(n.link != null || n.has(ClusterNode.MYSELF) ? "connected" : "disconnected");
-    for (int[] range : slotRanges(n)) {
-      line.append(' ').append(range[0]);
-      if (range[1] != range[0]) {
-        line.append('-').append(range[1]);
-      }
+    if (slotsText != null) {
+      line.append(slotsText);
     }
-    if (n == myself) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-        if (migratingTo[slot] != null) {
-          line.append(" [").append(slot).append("->-").append(migratingTo[slot].name).append(']');
-        } else if (importingFrom[slot] != null) {
-          line.append(" [").append(slot).append("-<-").append(importingFrom[slot].name).append(']');
-        }
-      }
-    }
-    return line.toString();
   }
 
   /** Returns a node's slots as ranges {start, end}, in order. */
@@ -1600,7 +1834,7 @@ public final class ClusterState {
     }
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       if (wanted[slot]) {
-        importingFrom[slot] = null;
+        setImporting(slot, null);
         if (delete) {
           deleteSlot(slot);
         } else {
@@ -1642,7 +1876,7 @@ public final class ClusterState {
         if (n.isSlave()) {
           return "ERR Target node is not a master";
         }
-        migratingTo[slot] = n;
+        setMigrating(slot, n);
       }
       case "importing" -> {
         if (slotOwners[slot] == myself) {
@@ -1654,11 +1888,11 @@ public final class ClusterState {
         if (n.isSlave()) {
           return "ERR Target node is not a master";
         }
-        importingFrom[slot] = n;
+        setImporting(slot, n);
       }
       case "stable" -> {
-        importingFrom[slot] = null;
-        migratingTo[slot] = null;
+        setImporting(slot, null);
+        setMigrating(slot, null);
       }
       case "node" -> {
         String error = setSlotNode(slot, n, nodeName);
@@ -1690,7 +1924,7 @@ public final class ClusterState {
           + " to a different node while I still hold keys for this hash slot.";
     }
     if (keysInSlot == 0 && migratingTo[slot] != null) {
-      migratingTo[slot] = null;
+      setMigrating(slot, null);
     }
     boolean wasMine = slotOwners[slot] == myself;
     deleteSlot(slot);
@@ -1710,7 +1944,7 @@ public final class ClusterState {
       if (bumpEpochWithoutConsensus()) {
         LOGGER.log(Level.WARNING, "configEpoch updated after importing slot {0}", slot);
       }
-      importingFrom[slot] = null;
+      setImporting(slot, null);
       broadcastPong(false);
     }
     return null;
@@ -1777,8 +2011,7 @@ public final class ClusterState {
     if (myself.isMaster()) {
       myself.flags &= ~(ClusterNode.MASTER | ClusterNode.MIGRATE_TO);
       myself.flags |= ClusterNode.SLAVE;
-      java.util.Arrays.fill(migratingTo, null);
-      java.util.Arrays.fill(importingFrom, null);
+      clearMigrations();
     } else if (myself.slaveOf != null) {
       myself.slaveOf.replicas.remove(myself);
     }
@@ -1907,8 +2140,7 @@ public final class ClusterState {
       replication.promote();
     }
     failover.reset();
-    java.util.Arrays.fill(migratingTo, null);
-    java.util.Arrays.fill(importingFrom, null);
+    clearMigrations();
     for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
       deleteSlot(slot);
     }

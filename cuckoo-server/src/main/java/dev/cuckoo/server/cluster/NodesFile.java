@@ -266,8 +266,49 @@ public final class NodesFile {
    * assigned by CLUSTER SETSLOT among them, without forcing them; epochs and votes are forced).
    */
   public static void write(Path file, String content, boolean fsync) throws IOException {
+    Staged staged = stage(file, content, fsync);
+    staged.replace();
+    staged.afterReplace();
+  }
+
+  /**
+   * Returns the saver of a cluster state whose configuration is {@code file}: each save staged in a
+   * temporary file of its own (see {@link #stage}), then renamed over the file.
+   */
+  public static ClusterState.Saver saver(Path file) {
+    return new ClusterState.Saver() {
+      @Override
+      public void save(String content, boolean fsync) throws IOException {
+        write(file, content, fsync);
+      }
+
+      @Override
+      public ClusterState.StagedSave stage(String content, boolean fsync) throws IOException {
+        return NodesFile.stage(file, content, fsync);
+      }
+    };
+  }
+
+  // numbers the temporary files of one process, so that writes can be staged side by side
+  private static final java.util.concurrent.atomic.AtomicLong TEMPS =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * Writes {@code content} to a new temporary file beside {@code file} (forced to disk if {@code
+   * fsync}) and returns it, to replace the file later: the slow part of a write, which several
+   * threads may do at once; the renames are theirs to order.
+   *
+   * @throws IOException if the temporary file cannot be written (none is left behind)
+   */
+  public static Staged stage(Path file, String content, boolean fsync) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
-    Path temp = dir.resolve(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+    Path temp =
+        dir.resolve(
+            file.getFileName()
+                + ".tmp-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + TEMPS.incrementAndGet());
     try (FileChannel channel =
         FileChannel.open(
             temp,
@@ -286,24 +327,61 @@ public final class NodesFile {
       Files.deleteIfExists(temp);
       throw e;
     }
-    try {
+    return new Staged(file, dir, temp, fsync);
+  }
+
+  /** A configuration written to a temporary file beside nodes.conf, not yet in its place. */
+  public static final class Staged implements ClusterState.StagedSave {
+    private final Path file;
+    private final Path dir;
+    private final Path temp;
+    private final boolean fsync;
+
+    private Staged(Path file, Path dir, Path temp, boolean fsync) {
+      this.file = file;
+      this.dir = dir;
+      this.temp = temp;
+      this.fsync = fsync;
+    }
+
+    /**
+     * Renames the temporary file over nodes.conf (atomically where the file system can).
+     *
+     * @throws IOException if the file cannot be replaced (the temporary file is removed)
+     */
+    @Override
+    public void replace() throws IOException {
       try {
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+        try {
+          Files.move(
+              temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } catch (IOException e) {
+        // the file could not be replaced (e.g. a directory stands in its place): no temp is left
+        Files.deleteIfExists(temp);
+        throw e;
       }
-    } catch (IOException e) {
-      // the file could not be replaced (e.g. a directory stands in its place): no temp is left
+    }
+
+    /** Forces the directory to disk after {@link #replace}, if the write was to be forced. */
+    @Override
+    public void afterReplace() {
+      if (!fsync) {
+        return;
+      }
+      try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+        directory.force(true);
+      } catch (IOException e) {
+        // some file systems cannot open a directory for fsync; the rename is still atomic
+      }
+    }
+
+    /** Removes the temporary file: a newer configuration took its place first. */
+    @Override
+    public void discard() throws IOException {
       Files.deleteIfExists(temp);
-      throw e;
-    }
-    if (!fsync) {
-      return;
-    }
-    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-      directory.force(true);
-    } catch (IOException e) {
-      // some file systems cannot open a directory for fsync; the rename is still atomic
     }
   }
 }
