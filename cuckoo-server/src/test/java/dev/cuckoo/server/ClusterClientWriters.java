@@ -107,6 +107,8 @@ final class ClusterClientWriters implements AutoCloseable {
     final ConcurrentLinkedQueue<Long> acked = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<ConfirmedWriter.Item> confirmed = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<Wait> waits = new ConcurrentLinkedQueue<>();
+    final java.util.concurrent.ConcurrentHashMap<String, Integer> errors =
+        new java.util.concurrent.ConcurrentHashMap<>();
     volatile boolean stopped;
 
     Writer(String name, Client client, List<String> keys) {
@@ -135,12 +137,14 @@ final class ClusterClientWriters implements AutoCloseable {
           }
           pause(5);
         } catch (Exception e) {
+          errors.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
           pause(50);
         }
       }
     }
 
     Outcome outcome() {
+      System.out.println(name + " errors: " + errors);
       return new Outcome(
           name, new ArrayList<>(acked), new ArrayList<>(confirmed), new ArrayList<>(waits));
     }
@@ -234,6 +238,12 @@ final class ClusterClientWriters implements AutoCloseable {
                 .build());
     client.setOptions(
         ClusterClientOptions.builder()
+            // as the Jedis client's: a connection to a node that is gone fails within the
+            // command timeout, and the writer tries again, rather than wait 10 s in connect
+            .socketOptions(
+                io.lettuce.core.SocketOptions.builder()
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .build())
             .topologyRefreshOptions(
                 // every adaptive trigger (MOVED, ASK, persistent reconnects, uncovered slot,
                 // unknown node) is on by default since Lettuce 7; a periodic refresh as well, as
@@ -282,6 +292,29 @@ final class ClusterClientWriters implements AutoCloseable {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Waits until every Java writer has had a write acknowledged at or after {@code sinceMillis}, or
+   * until {@code deadlineMillis} (both wall-clock): the writers are not stopped while a client may
+   * still recover within the time the caller allows it, so a late recovery is measured, not cut
+   * off.
+   */
+  void awaitAckedSince(long sinceMillis, long deadlineMillis) throws InterruptedException {
+    for (int i = 0; i < writers.size(); i++) {
+      Writer writer = writers.get(i);
+      while (writer.acked.stream().noneMatch(at -> at >= sinceMillis)
+          && System.currentTimeMillis() < deadlineMillis) {
+        Thread.sleep(50);
+      }
+      if (writer.acked.stream().noneMatch(at -> at >= sinceMillis)) {
+        // where a client that never recovered is waiting, for the failure's reader
+        System.out.println(writer.name + " has not recovered; its writer thread is at:");
+        for (StackTraceElement frame : threads.get(i).getStackTrace()) {
+          System.out.println("    at " + frame);
+        }
+      }
     }
   }
 

@@ -149,6 +149,9 @@ class ClusterFailoverTest {
                             && ClusterNodes.myLine(promoted)[3].equals(victimId)));
         await("every node ok after the manual failover", cluster::allOk);
         awaitConfirmed(writer, writer.confirmed().size() + 50);
+        // the clients' recovery is judged against CLIENT_RECOVERY_MILLIS below: do not stop them
+        // before that time has passed for one that has not written since the election
+        clients.awaitAckedSince(electedAtMillis, killedAtMillis + CLIENT_RECOVERY_MILLIS + 1_000);
       } finally {
         writer.stop();
         writing.join(10_000);
