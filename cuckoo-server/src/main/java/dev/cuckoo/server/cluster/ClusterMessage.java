@@ -165,6 +165,22 @@ public final class ClusterMessage {
     return type >= 0 && type < TYPE_NAMES.length ? TYPE_NAMES[type] : "unknown";
   }
 
+  /**
+   * Returns the first slot at or after {@code from} that is set in a 2048-byte slot bitmap, or -1
+   * if none is; whole bytes without a set bit are skipped at once.
+   */
+  static int nextSlot(byte[] bitmap, int from) {
+    int slot = from;
+    while (slot < HashSlots.SLOTS) {
+      int bits = (bitmap[slot >>> 3] & 0xff) >>> (slot & 7);
+      if (bits != 0) {
+        return slot + Integer.numberOfTrailingZeros(bits);
+      }
+      slot = (slot | 7) + 1;
+    }
+    return -1;
+  }
+
   /** Returns whether slot {@code slot} is set in a 2048-byte slot bitmap. */
   static boolean slotBit(byte[] bitmap, int slot) {
     return (bitmap[slot >>> 3] & (1 << (slot & 7))) != 0;

@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,6 +121,9 @@ public final class ClusterState {
   private final ClusterNode[] slotOwners = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] migratingTo = new ClusterNode[HashSlots.SLOTS];
   private final ClusterNode[] importingFrom = new ClusterNode[HashSlots.SLOTS];
+  // the slots this node migrates or imports (set and cleared with the two maps above), so that
+  // nodes.conf and CLUSTER NODES find them without a walk over every slot
+  private final BitSet migrations = new BitSet(HashSlots.SLOTS);
   // told of every change of the three maps above (slotChanged, allChanged)
   private final SlotTableUpdater tableUpdater =
       new SlotTableUpdater(slotOwners, migratingTo, importingFrom);
@@ -221,7 +227,7 @@ public final class ClusterState {
    */
   public synchronized void load(NodesFile.Content content) throws CorruptNodesFile {
     nodes.clear();
-    java.util.Arrays.fill(slotOwners, null);
+    Arrays.fill(slotOwners, null);
     tableUpdater.allChanged();
     myself = null;
     for (NodesFile.NodeLine line : content.nodes()) {
@@ -343,7 +349,7 @@ public final class ClusterState {
   }
 
   private void deleteNode(ClusterNode node) {
-    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+    for (int slot = migrations.nextSetBit(0); slot >= 0; slot = migrations.nextSetBit(slot + 1)) {
       if (importingFrom[slot] == node) {
         setImporting(slot, null);
       }
@@ -426,19 +432,22 @@ public final class ClusterState {
   /** Sets the node this node migrates {@code slot} to (null: none). */
   private void setMigrating(int slot, ClusterNode target) {
     migratingTo[slot] = target;
+    migrations.set(slot, target != null || importingFrom[slot] != null);
     tableUpdater.slotChanged(slot);
   }
 
   /** Sets the node this node imports {@code slot} from (null: none). */
   private void setImporting(int slot, ClusterNode source) {
     importingFrom[slot] = source;
+    migrations.set(slot, source != null || migratingTo[slot] != null);
     tableUpdater.slotChanged(slot);
   }
 
   /** Stops migrating and importing every slot. */
   private void clearMigrations() {
-    java.util.Arrays.fill(migratingTo, null);
-    java.util.Arrays.fill(importingFrom, null);
+    Arrays.fill(migratingTo, null);
+    Arrays.fill(importingFrom, null);
+    migrations.clear();
     tableUpdater.allChanged();
   }
 
@@ -1049,16 +1058,14 @@ public final class ClusterState {
     }
     processRole(m, sender);
     ClusterNode senderMaster = sender.isMaster() ? sender : sender.slaveOf;
-    boolean dirtySlots =
-        senderMaster != null && !java.util.Arrays.equals(senderMaster.slots, m.mySlots);
+    boolean dirtySlots = senderMaster != null && !Arrays.equals(senderMaster.slots, m.mySlots);
     if (sender.isMaster() && dirtySlots) {
       updateSlotsConfigWith(sender, senderConfigEpoch, m.mySlots);
     }
     if (dirtySlots) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-        if (!ClusterMessage.slotBit(m.mySlots, slot)) {
-          continue;
-        }
+      for (int slot = ClusterMessage.nextSlot(m.mySlots, 0);
+          slot >= 0;
+          slot = ClusterMessage.nextSlot(m.mySlots, slot + 1)) {
         ClusterNode owner = slotOwners[slot];
         if (owner == sender || owner == null) {
           continue;
@@ -1267,10 +1274,9 @@ public final class ClusterState {
     boolean tookOurs = false;
     int senderSlots = 0;
     int migratedOurSlots = 0;
-    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-      if (!ClusterMessage.slotBit(claimed, slot)) {
-        continue;
-      }
+    for (int slot = ClusterMessage.nextSlot(claimed, 0);
+        slot >= 0;
+        slot = ClusterMessage.nextSlot(claimed, slot + 1)) {
       senderSlots++;
       ClusterNode owner = slotOwners[slot];
       if (owner == sender || importingFrom[slot] != null) {
@@ -1640,7 +1646,7 @@ public final class ClusterState {
    * without slots has no entry.
    */
   private Map<ClusterNode, StringBuilder> slotsTextOfEveryNode() {
-    Map<ClusterNode, StringBuilder> texts = new java.util.IdentityHashMap<>();
+    Map<ClusterNode, StringBuilder> texts = new IdentityHashMap<>();
     ClusterNode owner = null;
     int start = 0;
     for (int slot = 0; slot <= HashSlots.SLOTS; slot++) {
@@ -1655,10 +1661,7 @@ public final class ClusterState {
       start = slot;
     }
     StringBuilder mine = null;
-    for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
-      if (migratingTo[slot] == null && importingFrom[slot] == null) {
-        continue;
-      }
+    for (int slot = migrations.nextSetBit(0); slot >= 0; slot = migrations.nextSetBit(slot + 1)) {
       if (mine == null) {
         mine = texts.computeIfAbsent(myself, n -> new StringBuilder());
       }
@@ -1690,7 +1693,7 @@ public final class ClusterState {
       appendRange(slotsText, range[0], range[1]);
     }
     if (n == myself) {
-      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+      for (int slot = migrations.nextSetBit(0); slot >= 0; slot = migrations.nextSetBit(slot + 1)) {
         appendMigration(slotsText, slot);
       }
     }

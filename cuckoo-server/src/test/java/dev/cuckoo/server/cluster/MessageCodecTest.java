@@ -209,4 +209,43 @@ class MessageCodecTest {
       }
     }
   }
+
+  @Test
+  void nextSlot_visitsExactlyTheSetBits() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 200; round++) {
+      byte[] bitmap = new byte[HashSlots.SLOTS / 8];
+      // sparse, dense and empty maps, and the two ends
+      int density = round % 4 == 0 ? 0 : 1 + random.nextInt(round % 2 == 0 ? 3 : 2000);
+      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+        if (density > 0 && random.nextInt(density) == 0) {
+          bitmap[slot >>> 3] |= (byte) (1 << (slot & 7));
+        }
+      }
+      if (round % 3 == 0) {
+        bitmap[0] |= 1;
+        bitmap[bitmap.length - 1] |= (byte) 0x80;
+      }
+      StringBuilder expected = new StringBuilder();
+      for (int slot = 0; slot < HashSlots.SLOTS; slot++) {
+        if (ClusterMessage.slotBit(bitmap, slot)) {
+          expected.append(slot).append(' ');
+        }
+      }
+      StringBuilder visited = new StringBuilder();
+      for (int slot = ClusterMessage.nextSlot(bitmap, 0);
+          slot >= 0;
+          slot = ClusterMessage.nextSlot(bitmap, slot + 1)) {
+        visited.append(slot).append(' ');
+      }
+      assertEquals(expected.toString(), visited.toString(), "seed " + seed + ", round " + round);
+    }
+    byte[] last = new byte[HashSlots.SLOTS / 8];
+    last[last.length - 1] = (byte) 0x80;
+    assertEquals(16383, ClusterMessage.nextSlot(last, 0));
+    assertEquals(16383, ClusterMessage.nextSlot(last, 16383));
+    assertEquals(-1, ClusterMessage.nextSlot(last, HashSlots.SLOTS));
+    assertEquals(-1, ClusterMessage.nextSlot(new byte[HashSlots.SLOTS / 8], 0));
+  }
 }
