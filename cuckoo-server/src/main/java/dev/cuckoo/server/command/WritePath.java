@@ -11,12 +11,16 @@ import dev.cuckoo.server.persist.StreamMark;
 import dev.cuckoo.server.persist.Transaction;
 import dev.cuckoo.server.persist.WriteLog;
 import dev.cuckoo.server.persist.WriteRefusals;
+import dev.cuckoo.server.protocol.Args;
+import dev.cuckoo.server.protocol.Authentication;
+import dev.cuckoo.server.protocol.Reply;
 import dev.cuckoo.server.pubsub.KeyspaceEvents;
 import dev.cuckoo.server.replication.StreamPosition;
 import dev.cuckoo.server.session.Session;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -185,7 +189,7 @@ public final class WritePath {
     if (session.replaying() || session.fromMaster()) {
       return false;
     }
-    java.util.concurrent.CompletableFuture<Void> held = holds.blocking(session.id(), keys);
+    CompletableFuture<Void> held = holds.blocking(session.id(), keys);
     if (held == null || !session.retryAfter(held)) {
       return false;
     }
@@ -225,26 +229,21 @@ public final class WritePath {
       if (args == null) {
         return new Detached(null, 0, 0);
       }
-      java.util.concurrent.CompletableFuture<Void> paused = context.clientPause().holds(true);
+      CompletableFuture<Void> paused = context.clientPause().holds(true);
       if (paused != null) {
         paused.join();
       }
       Session session =
-          new Session(
-              hold.owner(),
-              dev.cuckoo.server.protocol.Reply.discarding(),
-              new dev.cuckoo.server.protocol.Authentication(true),
-              false);
+          new Session(hold.owner(), Reply.discarding(), new Authentication(true), false);
       session.db(db);
-      Request request =
-          new Request(table.get().find(dev.cuckoo.server.protocol.Args.lower(args[0])), db, args);
-      dev.cuckoo.server.keyspace.CommandClock.enter();
+      Request request = new Request(table.get().find(Args.lower(args[0])), db, args);
+      CommandClock.enter();
       try {
         Refusal refusal = run(session, request);
         return new Detached(
             refusal == null ? null : refusal.error(), session.lastLogged(), session.streamOffset());
       } finally {
-        dev.cuckoo.server.keyspace.CommandClock.exit();
+        CommandClock.exit();
       }
     } finally {
       if (hold != null) {

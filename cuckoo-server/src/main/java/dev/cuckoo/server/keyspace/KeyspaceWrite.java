@@ -76,9 +76,7 @@ public final class KeyspaceWrite {
       if (one != null) {
         one.unlock();
       } else if (several != null) {
-        for (int i = several.length - 1; i >= 0; i--) {
-          several[i].unlock();
-        }
+        Keyspace.unlock(several);
       }
       one = null;
       several = null;
