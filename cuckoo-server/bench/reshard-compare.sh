@@ -14,6 +14,10 @@
 #    --cluster-slots SLOTS --cluster-yes` (redis-cli's defaults: --cluster-pipeline 10 keys per
 #    MIGRATE, --cluster-timeout 60000) moves slots from the master of slot 0 (A) to the master of
 #    slot 16383 (B); its wall time is the figure;
+#  - with WARMUP=n, before that reshard (the writer already running) n round trips of the same
+#    SLOTS slots from A to B and back, so that the measured reshard finds warmed-up nodes (a JVM
+#    compiles its hot code in the first minutes; on 2 cores six fresh JVMs spend about half of
+#    their CPU in the JIT compiler during a first reshard); both kinds get the same warm-up;
 #  - a second later the writer stops; `redis-cli --cluster check` must find no error or warning,
 #    and reshard-load.py verify that every confirmed item (and every filter's first two) answers
 #    CF.EXISTS 1 on its slot's master and that each filter's CF.INFO counts exactly its adds.
@@ -21,8 +25,10 @@
 # removed after each run and when the script exits.
 #
 # Prints one line per run, then a table: per kind the reshard seconds of each round and their
-# median, the keys moved, the confirmed writes lost and the filters whose count is off (both must
-# be 0, summed over the rounds), and the ratio of the medians cuckoo / Redis.
+# median, the CPU seconds the six nodes used during the reshard (utime + stime of their processes;
+# for cuckoo-server also the part of it its JIT compiler threads used), the keys moved, the
+# confirmed writes lost and the filters whose count is off (both must be 0, summed over the
+# rounds), and the ratio of the medians cuckoo / Redis.
 #
 # Needs python3, redis-cli (redis-tools), the jar:
 #   mvn -B -ntp -pl cuckoo-server -am package -DskipTests
@@ -31,7 +37,7 @@
 #   REDISBLOOM_MODULE  the RedisBloom module (redisbloom.so), loaded with --loadmodule
 # The builds measured in docs/server-benchmark.md ("Resharding against Redis 8 + RedisBloom") and
 # how they were made are described there. Optional: JAR (default the jar above), JAVA_OPTS,
-# NODE_TIMEOUT (2000), KINDS ("cuckoo redis": run one kind alone with KINDS=cuckoo), STATS=1
+# NODE_TIMEOUT (2000), WARMUP (0), KINDS ("cuckoo redis": run one kind alone with KINDS=cuckoo), STATS=1
 # (after each run, the source's and target's INFO commandstats of SETSLOT, GETKEYSINSLOT,
 # MIGRATE, RESTORE-ASKING, CF.ADD and WAIT).
 #
@@ -118,6 +124,25 @@ await_ready() {
   exit 1
 }
 
+# cpu_ticks [jit]: utime + stime of the nodes' processes, or with "jit" of their JIT compiler
+# threads only (a thread's name in /proc is "C1 CompilerThre" or "C2 CompilerThre")
+cpu_ticks() {
+  local total=0 p t
+  for p in "${PIDS[@]}"; do
+    if [ "${1:-}" = jit ]; then
+      for t in /proc/"$p"/task/*; do
+        case "$(cat "$t/comm" 2> /dev/null)" in
+          C[12]\ CompilerThre*) total=$((total + $(awk '{print $14 + $15}' "$t/stat"))) ;;
+        esac
+      done
+    else
+      total=$((total + $(awk '{print $14 + $15}' /proc/"$p"/stat)))
+    fi
+  done
+  echo "$total"
+}
+seconds_of() { python3 -c "print(f'{$1 / $(getconf CLK_TCK):.2f}')"; }
+
 RESULTS=$WORK/results
 # run KIND ROUND: one run; appends "kind seconds keys_moved lost wrong_counts" to RESULTS.
 run() {
@@ -142,12 +167,24 @@ run() {
     > "$dir/writer.log" 2>&1 &
   local writer=$!
   sleep 1
-  local start end
+  local round_trip pair source target
+  for round_trip in $(seq "${WARMUP:-0}"); do
+    for pair in "$from $from_id $to_id" "$to $to_id $from_id"; do
+      read -r port source target <<< "$pair"
+      redis-cli --cluster reshard "127.0.0.1:$port" --cluster-from "$source" \
+        --cluster-to "$target" --cluster-slots "$SLOTS" --cluster-yes \
+        > "$dir/warmup-$round_trip.log" 2>&1 || { tail -20 "$dir/warmup-$round_trip.log" >&2; exit 1; }
+      sleep 1
+    done
+  done
+  local start end cpu0 jit0 cpu jit
+  cpu0=$(cpu_ticks) jit0=$(cpu_ticks jit)
   start=$(date +%s.%N)
   redis-cli --cluster reshard "127.0.0.1:$from" --cluster-from "$from_id" --cluster-to "$to_id" \
     --cluster-slots "$SLOTS" --cluster-yes > "$dir/reshard.log" 2>&1 \
     || { tail -20 "$dir/reshard.log" >&2; exit 1; }
   end=$(date +%s.%N)
+  cpu=$(seconds_of $(($(cpu_ticks) - cpu0))) jit=$(seconds_of $(($(cpu_ticks jit) - jit0)))
   sleep 1
   touch "$dir/stop"
   wait "$writer" || { cat "$dir/writer.log" >&2; exit 1; }
@@ -165,12 +202,13 @@ run() {
   moved=$(printf '%s\n' "$verified" | grep -oE 'keys_moved=[0-9]+' | cut -d= -f2)
   lost=$(printf '%s\n' "$verified" | grep -oE ' lost=[0-9]+' | cut -d= -f2)
   wrong=$(printf '%s\n' "$verified" | grep -oE 'wrong_counts=[0-9]+' | cut -d= -f2)
-  echo "round=$round kind=$kind reshard_seconds=$seconds check=$check $(tail -1 "$dir/writer.log") $verified"
+  echo "round=$round kind=$kind reshard_seconds=$seconds nodes_cpu_seconds=$cpu jit_cpu_seconds=$jit" \
+    "check=$check $(tail -1 "$dir/writer.log") $verified"
   if [ "$check" != clean ] || [ -z "$lost" ]; then
     cat "$dir/check.log" >&2
     exit 1
   fi
-  echo "$kind $seconds $moved $lost $wrong" >> "$RESULTS"
+  echo "$kind $seconds $moved $lost $wrong $cpu $jit" >> "$RESULTS"
   if [ "${STATS:-0}" = 1 ]; then
     for port in "$from" "$to"; do
       { redis-cli -p "$port" INFO commandstats || true; } | tr -d '\r' \
@@ -188,21 +226,26 @@ for round in $(seq "$ROUNDS"); do
   for kind in $order; do run "$kind" "$round"; done
 done
 
-python3 - "$RESULTS" "$SLOTS" "$FILTERS" <<'PY'
+python3 - "$RESULTS" "$SLOTS" "$FILTERS" "${WARMUP:-0}" <<'PY'
 import statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
-    kind, seconds, moved, lost, wrong = line.split()
-    runs.setdefault(kind, []).append((float(seconds), int(moved), int(lost), int(wrong)))
+    kind, seconds, moved, lost, wrong, cpu, jit = line.split()
+    runs.setdefault(kind, []).append(
+        (float(seconds), int(moved), int(lost), int(wrong), float(cpu), float(jit)))
 print()
-print(f"reshard of {sys.argv[2]} slots, {sys.argv[3]} filters, {len(next(iter(runs.values())))} rounds")
-print("| nodes | reshard seconds per round | median | keys moved | lost | counts off |")
-print("|---|---|---:|---:|---:|---:|")
+print(f"reshard of {sys.argv[2]} slots, {sys.argv[3]} filters, {len(next(iter(runs.values())))} rounds,"
+      f" {sys.argv[4]} warm-up round trips")
+print("| nodes | reshard seconds per round | median | nodes' CPU s (median) | of it JIT |"
+      " keys moved | lost | counts off |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
 names = {"cuckoo": "cuckoo-server", "redis": "Redis 8 + RedisBloom"}
 medians = {}
 for kind, rows in runs.items():
     medians[kind] = statistics.median(r[0] for r in rows)
+    jit = f"{statistics.median(r[5] for r in rows):.2f}" if kind == "cuckoo" else "-"
     print(f"| {names[kind]} | {' '.join(f'{r[0]:.2f}' for r in rows)} | {medians[kind]:.2f} "
+          f"| {statistics.median(r[4] for r in rows):.2f} | {jit} "
           f"| {'/'.join(sorted({str(r[1]) for r in rows}))} | {sum(r[2] for r in rows)} "
           f"| {sum(r[3] for r in rows)} |")
 if "cuckoo" in medians and "redis" in medians:
