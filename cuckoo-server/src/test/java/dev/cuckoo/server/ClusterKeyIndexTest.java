@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.cluster.HashSlots;
+import dev.cuckoo.server.command.Commands;
 import dev.cuckoo.server.command.WritePath;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -276,6 +277,71 @@ class ClusterKeyIndexTest {
         Thread.sleep(20);
       }
       assertEquals(0L, a.call("DBSIZE"));
+    }
+  }
+
+  /**
+   * A write and a read that found their key in a migrating slot, and reach the key's lock only
+   * after MIGRATE deleted the key it moved (as its DEL does, under that lock), are sent to the
+   * target with ASK, as Redis (one command at a time) would have sent them: the write does not
+   * create the key again here (a copy the target never gets), the read does not answer that the
+   * item is missing.
+   */
+  @Test
+  void migratingSlot_keyMovedWhileRequestsWaitForItsLock_askedForOnTheTarget() throws Exception {
+    try (CuckooServer first = ClusterReplicaCommandsTest.startNode(dir.resolve("a"));
+        CuckooServer second = ClusterReplicaCommandsTest.startNode(dir.resolve("b"));
+        RespClient a = new RespClient(first.port());
+        RespClient b = new RespClient(second.port());
+        RespClient writer = new RespClient(first.port());
+        RespClient reader = new RespClient(first.port())) {
+      String idB = text(b.call("CLUSTER", "MYID"));
+      halves(a, b, first.port());
+      int tag = 0;
+      while (slot(name(tag, 0)) >= 8192) {
+        tag++;
+      }
+      String key = name(tag, 0);
+      int slot = slot(key);
+      assertEquals(1L, a.call("CF.ADD", key, "x"));
+      assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "MIGRATING", idB)));
+      String ask = "ASK " + slot + " 127.0.0.1:" + second.port();
+      Keyspace keyspace = first.context().keyspace();
+      Key moved = new Key(bytes(key));
+      // the write: past the slot check (the key is here), it waits for the key's lock
+      Lock lock = keyspace.lockFor(moved);
+      lock.lock();
+      try {
+        writer.send("CF.ADD", key, "y");
+        awaitTrue("the write waits for its key's lock", () -> parkedIn(WritePath.class, "run"));
+        keyspace.remove(moved);
+      } finally {
+        lock.unlock();
+      }
+      Object written = writer.read();
+      assertTrue(
+          written instanceof RespClient.Err err && err.text().equals(ask),
+          "the write is asked for on the target: " + written);
+      assertEquals(
+          0L,
+          a.call("CLUSTER", "COUNTKEYSINSLOT", slot),
+          "no copy of the moved key made again here");
+      // the read: the same, through the read path
+      assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "STABLE")));
+      assertEquals(1L, a.call("CF.ADD", key, "x"));
+      assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "MIGRATING", idB)));
+      lock.lock();
+      try {
+        reader.send("CF.EXISTS", key, "x");
+        awaitTrue("the read waits for its key's lock", () -> parkedIn(Commands.class, "runRead"));
+        keyspace.remove(moved);
+      } finally {
+        lock.unlock();
+      }
+      Object read = reader.read();
+      assertTrue(
+          read instanceof RespClient.Err err && err.text().equals(ask),
+          "the read is asked for on the target, not answered 0: " + read);
     }
   }
 

@@ -503,7 +503,11 @@ public final class Commands {
           return false;
         }
       } else {
-        runRead(session, request);
+        String moved = runRead(session, request);
+        if (moved != null) {
+          answerSlotRefusal(session, spec, moved);
+          return false;
+        }
         if (spec.propagated()) {
           writes.propagate(session, request.args());
         }
@@ -561,13 +565,15 @@ public final class Commands {
 
   /**
    * Runs a command that does not write: the expired keys it names are deleted first, then its
-   * handler runs with the shared locks of its keys' stripes held.
+   * handler runs with the shared locks of its keys' stripes held — unless the cluster's slot check,
+   * made again under those locks ({@link SlotCheck#recheck}), now redirects or refuses it: then
+   * nothing runs and that answer is returned.
    */
-  private void runRead(Session session, Request request) {
+  private String runRead(Session session, Request request) {
     CommandSpec spec = request.spec();
     if (!spec.namesKeys()) {
       spec.handler().run(session, request);
-      return;
+      return null;
     }
     Keyspace keyspace = context.keyspace();
     if (!session.replaying() && keyspace.hasExpiries() && writes.accepting()) {
@@ -578,18 +584,25 @@ public final class Commands {
       Lock lock = keyspace.readLockFor(request.key(0));
       lock.lock();
       try {
-        spec.handler().run(session, request);
+        return runLocked(session, request);
       } finally {
         lock.unlock();
       }
-      return;
     }
     Lock[] locks = keyspace.readLockKeys(request.keys());
     try {
-      spec.handler().run(session, request);
+      return runLocked(session, request);
     } finally {
       Keyspace.unlock(locks);
     }
+  }
+
+  private String runLocked(Session session, Request request) {
+    String moved = SlotCheck.recheck(context, session, request);
+    if (moved == null) {
+      request.spec().handler().run(session, request);
+    }
+    return moved;
   }
 
   /**

@@ -77,6 +77,55 @@ final class SlotCheck {
   }
 
   /**
+   * Checks a request that passed the slot check again, under its keys' locks: returns the redirect
+   * or refusal it gets now, or null if this node still serves it. It is checked again if the
+   * cluster published a new slot table since (a slot this node lost in between is being emptied: a
+   * write let through would leave a key behind there), or if its slot is migrating from this node
+   * or importing to it, where the answer depends on whether its keys exist: MIGRATE deletes a key
+   * it moved under the key's lock, so a request that found the key before that must not create it
+   * again here or read it as missing — it is sent to the target with ASK, as Redis, which runs one
+   * command at a time, would have sent it.
+   *
+   * @param context the server (its cluster's slot table, the keyspace)
+   * @param session the connection
+   * @param request the request, with the table it passed ({@link Request#slotsChecked})
+   */
+  static String recheck(ServerContext context, Session session, Request request) {
+    SlotTable checked = request.slotsChecked();
+    if (checked == null) {
+      return null;
+    }
+    SlotTable now = context.cluster().slotTable();
+    if (now == checked && !decidedByKeys(now, session, request)) {
+      return null;
+    }
+    return refusal(context, session, request, now);
+  }
+
+  /**
+   * Returns true if the request's slot (that of its first key, or for EXEC of the first key queued)
+   * is migrating from this node or importing to it in {@code table}.
+   */
+  private static boolean decidedByKeys(SlotTable table, Session session, Request request) {
+    Key first = null;
+    if (request.keyCount() > 0) {
+      first = request.key(0);
+    } else if (request.spec().writes() == Writes.TRANSACTION) {
+      for (Request queued : Request.queuedIn(session)) {
+        if (queued.keyCount() > 0) {
+          first = queued.key(0);
+          break;
+        }
+      }
+    }
+    if (first == null) {
+      return false;
+    }
+    int slot = HashSlots.slot(first.bytes());
+    return table.migratingTo(slot) != null || table.importingFrom(slot) != null;
+  }
+
+  /**
    * Returns the refusal or redirect for one request's keys, or null if this node serves it.
    *
    * @param table the slot table in force

@@ -1,6 +1,5 @@
 package dev.cuckoo.server.command;
 
-import dev.cuckoo.server.cluster.SlotTable;
 import dev.cuckoo.server.keyspace.CommandClock;
 import dev.cuckoo.server.keyspace.Key;
 import dev.cuckoo.server.keyspace.Keyspace;
@@ -135,7 +134,7 @@ public final class WritePath {
           if (waitsForHold(session, all ? null : keys)) {
             return null;
           }
-          String moved = slotsMoved(session, request);
+          String moved = SlotCheck.recheck(context, session, request);
           if (moved != null) {
             return new Refusal(moved, true);
           }
@@ -162,21 +161,6 @@ public final class WritePath {
         keyspace.moveGate().leave();
       }
     }
-  }
-
-  /**
-   * Checks the request's slots again, under its keys' locks, if the cluster published a new slot
-   * table since the dispatcher checked them: returns the redirect or refusal it gets now, or null.
-   * A slot this node lost in between is being emptied (its keys deleted once every write that holds
-   * a key lock has finished, see ClusterKeys): a write let through would leave a key behind there.
-   */
-  private String slotsMoved(Session session, Request request) {
-    SlotTable checked = request.slotsChecked();
-    if (checked == null) {
-      return null;
-    }
-    SlotTable now = context.cluster().slotTable();
-    return now == checked ? null : SlotCheck.refusal(context, session, request, now);
   }
 
   /**
