@@ -44,6 +44,8 @@ public final class SlotTable {
   private final Route[][] importingFrom;
   private final boolean ok;
   private final Route myMaster;
+  // whether any slot is migrating or importing (a page of either directory is not null)
+  private final boolean migrations;
 
   /**
    * Creates a table from one route per slot; the arrays are read, not kept.
@@ -71,6 +73,16 @@ public final class SlotTable {
     this.importingFrom = importingFrom;
     this.ok = ok;
     this.myMaster = myMaster;
+    this.migrations = anyPage(migratingTo) || anyPage(importingFrom);
+  }
+
+  private static boolean anyPage(Route[][] pages) {
+    for (Route[] page : pages) {
+      if (page != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -180,6 +192,11 @@ public final class SlotTable {
   private static Route at(Route[][] pages, int slot) {
     Route[] page = pages[slot >>> PAGE_BITS];
     return page == null ? null : page[slot & PAGE_MASK];
+  }
+
+  /** Returns true if this node migrates or imports any slot. */
+  public boolean hasMigrations() {
+    return migrations;
   }
 
   /** Returns true if the cluster state is ok (cluster_state:ok). */

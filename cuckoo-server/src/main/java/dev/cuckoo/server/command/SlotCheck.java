@@ -107,6 +107,9 @@ final class SlotCheck {
    * is migrating from this node or importing to it in {@code table}.
    */
   private static boolean decidedByKeys(SlotTable table, Session session, Request request) {
+    if (!table.hasMigrations()) {
+      return false;
+    }
     Key first = null;
     if (request.keyCount() > 0) {
       first = request.key(0);

@@ -1,6 +1,7 @@
 package dev.cuckoo.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -102,6 +103,19 @@ class SlotTableUpdaterTest {
     assertSame(
         before.ownerPages()[100], after.ownerPages()[100], "a page without change is shared");
     assertSame(before.owner(4000), after.owner(4000), "routes are kept from one table to the next");
+  }
+
+  @Test
+  void hasMigrations_whileAnySlotMigratesOrIsImported() {
+    assertFalse(state.slotTable().hasMigrations());
+    assertEquals(null, state.setSlot(5, "migrating", X));
+    assertTrue(state.slotTable().hasMigrations());
+    assertEquals(null, state.setSlot(9000, "importing", Y));
+    assertEquals(null, state.setSlot(5, "stable", null));
+    assertTrue(state.slotTable().hasMigrations(), "9000 is still imported");
+    assertEquals(null, state.setSlot(9000, "stable", null));
+    assertFalse(state.slotTable().hasMigrations());
+    assertFalse(state.slotTableFromScratch().hasMigrations());
   }
 
   @Test
