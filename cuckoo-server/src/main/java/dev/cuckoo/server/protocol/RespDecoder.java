@@ -174,8 +174,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
    * time the decoder starts a request at or past the bytes it showed last, it shows the complete
    * requests from there (at most {@link #LOOKAHEAD_REQUESTS} in the first {@link #LOOKAHEAD_BYTES}
    * bytes, arrays of bulk strings of at most {@link #LOOKAHEAD_ARGS} arguments; an inline command
-   * or a longer array ends the look), then {@link RequestLookahead#end}. Decoding is unchanged: the
-   * requests are decoded, checked against the limits and emitted one at a time as before.
+   * or a longer array ends the look), then {@link RequestLookahead#end}. What is emitted is
+   * unchanged: the requests shown are emitted one at a time from the look's parse, each checked
+   * against the limits when it is emitted, and anything else is decoded by the state machine.
    *
    * @param lookahead what to show the requests to, or null for nothing
    */
