@@ -22,6 +22,12 @@ import java.util.List;
  * ProtocolError} (answered with an error reply and a close by the handler) and every later byte is
  * discarded. Each call emits at most one request, so the handler runs it before the next is
  * decoded: an AUTH lifts the pre-AUTH limits for the request behind it.
+ *
+ * <p>With a {@link #lookahead} set, the complete requests that the look ahead has already parsed
+ * (in its per-thread copy of the buffered bytes) are not parsed again: each is checked against the
+ * limits as it is emitted and its arguments are copied out of that copy. A request that breaks a
+ * limit, or one whose copy another connection on the same thread has since replaced, takes the
+ * state machine, which answers as it always did.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
   /*
@@ -64,6 +70,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
    * shown copies no more than this.
    */
   static final int LOOKAHEAD_BYTES = 4 * 1024;
+
+  /**
+   * Most arguments the requests of one look ahead hold together: every argument takes at least six
+   * bytes ({@code $0\r\n\r\n}) of the {@link #LOOKAHEAD_BYTES} looked at.
+   */
+  private static final int LOOKAHEAD_ALL_ARGS = LOOKAHEAD_BYTES / 6 + 1;
 
   /** Longest command name handed out again by {@link #lastName} (Redis's longest is 26 bytes). */
   private static final int MAX_REUSED_NAME = 32;
@@ -122,6 +134,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
   /** The stream offset up to which buffered requests were shown (or passed over) already. */
   private long lookedAheadTo;
 
+  /** Requests emitted from the look ahead's parse instead of the state machine's (for tests). */
+  private long requestsFromLookahead;
+
   /**
    * Creates a decoder with the given limits.
    *
@@ -159,8 +174,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
    * time the decoder starts a request at or past the bytes it showed last, it shows the complete
    * requests from there (at most {@link #LOOKAHEAD_REQUESTS} in the first {@link #LOOKAHEAD_BYTES}
    * bytes, arrays of bulk strings of at most {@link #LOOKAHEAD_ARGS} arguments; an inline command
-   * or a longer array ends the look), then {@link RequestLookahead#end}. Decoding is unchanged: the
-   * requests are decoded, checked against the limits and emitted one at a time as before.
+   * or a longer array ends the look), then {@link RequestLookahead#end}. What is emitted is
+   * unchanged: the requests shown are emitted one at a time from the look's parse, each checked
+   * against the limits when it is emitted, and anything else is decoded by the state machine.
    *
    * @param lookahead what to show the requests to, or null for nothing
    */
@@ -179,33 +195,146 @@ public final class RespDecoder extends ByteToMessageDecoder {
     int length = Math.min(in.readableBytes(), LOOKAHEAD_BYTES);
     byte[] bytes = scratch.bytes;
     in.getBytes(in.readerIndex(), bytes, 0, length);
+    scratch.owner = this;
+    scratch.position = position;
+    scratch.requests = 0;
+    scratch.next = 0;
     int index = 0;
-    int shown = 0;
-    while (shown < LOOKAHEAD_REQUESTS) {
+    while (scratch.requests < LOOKAHEAD_REQUESTS) {
       int next = scanRequest(scratch, index, length);
       if (next < 0) {
         index = length;
         break;
       }
-      shown++;
-      if (!lookahead.request(bytes, scratch.starts, scratch.lengths, scratch.count)) {
+      int request = scratch.requests++;
+      scratch.requestEnds[request] = next;
+      int first = scratch.firstArgs[request];
+      int count = scratch.argCounts[request];
+      System.arraycopy(scratch.allStarts, first, scratch.starts, 0, count);
+      System.arraycopy(scratch.allLengths, first, scratch.lengths, 0, count);
+      if (!lookahead.request(bytes, scratch.starts, scratch.lengths, count)) {
         index = length;
         break;
       }
       index = next;
     }
     lookedAheadTo = position + index;
-    if (shown > 0) {
+    if (scratch.requests > 0) {
       lookahead.end();
+    } else {
+      scratch.owner = null;
     }
   }
 
-  /** A thread's space for looking ahead: the bytes copied and the arguments found in them. */
+  /**
+   * Emits the next request the look ahead parsed, if the reader index ({@code position}) is at its
+   * start and the thread's copy still holds it, and it keeps every limit (checked now: an AUTH may
+   * have run since the look). Returns false to leave the request to the state machine, which then
+   * parses it as it would have anyway, errors included.
+   */
+  private boolean emitLookedAhead(ByteBuf in, long position, List<Object> out) {
+    Scratch scratch = SCRATCH.get();
+    if (scratch.owner != this) {
+      return false;
+    }
+    int request = scratch.next;
+    int start = request == 0 ? 0 : scratch.requestEnds[request - 1];
+    if (request == scratch.requests || scratch.position + start != position) {
+      return false;
+    }
+    int count = scratch.argCounts[request];
+    boolean authenticated = authentication.authenticated();
+    if (count > maxArrayLength || count > MAX_UNAUTHENTICATED_ARGS && !authenticated) {
+      return false;
+    }
+    int first = scratch.firstArgs[request];
+    long total = 0;
+    for (int i = first; i < first + count; i++) {
+      int length = scratch.allLengths[i];
+      total += length;
+      if (length > maxBulkLength
+          || length > MAX_UNAUTHENTICATED_BULK && !authenticated
+          || total > maxRequestBytes) {
+        return false;
+      }
+    }
+    byte[] bytes = scratch.bytes;
+    byte[][] decoded = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      int from = scratch.allStarts[first + i];
+      int length = scratch.allLengths[first + i];
+      byte[] arg;
+      if (i == 0
+          && length == lastName.length
+          && length != 0
+          && Arrays.equals(bytes, from, from + length, lastName, 0, length)) {
+        arg = lastName;
+      } else {
+        arg = Arrays.copyOfRange(bytes, from, from + length);
+        if (i == 0 && length <= MAX_REUSED_NAME) {
+          lastName = arg;
+        }
+      }
+      decoded[i] = arg;
+    }
+    // readerIndex, not skipBytes: the bytes are known to be buffered (skipBytes checks again)
+    in.readerIndex(in.readerIndex() + scratch.requestEnds[request] - start);
+    if (++scratch.next == scratch.requests) {
+      scratch.owner = null;
+    }
+    requestBytes = total;
+    requestsFromLookahead++;
+    out.add(decoded);
+    return true;
+  }
+
+  /** Returns how many requests were emitted from the look ahead's parse (for tests). */
+  long requestsFromLookahead() {
+    return requestsFromLookahead;
+  }
+
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    Scratch scratch = SCRATCH.getIfExists();
+    if (scratch != null && scratch.owner == this) {
+      scratch.owner = null;
+    }
+  }
+
+  /**
+   * A thread's space for looking ahead: the bytes copied, the requests found in them and their
+   * arguments, and which decoder they belong to. Connections on one event loop share it: the last
+   * to look owns it, and another decoder's requests in it are never emitted.
+   */
   private static final class Scratch {
     final byte[] bytes = new byte[LOOKAHEAD_BYTES];
+
+    /** One request's arguments, as {@link RequestLookahead#request} is shown them. */
     final int[] starts = new int[LOOKAHEAD_ARGS];
+
     final int[] lengths = new int[LOOKAHEAD_ARGS];
-    int count;
+
+    /** Every argument of the requests found, request after request. */
+    final int[] allStarts = new int[LOOKAHEAD_ALL_ARGS];
+
+    final int[] allLengths = new int[LOOKAHEAD_ALL_ARGS];
+
+    /** Per request found: its first argument in allStarts, its argument count, its end. */
+    final int[] firstArgs = new int[LOOKAHEAD_REQUESTS];
+
+    final int[] argCounts = new int[LOOKAHEAD_REQUESTS];
+    final int[] requestEnds = new int[LOOKAHEAD_REQUESTS];
+
+    /** The decoder whose buffered bytes these are, or null. */
+    RespDecoder owner;
+
+    /** The owner's stream offset of bytes[0]. */
+    long position;
+
+    /** Requests found, and the next of them to emit. */
+    int requests;
+
+    int next;
   }
 
   private static final FastThreadLocal<Scratch> SCRATCH =
@@ -228,6 +357,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     if (header < 0 || count == 0 || count > LOOKAHEAD_ARGS) {
       return -1;
     }
+    int request = scratch.requests;
+    int first = request == 0 ? 0 : scratch.firstArgs[request - 1] + scratch.argCounts[request - 1];
     int at = (int) header;
     for (int i = 0; i < count; i++) {
       header = scanHeader(bytes, at, end, (byte) '$');
@@ -239,21 +370,25 @@ public final class RespDecoder extends ByteToMessageDecoder {
       if (end - start < length + 2L) {
         return -1;
       }
-      scratch.starts[i] = start;
-      scratch.lengths[i] = length;
+      scratch.allStarts[first + i] = start;
+      scratch.allLengths[first + i] = length;
       at = start + length + 2;
     }
-    scratch.count = count;
+    scratch.firstArgs[request] = first;
+    scratch.argCounts[request] = count;
     return at;
   }
 
   /**
-   * Reads a header line at {@code index}: the {@code type} byte, 1 to 9 digits, CRLF. Returns the
-   * number in the high 32 bits and the index after the LF in the low ones, or -1 for anything else
-   * (which the look ahead passes over).
+   * Reads a header line at {@code index}: the {@code type} byte, 1 to 9 digits without a leading
+   * zero (or a lone 0, as {@link #quickHeader} takes them), CRLF. Returns the number in the high 32
+   * bits and the index after the LF in the low ones, or -1 for anything else (which the look ahead
+   * passes over, and the state machine parses).
    */
   private static long scanHeader(byte[] bytes, int index, int end, byte type) {
-    if (end - index < 4 || bytes[index] != type) {
+    if (end - index < 4
+        || bytes[index] != type
+        || bytes[index + 1] == '0' && bytes[index + 2] != '\r') {
       return -1;
     }
     long value = 0;
@@ -334,6 +469,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
       long position = receivedBytes - in.readableBytes();
       if (position >= lookedAheadTo) {
         lookAhead(in, position);
+      }
+      if (emitLookedAhead(in, position, out)) {
+        return;
       }
     }
     try {

@@ -1,11 +1,14 @@
 package dev.cuckoo.server.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoo.server.LeakCheck;
 import dev.cuckoo.server.RespClient;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -218,5 +221,176 @@ class RespDecoderLookaheadTest {
     assertEquals(List.of("[C]"), feed(channel, next, new int[] {next.length}));
     assertEquals(List.of("[A][1]", "[STOP]", "[C]"), recording.shown);
     channel.finishAndReleaseAll();
+  }
+
+  /** Decodes {@code data} in the given slices with a look ahead and without; asserts both agree. */
+  private static RespDecoder decodeBothWays(
+      Authentication with, Authentication without, long[] limits, byte[] data, int[] slices) {
+    RespDecoder looking = new RespDecoder(limits[0], (int) limits[1], limits[2], with);
+    looking.lookahead(new Recording());
+    EmbeddedChannel withLookahead = new EmbeddedChannel(looking);
+    EmbeddedChannel plain =
+        new EmbeddedChannel(new RespDecoder(limits[0], (int) limits[1], limits[2], without));
+    List<String> decoded = feed(withLookahead, data, slices);
+    assertEquals(feed(plain, data, slices), decoded, "slices " + Arrays.toString(slices));
+    withLookahead.finishAndReleaseAll();
+    plain.finishAndReleaseAll();
+    return looking;
+  }
+
+  /** As above, for connections that have authenticated. */
+  private static RespDecoder decodeBothWays(long[] limits, byte[] data, int... slices) {
+    return decodeBothWays(new Authentication(true), new Authentication(true), limits, data, slices);
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void lookedAhead_pipelineSplitAtEveryByte_decodesAsWithout() {
+    byte[] data =
+        concat(
+            RespClient.encode("CF.EXISTS", "key", "a"),
+            RespClient.encode("CF.EXISTS", "key", ""),
+            RespClient.encode("cf.exists", "key", "item-3"),
+            RespClient.encode("SET", "k", "v", "EX", "10"),
+            RespClient.encode("CF.MEXISTS", "key", "x", "yy", "zzz"));
+    long[] limits = {MAX_BULK, 1 << 20, 1L << 30};
+    long fromLookahead = 0;
+    for (int split = 1; split < data.length; split++) {
+      RespDecoder looking = decodeBothWays(limits, data, split, data.length - split);
+      fromLookahead += looking.requestsFromLookahead();
+    }
+    assertNotEquals(0, fromLookahead);
+    RespDecoder oneRead = decodeBothWays(limits, data, data.length);
+    assertEquals(5, oneRead.requestsFromLookahead());
+  }
+
+  @Test
+  void lookedAhead_lookEndsMidRequest_thatRequestIsParsedAndTheRestLookedAt() {
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    int requests = 0;
+    // fewer requests than a look shows fill its bytes
+    String padding = "p".repeat(100);
+    while (data.size() < RespDecoder.LOOKAHEAD_BYTES - 10) {
+      data.writeBytes(RespClient.encode("CF.EXISTS", "key", padding + requests++));
+    }
+    assertTrue(requests < RespDecoder.LOOKAHEAD_REQUESTS, "requests " + requests);
+    // this one straddles the end of the first look's bytes
+    data.writeBytes(RespClient.encode("CF.EXISTS", "key", "x".repeat(40)));
+    requests++;
+    for (int i = 0; i < 5; i++) {
+      data.writeBytes(RespClient.encode("CF.EXISTS", "key", "after" + i));
+      requests++;
+    }
+    RespDecoder looking =
+        decodeBothWays(new long[] {MAX_BULK, 1 << 20, 1L << 30}, data.toByteArray(), data.size());
+    // every request but the one the first look's bytes cut: the next look starts after it
+    assertEquals(requests - 1, looking.requestsFromLookahead());
+  }
+
+  @Test
+  void lookedAhead_requestsBreakingLimits_answerAsWithout() {
+    byte[] small = RespClient.encode("CF.EXISTS", "key", "a");
+    byte[][] breaking = {
+      RespClient.encode("A", "1", "2", "3", "4"), // more arguments than allowed
+      RespClient.encode("CF.EXISTS", "key", "x".repeat(101)), // a longer bulk
+      RespClient.encode("CF.EXISTS", "x".repeat(90), "y".repeat(90)), // a longer request
+      "*3\r\n$3\r\nabc\r\n$03\r\nabc\r\n$1\r\nz\r\n".getBytes(StandardCharsets.US_ASCII),
+      "*03\r\n$3\r\nabc\r\n$1\r\nz\r\n$1\r\nz\r\n".getBytes(StandardCharsets.US_ASCII),
+    };
+    long[] limits = {100, 4, 150};
+    for (byte[] broken : breaking) {
+      byte[] data = concat(small, small, broken, small);
+      RespDecoder looking = decodeBothWays(limits, data, data.length);
+      assertEquals(2, looking.requestsFromLookahead());
+    }
+  }
+
+  @Test
+  void lookedAhead_beforeAuth_preAuthLimitsAsWithout() {
+    byte[] elevenArgs = RespClient.encode("A", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+    byte[] bigBulk =
+        RespClient.encode("AUTH", "x".repeat(RespDecoder.MAX_UNAUTHENTICATED_BULK + 1));
+    long[] limits = {MAX_BULK, 1 << 20, 1L << 30};
+    for (byte[] broken : new byte[][] {elevenArgs, bigBulk}) {
+      byte[] data = concat(RespClient.encode("PING"), broken);
+      decodeBothWays(
+          new Authentication(false),
+          new Authentication(false),
+          limits,
+          data,
+          new int[] {data.length});
+    }
+    // authenticated after the look: the limits are those of the moment the request is emitted
+    Authentication with = new Authentication(false);
+    RespDecoder looking = new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, with);
+    looking.lookahead(new Recording());
+    EmbeddedChannel channel = new EmbeddedChannel(looking);
+    channel
+        .pipeline()
+        .addLast(
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                with.authenticate();
+                ctx.fireChannelRead(msg);
+              }
+            });
+    byte[] data = concat(RespClient.encode("AUTH", "pw"), elevenArgs);
+    List<String> decoded = feed(channel, data, new int[] {data.length});
+    assertEquals(List.of("[AUTH][pw]", "[A][1][2][3][4][5][6][7][8][9][10]"), decoded);
+    assertEquals(2, looking.requestsFromLookahead());
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void lookedAhead_anotherConnectionLooksOnTheSameThread_restIsParsedNotTaken() {
+    ByteArrayOutputStream first = new ByteArrayOutputStream();
+    List<String> expectedFirst = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      first.writeBytes(RespClient.encode("CF.EXISTS", "one", "item" + i));
+      expectedFirst.add("[CF.EXISTS][one][item" + i + "]");
+    }
+    // the other connection's requests are as long as this one's, at the same stream offsets; its
+    // second breaks its argument limit, which leaves its parsed requests in the thread's copy
+    byte[] second =
+        concat(
+            RespClient.encode("CF.EXISTS", "two", "item0"),
+            RespClient.encode("CF.EXISTS", "two", "item1", "x"),
+            RespClient.encode("CF.EXISTS", "two", "item2"));
+    RespDecoder other = new RespDecoder(MAX_BULK, 3, 1L << 30, new Authentication(true));
+    other.lookahead(new Recording());
+    EmbeddedChannel otherChannel = new EmbeddedChannel(other);
+    RespDecoder looking = decoder();
+    looking.lookahead(new Recording());
+    EmbeddedChannel channel = new EmbeddedChannel(looking);
+    List<String> otherDecoded = new ArrayList<>();
+    channel
+        .pipeline()
+        .addLast(
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (otherDecoded.isEmpty()) {
+                  // the other connection's read, on this thread, while requests of this one wait
+                  otherDecoded.addAll(feed(otherChannel, second, new int[] {second.length}));
+                }
+                ctx.fireChannelRead(msg);
+              }
+            });
+    assertEquals(expectedFirst, feed(channel, first.toByteArray(), new int[] {first.size()}));
+    assertEquals(
+        List.of("[CF.EXISTS][two][item0]", "error:ERR Protocol error: invalid multibulk length"),
+        otherDecoded);
+    assertEquals(1, looking.requestsFromLookahead());
+    assertEquals(1, other.requestsFromLookahead());
+    channel.finishAndReleaseAll();
+    otherChannel.finishAndReleaseAll();
   }
 }
