@@ -307,18 +307,9 @@ class ClusterKeyIndexTest {
       assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "MIGRATING", idB)));
       String ask = "ASK " + slot + " 127.0.0.1:" + second.port();
       Keyspace keyspace = first.context().keyspace();
-      Key moved = new Key(bytes(key));
       // the write: past the slot check (the key is here), it waits for the key's lock
-      Lock lock = keyspace.lockFor(moved);
-      lock.lock();
-      try {
-        writer.send("CF.ADD", key, "y");
-        awaitTrue("the write waits for its key's lock", () -> parkedIn(WritePath.class, "run"));
-        keyspace.remove(moved);
-      } finally {
-        lock.unlock();
-      }
-      Object written = writer.read();
+      Object written =
+          keyMovedWhileWaiting(keyspace, writer, WritePath.class, "run", "CF.ADD", key, "y");
       assertTrue(
           written instanceof RespClient.Err err && err.text().equals(ask),
           "the write is asked for on the target: " + written);
@@ -330,19 +321,34 @@ class ClusterKeyIndexTest {
       assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "STABLE")));
       assertEquals(1L, a.call("CF.ADD", key, "x"));
       assertEquals("OK", text(a.call("CLUSTER", "SETSLOT", slot, "MIGRATING", idB)));
-      lock.lock();
-      try {
-        reader.send("CF.EXISTS", key, "x");
-        awaitTrue("the read waits for its key's lock", () -> parkedIn(Commands.class, "runRead"));
-        keyspace.remove(moved);
-      } finally {
-        lock.unlock();
-      }
-      Object read = reader.read();
+      Object read =
+          keyMovedWhileWaiting(keyspace, reader, Commands.class, "runRead", "CF.EXISTS", key, "x");
       assertTrue(
           read instanceof RespClient.Err err && err.text().equals(ask),
           "the read is asked for on the target, not answered 0: " + read);
     }
+  }
+
+  /**
+   * Holds the lock of the key {@code command} names (its second argument), sends the command on
+   * {@code client}, waits until a thread parks in {@code type}'s {@code method} (past the slot
+   * check, at the lock), deletes the key as MIGRATE's DEL does under that lock, releases it, and
+   * returns the command's reply.
+   */
+  private static Object keyMovedWhileWaiting(
+      Keyspace keyspace, RespClient client, Class<?> type, String method, String... command)
+      throws Exception {
+    Key key = new Key(bytes(command[1]));
+    Lock lock = keyspace.lockFor(key);
+    lock.lock();
+    try {
+      client.send((Object[]) command);
+      awaitTrue(command[0] + " waits for its key's lock", () -> parkedIn(type, method));
+      keyspace.remove(key);
+    } finally {
+      lock.unlock();
+    }
+    return client.read();
   }
 
   /**

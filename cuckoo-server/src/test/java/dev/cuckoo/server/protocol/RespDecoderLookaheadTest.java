@@ -147,10 +147,7 @@ class RespDecoderLookaheadTest {
   void lookahead_pipelineInOneRead_showsEveryRequestBeforeDecodingIt() {
     ByteArrayOutputStream data = new ByteArrayOutputStream();
     List<String> expected = new ArrayList<>();
-    for (int i = 0; i < 150; i++) {
-      data.writeBytes(RespClient.encode("CF.EXISTS", "key", "item" + i));
-      expected.add("[CF.EXISTS][key][item" + i + "]");
-    }
+    pipeline("key", 150, data, expected);
     RespDecoder decoder = decoder();
     Recording recording = new Recording();
     decoder.lookahead(recording);
@@ -353,10 +350,7 @@ class RespDecoderLookaheadTest {
   void lookedAhead_anotherConnectionLooksOnTheSameThread_restIsParsedNotTaken() {
     ByteArrayOutputStream first = new ByteArrayOutputStream();
     List<String> expectedFirst = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      first.writeBytes(RespClient.encode("CF.EXISTS", "one", "item" + i));
-      expectedFirst.add("[CF.EXISTS][one][item" + i + "]");
-    }
+    pipeline("one", 4, first, expectedFirst);
     // the other connection's requests are as long as this one's, at the same stream offsets; its
     // second breaks its argument limit, which leaves its parsed requests in the thread's copy
     byte[] second =
@@ -392,5 +386,17 @@ class RespDecoderLookaheadTest {
     assertEquals(1, other.requestsFromLookahead());
     channel.finishAndReleaseAll();
     otherChannel.finishAndReleaseAll();
+  }
+
+  /**
+   * Appends {@code count} requests CF.EXISTS {@code key} item0, item1, ... to {@code data} and
+   * their decoded form to {@code expected}.
+   */
+  private static void pipeline(
+      String key, int count, ByteArrayOutputStream data, List<String> expected) {
+    for (int i = 0; i < count; i++) {
+      data.writeBytes(RespClient.encode("CF.EXISTS", key, "item" + i));
+      expected.add("[CF.EXISTS][" + key + "][item" + i + "]");
+    }
   }
 }
