@@ -79,6 +79,7 @@ class FailoverCommandTest {
         RespClient onSecond = new RespClient(second.port())) {
       ReplicaState.fill(first.port(), "f", 50, 20);
       ReplicaState.awaitInSync(first.port(), second.port(), 10_000);
+      ReplicaState.awaitOnline(first.port(), second.port(), 10_000);
       assertEquals(
           OK, (onFirst.call("FAILOVER", "TO", "127.0.0.1", second.port(), "TIMEOUT", 5000)));
       assertTrue(

@@ -61,6 +61,41 @@ final class ReplicaState {
   }
 
   /**
+   * Waits until the master lists the replica listening on {@code replicaPort} as online in INFO
+   * replication (a {@code slaveN} line with its port and {@code state=online}): the replica's own
+   * link can be up a moment before the master has taken its first acknowledgement.
+   *
+   * @throws AssertionError naming the master's replica lines if it does not within {@code millis}
+   */
+  static void awaitOnline(int master, int replicaPort, long millis)
+      throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    String lines = "";
+    while (System.currentTimeMillis() < deadline) {
+      try (RespClient client = new RespClient(master)) {
+        StringBuilder found = new StringBuilder();
+        for (String line : RespClient.text(client.call("INFO", "replication")).split("\r\n")) {
+          if (line.startsWith("slave") && line.contains(",port=" + replicaPort + ",")) {
+            if (line.contains(",state=online,")) {
+              return;
+            }
+            found.append(line).append(' ');
+          }
+        }
+        lines = found.toString();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError(
+        "the master did not list replica "
+            + replicaPort
+            + " online within "
+            + millis
+            + " ms: "
+            + lines);
+  }
+
+  /**
    * Waits until the replica's link is up and it has applied everything the master streamed. A
    * question whose connection is closed (a sentinel reconfiguring the server closes its normal
    * clients) is asked again.
