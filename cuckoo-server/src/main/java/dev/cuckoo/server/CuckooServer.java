@@ -193,7 +193,9 @@ public final class CuckooServer implements AutoCloseable {
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
+    EventLoopGroup boss =
+        new MultiThreadIoEventLoopGroup(
+            1, new io.netty.util.concurrent.DefaultThreadFactory("cuckoo-accept"), factory);
     // the threads that run commands (INFO cpu's used_cpu_*_main_thread adds up their time)
     EventLoopGroup workers =
         new MultiThreadIoEventLoopGroup(
