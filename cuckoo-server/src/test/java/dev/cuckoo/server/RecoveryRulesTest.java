@@ -255,9 +255,10 @@ class RecoveryRulesTest {
       assertTrue(Long.parseLong(infoValue(info, "aof_last_rewrite_time_sec")) >= 0, info);
       stop(server, client);
     }
-    // the log stays near the minimum size (without rewrites it would reach ~4 MB); records
-    // written while a snapshot runs come on top, so the bound allows a slow disk
-    assertTrue(largest < 8 * minSize, "largest log " + largest + " bytes");
+    // the log stays well below the ~4 MB it reaches without rewrites; records written while a
+    // rewrite runs come on top of the minimum size, and on a loaded host (a slow rewrite) the log
+    // was seen at 1.29 MB, so the bound is half of the no-rewrite size
+    assertTrue(largest < 16 * minSize, "largest log " + largest + " bytes");
     try (CuckooServer restarted = CuckooServer.start(persistent().build());
         RespClient client = new RespClient(restarted.port())) {
       long total = 0;
