@@ -18,6 +18,10 @@
 #    SLOTS slots from A to B and back, so that the measured reshard finds warmed-up nodes (a JVM
 #    compiles its hot code in the first minutes; on 2 cores six fresh JVMs spend about half of
 #    their CPU in the JIT compiler during a first reshard); both kinds get the same warm-up;
+#    with WARMUP_WITH=third the round trips go between A and the third master C instead, so the
+#    measured reshard moves slots from a warmed-up source onto a target that has never imported
+#    one (as onto a node just added to a running cluster, whose JVM has served only the writer
+#    and the bus);
 #  - a second later the writer stops; `redis-cli --cluster check` must find no error or warning,
 #    and reshard-load.py verify that every confirmed item (and every filter's first two) answers
 #    CF.EXISTS 1 on its slot's master and that each filter's CF.INFO counts exactly its adds.
@@ -37,7 +41,8 @@
 #   REDISBLOOM_MODULE  the RedisBloom module (redisbloom.so), loaded with --loadmodule
 # The builds measured in docs/server-benchmark.md ("Resharding against Redis 8 + RedisBloom") and
 # how they were made are described there. Optional: JAR (default the jar above), JAVA_OPTS,
-# NODE_TIMEOUT (2000), WARMUP (0), KINDS ("cuckoo redis": run one kind alone with KINDS=cuckoo), STATS=1
+# NODE_TIMEOUT (2000), WARMUP (0), WARMUP_WITH (target; or third), KINDS ("cuckoo redis": run one
+# kind alone with KINDS=cuckoo), STATS=1
 # (after each run, the source's and target's INFO commandstats of SETSLOT, GETKEYSINSLOT,
 # MIGRATE, RESTORE-ASKING, CF.ADD and WAIT).
 #
@@ -53,6 +58,10 @@ JAR=${JAR:-cuckoo-server/target/cuckoo-server.jar}
 NODE_TIMEOUT=${NODE_TIMEOUT:-2000}
 KINDS=${KINDS:-cuckoo redis}
 LOAD=cuckoo-server/bench/reshard-load.py
+case ${WARMUP_WITH:-target} in
+  target | third) ;;
+  *) echo "WARMUP_WITH: unknown value $WARMUP_WITH (expected: target, third)" >&2; exit 2 ;;
+esac
 for kind in $KINDS; do
   case $kind in
     cuckoo) [ -f "$JAR" ] || { echo "no jar at $JAR: build it first" >&2; exit 2; } ;;
@@ -161,7 +170,11 @@ run() {
   await_ready "${ports[@]}"
   python3 "$LOAD" fill "${ports[0]}" "$FILTERS" > "$dir/fill.log"
   local from to from_id to_id
-  read -r from from_id to to_id < <(python3 "$LOAD" ends "${ports[0]}")
+  local third third_id
+  read -r from from_id to to_id third third_id < <(python3 "$LOAD" ends "${ports[0]}")
+  # the warm-up's other end: B (the measured target), or with WARMUP_WITH=third the third master C
+  local peer=$to peer_id=$to_id
+  if [ "${WARMUP_WITH:-target}" = third ]; then peer=$third peer_id=$third_id; fi
   python3 "$LOAD" owners "${ports[0]}" "$dir/before.json"
   python3 "$LOAD" write "${ports[0]}" "$FILTERS" "$dir/stop" "$dir/writes.json" \
     > "$dir/writer.log" 2>&1 &
@@ -169,7 +182,7 @@ run() {
   sleep 1
   local round_trip pair source target
   for round_trip in $(seq "${WARMUP:-0}"); do
-    for pair in "$from $from_id $to_id" "$to $to_id $from_id"; do
+    for pair in "$from $from_id $peer_id" "$peer $peer_id $from_id"; do
       read -r port source target <<< "$pair"
       redis-cli --cluster reshard "127.0.0.1:$port" --cluster-from "$source" \
         --cluster-to "$target" --cluster-slots "$SLOTS" --cluster-yes \
@@ -226,7 +239,7 @@ for round in $(seq "$ROUNDS"); do
   for kind in $order; do run "$kind" "$round"; done
 done
 
-python3 - "$RESULTS" "$SLOTS" "$FILTERS" "${WARMUP:-0}" <<'PY'
+python3 - "$RESULTS" "$SLOTS" "$FILTERS" "${WARMUP:-0}" "${WARMUP_WITH:-target}" <<'PY'
 import statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
@@ -235,7 +248,9 @@ for line in open(sys.argv[1]):
         (float(seconds), int(moved), int(lost), int(wrong), float(cpu), float(jit)))
 print()
 print(f"reshard of {sys.argv[2]} slots, {sys.argv[3]} filters, {len(next(iter(runs.values())))} rounds,"
-      f" {sys.argv[4]} warm-up round trips")
+      f" {sys.argv[4]} warm-up round trips"
+      + (" (with the third master: the measured target had never imported a slot)"
+         if sys.argv[5] == "third" and sys.argv[4] != "0" else ""))
 print("| nodes | reshard seconds per round | median | nodes' CPU s (median) | of it JIT |"
       " keys moved | lost | counts off |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")

@@ -8,7 +8,8 @@ Usage:
                                                     pipelined to each slot's master
   reshard-load.py owners PORT OUT                   the master node id of every slot (JSON) to OUT
   reshard-load.py ends PORT                         prints the port and node id of the master of
-                                                    slot 0, then those of slot 16383's master
+                                                    slot 0, then those of slot 16383's master, then
+                                                    those of slot 8192's (the third master's)
   reshard-load.py write PORT FILTERS STOP OUT       the writer, until the file STOP exists; its
                                                     record (JSON) to OUT
   reshard-load.py verify PORT FILTERS WRITES BEFORE the check; BEFORE is an `owners` file taken
@@ -188,7 +189,8 @@ def owners(port, out):
 
 def ends(port):
     cluster = Cluster(port)
-    print(cluster.ports[0], cluster.ids[0], cluster.ports[16383], cluster.ids[16383])
+    print(cluster.ports[0], cluster.ids[0], cluster.ports[16383], cluster.ids[16383],
+          cluster.ports[8192], cluster.ids[8192])
 
 
 def redirect_port(error):
