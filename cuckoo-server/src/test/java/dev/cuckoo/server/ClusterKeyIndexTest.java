@@ -184,13 +184,7 @@ class ClusterKeyIndexTest {
       String idA = text(a.call("CLUSTER", "MYID"));
       String idB = text(b.call("CLUSTER", "MYID"));
       halves(a, b, first.port());
-      // two tags whose slots are a's
-      List<Integer> tags = new ArrayList<>();
-      for (int tag = 0; tags.size() < 2; tag++) {
-        if (slot(name(tag, 0)) < 8192) {
-          tags.add(tag);
-        }
-      }
+      List<Integer> tags = tagsOfA(2);
       int lost = slot(name(tags.get(0), 0));
       int kept = slot(name(tags.get(1), 0));
       for (int key = 0; key < 50; key++) {
@@ -230,10 +224,7 @@ class ClusterKeyIndexTest {
       String idA = text(a.call("CLUSTER", "MYID"));
       String idB = text(b.call("CLUSTER", "MYID"));
       halves(a, b, first.port());
-      int tag = 0;
-      while (slot(name(tag, 0)) >= 8192) {
-        tag++;
-      }
+      int tag = tagsOfA(1).get(0);
       int lost = slot(name(tag, 0));
       Set<Integer> stripes = new HashSet<>();
       for (int key = 0; key < 10; key++) {
@@ -297,10 +288,7 @@ class ClusterKeyIndexTest {
         RespClient reader = new RespClient(first.port())) {
       String idB = text(b.call("CLUSTER", "MYID"));
       halves(a, b, first.port());
-      int tag = 0;
-      while (slot(name(tag, 0)) >= 8192) {
-        tag++;
-      }
+      int tag = tagsOfA(1).get(0);
       String key = name(tag, 0);
       int slot = slot(key);
       assertEquals(1L, a.call("CF.ADD", key, "x"));
@@ -355,6 +343,17 @@ class ClusterKeyIndexTest {
    * Gives the first half of the slots to {@code a}'s node and the second to {@code b}'s, makes
    * {@code b}'s node meet {@code a}'s (listening on {@code portA}) and waits until both are ok.
    */
+  /** Returns the first {@code count} tags whose keys' slots are a's after {@link #halves}. */
+  private static List<Integer> tagsOfA(int count) {
+    List<Integer> tags = new ArrayList<>();
+    for (int tag = 0; tags.size() < count; tag++) {
+      if (slot(name(tag, 0)) < 8192) {
+        tags.add(tag);
+      }
+    }
+    return tags;
+  }
+
   private static void halves(RespClient a, RespClient b, int portA) throws Exception {
     assertEquals("OK", text(a.call("CLUSTER", "ADDSLOTSRANGE", 0, 8191)));
     assertEquals("OK", text(b.call("CLUSTER", "ADDSLOTSRANGE", 8192, 16383)));

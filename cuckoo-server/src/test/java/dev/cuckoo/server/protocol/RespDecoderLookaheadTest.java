@@ -54,6 +54,12 @@ class RespDecoderLookaheadTest {
     return new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, new Authentication(true));
   }
 
+  /** Returns a channel of {@code decoder} whose look ahead shows its requests to {@code shown}. */
+  private static EmbeddedChannel channelOf(RespDecoder decoder, RequestLookahead shown) {
+    decoder.lookahead(shown);
+    return new EmbeddedChannel(decoder);
+  }
+
   private static String join(Object message) {
     if (message instanceof RespDecoder.ProtocolError error) {
       return "error:" + error.message();
@@ -130,8 +136,7 @@ class RespDecoderLookaheadTest {
       }
       RespDecoder looking = decoder();
       Recording recording = new Recording();
-      looking.lookahead(recording);
-      EmbeddedChannel withLookahead = new EmbeddedChannel(looking);
+      EmbeddedChannel withLookahead = channelOf(looking, recording);
       EmbeddedChannel without = new EmbeddedChannel(decoder());
       List<String> decoded = feed(withLookahead, data.toByteArray(), slices);
       String context = "seed " + seed + ", round " + round + ", slices " + Arrays.toString(slices);
@@ -148,10 +153,8 @@ class RespDecoderLookaheadTest {
     ByteArrayOutputStream data = new ByteArrayOutputStream();
     List<String> expected = new ArrayList<>();
     pipeline("key", 150, data, expected);
-    RespDecoder decoder = decoder();
     Recording recording = new Recording();
-    decoder.lookahead(recording);
-    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    EmbeddedChannel channel = channelOf(decoder(), recording);
     assertEquals(expected, feed(channel, data.toByteArray(), new int[] {data.size()}));
     // shown in looks of at most LOOKAHEAD_REQUESTS: 64 + 64 + 22
     assertEquals(expected, recording.shown);
@@ -161,10 +164,8 @@ class RespDecoderLookaheadTest {
 
   @Test
   void lookahead_oneRequestAtATime_showsEachOnce() {
-    RespDecoder decoder = decoder();
     Recording recording = new Recording();
-    decoder.lookahead(recording);
-    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    EmbeddedChannel channel = channelOf(decoder(), recording);
     for (int i = 0; i < 5; i++) {
       byte[] request = RespClient.encode("CF.EXISTS", "key", "item" + i);
       assertEquals(
@@ -183,10 +184,8 @@ class RespDecoderLookaheadTest {
                 + "*2\r\n$1\r\nx\r\n+oops\r\n"
                 + new String(RespClient.encode("PING"), StandardCharsets.ISO_8859_1))
             .getBytes(StandardCharsets.ISO_8859_1);
-    RespDecoder decoder = decoder();
     Recording recording = new Recording();
-    decoder.lookahead(recording);
-    EmbeddedChannel with = new EmbeddedChannel(decoder);
+    EmbeddedChannel with = channelOf(decoder(), recording);
     EmbeddedChannel without = new EmbeddedChannel(decoder());
     List<String> decoded = feed(with, data, new int[] {data.length});
     assertEquals(feed(without, data, new int[] {data.length}), decoded);
@@ -204,10 +203,8 @@ class RespDecoderLookaheadTest {
     data.writeBytes(RespClient.encode("A", "1"));
     data.writeBytes(RespClient.encode("STOP"));
     data.writeBytes(RespClient.encode("B", "2"));
-    RespDecoder decoder = decoder();
     Recording recording = new Recording();
-    decoder.lookahead(recording);
-    EmbeddedChannel channel = new EmbeddedChannel(decoder);
+    EmbeddedChannel channel = channelOf(decoder(), recording);
     assertEquals(
         List.of("[A][1]", "[STOP]", "[B][2]"),
         feed(channel, data.toByteArray(), new int[] {data.size()}));
@@ -224,8 +221,7 @@ class RespDecoderLookaheadTest {
   private static RespDecoder decodeBothWays(
       Authentication with, Authentication without, long[] limits, byte[] data, int[] slices) {
     RespDecoder looking = new RespDecoder(limits[0], (int) limits[1], limits[2], with);
-    looking.lookahead(new Recording());
-    EmbeddedChannel withLookahead = new EmbeddedChannel(looking);
+    EmbeddedChannel withLookahead = channelOf(looking, new Recording());
     EmbeddedChannel plain =
         new EmbeddedChannel(new RespDecoder(limits[0], (int) limits[1], limits[2], without));
     List<String> decoded = feed(withLookahead, data, slices);
@@ -327,8 +323,7 @@ class RespDecoderLookaheadTest {
     // authenticated after the look: the limits are those of the moment the request is emitted
     Authentication with = new Authentication(false);
     RespDecoder looking = new RespDecoder(MAX_BULK, 1 << 20, 1L << 30, with);
-    looking.lookahead(new Recording());
-    EmbeddedChannel channel = new EmbeddedChannel(looking);
+    EmbeddedChannel channel = channelOf(looking, new Recording());
     channel
         .pipeline()
         .addLast(
@@ -359,11 +354,9 @@ class RespDecoderLookaheadTest {
             RespClient.encode("CF.EXISTS", "two", "item1", "x"),
             RespClient.encode("CF.EXISTS", "two", "item2"));
     RespDecoder other = new RespDecoder(MAX_BULK, 3, 1L << 30, new Authentication(true));
-    other.lookahead(new Recording());
-    EmbeddedChannel otherChannel = new EmbeddedChannel(other);
+    EmbeddedChannel otherChannel = channelOf(other, new Recording());
     RespDecoder looking = decoder();
-    looking.lookahead(new Recording());
-    EmbeddedChannel channel = new EmbeddedChannel(looking);
+    EmbeddedChannel channel = channelOf(looking, new Recording());
     List<String> otherDecoded = new ArrayList<>();
     channel
         .pipeline()
